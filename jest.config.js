@@ -1,0 +1,18 @@
+/** Unit and integration tests (real PostgreSQL, NATS and Redis on 127.0.0.1). */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/tools', '<rootDir>/tests/integration'],
+  testMatch: ['**/*.spec.ts', '**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
+  },
+  moduleNameMapper: {
+    '^@lws/(contracts|messaging|platform|testing|rules|telemetry)$': '<rootDir>/libs/$1/src',
+    '^@lws/(gateway|identity|locations|shifts|escalation|notifications|audit)$': '<rootDir>/services/$1/src',
+    '^@lws/stack$': '<rootDir>/tools/stack/src',
+  },
+  setupFiles: ['<rootDir>/libs/testing/src/jest-setup.ts'],
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,182 @@
+import 'reflect-metadata';
+import { Controller, Global, Module, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { PgSchema } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import {
+  Command,
+  createRpcStrategy,
+  InProcessBus,
+  JetStreamBus,
+  messagingTables,
+  Outbox,
+  OutboxRelay,
+  type EventBus,
+} from '@lws/messaging';
+import type { CommandPattern } from '@lws/contracts';
+import { baseConfigShape, healthPortShape, loadConfig } from './config';
+import { createLogger, NestPinoLogger, type Logger } from './logger';
+import { openDatabase, type Database } from './database';
+import { HealthController, Readiness } from './health';
+import { ANNOUNCE, CLOCK, CONFIG, Consumers, DB, LOGGER, UnitOfWork, type Announce, type Clock } from './runtime';
+
+export const VERSION = '0.1.0';
+
+export interface ServiceDefinition<S extends z.ZodRawShape = z.ZodRawShape> {
+  name: 'identity' | 'locations' | 'shifts' | 'escalation' | 'notifications' | 'audit';
+  /** Service-specific variables, on top of the common ones. */
+  configShape: S;
+  defaultHealthPort: number;
+  /** The service's feature modules. */
+  imports: Type<unknown>[];
+  /** The service's PostgreSQL schema, holding its tables and its outbox. */
+  schema: PgSchema;
+  tables: ReturnType<typeof messagingTables>;
+  migrationsFolder: string;
+}
+
+export interface RuntimeOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Embedded mode: every service in one process shares this bus instead of NATS. */
+  inProcessBus?: InProcessBus;
+  clock?: Clock;
+  /** Where one-time operator messages go (default: stdout). */
+  announce?: Announce;
+  logDestination?: Parameters<typeof createLogger>[2];
+}
+
+export interface RunningService {
+  name: string;
+  url: string;
+  logger: Logger;
+  app: INestApplication;
+  close(): Promise<void>;
+}
+
+export function serviceConfigShape<S extends z.ZodRawShape>(def: ServiceDefinition<S>) {
+  return { ...baseConfigShape, ...healthPortShape(def.defaultHealthPort), ...def.configShape };
+}
+
+function pingController(service: string): Type<unknown> {
+  @Controller()
+  class SystemController {
+    constructor(private readonly readiness: Readiness) {}
+
+    @Command(`${service}.system.ping.v1` as CommandPattern)
+    async ping() {
+      const report = await this.readiness.report();
+      return { service, ready: report.ready, version: VERSION };
+    }
+  }
+  return SystemController;
+}
+
+/** Applies the service's migrations and exits: the Helm hook job runs this. */
+export async function migrateOnly(def: ServiceDefinition, opts: RuntimeOptions = {}): Promise<void> {
+  const config = loadConfig(serviceConfigShape(def), opts.env);
+  const logger = createLogger(def.name, config.LOG_LEVEL, opts.logDestination);
+  const database = await openDatabase({
+    service: def.name,
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    migrationsFolder: def.migrationsFolder,
+    logger,
+  });
+  await database.close();
+}
+
+/**
+ * Starts one service: config, logger, database (migrated), bus, outbox relay, request/reply
+ * handlers, durable consumers and the health endpoints. Throws ConfigError on a bad variable.
+ */
+export async function startService(def: ServiceDefinition, opts: RuntimeOptions = {}): Promise<RunningService> {
+  const config = loadConfig(serviceConfigShape(def), opts.env);
+  const logger = createLogger(def.name, config.LOG_LEVEL, opts.logDestination);
+  const clock = opts.clock ?? (() => new Date());
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    for (const fn of cleanups.splice(0).reverse()) {
+      await fn().catch((err) => logger.error({ err }, 'error during shutdown'));
+    }
+  };
+
+  try {
+    const database: Database = await openDatabase({
+      service: def.name,
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      migrationsFolder: def.migrationsFolder,
+      logger,
+    });
+    cleanups.push(() => database.close());
+
+    let bus: EventBus;
+    let rpcStrategy;
+    if (config.NATS_URL) {
+      const jet = await JetStreamBus.connect({
+        natsUrl: config.NATS_URL,
+        stream: config.EVENTS_STREAM,
+        subjectPrefix: config.SUBJECT_PREFIX,
+        logger,
+        name: `lws-${def.name}`,
+      });
+      bus = jet;
+      cleanups.push(() => jet.close());
+      rpcStrategy = createRpcStrategy({ mode: 'nats', natsUrl: config.NATS_URL, subjectPrefix: config.SUBJECT_PREFIX, logger });
+    } else if (opts.inProcessBus) {
+      bus = opts.inProcessBus;
+      rpcStrategy = createRpcStrategy({ mode: 'in-process', bus: opts.inProcessBus });
+    } else {
+      throw new Error('NATS_URL is required when a service runs on its own (the in-process bus exists only in the embedded launcher)');
+    }
+
+    const outbox = new Outbox({ tables: def.tables, producer: def.name, clock });
+    const relay = new OutboxRelay({ db: database.db, tables: def.tables, bus, logger });
+    const consumers = new Consumers(def.name, { db: database.db, tables: def.tables, bus, logger });
+    const readiness = new Readiness();
+    readiness.add('database', () => database.ping());
+
+    @Global()
+    @Module({
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        { provide: DB, useValue: database.db },
+        { provide: CLOCK, useValue: clock },
+        { provide: ANNOUNCE, useValue: opts.announce ?? ((m: string) => process.stdout.write(`\n${m}\n\n`)) },
+        { provide: UnitOfWork, useValue: new UnitOfWork(database.db, outbox, relay) },
+        { provide: Consumers, useValue: consumers },
+        { provide: Readiness, useValue: readiness },
+      ],
+      exports: [CONFIG, LOGGER, DB, CLOCK, ANNOUNCE, UnitOfWork, Consumers, Readiness],
+    })
+    class RuntimeModule {}
+
+    @Module({ imports: [RuntimeModule, ...def.imports], controllers: [HealthController, pingController(def.name)] })
+    class ServiceModule {}
+
+    const app = await NestFactory.create(ServiceModule as DynamicModule['module'], {
+      logger: new NestPinoLogger(logger),
+      abortOnError: false,
+    });
+    cleanups.push(() => app.close());
+    app.connectMicroservice({ strategy: rpcStrategy }, { inheritAppConfig: true });
+    await app.startAllMicroservices();
+
+    relay.start();
+    cleanups.push(() => relay.stop());
+    await consumers.startAll();
+    cleanups.push(() => consumers.stopAll());
+
+    await app.listen(config.HEALTH_PORT, config.HOST);
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : config.HEALTH_PORT;
+    readiness.markStarted();
+    const url = `http://${config.HOST}:${port}`;
+    logger.info({ url }, `${def.name} ready`);
+    return { name: def.name, url, logger, app, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

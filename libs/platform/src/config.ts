@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/** A configuration value that failed validation: the message names the variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(`Invalid configuration: ${problems.map((p) => `${p.variable}: ${p.message}`).join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+/** Variables every service reads. Service schemas extend this shape. */
+export const baseConfigShape = {
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  NATS_URL: z
+    .string()
+    .refine((u) => u.split(',').every((s) => /^(nats|tls|wss?):\/\/[^\s]+$/.test(s.trim())), 'must be nats://host:port (comma-separated for a cluster)')
+    .optional(),
+  EVENTS_STREAM: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('LWS_EVENTS'),
+  SUBJECT_PREFIX: z
+    .string()
+    .regex(/^([a-z0-9_-]+\.)?$/, 'empty, or a lower-case token ending with "."')
+    .default(''),
+};
+
+/** Services with their own health port (the gateway serves health on PORT). */
+export const healthPortShape = (defaultPort: number) => ({ HEALTH_PORT: port.default(defaultPort) });
+
+export const configTypes = { port, bool };
+
+export type BaseConfig = z.infer<z.ZodObject<typeof baseConfigShape>>;
+
+/**
+ * Validates the environment once at start-up. Unknown variables are ignored; empty strings
+ * count as unset so `FOO=` in a compose file behaves like an absent value.
+ */
+export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.ProcessEnv = process.env): z.infer<z.ZodObject<S>> {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const result = z.object(shape).safeParse(input);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((i) => ({ variable: String(i.path[0] ?? '(config)'), message: i.message })),
+    );
+  }
+  return result.data;
+}

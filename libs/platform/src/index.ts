@@ -1,0 +1,7 @@
+export * from './config';
+export * from './logger';
+export * from './database';
+export * from './health';
+export * from './runtime';
+export * from './bootstrap';
+export * from './main';

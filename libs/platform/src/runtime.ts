@@ -1,0 +1,84 @@
+import type { EventMap, EventSubject } from '@lws/contracts';
+import type { EventBus, EventEnvelope, Outbox, OutboxRelay } from '@lws/messaging';
+import { DurableConsumer, messagingTables } from '@lws/messaging';
+import type { Logger } from 'pino';
+import type { Db } from './database';
+
+/** DI tokens for what every service gets from the platform. */
+export const CONFIG = Symbol('LWS_CONFIG');
+export const LOGGER = Symbol('LWS_LOGGER');
+export const DB = Symbol('LWS_DB');
+export const CLOCK = Symbol('LWS_CLOCK');
+export const ANNOUNCE = Symbol('LWS_ANNOUNCE');
+
+/** Prints a one-time message to the operator's terminal, outside the structured log. */
+export type Announce = (message: string) => void;
+
+export type Clock = () => Date;
+export type MessagingTables = ReturnType<typeof messagingTables>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Emit = <S extends EventSubject>(subject: S, data: EventMap[S]) => Promise<EventEnvelope<S>>;
+
+/**
+ * A state change and the events it causes commit together: events are written to the
+ * service's outbox inside the same transaction, and the relay is woken only after commit.
+ */
+export class UnitOfWork {
+  constructor(
+    private readonly db: Db,
+    private readonly outbox: Outbox,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  async run<T>(work: (tx: Tx, emit: Emit) => Promise<T>): Promise<T> {
+    const result = await this.db.transaction(async (tx) =>
+      work(tx, ((subject, data) => this.outbox.enqueue(tx, subject, data)) as Emit),
+    );
+    this.relay.kick();
+    return result;
+  }
+}
+
+export interface ConsumerRegistration {
+  /** Durable name, unique within the service; the service name is prefixed. */
+  name: string;
+  subjects: EventSubject[];
+  handler: (event: EventEnvelope<EventSubject>, tx: Tx) => Promise<void>;
+}
+
+/** Durable consumers declared by feature modules; started once the app is initialised. */
+export class Consumers {
+  private readonly registrations: ConsumerRegistration[] = [];
+  private readonly running: DurableConsumer[] = [];
+
+  constructor(
+    private readonly service: string,
+    private readonly deps: { db: Db; tables: MessagingTables; bus: EventBus; logger: Logger },
+  ) {}
+
+  register(registration: ConsumerRegistration): void {
+    if (this.running.length > 0) throw new Error('consumers must be registered before the service starts');
+    this.registrations.push(registration);
+  }
+
+  async startAll(): Promise<void> {
+    for (const r of this.registrations) {
+      const consumer = new DurableConsumer({
+        db: this.deps.db,
+        tables: this.deps.tables,
+        bus: this.deps.bus,
+        logger: this.deps.logger,
+        name: `${this.service}-${r.name}`,
+        subjects: r.subjects,
+        handler: r.handler as never,
+      });
+      await consumer.start();
+      this.running.push(consumer);
+    }
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.running.splice(0).map((c) => c.stop()));
+  }
+}

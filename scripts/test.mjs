@@ -1,0 +1,72 @@
+// `npm test`: install if needed, build, check the servers, then unit + integration (Jest) and browser (Playwright) tests.
+import { execSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { ensureInstall } from './ensure-install.mjs';
+import { build } from './build.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const only = (name) => args.length === 0 || args.includes(name);
+
+const servers = [
+  { name: 'PostgreSQL', url: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+  { name: 'NATS', url: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' },
+  { name: 'Redis', url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' },
+];
+
+function reachable({ url }) {
+  const u = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: u.hostname, port: Number(u.port), timeout: 2000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function ensureChromium() {
+  if (existsSync('/usr/bin/chromium')) return;
+  if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    process.stdout.write('Installing Debian chromium for the browser tests...\n');
+    execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium', { stdio: 'inherit' });
+    return;
+  }
+  throw new Error('Browser tests need Debian chromium at /usr/bin/chromium: run `apt-get install -y chromium`');
+}
+
+function run(cmd, cmdArgs, env = {}) {
+  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, OTEL_SDK_DISABLED: 'true', ...env } });
+  return r.status ?? 1;
+}
+
+async function main() {
+  ensureInstall();
+  const down = [];
+  for (const s of servers) if (!(await reachable(s))) down.push(`${s.name} at ${s.url}`);
+  if (down.length > 0) {
+    process.stderr.write(`Cannot run the tests: not reachable: ${down.join(', ')}.\nStart it (see README, "Servers for tests").\n`);
+    process.exit(2);
+  }
+  build();
+  let failed = 0;
+  if (only('unit') || only('integration')) failed += run('npx', ['jest', '--ci']) === 0 ? 0 : 1;
+  if (only('e2e')) {
+    ensureChromium();
+    failed += run('npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts']) === 0 ? 0 : 1;
+  }
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

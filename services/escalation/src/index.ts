@@ -1,0 +1,1 @@
+export { escalationService } from './service';

@@ -1,0 +1,114 @@
+import 'reflect-metadata';
+import { Global, Module, type INestApplication } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import cookieParser from 'cookie-parser';
+import Redis from 'ioredis';
+import { RpcClient, type InProcessBus } from '@lws/messaging';
+import { createLogger, HealthController, LOGGER, loadConfig, NestPinoLogger, Readiness, type Logger } from '@lws/platform';
+import { GATEWAY_CONFIG, gatewayConfigShape } from './config';
+import { RPC } from './common/rpc';
+import { ApiExceptionFilter } from './common/api-exception.filter';
+import { csrfGuard, securityHeaders } from './common/csrf.middleware';
+import { SessionGuard } from './common/session.guard';
+import { COUNTERS, MemoryCounters, RedisCounters } from './sessions/rate-limiter';
+import { MemorySessionStore, RedisSessionStore, SESSION_STORE, type SessionStore } from './sessions/session.store';
+import { AuthController } from './auth/auth.controller';
+import { AuthService } from './auth/auth.service';
+import { UsersController } from './users/users.controller';
+import { SystemController } from './system/system.controller';
+import { frontendRouter } from './static/frontends';
+
+export interface GatewayOptions {
+  env?: NodeJS.ProcessEnv;
+  inProcessBus?: InProcessBus;
+  logDestination?: Parameters<typeof createLogger>[2];
+}
+
+export interface RunningGateway {
+  name: 'gateway';
+  url: string;
+  logger: Logger;
+  app: INestApplication;
+  close(): Promise<void>;
+}
+
+export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGateway> {
+  const config = loadConfig(gatewayConfigShape, opts.env);
+  const logger = createLogger('gateway', config.LOG_LEVEL, opts.logDestination);
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    for (const fn of cleanups.splice(0).reverse()) await fn().catch((err) => logger.error({ err }, 'error during shutdown'));
+  };
+  try {
+    let store: SessionStore;
+    let counters;
+    if (config.REDIS_URL) {
+      const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
+      redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
+      await redis.connect();
+      store = new RedisSessionStore(redis, config.REDIS_KEY_PREFIX);
+      counters = new RedisCounters(redis, config.REDIS_KEY_PREFIX);
+    } else {
+      store = new MemorySessionStore();
+      counters = new MemoryCounters();
+    }
+    cleanups.push(() => store.close());
+
+    let rpc: RpcClient;
+    if (config.NATS_URL) {
+      rpc = await RpcClient.create({ mode: 'nats', natsUrl: config.NATS_URL, subjectPrefix: config.SUBJECT_PREFIX, logger });
+    } else if (opts.inProcessBus) {
+      rpc = await RpcClient.create({ mode: 'in-process', bus: opts.inProcessBus });
+    } else {
+      throw new Error('NATS_URL is required when the gateway runs on its own (the in-process bus exists only in the embedded launcher)');
+    }
+    cleanups.push(() => rpc.close());
+
+    const readiness = new Readiness();
+    readiness.add('sessions', () => store.ping());
+
+    @Global()
+    @Module({
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        { provide: SESSION_STORE, useValue: store },
+        { provide: COUNTERS, useValue: counters },
+        { provide: RPC, useValue: rpc },
+        { provide: Readiness, useValue: readiness },
+      ],
+      exports: [GATEWAY_CONFIG, LOGGER, SESSION_STORE, COUNTERS, RPC, Readiness],
+    })
+    class GatewayRuntimeModule {}
+
+    @Module({
+      imports: [GatewayRuntimeModule],
+      controllers: [HealthController, AuthController, UsersController, SystemController],
+      providers: [AuthService, { provide: APP_GUARD, useClass: SessionGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
+    })
+    class GatewayModule {}
+
+    const app = await NestFactory.create<NestExpressApplication>(GatewayModule, {
+      logger: new NestPinoLogger(logger),
+      abortOnError: false,
+    });
+    cleanups.push(() => app.close());
+    app.disable('x-powered-by');
+    app.set('trust proxy', config.TRUST_PROXY);
+    app.use(securityHeaders);
+    app.use(cookieParser());
+    app.use(csrfGuard);
+    app.use(frontendRouter(config));
+    await app.listen(config.PORT, config.HOST);
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    readiness.markStarted();
+    const url = `http://${config.HOST}:${port}`;
+    logger.info({ url }, 'gateway ready');
+    return { name: 'gateway', url, logger, app, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

@@ -1,0 +1,55 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
+import type { Response } from 'express';
+import { RemoteError } from '@lws/messaging';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+import { parseInput } from '../common/validation';
+import { Public, type AuthedRequest } from '../common/session.guard';
+import { SESSION_COOKIE, sessionCookieOptions } from '../sessions/cookies';
+import { loginSchema, logoutSchema } from './auth.schema';
+import { AuthService } from './auth.service';
+
+@Controller('api/auth')
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  async login(@Body() body: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
+    const input = parseInput(loginSchema, body);
+    const { sessionId, user } = await this.auth.login(input, req.ip ?? 'unknown');
+    // A fresh id on every login: a session id planted before login is never promoted.
+    await this.auth.logout(req.sessionId);
+    res.cookie(SESSION_COOKIE, sessionId, sessionCookieOptions(req, this.config.COOKIE_SECURE, input.rememberMe));
+    return user;
+  }
+
+  @Public()
+  @Post('logout')
+  @HttpCode(200)
+  async logout(@Body() body: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
+    const { fromKiosk } = parseInput(logoutSchema, body);
+    await this.auth.logout(req.sessionId);
+    const { maxAge: _ignored, ...opts } = sessionCookieOptions(req, this.config.COOKIE_SECURE, false);
+    res.clearCookie(SESSION_COOKIE, opts);
+    return { ok: true, redirectTo: fromKiosk || req.get('x-kiosk-mode') === 'true' ? '/kiosk' : '/login' };
+  }
+
+  @Get('me')
+  async me(@Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
+    try {
+      return await this.auth.currentUser(req.session!.userId);
+    } catch (err) {
+      if (err instanceof RemoteError && err.status === 404) {
+        // The account was deleted: its session must not outlive it.
+        await this.auth.logout(req.sessionId);
+        res.clearCookie(SESSION_COOKIE, { path: '/' });
+        throw new UnauthorizedException({ message: 'Not authenticated' });
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import { CanActivate, ExecutionContext, ForbiddenException, Inject, Injectable, SetMetadata, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { SESSION_STORE, type SessionData, type SessionStore } from '../sessions/session.store';
+import { SESSION_COOKIE, sessionTtlSeconds } from '../sessions/cookies';
+
+export type Role = SessionData['role'];
+export const PUBLIC = 'lws:public';
+export const ROLES = 'lws:roles';
+
+/** Reachable without a session. */
+export const Public = () => SetMetadata(PUBLIC, true);
+/** Only these roles; without it any signed-in user passes. */
+export const Roles = (...roles: Role[]) => SetMetadata(ROLES, roles);
+
+export interface AuthedRequest extends Request {
+  session?: SessionData;
+  sessionId?: string;
+}
+
+/** Every API route needs a session unless marked @Public(); @Roles narrows it further. */
+@Injectable()
+export class SessionGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    if (ctx.getType() !== 'http') return true;
+    const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+    const id: unknown = req.cookies?.[SESSION_COOKIE];
+    if (typeof id === 'string' && id.length > 0 && id.length < 200) {
+      const session = await this.store.get(id);
+      if (session) {
+        req.session = session;
+        req.sessionId = id;
+        if (!session.remember) await this.store.touch(id, sessionTtlSeconds(false));
+      }
+    }
+    const targets = [ctx.getHandler(), ctx.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return true;
+    if (!req.session) throw new UnauthorizedException({ message: 'Not authenticated' });
+    const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES, targets);
+    if (roles && !roles.includes(req.session.role)) throw new ForbiddenException({ message: 'Not allowed for your role' });
+    return true;
+  }
+}

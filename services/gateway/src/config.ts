@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { baseConfigShape, configTypes } from '@lws/platform';
+
+const { DATABASE_URL: _gatewayHasNoDatabase, DATA_DIR: _noData, ...common } = baseConfigShape;
+
+export const gatewayConfigShape = {
+  ...common,
+  PORT: configTypes.port.default(8080),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/[^\s]+$/, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  /** Keeps concurrent test runs (and several deployments on one Redis) apart. */
+  REDIS_KEY_PREFIX: z.string().regex(/^[a-z0-9:_-]*$/, 'lower-case letters, digits, ":", "_" and "-" only').default('lws:'),
+  STATIC_DIR: z.string().min(1).default('frontends'),
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  TRUST_PROXY: configTypes.bool.default('false'),
+  LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(30),
+  LOGIN_IP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(300),
+  LOGIN_MAX_FAILURES_PER_USERNAME: z.coerce.number().int().min(1).default(5),
+  LOGIN_USERNAME_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  REMOTE_WORKER_URL: z.string().min(1).optional(),
+  REMOTE_ADMIN_URL: z.string().min(1).optional(),
+  REMOTE_SUPERADMIN_URL: z.string().min(1).optional(),
+  REMOTE_KIOSK_URL: z.string().min(1).optional(),
+};
+
+export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>>;
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -1,0 +1,2 @@
+export { startGateway, type GatewayOptions, type RunningGateway } from './app';
+export { gatewayConfigShape } from './config';

@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { GatewayConfig } from '../config';
+
+export const REMOTES = ['worker', 'admin', 'superadmin', 'kiosk'] as const;
+
+/** The shell and each remote's build, all on the gateway's one origin. */
+export function frontendRouter(config: GatewayConfig): Router {
+  const root = resolve(config.STATIC_DIR);
+  const shellDist = join(root, 'shell', 'dist');
+  const router = express.Router();
+  const noCacheFor = (path: string) => path.endsWith('.html') || path.endsWith('mf-manifest.json') || path.endsWith('remoteEntry.js');
+  const staticOpts = {
+    index: false,
+    fallthrough: true,
+    setHeaders: (res: Response, path: string) => {
+      if (noCacheFor(path)) res.setHeader('Cache-Control', 'no-cache');
+    },
+  };
+
+  router.get('/config.json', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json({
+      remotes: {
+        worker: config.REMOTE_WORKER_URL ?? '/remotes/worker/mf-manifest.json',
+        admin: config.REMOTE_ADMIN_URL ?? '/remotes/admin/mf-manifest.json',
+        superadmin: config.REMOTE_SUPERADMIN_URL ?? '/remotes/superadmin/mf-manifest.json',
+        kiosk: config.REMOTE_KIOSK_URL ?? '/remotes/kiosk/mf-manifest.json',
+      },
+    });
+  });
+  for (const remote of REMOTES) {
+    router.use(`/remotes/${remote}`, express.static(join(root, remote, 'dist'), { ...staticOpts, fallthrough: false }));
+  }
+  router.use(express.static(shellDist, staticOpts));
+  // Client-side routes (and unknown paths, which the shell renders as its 404 page).
+  router.get(/^\/(?!api\/|api$|remotes\/).*/, (req: Request, res: Response, next: NextFunction) => {
+    const index = join(shellDist, 'index.html');
+    if (!req.accepts('html') || !existsSync(index)) return next();
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(index);
+  });
+  return router;
+}

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { UsersModule } from '../users/users.module';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+
+@Module({ imports: [UsersModule], controllers: [AuthController], providers: [AuthService] })
+export class AuthModule {}

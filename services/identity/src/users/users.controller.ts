@@ -1,0 +1,20 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import type { CommandMap } from '@lws/contracts';
+import { Command } from '@lws/messaging';
+import { UsersService } from './users.service';
+
+@Controller()
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Command('identity.user.get.v1')
+  async get(@Payload() req: CommandMap['identity.user.get.v1']['request']) {
+    return { user: await this.users.get(req.userId) };
+  }
+
+  @Command('identity.user.create.v1')
+  create(@Payload() req: CommandMap['identity.user.create.v1']['request']) {
+    return this.users.create(req);
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { PasswordHasher } from './password-hasher';
+import { SuperadminBootstrap } from './superadmin.bootstrap';
+import { UsersController } from './users.controller';
+import { UsersRepository } from './users.repository';
+import { UsersService } from './users.service';
+
+@Module({
+  controllers: [UsersController],
+  providers: [PasswordHasher, UsersRepository, UsersService, SuperadminBootstrap],
+  exports: [PasswordHasher, UsersRepository, UsersService],
+})
+export class UsersModule {}

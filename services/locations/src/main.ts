@@ -1,0 +1,7 @@
+import { startTracing } from '@lws/telemetry';
+const tracing = startTracing('locations');
+
+import { runMain } from '@lws/platform';
+import { locationsService } from './service';
+
+void runMain(locationsService, tracing);

@@ -1,0 +1,41 @@
+import { startTracing } from '@lws/telemetry';
+const tracing = startTracing('stack');
+
+import { ConfigError } from '@lws/platform';
+import { startStack } from './index';
+
+/** `npm start`: every service in one process, then the URL and how to log in. */
+async function main() {
+  const notes: string[] = [];
+  const stack = await startStack({ announce: (m) => notes.push(m) });
+  const mode = stack.embedded
+    ? 'embedded (PGlite under .data/, in-process bus, in-memory sessions)'
+    : 'servers (DATABASE_URL / NATS_URL / REDIS_URL)';
+  const lines = [
+    '',
+    `LWS is running: ${stack.url}`,
+    `Mode: ${mode}`,
+    ...(notes.length > 0
+      ? notes
+      : ['Superadmin: the account created on first start (username from LWS_SUPERADMIN_USERNAME, default "superadmin"); its password was shown then.']),
+    'Press Ctrl-C to stop.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('\nStopping LWS...\n');
+    await stack.close();
+    await tracing.shutdown();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof ConfigError ? err.message : `LWS failed to start: ${err instanceof Error ? err.stack : String(err)}`}\n`);
+  process.exit(1);
+});
