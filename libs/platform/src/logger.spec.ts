@@ -1,0 +1,33 @@
+import { Writable } from 'node:stream';
+import { createLogger } from './logger';
+
+function capture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _e, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
+  return { lines, stream };
+}
+
+describe('createLogger', () => {
+  it('writes structured JSON lines naming the service', () => {
+    const { lines, stream } = capture();
+    createLogger('identity', 'info', stream).info({ userId: 7 }, 'user created');
+    const entry = JSON.parse(lines[0]);
+    expect(entry).toMatchObject({ service: 'identity', userId: 7, msg: 'user created', level: 30 });
+  });
+
+  it('redacts passwords, PINs, hashes and session ids wherever they are nested', () => {
+    const { lines, stream } = capture();
+    createLogger('gateway', 'info', stream).info(
+      { password: 'hunter22', body: { pin: '1234', newPassword: 'Secret99' }, session: { sessionId: 'abc' }, user: { passwordHash: '$argon2id$x' } },
+      'request',
+    );
+    const out = lines.join('');
+    for (const secret of ['hunter22', '1234', 'Secret99', '"abc"', '$argon2id$x']) expect(out).not.toContain(secret);
+    expect(out).toContain('[redacted]');
+  });
+});

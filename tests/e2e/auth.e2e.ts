@@ -1,0 +1,103 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
+const superadmin = () => ({ username: 'superadmin', password: process.env.LWS_E2E_SUPERADMIN_PASSWORD! });
+
+async function logIn(page: Page, username: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+}
+
+async function createWorker(request: APIRequestContext, username: string) {
+  const { username: su, password } = superadmin();
+  await request.post('/api/auth/login', { headers: XHR, data: { username: su, password } });
+  const res = await request.post('/api/users', {
+    headers: XHR,
+    data: { username, password: 'worker1', name: 'Wendy Worker', phone: '+447700900111', role: 'worker' },
+  });
+  expect([201, 409]).toContain(res.status());
+}
+
+test('the superadmin logs in, lands on /superadmin, stays logged in on reload and logs out to /login', async ({ page }) => {
+  const { username, password } = superadmin();
+  await logIn(page, username.toUpperCase(), password);
+  await expect(page).toHaveURL(/\/superadmin$/);
+  await expect(page.getByText('Super Admin Dashboard')).toBeVisible();
+  await expect(page.getByText('Signed in as Super Admin')).toBeVisible();
+
+  await page.reload();
+  await expect(page).toHaveURL(/\/superadmin$/);
+  await expect(page.getByText('Signed in as Super Admin')).toBeVisible();
+
+  const cookies = await page.context().cookies();
+  const sid = cookies.find((c) => c.name === 'lws_sid');
+  expect(sid?.httpOnly).toBe(true);
+  expect(sid?.sameSite).toBe('Lax');
+  expect(await page.evaluate(() => document.cookie)).not.toContain('lws_sid');
+
+  await page.getByTestId('header-menu').click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/superadmin');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('the login form shows the spec validation texts and a failed login', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page.getByText('Username is required')).toBeVisible();
+  await expect(page.getByText('Password is required')).toBeVisible();
+  await page.getByLabel('Username').fill('nobody');
+  await page.getByLabel('Password').fill('wrong-password');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page.getByText('Invalid username or password')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('remember me keeps only the username in the browser', async ({ page }) => {
+  const { username, password } = superadmin();
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByLabel(/remember me/i).check();
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page).toHaveURL(/\/superadmin$/);
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+  expect(stored).toContain(username);
+  expect(stored).not.toContain(password);
+  const sid = (await page.context().cookies()).find((c) => c.name === 'lws_sid');
+  expect(sid!.expires).toBeGreaterThan(Date.now() / 1000 + 6 * 24 * 3600);
+});
+
+test('a worker opening /admin lands on /worker', async ({ page, request }) => {
+  await createWorker(request, 'wendy');
+  await logIn(page, 'wendy', 'worker1');
+  await expect(page).toHaveURL(/\/worker$/);
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/worker$/);
+  await expect(page.getByText('Signed in as Wendy Worker')).toBeVisible();
+});
+
+test('an unknown path shows the 404 page with the header', async ({ page }) => {
+  await page.goto('/no/such/page');
+  await expect(page.getByText('404 Page Not Found')).toBeVisible();
+  await expect(page.getByTestId('header-user-name')).toBeVisible();
+});
+
+test('a remote that cannot be loaded shows the unavailable state, and Retry recovers', async ({ page }) => {
+  let down = true;
+  await page.route('**/remotes/superadmin/**', (route) => (down ? route.abort('connectionrefused') : route.continue()));
+  const { username, password } = superadmin();
+  await logIn(page, username, password);
+  await expect(page).toHaveURL(/\/superadmin$/);
+  const unavailable = page.getByTestId('remote-unavailable');
+  await expect(unavailable).toBeVisible();
+  await expect(unavailable.getByText('Section unavailable')).toBeVisible();
+  await expect(page.getByTestId('header-user-name')).toBeVisible();
+
+  down = false;
+  await unavailable.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByText('Super Admin Dashboard')).toBeVisible();
+});

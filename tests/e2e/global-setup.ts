@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
+import { join } from 'node:path';
+import { connect } from 'nats';
+import { Client } from 'pg';
+import { randomBytes } from 'node:crypto';
+
+const root = join(__dirname, '..', '..');
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  srv.listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  const port = (srv.address() as net.AddressInfo).port;
+  srv.close();
+  return port;
+}
+
+/**
+ * Starts the whole stack as `npm start` does (one process, built output) against the real
+ * PostgreSQL, NATS and Redis, in a database, stream and key space of its own.
+ */
+export default async function globalSetup() {
+  const id = `e2e${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const pgAdmin = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const natsUrl = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+  const admin = new Client({ connectionString: pgAdmin });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${id}"`);
+  await admin.end();
+  const dbUrl = new URL(pgAdmin);
+  dbUrl.pathname = `/${id}`;
+
+  const port = await freePort();
+  const password = `E2e-${randomBytes(9).toString('base64url')}`;
+  const env = {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: dbUrl.toString(),
+    NATS_URL: natsUrl,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_KEY_PREFIX: `${id}:`,
+    EVENTS_STREAM: `LWS_${id.toUpperCase()}`,
+    SUBJECT_PREFIX: `${id}.`,
+    LWS_SUPERADMIN_USERNAME: 'superadmin',
+    LWS_SUPERADMIN_PASSWORD: password,
+    OTEL_SDK_DISABLED: 'true',
+  };
+  for (const s of ['IDENTITY', 'LOCATIONS', 'SHIFTS', 'ESCALATION', 'NOTIFICATIONS', 'AUDIT']) delete env[`${s}_HEALTH_PORT`];
+  env.HEALTH_PORT = '0';
+  const child = spawn(process.execPath, [join(root, 'tools/stack/dist/cli.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output += String(d)));
+  child.stderr.on('data', (d) => (output += String(d)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`stack did not start in 90 s:\n${output}`)), 90_000);
+    child.stdout.on('data', () => {
+      const m = /LWS is running: (http:\/\/\S+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`stack exited with ${code}:\n${output}`));
+    });
+  });
+
+  process.env.LWS_E2E_URL = url;
+  process.env.LWS_E2E_SUPERADMIN_PASSWORD = password;
+
+  return async () => {
+    child.kill('SIGTERM');
+    await Promise.race([once(child, 'exit'), new Promise((r) => setTimeout(r, 10_000))]);
+    const c = new Client({ connectionString: pgAdmin });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS "${id}" WITH (FORCE)`);
+    await c.end();
+    const nc = await connect({ servers: natsUrl });
+    await (await nc.jetstreamManager()).streams.delete(env.EVENTS_STREAM).catch(() => undefined);
+    await nc.close();
+  };
+}
