@@ -58,7 +58,11 @@ async function main() {
   }
   build();
   let failed = 0;
-  if (only('unit') || only('integration')) failed += run('npx', ['jest', '--ci']) === 0 ? 0 : 1;
+  if (only('unit') || only('integration')) {
+    // PGlite loads its WebAssembly through a dynamic import(), which Jest's module VM only allows with this flag.
+    const nodeOptions = `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules --disable-warning=ExperimentalWarning`.trim();
+    failed += run('npx', ['jest', '--ci'], { NODE_OPTIONS: nodeOptions }) === 0 ? 0 : 1;
+  }
   if (only('e2e')) {
     ensureChromium();
     failed += run('npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts']) === 0 ? 0 : 1;

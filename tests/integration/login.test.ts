@@ -81,7 +81,7 @@ describe('login end to end through the bus (real PostgreSQL, NATS, Redis)', () =
     await agent
       .post('/api/users')
       .set(XHR)
-      .send({ username: 'lockme', password: 'secret1', name: 'Lock Me', phone: '+447700900123', role: 'worker' })
+      .send({ username: 'lockme', password: 'secret1', name: 'Lock Me', phone: '+447911123123', role: 'worker' })
       .expect(201);
     for (let i = 0; i < 3; i++) await login('lockme', 'bad-guess').expect(401);
     const locked = await login('lockme', 'secret1').expect(429);

@@ -12,17 +12,17 @@ describe('POST /api/users', () => {
   }, 120_000);
   afterAll(() => t?.stop());
 
-  const worker = { username: 'Carer.One', password: 'secret1', name: 'Carer One', phone: '44 7700 900 001', role: 'worker' };
+  const worker = { username: 'Carer.One', password: 'secret1', name: 'Carer One', phone: '44 7911 123 001', role: 'worker' };
 
   it('creates a worker who can then log in, normalising username and phone', async () => {
     const res = await admin.post('/api/users').set(XHR).send(worker).expect(201);
-    expect(res.body.user).toEqual({ id: expect.any(Number), username: 'carer.one', name: 'Carer One', role: 'worker', phone: '+447700900001' });
+    expect(res.body.user).toEqual({ id: expect.any(Number), username: 'carer.one', name: 'Carer One', role: 'worker', phone: '+447911123001' });
     const login = await request(t.url).post('/api/auth/login').set(XHR).send({ username: 'carer.one', password: 'secret1' }).expect(200);
     expect(login.body.role).toBe('worker');
   });
 
   it('answers 409 with the spec message for a taken username', async () => {
-    const res = await admin.post('/api/users').set(XHR).send({ ...worker, phone: '+447700900002' }).expect(409);
+    const res = await admin.post('/api/users').set(XHR).send({ ...worker, phone: '+447911123002' }).expect(409);
     expect(res.body).toEqual({ message: 'Username already exists. Please choose a different username.', field: 'username' });
   });
 
@@ -47,7 +47,7 @@ describe('POST /api/users', () => {
     const res = await admin
       .post('/api/users')
       .set(XHR)
-      .send({ ...worker, username: 'snake.case', phone: '+447700900003', medical_info: 'Asthma' })
+      .send({ ...worker, username: 'snake.case', phone: '+447911123003', medical_info: 'Asthma' })
       .expect(201);
     expect(res.body.user.username).toBe('snake.case');
   });

@@ -14,7 +14,7 @@ import {
   type EventBus,
 } from '@lws/messaging';
 import type { CommandPattern } from '@lws/contracts';
-import { baseConfigShape, healthPortShape, loadConfig } from './config';
+import { baseConfigShape, healthPortShape, loadConfig, type BaseConfig } from './config';
 import { createLogger, NestPinoLogger, type Logger } from './logger';
 import { openDatabase, type Database } from './database';
 import { HealthController, Readiness } from './health';
@@ -57,6 +57,12 @@ export function serviceConfigShape<S extends z.ZodRawShape>(def: ServiceDefiniti
   return { ...baseConfigShape, ...healthPortShape(def.defaultHealthPort), ...def.configShape };
 }
 
+type ServiceConfig = BaseConfig & { HEALTH_PORT: number };
+
+function loadServiceConfig(def: ServiceDefinition, env?: NodeJS.ProcessEnv): ServiceConfig {
+  return loadConfig(serviceConfigShape(def), env) as unknown as ServiceConfig;
+}
+
 function pingController(service: string): Type<unknown> {
   @Controller()
   class SystemController {
@@ -73,7 +79,7 @@ function pingController(service: string): Type<unknown> {
 
 /** Applies the service's migrations and exits: the Helm hook job runs this. */
 export async function migrateOnly(def: ServiceDefinition, opts: RuntimeOptions = {}): Promise<void> {
-  const config = loadConfig(serviceConfigShape(def), opts.env);
+  const config = loadServiceConfig(def, opts.env);
   const logger = createLogger(def.name, config.LOG_LEVEL, opts.logDestination);
   const database = await openDatabase({
     service: def.name,
@@ -90,7 +96,7 @@ export async function migrateOnly(def: ServiceDefinition, opts: RuntimeOptions =
  * handlers, durable consumers and the health endpoints. Throws ConfigError on a bad variable.
  */
 export async function startService(def: ServiceDefinition, opts: RuntimeOptions = {}): Promise<RunningService> {
-  const config = loadConfig(serviceConfigShape(def), opts.env);
+  const config = loadServiceConfig(def, opts.env);
   const logger = createLogger(def.name, config.LOG_LEVEL, opts.logDestination);
   const clock = opts.clock ?? (() => new Date());
   const cleanups: (() => Promise<unknown>)[] = [];

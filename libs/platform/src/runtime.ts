@@ -50,7 +50,7 @@ export interface ConsumerRegistration {
 /** Durable consumers declared by feature modules; started once the app is initialised. */
 export class Consumers {
   private readonly registrations: ConsumerRegistration[] = [];
-  private readonly running: DurableConsumer[] = [];
+  private readonly running: DurableConsumer<EventSubject>[] = [];
 
   constructor(
     private readonly service: string,

@@ -1,5 +1,5 @@
 import { InProcessBus } from '@lws/messaging';
-import { startService, type Announce, type RunningService, type ServiceDefinition } from '@lws/platform';
+import { createLogger, startService, type Announce, type RunningService, type ServiceDefinition } from '@lws/platform';
 import { startGateway, type RunningGateway } from '@lws/gateway';
 import { identityService } from '@lws/identity';
 import { locationsService } from '@lws/locations';
@@ -41,7 +41,7 @@ export interface RunningStack {
 export async function startStack(opts: StackOptions = {}): Promise<RunningStack> {
   const env = opts.env ?? process.env;
   const embedded = !env.NATS_URL;
-  const bus = embedded ? new InProcessBus() : undefined;
+  const bus = embedded ? new InProcessBus({ logger: createLogger('bus', env.LOG_LEVEL ?? 'info', opts.logDestination as never) }) : undefined;
   const started: (RunningService | RunningGateway)[] = [];
   const close = async () => {
     for (const s of started.splice(0).reverse()) await s.close();

@@ -1,0 +1,36 @@
+CREATE SCHEMA "identity";
+--> statement-breakpoint
+CREATE TABLE "identity"."outbox" (
+	"seq" bigint GENERATED ALWAYS AS IDENTITY (sequence name "identity"."outbox_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"id" uuid PRIMARY KEY NOT NULL,
+	"subject" text NOT NULL,
+	"payload" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"published_at" timestamp with time zone,
+	"attempts" integer DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "identity"."processed_events" (
+	"consumer" text NOT NULL,
+	"event_id" uuid NOT NULL,
+	"processed_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "processed_events_consumer_event_id_pk" PRIMARY KEY("consumer","event_id")
+);
+--> statement-breakpoint
+CREATE TABLE "identity"."users" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"username" text NOT NULL,
+	"password_hash" text NOT NULL,
+	"name" text NOT NULL,
+	"phone" text,
+	"role" text DEFAULT 'worker' NOT NULL,
+	"medical_info" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "users_username_unique" UNIQUE("username"),
+	CONSTRAINT "users_role_check" CHECK ("identity"."users"."role" in ('worker', 'admin', 'superadmin')),
+	CONSTRAINT "users_username_lower" CHECK ("identity"."users"."username" = lower("identity"."users"."username"))
+);
+--> statement-breakpoint
+CREATE INDEX "outbox_unpublished_idx" ON "identity"."outbox" USING btree ("seq") WHERE published_at is null;--> statement-breakpoint
+CREATE INDEX "outbox_created_at_idx" ON "identity"."outbox" USING btree ("created_at");
