@@ -1,0 +1,147 @@
+import { AnyEventEnvelope } from './envelope';
+import { errorMessage, MessagingLogger } from './logger';
+
+/** Event domains captured by the stream; `dlq` holds dead letters. */
+export const STREAM_DOMAINS = ['identity', 'locations', 'shifts', 'escalation', 'notifications', 'audit', 'dlq'] as const;
+
+export const DEFAULT_MAX_DELIVER = 5;
+export const DEFAULT_BACKOFF_MS: readonly number[] = [1000, 5000, 15000, 30000];
+
+/** A message as a consumer's handler sees it. */
+export interface BusMessage {
+  /** Subject without the deployment's subject prefix, e.g. `identity.user.created.v1`. */
+  readonly subject: string;
+  /** Decoded JSON body; `undefined` if the body was not JSON. */
+  readonly data: unknown;
+  /** 1 on first delivery. */
+  readonly deliveries: number;
+}
+
+/** Resolve to acknowledge; throw to be retried with backoff; throw PoisonMessageError to dead-letter at once. */
+export type BusHandler = (message: BusMessage) => Promise<void>;
+
+export interface ConsumeOptions {
+  /** Durable name: the consumer's position survives restarts. Letters, digits, `-` and `_`. */
+  durable: string;
+  /** Subjects without prefix; `*` and `>` wildcards follow NATS rules. */
+  subjects: readonly string[];
+  handler: BusHandler;
+  /** Deliveries before the message is dead-lettered. Default 5. */
+  maxDeliver?: number;
+  /** Delay before delivery n+1 after the n-th failed; the last value repeats. */
+  backoffMs?: readonly number[];
+  /** Messages handled at the same time (per subject on JetStream). Default 1. */
+  concurrency?: number;
+}
+
+export interface ConsumerHandle {
+  /** Stops taking messages and waits for the ones being handled. */
+  stop(): Promise<void>;
+}
+
+export interface EventBus {
+  /** False when the bus forgets its messages on restart (the in-process bus): the relay then replays recent events. */
+  readonly persistent: boolean;
+  /** Resolves once the bus has stored the event; the envelope id deduplicates repeated publishes. */
+  publish(envelope: AnyEventEnvelope): Promise<void>;
+  consume(options: ConsumeOptions): Promise<ConsumerHandle>;
+  close(): Promise<void>;
+}
+
+/** What lands on `dlq.<durable>`. */
+export interface DeadLetter {
+  envelope: unknown;
+  consumer: string;
+  subject: string;
+  error: string;
+  deliveries: number;
+}
+
+/** Thrown by a handler for a message that can never succeed, e.g. one that breaks its contract. */
+export class PoisonMessageError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PoisonMessageError';
+  }
+}
+
+export type DeliveryOutcome =
+  | { kind: 'ack' }
+  | { kind: 'retry'; delayMs: number }
+  | { kind: 'dead-letter'; letter: DeadLetter };
+
+const DURABLE_NAME = /^[A-Za-z0-9_-]+$/;
+
+export function assertDurableName(name: string): void {
+  if (!DURABLE_NAME.test(name)) {
+    throw new Error(`Invalid durable consumer name "${name}": use letters, digits, "-" and "_"`);
+  }
+}
+
+export function resolveConsumeOptions(options: ConsumeOptions): Required<ConsumeOptions> {
+  assertDurableName(options.durable);
+  if (options.subjects.length === 0) throw new Error(`Consumer "${options.durable}" has no subjects`);
+  const maxDeliver = options.maxDeliver ?? DEFAULT_MAX_DELIVER;
+  const backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(maxDeliver) || maxDeliver < 1) throw new Error('maxDeliver must be a positive integer');
+  if (backoffMs.length === 0 || backoffMs.some((d) => !(d >= 0))) throw new Error('backoffMs needs at least one delay >= 0');
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('concurrency must be a positive integer');
+  return { ...options, maxDeliver, backoffMs, concurrency };
+}
+
+function eventIdOf(data: unknown): string | undefined {
+  if (data && typeof data === 'object' && typeof (data as { id?: unknown }).id === 'string') {
+    return (data as { id: string }).id;
+  }
+  return undefined;
+}
+
+/**
+ * Runs a handler and decides what happens to the message. Both buses share this so retries,
+ * backoff and dead-lettering behave the same in embedded mode and on JetStream.
+ */
+export async function deliver(
+  options: Required<ConsumeOptions>,
+  message: BusMessage,
+  logger: MessagingLogger,
+): Promise<DeliveryOutcome> {
+  try {
+    await options.handler(message);
+    return { kind: 'ack' };
+  } catch (err) {
+    const poison = err instanceof PoisonMessageError;
+    const context = {
+      consumer: options.durable,
+      subject: message.subject,
+      eventId: eventIdOf(message.data),
+      deliveries: message.deliveries,
+    };
+    if (!poison && message.deliveries < options.maxDeliver) {
+      const delayMs = options.backoffMs[Math.min(message.deliveries - 1, options.backoffMs.length - 1)];
+      logger.warn({ ...context, err, retryInMs: delayMs }, 'event handler failed; will retry');
+      return { kind: 'retry', delayMs };
+    }
+    const error = errorMessage(err);
+    logger.error(
+      { ...context, error },
+      `event dead-lettered: consumer ${context.consumer}, subject ${context.subject}, event ${context.eventId ?? '(no id)'}: ${error}`,
+    );
+    return {
+      kind: 'dead-letter',
+      letter: { envelope: message.data, consumer: options.durable, subject: message.subject, error, deliveries: message.deliveries },
+    };
+  }
+}
+
+/** NATS subject matching: `*` matches one token, `>` one or more trailing tokens. */
+export function subjectMatches(filter: string, subject: string): boolean {
+  const f = filter.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === '>') return s.length > i;
+    if (i >= s.length) return false;
+    if (f[i] !== '*' && f[i] !== s[i]) return false;
+  }
+  return f.length === s.length;
+}

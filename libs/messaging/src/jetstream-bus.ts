@@ -1,0 +1,390 @@
+import {
+  AckPolicy,
+  connect,
+  Consumer,
+  ConsumerMessages,
+  DeliverPolicy,
+  DiscardPolicy,
+  JetStreamClient,
+  JetStreamManager,
+  JsMsg,
+  NatsConnection,
+  NatsError,
+  nanos,
+  ReplayPolicy,
+  RetentionPolicy,
+  StorageType,
+  StreamConfig,
+} from 'nats';
+import {
+  BusMessage,
+  ConsumeOptions,
+  ConsumerHandle,
+  DeadLetter,
+  deliver,
+  EventBus,
+  PoisonMessageError,
+  resolveConsumeOptions,
+  STREAM_DOMAINS,
+} from './bus';
+import { AnyEventEnvelope } from './envelope';
+import { errorMessage, MessagingLogger } from './logger';
+
+export interface JetStreamBusOptions {
+  natsUrl: string;
+  /** Stream name, e.g. `LWS`. */
+  stream: string;
+  /** Put in front of every subject, e.g. `t1ab2.`, so concurrent test runs never share subjects. Default ''. */
+  subjectPrefix?: string;
+  logger: MessagingLogger;
+  /** Connection name shown by the NATS server, usually the service name. */
+  name: string;
+  /** How long the server waits for an ack before redelivering. Default 30 s. */
+  ackWaitMs?: number;
+  /** How long publish waits for the PubAck. Default 5 s. */
+  publishTimeoutMs?: number;
+  /** Window in which a repeated msgID is dropped by the server. Default 2 min. */
+  duplicateWindowMs?: number;
+  /** Messages older than this are discarded. Default 7 days. */
+  maxAgeMs?: number;
+  /** Stream size cap; the oldest messages go first. Default 1 GiB. */
+  maxBytes?: number;
+  /** Stream replicas in a clustered NATS. Default 1. */
+  replicas?: number;
+  /** Pause between reconnect attempts. Default 1 s. */
+  reconnectTimeWaitMs?: number;
+}
+
+const STREAM_NOT_FOUND = 10059;
+const CONSUMER_NOT_FOUND = 10014;
+/** How long one pull request waits on the server for messages; also bounds how long stop() waits for it. */
+const PULL_EXPIRES_MS = 5000;
+const DRAIN_TIMEOUT_MS = 5000;
+
+function apiErrorCode(err: unknown): number | undefined {
+  return err instanceof NatsError ? err.api_error?.err_code : undefined;
+}
+
+/** JetStream consumer names cannot contain `.`, `*` or `>`. */
+function consumerName(durable: string, subject: string): string {
+  return `${durable}__${subject.replace(/\*/g, 'star').replace(/>/g, 'all').replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+/**
+ * The event bus on NATS JetStream: events are stored in a file-backed stream and read by
+ * durable pull consumers, so nothing is lost while a consumer or service is down.
+ */
+export class JetStreamBus implements EventBus {
+  readonly persistent = true;
+  private readonly consumers = new Set<ConsumerHandle>();
+  private closing?: Promise<void>;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly options: Required<JetStreamBusOptions>,
+  ) {}
+
+  /** Connects and makes sure the stream exists; fails at once when NATS is unreachable. */
+  static async connect(options: JetStreamBusOptions): Promise<JetStreamBus> {
+    const resolved: Required<JetStreamBusOptions> = {
+      subjectPrefix: '',
+      ackWaitMs: 30_000,
+      publishTimeoutMs: 5000,
+      duplicateWindowMs: 2 * 60_000,
+      maxAgeMs: 7 * 24 * 3600_000,
+      maxBytes: 1024 ** 3,
+      replicas: 1,
+      reconnectTimeWaitMs: 1000,
+      ...options,
+    };
+    let nc: NatsConnection;
+    try {
+      nc = await connect({
+        servers: resolved.natsUrl,
+        name: resolved.name,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: resolved.reconnectTimeWaitMs,
+      });
+    } catch (err) {
+      throw new Error(`Cannot connect to NATS at ${resolved.natsUrl}: ${errorMessage(err)}`, { cause: err });
+    }
+    try {
+      const jsm = await nc.jetstreamManager();
+      const bus = new JetStreamBus(nc, nc.jetstream(), jsm, resolved);
+      await bus.ensureStream();
+      bus.watchConnection();
+      return bus;
+    } catch (err) {
+      await nc.close();
+      throw err;
+    }
+  }
+
+  /** The underlying connection, for health checks. */
+  get connection(): NatsConnection {
+    return this.nc;
+  }
+
+  get subjectPrefix(): string {
+    return this.options.subjectPrefix;
+  }
+
+  async publish(envelope: AnyEventEnvelope): Promise<void> {
+    await this.js.publish(this.options.subjectPrefix + envelope.subject, JSON.stringify(envelope), {
+      msgID: envelope.id,
+      timeout: this.options.publishTimeoutMs,
+    });
+  }
+
+  async consume(options: ConsumeOptions): Promise<ConsumerHandle> {
+    const resolved = resolveConsumeOptions(options);
+    // One JetStream consumer per subject: multi-subject filters need NATS 2.10, and the
+    // deployment targets 2.9 as well.
+    const loops: PullLoop[] = [];
+    for (const subject of resolved.subjects) {
+      const name = consumerName(resolved.durable, subject);
+      await this.ensureConsumer(name, this.options.subjectPrefix + subject);
+      const consumer = await this.js.consumers.get(this.options.stream, name);
+      loops.push(new PullLoop(consumer, resolved, this, this.options.logger));
+    }
+    loops.forEach((l) => l.start());
+    const handle: ConsumerHandle = {
+      stop: async () => {
+        this.consumers.delete(handle);
+        await Promise.all(loops.map((l) => l.stop()));
+      },
+    };
+    this.consumers.add(handle);
+    return handle;
+  }
+
+  /** Stops every consumer (waiting for messages being handled), then drains the connection. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([...this.consumers].map((c) => c.stop()));
+      if (this.nc.isClosed()) return;
+      // Draining needs the server; during an outage give up after a while rather than hang shutdown.
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_TIMEOUT_MS)));
+      await Promise.race([this.nc.drain().catch(() => undefined), gaveUp]);
+      clearTimeout(timer);
+      if (!this.nc.isClosed()) await this.nc.close();
+    })();
+    return this.closing;
+  }
+
+  /** @internal used by the pull loops. */
+  stripPrefix(subject: string): string {
+    const prefix = this.options.subjectPrefix;
+    return prefix && subject.startsWith(prefix) ? subject.slice(prefix.length) : subject;
+  }
+
+  /** @internal */
+  get ackWaitMs(): number {
+    return this.options.ackWaitMs;
+  }
+
+  /** @internal stores a dead letter; the msgID keeps a retried dead-lettering from storing it twice. */
+  async publishDeadLetter(letter: DeadLetter, streamSequence: number): Promise<void> {
+    await this.js.publish(`${this.options.subjectPrefix}dlq.${letter.consumer}`, JSON.stringify(letter), {
+      msgID: `dlq:${letter.consumer}:${streamSequence}`,
+      timeout: this.options.publishTimeoutMs,
+    });
+  }
+
+  private streamConfig(): Partial<StreamConfig> & { name: string; subjects: string[] } {
+    const o = this.options;
+    return {
+      name: o.stream,
+      subjects: STREAM_DOMAINS.map((d) => `${o.subjectPrefix}${d}.>`),
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      discard: DiscardPolicy.Old,
+      duplicate_window: nanos(o.duplicateWindowMs),
+      max_age: nanos(o.maxAgeMs),
+      max_bytes: o.maxBytes,
+      max_msg_size: 1024 * 1024,
+      num_replicas: o.replicas,
+    };
+  }
+
+  private async ensureStream(): Promise<void> {
+    const wanted = this.streamConfig();
+    try {
+      const info = await this.jsm.streams.info(wanted.name);
+      const have = [...info.config.subjects].sort().join(',');
+      if (have !== [...wanted.subjects].sort().join(',')) {
+        await this.jsm.streams.update(wanted.name, { ...info.config, subjects: wanted.subjects });
+        this.options.logger.info({ stream: wanted.name, subjects: wanted.subjects }, 'event stream subjects updated');
+      }
+    } catch (err) {
+      if (apiErrorCode(err) !== STREAM_NOT_FOUND) throw err;
+      await this.jsm.streams.add(wanted);
+      this.options.logger.info({ stream: wanted.name, subjects: wanted.subjects }, 'event stream created');
+    }
+  }
+
+  private async ensureConsumer(name: string, filterSubject: string): Promise<void> {
+    try {
+      await this.jsm.consumers.info(this.options.stream, name);
+    } catch (err) {
+      if (apiErrorCode(err) !== CONSUMER_NOT_FOUND) throw err;
+      await this.jsm.consumers.add(this.options.stream, {
+        durable_name: name,
+        filter_subject: filterSubject,
+        ack_policy: AckPolicy.Explicit,
+        // A durable created after events were published still receives them.
+        deliver_policy: DeliverPolicy.All,
+        replay_policy: ReplayPolicy.Instant,
+        ack_wait: nanos(this.options.ackWaitMs),
+        // Unlimited on the server: the client dead-letters after maxDeliver, so the server never
+        // silently drops a message a crashing consumer could not finish.
+        max_deliver: -1,
+        // More than one message may be unacknowledged, so a message waiting for its retry never blocks the rest.
+        max_ack_pending: 1000,
+      });
+    }
+  }
+
+  private watchConnection(): void {
+    const logger = this.options.logger;
+    void (async () => {
+      for await (const status of this.nc.status()) {
+        if (status.type === 'disconnect') logger.warn({ server: status.data }, 'NATS connection lost; reconnecting');
+        else if (status.type === 'reconnect') logger.info({ server: status.data }, 'NATS connection restored');
+        else if (status.type === 'error') logger.error({ error: String(status.data) }, 'NATS connection error');
+      }
+    })().catch(() => undefined);
+  }
+}
+
+/** Pulls from one JetStream consumer, handling at most `concurrency` messages at a time. */
+class PullLoop {
+  private stopped = false;
+  private inflight = 0;
+  private slotFreed?: () => void;
+  private batch?: ConsumerMessages;
+  private running?: Promise<void>;
+  private readonly idle: Set<() => void> = new Set();
+
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly options: ReturnType<typeof resolveConsumeOptions>,
+    private readonly bus: JetStreamBus,
+    private readonly logger: MessagingLogger,
+  ) {}
+
+  start(): void {
+    this.running = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.slotFreed?.();
+    this.batch?.stop();
+    await this.running;
+    if (this.inflight > 0) await new Promise<void>((resolve) => this.idle.add(resolve));
+  }
+
+  private async run(): Promise<void> {
+    let failing = false;
+    while (!this.stopped) {
+      if (this.inflight >= this.options.concurrency) {
+        await new Promise<void>((resolve) => (this.slotFreed = resolve));
+        continue;
+      }
+      try {
+        this.batch = await this.consumer.fetch({
+          max_messages: this.options.concurrency - this.inflight,
+          expires: PULL_EXPIRES_MS,
+        });
+        if (this.stopped) this.batch.stop();
+        for await (const msg of this.batch) {
+          // Stopped while the pull was open: hand the message back at once instead of after ack_wait.
+          if (this.stopped) msg.nak();
+          else this.handle(msg);
+        }
+        if (failing) {
+          failing = false;
+          this.logger.info({ consumer: this.options.durable }, 'event consumer pulling again');
+        }
+      } catch (err) {
+        if (this.stopped) break;
+        if (!failing) {
+          failing = true;
+          this.logger.warn({ consumer: this.options.durable, error: errorMessage(err) }, 'event consumer cannot pull; retrying');
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      } finally {
+        this.batch = undefined;
+      }
+    }
+  }
+
+  private handle(msg: JsMsg): void {
+    this.inflight++;
+    void this.process(msg).finally(() => {
+      this.inflight--;
+      const freed = this.slotFreed;
+      this.slotFreed = undefined;
+      freed?.();
+      if (this.inflight === 0) {
+        this.idle.forEach((resolve) => resolve());
+        this.idle.clear();
+      }
+    });
+  }
+
+  private async process(msg: JsMsg): Promise<void> {
+    let data: unknown;
+    try {
+      data = JSON.parse(msg.string());
+    } catch {
+      data = undefined;
+    }
+    const message: BusMessage = {
+      subject: this.bus.stripPrefix(msg.subject),
+      data: data === undefined ? msg.string() : data,
+      deliveries: msg.info.redeliveryCount,
+    };
+    // Long handlers tell the server they are alive so it does not redeliver meanwhile.
+    const keepAlive = setInterval(() => safely(() => msg.working()), Math.max(1000, this.bus.ackWaitMs / 3));
+    const options =
+      data === undefined
+        ? { ...this.options, handler: () => Promise.reject(new PoisonMessageError('message body is not JSON')) }
+        : this.options;
+    let outcome;
+    try {
+      outcome = await deliver(options, message, this.logger);
+    } finally {
+      clearInterval(keepAlive);
+    }
+    if (outcome.kind === 'ack') {
+      safely(() => msg.ack(), (err) => this.logger.warn({ consumer: this.options.durable, error: errorMessage(err) }, 'ack failed; the event will be redelivered and deduplicated'));
+    } else if (outcome.kind === 'retry') {
+      safely(() => msg.nak(outcome.delayMs));
+    } else {
+      try {
+        await this.bus.publishDeadLetter(outcome.letter, msg.seq);
+        msg.term();
+      } catch (err) {
+        const delay = this.options.backoffMs[this.options.backoffMs.length - 1];
+        this.logger.error(
+          { consumer: this.options.durable, subject: message.subject, error: errorMessage(err) },
+          'cannot store dead letter; the event stays on its consumer and is retried',
+        );
+        safely(() => msg.nak(delay));
+      }
+    }
+  }
+}
+
+function safely(action: () => void, onError?: (err: unknown) => void): void {
+  try {
+    action();
+  } catch (err) {
+    onError?.(err);
+  }
+}

@@ -1,0 +1,272 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ContractError } from '@lws/contracts';
+import { eventually, testServers, uniqueId } from '@lws/testing';
+import { ConsumerHandle, EventBus } from './bus';
+import { AnyEventEnvelope } from './envelope';
+import { JetStreamBus } from './jetstream-bus';
+import { Outbox } from './outbox';
+import { OutboxRelay } from './outbox-relay';
+import { deleteStream, messagingTestDb, MessagingTestDb, recordingLogger, userCreated } from './testing/support';
+
+describe('Outbox and OutboxRelay on JetStream', () => {
+  let t: MessagingTestDb;
+  let prefix: string;
+  let stream: string;
+  let bus: JetStreamBus;
+  let logger: ReturnType<typeof recordingLogger>;
+  let outbox: Outbox;
+  const cleanups: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    t = await messagingTestDb();
+  });
+
+  beforeEach(async () => {
+    prefix = `${uniqueId()}.`;
+    stream = uniqueId('LWS_T_');
+    logger = recordingLogger();
+    bus = await JetStreamBus.connect({ natsUrl: testServers.natsUrl, stream, subjectPrefix: prefix, logger, name: 'relay-spec' });
+    outbox = new Outbox({ tables: t.tables, producer: 'relay-spec' });
+    await t.pool.query('DELETE FROM msgtest.outbox');
+  });
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    await bus.close();
+    await deleteStream(stream);
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  function startRelay(options: { bus?: EventBus; logger?: ReturnType<typeof recordingLogger>; batchSize?: number } = {}) {
+    const relay = new OutboxRelay({
+      db: t.db,
+      tables: t.tables,
+      bus: options.bus ?? bus,
+      logger: options.logger ?? logger,
+      pollIntervalMs: 50,
+      maxBackoffMs: 400,
+      batchSize: options.batchSize,
+    });
+    cleanups.push(() => relay.stop());
+    return relay.start().then(() => relay);
+  }
+
+  /** Every event that reaches the stream, in stream order. */
+  async function received(): Promise<AnyEventEnvelope[]> {
+    const events: AnyEventEnvelope[] = [];
+    const handle: ConsumerHandle = await bus.consume({
+      durable: 'observer',
+      subjects: ['identity.>'],
+      handler: async (m) => {
+        events.push(m.data as AnyEventEnvelope);
+      },
+    });
+    cleanups.push(() => handle.stop());
+    return events;
+  }
+
+  async function outboxRows() {
+    const r = await t.pool.query('SELECT id, published_at, attempts FROM msgtest.outbox ORDER BY seq');
+    return r.rows as Array<{ id: string; published_at: Date | null; attempts: number }>;
+  }
+
+  it('writes the envelope in the caller transaction and publishes it in order', async () => {
+    const events = await received();
+    await startRelay();
+    const written = await t.db.transaction(async (tx) => [
+      await outbox.enqueue(tx, 'identity.user.created.v1', userCreated(1)),
+      await outbox.enqueue(tx, 'identity.user.deleted.v1', { userId: 1, deletedBy: 2 }),
+    ]);
+    expect(written[0]).toMatchObject({ subject: 'identity.user.created.v1', producer: 'relay-spec', data: userCreated(1) });
+    expect(Date.parse(written[0].occurredAt)).not.toBeNaN();
+
+    await eventually(() => events.length === 2);
+    expect(events).toEqual(written);
+    expect((await outboxRows()).every((r) => r.published_at !== null)).toBe(true);
+  });
+
+  it('rejects data that breaks the contract, naming the field, and rolls the transaction back', async () => {
+    const attempt = t.db.transaction(async (tx) => {
+      await outbox.enqueue(tx, 'identity.user.created.v1', userCreated(1));
+      await outbox.enqueue(tx, 'identity.user.created.v1', { ...userCreated(2), userId: -5 });
+    });
+    await expect(attempt).rejects.toBeInstanceOf(ContractError);
+    await expect(attempt).rejects.toMatchObject({ field: 'userId' });
+    expect(await outboxRows()).toEqual([]);
+  });
+
+  it('(c) never publishes an event whose transaction rolled back', async () => {
+    const events = await received();
+    const relay = await startRelay();
+    let rolledBack: AnyEventEnvelope | undefined;
+    await expect(
+      t.db.transaction(async (tx) => {
+        rolledBack = await outbox.enqueue(tx, 'identity.user.created.v1', userCreated(1));
+        relay.kick();
+        throw new Error('the state change failed');
+      }),
+    ).rejects.toThrow('the state change failed');
+    const committed = await t.db.transaction((tx) => outbox.enqueue(tx, 'identity.user.created.v1', userCreated(2)));
+    relay.kick();
+
+    // The committed event is written after the rolled-back one and published in order, so once it
+    // has arrived the rolled-back one would have too.
+    await eventually(() => events.some((e) => e.id === committed.id));
+    expect(events.map((e) => e.id)).toEqual([committed.id]);
+    expect(rolledBack).toBeDefined();
+    expect((await outboxRows()).map((r) => r.id)).toEqual([committed.id]);
+  });
+
+  it('two relays on one database never publish the same row twice', async () => {
+    const published: string[] = [];
+    const counting: EventBus = {
+      persistent: true,
+      publish: async (envelope) => {
+        published.push(envelope.id);
+        await bus.publish(envelope);
+      },
+      consume: (o) => bus.consume(o),
+      close: async () => undefined,
+    };
+    await startRelay({ bus: counting, batchSize: 5 });
+    await startRelay({ bus: counting, batchSize: 5 });
+    const ids: string[] = [];
+    for (let i = 1; i <= 60; i++) {
+      const e = await t.db.transaction((tx) => outbox.enqueue(tx, 'identity.user.created.v1', userCreated(i)));
+      ids.push(e.id);
+    }
+    await eventually(async () => (await outboxRows()).every((r) => r.published_at !== null));
+    expect([...published].sort()).toEqual([...ids].sort());
+  });
+
+  describe('when NATS goes away', () => {
+    let nats: PrivateNats;
+
+    beforeEach(async () => {
+      nats = await PrivateNats.start();
+    });
+
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+      await nats.stop();
+      nats.removeStore();
+    });
+
+    it('keeps events in the outbox, logs the outage once, and publishes them when NATS is back', async () => {
+      const relayLogger = recordingLogger();
+      const ownBus = await JetStreamBus.connect({
+        natsUrl: nats.url,
+        stream: 'LWS',
+        logger: relayLogger,
+        name: 'outage-spec',
+        publishTimeoutMs: 300,
+        reconnectTimeWaitMs: 100,
+      });
+      cleanups.push(() => ownBus.close());
+      // A consumer that lives through the outage, as a running service's would.
+      const seen: string[] = [];
+      const handle = await ownBus.consume({
+        durable: 'through-outage',
+        subjects: ['identity.>'],
+        handler: async (m) => {
+          seen.push((m.data as AnyEventEnvelope).id);
+        },
+      });
+      cleanups.push(() => handle.stop());
+      await startRelay({ bus: ownBus, logger: relayLogger });
+      const before = await t.db.transaction((tx) => outbox.enqueue(tx, 'identity.user.created.v1', userCreated(1)));
+      await eventually(async () => (await outboxRows())[0]?.published_at !== null);
+
+      await nats.stop();
+      const during = await t.db.transaction(async (tx) => [
+        await outbox.enqueue(tx, 'identity.user.created.v1', userCreated(2)),
+        await outbox.enqueue(tx, 'identity.user.created.v1', userCreated(3)),
+      ]);
+      // Several failed attempts, still one line for the operator.
+      await eventually(async () => (await outboxRows()).find((r) => r.id === during[0].id)!.attempts >= 3, 15000);
+      expect((await outboxRows()).filter((r) => r.published_at === null).map((r) => r.id)).toEqual(during.map((e) => e.id));
+      const outageLines = relayLogger.lines('error').filter((l) => l.msg?.startsWith('outbox relay cannot publish'));
+      expect(outageLines).toHaveLength(1);
+
+      await nats.restart();
+      await eventually(async () => (await outboxRows()).every((r) => r.published_at !== null), 20000);
+      expect(relayLogger.lines('info').some((l) => l.msg === 'outbox relay publishing again')).toBe(true);
+
+      // Each event arrives exactly once, in order, even if a publish that timed out had landed.
+      await eventually(() => seen.length === 3, 20000);
+      expect(seen).toEqual([before.id, ...during.map((e) => e.id)]);
+      const stream = await ownBus.connection.jetstreamManager().then((jsm) => jsm.streams.info('LWS'));
+      expect(stream.state.messages).toBe(3);
+    });
+  });
+});
+
+/** A NATS server of the test's own, on a free port, that the test can stop and start again. */
+class PrivateNats {
+  private process?: ChildProcess;
+
+  private constructor(
+    private readonly port: number,
+    private readonly storeDir: string,
+  ) {}
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  static async start(): Promise<PrivateNats> {
+    const port = await freePort();
+    const nats = new PrivateNats(port, mkdtempSync(join(tmpdir(), 'lws-nats-')));
+    await nats.restart();
+    return nats;
+  }
+
+  async restart(): Promise<void> {
+    this.process = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], {
+      stdio: 'ignore',
+    });
+    await eventually(() => canConnect(this.port), 10000);
+  }
+
+  async stop(): Promise<void> {
+    const child = this.process;
+    this.process = undefined;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  removeStore(): void {
+    rmSync(this.storeDir, { recursive: true, force: true });
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.connect(port, '127.0.0.1');
+  });
+}

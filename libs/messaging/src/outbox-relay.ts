@@ -1,0 +1,173 @@
+import { and, asc, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { PgDatabase } from 'drizzle-orm/pg-core';
+import { EventBus } from './bus';
+import { AnyEventEnvelope } from './envelope';
+import { errorMessage, MessagingLogger } from './logger';
+import { MessagingTables } from './tables';
+
+export interface OutboxRelayOptions {
+  db: PgDatabase<any, any, any>;
+  tables: MessagingTables;
+  bus: EventBus;
+  logger: MessagingLogger;
+  /** Pause between polls when idle. Default 250 ms. */
+  pollIntervalMs?: number;
+  /** Rows claimed per transaction. Default 100. */
+  batchSize?: number;
+  /** Longest pause between attempts while the bus is unreachable. Default 10 s. */
+  maxBackoffMs?: number;
+  /** With a non-persistent bus, events younger than this are published again at start. Default 24 h. */
+  replayWindowMs?: number;
+}
+
+/**
+ * Publishes committed outbox rows to the bus, oldest first, and marks them published in the same
+ * transaction that claimed them. Rows are claimed with FOR UPDATE SKIP LOCKED so replicas share
+ * the work without publishing a row twice; if a publish is repeated anyway (crash between publish
+ * and commit), the bus drops it by envelope id and consumers deduplicate.
+ */
+export class OutboxRelay {
+  private readonly pollIntervalMs: number;
+  private readonly batchSize: number;
+  private readonly maxBackoffMs: number;
+  private readonly replayWindowMs: number;
+  private running?: Promise<void>;
+  private stopping = false;
+  private wake?: () => void;
+  private kicked = false;
+  private failures = 0;
+  private outageSince?: Date;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.batchSize = options.batchSize ?? 100;
+    this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
+    this.replayWindowMs = options.replayWindowMs ?? 24 * 3600_000;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.stopping = false;
+    if (!this.options.bus.persistent) await this.replayRecent();
+    this.running = this.loop();
+  }
+
+  /** Stops polling and waits for the batch being published. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.running;
+    this.running = undefined;
+  }
+
+  /** Publish soon: call after committing a transaction that enqueued events. */
+  kick(): void {
+    this.kicked = true;
+    if (!this.outageSince) this.wake?.();
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      this.kicked = false;
+      let delay = this.pollIntervalMs;
+      try {
+        const { published, failure } = await this.publishBatch();
+        if (failure !== undefined) throw failure;
+        this.recovered();
+        if (published === this.batchSize) delay = 0;
+      } catch (err) {
+        delay = this.failed(err);
+      }
+      if (this.kicked && !this.outageSince) delay = 0;
+      if (delay > 0 && !this.stopping) await this.sleep(delay);
+    }
+  }
+
+  private async publishBatch(): Promise<{ published: number; failure?: unknown }> {
+    const { db, tables, bus } = this.options;
+    const outbox = tables.outbox;
+    return db.transaction(async (tx) => {
+      const rows = await tx
+        .select({ id: outbox.id, payload: outbox.payload })
+        .from(outbox)
+        .where(isNull(outbox.publishedAt))
+        .orderBy(asc(outbox.seq))
+        .limit(this.batchSize)
+        .for('update', { skipLocked: true });
+      const published: string[] = [];
+      let failure: unknown;
+      for (const row of rows) {
+        try {
+          await bus.publish(row.payload as AnyEventEnvelope);
+          published.push(row.id);
+        } catch (err) {
+          // Later rows wait too, so events leave in the order they were written.
+          failure = err ?? new Error('publish failed');
+          await tx
+            .update(outbox)
+            .set({ attempts: sql`${outbox.attempts} + 1` })
+            .where(eq(outbox.id, row.id));
+          break;
+        }
+      }
+      if (published.length > 0) {
+        await tx.update(outbox).set({ publishedAt: new Date() }).where(inArray(outbox.id, published));
+      }
+      return { published: published.length, failure };
+    });
+  }
+
+  /** Logs the start of an outage once, not on every retry, and backs off. */
+  private failed(err: unknown): number {
+    this.failures++;
+    if (!this.outageSince) {
+      this.outageSince = new Date();
+      this.options.logger.error(
+        { error: errorMessage(err) },
+        'outbox relay cannot publish; events stay in the outbox and are retried until it can',
+      );
+    } else {
+      this.options.logger.debug({ error: errorMessage(err), failures: this.failures }, 'outbox relay still cannot publish');
+    }
+    return Math.min(this.maxBackoffMs, this.pollIntervalMs * 2 ** Math.min(this.failures, 16));
+  }
+
+  private recovered(): void {
+    if (this.outageSince) {
+      this.options.logger.info(
+        { outageMs: Date.now() - this.outageSince.getTime(), failures: this.failures },
+        'outbox relay publishing again',
+      );
+    }
+    this.outageSince = undefined;
+    this.failures = 0;
+  }
+
+  /** The in-process bus forgets everything on restart; consumers deduplicate, so replaying is safe. */
+  private async replayRecent(): Promise<void> {
+    const { db, tables, bus, logger } = this.options;
+    const outbox = tables.outbox;
+    const since = new Date(Date.now() - this.replayWindowMs);
+    const rows = await db
+      .select({ payload: outbox.payload })
+      .from(outbox)
+      .where(and(isNotNull(outbox.publishedAt), gte(outbox.createdAt, since)))
+      .orderBy(asc(outbox.seq));
+    for (const row of rows) await bus.publish(row.payload as AnyEventEnvelope);
+    if (rows.length > 0) logger.info({ events: rows.length }, 'outbox relay replayed recent events onto the in-process bus');
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = undefined;
+        done();
+      };
+    });
+  }
+}
