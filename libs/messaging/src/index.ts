@@ -22,3 +22,5 @@ export { createRpcStrategy, NatsRpcServer, InProcessRpcServer, rpcSubject, RPC_Q
 export type { RpcTransportOptions } from './rpc-strategy';
 export { RpcClient } from './rpc-client';
 export type { SendOptions } from './rpc-client';
+export { pruneMessagingTables } from './retention';
+export type { RetentionOptions } from './retention';

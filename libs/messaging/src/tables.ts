@@ -32,7 +32,7 @@ export function messagingTables(schema: PgSchema<string>) {
       eventId: uuid('event_id').notNull(),
       processedAt: timestamp('processed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     },
-    (t) => [primaryKey({ columns: [t.consumer, t.eventId] })],
+    (t) => [primaryKey({ columns: [t.consumer, t.eventId] }), index('processed_events_processed_at_idx').on(t.processedAt)],
   );
 
   return { outbox, processedEvents };

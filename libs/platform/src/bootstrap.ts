@@ -11,6 +11,7 @@ import {
   messagingTables,
   Outbox,
   OutboxRelay,
+  pruneMessagingTables,
   type EventBus,
 } from '@lws/messaging';
 import type { CommandPattern } from '@lws/contracts';
@@ -173,6 +174,14 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
     cleanups.push(() => relay.stop());
     await consumers.startAll();
     cleanups.push(() => consumers.stopAll());
+
+    const prune = () =>
+      pruneMessagingTables(database.db, def.tables, clock())
+        .then((n) => (n.outbox + n.processedEvents > 0 ? logger.info(n, 'pruned old outbox and dedupe rows') : undefined))
+        .catch((err) => logger.warn({ err }, 'pruning old outbox and dedupe rows failed; will retry'));
+    const pruneTimer = setInterval(prune, 3600_000);
+    pruneTimer.unref();
+    cleanups.push(async () => clearInterval(pruneTimer));
 
     await app.listen(config.HEALTH_PORT, config.HOST);
     const address = app.getHttpServer().address();

@@ -18,4 +18,5 @@ CREATE TABLE "escalation"."processed_events" (
 );
 --> statement-breakpoint
 CREATE INDEX "outbox_unpublished_idx" ON "escalation"."outbox" USING btree ("seq") WHERE published_at is null;--> statement-breakpoint
-CREATE INDEX "outbox_created_at_idx" ON "escalation"."outbox" USING btree ("created_at");
+CREATE INDEX "outbox_created_at_idx" ON "escalation"."outbox" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "processed_events_processed_at_idx" ON "escalation"."processed_events" USING btree ("processed_at");

@@ -33,4 +33,5 @@ CREATE TABLE "identity"."users" (
 );
 --> statement-breakpoint
 CREATE INDEX "outbox_unpublished_idx" ON "identity"."outbox" USING btree ("seq") WHERE published_at is null;--> statement-breakpoint
-CREATE INDEX "outbox_created_at_idx" ON "identity"."outbox" USING btree ("created_at");
+CREATE INDEX "outbox_created_at_idx" ON "identity"."outbox" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "processed_events_processed_at_idx" ON "identity"."processed_events" USING btree ("processed_at");
