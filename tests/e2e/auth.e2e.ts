@@ -6,7 +6,7 @@ const superadmin = () => ({ username: 'superadmin', password: process.env.LWS_E2
 async function logIn(page: Page, username: string, password: string) {
   await page.goto('/login');
   await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log In' }).click();
 }
 
@@ -15,7 +15,7 @@ async function createWorker(request: APIRequestContext, username: string) {
   await request.post('/api/auth/login', { headers: XHR, data: { username: su, password } });
   const res = await request.post('/api/users', {
     headers: XHR,
-    data: { username, password: 'worker1', name: 'Wendy Worker', phone: '+447700900111', role: 'worker' },
+    data: { username, password: 'worker1', name: 'Wendy Worker', phone: '+447911123111', role: 'worker' },
   });
   expect([201, 409]).toContain(res.status());
 }
@@ -24,12 +24,12 @@ test('the superadmin logs in, lands on /superadmin, stays logged in on reload an
   const { username, password } = superadmin();
   await logIn(page, username.toUpperCase(), password);
   await expect(page).toHaveURL(/\/superadmin$/);
-  await expect(page.getByText('Super Admin Dashboard')).toBeVisible();
-  await expect(page.getByText('Signed in as Super Admin')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Super Admin Dashboard' })).toBeVisible();
+  await expect(page.getByTestId('signed-in-name')).toHaveText('Super Admin');
 
   await page.reload();
   await expect(page).toHaveURL(/\/superadmin$/);
-  await expect(page.getByText('Signed in as Super Admin')).toBeVisible();
+  await expect(page.getByTestId('signed-in-name')).toHaveText('Super Admin');
 
   const cookies = await page.context().cookies();
   const sid = cookies.find((c) => c.name === 'lws_sid');
@@ -37,11 +37,14 @@ test('the superadmin logs in, lands on /superadmin, stays logged in on reload an
   expect(sid?.sameSite).toBe('Lax');
   expect(await page.evaluate(() => document.cookie)).not.toContain('lws_sid');
 
-  await page.getByTestId('header-menu').click();
-  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await page.getByTestId('user-menu-button').click();
+  await page.getByTestId('menu-logout').click();
   await expect(page).toHaveURL(/\/login$/);
+  // Logged out, /superadmin shows the login screen in place (spec: same as /admin), never the dashboard.
   await page.goto('/superadmin');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByTestId('login-form')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Super Admin Dashboard' })).toHaveCount(0);
+  expect((await page.request.get('/api/auth/me')).status()).toBe(401);
 });
 
 test('the login form shows the spec validation texts and a failed login', async ({ page }) => {
@@ -50,7 +53,7 @@ test('the login form shows the spec validation texts and a failed login', async 
   await expect(page.getByText('Username is required')).toBeVisible();
   await expect(page.getByText('Password is required')).toBeVisible();
   await page.getByLabel('Username').fill('nobody');
-  await page.getByLabel('Password').fill('wrong-password');
+  await page.getByLabel('Password', { exact: true }).fill('wrong-password');
   await page.getByRole('button', { name: 'Log In' }).click();
   await expect(page.getByText('Invalid username or password')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
@@ -60,7 +63,7 @@ test('remember me keeps only the username in the browser', async ({ page }) => {
   const { username, password } = superadmin();
   await page.goto('/login');
   await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel(/remember me/i).check();
   await page.getByRole('button', { name: 'Log In' }).click();
   await expect(page).toHaveURL(/\/superadmin$/);
@@ -77,7 +80,7 @@ test('a worker opening /admin lands on /worker', async ({ page, request }) => {
   await expect(page).toHaveURL(/\/worker$/);
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/worker$/);
-  await expect(page.getByText('Signed in as Wendy Worker')).toBeVisible();
+  await expect(page.getByTestId('signed-in-name')).toHaveText('Wendy Worker');
 });
 
 test('an unknown path shows the 404 page with the header', async ({ page }) => {
@@ -99,5 +102,5 @@ test('a remote that cannot be loaded shows the unavailable state, and Retry reco
 
   down = false;
   await unavailable.getByRole('button', { name: 'Retry' }).click();
-  await expect(page.getByText('Super Admin Dashboard')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Super Admin Dashboard' })).toBeVisible();
 });

@@ -1,0 +1,138 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import {
+  AuthError,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  INVALID_SERVER_RESPONSE,
+  roleHome,
+  useAuth,
+  useDocumentTitle,
+} from '@lws/fe-ui';
+import { PinPad } from './PinPad';
+
+export const PIN_LENGTH = 4;
+/** Someone already signed in is moved on almost at once, but not before the screen has painted. */
+export const ALREADY_SIGNED_IN_REDIRECT_MS = 100;
+/** Long enough to read the welcome line after a successful PIN. */
+export const AFTER_LOGIN_REDIRECT_MS = 500;
+
+type Phase = 'entering' | 'checking' | 'signed-in';
+
+export function KioskLogin() {
+  const { user, loading, pinLogin } = useAuth();
+  const navigate = useNavigate();
+  useDocumentTitle('Kiosk');
+  const [pin, setPin] = useState('');
+  const [phase, setPhase] = useState<Phase>('entering');
+  const [error, setError] = useState<string | null>(null);
+  const [welcome, setWelcome] = useState<string | null>(null);
+  const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => () => clearTimeout(redirectTimer.current), []);
+
+  useEffect(() => {
+    if (loading || !user || phase !== 'entering') return;
+    const timer = setTimeout(() => navigate(roleHome(user.role), { replace: true }), ALREADY_SIGNED_IN_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [loading, user, phase, navigate]);
+
+  // Key presses can arrive faster than React re-renders, so the digits typed
+  // so far and the busy flag are read from refs, never from a stale closure.
+  const pinRef = useRef('');
+  const busyRef = useRef(false);
+  const updatePin = (next: string) => {
+    pinRef.current = next;
+    setPin(next);
+  };
+
+  const submit = async (value: string) => {
+    busyRef.current = true;
+    setPhase('checking');
+    try {
+      const result = await pinLogin(value);
+      setPhase('signed-in');
+      setWelcome(result.name);
+      redirectTimer.current = setTimeout(() => navigate(roleHome(result.role), { replace: true }), AFTER_LOGIN_REDIRECT_MS);
+    } catch (e) {
+      updatePin('');
+      busyRef.current = false;
+      setPhase('entering');
+      setError(e instanceof AuthError ? e.message : INVALID_SERVER_RESPONSE);
+    }
+  };
+
+  const addDigit = (digit: string) => {
+    if (busyRef.current || pinRef.current.length >= PIN_LENGTH) return;
+    const next = pinRef.current + digit;
+    updatePin(next);
+    setError(null);
+    if (next.length === PIN_LENGTH) void submit(next);
+  };
+
+  const removeDigit = () => {
+    if (!busyRef.current) updatePin(pinRef.current.slice(0, -1));
+  };
+
+  const clear = () => {
+    if (busyRef.current) return;
+    updatePin('');
+    setError(null);
+  };
+
+  const handlers = useRef({ addDigit, removeDigit, clear });
+  handlers.current = { addDigit, removeDigit, clear };
+
+  // A kiosk may have a physical keyboard or a number pad as well as a touch screen.
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      if (/^[0-9]$/.test(event.key)) handlers.current.addDigit(event.key);
+      else if (event.key === 'Backspace') handlers.current.removeDigit();
+      else if (event.key === 'Escape') handlers.current.clear();
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  const busy = phase !== 'entering';
+
+  return (
+    <div className="lws-kiosk" data-testid="remote-kiosk">
+      <Card className="lws-kiosk__card">
+        <CardHeader>
+          <h1 className="lws-card__title">Kiosk Login</h1>
+          <CardDescription>Enter your 4-digit PIN to log in.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <PinPad
+            length={PIN_LENGTH}
+            value={pin}
+            disabled={busy}
+            invalid={Boolean(error)}
+            onDigit={addDigit}
+            onDelete={removeDigit}
+            onClear={clear}
+          />
+          <div aria-live="assertive">
+            {error ? (
+              <p className="lws-field-error" role="alert" data-testid="pin-error">
+                {error}
+              </p>
+            ) : null}
+            {phase === 'checking' ? <p className="lws-page__subtitle">Checking PIN...</p> : null}
+            {phase === 'signed-in' && welcome ? (
+              <p className="lws-page__subtitle" data-testid="pin-welcome">
+                Welcome, {welcome}
+              </p>
+            ) : null}
+          </div>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { AuthProvider, ToastProvider, ToastStack } from '@lws/fe-ui';
+import { CookieConsentBanner } from '../cookie-consent/CookieConsentBanner';
+import { AppLayout } from '../layout/AppLayout';
+import { LoginPage } from '../login/LoginPage';
+import { NotFoundPage } from '../not-found/NotFoundPage';
+import { ProfilePage } from '../profile/ProfilePage';
+import { RemoteSection } from '../remotes/RemoteSection';
+import { DashboardGate, RequireAuth, RootRedirect, TestRemindersRedirect } from '../routing/guards';
+
+export function App() {
+  return (
+    // Navigation is applied at once, not as a transition, so that logging out
+    // (clear the user, go to /kiosk) lands in one render and no guard sees the
+    // old page without a user and sends the kiosk to /login instead.
+    <BrowserRouter useTransitions={false}>
+      <ToastProvider>
+        <AuthProvider>
+          <Routes>
+            <Route path="/login" element={<LoginPage />} />
+            {/* The kiosk is a shared terminal: no session, no guard, no header. */}
+            <Route path="/kiosk" element={<RemoteSection name="kiosk" />} />
+            <Route path="/" element={<RootRedirect />} />
+            <Route
+              path="/worker"
+              element={
+                <RequireAuth roles={['worker']}>
+                  <AppLayout bottomNav>
+                    <RemoteSection name="worker" />
+                  </AppLayout>
+                </RequireAuth>
+              }
+            />
+            <Route
+              path="/admin"
+              element={
+                <DashboardGate allow={['admin']}>
+                  <AppLayout>
+                    <RemoteSection name="admin" />
+                  </AppLayout>
+                </DashboardGate>
+              }
+            />
+            <Route
+              path="/superadmin"
+              element={
+                <DashboardGate allow={['superadmin']}>
+                  <AppLayout>
+                    <RemoteSection name="superadmin" />
+                  </AppLayout>
+                </DashboardGate>
+              }
+            />
+            <Route
+              path="/profile"
+              element={
+                <RequireAuth>
+                  <AppLayout bottomNav>
+                    <ProfilePage />
+                  </AppLayout>
+                </RequireAuth>
+              }
+            />
+            <Route path="/test-reminders" element={<TestRemindersRedirect />} />
+            <Route
+              path="*"
+              element={
+                <AppLayout>
+                  <NotFoundPage />
+                </AppLayout>
+              }
+            />
+          </Routes>
+          <ToastStack />
+          <CookieConsentBanner />
+        </AuthProvider>
+      </ToastProvider>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,53 @@
+import { Component, Suspense, useState, type ErrorInfo, type ReactNode } from 'react';
+import { Button, Card, CardDescription, CardFooter, CardHeader, CardTitle, PageStatus } from '@lws/fe-ui';
+import { markRemoteFailed, remoteComponent, type RemoteName } from './remote-registry';
+
+interface BoundaryProps {
+  name: RemoteName;
+  onRetry(): void;
+  children: ReactNode;
+}
+
+/** Catches a remote that cannot be fetched or that crashes, so the page never goes blank. */
+class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo) {
+    markRemoteFailed(this.props.name);
+    console.error(`Remote "${this.props.name}" is unavailable`, error, info.componentStack);
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <Card className="lws-remote-unavailable" role="alert" data-testid="remote-unavailable" data-remote={this.props.name}>
+        <CardHeader>
+          <CardTitle>Section unavailable</CardTitle>
+          <CardDescription>This section could not be loaded. Check your connection and try again.</CardDescription>
+        </CardHeader>
+        <CardFooter>
+          <Button onClick={this.props.onRetry} data-testid="remote-retry">
+            Retry
+          </Button>
+        </CardFooter>
+      </Card>
+    );
+  }
+}
+
+/** Loads a role remote's root component by its manifest, with a loading state and a retryable failure state. */
+export function RemoteSection({ name }: { name: RemoteName }) {
+  const [attempt, setAttempt] = useState(0);
+  const Remote = remoteComponent(name);
+  return (
+    <RemoteErrorBoundary key={attempt} name={name} onRetry={() => setAttempt((n) => n + 1)}>
+      <Suspense fallback={<PageStatus text="Loading..." testId="remote-loading" />}>
+        <Remote />
+      </Suspense>
+    </RemoteErrorBoundary>
+  );
+}

@@ -1,0 +1,104 @@
+// One build recipe for the shell and every remote, so their shared singletons
+// and loaders can never drift apart.
+import path from 'node:path';
+import { rspack } from '@rspack/core';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+
+/** What every container shares. One copy of each at runtime: the shell's. */
+export const sharedSingletons = {
+  react: { singleton: true, requiredVersion: '^19.0.0' },
+  'react/jsx-runtime': { singleton: true, requiredVersion: '^19.0.0' },
+  'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
+  'react-dom/client': { singleton: true, requiredVersion: '^19.0.0' },
+  'react-router': { singleton: true, requiredVersion: '^7.0.0' },
+  // The shell's providers (auth, toasts) are only visible inside a remote if
+  // both use the very same module instance of the design system.
+  '@lws/fe-ui': { singleton: true, requiredVersion: false },
+};
+
+function baseConfig({ dir, publicPath }) {
+  return {
+    mode: 'production',
+    context: dir,
+    devtool: false,
+    target: 'web',
+    resolve: { extensions: ['.tsx', '.ts', '.mjs', '.js'] },
+    output: {
+      path: path.join(dir, 'dist'),
+      publicPath,
+      filename: '[name].[contenthash:8].js',
+      chunkFilename: '[name].[contenthash:8].js',
+      cssFilename: '[name].[contenthash:8].css',
+      cssChunkFilename: '[name].[contenthash:8].css',
+      clean: true,
+    },
+    module: {
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          loader: 'builtin:swc-loader',
+          options: {
+            jsc: {
+              parser: { syntax: 'typescript', tsx: true },
+              transform: { react: { runtime: 'automatic' } },
+              target: 'es2020',
+            },
+          },
+          type: 'javascript/auto',
+        },
+        { test: /\.css$/, type: 'css' },
+      ],
+    },
+    performance: { hints: false },
+  };
+}
+
+/** The host: served at `/`, finds its remotes at runtime from /config.json. */
+export function hostConfig({ dir }) {
+  return {
+    ...baseConfig({ dir, publicPath: '/' }),
+    entry: { main: './src/index.ts' },
+    plugins: [
+      new ModuleFederationPlugin({
+        name: 'lws_shell',
+        remotes: {},
+        shared: sharedSingletons,
+        // A remote that is down must not stop the shell from starting: take
+        // whatever singleton is already loaded instead of asking every remote.
+        shareStrategy: 'loaded-first',
+        dts: false,
+        manifest: false,
+      }),
+      new rspack.HtmlRspackPlugin({
+        template: './src/index.html',
+        inject: 'body',
+        scriptLoading: 'defer',
+      }),
+    ],
+  };
+}
+
+/**
+ * A remote: one bridge component exposed as `./App`, assets under
+ * `/remotes/<name>/`, located through its `mf-manifest.json` (publicPath auto).
+ */
+export function remoteConfig({ dir, name, expose }) {
+  const config = baseConfig({ dir, publicPath: 'auto' });
+  return {
+    ...config,
+    // The container itself needs no entry of its own.
+    entry: {},
+    plugins: [
+      new ModuleFederationPlugin({
+        name: `lws_${name}`,
+        filename: 'remoteEntry.js',
+        exposes: { './App': expose },
+        shared: sharedSingletons,
+        shareStrategy: 'loaded-first',
+        dts: false,
+        manifest: { fileName: 'mf-manifest.json' },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,108 @@
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  method?: HttpMethod;
+  /** Sent as JSON. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** A non-OK response. `message` is `{status}: {body text}` (the status text when the body is empty). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly bodyText: string,
+    /** The parsed JSON body, or the raw text when it is not JSON. */
+    readonly body: unknown,
+  ) {
+    super(`${status}: ${bodyText || statusText}`);
+  }
+
+  /** The server's own `message` field, when it sent one: fit to show a user. */
+  get serverMessage(): string | undefined {
+    return messageOf(this.body);
+  }
+}
+
+export function messageOf(body: unknown): string | undefined {
+  if (body && typeof body === 'object' && 'message' in body) {
+    const { message } = body as { message: unknown };
+    if (typeof message === 'string' && message.trim()) return message;
+    if (Array.isArray(message) && message.every((m) => typeof m === 'string')) return message.join(', ');
+  }
+  return undefined;
+}
+
+/**
+ * Fired on `window` when any API call answers 401. The auth provider then
+ * re-checks the session (a 401 from e.g. a wrong current password is not a
+ * logout), so an expired session is noticed by the next call, not hours later.
+ */
+export const UNAUTHORIZED_EVENT = 'lws:unauthorized';
+
+function isJson(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').toLowerCase().includes('json');
+}
+
+/**
+ * The one way the browser talks to the API. Every request carries
+ * `X-Requested-With: XMLHttpRequest` (the gateway refuses state-changing calls
+ * without it, as CSRF defence), sends the session cookie and bypasses caches.
+ * Resolves with the parsed JSON body, or `undefined` for an empty or non-JSON one.
+ */
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, headers, signal } = options;
+  const response = await fetch(path, {
+    method,
+    credentials: 'include',
+    cache: 'no-store',
+    signal,
+    headers: {
+      Accept: 'application/json',
+      'X-Requested-With': 'XMLHttpRequest',
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+
+  if (!response.ok) {
+    let parsed: unknown = text;
+    let shown = text;
+    if (text && isJson(response)) {
+      try {
+        parsed = JSON.parse(text);
+        shown = JSON.stringify(parsed);
+      } catch {
+        // Keep the raw text: a broken error body must not hide the status.
+      }
+    }
+    if (response.status === 401) window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT, { detail: { path } }));
+    throw new ApiError(response.status, response.statusText, shown, parsed);
+  }
+
+  if (!text || !isJson(response)) return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error('Failed to parse API response as JSON');
+  }
+}
+
+export const api = {
+  get: <T = unknown>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'GET' }),
+  post: <T = unknown>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'POST', body }),
+  put: <T = unknown>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'PUT', body }),
+  patch: <T = unknown>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'PATCH', body }),
+  delete: <T = unknown>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'DELETE' }),
+};

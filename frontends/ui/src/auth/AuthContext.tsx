@@ -1,0 +1,180 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { api, ApiError, UNAUTHORIZED_EVENT } from '../api/api';
+import { clearKioskSession, isKioskSession, markKioskSession } from './kiosk-session';
+import { parseUser, type User } from './user';
+
+export const INVALID_SERVER_RESPONSE = 'Invalid server response format';
+
+/** A failed login. `status` is absent when the server was not reached. */
+export class AuthError extends Error {
+  override readonly name = 'AuthError';
+
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly serverMessage?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface LoginInput {
+  username: string;
+  password: string;
+  /** Asks the server for a 7-day session cookie instead of a browser-session one. */
+  rememberMe: boolean;
+}
+
+export interface PinLoginResult {
+  name: string;
+  role: string;
+}
+
+export interface AuthContextValue {
+  user: User | null;
+  /** True until the first session check has answered. */
+  loading: boolean;
+  /** The last session check failure other than 401; the user is then left as it was. */
+  error: Error | null;
+  login(input: LoginInput): Promise<User>;
+  pinLogin(pin: string): Promise<PinLoginResult>;
+  /** Ends the session on the server, then locally even if the server failed, and leaves for /login or /kiosk. */
+  logout(): Promise<void>;
+  refresh(): Promise<User | null>;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+const KIOSK_HEADERS = { 'x-kiosk-mode': 'true' };
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const [user, setUser] = useState<User | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<Error | null>(null);
+  // Bumped by every login and logout, so a session check that was already in
+  // flight cannot overwrite the newer state with a stale answer.
+  const generation = useRef(0);
+
+  const refresh = useCallback(async (): Promise<User | null> => {
+    const started = generation.current;
+    try {
+      const body = await api.get('/api/auth/me');
+      const me = parseUser(body);
+      if (!me) throw new Error(INVALID_SERVER_RESPONSE);
+      if (started === generation.current) {
+        setUser(me);
+        setError(null);
+      }
+      return me;
+    } catch (e) {
+      if (started !== generation.current) return null;
+      if (e instanceof ApiError && e.status === 401) {
+        setUser(null);
+        setError(null);
+        return null;
+      }
+      console.error('Session check failed', e);
+      setError(e instanceof Error ? e : new Error(String(e)));
+      return null;
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  // Any other call answering 401 may mean the session ended on the server;
+  // only the session check itself decides, so a stray 401 never logs anyone out.
+  const userRef = useRef(user);
+  userRef.current = user;
+  useEffect(() => {
+    const onUnauthorized = (event: Event) => {
+      const path = (event as CustomEvent<{ path?: string }>).detail?.path ?? '';
+      if (userRef.current && !path.startsWith('/api/auth/')) void refresh();
+    };
+    window.addEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
+    return () => window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
+  }, [refresh]);
+
+  const login = useCallback(async ({ username, password, rememberMe }: LoginInput): Promise<User> => {
+    generation.current += 1;
+    let body: unknown;
+    try {
+      body = await api.post('/api/auth/login', {
+        username: username.trim().toLowerCase(),
+        password,
+        rememberMe,
+      });
+    } catch (e) {
+      if (e instanceof ApiError) {
+        throw new AuthError(`Login failed: ${e.bodyText || e.statusText}`, e.status, e.serverMessage);
+      }
+      throw new AuthError(`Login failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const signedIn = parseUser(body);
+    if (!signedIn) throw new AuthError(`Login failed: ${INVALID_SERVER_RESPONSE}`);
+    clearKioskSession();
+    setUser(signedIn);
+    setError(null);
+    setLoading(false);
+    return signedIn;
+  }, []);
+
+  const pinLogin = useCallback(
+    async (pin: string): Promise<PinLoginResult> => {
+      generation.current += 1;
+      let body: unknown;
+      try {
+        body = await api.post('/api/auth/pin-login', { pin });
+      } catch (e) {
+        if (e instanceof ApiError) {
+          throw new AuthError(e.serverMessage ?? INVALID_SERVER_RESPONSE, e.status, e.serverMessage);
+        }
+        throw new AuthError('Could not reach the server. Please try again.');
+      }
+      const v = (body ?? {}) as Record<string, unknown>;
+      if (typeof v.name !== 'string' || typeof v.role !== 'string') throw new AuthError(INVALID_SERVER_RESPONSE);
+      markKioskSession();
+      const signedIn = parseUser(body);
+      if (signedIn) {
+        setUser(signedIn);
+        setError(null);
+      } else {
+        await refresh();
+      }
+      return { name: v.name, role: v.role };
+    },
+    [refresh],
+  );
+
+  const logout = useCallback(async () => {
+    const fromKiosk = isKioskSession() || window.location.pathname.startsWith('/kiosk');
+    generation.current += 1;
+    try {
+      await api.post('/api/auth/logout', { fromKiosk }, fromKiosk ? { headers: KIOSK_HEADERS } : undefined);
+    } catch (e) {
+      console.error('Logout request failed; the local session is cleared anyway', e);
+    }
+    clearKioskSession();
+    setUser(null);
+    setError(null);
+    navigate(fromKiosk ? '/kiosk' : '/login', { replace: true });
+  }, [navigate]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({ user, loading, error, login, pinLogin, logout, refresh }),
+    [user, loading, error, login, pinLogin, logout, refresh],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside <AuthProvider>');
+  return value;
+}

@@ -1,0 +1,58 @@
+export const ROLES = ['worker', 'admin', 'superadmin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** The signed-in user as the API returns it. `role` is kept as sent so an unknown one can be refused. */
+export interface User {
+  id: number;
+  username: string;
+  name: string;
+  role: Role | (string & {});
+  phone?: string;
+}
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/** Where each role lands after logging in; any other role goes to `/`. */
+export function roleHome(role: string | undefined): string {
+  switch (role) {
+    case 'admin':
+      return '/admin';
+    case 'superadmin':
+      return '/superadmin';
+    case 'worker':
+      return '/worker';
+    default:
+      return '/';
+  }
+}
+
+export function roleLabel(role: string): string {
+  switch (role) {
+    case 'superadmin':
+      return 'Super Admin';
+    case 'admin':
+      return 'Admin';
+    case 'worker':
+      return 'Worker';
+    default:
+      return role;
+  }
+}
+
+/** Checks a user payload from the server; anything malformed is refused rather than half-trusted. */
+export function parseUser(value: unknown): User | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  const id = typeof v.id === 'string' && /^\d+$/.test(v.id) ? Number(v.id) : v.id;
+  if (typeof id !== 'number' || !Number.isFinite(id)) return null;
+  if (typeof v.username !== 'string' || typeof v.name !== 'string' || typeof v.role !== 'string') return null;
+  return {
+    id,
+    username: v.username,
+    name: v.name,
+    role: v.role,
+    ...(typeof v.phone === 'string' && v.phone ? { phone: v.phone } : {}),
+  };
+}

@@ -1,0 +1,30 @@
+import type { InputHTMLAttributes, ReactNode } from 'react';
+import { cx } from './cx';
+
+export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> {
+  /** The visible label; the whole row is clickable. */
+  label: ReactNode;
+}
+
+export function Checkbox({ label, className, ...rest }: CheckboxProps) {
+  return (
+    <label className={cx('lws-checkbox', className)}>
+      <input type="checkbox" className="lws-checkbox__input" {...rest} />
+      <span className="lws-checkbox__label">{label}</span>
+    </label>
+  );
+}
+
+export interface SwitchProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'role'> {
+  label: ReactNode;
+}
+
+export function Switch({ label, className, ...rest }: SwitchProps) {
+  return (
+    <label className={cx('lws-switch', className)}>
+      <input type="checkbox" role="switch" className="lws-switch__input" {...rest} />
+      <span className="lws-switch__track" aria-hidden="true" />
+      <span className="lws-switch__label">{label}</span>
+    </label>
+  );
+}

@@ -1,0 +1,42 @@
+export { api, apiRequest, ApiError, messageOf, UNAUTHORIZED_EVENT } from './api/api';
+export type { HttpMethod, RequestOptions } from './api/api';
+
+export { AuthProvider, AuthError, useAuth, INVALID_SERVER_RESPONSE } from './auth/AuthContext';
+export type { AuthContextValue, LoginInput, PinLoginResult } from './auth/AuthContext';
+export { ROLES, isRole, parseUser, roleHome, roleLabel } from './auth/user';
+export type { Role, User } from './auth/user';
+
+export { ToastProvider, useToast, TOAST_LIFETIME_MS } from './toast/ToastContext';
+export type { Toast, ToastInput, ToastType, ToastContextValue } from './toast/ToastContext';
+export { ToastStack } from './toast/ToastStack';
+
+export { SignedInCard } from './session/SignedInCard';
+
+export { cx } from './components/cx';
+export { Alert } from './components/Alert';
+export type { AlertProps } from './components/Alert';
+export { Badge } from './components/Badge';
+export type { BadgeProps, BadgeVariant } from './components/Badge';
+export { Button } from './components/Button';
+export type { ButtonProps, ButtonSize, ButtonVariant } from './components/Button';
+export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/Card';
+export { Checkbox, Switch } from './components/Checkbox';
+export type { CheckboxProps, SwitchProps } from './components/Checkbox';
+export { Dialog } from './components/Dialog';
+export type { DialogProps } from './components/Dialog';
+export { Input, Select, Textarea } from './components/Input';
+export type { InputProps, SelectProps, TextareaProps } from './components/Input';
+export { FieldError, Label } from './components/Label';
+export type { FieldErrorProps } from './components/Label';
+export { Menu, MenuItem, MenuLabel, MenuSeparator } from './components/Menu';
+export type { MenuItemProps, MenuProps } from './components/Menu';
+export { PageStatus } from './components/PageStatus';
+export { Skeleton } from './components/Skeleton';
+export type { SkeletonProps } from './components/Skeleton';
+export { Spinner } from './components/Spinner';
+export type { SpinnerProps } from './components/Spinner';
+export { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from './components/Table';
+export { Tabs, TabsContent, TabsList, TabsTrigger } from './components/Tabs';
+export type { TabsContentProps, TabsProps, TabsTriggerProps } from './components/Tabs';
+
+export { useDocumentTitle } from './session/useDocumentTitle';

@@ -1,0 +1,3 @@
+import { remoteConfig } from '@lws/fe-ui/build/rspack-config.mjs';
+
+export default remoteConfig({ dir: import.meta.dirname, name: 'worker', expose: './src/App.tsx' });
