@@ -11,8 +11,11 @@ export function ensureInstall() {
   const installed = join(root, 'node_modules', '.package-lock.json');
   const lock = join(root, 'package-lock.json');
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
-  process.stdout.write('Installing dependencies (npm ci)...\n');
-  execSync('npm ci --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+  process.stdout.write('Installing dependencies...\n');
+  // Not `npm ci`: the lockfile cannot list rspack's binaries for other platforms (the registry
+  // reachable here lacks them) and npm ci rejects such a lock. npm install keeps every locked
+  // version and leaves package-lock.json unchanged.
+  execSync('npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) ensureInstall();

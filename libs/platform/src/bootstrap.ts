@@ -139,7 +139,7 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
 
     const outbox = new Outbox({ tables: def.tables, producer: def.name, clock });
     const relay = new OutboxRelay({ db: database.db, tables: def.tables, bus, logger });
-    const consumers = new Consumers(def.name, { db: database.db, tables: def.tables, bus, logger });
+    const consumers = new Consumers(def.name, { db: database.db, tables: def.tables, bus, logger, outbox, relay });
     const readiness = new Readiness();
     readiness.add('database', () => database.ping());
 

@@ -44,7 +44,8 @@ export interface ConsumerRegistration {
   /** Durable name, unique within the service; the service name is prefixed. */
   name: string;
   subjects: EventSubject[];
-  handler: (event: EventEnvelope<EventSubject>, tx: Tx) => Promise<void>;
+  /** Runs once per event id; its writes and the events it emits commit with the dedupe record. */
+  handler: (event: EventEnvelope<EventSubject>, tx: Tx, emit: Emit) => Promise<void>;
 }
 
 /** Durable consumers declared by feature modules; started once the app is initialised. */
@@ -54,7 +55,7 @@ export class Consumers {
 
   constructor(
     private readonly service: string,
-    private readonly deps: { db: Db; tables: MessagingTables; bus: EventBus; logger: Logger },
+    private readonly deps: { db: Db; tables: MessagingTables; bus: EventBus; logger: Logger; outbox: Outbox; relay: OutboxRelay },
   ) {}
 
   register(registration: ConsumerRegistration): void {
@@ -71,7 +72,11 @@ export class Consumers {
         logger: this.deps.logger,
         name: `${this.service}-${r.name}`,
         subjects: r.subjects,
-        handler: r.handler as never,
+        handler: async (event, tx) => {
+          await r.handler(event as EventEnvelope<EventSubject>, tx, ((subject, data) => this.deps.outbox.enqueue(tx, subject, data)) as Emit);
+          // Committed a moment later by the consumer; the relay's next poll picks it up if this kick is early.
+          this.deps.relay.kick();
+        },
       });
       await consumer.start();
       this.running.push(consumer);
