@@ -30,4 +30,16 @@ describe('createLogger', () => {
     for (const secret of ['hunter22', '1234', 'Secret99', '"abc"', '$argon2id$x']) expect(out).not.toContain(secret);
     expect(out).toContain('[redacted]');
   });
+
+  it('logs an error as type, message, code and stack only, never the objects hanging off it', () => {
+    const { lines, stream } = capture();
+    const err = Object.assign(new Error('terminating connection'), {
+      code: '57P01',
+      client: { connectionParameters: { password: 'db-secret', database: 'lws' } },
+    });
+    createLogger('identity', 'info', stream).error({ err }, 'idle database connection failed');
+    const entry = JSON.parse(lines[0]);
+    expect(entry.err).toEqual({ type: 'Error', message: 'terminating connection', code: '57P01', stack: expect.stringContaining('terminating connection') });
+    expect(lines[0]).not.toContain('db-secret');
+  });
 });

@@ -24,6 +24,23 @@ export const REDACTED_KEYS = [
 
 const redactPaths = REDACTED_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `req.headers.${k}`]);
 
+/**
+ * Errors keep only what an operator needs. pino's default copies every enumerable property,
+ * which for a database error includes the whole client with its connection parameters.
+ */
+export function serializeError(value: unknown): unknown {
+  if (!(value instanceof Error)) return value;
+  const e = value as Error & { code?: unknown; status?: unknown; cause?: unknown };
+  return {
+    type: e.constructor?.name ?? 'Error',
+    message: e.message,
+    ...(typeof e.code === 'string' || typeof e.code === 'number' ? { code: e.code } : {}),
+    ...(typeof e.status === 'number' ? { status: e.status } : {}),
+    stack: e.stack,
+    ...(e.cause instanceof Error ? { cause: serializeError(e.cause) } : {}),
+  };
+}
+
 export function createLogger(service: string, level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
@@ -31,6 +48,7 @@ export function createLogger(service: string, level: string, destination?: pino.
       level,
       base: { service },
       redact: { paths: redactPaths, censor: '[redacted]' },
+      serializers: { err: serializeError, error: serializeError },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     destination,
