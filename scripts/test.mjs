@@ -53,7 +53,7 @@ async function main() {
   const down = [];
   for (const s of servers) if (!(await reachable(s))) down.push(`${s.name} at ${s.url}`);
   if (down.length > 0) {
-    process.stderr.write(`Cannot run the tests: not reachable: ${down.join(', ')}.\nStart it (see README, "Servers for tests").\n`);
+    process.stderr.write(`Cannot run the tests: not reachable: ${down.join(', ')}.\nStart it (see README, "Tests").\n`);
     process.exit(2);
   }
   build();
