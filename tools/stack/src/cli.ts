@@ -9,7 +9,7 @@ async function main() {
   const notes: string[] = [];
   const stack = await startStack({ announce: (m) => notes.push(m) });
   const mode = stack.embedded
-    ? 'embedded (PGlite under .data/, in-process bus, in-memory sessions)'
+    ? `embedded (PGlite under ${process.env.DATA_DIR ?? '.data'}/, in-process bus, in-memory sessions)`
     : 'servers (DATABASE_URL / NATS_URL / REDIS_URL)';
   const lines = [
     '',
