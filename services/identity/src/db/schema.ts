@@ -1,4 +1,4 @@
-import { check, pgSchema, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgSchema, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
 
@@ -21,13 +21,93 @@ export const users = identitySchema.table(
     phone: text('phone'),
     role: text('role', { enum: ROLES }).notNull().default('worker'),
     medicalInfo: text('medical_info'),
+    /**
+     * HMAC-SHA256 of the PIN under PIN_HASH_KEY. Deterministic on purpose: a kiosk finds the one
+     * user a PIN identifies with an index lookup, and the unique index keeps PINs unique.
+     */
+    pinHash: text('pin_hash'),
+    pinLockedUntil: timestamp('pin_locked_until', { withTimezone: true }),
+    /** Set after a superadmin reset: the temporary password must be replaced at the next change. */
+    passwordIsTemporary: boolean('password_is_temporary').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    uniqueIndex('users_pin_hash_unique').on(t.pinHash),
     check('users_role_check', sql`${t.role} in ('worker', 'admin', 'superadmin')`),
     check('users_username_lower', sql`${t.username} = lower(${t.username})`),
   ],
 );
 
 export type UserRow = typeof users.$inferSelect;
+
+/** Wrong PIN entries; five within 15 minutes lock PIN actions for the account. */
+export const pinFailures = identitySchema.table(
+  'pin_failures',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    failedAt: timestamp('failed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('pin_failures_user_time_idx').on(t.userId, t.failedAt)],
+);
+
+export const emergencyContacts = identitySchema.table(
+  'emergency_contacts',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    relation: text('relation').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('emergency_contacts_user_idx').on(t.userId)],
+);
+
+export const CHECK_IN_INTERVALS = [30, 50, 60, 120, 240] as const;
+
+export const userSettings = identitySchema.table(
+  'user_settings',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    primaryContact: text('primary_contact').notNull(),
+    secondaryContact: text('secondary_contact'),
+    checkInInterval: integer('check_in_interval').notNull().default(60),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('user_settings_interval_check', sql`${t.checkInInterval} in (30, 50, 60, 120, 240)`)],
+);
+
+/** Shared terminals an admin enrolled; the browser holds a random token, we keep its SHA-256. */
+export const kiosks = identitySchema.table(
+  'kiosks',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    location: text('location').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    enrolledBy: integer('enrolled_by').notNull(),
+    enrolledAt: timestamp('enrolled_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+);
+
+/** Development-only secrets generated on first start when not configured (never in production). */
+export const localSecrets = identitySchema.table('local_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type EmergencyContactRow = typeof emergencyContacts.$inferSelect;
+export type UserSettingsRow = typeof userSettings.$inferSelect;
+export type KioskRow = typeof kiosks.$inferSelect;

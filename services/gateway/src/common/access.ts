@@ -1,0 +1,56 @@
+import { BadRequestException, ForbiddenException, NotFoundException, type PipeTransform } from '@nestjs/common';
+import type { CommandMap } from '@lws/contracts';
+import { RemoteError, type RpcClient } from '@lws/messaging';
+import type { AuthedRequest, Role } from './session.guard';
+
+export type UserView = CommandMap['identity.user.get.v1']['reply']['user'];
+
+export interface Actor {
+  userId: number;
+  role: Role;
+}
+
+export function actorOf(req: AuthedRequest): Actor {
+  return { userId: req.session!.userId, role: req.session!.role };
+}
+
+/** Spec section 6 on the server: a worker acts only on itself, an admin on itself and workers, a superadmin on anyone. */
+export function mayActOn(actor: Actor, target: { id: number; role: string }): boolean {
+  if (actor.userId === target.id) return true;
+  if (actor.role === 'superadmin') return true;
+  if (actor.role === 'admin') return target.role === 'worker';
+  return false;
+}
+
+/**
+ * Loads the target user and checks the actor may act on it. A worker probing other ids gets
+ * 403 whether or not the id exists, so ids cannot be enumerated.
+ */
+export async function authorizeUserAccess(rpc: RpcClient, actor: Actor, targetUserId: number): Promise<UserView> {
+  if (actor.role === 'worker' && actor.userId !== targetUserId) {
+    throw new ForbiddenException({ message: 'Not allowed for your role' });
+  }
+  let user: UserView;
+  try {
+    ({ user } = await rpc.send('identity.user.get.v1', { userId: targetUserId }));
+  } catch (err) {
+    if (err instanceof RemoteError && err.status === 404) throw new NotFoundException({ message: 'User not found' });
+    throw err;
+  }
+  if (!mayActOn(actor, user)) throw new ForbiddenException({ message: 'Not allowed for your role' });
+  return user;
+}
+
+/** Route ids are positive 32-bit integers; anything else is a 400 naming the parameter. */
+export class PositiveIntPipe implements PipeTransform<string, number> {
+  constructor(
+    private readonly field = 'id',
+    private readonly message = 'Invalid user ID',
+  ) {}
+
+  transform(value: string): number {
+    const id = /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+    if (!Number.isInteger(id) || id < 1 || id > 2147483647) throw new BadRequestException({ message: this.message, field: this.field });
+    return id;
+  }
+}
