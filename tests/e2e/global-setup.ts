@@ -46,6 +46,8 @@ export default async function globalSetup() {
     REDIS_KEY_PREFIX: `${id}:`,
     EVENTS_STREAM: `LWS_${id.toUpperCase()}`,
     SUBJECT_PREFIX: `${id}.`,
+    // Browser tests log in many times from one address; the limits are proven by the integration tests.
+    LOGIN_MAX_ATTEMPTS_PER_IP: '10000',
     LWS_SUPERADMIN_USERNAME: 'superadmin',
     LWS_SUPERADMIN_PASSWORD: password,
     OTEL_SDK_DISABLED: 'true',

@@ -52,6 +52,19 @@ describe('a service started on its own (as its container runs it)', () => {
     expect(output()).toContain('NATS_URL is required');
   });
 
+  it('identity refuses to start in production without PIN_HASH_KEY, naming it', async () => {
+    const { child, output } = run('identity', {
+      NODE_ENV: 'production',
+      HEALTH_PORT: '0',
+      DATABASE_URL: db.url,
+      NATS_URL: testServers.natsUrl,
+      SUBJECT_PREFIX: prefix,
+      EVENTS_STREAM: stream,
+    });
+    expect(await exitCode(child)).toBe(1);
+    expect(output()).toContain('Invalid configuration: PIN_HASH_KEY');
+  });
+
   it('--migrate-only applies the committed migrations and exits', async () => {
     const { child } = run('identity', { DATABASE_URL: db.url }, ['--migrate-only']);
     expect(await exitCode(child)).toBe(0);
@@ -59,7 +72,16 @@ describe('a service started on its own (as its container runs it)', () => {
     await c.connect();
     const tables = await c.query(`select table_name from information_schema.tables where table_schema = 'identity' order by 1`);
     await c.end();
-    expect(tables.rows.map((r) => r.table_name)).toEqual(['outbox', 'processed_events', 'users']);
+    expect(tables.rows.map((r) => r.table_name)).toEqual([
+      'emergency_contacts',
+      'kiosks',
+      'local_secrets',
+      'outbox',
+      'pin_failures',
+      'processed_events',
+      'user_settings',
+      'users',
+    ]);
   });
 
   it('answers liveness and readiness, joins the bus and stops cleanly on SIGTERM', async () => {

@@ -53,6 +53,10 @@ app.kubernetes.io/component: {{ .name }}
 {{- printf "%s-migrations" (include "lws.fullname" .) -}}
 {{- end -}}
 
+{{- define "lws.pinHashKeySecretName" -}}
+{{- printf "%s-identity-keys" (include "lws.fullname" .) -}}
+{{- end -}}
+
 {{- define "lws.configMapName" -}}
 {{- printf "%s-config" (include "lws.fullname" .) -}}
 {{- end -}}
@@ -121,6 +125,18 @@ Endpoint variables a service needs. Args: root, svc, secretName.
   value: "true"
 {{- end }}
 {{- include "lws.endpointsEnv" (dict "root" $root "svc" $svc "secretName" (include "lws.connectionsSecretName" $root)) }}
+{{- if eq $name "identity" }}
+- name: PIN_HASH_KEY
+  valueFrom:
+    secretKeyRef:
+      {{- if $root.Values.pinHashKey.value }}
+      name: {{ include "lws.pinHashKeySecretName" $root }}
+      key: PIN_HASH_KEY
+      {{- else }}
+      name: {{ $root.Values.pinHashKey.existingSecret }}
+      key: {{ $root.Values.pinHashKey.existingSecretKey | default "PIN_HASH_KEY" }}
+      {{- end }}
+{{- end }}
 {{- range $k, $v := $env }}
 {{- if ne (toString $v) "" }}
 - name: {{ $k }}
@@ -156,7 +172,7 @@ release here, with the name, instead of as a crash loop in the cluster.
 {{- $root := . -}}
 {{- $vars := .Files.Get "config-vars.json" | fromJson -}}
 {{- $common := $vars.common -}}
-{{- $reserved := list "HOST" "PORT" "HEALTH_PORT" "DATABASE_URL" "NATS_URL" "REDIS_URL" "OTEL_SERVICE_NAME" -}}
+{{- $reserved := list "HOST" "PORT" "HEALTH_PORT" "DATABASE_URL" "NATS_URL" "REDIS_URL" "OTEL_SERVICE_NAME" "PIN_HASH_KEY" -}}
 {{- range $k, $_ := .Values.config -}}
 {{- if not (has $k $common) -}}
 {{- fail (printf "config.%s: not a common LWS variable (see charts/lws/config-vars.json)" $k) -}}
@@ -205,6 +221,15 @@ release here, with the name, instead of as a crash loop in the cluster.
 {{- end -}}
 {{- if and $needsDatabase (not (or .Values.postgresql.url .Values.postgresql.existingSecret)) -}}
 {{- fail "postgresql.url or postgresql.existingSecret is required by the services with a database" -}}
+{{- end -}}
+{{- if .Values.services.identity.enabled -}}
+{{- $pin := .Values.pinHashKey | default dict -}}
+{{- if not (or $pin.value $pin.existingSecret) -}}
+{{- fail "pinHashKey.value or pinHashKey.existingSecret is required: the identity service hashes PINs with it" -}}
+{{- end -}}
+{{- if and $pin.value (lt (len (toString $pin.value)) 32) -}}
+{{- fail "pinHashKey.value: must be at least 32 characters" -}}
+{{- end -}}
 {{- end -}}
 {{- if and $needsRedis (not (or .Values.redis.url .Values.redis.existingSecret)) -}}
 {{- fail "redis.url or redis.existingSecret is required: the gateway keeps sessions in Redis" -}}

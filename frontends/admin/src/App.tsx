@@ -1,8 +1,9 @@
-import { Alert, PageStatus, SignedInCard, useAuth, useDocumentTitle } from '@lws/fe-ui';
+import { Alert, PageStatus, Tabs, TabsContent, TabsList, TabsTrigger, useAuth, useDocumentTitle } from '@lws/fe-ui';
+import { CreateUserCard, KiosksCard, WorkerDashboard } from '@lws/fe-ui/accounts';
 
 const MONITORS = ['admin', 'superadmin'];
 
-/** The admin dashboard. For now it shows who is signed in; the worker lists arrive in later issues. */
+/** The admin dashboard. Locations and Activity Logs join these tabs with their features. */
 export default function AdminApp() {
   const { user, loading } = useAuth();
   useDocumentTitle('Admin Dashboard');
@@ -12,7 +13,28 @@ export default function AdminApp() {
       {loading ? (
         <PageStatus text="Loading..." />
       ) : user && MONITORS.includes(user.role) ? (
-        <SignedInCard user={user} />
+        <Tabs defaultValue="workers">
+          <TabsList aria-label="Admin dashboard sections">
+            <TabsTrigger value="workers" data-testid="tab-workers">
+              Worker Dashboard
+            </TabsTrigger>
+            <TabsTrigger value="create-user" data-testid="tab-create-user">
+              Create User
+            </TabsTrigger>
+            <TabsTrigger value="kiosks" data-testid="tab-kiosks">
+              Kiosks
+            </TabsTrigger>
+          </TabsList>
+          <TabsContent value="workers">
+            <WorkerDashboard />
+          </TabsContent>
+          <TabsContent value="create-user">
+            <CreateUserCard />
+          </TabsContent>
+          <TabsContent value="kiosks">
+            <KiosksCard />
+          </TabsContent>
+        </Tabs>
       ) : (
         <Alert variant="error">You don't have permission to access the admin dashboard</Alert>
       )}

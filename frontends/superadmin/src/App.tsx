@@ -1,6 +1,7 @@
-import { Alert, PageStatus, SignedInCard, useAuth, useDocumentTitle } from '@lws/fe-ui';
+import { Alert, PageStatus, Tabs, TabsContent, TabsList, TabsTrigger, useAuth, useDocumentTitle } from '@lws/fe-ui';
+import { CreateUserCard, KiosksCard, WorkerDashboard } from '@lws/fe-ui/accounts';
 
-/** The super admin dashboard. For now it shows who is signed in; tools and configuration arrive in later issues. */
+/** The super admin dashboard. Its other tools (locations, logs, force clock out, configuration, tests) join these tabs with their features. */
 export default function SuperadminApp() {
   const { user, loading } = useAuth();
   useDocumentTitle('Super Admin Dashboard');
@@ -10,7 +11,28 @@ export default function SuperadminApp() {
       {loading ? (
         <PageStatus text="Loading..." />
       ) : user?.role === 'superadmin' ? (
-        <SignedInCard user={user} />
+        <Tabs defaultValue="workers">
+          <TabsList aria-label="Super admin dashboard sections">
+            <TabsTrigger value="workers" data-testid="tab-workers">
+              Worker Dashboard
+            </TabsTrigger>
+            <TabsTrigger value="create-user" data-testid="tab-create-user">
+              Create User
+            </TabsTrigger>
+            <TabsTrigger value="kiosks" data-testid="tab-kiosks">
+              Kiosks
+            </TabsTrigger>
+          </TabsList>
+          <TabsContent value="workers">
+            <WorkerDashboard />
+          </TabsContent>
+          <TabsContent value="create-user">
+            <CreateUserCard />
+          </TabsContent>
+          <TabsContent value="kiosks">
+            <KiosksCard />
+          </TabsContent>
+        </Tabs>
       ) : (
         <Alert variant="error">You don't have permission to access the super admin dashboard</Alert>
       )}

@@ -1,8 +1,8 @@
-export { api, apiRequest, ApiError, messageOf, UNAUTHORIZED_EVENT } from './api/api';
+export { api, apiRequest, ApiError, failureField, failureMessage, messageOf, UNAUTHORIZED_EVENT } from './api/api';
 export type { HttpMethod, RequestOptions } from './api/api';
 
 export { AuthProvider, AuthError, useAuth, INVALID_SERVER_RESPONSE } from './auth/AuthContext';
-export type { AuthContextValue, LoginInput, PinLoginResult } from './auth/AuthContext';
+export type { AuthContextValue, LoginInput, LogoutOptions, PinLoginResult } from './auth/AuthContext';
 export { ROLES, isRole, parseUser, roleHome, roleLabel } from './auth/user';
 export type { Role, User } from './auth/user';
 
@@ -21,6 +21,8 @@ export { Button } from './components/Button';
 export type { ButtonProps, ButtonSize, ButtonVariant } from './components/Button';
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/Card';
 export { Checkbox, Switch } from './components/Checkbox';
+export { ConfirmDialog } from './components/ConfirmDialog';
+export type { ConfirmDialogProps } from './components/ConfirmDialog';
 export type { CheckboxProps, SwitchProps } from './components/Checkbox';
 export { Dialog } from './components/Dialog';
 export type { DialogProps } from './components/Dialog';
@@ -31,6 +33,8 @@ export type { FieldErrorProps } from './components/Label';
 export { Menu, MenuItem, MenuLabel, MenuSeparator } from './components/Menu';
 export type { MenuItemProps, MenuProps } from './components/Menu';
 export { PageStatus } from './components/PageStatus';
+export { PIN_LENGTH, PinInput } from './components/PinInput';
+export type { PinInputProps } from './components/PinInput';
 export { Skeleton } from './components/Skeleton';
 export type { SkeletonProps } from './components/Skeleton';
 export { Spinner } from './components/Spinner';
@@ -40,3 +44,20 @@ export { Tabs, TabsContent, TabsList, TabsTrigger } from './components/Tabs';
 export type { TabsContentProps, TabsProps, TabsTriggerProps } from './components/Tabs';
 
 export { useDocumentTitle } from './session/useDocumentTitle';
+
+export { formatDateTime } from './format/date-time';
+export {
+  PHONE_PREFIX_HINT,
+  PHONE_VALID_HINT,
+  UK_PHONE_PATTERN,
+  normaliseUkPhone,
+  normaliseUkPhoneWhileTyping,
+  prepareCreationPhone,
+  ukPhoneHint,
+  validateCreationPhone,
+  validateUkPhone,
+} from './validation/phone';
+export type { PhoneHint } from './validation/phone';
+
+export { useInterval } from './hooks/useInterval';
+export { useMinimumBusy } from './hooks/useMinimumBusy';

@@ -14,7 +14,7 @@ import { recordingLogger } from './testing/support';
 const REPLICA = 'REPLICA';
 
 function user(id: number) {
-  return { id, username: `user${id}`, name: `User ${id}`, role: 'worker' as const, createdAt: '2024-05-01T10:00:00.000Z' };
+  return { id, username: `user${id}`, name: `User ${id}`, role: 'worker' as const, createdAt: '2024-05-01T10:00:00.000Z', pinSet: false, passwordIsTemporary: false };
 }
 
 @Controller()

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger } from './logger';
+import { createLogger, NestPinoLogger } from './logger';
 
 function capture() {
   const lines: string[] = [];
@@ -41,5 +41,17 @@ describe('createLogger', () => {
     const entry = JSON.parse(lines[0]);
     expect(entry.err).toEqual({ type: 'Error', message: 'terminating connection', code: '57P01', stack: expect.stringContaining('terminating connection') });
     expect(lines[0]).not.toContain('db-secret');
+  });
+
+  it('never logs the parameters of a failed query, which can hold hashes', () => {
+    const { lines, stream } = capture();
+    const logger = createLogger('identity', 'info', stream);
+    const err = new Error('Failed query: insert into "identity"."users" ("password_hash") values ($1)\nparams: $argon2id$v=19$secret-hash');
+    logger.error({ err }, 'insert failed');
+    new NestPinoLogger(logger).error(err.message, err.stack, 'RpcServer');
+    const out = lines.join('');
+    expect(out).not.toContain('secret-hash');
+    expect(out).toContain('params: [redacted]');
+    expect(out).toContain('Failed query: insert into');
   });
 });

@@ -25,6 +25,14 @@ export const REDACTED_KEYS = [
 const redactPaths = REDACTED_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `req.headers.${k}`]);
 
 /**
+ * Drizzle's query errors read "Failed query: <sql>\nparams: <values>"; the values can be password
+ * or PIN hashes, so they never reach a log.
+ */
+export function scrubQueryParams(text: string): string {
+  return text.replace(/(\bparams: )[^\n]*/g, '$1[redacted]');
+}
+
+/**
  * Errors keep only what an operator needs. pino's default copies every enumerable property,
  * which for a database error includes the whole client with its connection parameters.
  */
@@ -33,10 +41,10 @@ export function serializeError(value: unknown): unknown {
   const e = value as Error & { code?: unknown; status?: unknown; cause?: unknown };
   return {
     type: e.constructor?.name ?? 'Error',
-    message: e.message,
+    message: scrubQueryParams(e.message),
     ...(typeof e.code === 'string' || typeof e.code === 'number' ? { code: e.code } : {}),
     ...(typeof e.status === 'number' ? { status: e.status } : {}),
-    stack: e.stack,
+    stack: e.stack === undefined ? undefined : scrubQueryParams(e.stack),
     ...(e.cause instanceof Error ? { cause: serializeError(e.cause) } : {}),
   };
 }
@@ -59,18 +67,23 @@ export function createLogger(service: string, level: string, destination?: pino.
 export class NestPinoLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
   log(message: unknown, context?: string) {
-    this.logger.info({ context }, String(message));
+    this.logger.info({ context }, text(message));
   }
   error(message: unknown, trace?: string, context?: string) {
-    this.logger.error({ context, trace }, String(message));
+    this.logger.error({ context, trace: trace === undefined ? undefined : scrubQueryParams(String(trace)) }, text(message));
   }
   warn(message: unknown, context?: string) {
-    this.logger.warn({ context }, String(message));
+    this.logger.warn({ context }, text(message));
   }
   debug(message: unknown, context?: string) {
-    this.logger.debug({ context }, String(message));
+    this.logger.debug({ context }, text(message));
   }
   verbose(message: unknown, context?: string) {
-    this.logger.trace({ context }, String(message));
+    this.logger.trace({ context }, text(message));
   }
+}
+
+function text(message: unknown): string {
+  if (message instanceof Error) return scrubQueryParams(message.stack ?? message.message);
+  return scrubQueryParams(String(message));
 }

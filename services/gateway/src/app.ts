@@ -15,8 +15,12 @@ import { COUNTERS, MemoryCounters, RedisCounters } from './sessions/rate-limiter
 import { MemorySessionStore, RedisSessionStore, SESSION_STORE, type SessionStore } from './sessions/session.store';
 import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
-import { UsersController } from './users/users.controller';
+import { UsersModule } from './users/users.module';
+import { ProfileModule } from './profile/profile.module';
 import { SystemController } from './system/system.controller';
+import { CredentialsController } from './credentials/credentials.controller';
+import { KiosksController } from './kiosks/kiosks.controller';
+import { KioskLoginService } from './kiosks/kiosk-login.service';
 import { frontendRouter } from './static/frontends';
 
 export interface GatewayOptions {
@@ -83,9 +87,9 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     class GatewayRuntimeModule {}
 
     @Module({
-      imports: [GatewayRuntimeModule],
-      controllers: [HealthController, AuthController, UsersController, SystemController],
-      providers: [AuthService, { provide: APP_GUARD, useClass: SessionGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
+      imports: [GatewayRuntimeModule, UsersModule, ProfileModule],
+      controllers: [HealthController, AuthController, SystemController, CredentialsController, KiosksController],
+      providers: [AuthService, KioskLoginService, { provide: APP_GUARD, useClass: SessionGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
     })
     class GatewayModule {}
 

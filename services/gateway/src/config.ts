@@ -19,6 +19,9 @@ export const gatewayConfigShape = {
   LOGIN_IP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(300),
   LOGIN_MAX_FAILURES_PER_USERNAME: z.coerce.number().int().min(1).default(5),
   LOGIN_USERNAME_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Wrong PINs one kiosk may send per window before it is made to wait (the PIN names no account to lock). */
+  KIOSK_PIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  KIOSK_PIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(300),
   REMOTE_WORKER_URL: z.string().min(1).optional(),
   REMOTE_ADMIN_URL: z.string().min(1).optional(),
   REMOTE_SUPERADMIN_URL: z.string().min(1).optional(),

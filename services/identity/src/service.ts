@@ -4,12 +4,16 @@ import { identityConfigShape } from './config';
 import { identitySchema, messaging } from './db/schema';
 import { AuthModule } from './auth/auth.module';
 import { UsersModule } from './users/users.module';
+import { ProfileModule } from './profile/profile.module';
+import { PinModule } from './credentials/pin.module';
+import { CredentialsModule } from './credentials/credentials.module';
+import { KiosksModule } from './kiosks/kiosks.module';
 
 export const identityService: ServiceDefinition = {
   name: 'identity',
   configShape: identityConfigShape,
   defaultHealthPort: 8081,
-  imports: [UsersModule, AuthModule],
+  imports: [PinModule, UsersModule, AuthModule, ProfileModule, CredentialsModule, KiosksModule],
   schema: identitySchema,
   tables: messaging,
   migrationsFolder: join(__dirname, '..', 'drizzle'),

@@ -29,6 +29,7 @@ const SECRET_VARS = [
   'NATS_URL',
   'REDIS_URL',
   'LWS_SUPERADMIN_PASSWORD',
+  'PIN_HASH_KEY',
   'TWILIO_AUTH_TOKEN',
   'VAPID_PRIVATE_KEY',
 ];
@@ -302,6 +303,16 @@ describe('with the default values', () => {
     const ref = envValue(deploymentOf(objects, 'identity'), 'DATABASE_URL')!.valueFrom.secretKeyRef;
     expect(ref).toEqual({ name: 'lws-postgresql', key: 'DATABASE_URL' });
   });
+
+  test('identity reads its PIN hash key from the Secret the operator provides; no other service gets it', () => {
+    expect(envValue(deploymentOf(objects, 'identity'), 'PIN_HASH_KEY')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'lws-pin-hash-key',
+      key: 'PIN_HASH_KEY',
+    });
+    for (const service of SERVICES.filter((s) => s !== 'identity')) {
+      expect(envValue(deploymentOf(objects, service), 'PIN_HASH_KEY')).toBeUndefined();
+    }
+  });
 });
 
 describe('with an ingress, more replicas, inline endpoints and secrets', () => {
@@ -326,6 +337,8 @@ networkPolicy:
   enabled: true
 postgresql:
   url: postgres://lws:not-a-real-password@db.internal:5432/lws
+pinHashKey:
+  value: not-a-real-pin-hash-key-0123456789abcdef
 image:
   registry: registry.example.org
   tag: "1.2.3"
@@ -394,6 +407,9 @@ services:
       name: 'lws-superadmin',
       key: 'password',
     });
+    const keyRef = envValue(deploymentOf(objects, 'identity'), 'PIN_HASH_KEY')?.valueFrom?.secretKeyRef;
+    const keySecret = ofKind(objects, 'Secret').find((s) => s.metadata.name === keyRef?.name);
+    expect(Buffer.from(keySecret!.data[keyRef.key], 'base64').toString()).toBe('not-a-real-pin-hash-key-0123456789abcdef');
     for (const workload of [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'Job')]) {
       for (const name of SECRET_VARS) expect(envValue(workload, name)?.value).toBeUndefined();
       const allowed = allowedVars(component(workload)!);
@@ -457,6 +473,18 @@ describe('values that would only fail in the cluster are refused at render time'
   test('a missing NATS endpoint is refused instead of falling back to an in-process bus', () => {
     const values = writeValues('no-nats.yaml', 'nats:\n  url: ""\n  existingSecret: ""\n');
     expect(renderFailure(values)).toContain('nats.url or nats.existingSecret is required');
+  });
+
+  test('a missing or short PIN hash key is refused: identity would not start in production', () => {
+    const missing = writeValues('no-pin-key.yaml', 'pinHashKey:\n  value: ""\n  existingSecret: ""\n');
+    expect(renderFailure(missing)).toContain('pinHashKey.value or pinHashKey.existingSecret is required');
+    const short = writeValues('short-pin-key.yaml', 'pinHashKey:\n  value: too-short\n');
+    expect(renderFailure(short)).toContain('pinHashKey.value: must be at least 32 characters');
+  });
+
+  test('PIN_HASH_KEY is set from pinHashKey, not as a service variable', () => {
+    const values = writeValues('pin-key-env.yaml', 'services:\n  identity:\n    secretEnv:\n      PIN_HASH_KEY: x\n');
+    expect(renderFailure(values)).toContain('services.identity.secretEnv.PIN_HASH_KEY');
   });
 
   test('a missing database endpoint is refused instead of falling back to embedded PGlite', () => {

@@ -11,7 +11,7 @@ const root = resolve(__dirname, '../../..');
 const SERVICES = ['gateway', 'identity', 'locations', 'shifts', 'escalation', 'notifications', 'audit'];
 const DATABASE_SERVICES = SERVICES.filter((s) => s !== 'gateway');
 const INFRA = ['postgres', 'nats', 'redis'];
-const SECRET_VARS = ['LWS_SUPERADMIN_PASSWORD', 'TWILIO_AUTH_TOKEN', 'TWILIO_ACCOUNT_SID', 'VAPID_PRIVATE_KEY'];
+const SECRET_VARS = ['LWS_SUPERADMIN_PASSWORD', 'PIN_HASH_KEY', 'TWILIO_AUTH_TOKEN', 'TWILIO_ACCOUNT_SID', 'VAPID_PRIVATE_KEY'];
 
 const configVars = JSON.parse(readFileSync(join(root, 'charts/lws/config-vars.json'), 'utf8')) as Record<
   string,
@@ -141,10 +141,17 @@ describe('docker-compose.yml', () => {
     for (const name of SERVICES) {
       for (const variable of SECRET_VARS) {
         const value = composeEnv(name)[variable];
-        if (variable in composeEnv(name)) expect(value).toBeNull();
+        // Passed through from the shell: optional (no value) or required (${VAR:?message}).
+        if (variable in composeEnv(name)) {
+          if (value !== null) expect(value).toMatch(new RegExp(`^\\$\\{${variable}:\\?[^}]+\\}$`));
+        }
       }
     }
     expect(composeService('postgres').environment.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:-[^}]*local[^}]*\}$/);
+  });
+
+  test('identity cannot start without a PIN hash key: compose asks for one instead of a default', () => {
+    expect(composeEnv('identity').PIN_HASH_KEY).toMatch(/^\$\{PIN_HASH_KEY:\?[^}]+\}$/);
   });
 
   test('no variable is set to an empty string, which a config schema would reject', () => {

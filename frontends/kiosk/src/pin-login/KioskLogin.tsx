@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
+  Alert,
   AuthError,
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   INVALID_SERVER_RESPONSE,
+  PageStatus,
+  api,
   roleHome,
   useAuth,
   useDocumentTitle,
@@ -21,6 +24,30 @@ export const AFTER_LOGIN_REDIRECT_MS = 500;
 
 type Phase = 'entering' | 'checking' | 'signed-in';
 
+/** Whether this browser holds a kiosk device cookie; `unknown` when the check failed (the server still decides at login). */
+type Device = { state: 'checking' } | { state: 'enrolled'; label: string } | { state: 'not-enrolled' } | { state: 'unknown' };
+
+function deviceOf(body: unknown): Device {
+  const v = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  if (v.enrolled !== true) return { state: 'not-enrolled' };
+  const label = [v.name, v.location].filter((part): part is string => typeof part === 'string' && part !== '').join(', ');
+  return { state: 'enrolled', label };
+}
+
+function NotEnrolled() {
+  return (
+    <Alert variant="warning" title="This device is not an enrolled kiosk" data-testid="kiosk-not-enrolled">
+      <p>
+        PIN login works only on a kiosk an administrator has enrolled. An administrator must log in on this device, open the
+        Admin Dashboard, choose the Kiosks tab and enrol it.
+      </p>
+      <p>
+        <a href="/login">Log in with a username and password instead</a>
+      </p>
+    </Alert>
+  );
+}
+
 export function KioskLogin() {
   const { user, loading, pinLogin } = useAuth();
   const navigate = useNavigate();
@@ -30,6 +57,21 @@ export function KioskLogin() {
   const [error, setError] = useState<string | null>(null);
   const [welcome, setWelcome] = useState<string | null>(null);
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const [device, setDevice] = useState<Device>({ state: 'checking' });
+
+  useEffect(() => {
+    let active = true;
+    api
+      .get('/api/kiosks/current')
+      .then((body) => active && setDevice(deviceOf(body)))
+      .catch((e: unknown) => {
+        console.error('Kiosk enrolment check failed', e);
+        if (active) setDevice({ state: 'unknown' });
+      });
+    return () => {
+      active = false;
+    };
+  }, []);
 
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
@@ -60,12 +102,15 @@ export function KioskLogin() {
       updatePin('');
       busyRef.current = false;
       setPhase('entering');
+      if (e instanceof AuthError && e.status === 403) setDevice({ state: 'not-enrolled' });
       setError(e instanceof AuthError ? e.message : INVALID_SERVER_RESPONSE);
     }
   };
 
+  const padUsable = device.state === 'enrolled' || device.state === 'unknown';
+
   const addDigit = (digit: string) => {
-    if (busyRef.current || pinRef.current.length >= PIN_LENGTH) return;
+    if (!padUsable || busyRef.current || pinRef.current.length >= PIN_LENGTH) return;
     const next = pinRef.current + digit;
     updatePin(next);
     setError(null);
@@ -106,31 +151,46 @@ export function KioskLogin() {
       <Card className="lws-kiosk__card">
         <CardHeader>
           <h1 className="lws-card__title">Kiosk Login</h1>
-          <CardDescription>Enter your 4-digit PIN to log in.</CardDescription>
+          <CardDescription>
+            {device.state === 'not-enrolled' ? 'PIN login is not available on this device.' : 'Enter your 4-digit PIN to log in.'}
+          </CardDescription>
+          {device.state === 'enrolled' && device.label ? (
+            <p className="lws-muted" data-testid="kiosk-label">
+              {device.label}
+            </p>
+          ) : null}
         </CardHeader>
         <CardContent>
-          <PinPad
-            length={PIN_LENGTH}
-            value={pin}
-            disabled={busy}
-            invalid={Boolean(error)}
-            onDigit={addDigit}
-            onDelete={removeDigit}
-            onClear={clear}
-          />
-          <div aria-live="assertive">
-            {error ? (
-              <p className="lws-field-error" role="alert" data-testid="pin-error">
-                {error}
-              </p>
-            ) : null}
-            {phase === 'checking' ? <p className="lws-page__subtitle">Checking PIN...</p> : null}
-            {phase === 'signed-in' && welcome ? (
-              <p className="lws-page__subtitle" data-testid="pin-welcome">
-                Welcome, {welcome}
-              </p>
-            ) : null}
-          </div>
+          {device.state === 'checking' ? (
+            <PageStatus text="Loading..." testId="kiosk-checking" />
+          ) : device.state === 'not-enrolled' ? (
+            <NotEnrolled />
+          ) : (
+            <>
+              <PinPad
+                length={PIN_LENGTH}
+                value={pin}
+                disabled={busy}
+                invalid={Boolean(error)}
+                onDigit={addDigit}
+                onDelete={removeDigit}
+                onClear={clear}
+              />
+              <div aria-live="assertive">
+                {error ? (
+                  <p className="lws-field-error" role="alert" data-testid="pin-error">
+                    {error}
+                  </p>
+                ) : null}
+                {phase === 'checking' ? <p className="lws-page__subtitle">Checking PIN...</p> : null}
+                {phase === 'signed-in' && welcome ? (
+                  <p className="lws-page__subtitle" data-testid="pin-welcome">
+                    Welcome, {welcome}
+                  </p>
+                ) : null}
+              </div>
+            </>
+          )}
         </CardContent>
       </Card>
     </div>

@@ -1,15 +1,29 @@
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
-  Badge,
+  Alert,
   Button,
-  Card,
-  CardContent,
-  CardHeader,
-  CardTitle,
-  roleLabel,
+  Spinner,
   useAuth,
   useDocumentTitle,
+  useInterval,
+  useMinimumBusy,
+  useToast,
 } from '@lws/fe-ui';
+import { ChangePasswordCard } from './ChangePasswordCard';
+import { ChangePinCard } from './ChangePinCard';
+import { ContactSettingsCard } from './ContactSettingsCard';
+import { EmergencyContactsCard } from './EmergencyContactsCard';
+import { MedicalInfoCard } from './MedicalInfoCard';
+import { NotificationsCard } from './NotificationsCard';
+import { UserInfoCard } from './UserInfoCard';
+import { useProfileData } from './profile-data';
+
+/** Spec section 9: /api/auth/me every 5 s on the profile, the user with relations every 15 s. */
+export const ME_POLL_MS = 5000;
+export const RELATIONS_POLL_MS = 15_000;
+/** Spec section 9: the refresh spinner shows for 500 ms. */
+export const REFRESH_SPINNER_MS = 500;
 
 function backTarget(role: string | undefined): string {
   if (role === 'worker') return '/worker';
@@ -18,37 +32,62 @@ function backTarget(role: string | undefined): string {
 }
 
 export function ProfilePage() {
-  const { user, logout } = useAuth();
+  const { user, logout, refresh } = useAuth();
   const navigate = useNavigate();
+  const { toast } = useToast();
   useDocumentTitle('Profile');
+  const profile = useProfileData(user?.id ?? null);
+  const [editingContacts, setEditingContacts] = useState(false);
+  const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
+
+  // Polls pause while a contact is open for editing (spec section 7), so nothing moves under the user's hands.
+  useInterval(() => void refresh(), editingContacts ? null : ME_POLL_MS);
+  useInterval(() => void profile.reload().catch(() => undefined), editingContacts ? null : RELATIONS_POLL_MS);
+
   if (!user) return null;
+
+  const manualRefresh = () =>
+    runRefresh(async () => {
+      const [me, reloaded] = await Promise.all([refresh(), profile.reload().then(() => true, () => false)]);
+      if (!me || !reloaded) toast({ title: 'Refresh failed', message: 'There was a problem refreshing your data.', type: 'error' });
+    });
+
+  const data = profile.data;
+  const isWorker = user.role === 'worker';
 
   return (
     <div className="lws-page" data-testid="profile-page">
-      <h1 className="lws-page__title">Profile</h1>
-      <Card>
-        <CardHeader>
-          <CardTitle>Your details</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <dl className="lws-info-list" data-testid="profile-details">
-            <dt>Name</dt>
-            <dd data-testid="profile-name">{user.name}</dd>
-            <dt>Username</dt>
-            <dd data-testid="profile-username">{user.username}</dd>
-            <dt>Role</dt>
-            <dd>
-              <Badge variant="info">{roleLabel(user.role)}</Badge>
-            </dd>
-            {user.phone ? (
-              <>
-                <dt>Phone</dt>
-                <dd>{user.phone}</dd>
-              </>
-            ) : null}
-          </dl>
-        </CardContent>
-      </Card>
+      <div className="lws-page__header">
+        <h1 className="lws-page__title">Profile</h1>
+        <Button variant="outline" size="sm" busy={refreshing} onClick={() => void manualRefresh()} data-testid="profile-refresh">
+          {refreshing ? 'Refreshing...' : 'Refresh'}
+        </Button>
+      </div>
+      {profile.error && !data ? (
+        <Alert variant="error" data-testid="profile-load-error">
+          There was a problem refreshing your data.
+        </Alert>
+      ) : null}
+      <UserInfoCard user={user} />
+      <EmergencyContactsCard
+        userId={user.id}
+        contacts={data ? data.emergencyContacts : null}
+        onChanged={profile.reload}
+        onEditingChange={setEditingContacts}
+      />
+      {isWorker ? (
+        data ? (
+          <>
+            <MedicalInfoCard key={`medical:${data.medicalInfo}`} userId={user.id} medicalInfo={data.medicalInfo} onSaved={profile.reload} />
+            <ContactSettingsCard key={`settings:${JSON.stringify(data.settings)}`} userId={user.id} settings={data.settings} onSaved={profile.reload} />
+          </>
+        ) : (
+          <Spinner label="Loading your emergency information" />
+        )
+      ) : null}
+      <NotificationsCard />
+      <ChangePinCard userId={user.id} pinSet={user.pinSet ?? data?.pinSet ?? false} onChanged={profile.reload} />
+      <ChangePasswordCard temporary={user.passwordIsTemporary === true} />
       <div className="lws-actions">
         <Button variant="outline" onClick={() => navigate(backTarget(user.role))} data-testid="profile-back">
           Back to Check-In

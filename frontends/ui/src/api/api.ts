@@ -106,3 +106,19 @@ export const api = {
   delete: <T = unknown>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     apiRequest<T>(path, { ...options, method: 'DELETE' }),
 };
+
+/** What to tell the user about a failed call: the server's own message, else `fallback`. */
+export function failureMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError ? (error.serverMessage ?? fallback) : fallback;
+}
+
+/** The form field a refused call names (`{ message, field }`), when it names one. */
+export function failureField(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const body = error.body;
+  if (body && typeof body === 'object' && 'field' in body) {
+    const { field } = body as { field: unknown };
+    if (typeof field === 'string' && field) return field;
+  }
+  return undefined;
+}

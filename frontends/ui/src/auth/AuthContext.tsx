@@ -31,6 +31,10 @@ export interface PinLoginResult {
   role: string;
 }
 
+export interface LogoutOptions {
+  toKiosk?: boolean;
+}
+
 export interface AuthContextValue {
   user: User | null;
   /** True until the first session check has answered. */
@@ -39,14 +43,23 @@ export interface AuthContextValue {
   error: Error | null;
   login(input: LoginInput): Promise<User>;
   pinLogin(pin: string): Promise<PinLoginResult>;
-  /** Ends the session on the server, then locally even if the server failed, and leaves for /login or /kiosk. */
-  logout(): Promise<void>;
+  /**
+   * Ends the session on the server, then locally even if the server failed, and leaves for /login,
+   * or for /kiosk after a kiosk session or when `toKiosk` is set (an admin who just enrolled this device).
+   */
+  logout(options?: LogoutOptions): Promise<void>;
   refresh(): Promise<User | null>;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
 const KIOSK_HEADERS = { 'x-kiosk-mode': 'true' };
+
+function sameUser(a: User, b: User): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof User)[]);
+  for (const key of keys) if (a[key] !== b[key]) return false;
+  return true;
+}
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
@@ -64,7 +77,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const me = parseUser(body);
       if (!me) throw new Error(INVALID_SERVER_RESPONSE);
       if (started === generation.current) {
-        setUser(me);
+        // The profile page polls every few seconds: an unchanged answer must not re-render the app.
+        setUser((current) => (current && sameUser(current, me) ? current : me));
         setError(null);
       }
       return me;
@@ -151,8 +165,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [refresh],
   );
 
-  const logout = useCallback(async () => {
-    const fromKiosk = isKioskSession() || window.location.pathname.startsWith('/kiosk');
+  const logout = useCallback(async (options?: LogoutOptions) => {
+    const fromKiosk = Boolean(options?.toKiosk) || isKioskSession() || window.location.pathname.startsWith('/kiosk');
     generation.current += 1;
     try {
       await api.post('/api/auth/logout', { fromKiosk }, fromKiosk ? { headers: KIOSK_HEADERS } : undefined);

@@ -8,6 +8,11 @@ export interface User {
   name: string;
   role: Role | (string & {});
   phone?: string;
+  medicalInfo?: string;
+  /** Sent by /api/auth/me and with-relations: whether a PIN exists (never the PIN itself). */
+  pinSet?: boolean;
+  /** True after a superadmin reset the password: the user should choose their own. */
+  passwordIsTemporary?: boolean;
 }
 
 export function isRole(value: unknown): value is Role {
@@ -54,5 +59,8 @@ export function parseUser(value: unknown): User | null {
     name: v.name,
     role: v.role,
     ...(typeof v.phone === 'string' && v.phone ? { phone: v.phone } : {}),
+    ...(typeof v.medicalInfo === 'string' ? { medicalInfo: v.medicalInfo } : {}),
+    ...(typeof v.pinSet === 'boolean' ? { pinSet: v.pinSet } : {}),
+    ...(typeof v.passwordIsTemporary === 'boolean' ? { passwordIsTemporary: v.passwordIsTemporary } : {}),
   };
 }

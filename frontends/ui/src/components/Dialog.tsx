@@ -11,6 +11,11 @@ export interface DialogProps {
   footer?: ReactNode;
   /** Hides the × button, for steps the user must answer. */
   hideClose?: boolean;
+  /**
+   * False ignores Escape and clicks on the backdrop, so that only the dialog's own
+   * buttons close it (e.g. a value shown once must not vanish on a stray click).
+   */
+  dismissible?: boolean;
   className?: string;
   'data-testid'?: string;
 }
@@ -27,6 +32,7 @@ export function Dialog({
   children,
   footer,
   hideClose = false,
+  dismissible = true,
   className,
   'data-testid': testId,
 }: DialogProps) {
@@ -50,10 +56,10 @@ export function Dialog({
       data-testid={testId}
       onCancel={(event) => {
         event.preventDefault();
-        onClose();
+        if (dismissible) onClose();
       }}
       onClick={(event) => {
-        if (event.target === ref.current) onClose();
+        if (dismissible && event.target === ref.current) onClose();
       }}
     >
       {open ? (

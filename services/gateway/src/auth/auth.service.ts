@@ -54,9 +54,10 @@ export class AuthService {
     return { sessionId, user: publicUser(user) };
   }
 
+  /** The signed-in user, with whether a PIN is set and whether the password is a temporary one. */
   async currentUser(userId: number) {
     const { user } = await this.rpc.send('identity.user.get.v1', { userId });
-    return publicUser(user);
+    return { ...publicUser(user), pinSet: user.pinSet, passwordIsTemporary: user.passwordIsTemporary };
   }
 
   logout(sessionId: string | undefined) {

@@ -20,7 +20,8 @@ export interface SessionStore {
   get(id: string): Promise<SessionData | undefined>;
   touch(id: string, ttlSeconds: number): Promise<void>;
   destroy(id: string): Promise<void>;
-  destroyAllForUser(userId: number): Promise<void>;
+  /** Revokes every session of the user, except `exceptId` (the caller's own) when given. */
+  destroyAllForUser(userId: number, exceptId?: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -75,11 +76,13 @@ export class RedisSessionStore implements SessionStore {
     await multi.exec();
   }
 
-  async destroyAllForUser(userId: number): Promise<void> {
-    const hashed = await this.redis.smembers(this.userKey(userId));
+  async destroyAllForUser(userId: number, exceptId?: string): Promise<void> {
+    const keep = exceptId === undefined ? undefined : sessionKey(exceptId);
+    const hashed = (await this.redis.smembers(this.userKey(userId))).filter((h) => h !== keep);
+    if (hashed.length === 0) return;
     const multi = this.redis.multi();
     for (const h of hashed) multi.del(`${this.prefix}sess:${h}`);
-    multi.del(this.userKey(userId));
+    multi.srem(this.userKey(userId), ...hashed);
     await multi.exec();
   }
 
@@ -122,8 +125,9 @@ export class MemorySessionStore implements SessionStore {
     this.sessions.delete(sessionKey(id));
   }
 
-  async destroyAllForUser(userId: number): Promise<void> {
-    for (const [key, entry] of this.sessions) if (entry.data.userId === userId) this.sessions.delete(key);
+  async destroyAllForUser(userId: number, exceptId?: string): Promise<void> {
+    const keep = exceptId === undefined ? undefined : sessionKey(exceptId);
+    for (const [key, entry] of this.sessions) if (entry.data.userId === userId && key !== keep) this.sessions.delete(key);
   }
 
   async ping(): Promise<void> {}

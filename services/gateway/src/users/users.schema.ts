@@ -14,6 +14,61 @@ export const creationPhone = z
       .refine((p) => /^\+44\d{10}$/.test(p) && !!parsePhoneNumberFromString(p)?.isValid(), 'Phone number must be in format +44 followed by 10 digits'),
   );
 
+/**
+ * Profile and emergency-contact rules (spec section 5): the spec's input normalisation (a
+ * leading 0 becomes +44, a leading 44 gets its +, anything else without + gets +44), then its
+ * three checks in order; libphonenumber-js confirms the number is a real UK one.
+ */
+export const profilePhone = z
+  .string({ required_error: 'Phone number must include country code', invalid_type_error: 'Phone number must include country code' })
+  .transform(normaliseUkPhone)
+  .pipe(
+    z
+      .string()
+      .min(12, 'Phone number must include country code')
+      .refine((p) => p.startsWith('+44'), 'Phone number must start with +44 (UK format)')
+      .refine((p) => /^\+44\d{10}$/.test(p) && !!parsePhoneNumberFromString(p)?.isValid(), 'Phone number must be in format +44 followed by 10 digits'),
+  );
+
+function normaliseUkPhone(input: string): string {
+  const p = input.replace(/\s+/g, '');
+  if (p.startsWith('0')) return `+44${p.slice(1)}`;
+  if (p.startsWith('44')) return `+${p}`;
+  if (!p.startsWith('+')) return `+44${p}`;
+  return p;
+}
+
+/** Fields a client may not send are refused by name rather than silently ignored. */
+export function unknownFieldErrors(issue: z.ZodIssueOptionalMessage, ctx: z.ErrorMapCtx) {
+  if (issue.code === 'unrecognized_keys') return { message: `Unknown field: ${issue.keys.join(', ')}` };
+  return { message: ctx.defaultError };
+}
+
+export const profileName = z
+  .string({ required_error: 'Name is too short', invalid_type_error: 'Name is too short' })
+  .trim()
+  .min(2, 'Name is too short')
+  .max(100, 'Name must be at most 100 characters');
+
+/** `{name, phone}` and/or `{medicalInfo}`; null or an empty medicalInfo clears it. */
+export const updateProfileSchema = z
+  .object(
+    {
+      name: profileName.optional(),
+      phone: profilePhone.optional(),
+      medicalInfo: z
+        .string({ invalid_type_error: 'Medical information must be text' })
+        .max(2000, 'Medical information must be at most 2000 characters')
+        .nullable()
+        .optional(),
+    },
+    { errorMap: unknownFieldErrors },
+  )
+  .strict()
+  .refine((b) => b.name !== undefined || b.phone !== undefined || b.medicalInfo !== undefined, 'Nothing to update');
+
+export const PIN_CHANGE_FIELDS = ['currentPin', 'pinCode'] as const;
+
 export const createUserSchema = z.object({
   username: z
     .string({ required_error: 'Username must be at least 3 characters' })
@@ -34,4 +89,9 @@ export const createUserSchema = z.object({
   phone: creationPhone,
   role: z.enum(['worker', 'admin'], { errorMap: () => ({ message: 'Role must be worker or admin' }) }).default('worker'),
   medicalInfo: z.string().max(2000, 'Medical information must be at most 2000 characters').optional(),
+  /** Optional (an empty form field counts as absent): without it identity generates a PIN and returns it once. */
+  pinCode: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.string({ invalid_type_error: 'PIN must be exactly 4 digits' }).regex(/^\d{4}$/, 'PIN must be exactly 4 digits').optional(),
+  ),
 });

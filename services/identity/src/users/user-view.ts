@@ -10,5 +10,7 @@ export function toUserView(row: UserRow) {
     ...(row.phone ? { phone: row.phone } : {}),
     ...(row.medicalInfo ? { medicalInfo: row.medicalInfo } : {}),
     createdAt: row.createdAt.toISOString(),
+    pinSet: row.pinHash !== null,
+    passwordIsTemporary: row.passwordIsTemporary,
   };
 }

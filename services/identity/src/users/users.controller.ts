@@ -17,4 +17,19 @@ export class UsersController {
   create(@Payload() req: CommandMap['identity.user.create.v1']['request']) {
     return this.users.create(req);
   }
+
+  @Command('identity.user.list.v1')
+  async list(@Payload() req: CommandMap['identity.user.list.v1']['request']) {
+    return { users: await this.users.list(req.roles) };
+  }
+
+  @Command('identity.user.update_profile.v1')
+  updateProfile(@Payload() req: CommandMap['identity.user.update_profile.v1']['request']) {
+    return this.users.updateProfile(req);
+  }
+
+  @Command('identity.user.delete.v1')
+  delete(@Payload() req: CommandMap['identity.user.delete.v1']['request']) {
+    return this.users.delete(req);
+  }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { DB, type Db, type Tx } from '@lws/platform';
 import { users, type Role, type UserRow } from '../db/schema';
 
@@ -29,6 +29,39 @@ export class UsersRepository {
   async anyWithRole(role: Role): Promise<boolean> {
     const rows = await this.db.select({ id: users.id }).from(users).where(eq(users.role, role)).limit(1);
     return rows.length > 0;
+  }
+
+  async listByRoles(roles: Role[]): Promise<UserRow[]> {
+    if (roles.length === 0) return [];
+    return this.db.select().from(users).where(inArray(users.role, roles)).orderBy(asc(users.name), asc(users.id));
+  }
+
+  async findByIdForUpdate(tx: Tx, id: number): Promise<UserRow | undefined> {
+    const [row] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+    return row;
+  }
+
+  /**
+   * Locks every superadmin row, always in id order, so two superadmins deleting each other at
+   * the same moment queue up instead of deadlocking, and the second sees the first's delete.
+   */
+  async lockSuperadmins(tx: Tx): Promise<number[]> {
+    const rows = await tx.select({ id: users.id }).from(users).where(eq(users.role, 'superadmin')).orderBy(asc(users.id)).for('update');
+    return rows.map((r) => r.id);
+  }
+
+  async updateProfile(tx: Tx, id: number, changes: Partial<Pick<UserRow, 'name' | 'phone' | 'medicalInfo'>>): Promise<UserRow> {
+    const [row] = await tx
+      .update(users)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning();
+    return row;
+  }
+
+  /** Contacts, settings and PIN failures go with the row (ON DELETE CASCADE). */
+  async delete(tx: Tx, id: number): Promise<void> {
+    await tx.delete(users).where(eq(users.id, id));
   }
 
   /** Returns undefined when the username is taken (unique index), so callers answer 409. */

@@ -5,9 +5,12 @@ import { UnitOfWork } from '@lws/platform';
 import { PasswordHasher } from './password-hasher';
 import { UsersRepository } from './users.repository';
 import { toUserView } from './user-view';
+import { PinAssigner, writePinHash } from '../credentials/pin-assigner';
 import type { Role } from '../db/schema';
 
 type CreateUser = CommandMap['identity.user.create.v1'];
+type UpdateProfile = CommandMap['identity.user.update_profile.v1'];
+type DeleteUser = CommandMap['identity.user.delete.v1'];
 
 @Injectable()
 export class UsersService {
@@ -15,6 +18,7 @@ export class UsersService {
     private readonly repo: UsersRepository,
     private readonly hasher: PasswordHasher,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    private readonly pins: PinAssigner,
   ) {}
 
   async get(userId: number) {
@@ -30,28 +34,85 @@ export class UsersService {
       throw new RpcError(403, 'Only a superadmin can create administrators', { field: 'role' });
     }
     const passwordHash = await this.hasher.hash(req.password);
-    const row = await this.uow.run(async (tx, emit) => {
-      const created = await this.repo.insert(tx, {
-        username,
-        passwordHash,
-        name: req.name.trim(),
-        phone: req.phone,
-        role,
-        medicalInfo: req.medicalInfo?.trim() || null,
-      });
-      if (!created) return undefined;
-      await emit('identity.user.created.v1', {
-        userId: created.id,
-        username: created.username,
-        name: created.name,
-        role: created.role,
-        ...(created.phone ? { phone: created.phone } : {}),
-      });
-      return created;
-    });
+    // The creator's PIN, or a random free one returned once (see PinAssigner).
+    const { result: row, generatedPin } = await this.pins.assign(req.pin, (pinHash) =>
+      this.uow.run(async (tx, emit) => {
+        const inserted = await this.repo.insert(tx, {
+          username,
+          passwordHash,
+          name: req.name.trim(),
+          phone: req.phone,
+          role,
+          medicalInfo: req.medicalInfo?.trim() || null,
+        });
+        if (!inserted) return undefined;
+        const created = await writePinHash(tx, inserted.id, pinHash);
+        await emit('identity.user.created.v1', {
+          userId: created.id,
+          username: created.username,
+          name: created.name,
+          role: created.role,
+          ...(created.phone ? { phone: created.phone } : {}),
+        });
+        return created;
+      }),
+    );
     if (!row) {
       throw new RpcError(409, 'Username already exists. Please choose a different username.', { field: 'username' });
     }
+    return { user: toUserView(row), ...(generatedPin ? { generatedPin } : {}) };
+  }
+
+  async list(roles: Role[]) {
+    return (await this.repo.listByRoles(roles)).map(toUserView);
+  }
+
+  /** Changes only the fields given; other services hear only about the fields that changed. */
+  async updateProfile(req: UpdateProfile['request']): Promise<UpdateProfile['reply']> {
+    const row = await this.uow.run(async (tx, emit) => {
+      const current = await this.repo.findByIdForUpdate(tx, req.userId);
+      if (!current) throw new RpcError(404, 'User not found', { field: 'userId' });
+      const changes: { name?: string; phone?: string; medicalInfo?: string | null } = {};
+      if (req.name !== undefined && req.name !== current.name) changes.name = req.name;
+      if (req.phone !== undefined && req.phone !== current.phone) changes.phone = req.phone;
+      if (req.medicalInfo !== undefined) {
+        const medicalInfo = req.medicalInfo.trim() || null;
+        if (medicalInfo !== current.medicalInfo) changes.medicalInfo = medicalInfo;
+      }
+      if (Object.keys(changes).length === 0) return current;
+      const updated = await this.repo.updateProfile(tx, current.id, changes);
+      // Medical information stays in identity: the event says the user changed, not what it reads.
+      await emit('identity.user.updated.v1', {
+        userId: updated.id,
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.phone !== undefined ? { phone: changes.phone } : {}),
+      });
+      return updated;
+    });
     return { user: toUserView(row) };
+  }
+
+  /**
+   * Admins delete workers; a superadmin deletes anyone but itself; a superadmin always remains.
+   * Checked against the rows locked by the deleting transaction, so concurrent deletes cannot
+   * get round it. Contacts, settings and PIN failures go with the row; every other service
+   * purges its own data when it hears identity.user.deleted.v1.
+   */
+  async delete(req: DeleteUser['request']): Promise<DeleteUser['reply']> {
+    if (req.userId === req.actorId) throw new RpcError(400, 'You cannot delete your own account', { field: 'id' });
+    await this.uow.run(async (tx, emit) => {
+      const superadmins = req.actorRole === 'superadmin' ? await this.repo.lockSuperadmins(tx) : [];
+      const actor = await this.repo.findByIdForUpdate(tx, req.actorId);
+      if (!actor || actor.role !== req.actorRole) throw new RpcError(403, 'Not allowed for your role');
+      const target = await this.repo.findByIdForUpdate(tx, req.userId);
+      if (!target) throw new RpcError(404, 'User not found', { field: 'id' });
+      if (actor.role === 'admin' && target.role !== 'worker') throw new RpcError(403, 'Not allowed for your role');
+      if (target.role === 'superadmin' && superadmins.filter((id) => id !== target.id).length === 0) {
+        throw new RpcError(409, 'The last superadmin cannot be deleted', { field: 'id' });
+      }
+      await this.repo.delete(tx, target.id);
+      await emit('identity.user.deleted.v1', { userId: target.id, deletedBy: actor.id });
+    });
+    return { ok: true };
   }
 }

@@ -1,0 +1,255 @@
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  ConfirmDialog,
+  FieldError,
+  Input,
+  Label,
+  Skeleton,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+  api,
+  failureField,
+  failureMessage,
+  formatDateTime,
+  useAuth,
+  useToast,
+} from '@lws/fe-ui';
+import { parseCurrentKiosk, parseKiosks, type CurrentKiosk, type Kiosk } from './accounts-api';
+
+type Field = 'name' | 'location';
+const MAX_LENGTH = 100;
+
+function validateEnrolment(input: Record<Field, string>): Partial<Record<Field, string>> {
+  const errors: Partial<Record<Field, string>> = {};
+  if (!input.name.trim()) errors.name = 'Kiosk name is required';
+  else if (input.name.trim().length > MAX_LENGTH) errors.name = `Kiosk name must be at most ${MAX_LENGTH} characters`;
+  if (!input.location.trim()) errors.location = 'Location is required';
+  else if (input.location.trim().length > MAX_LENGTH) errors.location = `Location must be at most ${MAX_LENGTH} characters`;
+  return errors;
+}
+
+/**
+ * The Kiosks tab. Enrolment is done from the shared terminal itself: it gives
+ * THIS browser the device cookie that lets workers log in there with a PIN.
+ */
+export function KiosksCard() {
+  const { logout } = useAuth();
+  const { toast } = useToast();
+  const [kiosks, setKiosks] = useState<Kiosk[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [current, setCurrent] = useState<CurrentKiosk | null>(null);
+  const [name, setName] = useState('');
+  const [location, setLocation] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [enrolling, setEnrolling] = useState(false);
+  const [revoking, setRevoking] = useState<Kiosk | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ids = { name: useId(), nameError: useId(), location: useId(), locationError: useId(), explain: useId() };
+
+  const reload = useCallback(async () => {
+    const [list, here] = await Promise.allSettled([api.get('/api/kiosks'), api.get('/api/kiosks/current')]);
+    if (list.status === 'fulfilled') {
+      try {
+        setKiosks(parseKiosks(list.value));
+        setLoadError(null);
+      } catch (e) {
+        setLoadError(e instanceof Error ? e.message : String(e));
+      }
+    } else {
+      console.error('Loading kiosks failed', list.reason);
+      setLoadError(failureMessage(list.reason, 'The kiosk list could not be loaded.'));
+    }
+    if (here.status === 'fulfilled') setCurrent(parseCurrentKiosk(here.value));
+  }, []);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  const onEnrol = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (enrolling) return;
+    const found = validateEnrolment({ name, location });
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setEnrolling(true);
+    try {
+      await api.post('/api/kiosks', { name: name.trim(), location: location.trim() });
+      toast({ title: 'Kiosk enrolled', message: `This device is now the kiosk "${name.trim()}".` });
+      setName('');
+      setLocation('');
+      await reload();
+    } catch (e) {
+      const field = failureField(e);
+      if (field === 'name' || field === 'location') setErrors({ [field]: failureMessage(e, '') });
+      toast({ title: 'Enrolment failed', message: failureMessage(e, 'This device could not be enrolled. Please try again.'), type: 'error' });
+    } finally {
+      setEnrolling(false);
+    }
+  };
+
+  const confirmRevoke = async () => {
+    if (!revoking) return;
+    setBusy(true);
+    try {
+      await api.delete(`/api/kiosks/${revoking.id}`);
+      toast({ title: 'Kiosk revoked', message: `"${revoking.name}" can no longer be used for PIN login.` });
+      setRevoking(null);
+    } catch (e) {
+      toast({ title: 'Revoke failed', message: failureMessage(e, 'The kiosk could not be revoked. Please try again.'), type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+    await reload();
+  };
+
+  return (
+    <div className="lws-page" data-testid="kiosks-tab">
+      <Card data-testid="kiosk-enrol-card">
+        <CardHeader>
+          <CardTitle>Enrol This Device as a Kiosk</CardTitle>
+          <CardDescription id={ids.explain}>
+            Enrolling makes this browser, on this device, a kiosk: workers can then log in here at /kiosk with only their PIN. Do this on
+            the shared terminal itself, never on your own computer or phone.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          {current?.enrolled ? (
+            <Alert variant="info" title="This device is an enrolled kiosk" data-testid="kiosk-current">
+              <p>
+                {current.name}
+                {current.location ? `, ${current.location}` : ''}. Log out to hand it over to workers.
+              </p>
+              <Button size="sm" variant="outline" onClick={() => void logout({ toKiosk: true })} data-testid="kiosk-open-pad">
+                Log Out and Open the PIN Pad
+              </Button>
+            </Alert>
+          ) : null}
+          <form className="lws-form" noValidate onSubmit={onEnrol} aria-label="Enrol this device" aria-describedby={ids.explain} data-testid="kiosk-enrol-form">
+            <div className="lws-grid-2">
+              <div className="lws-field">
+                <Label htmlFor={ids.name}>Kiosk Name</Label>
+                <Input
+                  id={ids.name}
+                  value={name}
+                  maxLength={MAX_LENGTH}
+                  placeholder="e.g. Reception tablet"
+                  onChange={(e) => setName(e.target.value)}
+                  invalid={Boolean(errors.name)}
+                  aria-describedby={errors.name ? ids.nameError : undefined}
+                  data-testid="kiosk-name"
+                />
+                <FieldError id={ids.nameError} testId="kiosk-name-error">
+                  {errors.name}
+                </FieldError>
+              </div>
+              <div className="lws-field">
+                <Label htmlFor={ids.location}>Location</Label>
+                <Input
+                  id={ids.location}
+                  value={location}
+                  maxLength={MAX_LENGTH}
+                  placeholder="e.g. The Prospect Building, ground floor"
+                  onChange={(e) => setLocation(e.target.value)}
+                  invalid={Boolean(errors.location)}
+                  aria-describedby={errors.location ? ids.locationError : undefined}
+                  data-testid="kiosk-location"
+                />
+                <FieldError id={ids.locationError} testId="kiosk-location-error">
+                  {errors.location}
+                </FieldError>
+              </div>
+            </div>
+            <div className="lws-actions">
+              <Button type="submit" busy={enrolling} data-testid="kiosk-enrol">
+                {enrolling ? 'Enrolling...' : 'Enrol This Device'}
+              </Button>
+            </div>
+          </form>
+        </CardContent>
+      </Card>
+      <Card data-testid="kiosk-list-card">
+        <CardHeader>
+          <CardTitle>Kiosks</CardTitle>
+          <CardDescription>Revoking a kiosk stops PIN login on it at once; it would have to be enrolled again.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {loadError ? (
+            <Alert variant="error" title="Error loading kiosks" data-testid="kiosks-error">
+              {loadError}
+            </Alert>
+          ) : kiosks === null ? (
+            <div role="status" aria-label="Loading kiosks">
+              <Skeleton height="2.5rem" />
+            </div>
+          ) : kiosks.length === 0 ? (
+            <p className="lws-muted" data-testid="kiosks-empty">
+              No kiosks enrolled yet.
+            </p>
+          ) : (
+            <Table data-testid="kiosks-table">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Name</TableHead>
+                  <TableHead>Location</TableHead>
+                  <TableHead>Enrolled</TableHead>
+                  <TableHead>Last Used</TableHead>
+                  <TableHead>Status</TableHead>
+                  <TableHead>Actions</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {kiosks.map((k) => (
+                  <TableRow key={k.id} data-testid="kiosk-row" data-kiosk-name={k.name}>
+                    <TableCell>{k.name}</TableCell>
+                    <TableCell>{k.location}</TableCell>
+                    <TableCell>{formatDateTime(k.enrolledAt, 'Unknown')}</TableCell>
+                    <TableCell data-testid="kiosk-last-used">{formatDateTime(k.lastUsedAt)}</TableCell>
+                    <TableCell data-testid="kiosk-status">
+                      {k.revokedAt ? <Badge variant="danger">Revoked</Badge> : <Badge variant="success">Active</Badge>}
+                    </TableCell>
+                    <TableCell>
+                      {k.revokedAt ? null : (
+                        <Button size="sm" variant="destructive" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`} data-testid="kiosk-revoke">
+                          Revoke
+                        </Button>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </CardContent>
+      </Card>
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke Kiosk"
+        description={
+          revoking
+            ? `Revoke "${revoking.name}" (${revoking.location})? Workers will no longer be able to log in on it with a PIN. This cannot be undone: the device would have to be enrolled again.`
+            : ''
+        }
+        confirmLabel="Revoke"
+        busyLabel="Revoking..."
+        destructive
+        busy={busy}
+        onConfirm={() => void confirmRevoke()}
+        onCancel={() => setRevoking(null)}
+        data-testid="kiosk-revoke-dialog"
+      />
+    </div>
+  );
+}

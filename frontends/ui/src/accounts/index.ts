@@ -1,0 +1,13 @@
+// Account management screens shared by the admin and superadmin remotes.
+// Imported as '@lws/fe-ui/accounts': bundled into each remote that uses it,
+// while everything it takes from '@lws/fe-ui' (auth, toasts, components)
+// comes from the one shared singleton, so the shell's providers reach it.
+export { WorkerDashboard, ACCOUNTS_POLL_MS, REFRESH_SPINNER_MS } from './WorkerDashboard';
+export { CreateUserCard, creationFailureText } from './CreateUserCard';
+export { KiosksCard } from './KiosksCard';
+export { OneTimeSecretDialog } from './OneTimeSecretDialog';
+export type { OneTimeSecret } from './OneTimeSecretDialog';
+export { parseAccounts, parseCurrentKiosk, parseKiosks } from './accounts-api';
+export type { Account, AccountContact, CurrentKiosk, Kiosk } from './accounts-api';
+export { toCreateUserRequest, validateCreateUser } from './validate-create-user';
+export type { CreatableRole, CreateUserErrors, CreateUserInput, CreateUserRequest } from './validate-create-user';

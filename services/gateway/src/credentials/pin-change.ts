@@ -1,0 +1,18 @@
+import type { RpcClient } from '@lws/messaging';
+import type { Actor } from '../common/access';
+import { parseInput } from '../common/validation';
+import { publicUser } from '../auth/auth.service';
+import { changePinSchema } from './credentials.schema';
+import { requireSelf } from './self-only';
+
+/**
+ * The PIN branch of `PATCH /api/users/{id}` (a body with `pinCode`): self only; the current PIN
+ * goes through identity's one verification path (400 wrong, 423 locked); a PIN another user has
+ * is refused 409 without saying whose. Answers `User & {pinSet: true}`.
+ */
+export async function changePin(rpc: RpcClient, actor: Actor, userId: number, body: unknown) {
+  requireSelf(actor, userId);
+  const { currentPin, pinCode } = parseInput(changePinSchema, body);
+  const { user } = await rpc.send('identity.pin.change.v1', { userId, newPin: pinCode, ...(currentPin ? { currentPin } : {}) });
+  return { ...publicUser(user), ...(user.medicalInfo ? { medicalInfo: user.medicalInfo } : {}), pinSet: true as const };
+}

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import { HttpException, Inject, Injectable } from '@nestjs/common';
+import { RemoteError, type RpcClient } from '@lws/messaging';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+import { RPC } from '../common/rpc';
+import { COUNTERS, type Counters } from '../sessions/rate-limiter';
+import { SESSION_STORE, type SessionStore } from '../sessions/session.store';
+import { sessionTtlSeconds } from '../sessions/cookies';
+import { publicUser } from '../auth/auth.service';
+
+export const NOT_A_KIOSK = 'This device is not an enrolled kiosk';
+export const TOO_MANY_PIN_ATTEMPTS = 'Too many attempts on this kiosk. Please wait a few minutes and try again.';
+
+/**
+ * PIN login at an enrolled kiosk. A wrong PIN names no account, so it cannot count towards an
+ * account lockout: the device itself is throttled instead, before identity is asked.
+ */
+@Injectable()
+export class KioskLoginService {
+  constructor(
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(RPC) private readonly rpc: RpcClient,
+    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    @Inject(COUNTERS) private readonly counters: Counters,
+  ) {}
+
+  /** `token` is the device cookie; identity answers 403 when it is unknown or revoked. */
+  async login(token: string, pin: string) {
+    // Keyed by the token's hash: the device is limited, and no usable token sits in Redis.
+    const deviceKey = `kiosk-pin:${createHash('sha256').update(token).digest('hex')}`;
+    if ((await this.counters.peek(deviceKey)) >= this.config.KIOSK_PIN_MAX_FAILURES) {
+      throw new HttpException({ message: TOO_MANY_PIN_ATTEMPTS }, 429);
+    }
+    let reply;
+    try {
+      reply = await this.rpc.send('identity.kiosk.pin_login.v1', { token, pin });
+    } catch (err) {
+      if (err instanceof RemoteError && err.status === 401) await this.counters.hit(deviceKey, this.config.KIOSK_PIN_WINDOW_SECONDS);
+      throw err;
+    }
+    const { user } = reply;
+    const sessionId = await this.sessions.create(
+      {
+        userId: user.id,
+        role: user.role,
+        username: user.username,
+        name: user.name,
+        remember: false,
+        kiosk: true,
+        createdAt: new Date().toISOString(),
+      },
+      sessionTtlSeconds(false),
+    );
+    return { sessionId, user: publicUser(user) };
+  }
+}

@@ -1,0 +1,21 @@
+import { Controller, Get, Req } from '@nestjs/common';
+import { Roles, type AuthedRequest } from '../common/session.guard';
+import { managerOf, UsersService } from './users.service';
+
+/** The account lists behind the admin and superadmin dashboards. */
+@Controller('api')
+export class AccountsController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get('worker-accounts')
+  @Roles('admin', 'superadmin')
+  accounts(@Req() req: AuthedRequest) {
+    return this.users.accounts(managerOf(req));
+  }
+
+  @Get('data/workers')
+  @Roles('admin', 'superadmin')
+  workers() {
+    return this.users.workers();
+  }
+}

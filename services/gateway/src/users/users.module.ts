@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { AccountsController } from './accounts.controller';
+import { UsersController } from './users.controller';
+import { UsersService } from './users.service';
+
+@Module({ controllers: [UsersController, AccountsController], providers: [UsersService] })
+export class UsersModule {}

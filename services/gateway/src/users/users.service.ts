@@ -1,0 +1,78 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { RpcClient } from '@lws/messaging';
+import { actorOf, authorizeUserAccess, type Actor } from '../common/access';
+import type { AuthedRequest } from '../common/session.guard';
+import { RPC } from '../common/rpc';
+import { SESSION_STORE, type SessionStore } from '../sessions/session.store';
+import type { z } from 'zod';
+import type { updateProfileSchema } from './users.schema';
+import { changePin } from '../credentials/pin-change';
+import { browserContact, browserSettings, browserUser } from './user.view';
+
+type ProfileUpdate = z.infer<typeof updateProfileSchema>;
+export type Manager = Actor & { role: 'admin' | 'superadmin' };
+
+/** The caller of a route guarded by @Roles('admin', 'superadmin'). */
+export function managerOf(req: AuthedRequest): Manager {
+  const actor = actorOf(req);
+  return { ...actor, role: actor.role === 'superadmin' ? 'superadmin' : 'admin' };
+}
+
+@Injectable()
+export class UsersService {
+  constructor(
+    @Inject(RPC) private readonly rpc: RpcClient,
+    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+  ) {}
+
+  /** Admins see workers; a superadmin also sees admins and whether each account has a password and a PIN. */
+  async accounts(actor: Manager) {
+    const { accounts } = await this.rpc.send('identity.account.list.v1', { actorRole: actor.role });
+    return accounts.map((a) => ({
+      ...browserUser(a.user),
+      emergencyContacts: a.emergencyContacts.map(({ id, name, phone, relation }) => ({ id, name, phone, relation })),
+      ...(actor.role === 'superadmin' ? { passwordSet: a.passwordSet ?? false, pinSet: a.pinSet ?? false } : {}),
+    }));
+  }
+
+  async workers() {
+    const { users } = await this.rpc.send('identity.user.list.v1', { roles: ['worker'] });
+    return users.map(browserUser);
+  }
+
+  async withRelations(actor: Actor, userId: number) {
+    await authorizeUserAccess(this.rpc, actor, userId);
+    const found = await this.rpc.send('identity.user.get_with_relations.v1', { userId });
+    return {
+      ...browserUser(found.user),
+      pinSet: found.user.pinSet,
+      settings: found.settings ? browserSettings(found.settings) : null,
+      emergencyContacts: found.emergencyContacts.map(browserContact),
+      // Check-ins belong to the shifts service, which arrives in issue 4; until then there is none.
+      latestCheckIn: null,
+    };
+  }
+
+  async updateProfile(actor: Actor, userId: number, input: ProfileUpdate) {
+    await authorizeUserAccess(this.rpc, actor, userId);
+    const { user } = await this.rpc.send('identity.user.update_profile.v1', {
+      userId,
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.phone !== undefined ? { phone: input.phone } : {}),
+      ...(input.medicalInfo !== undefined ? { medicalInfo: input.medicalInfo ?? '' } : {}),
+    });
+    return browserUser(user);
+  }
+
+  /** The PIN branch: self only, through identity's one PIN-verification path. */
+  changePin(actor: Actor, userId: number, body: unknown) {
+    return changePin(this.rpc, actor, userId, body);
+  }
+
+  /** Identity deletes the account and announces it; the account's sessions end with it. */
+  async delete(actor: Manager, userId: number) {
+    await this.rpc.send('identity.user.delete.v1', { userId, actorId: actor.userId, actorRole: actor.role });
+    await this.sessions.destroyAllForUser(userId);
+    return { ok: true };
+  }
+}

@@ -1,0 +1,104 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { eq } from 'drizzle-orm';
+import type { CommandMap } from '@lws/contracts';
+import { RpcError } from '@lws/messaging';
+import { CLOCK, UnitOfWork, type Clock } from '@lws/platform';
+import { pinFailures, users, type UserRow } from '../db/schema';
+import { PasswordHasher } from '../users/password-hasher';
+import { UsersRepository } from '../users/users.repository';
+import { toUserView } from '../users/user-view';
+import { CURRENT_PASSWORD_INCORRECT, CURRENT_PIN_REQUIRED, PIN_LOCKED, SUPERADMIN_ONLY, USER_NOT_FOUND } from './messages';
+import { PinAssigner } from './pin-assigner';
+import { PinVerifier } from './pin-verifier';
+import { temporaryPassword } from './temporary-password';
+
+type Reply<P extends keyof CommandMap> = CommandMap[P]['reply'];
+type Request<P extends keyof CommandMap> = CommandMap[P]['request'];
+
+@Injectable()
+export class CredentialsService {
+  constructor(
+    private readonly repo: UsersRepository,
+    private readonly passwords: PasswordHasher,
+    private readonly pins: PinAssigner,
+    private readonly verifier: PinVerifier,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async verifyPin(req: Request<'identity.pin.verify.v1'>): Promise<Reply<'identity.pin.verify.v1'>> {
+    await this.verifier.verify(req.userId, req.pin);
+    return { valid: true };
+  }
+
+  /** The current PIN (when one is set) goes through the one verification path, lockout included. */
+  async changePin(req: Request<'identity.pin.change.v1'>): Promise<Reply<'identity.pin.change.v1'>> {
+    const user = await this.load(req.userId);
+    if (user.pinHash) {
+      if (!req.currentPin) throw new RpcError(400, CURRENT_PIN_REQUIRED, { field: 'currentPin' });
+      await this.verifier.verify(user.id, req.currentPin, 'currentPin');
+    } else if (this.verifier.isLocked(user)) {
+      throw new RpcError(423, PIN_LOCKED, { code: 'pin_locked' });
+    }
+    const { result } = await this.pins.assign(req.newPin, (pinHash) =>
+      this.uow.run(async (tx, emit) => {
+        const [row] = await tx.update(users).set({ pinHash, updatedAt: this.clock() }).where(eq(users.id, user.id)).returning();
+        await emit('identity.credential.changed.v1', { userId: user.id, credential: 'pin', changedBy: user.id, reset: false });
+        return row;
+      }),
+    );
+    return { user: toUserView(result) };
+  }
+
+  /** A new random PIN, shown once; it also lifts a lockout, which is how an account gets unlocked early. */
+  async resetPin(req: Request<'identity.pin.reset.v1'>): Promise<Reply<'identity.pin.reset.v1'>> {
+    await this.requireSuperadmin(req.resetBy);
+    const user = await this.load(req.userId);
+    const { generatedPin } = await this.pins.assign(undefined, (pinHash) =>
+      this.uow.run(async (tx, emit) => {
+        await tx.update(users).set({ pinHash, pinLockedUntil: null, updatedAt: this.clock() }).where(eq(users.id, user.id));
+        await tx.delete(pinFailures).where(eq(pinFailures.userId, user.id));
+        await emit('identity.credential.changed.v1', { userId: user.id, credential: 'pin', changedBy: req.resetBy, reset: true });
+      }),
+    );
+    return { pin: generatedPin! };
+  }
+
+  async changePassword(req: Request<'identity.password.change.v1'>): Promise<Reply<'identity.password.change.v1'>> {
+    const user = await this.load(req.userId);
+    if (!(await this.passwords.verify(user.passwordHash, req.currentPassword))) {
+      throw new RpcError(400, CURRENT_PASSWORD_INCORRECT, { field: 'currentPassword', code: 'wrong_password' });
+    }
+    const passwordHash = await this.passwords.hash(req.newPassword);
+    await this.uow.run(async (tx, emit) => {
+      await tx.update(users).set({ passwordHash, passwordIsTemporary: false, updatedAt: this.clock() }).where(eq(users.id, user.id));
+      await emit('identity.credential.changed.v1', { userId: user.id, credential: 'password', changedBy: user.id, reset: false });
+    });
+    return { changed: true };
+  }
+
+  /** A one-time password the user must replace (password_is_temporary until the next change). */
+  async resetPassword(req: Request<'identity.password.reset.v1'>): Promise<Reply<'identity.password.reset.v1'>> {
+    await this.requireSuperadmin(req.resetBy);
+    const user = await this.load(req.userId);
+    const password = temporaryPassword();
+    const passwordHash = await this.passwords.hash(password);
+    await this.uow.run(async (tx, emit) => {
+      await tx.update(users).set({ passwordHash, passwordIsTemporary: true, updatedAt: this.clock() }).where(eq(users.id, user.id));
+      await emit('identity.credential.changed.v1', { userId: user.id, credential: 'password', changedBy: req.resetBy, reset: true });
+    });
+    return { temporaryPassword: password };
+  }
+
+  private async load(userId: number): Promise<UserRow> {
+    const user = await this.repo.findById(userId);
+    if (!user) throw new RpcError(404, USER_NOT_FOUND, { field: 'userId' });
+    return user;
+  }
+
+  /** The gateway checks the role too; identity does not take its word for who may reset. */
+  private async requireSuperadmin(actorId: number): Promise<void> {
+    const actor = await this.repo.findById(actorId);
+    if (actor?.role !== 'superadmin') throw new RpcError(403, SUPERADMIN_ONLY);
+  }
+}

@@ -1,0 +1,63 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { CONFIG, ConfigError, DB, LOGGER, type BaseConfig, type Db, type Logger } from '@lws/platform';
+import type { IdentityConfig } from '../config';
+import { localSecrets } from '../db/schema';
+
+const LOCAL_KEY_NAME = 'pin_hash_key';
+
+/**
+ * PINs are stored as HMAC-SHA256 under a server key: deterministic, so a kiosk finds the one user
+ * a PIN identifies with an index lookup and the unique index keeps PINs unique, yet a stolen
+ * database alone cannot be brute-forced over the 10,000 possible PINs without the key.
+ */
+@Injectable()
+export class PinHasher implements OnModuleInit {
+  private key?: Buffer;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: IdentityConfig & BaseConfig,
+    @Inject(DB) private readonly db: Db,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    if (this.config.PIN_HASH_KEY) {
+      this.key = Buffer.from(this.config.PIN_HASH_KEY, 'utf8');
+      return;
+    }
+    if (this.config.NODE_ENV === 'production') {
+      throw new ConfigError([{ variable: 'PIN_HASH_KEY', message: 'is required in production (at least 32 characters)' }]);
+    }
+    this.key = Buffer.from(await this.localKey(), 'utf8');
+    this.logger.warn(
+      'PIN_HASH_KEY is not set: PINs are hashed with a generated key kept in the database, for development only; set PIN_HASH_KEY in production',
+    );
+  }
+
+  /** One generated key per database, kept across restarts; replicas starting together agree on the first. */
+  private async localKey(): Promise<string> {
+    await this.db
+      .insert(localSecrets)
+      .values({ name: LOCAL_KEY_NAME, value: randomBytes(32).toString('base64url') })
+      .onConflictDoNothing({ target: localSecrets.name });
+    const [row] = await this.db.select().from(localSecrets).where(eq(localSecrets.name, LOCAL_KEY_NAME));
+    return row.value;
+  }
+
+  hash(pin: string): string {
+    if (!this.key) throw new Error('PinHasher used before its key was loaded');
+    return createHmac('sha256', this.key).update(pin, 'utf8').digest('hex');
+  }
+
+  matches(storedHash: string, pin: string): boolean {
+    const a = Buffer.from(storedHash, 'hex');
+    const b = Buffer.from(this.hash(pin), 'hex');
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  randomPin(): string {
+    return String(randomInt(0, 10_000)).padStart(4, '0');
+  }
+}

@@ -1,0 +1,95 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, count, eq, gt } from 'drizzle-orm';
+import { RpcError } from '@lws/messaging';
+import { CLOCK, UnitOfWork, type Clock, type Tx } from '@lws/platform';
+import { pinFailures, users, type UserRow } from '../db/schema';
+import { INCORRECT_PIN, NO_PIN_SET, PIN_LOCKED, USER_NOT_FOUND } from './messages';
+import { PinHasher } from './pin-hasher';
+
+export const MAX_PIN_FAILURES = 5;
+export const PIN_FAILURE_WINDOW_MS = 15 * 60_000;
+export const PIN_LOCK_MS = 15 * 60_000;
+
+type Outcome = 'ok' | 'wrong' | 'locked' | 'no-pin' | 'missing';
+
+export type Identified = { kind: 'ok'; user: UserRow } | { kind: 'locked'; user: UserRow } | { kind: 'unknown' };
+
+/**
+ * The one PIN-verification path: every PIN step in the product (end shift, check-in, alert
+ * dialog, PIN change, kiosk login) goes through here, so the lockout cannot be sidestepped.
+ * Five wrong PINs within 15 minutes lock PIN actions for 15 minutes, a correct PIN included.
+ */
+@Injectable()
+export class PinVerifier {
+  constructor(
+    private readonly hasher: PinHasher,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  isLocked(user: Pick<UserRow, 'pinLockedUntil'>, now = this.clock()): boolean {
+    return user.pinLockedUntil !== null && user.pinLockedUntil > now;
+  }
+
+  /**
+   * Checks the PIN of a known user. Resolves with the user; throws 400 (wrong PIN or none set,
+   * naming `field`), 404 or 423. A wrong PIN is recorded even though the caller gets an error.
+   */
+  async verify(userId: number, pin: string, field = 'pin'): Promise<UserRow> {
+    const now = this.clock();
+    const { outcome, user } = await this.uow.run(async (tx, emit): Promise<{ outcome: Outcome; user?: UserRow }> => {
+      // Row lock: concurrent guesses for one account are counted one after the other.
+      const [row] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+      if (!row) return { outcome: 'missing' };
+      if (!row.pinHash) return { outcome: this.isLocked(row, now) ? 'locked' : 'no-pin' };
+      if (this.isLocked(row, now)) return { outcome: 'locked' };
+      if (this.hasher.matches(row.pinHash, pin)) {
+        await this.clearFailures(tx, row);
+        return { outcome: 'ok', user: row };
+      }
+      await tx.insert(pinFailures).values({ userId, failedAt: now });
+      const [{ n }] = await tx
+        .select({ n: count() })
+        .from(pinFailures)
+        .where(and(eq(pinFailures.userId, userId), gt(pinFailures.failedAt, new Date(now.getTime() - PIN_FAILURE_WINDOW_MS))));
+      if (n < MAX_PIN_FAILURES) return { outcome: 'wrong' };
+      const lockedUntil = new Date(now.getTime() + PIN_LOCK_MS);
+      await tx.update(users).set({ pinLockedUntil: lockedUntil }).where(eq(users.id, userId));
+      // The lock replaces the failures: once it ends the account starts from zero.
+      await tx.delete(pinFailures).where(eq(pinFailures.userId, userId));
+      await emit('identity.pin.locked.v1', { userId, username: row.username, lockedUntil: lockedUntil.toISOString() });
+      return { outcome: 'locked' };
+    });
+    switch (outcome) {
+      case 'ok':
+        return user!;
+      case 'missing':
+        throw new RpcError(404, USER_NOT_FOUND, { field: 'userId' });
+      case 'no-pin':
+        throw new RpcError(400, NO_PIN_SET, { field, code: 'no_pin' });
+      case 'locked':
+        throw new RpcError(423, PIN_LOCKED, { code: 'pin_locked' });
+      case 'wrong':
+        throw new RpcError(400, INCORRECT_PIN, { field, code: 'wrong_pin' });
+    }
+  }
+
+  /**
+   * Kiosk login: the PIN itself identifies the user, within the caller's transaction. A user
+   * `eligible` rejects is reported as unknown, exactly like a PIN nobody has. A wrong PIN here
+   * belongs to no account, so it is not recorded: the kiosk's per-device limit covers it.
+   */
+  async identify(tx: Tx, pin: string, eligible: (user: UserRow) => boolean): Promise<Identified> {
+    const [user] = await tx.select().from(users).where(eq(users.pinHash, this.hasher.hash(pin))).for('update');
+    if (!user || !eligible(user)) return { kind: 'unknown' };
+    if (this.isLocked(user)) return { kind: 'locked', user };
+    await this.clearFailures(tx, user);
+    return { kind: 'ok', user };
+  }
+
+  /** A correct PIN forgets earlier wrong ones, and an expired lock. */
+  private async clearFailures(tx: Tx, user: UserRow): Promise<void> {
+    await tx.delete(pinFailures).where(eq(pinFailures.userId, user.id));
+    if (user.pinLockedUntil !== null) await tx.update(users).set({ pinLockedUntil: null }).where(eq(users.id, user.id));
+  }
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import type { CommandMap } from '@lws/contracts';
+import { RpcError } from '@lws/messaging';
+import type { Role } from '../db/schema';
+import { UsersRepository } from '../users/users.repository';
+import { toUserView } from '../users/user-view';
+import { ContactsRepository } from './contacts.repository';
+import { SettingsRepository } from './settings.repository';
+import { toContactView, toSettingsView } from './profile.views';
+
+type ListAccounts = CommandMap['identity.account.list.v1'];
+type WithRelations = CommandMap['identity.user.get_with_relations.v1'];
+
+/** The views that join a user with their contacts and settings. */
+@Injectable()
+export class AccountsService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly contacts: ContactsRepository,
+    private readonly settings: SettingsRepository,
+  ) {}
+
+  /** Admins see workers; a superadmin sees workers and admins, and whether each has a password and a PIN. */
+  async list(req: ListAccounts['request']): Promise<ListAccounts['reply']> {
+    const superadmin = req.actorRole === 'superadmin';
+    const roles: Role[] = superadmin ? ['worker', 'admin'] : ['worker'];
+    const rows = await this.users.listByRoles(roles);
+    const contacts = await this.contacts.listForUsers(rows.map((r) => r.id));
+    return {
+      accounts: rows.map((row) => ({
+        user: toUserView(row),
+        emergencyContacts: contacts.filter((c) => c.userId === row.id).map(toContactView),
+        ...(superadmin ? { passwordSet: row.passwordHash.length > 0, pinSet: row.pinHash !== null } : {}),
+      })),
+    };
+  }
+
+  async withRelations(userId: number): Promise<WithRelations['reply']> {
+    const row = await this.users.findById(userId);
+    if (!row) throw new RpcError(404, 'User not found', { field: 'userId' });
+    const [contacts, settings] = await Promise.all([this.contacts.listForUser(userId), this.settings.findForUser(userId)]);
+    return {
+      user: toUserView(row),
+      ...(settings ? { settings: toSettingsView(settings) } : {}),
+      emergencyContacts: contacts.map(toContactView),
+    };
+  }
+}

@@ -1,0 +1,236 @@
+import request from 'supertest';
+import type { INestApplication } from '@nestjs/common';
+import { startTestStack, XHR, type TestStack } from './support/test-stack';
+import { createAccount, nextMobile, signIn, superadminOf, type Account } from './support/accounts';
+
+/**
+ * Spec section 6 on the server, endpoint by endpoint: every route the gateway serves × {anonymous,
+ * worker, admin, superadmin}. A worker acts only on itself; an admin on itself and on workers; a
+ * superadmin on anyone. The first test fails when the gateway serves a route this table lacks
+ * (or the table names one it no longer serves), so a new endpoint cannot ship without its row.
+ */
+
+type Who = 'anonymous' | 'worker' | 'admin' | 'superadmin';
+
+/** What `:id` stands for. Fixtures: worker, otherWorker, admin, otherAdmin, superadmin. */
+type Target =
+  | Fixture
+  | 'new worker'
+  | 'new admin'
+  | `contact of ${Fixture}`
+  | `new contact of ${Fixture}`
+  | 'new kiosk';
+type Fixture = 'worker' | 'otherWorker' | 'admin' | 'otherAdmin' | 'superadmin';
+
+interface Case {
+  who: Who;
+  on?: Target;
+  /** A body, or one built from the resolved `:id` target. */
+  body?: object | ((targetId: number) => object);
+  expect: number;
+  /** The call ends the caller's session (logout), so it runs on a fresh sign-in. */
+  fresh?: boolean;
+}
+
+const ROLES: Who[] = ['anonymous', 'worker', 'admin', 'superadmin'];
+type Extra = Pick<Case, 'body' | 'fresh' | 'on'>;
+
+/** Same answer whoever asks (public routes). */
+const everyone = (status: number, extra: Extra = {}): Case[] => ROLES.map((who) => ({ who, expect: status, ...extra }));
+/** Any signed-in user. */
+const signedIn = (status: number, extra: Extra = {}): Case[] =>
+  ROLES.map((who) => ({ who, expect: who === 'anonymous' ? 401 : status, ...extra }));
+/** Admins and the superadmin. */
+const managers = (status: number, extra: Extra = {}): Case[] =>
+  ROLES.map((who) => ({ who, expect: who === 'anonymous' ? 401 : who === 'worker' ? 403 : status, ...extra }));
+/** The superadmin only. */
+const superadminOnly = (status: number, extra: Extra = {}): Case[] =>
+  ROLES.map((who) => ({ who, expect: who === 'anonymous' ? 401 : who === 'superadmin' ? status : 403, ...extra }));
+
+/** The access rule on a user id: self, admins on workers, the superadmin on anyone. */
+const accessRule = (status: number, extra: Omit<Extra, 'on'> = {}): Case[] => [
+  { who: 'anonymous', on: 'worker', expect: 401, ...extra },
+  { who: 'worker', on: 'worker', expect: status, ...extra },
+  { who: 'worker', on: 'otherWorker', expect: 403, ...extra },
+  { who: 'admin', on: 'admin', expect: status, ...extra },
+  { who: 'admin', on: 'worker', expect: status, ...extra },
+  { who: 'admin', on: 'otherAdmin', expect: 403, ...extra },
+  { who: 'admin', on: 'superadmin', expect: 403, ...extra },
+  { who: 'superadmin', on: 'otherAdmin', expect: status, ...extra },
+  { who: 'superadmin', on: 'worker', expect: status, ...extra },
+];
+
+/** PIN steps: the account holder only, whatever the role. */
+const selfOnly = (status: number, extra: Omit<Extra, 'on'> = {}): Case[] => [
+  { who: 'anonymous', on: 'worker', expect: 401, ...extra },
+  { who: 'worker', on: 'worker', expect: status, ...extra },
+  { who: 'worker', on: 'otherWorker', expect: 403, ...extra },
+  { who: 'admin', on: 'worker', expect: 403, ...extra },
+  { who: 'superadmin', on: 'otherAdmin', expect: 403, ...extra },
+];
+
+/** The access rule on the contact's user; a contact the caller may not reach answers like a missing one. */
+const contactRule = (status: number, fresh: boolean, extra: Omit<Extra, 'on'> = {}): Case[] => {
+  const of = (f: Fixture): Target => (fresh ? `new contact of ${f}` : `contact of ${f}`);
+  return [
+    { who: 'anonymous', on: of('worker'), expect: 401, ...extra },
+    { who: 'worker', on: of('worker'), expect: status, ...extra },
+    { who: 'worker', on: of('otherWorker'), expect: 404, ...extra },
+    { who: 'admin', on: of('admin'), expect: status, ...extra },
+    { who: 'admin', on: of('worker'), expect: status, ...extra },
+    { who: 'admin', on: of('otherAdmin'), expect: 404, ...extra },
+    { who: 'admin', on: of('superadmin'), expect: 404, ...extra },
+    { who: 'superadmin', on: of('otherAdmin'), expect: status, ...extra },
+  ];
+};
+
+const contact = (userId: number) => ({ userId, name: 'Matrix Contact', phone: '+447911123456', relation: 'Friend' });
+const settings = { primaryContact: '+447911123456', checkInInterval: 60 };
+const newUser = (role: 'worker' | 'admin') => () => ({
+  username: `m${Math.random().toString(36).slice(2, 10)}`,
+  password: 'Secret1pass',
+  name: 'Matrix User',
+  phone: nextMobile(),
+  role,
+});
+
+const MATRIX: Record<string, Case[]> = {
+  'GET /healthz': everyone(200),
+  'GET /readyz': everyone(200),
+
+  'POST /api/auth/login': everyone(400, { body: {} }),
+  'POST /api/auth/logout': everyone(200, { body: {}, fresh: true }),
+  'GET /api/auth/me': signedIn(200),
+  'POST /api/auth/change-password': signedIn(400, { body: {} }),
+  // Only an enrolled kiosk browser may PIN-login; none of these callers holds a kiosk cookie.
+  'POST /api/auth/pin-login': everyone(403, { body: { pin: '1234' } }),
+
+  'GET /api/system/status': superadminOnly(200),
+
+  'POST /api/users': [
+    { who: 'anonymous', body: newUser('worker'), expect: 401 },
+    { who: 'worker', body: newUser('worker'), expect: 403 },
+    { who: 'admin', body: newUser('worker'), expect: 201 },
+    { who: 'admin', body: newUser('admin'), expect: 403 },
+    { who: 'superadmin', body: newUser('admin'), expect: 201 },
+  ],
+  'GET /api/worker-accounts': managers(200),
+  'GET /api/data/workers': managers(200),
+  'GET /api/users/:id/with-relations': accessRule(200),
+  'PATCH /api/users/:id': [
+    ...accessRule(200, { body: { medicalInfo: 'Checked by the authorization matrix' } }),
+    // The PIN branch of the same route; an invalid PIN shows the call got past authorization.
+    ...selfOnly(400, { body: { pinCode: '12' } }),
+  ],
+  'DELETE /api/users/:id': [
+    { who: 'anonymous', on: 'new worker', expect: 401 },
+    { who: 'worker', on: 'worker', expect: 403 },
+    { who: 'worker', on: 'otherWorker', expect: 403 },
+    { who: 'admin', on: 'new worker', expect: 200 },
+    { who: 'admin', on: 'admin', expect: 400 },
+    { who: 'admin', on: 'otherAdmin', expect: 403 },
+    { who: 'admin', on: 'superadmin', expect: 403 },
+    { who: 'superadmin', on: 'new admin', expect: 200 },
+    { who: 'superadmin', on: 'superadmin', expect: 400 },
+  ],
+
+  'POST /api/users/:id/verify-pin': selfOnly(400, { body: { pin: 'abcd' } }),
+  'POST /api/users/:id/reset-pin': [
+    { who: 'anonymous', on: 'worker', expect: 401 },
+    { who: 'worker', on: 'worker', expect: 403 },
+    { who: 'admin', on: 'worker', expect: 403 },
+    { who: 'superadmin', on: 'new worker', expect: 200 },
+  ],
+  'POST /api/users/:id/reset-password': [
+    { who: 'anonymous', on: 'worker', expect: 401 },
+    { who: 'worker', on: 'worker', expect: 403 },
+    { who: 'admin', on: 'worker', expect: 403 },
+    { who: 'superadmin', on: 'new worker', expect: 200 },
+  ],
+
+  'GET /api/users/:id/emergency-contacts': accessRule(200),
+  'POST /api/emergency-contacts': accessRule(201, { body: contact }),
+  'PATCH /api/emergency-contacts/:id': contactRule(200, false, { body: { relation: 'Neighbour' } }),
+  'DELETE /api/emergency-contacts/:id': contactRule(200, true),
+  'PATCH /api/users/:id/settings': accessRule(200, { body: settings }),
+  'POST /api/settings': accessRule(200, { body: (userId) => ({ userId, ...settings }) }),
+
+  'GET /api/kiosks/current': everyone(200),
+  'GET /api/kiosks': managers(200),
+  'POST /api/kiosks': managers(400, { body: {} }),
+  'DELETE /api/kiosks/:id': managers(200, { on: 'new kiosk' }),
+};
+
+/** `METHOD path` for every route registered on the gateway's Express router. */
+function servedRoutes(app: INestApplication): string[] {
+  const express = app.getHttpAdapter().getInstance() as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
+  return express.router.stack.flatMap((layer) =>
+    layer.route ? Object.keys(layer.route.methods).filter((m) => layer.route!.methods[m]).map((m) => `${m.toUpperCase()} ${layer.route!.path}`) : [],
+  );
+}
+
+describe('authorization matrix: every gateway endpoint × {anonymous, worker, admin, superadmin}', () => {
+  let t: TestStack;
+  const people = {} as Record<Fixture, Account>;
+  const contacts = {} as Record<Fixture, number>;
+
+  beforeAll(async () => {
+    t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000' } });
+    people.superadmin = await superadminOf(t);
+    people.admin = await createAccount(t, people.superadmin.agent, 'admin');
+    people.otherAdmin = await createAccount(t, people.superadmin.agent, 'admin');
+    people.worker = await createAccount(t, people.admin.agent, 'worker');
+    people.otherWorker = await createAccount(t, people.admin.agent, 'worker');
+    for (const f of Object.keys(people) as Fixture[]) contacts[f] = await addContact(f);
+  }, 120_000);
+  afterAll(() => t?.stop());
+
+  async function addContact(owner: Fixture): Promise<number> {
+    const res = await people[owner].agent.post('/api/emergency-contacts').set(XHR).send(contact(people[owner].id)).expect(201);
+    return res.body.id;
+  }
+
+  async function newUserId(role: 'worker' | 'admin'): Promise<number> {
+    const res = await people.superadmin.agent.post('/api/users').set(XHR).send(newUser(role)()).expect(201);
+    return res.body.user.id;
+  }
+
+  async function resolve(target: Target): Promise<number> {
+    if (target === 'new worker') return newUserId('worker');
+    if (target === 'new admin') return newUserId('admin');
+    if (target === 'new kiosk') {
+      // Enrolled from a browser of its own: the kiosk cookie must not land on a matrix caller.
+      const enroller = await signIn(t, people.admin.username, people.admin.password);
+      return (await enroller.post('/api/kiosks').set(XHR).send({ name: 'Matrix kiosk', location: 'Reception' }).expect(201)).body.id;
+    }
+    if (target.startsWith('new contact of ')) return addContact(target.slice('new contact of '.length) as Fixture);
+    if (target.startsWith('contact of ')) return contacts[target.slice('contact of '.length) as Fixture];
+    return people[target as Fixture].id;
+  }
+
+  async function callerFor(c: Case) {
+    if (c.who === 'anonymous') return request(t.url);
+    const me = people[c.who];
+    return c.fresh ? signIn(t, me.username, me.password) : me.agent;
+  }
+
+  it('has a row for every route the gateway serves, and no row for a route it does not', () => {
+    const gateway = t.stack.services.find((s) => s.name === 'gateway') as { app: INestApplication };
+    expect(servedRoutes(gateway.app).sort()).toEqual(Object.keys(MATRIX).sort());
+  });
+
+  const table = Object.entries(MATRIX).flatMap(([route, cases]) =>
+    cases.map((c) => ({ title: `${route} as ${c.who}${c.on ? ` on ${c.on}` : ''} → ${c.expect}`, route, c })),
+  );
+
+  it.each(table)('$title', async ({ route, c }) => {
+    const [method, template] = route.split(' ');
+    const targetId = c.on ? await resolve(c.on) : undefined;
+    const path = template.replace(':id', String(targetId));
+    const caller = await callerFor(c);
+    const body = typeof c.body === 'function' ? c.body(targetId!) : c.body;
+    const call = (caller as request.Agent)[method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](path).set(XHR);
+    const res = body === undefined ? await call : await call.send(body);
+    expect({ status: res.status, body: res.status === c.expect ? 'as expected' : res.body }).toEqual({ status: c.expect, body: 'as expected' });
+  });
+});
