@@ -3,6 +3,7 @@ import { startTestStack, XHR, type TestStack } from './support/test-stack';
 
 describe('embedded mode (PGlite, in-process bus, in-memory sessions)', () => {
   let t: TestStack;
+  let superadminPassword = '';
 
   beforeAll(async () => {
     t = await startTestStack({ embedded: true, env: { LWS_SUPERADMIN_PASSWORD: '' } });
@@ -25,5 +26,36 @@ describe('embedded mode (PGlite, in-process bus, in-memory sessions)', () => {
     await t.restart();
     expect(t.announcements).toHaveLength(1);
     await request(t.url).post('/api/auth/login').set(XHR).send({ username: 'superadmin', password }).expect(200);
+    superadminPassword = password;
+  });
+
+  it('runs the accounts flows on PGlite: PINs, a PIN clash, contacts, settings, kiosk login', async () => {
+    const admin = request.agent(t.url);
+    await admin.post('/api/auth/login').set(XHR).send({ username: 'superadmin', password: superadminPassword }).expect(200);
+    const worker = { password: 'secret1', name: 'Embedded Worker', phone: '+447911123456', role: 'worker' };
+    const created = await admin.post('/api/users').set(XHR).send({ ...worker, username: 'emb.one', pinCode: '4321' }).expect(201);
+    const clash = await admin.post('/api/users').set(XHR).send({ ...worker, username: 'emb.two', pinCode: '4321' }).expect(409);
+    expect(clash.body).toEqual({ message: 'This PIN is not available. Please choose a different PIN.', field: 'pinCode' });
+    const generated = await admin.post('/api/users').set(XHR).send({ ...worker, username: 'emb.two' }).expect(201);
+    expect(generated.body.generatedPin).toMatch(/^\d{4}$/);
+    expect(generated.body.generatedPin).not.toBe('4321');
+
+    const w = request.agent(t.url);
+    await w.post('/api/auth/login').set(XHR).send({ username: 'emb.one', password: 'secret1' }).expect(200);
+    const id = created.body.user.id;
+    await w.post(`/api/users/${id}/verify-pin`).set(XHR).send({ pin: '4321' }).expect(200);
+    await w.post(`/api/users/${id}/verify-pin`).set(XHR).send({ pin: '1111' }).expect(400);
+    await w.post('/api/emergency-contacts').set(XHR).send({ userId: id, name: 'Sam Carer', phone: '07911 123457', relation: 'Partner' }).expect(201);
+    await w.patch(`/api/users/${id}/settings`).set(XHR).send({ primaryContact: '+447911123457', checkInInterval: '120' }).expect(200);
+    const rel = await w.get(`/api/users/${id}/with-relations`).expect(200);
+    expect(rel.body.settings.checkInInterval).toBe(120);
+    expect(rel.body.emergencyContacts).toEqual([expect.objectContaining({ name: 'Sam Carer', phone: '+447911123457', relation: 'Partner' })]);
+
+    const terminal = request.agent(t.url);
+    await terminal.post('/api/auth/login').set(XHR).send({ username: 'superadmin', password: superadminPassword }).expect(200);
+    await terminal.post('/api/kiosks').set(XHR).send({ name: 'Front desk', location: 'The Prospect Building' }).expect(201);
+    await terminal.post('/api/auth/logout').set(XHR).send({ fromKiosk: true }).expect(200);
+    const kioskLogin = await terminal.post('/api/auth/pin-login').set(XHR).send({ pin: '4321' }).expect(200);
+    expect(kioskLogin.body.username).toBe('emb.one');
   });
 });
