@@ -1,0 +1,141 @@
+import {
+  adminStatus,
+  checkInButton,
+  CHECK_IN_HINTS,
+  defaultLocationChoice,
+  formatCountdown,
+  formatDuration,
+  nextCheckInAt,
+  nextFullHour,
+  statusPill,
+  workerDeadline,
+  workerOwnStatus,
+} from './index';
+
+const now = new Date('2026-11-20T10:30:00.000Z');
+const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const onShiftWith = (nextCheckInTime: string | null) => ({ onShift: true, shiftStartTime: at(-2 * HOUR), latestCheckIn: { nextCheckInTime } });
+
+describe("worker's own status", () => {
+  it.each([
+    ['no user', null, 'overdue'],
+    ['off shift', { onShift: false }, 'safe'],
+    ['no check-in and no shift start', { onShift: true }, 'overdue'],
+  ] as const)('%s → %s', (_name, user, expected) => {
+    expect(workerOwnStatus({ user }, now)).toBe(expected);
+  });
+
+  it('is safe during an emergency reset whatever the deadline', () => {
+    expect(workerOwnStatus({ user: onShiftWith(at(-HOUR)), emergencyReset: true }, now)).toBe('safe');
+  });
+
+  it.each([
+    [-1, 'overdue'],
+    [0, 'overdue'],
+    [1, 'due-soon'],
+    [10 * MIN, 'due-soon'],
+    [10 * MIN + 1, 'safe'],
+  ])('without a check-in, shift start + 1 h is the deadline (%i ms left → %s)', (left, expected) => {
+    const user = { onShift: true, shiftStartTime: new Date(now.getTime() + left - HOUR).toISOString(), latestCheckIn: null };
+    expect(workerOwnStatus({ user }, now)).toBe(expected);
+  });
+
+  it.each([
+    [null, 'overdue'],
+    [at(-1), 'overdue'],
+    [at(0), 'overdue'],
+    [at(1), 'due-soon'],
+    [at(10 * MIN), 'due-soon'],
+    [at(10 * MIN + 1), 'safe'],
+    [at(24 * HOUR), 'safe'],
+    [at(24 * HOUR + 1), 'safe'],
+    [at(-24 * HOUR - 1), 'safe'],
+    [at(-24 * HOUR), 'overdue'],
+  ])('with a check-in due at %s → %s', (next, expected) => {
+    expect(workerOwnStatus({ user: onShiftWith(next) }, now)).toBe(expected);
+  });
+
+  it('has the spec pill texts and colours', () => {
+    expect(statusPill('safe')).toEqual({ text: "You're checked in", tone: 'green' });
+    expect(statusPill('due-soon')).toEqual({ text: 'Check-in due soon', tone: 'amber' });
+    expect(statusPill('overdue')).toEqual({ text: 'Check-in overdue', tone: 'red' });
+    expect(statusPill('emergency-reset')).toEqual({ text: 'Emergency reset active', tone: 'purple' });
+    expect(statusPill('unavailable')).toEqual({ text: 'Status unavailable', tone: 'grey' });
+  });
+
+  it('counts down to the next check-in, else shift start + 1 h, else the next full hour', () => {
+    expect(workerDeadline({ user: onShiftWith(at(5 * MIN)) }, now).toISOString()).toBe(at(5 * MIN));
+    expect(workerDeadline({ user: { onShift: true, shiftStartTime: at(-20 * MIN) } }, now).toISOString()).toBe(at(40 * MIN));
+    expect(workerDeadline({ user: { onShift: false } }, now).toISOString()).toBe('2026-11-20T11:00:00.000Z');
+  });
+});
+
+describe("monitors' status of an on-shift worker", () => {
+  it.each([
+    [undefined, 'checked-in'],
+    [null, 'checked-in'],
+    [at(15 * MIN), 'checked-in'],
+    [at(15 * MIN - 1), 'due-soon'],
+    [at(1), 'due-soon'],
+    [at(0), 'overdue'],
+    [at(-1), 'overdue'],
+  ])('next check-in %s → %s', (next, expected) => {
+    expect(adminStatus(next, now)).toBe(expected);
+  });
+});
+
+describe('the CHECK IN button', () => {
+  it.each([
+    [at(10 * MIN + 1), false, CHECK_IN_HINTS.outsideWindow],
+    [at(10 * MIN), true, CHECK_IN_HINTS.ready],
+    [at(1), true, CHECK_IN_HINTS.ready],
+    [at(-30 * MIN), true, CHECK_IN_HINTS.ready],
+    [at(24 * HOUR + 1), false, CHECK_IN_HINTS.noShift],
+    [null, false, CHECK_IN_HINTS.noShift],
+  ])('on shift, deadline %s → enabled %s', (next, enabled, hint) => {
+    expect(checkInButton({ onShift: true, nextCheckInTime: next }, now)).toMatchObject({ enabled, hint });
+  });
+
+  it('is off during an emergency reset and while processing', () => {
+    expect(checkInButton({ onShift: true, nextCheckInTime: at(MIN), emergencyReset: true }, now)).toMatchObject({ enabled: false, hint: CHECK_IN_HINTS.noShift });
+    expect(checkInButton({ onShift: true, nextCheckInTime: at(MIN), processing: true }, now)).toEqual({ enabled: false, hint: 'Processing...', tone: 'processing' });
+  });
+
+  it('off shift it needs a future check-in time', () => {
+    expect(checkInButton({ onShift: false, nextCheckInTime: at(-MIN) }, now).enabled).toBe(false);
+    expect(checkInButton({ onShift: false, nextCheckInTime: at(5 * MIN) }, now).enabled).toBe(true);
+  });
+});
+
+describe('time helpers', () => {
+  it('computes the next check-in from the interval', () => {
+    expect(nextCheckInAt(now, 60).toISOString()).toBe(at(HOUR));
+    expect(nextCheckInAt(now, 30).toISOString()).toBe(at(30 * MIN));
+  });
+  it('finds the next full hour, moving on from an exact hour', () => {
+    expect(nextFullHour(now).toISOString()).toBe('2026-11-20T11:00:00.000Z');
+    expect(nextFullHour(new Date('2026-11-20T11:00:00.000Z')).toISOString()).toBe('2026-11-20T12:00:00.000Z');
+  });
+  it('formats HH:MM:SS, clamped at zero', () => {
+    expect(formatCountdown(3_723_999)).toBe('01:02:03');
+    expect(formatCountdown(0)).toBe('00:00:00');
+    expect(formatCountdown(-5000)).toBe('00:00:00');
+    expect(formatCountdown(25 * HOUR)).toBe('25:00:00');
+  });
+  it('formats a duration as Nh Nm', () => {
+    expect(formatDuration(2 * HOUR + 5 * MIN + 59_000)).toBe('2h 5m');
+    expect(formatDuration(0)).toBe('0h 0m');
+  });
+});
+
+describe('default location choice', () => {
+  const active = [{ name: 'Depot' }, { name: 'The Prospect Building' }];
+  it('prefers the user location, then The Prospect Building, then the first active one', () => {
+    expect(defaultLocationChoice('Depot', active)).toBe('Depot');
+    expect(defaultLocationChoice('Closed site', active)).toBe('The Prospect Building');
+    expect(defaultLocationChoice(null, [{ name: 'Depot' }])).toBe('Depot');
+    expect(defaultLocationChoice(null, [])).toBeUndefined();
+  });
+});
