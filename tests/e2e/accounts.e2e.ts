@@ -105,7 +105,7 @@ test('an admin creates a worker and sees the generated PIN once; the worker edit
   const admin = await adminContext.newPage();
   await admin.goto('/admin');
   await expect(admin.getByRole('tab', { name: 'Worker Dashboard' })).toHaveAttribute('aria-selected', 'true');
-  await expect(admin.getByRole('tab')).toHaveText(['Worker Dashboard', 'Create User', 'Kiosks']);
+  await expect(admin.getByRole('tab')).toHaveText(['Worker Dashboard', 'Create User', 'Locations', 'Kiosks']);
   await admin.getByRole('tab', { name: 'Create User' }).click();
   await expect(admin.getByText('Create New User')).toBeVisible();
   const form = admin.getByTestId('create-user-form');
@@ -338,7 +338,7 @@ test('a superadmin sees credential columns without values, resets a PIN and a pa
   const context = await contextAs(browser, superadminState);
   const page = await context.newPage();
   await page.goto('/superadmin');
-  await expect(page.getByRole('tab')).toHaveText(['Worker Dashboard', 'Create User', 'Kiosks']);
+  await expect(page.getByRole('tab')).toHaveText(['Worker Dashboard', 'Create User', 'Locations', 'Kiosks', 'Force Clock Out']);
   await expect(page.getByRole('columnheader', { name: 'Password' })).toBeVisible();
   await expect(page.getByRole('columnheader', { name: 'PIN', exact: true })).toBeVisible();
   const row = page.locator(`[data-testid="account-row"][data-username="${target.user.username}"]`);

@@ -48,6 +48,8 @@ export default async function globalSetup() {
     SUBJECT_PREFIX: `${id}.`,
     // Browser tests log in many times from one address; the limits are proven by the integration tests.
     LOGIN_MAX_ATTEMPTS_PER_IP: '10000',
+    // Time-dependent flows (check-in windows, due and overdue) move the server's clock instead of waiting.
+    LWS_TEST_CLOCK: '1',
     LWS_SUPERADMIN_USERNAME: 'superadmin',
     LWS_SUPERADMIN_PASSWORD: password,
     OTEL_SDK_DISABLED: 'true',

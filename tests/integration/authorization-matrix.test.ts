@@ -19,7 +19,8 @@ type Target =
   | 'new admin'
   | `contact of ${Fixture}`
   | `new contact of ${Fixture}`
-  | 'new kiosk';
+  | 'new kiosk'
+  | 'new location';
 type Fixture = 'worker' | 'otherWorker' | 'admin' | 'otherAdmin' | 'superadmin';
 
 interface Case {
@@ -58,6 +59,16 @@ const accessRule = (status: number, extra: Omit<Extra, 'on'> = {}): Case[] => [
   { who: 'admin', on: 'superadmin', expect: 403, ...extra },
   { who: 'superadmin', on: 'otherAdmin', expect: status, ...extra },
   { who: 'superadmin', on: 'worker', expect: status, ...extra },
+];
+
+/** A worker's own shift, check-ins and emergency calls: the worker themselves, never another role. */
+const ownShift = (status: number, extra: Omit<Extra, 'on'> = {}): Case[] => [
+  { who: 'anonymous', on: 'worker', expect: 401, ...extra },
+  { who: 'worker', on: 'worker', expect: status, ...extra },
+  { who: 'worker', on: 'otherWorker', expect: 403, ...extra },
+  { who: 'admin', on: 'worker', expect: 403, ...extra },
+  { who: 'admin', on: 'admin', expect: 403, ...extra },
+  { who: 'superadmin', on: 'superadmin', expect: 403, ...extra },
 ];
 
 /** PIN steps: the account holder only, whatever the role. */
@@ -159,6 +170,32 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/kiosks': managers(200),
   'POST /api/kiosks': managers(400, { body: {} }),
   'DELETE /api/kiosks/:id': managers(200, { on: 'new kiosk' }),
+
+  // locations
+  'GET /api/location-options': signedIn(200),
+  'POST /api/location-options': managers(201, { body: () => ({ name: `Matrix ${Math.random().toString(36).slice(2, 10)}` }) }),
+  'PATCH /api/location-options/:id': managers(200, { on: 'new location', body: { isActive: false } }),
+  'DELETE /api/location-options/:id': managers(200, { on: 'new location' }),
+
+  // shifts (bodies that fail validation show the call got past authorization without changing anything)
+  'GET /api/time': signedIn(200),
+  'GET /api/test-clock': signedIn(200),
+  'POST /api/test-clock': superadminOnly(400, { body: {} }),
+  'POST /api/users/:id/start-shift': ownShift(400, { body: { location: '' } }),
+  'POST /api/users/:id/end-shift': ownShift(400, { body: { pin: '12' } }),
+  'POST /api/check-ins': ownShift(400, { body: (userId) => ({ userId, pin: '12' }) }),
+  'POST /api/emergency-call': ownShift(400, { body: (userId) => ({ userId, emergency: false }) }),
+  'GET /api/users/:id/latest-check-in': accessRule(200),
+  'POST /api/users/:id/force-clock-out': [
+    { who: 'anonymous', on: 'worker', expect: 401 },
+    { who: 'worker', on: 'worker', expect: 403 },
+    { who: 'admin', on: 'worker', expect: 403 },
+    { who: 'superadmin', on: 'worker', expect: 200 },
+  ],
+  'GET /api/workers/active': managers(200),
+  'GET /api/workers/due': managers(200),
+  'GET /api/workers/missed': managers(200),
+  'GET /api/dashboard-data': managers(200),
 };
 
 /** `METHOD path` for every route registered on the gateway's Express router. */
@@ -175,7 +212,8 @@ describe('authorization matrix: every gateway endpoint × {anonymous, worker, ad
   const contacts = {} as Record<Fixture, number>;
 
   beforeAll(async () => {
-    t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000' } });
+    // The test clock's routes exist only when it is on: on here, so they have rows too.
+    t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000', LWS_TEST_CLOCK: '1' } });
     people.superadmin = await superadminOf(t);
     people.admin = await createAccount(t, people.superadmin.agent, 'admin');
     people.otherAdmin = await createAccount(t, people.superadmin.agent, 'admin');
@@ -198,6 +236,10 @@ describe('authorization matrix: every gateway endpoint × {anonymous, worker, ad
   async function resolve(target: Target): Promise<number> {
     if (target === 'new worker') return newUserId('worker');
     if (target === 'new admin') return newUserId('admin');
+    if (target === 'new location') {
+      const name = `Matrix site ${Math.random().toString(36).slice(2, 10)}`;
+      return (await people.admin.agent.post('/api/location-options').set(XHR).send({ name }).expect(201)).body.id;
+    }
     if (target === 'new kiosk') {
       // Enrolled from a browser of its own: the kiosk cookie must not land on a matrix caller.
       const enroller = await signIn(t, people.admin.username, people.admin.password);

@@ -252,7 +252,11 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         pinSet: expect.any(Boolean),
         settings: { userId: worker.id, primaryContact: '+447911111222', secondaryContact: null, checkInInterval: 120 },
         emergencyContacts: [c],
+        onShift: false,
+        location: 'Off Shift',
+        shiftStartTime: null,
         latestCheckIn: null,
+        nextCheckInTime: null,
       });
       expect(JSON.stringify(body)).not.toMatch(/hash|password/i);
       await worker.agent.get(`/api/users/${other.id}/with-relations`).expect(403);
@@ -270,6 +274,11 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         role: 'worker',
         phone: expect.any(String),
         emergencyContacts: [{ id: expect.any(Number), name: 'Jo Relative', phone: '+447911222333', relation: 'Sister' }],
+        onShift: false,
+        location: 'Off Shift',
+        shiftStartTime: null,
+        latestCheckIn: null,
+        nextCheckInTime: null,
       });
 
       const asSuper = (await superadmin.agent.get('/api/worker-accounts').expect(200)).body as Record<string, unknown>[];

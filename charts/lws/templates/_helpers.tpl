@@ -173,7 +173,12 @@ release here, with the name, instead of as a crash loop in the cluster.
 {{- $vars := .Files.Get "config-vars.json" | fromJson -}}
 {{- $common := $vars.common -}}
 {{- $reserved := list "HOST" "PORT" "HEALTH_PORT" "DATABASE_URL" "NATS_URL" "REDIS_URL" "OTEL_SERVICE_NAME" "PIN_HASH_KEY" -}}
+{{- /* A movable clock could hide a missed check-in: it exists for tests, never in a deployment. */ -}}
+{{- $testOnly := list "LWS_TEST_CLOCK" -}}
 {{- range $k, $_ := .Values.config -}}
+{{- if has $k $testOnly -}}
+{{- fail (printf "config.%s: the test clock is for tests only; a deployment never sets it" $k) -}}
+{{- end -}}
 {{- if not (has $k $common) -}}
 {{- fail (printf "config.%s: not a common LWS variable (see charts/lws/config-vars.json)" $k) -}}
 {{- end -}}
@@ -195,6 +200,9 @@ release here, with the name, instead of as a crash loop in the cluster.
 {{- $seen := dict -}}
 {{- range $source := list "env" "secretEnv" "existingSecretEnv" -}}
 {{- range $k, $_ := (get $svc $source | default dict) -}}
+{{- if has $k $testOnly -}}
+{{- fail (printf "services.%s.%s.%s: the test clock is for tests only; a deployment never sets it" $name $source $k) -}}
+{{- end -}}
 {{- if not (has $k $allowed) -}}
 {{- fail (printf "services.%s.%s.%s: not a variable of the %s service (see charts/lws/config-vars.json)" $name $source $k $name) -}}
 {{- end -}}

@@ -1,9 +1,10 @@
 import { Alert, PageStatus, Tabs, TabsContent, TabsList, TabsTrigger, useAuth, useDocumentTitle } from '@lws/fe-ui';
 import { CreateUserCard, KiosksCard, WorkerDashboard } from '@lws/fe-ui/accounts';
+import { LocationsCard } from '@lws/fe-ui/locations';
 
 const MONITORS = ['admin', 'superadmin'];
 
-/** The admin dashboard. Locations and Activity Logs join these tabs with their features. */
+/** The admin dashboard. Activity Logs joins these tabs with its feature. */
 export default function AdminApp() {
   const { user, loading } = useAuth();
   useDocumentTitle('Admin Dashboard');
@@ -21,6 +22,9 @@ export default function AdminApp() {
             <TabsTrigger value="create-user" data-testid="tab-create-user">
               Create User
             </TabsTrigger>
+            <TabsTrigger value="locations" data-testid="tab-locations">
+              Locations
+            </TabsTrigger>
             <TabsTrigger value="kiosks" data-testid="tab-kiosks">
               Kiosks
             </TabsTrigger>
@@ -30,6 +34,9 @@ export default function AdminApp() {
           </TabsContent>
           <TabsContent value="create-user">
             <CreateUserCard />
+          </TabsContent>
+          <TabsContent value="locations">
+            <LocationsCard />
           </TabsContent>
           <TabsContent value="kiosks">
             <KiosksCard />

@@ -1,7 +1,9 @@
 import { Alert, PageStatus, Tabs, TabsContent, TabsList, TabsTrigger, useAuth, useDocumentTitle } from '@lws/fe-ui';
 import { CreateUserCard, KiosksCard, WorkerDashboard } from '@lws/fe-ui/accounts';
+import { LocationsCard } from '@lws/fe-ui/locations';
+import { ForceClockOutCard } from './force-clock-out/ForceClockOutCard';
 
-/** The super admin dashboard. Its other tools (locations, logs, force clock out, configuration, tests) join these tabs with their features. */
+/** The super admin dashboard. Its other tools (logs, configuration, tests) join these tabs with their features. */
 export default function SuperadminApp() {
   const { user, loading } = useAuth();
   useDocumentTitle('Super Admin Dashboard');
@@ -19,8 +21,14 @@ export default function SuperadminApp() {
             <TabsTrigger value="create-user" data-testid="tab-create-user">
               Create User
             </TabsTrigger>
+            <TabsTrigger value="locations" data-testid="tab-locations">
+              Locations
+            </TabsTrigger>
             <TabsTrigger value="kiosks" data-testid="tab-kiosks">
               Kiosks
+            </TabsTrigger>
+            <TabsTrigger value="force-clock-out" data-testid="tab-force-clock-out">
+              Force Clock Out
             </TabsTrigger>
           </TabsList>
           <TabsContent value="workers">
@@ -29,8 +37,14 @@ export default function SuperadminApp() {
           <TabsContent value="create-user">
             <CreateUserCard />
           </TabsContent>
+          <TabsContent value="locations">
+            <LocationsCard />
+          </TabsContent>
           <TabsContent value="kiosks">
             <KiosksCard />
+          </TabsContent>
+          <TabsContent value="force-clock-out">
+            <ForceClockOutCard />
           </TabsContent>
         </Tabs>
       ) : (

@@ -16,13 +16,20 @@ export const sharedSingletons = {
   '@lws/fe-ui': { singleton: true, requiredVersion: false },
 };
 
+const repoRoot = path.join(import.meta.dirname, '..', '..', '..');
+
 function baseConfig({ dir, publicPath }) {
   return {
     mode: 'production',
     context: dir,
     devtool: false,
     target: 'web',
-    resolve: { extensions: ['.tsx', '.ts', '.mjs', '.js'] },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.mjs', '.js'],
+      // The status rules are compiled from source with the screens, as ES modules, so a
+      // screen never runs rules older than the ones beside it in the repository.
+      alias: { '@lws/rules$': path.join(repoRoot, 'libs/rules/src/index.ts') },
+    },
     output: {
       path: path.join(dir, 'dist'),
       publicPath,

@@ -1,4 +1,4 @@
-export { api, apiRequest, ApiError, failureField, failureMessage, messageOf, UNAUTHORIZED_EVENT } from './api/api';
+export { api, apiRequest, apiResponse, ApiError, failureField, failureMessage, messageOf, UNAUTHORIZED_EVENT } from './api/api';
 export type { HttpMethod, RequestOptions } from './api/api';
 
 export { AuthProvider, AuthError, useAuth, INVALID_SERVER_RESPONSE } from './auth/AuthContext';
@@ -61,3 +61,6 @@ export type { PhoneHint } from './validation/phone';
 
 export { useInterval } from './hooks/useInterval';
 export { useMinimumBusy } from './hooks/useMinimumBusy';
+
+export { SERVER_CLOCK_SYNC_MS, serverNow, syncServerClock, useServerClock, useServerTimeEvery } from './time/server-clock';
+export type { ServerClock } from './time/server-clock';

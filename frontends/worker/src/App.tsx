@@ -1,21 +1,25 @@
-import { PageStatus, SignedInCard, useAuth, useDocumentTitle } from '@lws/fe-ui';
+import { useAuth, useDocumentTitle } from '@lws/fe-ui';
+import { LoadingSkeleton } from './LoadingSkeleton';
+import { WorkerHome } from './WorkerHome';
 
-/** The worker's home. For now it shows who is signed in; shifts and check-ins arrive in later issues. */
+/** The worker's home: shift, status, CHECK IN and emergency (spec section 2, /worker). */
 export default function WorkerApp() {
   const { user, loading } = useAuth();
   useDocumentTitle('Check-In');
   return (
     <div className="lws-page" data-testid="remote-worker">
+      <header>
+        <h1 className="lws-page__title">Check-In</h1>
+        {user ? (
+          <p className="lws-page__subtitle">
+            Signed in as <strong data-testid="signed-in-name">{user.name}</strong>
+          </p>
+        ) : null}
+      </header>
       {loading ? (
-        <PageStatus text="Loading..." />
+        <LoadingSkeleton />
       ) : user ? (
-        <>
-          <header>
-            <h1 className="lws-page__title">Check-In</h1>
-            <p className="lws-page__subtitle">Your shift and check-ins will appear here.</p>
-          </header>
-          <SignedInCard user={user} />
-        </>
+        <WorkerHome key={user.id} user={user} />
       ) : (
         <p>Please log in to access your worker dashboard</p>
       )}

@@ -19,6 +19,7 @@ import { baseConfigShape, healthPortShape, loadConfig, type BaseConfig } from '.
 import { createLogger, NestPinoLogger, type Logger } from './logger';
 import { openDatabase, type Database } from './database';
 import { HealthController, Readiness } from './health';
+import { clockFor } from './clock';
 import { ANNOUNCE, CLOCK, CONFIG, Consumers, DB, LOGGER, UnitOfWork, type Announce, type Clock } from './runtime';
 
 export const VERSION = '0.1.0';
@@ -99,7 +100,7 @@ export async function migrateOnly(def: ServiceDefinition, opts: RuntimeOptions =
 export async function startService(def: ServiceDefinition, opts: RuntimeOptions = {}): Promise<RunningService> {
   const config = loadServiceConfig(def, opts.env);
   const logger = createLogger(def.name, config.LOG_LEVEL, opts.logDestination);
-  const clock = opts.clock ?? (() => new Date());
+  const clock = opts.clock ?? clockFor(config);
   const cleanups: (() => Promise<unknown>)[] = [];
   const close = async () => {
     for (const fn of cleanups.splice(0).reverse()) {
@@ -168,6 +169,9 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
     });
     cleanups.push(() => app.close());
     app.connectMicroservice({ strategy: rpcStrategy }, { inheritAppConfig: true });
+    // Runs the modules' onModuleInit hooks, where feature modules register their consumers, before
+    // the consumers start (app.listen would run them only after).
+    await app.init();
     await app.startAllMicroservices();
 
     relay.start();

@@ -40,3 +40,28 @@ describe('loadConfig', () => {
     expect(c.NATS_URL).toBe('nats://a:4222,nats://b:4222');
   });
 });
+
+describe('LWS_TEST_CLOCK', () => {
+  it('is off unless set to 1', () => {
+    expect(loadConfig(shape, {}).LWS_TEST_CLOCK).toBe(false);
+    expect(loadConfig(shape, { LWS_TEST_CLOCK: '0' }).LWS_TEST_CLOCK).toBe(false);
+    expect(loadConfig(shape, { LWS_TEST_CLOCK: '1', NODE_ENV: 'test' }).LWS_TEST_CLOCK).toBe(true);
+  });
+
+  it.each([['true'], ['yes'], ['2']])('refuses %s, naming the variable', (value) => {
+    expect(() => loadConfig(shape, { LWS_TEST_CLOCK: value })).toThrow(/LWS_TEST_CLOCK: must be 1 \(test clock on\) or 0/);
+  });
+
+  it('stops a production process that has the test clock on', () => {
+    let error: unknown;
+    try {
+      loadConfig(shape, { LWS_TEST_CLOCK: '1', NODE_ENV: 'production' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      { variable: 'LWS_TEST_CLOCK', message: 'the test clock cannot be enabled when NODE_ENV=production' },
+    ]);
+  });
+});

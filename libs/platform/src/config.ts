@@ -31,6 +31,11 @@ export const baseConfigShape = {
     .string()
     .regex(/^([a-z0-9_-]+\.)?$/, 'empty, or a lower-case token ending with "."')
     .default(''),
+  /** 1 lets tests move this process's clock (see clock.ts); refused in production. */
+  LWS_TEST_CLOCK: z
+    .enum(['0', '1'], { errorMap: () => ({ message: 'must be 1 (test clock on) or 0' }) })
+    .default('0')
+    .transform((v) => v === '1'),
 };
 
 /** Services with their own health port (the gateway serves health on PORT). */
@@ -55,6 +60,11 @@ export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.Proces
     throw new ConfigError(
       result.error.issues.map((i) => ({ variable: String(i.path[0] ?? '(config)'), message: i.message })),
     );
+  }
+  const values = result.data as Record<string, unknown>;
+  // A movable clock in production would let anyone with the switch hide a missed check-in.
+  if (values.LWS_TEST_CLOCK === true && values.NODE_ENV === 'production') {
+    throw new ConfigError([{ variable: 'LWS_TEST_CLOCK', message: 'the test clock cannot be enabled when NODE_ENV=production' }]);
   }
   return result.data;
 }

@@ -22,7 +22,8 @@ export type Emit = <S extends EventSubject>(subject: S, data: EventMap[S]) => Pr
 
 /**
  * A state change and the events it causes commit together: events are written to the
- * service's outbox inside the same transaction, and the relay is woken only after commit.
+ * service's outbox inside the same transaction, and the relay is woken only after commit (and
+ * only when there is something to publish: a wake-up costs the relay a transaction).
  */
 export class UnitOfWork {
   constructor(
@@ -32,10 +33,14 @@ export class UnitOfWork {
   ) {}
 
   async run<T>(work: (tx: Tx, emit: Emit) => Promise<T>): Promise<T> {
+    let emitted = false;
     const result = await this.db.transaction(async (tx) =>
-      work(tx, ((subject, data) => this.outbox.enqueue(tx, subject, data)) as Emit),
+      work(tx, ((subject, data) => {
+        emitted = true;
+        return this.outbox.enqueue(tx, subject, data);
+      }) as Emit),
     );
-    this.relay.kick();
+    if (emitted) this.relay.kick();
     return result;
   }
 }
@@ -52,6 +57,7 @@ export interface ConsumerRegistration {
 export class Consumers {
   private readonly registrations: ConsumerRegistration[] = [];
   private readonly running: DurableConsumer<EventSubject>[] = [];
+  private started = false;
 
   constructor(
     private readonly service: string,
@@ -59,11 +65,13 @@ export class Consumers {
   ) {}
 
   register(registration: ConsumerRegistration): void {
-    if (this.running.length > 0) throw new Error('consumers must be registered before the service starts');
+    // A consumer registered late would silently never run: fail loudly instead.
+    if (this.started) throw new Error('consumers must be registered before the service starts (in onModuleInit)');
     this.registrations.push(registration);
   }
 
   async startAll(): Promise<void> {
+    this.started = true;
     for (const r of this.registrations) {
       const consumer = new DurableConsumer({
         db: this.deps.db,
@@ -73,9 +81,13 @@ export class Consumers {
         name: `${this.service}-${r.name}`,
         subjects: r.subjects,
         handler: async (event, tx) => {
-          await r.handler(event as EventEnvelope<EventSubject>, tx, ((subject, data) => this.deps.outbox.enqueue(tx, subject, data)) as Emit);
+          let emitted = false;
+          await r.handler(event as EventEnvelope<EventSubject>, tx, ((subject, data) => {
+            emitted = true;
+            return this.deps.outbox.enqueue(tx, subject, data);
+          }) as Emit);
           // Committed a moment later by the consumer; the relay's next poll picks it up if this kick is early.
-          this.deps.relay.kick();
+          if (emitted) this.deps.relay.kick();
         },
       });
       await consumer.start();

@@ -5,7 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import Redis from 'ioredis';
 import { RpcClient, type InProcessBus } from '@lws/messaging';
-import { createLogger, HealthController, LOGGER, loadConfig, NestPinoLogger, Readiness, type Logger } from '@lws/platform';
+import { CLOCK, clockFor, createLogger, HealthController, LOGGER, loadConfig, NestPinoLogger, Readiness, type Logger } from '@lws/platform';
 import { GATEWAY_CONFIG, gatewayConfigShape } from './config';
 import { RPC } from './common/rpc';
 import { ApiExceptionFilter } from './common/api-exception.filter';
@@ -17,6 +17,9 @@ import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
 import { UsersModule } from './users/users.module';
 import { ProfileModule } from './profile/profile.module';
+import { LocationsModule } from './locations/locations.module';
+import { ShiftsModule } from './shifts/shifts.module';
+import { TimeModule } from './time/time.module';
 import { SystemController } from './system/system.controller';
 import { CredentialsController } from './credentials/credentials.controller';
 import { KiosksController } from './kiosks/kiosks.controller';
@@ -81,13 +84,14 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
         { provide: COUNTERS, useValue: counters },
         { provide: RPC, useValue: rpc },
         { provide: Readiness, useValue: readiness },
+        { provide: CLOCK, useValue: clockFor(config) },
       ],
-      exports: [GATEWAY_CONFIG, LOGGER, SESSION_STORE, COUNTERS, RPC, Readiness],
+      exports: [GATEWAY_CONFIG, LOGGER, SESSION_STORE, COUNTERS, RPC, Readiness, CLOCK],
     })
     class GatewayRuntimeModule {}
 
     @Module({
-      imports: [GatewayRuntimeModule, UsersModule, ProfileModule],
+      imports: [GatewayRuntimeModule, UsersModule, ProfileModule, LocationsModule, ShiftsModule, TimeModule.register(config.LWS_TEST_CLOCK)],
       controllers: [HealthController, AuthController, SystemController, CredentialsController, KiosksController],
       providers: [AuthService, KioskLoginService, { provide: APP_GUARD, useClass: SessionGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
     })

@@ -1,12 +1,17 @@
 import { join } from 'node:path';
 import type { ServiceDefinition } from '@lws/platform';
 import { shiftsSchema, messaging } from './db/schema';
+import { ShiftsModule } from './shifts/shifts.module';
+import { CheckInsModule } from './check-ins/check-ins.module';
+import { EmergenciesModule } from './emergencies/emergencies.module';
+import { DashboardsModule } from './dashboards/dashboards.module';
+import { ProjectionsModule } from './projections/projections.module';
 
 export const shiftsService: ServiceDefinition = {
   name: 'shifts',
   configShape: {},
   defaultHealthPort: 8083,
-  imports: [],
+  imports: [ShiftsModule, CheckInsModule, EmergenciesModule, DashboardsModule, ProjectionsModule],
   schema: shiftsSchema,
   tables: messaging,
   migrationsFolder: join(__dirname, '..', 'drizzle'),

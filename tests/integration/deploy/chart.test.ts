@@ -242,6 +242,10 @@ describe('with the default values', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
+  test('the test clock is never switched on: LWS_TEST_CLOCK is in no rendered object', () => {
+    expect(JSON.stringify(objects)).not.toContain('LWS_TEST_CLOCK');
+  });
+
   test('the gateway has no database: no DATABASE_URL and no migration Job, but a Redis session store', () => {
     const gateway = deploymentOf(objects, 'gateway');
     expect(envValue(gateway, 'DATABASE_URL')).toBeUndefined();
@@ -365,6 +369,10 @@ services:
     expect(schemaErrors(objects)).toEqual([]);
   });
 
+  test('the test clock stays off here too: LWS_TEST_CLOCK is in no rendered object', () => {
+    expect(JSON.stringify(objects)).not.toContain('LWS_TEST_CLOCK');
+  });
+
   test('the ingress routes the host to the gateway Service, with TLS', () => {
     const ingresses = ofKind(objects, 'Ingress');
     expect(ingresses).toHaveLength(1);
@@ -468,6 +476,13 @@ describe('values that would only fail in the cluster are refused at render time'
   test("a variable of another service is refused (the gateway has no superadmin)", () => {
     const values = writeValues('other.yaml', 'services:\n  gateway:\n    env:\n      LWS_SUPERADMIN_USERNAME: root\n');
     expect(renderFailure(values)).toContain('services.gateway.env.LWS_SUPERADMIN_USERNAME');
+  });
+
+  test('the test clock cannot be switched on, for all services or for one', () => {
+    const common = writeValues('clock-common.yaml', 'config:\n  LWS_TEST_CLOCK: "1"\n');
+    expect(renderFailure(common)).toContain('config.LWS_TEST_CLOCK: the test clock is for tests only');
+    const one = writeValues('clock-shifts.yaml', 'services:\n  shifts:\n    env:\n      LWS_TEST_CLOCK: "1"\n');
+    expect(renderFailure(one)).toContain('services.shifts.env.LWS_TEST_CLOCK: the test clock is for tests only');
   });
 
   test('a missing NATS endpoint is refused instead of falling back to an in-process bus', () => {

@@ -92,6 +92,10 @@ describe('docker-compose.yml', () => {
     expect(healthcheck.disable).not.toBe(true);
   });
 
+  test.each(SERVICES)('%s never has the test clock switched on', (name) => {
+    expect(composeEnv(name)).not.toHaveProperty('LWS_TEST_CLOCK');
+  });
+
   test('the NATS health check asks the monitoring port', () => {
     expect(composeService('nats').healthcheck.test.join(' ')).toContain(':8222/healthz');
   });

@@ -2,7 +2,6 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   Alert,
   ApiError,
-  Badge,
   Button,
   Card,
   CardContent,
@@ -11,104 +10,141 @@ import {
   CardTitle,
   ConfirmDialog,
   Skeleton,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
   api,
   failureMessage,
-  roleLabel,
   useAuth,
   useInterval,
   useMinimumBusy,
+  syncServerClock,
+  useServerTimeEvery,
   useToast,
 } from '@lws/fe-ui';
+import { fetchActiveWorkers, type ShiftWorker } from '@lws/fe-ui/shifts';
 import { parseAccounts, type Account } from './accounts-api';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
+import { WorkerTable, type ResetKind, type WorkerRow } from './WorkerTable';
 
 /** Spec section 9: worker lists poll every 30 s; the refresh spinner shows 500 ms. */
 export const ACCOUNTS_POLL_MS = 30_000;
 export const REFRESH_SPINNER_MS = 500;
+/** Spec section 7: on returning to the window, lists older than this are fetched again. */
+export const ADMIN_STALE_MS = 15_000;
+export const SUPERADMIN_STALE_MS = 30_000;
+/** Statuses move from Checked In to Due Soon to Overdue between polls too. */
+const STATUS_RECHECK_MS = 15_000;
 
-/** Spec section 8: 'Failed to fetch worker accounts: {status}'. */
-function loadFailureText(error: unknown): string {
-  if (error instanceof ApiError) return `Failed to fetch worker accounts: ${error.status}`;
+type Load<T> = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; items: T[] };
+
+/** Spec section 8: 'Failed to fetch {what}: {status}'. */
+function loadFailureText(what: string, error: unknown): string {
+  if (error instanceof ApiError) return `Failed to fetch ${what}: ${error.status}`;
   return error instanceof Error ? error.message : String(error);
 }
 
-type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; accounts: Account[] };
-type ResetKind = 'password' | 'pin';
-
-function useAccounts() {
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+function useList<T>(fetchItems: () => Promise<T[]>, what: string, label: string) {
+  const [load, setLoad] = useState<Load<T>>({ state: 'loading' });
   const latest = useRef(0);
   const reload = useCallback(async () => {
     const ticket = ++latest.current;
     try {
-      const accounts = parseAccounts(await api.get('/api/worker-accounts'));
-      if (ticket === latest.current) setLoad({ state: 'ready', accounts });
+      const items = await fetchItems();
+      if (ticket === latest.current) setLoad({ state: 'ready', items });
     } catch (e) {
-      console.error('Loading worker accounts failed', e);
+      console.error(`Loading ${label} failed`, e);
       // A failed poll keeps the table the user is reading; only a first load shows the error.
       if (ticket === latest.current) {
-        setLoad((current) =>
-          current.state === 'ready' ? current : { state: 'error', message: loadFailureText(e) },
-        );
+        setLoad((current) => (current.state === 'ready' ? current : { state: 'error', message: loadFailureText(what, e) }));
       }
       throw e;
     }
-  }, []);
-  useEffect(() => {
-    reload().catch(() => undefined);
-  }, [reload]);
+  }, [fetchItems, what, label]);
   return { load, reload };
 }
 
-function CredentialCell({
-  set,
-  placeholder,
-  onReset,
-  resetLabel,
-  testId,
-}: {
-  set: boolean;
-  placeholder: string;
-  onReset(): void;
-  resetLabel: string;
-  testId: string;
-}) {
+const fetchAccounts = async () => parseAccounts(await api.get('/api/worker-accounts'));
+
+/**
+ * An active worker completed from their account row when it is loaded: identity's name and phone
+ * are the current ones, and only the account carries contacts and credential flags.
+ */
+function activeRow(w: ShiftWorker, account: Account | undefined): WorkerRow {
+  const { id, name, username, phone: shiftPhone, ...shift } = w;
+  const phone = account?.phone ?? shiftPhone;
+  return {
+    id,
+    name: account?.name ?? name,
+    username: account?.username ?? username,
+    role: account?.role ?? 'worker',
+    ...(phone ? { phone } : {}),
+    emergencyContacts: account?.emergencyContacts ?? [],
+    ...(account?.passwordSet !== undefined ? { passwordSet: account.passwordSet } : {}),
+    ...(account?.pinSet !== undefined ? { pinSet: account.pinSet } : {}),
+    shift,
+  };
+}
+
+function LoadingRows({ label }: { label: string }) {
   return (
-    <div className="lws-actions">
-      {set ? <Badge variant="success">set</Badge> : <span className="lws-muted">{placeholder}</span>}
-      <Button size="sm" variant="outline" onClick={onReset} aria-label={resetLabel} data-testid={testId}>
-        Reset
-      </Button>
+    <div role="status" aria-label={label}>
+      <Skeleton height="2.5rem" />
     </div>
   );
 }
 
+function LoadError({ message, onRetry, testId }: { message: string; onRetry(): void; testId: string }) {
+  return (
+    <Alert variant="error" title="Error loading workers" data-testid={testId}>
+      <p>{message}</p>
+      <Button size="sm" variant="outline" onClick={onRetry}>
+        Try again
+      </Button>
+    </Alert>
+  );
+}
+
 /**
- * The Worker Dashboard tab: 'Worker Status Dashboard' with the All Worker Accounts table.
- * Columns follow the viewer's role (spec section 2): a superadmin also sees Password and
- * PIN, as set or not set with a Reset action; the values themselves never reach the browser.
- * Shift columns read 'Clocked Out' and N/A until shifts exist.
+ * The Worker Dashboard tab: 'Worker Status Dashboard' with the Active Workers and All Worker
+ * Accounts tables. Columns follow the viewer's role (spec section 2): a superadmin also sees
+ * Password and PIN, as set or not set with a Reset action; the values never reach the browser.
+ * Statuses are judged against the server's clock, which owns every deadline.
  */
 export function WorkerDashboard() {
   const { user } = useAuth();
   const { toast } = useToast();
-  const { load, reload } = useAccounts();
+  const superadmin = user?.role === 'superadmin';
+  const accounts = useList(fetchAccounts, 'worker accounts', 'worker accounts');
+  const active = useList(fetchActiveWorkers, 'active workers', 'active workers');
+  const now = useServerTimeEvery(STATUS_RECHECK_MS);
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
-  const [deleting, setDeleting] = useState<Account | null>(null);
-  const [resetting, setResetting] = useState<{ account: Account; kind: ResetKind } | null>(null);
+  const [deleting, setDeleting] = useState<WorkerRow | null>(null);
+  const [resetting, setResetting] = useState<{ row: WorkerRow; kind: ResetKind } | null>(null);
   const [busy, setBusy] = useState(false);
   const [secret, setSecret] = useState<OneTimeSecret | null>(null);
-  const superadmin = user?.role === 'superadmin';
+  const loadedAt = useRef(0);
 
-  useInterval(() => void reload().catch(() => undefined), ACCOUNTS_POLL_MS);
+  const { reload: reloadAccounts } = accounts;
+  const { reload: reloadActive } = active;
+  const reloadAll = useCallback(async () => {
+    loadedAt.current = Date.now();
+    await Promise.all([reloadActive().catch(() => undefined), reloadAccounts().catch(() => undefined)]);
+  }, [reloadActive, reloadAccounts]);
 
-  const refreshData = () => runRefresh(() => reload().catch(() => undefined));
+  useEffect(() => {
+    void reloadAll();
+  }, [reloadAll]);
+  useInterval(() => void reloadAll(), ACCOUNTS_POLL_MS);
+
+  const staleMs = superadmin ? SUPERADMIN_STALE_MS : ADMIN_STALE_MS;
+  useEffect(() => {
+    const onFocus = () => {
+      if (Date.now() - loadedAt.current >= staleMs) void reloadAll();
+    };
+    window.addEventListener('focus', onFocus);
+    return () => window.removeEventListener('focus', onFocus);
+  }, [reloadAll, staleMs]);
+
+  // A manual refresh also re-reads the server's clock, so statuses are judged on the latest time.
+  const refreshData = () => runRefresh(() => Promise.all([reloadAll(), syncServerClock()]));
 
   const confirmDelete = async () => {
     if (!deleting) return;
@@ -123,22 +159,22 @@ export function WorkerDashboard() {
     } finally {
       setBusy(false);
     }
-    await reload().catch(() => undefined);
+    await reloadAll();
   };
 
   const confirmReset = async () => {
     if (!resetting) return;
-    const { account, kind } = resetting;
+    const { row, kind } = resetting;
     setBusy(true);
     try {
       if (kind === 'pin') {
-        const body = (await api.post(`/api/users/${account.id}/reset-pin`)) as { pin?: unknown } | undefined;
+        const body = (await api.post(`/api/users/${row.id}/reset-pin`)) as { pin?: unknown } | undefined;
         if (typeof body?.pin !== 'string') throw new Error('The server sent no PIN');
-        setSecret({ title: `New PIN for ${account.name}`, owner: account.name, value: body.pin });
+        setSecret({ title: `New PIN for ${row.name}`, owner: row.name, value: body.pin });
       } else {
-        const body = (await api.post(`/api/users/${account.id}/reset-password`)) as { temporaryPassword?: unknown } | undefined;
+        const body = (await api.post(`/api/users/${row.id}/reset-password`)) as { temporaryPassword?: unknown } | undefined;
         if (typeof body?.temporaryPassword !== 'string') throw new Error('The server sent no password');
-        setSecret({ title: `Temporary password for ${account.name}`, owner: account.name, value: body.temporaryPassword });
+        setSecret({ title: `Temporary password for ${row.name}`, owner: row.name, value: body.temporaryPassword });
       }
       setResetting(null);
     } catch (e) {
@@ -147,7 +183,16 @@ export function WorkerDashboard() {
     } finally {
       setBusy(false);
     }
-    await reload().catch(() => undefined);
+    await reloadAll();
+  };
+
+  const accountsById = new Map(accounts.load.state === 'ready' ? accounts.load.items.map((a) => [a.id, a] as const) : []);
+  const tableProps = {
+    superadmin,
+    now,
+    viewerId: user?.id,
+    onDelete: setDeleting,
+    onReset: (row: WorkerRow, kind: ResetKind) => setResetting({ row, kind }),
   };
 
   return (
@@ -160,118 +205,53 @@ export function WorkerDashboard() {
           Refresh Data
         </Button>
       </div>
-      <Card>
+      <Card data-testid="active-workers">
         <CardHeader>
-          <CardTitle>All Worker Accounts</CardTitle>
-          <CardDescription>
-            {superadmin ? 'Every worker and admin account.' : 'Every worker account.'} Shift details appear here once shifts are in use.
-          </CardDescription>
+          <CardTitle>Active Workers</CardTitle>
+          <CardDescription>Workers on shift now, with their check-in status.</CardDescription>
         </CardHeader>
         <CardContent>
-          {load.state === 'loading' ? (
-            <div role="status" aria-label="Loading worker accounts">
-              <Skeleton height="2.5rem" />
+          {active.load.state === 'loading' ? (
+            <LoadingRows label="Loading active workers" />
+          ) : active.load.state === 'error' ? (
+            <LoadError message={active.load.message} onRetry={() => void refreshData()} testId="active-workers-error" />
+          ) : active.load.items.length === 0 ? (
+            <div data-testid="active-workers-empty">
+              <p className="lws-card__title">No Active Workers</p>
+              <p className="lws-muted">There are currently no workers on shift.</p>
             </div>
-          ) : load.state === 'error' ? (
-            <Alert variant="error" title="Error loading workers" data-testid="accounts-error">
-              <p>{load.message}</p>
-              <Button size="sm" variant="outline" onClick={() => void refreshData()}>
-                Try again
-              </Button>
-            </Alert>
-          ) : load.accounts.length === 0 ? (
+          ) : (
+            <WorkerTable
+              {...tableProps}
+              rows={active.load.items.map((w) => activeRow(w, accountsById.get(w.id)))}
+              data-testid="active-workers-table"
+              rowTestId="active-worker-row"
+            />
+          )}
+        </CardContent>
+      </Card>
+      <Card data-testid="worker-accounts">
+        <CardHeader>
+          <CardTitle>All Worker Accounts</CardTitle>
+          <CardDescription>{superadmin ? 'Every worker and admin account.' : 'Every worker account.'}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {accounts.load.state === 'loading' ? (
+            <LoadingRows label="Loading worker accounts" />
+          ) : accounts.load.state === 'error' ? (
+            <LoadError message={accounts.load.message} onRetry={() => void refreshData()} testId="accounts-error" />
+          ) : accounts.load.items.length === 0 ? (
             <div data-testid="accounts-empty">
               <p className="lws-card__title">No Worker Accounts</p>
               <p className="lws-muted">Create one in the Create User tab.</p>
             </div>
           ) : (
-            <Table data-testid="accounts-table">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Worker</TableHead>
-                  <TableHead>Username</TableHead>
-                  {superadmin ? (
-                    <>
-                      <TableHead>Password</TableHead>
-                      <TableHead>PIN</TableHead>
-                    </>
-                  ) : null}
-                  <TableHead>Shift Status</TableHead>
-                  <TableHead>Location</TableHead>
-                  <TableHead>Last Check-in</TableHead>
-                  <TableHead>Status</TableHead>
-                  <TableHead>Emergency Contacts</TableHead>
-                  <TableHead>Actions</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {load.accounts.map((a) => (
-                  <TableRow key={a.id} data-testid="account-row" data-username={a.username}>
-                    <TableCell>
-                      <strong>{a.name}</strong>
-                      {a.role !== 'worker' ? (
-                        <>
-                          {' '}
-                          <Badge variant="info">{roleLabel(a.role)}</Badge>
-                        </>
-                      ) : null}
-                      {a.phone ? <div className="lws-muted">{a.phone}</div> : null}
-                    </TableCell>
-                    <TableCell>{a.username}</TableCell>
-                    {superadmin ? (
-                      <>
-                        <TableCell data-testid="account-password">
-                          <CredentialCell
-                            set={a.passwordSet === true}
-                            placeholder="[no password set]"
-                            resetLabel={`Reset password for ${a.name}`}
-                            onReset={() => setResetting({ account: a, kind: 'password' })}
-                            testId="reset-password"
-                          />
-                        </TableCell>
-                        <TableCell data-testid="account-pin">
-                          <CredentialCell
-                            set={a.pinSet === true}
-                            placeholder="[no PIN set]"
-                            resetLabel={`Reset PIN for ${a.name}`}
-                            onReset={() => setResetting({ account: a, kind: 'pin' })}
-                            testId="reset-pin"
-                          />
-                        </TableCell>
-                      </>
-                    ) : null}
-                    <TableCell>
-                      <Badge variant="neutral">Clocked Out</Badge>
-                    </TableCell>
-                    <TableCell>N/A</TableCell>
-                    <TableCell>N/A</TableCell>
-                    <TableCell>N/A</TableCell>
-                    <TableCell data-testid="account-contacts">
-                      {a.emergencyContacts.length === 0 ? (
-                        <span className="lws-muted">None</span>
-                      ) : (
-                        <ul className="lws-list">
-                          {a.emergencyContacts.map((c) => (
-                            <li key={c.id}>
-                              {c.name}
-                              {c.relation ? ` (${c.relation})` : ''}
-                              <div className="lws-muted">{c.phone}</div>
-                            </li>
-                          ))}
-                        </ul>
-                      )}
-                    </TableCell>
-                    <TableCell>
-                      {a.id !== user?.id ? (
-                        <Button size="sm" variant="destructive" onClick={() => setDeleting(a)} aria-label={`Delete ${a.name}`} data-testid="delete-user">
-                          Delete
-                        </Button>
-                      ) : null}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <WorkerTable
+              {...tableProps}
+              rows={accounts.load.items}
+              data-testid="accounts-table"
+              rowTestId="account-row"
+            />
           )}
         </CardContent>
       </Card>
@@ -297,8 +277,8 @@ export function WorkerDashboard() {
         description={
           resetting
             ? resetting.kind === 'pin'
-              ? `Issue a new PIN for ${resetting.account.name}? Their current PIN stops working at once. The new PIN is shown to you once.`
-              : `Issue a temporary password for ${resetting.account.name}? Their current password stops working and they are logged out everywhere. The temporary password is shown to you once.`
+              ? `Issue a new PIN for ${resetting.row.name}? Their current PIN stops working at once. The new PIN is shown to you once.`
+              : `Issue a temporary password for ${resetting.row.name}? Their current password stops working and they are logged out everywhere. The temporary password is shown to you once.`
             : ''
         }
         confirmLabel={resetting?.kind === 'pin' ? 'Reset PIN' : 'Reset Password'}

@@ -1,3 +1,5 @@
+import { parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
+
 export interface AccountContact {
   id: number;
   name: string;
@@ -5,7 +7,7 @@ export interface AccountContact {
   relation: string;
 }
 
-/** A row of GET /api/worker-accounts. `passwordSet` and `pinSet` come only to a superadmin. */
+/** A row of GET /api/worker-accounts with its shift. `passwordSet` and `pinSet` come only to a superadmin. */
 export interface Account {
   id: number;
   username: string;
@@ -15,6 +17,7 @@ export interface Account {
   emergencyContacts: AccountContact[];
   passwordSet?: boolean;
   pinSet?: boolean;
+  shift: ShiftState;
 }
 
 export interface Kiosk {
@@ -62,6 +65,7 @@ export function parseAccounts(body: unknown): Account[] {
         : [],
       ...(typeof v.passwordSet === 'boolean' ? { passwordSet: v.passwordSet } : {}),
       ...(typeof v.pinSet === 'boolean' ? { pinSet: v.pinSet } : {}),
+      shift: parseShiftState(v),
     });
   }
   return accounts;

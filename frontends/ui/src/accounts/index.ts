@@ -2,7 +2,9 @@
 // Imported as '@lws/fe-ui/accounts': bundled into each remote that uses it,
 // while everything it takes from '@lws/fe-ui' (auth, toasts, components)
 // comes from the one shared singleton, so the shell's providers reach it.
-export { WorkerDashboard, ACCOUNTS_POLL_MS, REFRESH_SPINNER_MS } from './WorkerDashboard';
+export { WorkerDashboard, ACCOUNTS_POLL_MS, ADMIN_STALE_MS, REFRESH_SPINNER_MS, SUPERADMIN_STALE_MS } from './WorkerDashboard';
+export { WorkerTable } from './WorkerTable';
+export type { ResetKind, WorkerRow, WorkerTableProps } from './WorkerTable';
 export { CreateUserCard, creationFailureText } from './CreateUserCard';
 export { KiosksCard } from './KiosksCard';
 export { OneTimeSecretDialog } from './OneTimeSecretDialog';

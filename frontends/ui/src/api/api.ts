@@ -55,6 +55,11 @@ function isJson(response: Response): boolean {
  * Resolves with the parsed JSON body, or `undefined` for an empty or non-JSON one.
  */
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await apiResponse<T>(path, options)).body;
+}
+
+/** As `apiRequest`, also giving the response headers (e.g. a list's `X-Next-Cursor`). */
+export async function apiResponse<T = unknown>(path: string, options: RequestOptions = {}): Promise<{ body: T; headers: Headers }> {
   const { method = 'GET', body, headers, signal } = options;
   const response = await fetch(path, {
     method,
@@ -86,9 +91,9 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     throw new ApiError(response.status, response.statusText, shown, parsed);
   }
 
-  if (!text || !isJson(response)) return undefined as T;
+  if (!text || !isJson(response)) return { body: undefined as T, headers: response.headers };
   try {
-    return JSON.parse(text) as T;
+    return { body: JSON.parse(text) as T, headers: response.headers };
   } catch {
     throw new Error('Failed to parse API response as JSON');
   }

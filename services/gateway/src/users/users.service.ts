@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { updateProfileSchema } from './users.schema';
 import { changePin } from '../credentials/pin-change';
 import { browserContact, browserSettings, browserUser } from './user.view';
+import { shiftFields } from '../shifts/worker.view';
 
 type ProfileUpdate = z.infer<typeof updateProfileSchema>;
 export type Manager = Actor & { role: 'admin' | 'superadmin' };
@@ -25,13 +26,18 @@ export class UsersService {
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
   ) {}
 
-  /** Admins see workers; a superadmin also sees admins and whether each account has a password and a PIN. */
+  /**
+   * Admins see workers; a superadmin also sees admins and whether each account has a password and
+   * a PIN. Each account carries its shift state, fetched for all of them in one call to shifts.
+   */
   async accounts(actor: Manager) {
     const { accounts } = await this.rpc.send('identity.account.list.v1', { actorRole: actor.role });
-    return accounts.map((a) => ({
+    const { workers } = await this.rpc.send('shifts.worker.states.v1', { userIds: accounts.map((a) => a.user.id) });
+    return accounts.map((a, i) => ({
       ...browserUser(a.user),
       emergencyContacts: a.emergencyContacts.map(({ id, name, phone, relation }) => ({ id, name, phone, relation })),
       ...(actor.role === 'superadmin' ? { passwordSet: a.passwordSet ?? false, pinSet: a.pinSet ?? false } : {}),
+      ...shiftFields(workers[i]),
     }));
   }
 
@@ -42,14 +48,16 @@ export class UsersService {
 
   async withRelations(actor: Actor, userId: number) {
     await authorizeUserAccess(this.rpc, actor, userId);
-    const found = await this.rpc.send('identity.user.get_with_relations.v1', { userId });
+    const [found, shift] = await Promise.all([
+      this.rpc.send('identity.user.get_with_relations.v1', { userId }),
+      this.rpc.send('shifts.worker.states.v1', { userIds: [userId] }),
+    ]);
     return {
       ...browserUser(found.user),
       pinSet: found.user.pinSet,
       settings: found.settings ? browserSettings(found.settings) : null,
       emergencyContacts: found.emergencyContacts.map(browserContact),
-      // Check-ins belong to the shifts service, which arrives in issue 4; until then there is none.
-      latestCheckIn: null,
+      ...shiftFields(shift.workers[0]),
     };
   }
 

@@ -1,0 +1,156 @@
+import {
+  Badge,
+  Button,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+  roleLabel,
+} from '@lws/fe-ui';
+import { ShiftDetailCells, ShiftStatusBadge, type ShiftState } from '@lws/fe-ui/shifts';
+import type { AccountContact } from './accounts-api';
+
+/** One row of a worker table: an account with its shift. */
+export interface WorkerRow {
+  id: number;
+  name: string;
+  username: string;
+  role: string;
+  phone?: string;
+  emergencyContacts: AccountContact[];
+  passwordSet?: boolean;
+  pinSet?: boolean;
+  shift: ShiftState;
+}
+
+export type ResetKind = 'password' | 'pin';
+
+function CredentialCell({
+  set,
+  placeholder,
+  onReset,
+  resetLabel,
+  testId,
+}: {
+  set: boolean;
+  placeholder: string;
+  onReset(): void;
+  resetLabel: string;
+  testId: string;
+}) {
+  return (
+    <div className="lws-actions">
+      {set ? <Badge variant="success">set</Badge> : <span className="lws-muted">{placeholder}</span>}
+      <Button size="sm" variant="outline" onClick={onReset} aria-label={resetLabel} data-testid={testId}>
+        Reset
+      </Button>
+    </div>
+  );
+}
+
+export interface WorkerTableProps {
+  rows: WorkerRow[];
+  /** A superadmin also sees Password and PIN (as set or not set, with Reset). */
+  superadmin: boolean;
+  /** The server's time, for the Checked In / Due Soon / Overdue labels. */
+  now: Date;
+  /** The signed-in user, who cannot delete their own account. */
+  viewerId: number | undefined;
+  onDelete(row: WorkerRow): void;
+  onReset(row: WorkerRow, kind: ResetKind): void;
+  'data-testid': string;
+  rowTestId: string;
+}
+
+/** The columns of spec section 2 shared by the Active Workers and All Worker Accounts tables. */
+export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset, 'data-testid': testId, rowTestId }: WorkerTableProps) {
+  return (
+    <Table data-testid={testId}>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Worker</TableHead>
+          <TableHead>Username</TableHead>
+          {superadmin ? (
+            <>
+              <TableHead>Password</TableHead>
+              <TableHead>PIN</TableHead>
+            </>
+          ) : null}
+          <TableHead>Shift Status</TableHead>
+          <TableHead>Location</TableHead>
+          <TableHead>Last Check-in</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead>Emergency Contacts</TableHead>
+          <TableHead>Actions</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((row) => (
+          <TableRow key={row.id} data-testid={rowTestId} data-username={row.username}>
+            <TableCell>
+              <strong>{row.name}</strong>
+              {row.role !== 'worker' ? (
+                <>
+                  {' '}
+                  <Badge variant="info">{roleLabel(row.role)}</Badge>
+                </>
+              ) : null}
+              {row.phone ? <div className="lws-muted">{row.phone}</div> : null}
+            </TableCell>
+            <TableCell>{row.username}</TableCell>
+            {superadmin ? (
+              <>
+                <TableCell data-testid="account-password">
+                  <CredentialCell
+                    set={row.passwordSet === true}
+                    placeholder="[no password set]"
+                    resetLabel={`Reset password for ${row.name}`}
+                    onReset={() => onReset(row, 'password')}
+                    testId="reset-password"
+                  />
+                </TableCell>
+                <TableCell data-testid="account-pin">
+                  <CredentialCell
+                    set={row.pinSet === true}
+                    placeholder="[no PIN set]"
+                    resetLabel={`Reset PIN for ${row.name}`}
+                    onReset={() => onReset(row, 'pin')}
+                    testId="reset-pin"
+                  />
+                </TableCell>
+              </>
+            ) : null}
+            <TableCell>
+              <ShiftStatusBadge onShift={row.shift.onShift} />
+            </TableCell>
+            <ShiftDetailCells state={row.shift} now={now} />
+            <TableCell data-testid="account-contacts">
+              {row.emergencyContacts.length === 0 ? (
+                <span className="lws-muted">None</span>
+              ) : (
+                <ul className="lws-list">
+                  {row.emergencyContacts.map((c) => (
+                    <li key={c.id}>
+                      {c.name}
+                      {c.relation ? ` (${c.relation})` : ''}
+                      <div className="lws-muted">{c.phone}</div>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </TableCell>
+            <TableCell>
+              {row.id !== viewerId ? (
+                <Button size="sm" variant="destructive" onClick={() => onDelete(row)} aria-label={`Delete ${row.name}`} data-testid="delete-user">
+                  Delete
+                </Button>
+              ) : null}
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}

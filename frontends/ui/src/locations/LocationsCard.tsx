@@ -1,0 +1,292 @@
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  Alert,
+  ApiError,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardFooter,
+  CardHeader,
+  CardTitle,
+  ConfirmDialog,
+  Input,
+  Label,
+  PageStatus,
+  Switch,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+  api,
+  useToast,
+} from '@lws/fe-ui';
+import { parseLocationOptions, type LocationOption } from './locations-api';
+
+export const LOCATION_NAME_MAX = 100;
+
+type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; items: LocationOption[] };
+type Action = 'create' | 'update' | 'delete';
+
+const SUCCESS: Record<Action, string> = {
+  create: 'Location created successfully',
+  update: 'Location updated successfully',
+  delete: 'Location deleted successfully',
+};
+
+/**
+ * Spec section 8's toast texts; when the server refused the input itself (a duplicate name, a
+ * location someone else just deleted) its reason is more use to the admin than "try again".
+ */
+function failureText(action: Action, error: unknown): string {
+  if (error instanceof ApiError && [400, 404, 409].includes(error.status) && error.serverMessage) return error.serverMessage;
+  return `Failed to ${action} location. Please try again.`;
+}
+
+/**
+ * The Locations tab: 'Location Management' with an add row and a table of every location.
+ * Active locations are the ones workers can pick when they start a shift.
+ */
+export function LocationsCard() {
+  const { toast } = useToast();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [newName, setNewName] = useState('');
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<{ id: number; name: string } | null>(null);
+  const [pending, setPending] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<LocationOption | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const latest = useRef(0);
+  const addId = useId();
+
+  const reload = useCallback(async () => {
+    const ticket = ++latest.current;
+    try {
+      const items = parseLocationOptions(await api.get('/api/location-options'));
+      if (ticket === latest.current) setLoad({ state: 'ready', items });
+    } catch (e) {
+      console.error('Loading locations failed', e);
+      // A failed refresh keeps the table the admin is working in; only a first load shows the error.
+      if (ticket === latest.current) setLoad((current) => (current.state === 'ready' ? current : { state: 'error' }));
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  const succeeded = (action: Action) => toast({ title: 'Success', message: SUCCESS[action] });
+  const failed = (action: Action, e: unknown) => {
+    console.error(`Location ${action} failed`, e);
+    toast({ title: 'Error', message: failureText(action, e), type: 'error' });
+  };
+
+  const onAdd = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const name = newName.trim();
+    if (!name || adding) return;
+    setAdding(true);
+    try {
+      await api.post('/api/location-options', { name, isActive: true });
+      setNewName('');
+      succeeded('create');
+    } catch (e) {
+      failed('create', e);
+    } finally {
+      setAdding(false);
+    }
+    await reload();
+  };
+
+  const update = async (location: LocationOption, changes: { name: string } | { isActive: boolean }) => {
+    setPending(location.id);
+    try {
+      await api.patch(`/api/location-options/${location.id}`, changes);
+      succeeded('update');
+      return true;
+    } catch (e) {
+      failed('update', e);
+      return false;
+    } finally {
+      setPending(null);
+      await reload();
+    }
+  };
+
+  const confirmEdit = async (location: LocationOption) => {
+    const name = editing?.name.trim() ?? '';
+    if (!name || pending !== null) return;
+    if (name === location.name) {
+      setEditing(null);
+      return;
+    }
+    if (await update(location, { name })) setEditing(null);
+  };
+
+  const onEditKey = (event: KeyboardEvent<HTMLInputElement>, location: LocationOption) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      void confirmEdit(location);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      setEditing(null);
+    }
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    try {
+      await api.delete(`/api/location-options/${deleting.id}`);
+      succeeded('delete');
+    } catch (e) {
+      failed('delete', e);
+    } finally {
+      setDeleteBusy(false);
+      setDeleting(null);
+    }
+    await reload();
+  };
+
+  return (
+    <Card data-testid="locations-card">
+      <CardHeader>
+        <CardTitle>Location Management</CardTitle>
+        <CardDescription>Add, rename, deactivate or remove the locations workers start their shifts at.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form className="lws-inline-form" noValidate onSubmit={onAdd} aria-label="Add a location" data-testid="location-add-form">
+          <Label htmlFor={addId} className="lws-visually-hidden">
+            New location name
+          </Label>
+          <Input
+            id={addId}
+            value={newName}
+            maxLength={LOCATION_NAME_MAX}
+            placeholder="Enter new location name"
+            onChange={(e) => setNewName(e.target.value)}
+            data-testid="location-new-name"
+          />
+          <Button type="submit" disabled={!newName.trim()} busy={adding} data-testid="location-add">
+            Add
+          </Button>
+        </form>
+        {load.state === 'loading' ? (
+          <PageStatus text="Loading locations..." testId="locations-loading" />
+        ) : load.state === 'error' ? (
+          <Alert variant="error" data-testid="locations-error">
+            Error loading locations
+          </Alert>
+        ) : load.items.length === 0 ? (
+          <p className="lws-muted" data-testid="locations-empty">
+            No locations available. Add your first location above.
+          </p>
+        ) : (
+          <Table className="lws-table--middle" data-testid="locations-table">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Name</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Actions</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {load.items.map((location) => {
+                const isEditing = editing?.id === location.id;
+                const busy = pending === location.id;
+                return (
+                  <TableRow key={location.id} data-testid="location-row" data-location-name={location.name}>
+                    <TableCell>
+                      {isEditing ? (
+                        <div className="lws-inline-form">
+                          <Input
+                            value={editing.name}
+                            maxLength={LOCATION_NAME_MAX}
+                            autoFocus
+                            aria-label={`New name for ${location.name}`}
+                            invalid={!editing.name.trim()}
+                            onChange={(e) => setEditing({ id: location.id, name: e.target.value })}
+                            onKeyDown={(e) => onEditKey(e, location)}
+                            data-testid="location-edit-name"
+                          />
+                          <Button
+                            size="sm"
+                            disabled={!editing.name.trim()}
+                            busy={busy}
+                            onClick={() => void confirmEdit(location)}
+                            aria-label="Save name"
+                            data-testid="location-edit-confirm"
+                          >
+                            Save
+                          </Button>
+                          <Button size="sm" variant="outline" disabled={busy} onClick={() => setEditing(null)} aria-label="Cancel editing" data-testid="location-edit-cancel">
+                            Cancel
+                          </Button>
+                        </div>
+                      ) : (
+                        <span data-testid="location-name">{location.name}</span>
+                      )}
+                    </TableCell>
+                    <TableCell>
+                      <Switch
+                        label={location.isActive ? 'Active' : 'Inactive'}
+                        checked={location.isActive}
+                        disabled={busy}
+                        onChange={() => void update(location, { isActive: !location.isActive })}
+                        aria-label={`${location.name} active`}
+                        data-testid="location-toggle"
+                      />
+                    </TableCell>
+                    <TableCell>
+                      <div className="lws-actions">
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          disabled={isEditing || busy}
+                          onClick={() => setEditing({ id: location.id, name: location.name })}
+                          aria-label={`Edit ${location.name}`}
+                          data-testid="location-edit"
+                        >
+                          Edit
+                        </Button>
+                        <Button
+                          size="sm"
+                          variant="destructive"
+                          disabled={busy}
+                          onClick={() => setDeleting(location)}
+                          aria-label={`Delete ${location.name}`}
+                          data-testid="location-delete"
+                        >
+                          Delete
+                        </Button>
+                      </div>
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+      <CardFooter>
+        <p className="lws-muted" data-testid="locations-note">
+          Active locations appear in the location dropdown workers choose from when they start a shift.
+        </p>
+      </CardFooter>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={deleting ? `Delete ${deleting.name}` : 'Delete Location'}
+        description="Are you sure you want to delete this location?"
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        destructive
+        busy={deleteBusy}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+        data-testid="location-delete-dialog"
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,121 @@
+import { apiResponse } from '@lws/fe-ui';
+
+/** The last check-in of a worker's current shift. */
+export interface LatestCheckIn {
+  /** A UUID. */
+  id: string;
+  timestamp: string;
+  location: string | null;
+  nextCheckInTime: string | null;
+}
+
+/** A worker's shift as the server reports it; every time is UTC ISO-8601 and computed by the server. */
+export interface ShiftState {
+  onShift: boolean;
+  /** 'Off Shift' when off shift. */
+  location: string | null;
+  shiftStartTime: string | null;
+  latestCheckIn: LatestCheckIn | null;
+  nextCheckInTime: string | null;
+}
+
+/** A row of GET /api/workers/active (also /due and /missed). */
+export interface ShiftWorker extends ShiftState {
+  id: number;
+  name: string;
+  username: string;
+  phone?: string;
+}
+
+export const OFF_SHIFT: ShiftState = {
+  onShift: false,
+  location: 'Off Shift',
+  shiftStartTime: null,
+  latestCheckIn: null,
+  nextCheckInTime: null,
+};
+
+function record(value: unknown): Record<string, unknown> | null {
+  return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+}
+
+/** A time the screens can compute with, or null: an unparseable time must not pass as one. */
+function isoTime(value: unknown): string | null {
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : null;
+}
+
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** A check-in's id, kept as text whatever form the server sent it in. */
+export function checkInId(value: unknown): string | null {
+  if (typeof value === 'string' && value) return value;
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
+}
+
+function parseLatestCheckIn(value: unknown): LatestCheckIn | null {
+  const v = record(value);
+  const timestamp = isoTime(v?.timestamp);
+  const id = checkInId(v?.id);
+  if (!v || !id || !timestamp) return null;
+  return { id, timestamp, location: str(v.location), nextCheckInTime: isoTime(v.nextCheckInTime) };
+}
+
+/**
+ * The shift fields of a user, account or worker payload. Anything missing reads as off shift, so a
+ * payload from before shifts existed never shows a worker as safely on shift.
+ */
+export function parseShiftState(value: unknown): ShiftState {
+  const v = record(value);
+  if (!v || v.onShift !== true) return { ...OFF_SHIFT, location: str(v?.location) ?? OFF_SHIFT.location };
+  const latestCheckIn = parseLatestCheckIn(v.latestCheckIn);
+  return {
+    onShift: true,
+    location: str(v.location),
+    shiftStartTime: isoTime(v.shiftStartTime),
+    latestCheckIn,
+    nextCheckInTime: isoTime(v.nextCheckInTime) ?? latestCheckIn?.nextCheckInTime ?? null,
+  };
+}
+
+/**
+ * A worker on shift is never dropped from a monitor's list: one whose name the shifts service has
+ * not heard yet is listed under their id.
+ */
+export function parseShiftWorkers(body: unknown): ShiftWorker[] {
+  if (!Array.isArray(body)) throw new Error('Expected worker array but received different data');
+  const workers: ShiftWorker[] = [];
+  for (const item of body) {
+    const v = record(item);
+    if (!v || typeof v.id !== 'number') continue;
+    workers.push({
+      id: v.id,
+      name: str(v.name) || `Worker #${v.id}`,
+      username: str(v.username) ?? '',
+      ...(str(v.phone) ? { phone: str(v.phone)! } : {}),
+      ...parseShiftState(v),
+    });
+  }
+  return workers;
+}
+
+/** Page size asked of the dashboard lists, and how many pages one load follows at most. */
+const PAGE_LIMIT = 500;
+const MAX_PAGES = 40;
+
+/**
+ * Every worker on shift, following the server's `X-Next-Cursor` pages. The server never loads a
+ * whole fleet for one answer; the cap only stops a misbehaving server from looping forever.
+ */
+export async function fetchActiveWorkers(): Promise<ShiftWorker[]> {
+  const workers: ShiftWorker[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const query = new URLSearchParams({ limit: String(PAGE_LIMIT) });
+    if (cursor) query.set('cursor', cursor);
+    const { body, headers } = await apiResponse(`/api/workers/active?${query}`);
+    workers.push(...parseShiftWorkers(body));
+    cursor = headers.get('X-Next-Cursor');
+    if (!cursor) break;
+  }
+  return workers;
+}

@@ -1,0 +1,95 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Button, Dialog, FieldError, Label, PIN_LENGTH, PinInput } from '@lws/fe-ui';
+
+export const INCORRECT_PIN_TEXT = 'Incorrect PIN. Please try again.';
+
+export type PinPurpose = 'end-shift' | 'check-in';
+
+const TEXT: Record<PinPurpose, { description: string; confirm: string; busy: string }> = {
+  'end-shift': { description: 'Enter your 4-digit security PIN to end your shift', confirm: 'End Shift', busy: 'Ending Shift...' },
+  'check-in': { description: "Enter your 4-digit security PIN to confirm you're safe", confirm: 'Check In', busy: 'Processing...' },
+};
+
+export interface PinVerificationDialogProps {
+  /** Which action the PIN confirms; null closes the dialog. */
+  purpose: PinPurpose | null;
+  busy: boolean;
+  /** The inline error after a refused PIN. */
+  error: string | null;
+  onSubmit(pin: string): void;
+  onCancel(): void;
+}
+
+/**
+ * 'PIN Verification': the server checks the PIN; this only collects it. The PIN is sent as
+ * soon as the last digit is typed, and cleared after every attempt, so a refused PIN is
+ * typed again from the first box.
+ */
+export function PinVerificationDialog({ purpose, busy, error, onSubmit, onCancel }: PinVerificationDialogProps) {
+  const [pin, setPin] = useState('');
+  const inputId = useId();
+  const errorId = useId();
+  const text = TEXT[purpose ?? 'end-shift'];
+
+  // Every finished attempt starts the entry afresh; a successful one closes the dialog anyway.
+  useEffect(() => {
+    if (!busy) setPin('');
+  }, [purpose, busy]);
+
+  const submit = (value: string) => {
+    if (busy || value.length !== PIN_LENGTH) return;
+    onSubmit(value);
+  };
+
+  const cancel = () => {
+    if (busy) return;
+    setPin('');
+    onCancel();
+  };
+
+  return (
+    <Dialog
+      open={purpose !== null}
+      onClose={cancel}
+      title="PIN Verification"
+      description={text.description}
+      data-testid="pin-dialog"
+    >
+      <form
+        className="lws-form"
+        noValidate
+        aria-label="PIN Verification"
+        onSubmit={(event: FormEvent<HTMLFormElement>) => {
+          event.preventDefault();
+          submit(pin);
+        }}
+      >
+        <div className="lws-field">
+          <Label htmlFor={inputId}>Security PIN</Label>
+          <PinInput
+            id={inputId}
+            value={pin}
+            onChange={setPin}
+            onComplete={submit}
+            invalid={Boolean(error)}
+            disabled={busy}
+            autoFocus
+            aria-describedby={error ? errorId : undefined}
+            data-testid="pin-dialog-input"
+          />
+          <FieldError id={errorId} testId="pin-dialog-error">
+            {error}
+          </FieldError>
+        </div>
+        <div className="lws-dialog__footer">
+          <Button variant="outline" onClick={cancel} disabled={busy} data-testid="pin-dialog-cancel">
+            Cancel
+          </Button>
+          <Button type="submit" busy={busy} disabled={pin.length !== PIN_LENGTH} data-testid="pin-dialog-submit">
+            {busy ? text.busy : text.confirm}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

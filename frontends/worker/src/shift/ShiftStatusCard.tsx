@@ -1,0 +1,106 @@
+import { useId, useState } from 'react';
+import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Label, Select, Skeleton, formatDateTime } from '@lws/fe-ui';
+import type { ShiftState } from '@lws/fe-ui/shifts';
+import { defaultLocationChoice } from '@lws/rules';
+import type { LocationsLoad } from '../locations/useLocationOptions';
+
+export type ShiftBusy = 'starting' | 'ending' | null;
+
+const BUSY_TEXT: Record<string, string | undefined> = { starting: 'Starting Shift...', ending: 'Ending Shift...' };
+
+export interface ShiftStatusCardProps {
+  shift: ShiftState;
+  locations: LocationsLoad;
+  busy: ShiftBusy;
+  onStart(location: string): void;
+  onEnd(): void;
+}
+
+/** 'Shift Status': where and since when the worker is on shift, or where to start one. */
+export function ShiftStatusCard({ shift, locations, busy, onStart, onEnd }: ShiftStatusCardProps) {
+  const selectId = useId();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const active = locations.state === 'ready' ? locations.active : [];
+  // Until the worker picks one, the spec's default applies: their own location if active,
+  // else 'The Prospect Building' if active, else the first active location.
+  const selected = chosen !== null && active.some((l) => l.name === chosen) ? chosen : (defaultLocationChoice(shift.location, active) ?? '');
+
+  return (
+    <Card data-testid="shift-status-card">
+      <CardHeader className="lws-card__header--row">
+        <CardTitle>Shift Status</CardTitle>
+        <Badge variant={shift.onShift ? 'success' : 'neutral'} data-testid="shift-badge">
+          {shift.onShift ? 'On Shift' : 'Off Duty'}
+        </Badge>
+      </CardHeader>
+      <CardContent>
+        {shift.onShift ? (
+          <>
+            <dl className="lws-info-list">
+              <dt>Location</dt>
+              <dd data-testid="shift-location">{shift.location ?? 'Unknown location'}</dd>
+              <dt>Shift started</dt>
+              <dd data-testid="shift-start-time">{formatDateTime(shift.shiftStartTime, 'Just now')}</dd>
+              <dt>Last check-in</dt>
+              <dd data-testid="shift-last-check-in">{formatDateTime(shift.latestCheckIn?.timestamp, 'Never')}</dd>
+            </dl>
+            <div className="lws-actions lws-actions--spaced">
+              {/* Right after Start Shift the card already shows the shift (optimistically) while the server confirms it. */}
+              <Button variant="destructive" block busy={busy !== null} onClick={onEnd} data-testid="end-shift">
+                {BUSY_TEXT[busy ?? 'idle'] ?? 'End Shift'}
+              </Button>
+            </div>
+          </>
+        ) : (
+          <form
+            className="lws-form"
+            noValidate
+            aria-label="Start Shift"
+            onSubmit={(event) => {
+              event.preventDefault();
+              onStart(selected);
+            }}
+          >
+            <div className="lws-field">
+              <Label htmlFor={selectId}>Your current location</Label>
+              {locations.state === 'loading' ? (
+                <div role="status" aria-label="Loading locations">
+                  <Skeleton height="2.5rem" />
+                </div>
+              ) : (
+                <Select
+                  id={selectId}
+                  value={active.length === 0 ? '' : selected}
+                  disabled={active.length === 0 || busy !== null}
+                  onChange={(event) => setChosen(event.target.value)}
+                  data-testid="location-select"
+                >
+                  {active.length === 0 ? (
+                    <option value="">{locations.state === 'error' ? 'Locations could not be loaded' : 'No active locations available'}</option>
+                  ) : (
+                    <>
+                      <option value="" disabled>
+                        Select a location
+                      </option>
+                      {active.map((l) => (
+                        <option key={l.id} value={l.name}>
+                          {l.name}
+                        </option>
+                      ))}
+                    </>
+                  )}
+                </Select>
+              )}
+            </div>
+            <p className="lws-muted" data-testid="check-in-note">
+              You are required to check-in every hour for safety monitoring.
+            </p>
+            <Button type="submit" block busy={busy !== null} data-testid="start-shift">
+              {BUSY_TEXT[busy ?? 'idle'] ?? 'Start Shift'}
+            </Button>
+          </form>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

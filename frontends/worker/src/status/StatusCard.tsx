@@ -1,0 +1,47 @@
+import { Card, CardContent, CardHeader, CardTitle, useServerClock, useServerTimeEvery } from '@lws/fe-ui';
+import { statusUser, type ShiftState } from '@lws/fe-ui/shifts';
+import { formatCountdown, statusPill, workerDeadline, workerOwnStatus } from '@lws/rules';
+
+/** Spec section 9: the status is recomputed every 15 s; the countdown ticks every second. */
+export const STATUS_RECHECK_MS = 15_000;
+const COUNTDOWN_TICK_MS = 1000;
+
+const LONDON_TIME = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit' });
+
+/**
+ * 'Your Status': the pill, the live countdown to the next check-in and the deadline, all on the
+ * server's clock. When the countdown reaches zero the pill turns overdue at once rather than at
+ * the next 15-second recheck.
+ */
+export function StatusCard({ shift }: { shift: ShiftState }) {
+  const clock = useServerClock(COUNTDOWN_TICK_MS);
+  const statusNow = useServerTimeEvery(STATUS_RECHECK_MS);
+  const user = statusUser(shift);
+  const now = clock.now();
+  const deadline = workerDeadline({ user }, now);
+  const remaining = deadline.getTime() - now.getTime();
+  const status = remaining <= 0 ? 'overdue' : workerOwnStatus({ user }, statusNow);
+  const pill = statusPill(status);
+
+  return (
+    <Card data-testid="status-card">
+      <CardHeader>
+        <CardTitle>Your Status</CardTitle>
+      </CardHeader>
+      <CardContent className="lws-status">
+        <span className={`lws-pill lws-pill--${pill.tone}`} data-testid="status-pill" data-status={status}>
+          {pill.text}
+        </span>
+        <p className="lws-countdown">
+          Next check-in required:{' '}
+          <time className="lws-countdown__value" dateTime={deadline.toISOString()} data-testid="countdown" role="timer" aria-live="off">
+            {formatCountdown(remaining)}
+          </time>
+        </p>
+        <p className="lws-muted" data-testid="check-in-deadline">
+          Check-in deadline: {LONDON_TIME.format(deadline)}
+        </p>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,42 @@
+import { Body, Controller, Headers, Inject, Post, Req } from '@nestjs/common';
+import type { RpcClient } from '@lws/messaging';
+import { actorOf } from '../common/access';
+import { RPC } from '../common/rpc';
+import type { AuthedRequest } from '../common/session.guard';
+import { parseInput } from '../common/validation';
+import { requireOwnShift } from './own-shift';
+import { checkInSchema, checkInUserSchema, parseIdempotencyKey } from './shifts.schema';
+import { browserWorker } from './worker.view';
+
+@Controller('api/check-ins')
+export class CheckInsController {
+  constructor(@Inject(RPC) private readonly rpc: RpcClient) {}
+
+  /**
+   * "I'm safe": the PIN is verified by identity first (400 wrong, 423 locked: nothing recorded),
+   * then shifts records it and computes the next deadline. A repeat within 5 s, or with an
+   * Idempotency-Key already used, answers the first check-in.
+   */
+  @Post()
+  async record(@Body() body: unknown, @Headers('idempotency-key') keyHeader: string | undefined, @Req() req: AuthedRequest) {
+    const { userId } = parseInput(checkInUserSchema, body);
+    requireOwnShift(actorOf(req), userId);
+    const { location, pin } = parseInput(checkInSchema, body);
+    const idempotencyKey = parseIdempotencyKey(keyHeader);
+    await this.rpc.send('identity.pin.verify.v1', { userId, pin });
+    const { checkIn, worker } = await this.rpc.send('shifts.checkin.record.v1', {
+      userId,
+      ...(location ? { location } : {}),
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+    });
+    return {
+      id: checkIn.id,
+      userId,
+      timestamp: checkIn.checkedInAt,
+      location: checkIn.location,
+      status: 'safe',
+      nextCheckInTime: checkIn.nextCheckInAt,
+      user: browserWorker(worker),
+    };
+  }
+}

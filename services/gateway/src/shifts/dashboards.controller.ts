@@ -1,0 +1,55 @@
+import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import type { RpcClient } from '@lws/messaging';
+import { RPC } from '../common/rpc';
+import { Roles } from '../common/session.guard';
+import { parseInput } from '../common/validation';
+import { DEFAULT_LIST_LIMIT, workerListQuery } from './shifts.schema';
+import { browserWorker } from './worker.view';
+
+export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
+
+/** The monitors' lists (spec section 2, Worker Dashboard), a page at a time. */
+@Controller('api')
+@Roles('admin', 'superadmin')
+export class DashboardsController {
+  constructor(@Inject(RPC) private readonly rpc: RpcClient) {}
+
+  /** On shift. */
+  @Get('workers/active')
+  active(@Query() query: unknown, @Res({ passthrough: true }) res: Response) {
+    return this.page('active', query, res);
+  }
+
+  /** On shift, next check-in less than 15 minutes away and not passed. */
+  @Get('workers/due')
+  due(@Query() query: unknown, @Res({ passthrough: true }) res: Response) {
+    return this.page('due', query, res);
+  }
+
+  /** On shift, next check-in passed. */
+  @Get('workers/missed')
+  missed(@Query() query: unknown, @Res({ passthrough: true }) res: Response) {
+    return this.page('missed', query, res);
+  }
+
+  /** The first page of each list at one instant, with that instant. */
+  @Get('dashboard-data')
+  async dashboard(@Query() query: unknown) {
+    const { limit } = parseInput(workerListQuery.pick({ limit: true }), query);
+    const reply = await this.rpc.send('shifts.dashboard.get.v1', { limit: limit ?? DEFAULT_LIST_LIMIT });
+    return {
+      active: reply.active.map(browserWorker),
+      due: reply.due.map(browserWorker),
+      missed: reply.missed.map(browserWorker),
+      timestamp: reply.now,
+    };
+  }
+
+  private async page(list: 'active' | 'due' | 'missed', query: unknown, res: Response) {
+    const { limit, cursor } = parseInput(workerListQuery, query);
+    const reply = await this.rpc.send('shifts.worker.list.v1', { list, limit: limit ?? DEFAULT_LIST_LIMIT, ...(cursor ? { cursor } : {}) });
+    if (reply.nextCursor) res.setHeader(NEXT_CURSOR_HEADER, reply.nextCursor);
+    return reply.workers.map(browserWorker);
+  }
+}

@@ -1,0 +1,43 @@
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import type { RpcClient } from '@lws/messaging';
+import { LOGGER, type Logger } from '@lws/platform';
+import { actorOf } from '../common/access';
+import { RPC } from '../common/rpc';
+import type { AuthedRequest } from '../common/session.guard';
+import { parseInput } from '../common/validation';
+import { requireOwnShift } from './own-shift';
+import { emergencySchema, emergencyUserSchema } from './shifts.schema';
+import { browserWorker } from './worker.view';
+
+@Controller('api/emergency-call')
+export class EmergencyController {
+  constructor(
+    @Inject(RPC) private readonly rpc: RpcClient,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Raises the emergency first (shifts.emergency.raised.v1 goes out at once), then looks up who
+   * will be contacted. The emergency stands even when that lookup fails: the worker must not be
+   * told to try again for an alert that has already gone.
+   */
+  @Post()
+  @HttpCode(200)
+  async raise(@Body() body: unknown, @Req() req: AuthedRequest) {
+    const { userId } = parseInput(emergencyUserSchema, body);
+    requireOwnShift(actorOf(req), userId);
+    parseInput(emergencySchema, body);
+    const { worker } = await this.rpc.send('shifts.emergency.raise.v1', { userId });
+    let contact: string | null = null;
+    let contactName: string | null = null;
+    try {
+      const { settings, emergencyContacts } = await this.rpc.send('identity.user.get_with_relations.v1', { userId });
+      const first = emergencyContacts[0];
+      contact = settings?.primaryContact ?? first?.phone ?? null;
+      contactName = emergencyContacts.find((c) => c.phone === contact)?.name ?? first?.name ?? null;
+    } catch (err) {
+      this.logger.warn({ err, userId }, 'emergency raised, but its contacts could not be looked up');
+    }
+    return { contact, contactName, user: browserWorker(worker) };
+  }
+}

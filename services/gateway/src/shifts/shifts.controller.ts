@@ -1,0 +1,55 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import type { RpcClient } from '@lws/messaging';
+import { actorOf, authorizeUserAccess, PositiveIntPipe } from '../common/access';
+import { RPC } from '../common/rpc';
+import { Roles, type AuthedRequest } from '../common/session.guard';
+import { parseInput } from '../common/validation';
+import { requireOwnShift } from './own-shift';
+import { endShiftSchema, startShiftSchema } from './shifts.schema';
+import { browserCheckIn, browserWorker } from './worker.view';
+
+@Controller('api/users/:id')
+export class ShiftsController {
+  constructor(@Inject(RPC) private readonly rpc: RpcClient) {}
+
+  /** At an active location; starting again while on shift answers the shift in progress. */
+  @Post('start-shift')
+  @HttpCode(200)
+  async start(@Param('id', new PositiveIntPipe()) id: number, @Body() body: unknown, @Req() req: AuthedRequest) {
+    requireOwnShift(actorOf(req), id);
+    const { location } = parseInput(startShiftSchema, body);
+    const { worker } = await this.rpc.send('shifts.shift.start.v1', { userId: id, location });
+    return browserWorker(worker);
+  }
+
+  /** The PIN goes through identity's one verification path first: 400 wrong, 423 locked, and nothing ends. */
+  @Post('end-shift')
+  @HttpCode(200)
+  async end(@Param('id', new PositiveIntPipe()) id: number, @Body() body: unknown, @Req() req: AuthedRequest) {
+    requireOwnShift(actorOf(req), id);
+    const { pin } = parseInput(endShiftSchema, body);
+    await this.rpc.send('identity.pin.verify.v1', { userId: id, pin });
+    const { worker } = await this.rpc.send('shifts.shift.end.v1', { userId: id });
+    return browserWorker(worker);
+  }
+
+  @Post('force-clock-out')
+  @Roles('superadmin')
+  @HttpCode(200)
+  async forceClockOut(@Param('id', new PositiveIntPipe()) id: number, @Req() req: AuthedRequest) {
+    const actor = actorOf(req);
+    await authorizeUserAccess(this.rpc, actor, id);
+    const { worker } = await this.rpc.send('shifts.shift.force_end.v1', { userId: id, endedBy: actor.userId });
+    return browserWorker(worker);
+  }
+
+  /** The latest check-in of the current shift, or JSON null (off shift, or none yet). */
+  @Get('latest-check-in')
+  async latestCheckIn(@Param('id', new PositiveIntPipe()) id: number, @Req() req: AuthedRequest, @Res() res: Response) {
+    await authorizeUserAccess(this.rpc, actorOf(req), id);
+    const { checkIn } = await this.rpc.send('shifts.checkin.latest.v1', { userId: id });
+    // Written by hand: Nest would answer a null result with an empty body, which is not JSON.
+    res.status(200).json(checkIn ? browserCheckIn(checkIn) : null);
+  }
+}

@@ -1,0 +1,78 @@
+import { BadRequestException } from '@nestjs/common';
+import { z } from 'zod';
+import { PIN_FORMAT } from '../credentials/credentials.schema';
+
+export const LOCATION_REQUIRED = 'Please select your current location to continue.';
+const LOCATION_TOO_LONG = 'Location must be at most 100 characters';
+const INVALID_CHECK_IN_USER = 'Invalid user ID for check-in';
+
+const pin = z.string({ required_error: PIN_FORMAT, invalid_type_error: PIN_FORMAT }).regex(/^\d{4}$/, PIN_FORMAT);
+
+/** A positive id, also as the numeric string some of the spec's clients send. */
+const positiveId = (message: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v),
+    z.number({ required_error: message, invalid_type_error: message }).int(message).min(1, message).max(2147483647, message),
+  );
+
+export const startShiftSchema = z.object({
+  location: z
+    .string({ required_error: LOCATION_REQUIRED, invalid_type_error: LOCATION_REQUIRED })
+    .trim()
+    .min(1, LOCATION_REQUIRED)
+    .max(100, LOCATION_TOO_LONG),
+});
+
+export const endShiftSchema = z.object({ pin });
+
+/** Read first, so the access rule is applied before anything else in the body is judged. */
+export const checkInUserSchema = z.object({ userId: positiveId(INVALID_CHECK_IN_USER) });
+
+/**
+ * `{userId, location, pin}`; the spec's clients also send status 'safe' and a nextCheckInTime.
+ * The server owns time, so nextCheckInTime is dropped here and never reaches the service.
+ */
+export const checkInSchema = z.object({
+  userId: positiveId(INVALID_CHECK_IN_USER),
+  location: z
+    .string({ invalid_type_error: 'Location must be text' })
+    .trim()
+    .max(100, LOCATION_TOO_LONG)
+    .optional()
+    .transform((l) => (l ? l : undefined)),
+  pin,
+  status: z.literal('safe', { errorMap: () => ({ message: "Check-in status must be 'safe'" }) }).optional(),
+});
+
+export const emergencySchema = z.object({
+  userId: positiveId('Invalid user ID'),
+  emergency: z.literal(true, { errorMap: () => ({ message: 'emergency must be true' }) }),
+});
+
+export const emergencyUserSchema = z.object({ userId: positiveId('Invalid user ID') });
+
+const LIMIT = 'limit must be a whole number from 1 to 1000';
+
+/** Query of the dashboard lists; other parameters (the spec's cache-busting timestamp) are ignored. */
+export const workerListQuery = z.object({
+  limit: z
+    .string({ invalid_type_error: LIMIT })
+    .regex(/^\d{1,4}$/, LIMIT)
+    .transform(Number)
+    .pipe(z.number().min(1, LIMIT).max(1000, LIMIT))
+    .optional(),
+  cursor: z.string({ invalid_type_error: 'Invalid cursor' }).min(1, 'Invalid cursor').max(200, 'Invalid cursor').optional(),
+});
+
+export const DEFAULT_LIST_LIMIT = 500;
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
+
+/** The optional Idempotency-Key header: 1 to 200 visible ASCII characters. */
+export function parseIdempotencyKey(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY.test(header)) {
+    throw new BadRequestException({ message: 'Idempotency-Key must be 1 to 200 visible ASCII characters', field: 'Idempotency-Key' });
+  }
+  return header;
+}

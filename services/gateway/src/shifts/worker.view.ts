@@ -1,0 +1,25 @@
+import type { CheckInView, WorkerStateView } from '@lws/contracts';
+
+/** What the browser shows for a worker off shift (spec section 3). */
+export const OFF_SHIFT_LOCATION = 'Off Shift';
+
+/** `LatestCheckIn` of spec section 3. */
+export function browserCheckIn(c: CheckInView) {
+  return { id: c.id, timestamp: c.checkedInAt, location: c.location, nextCheckInTime: c.nextCheckInAt };
+}
+
+/** The shift part of a worker as the browser sees it; null where there is nothing (off shift, no check-in yet). */
+export function shiftFields(w: WorkerStateView) {
+  return {
+    onShift: w.onShift,
+    location: w.onShift ? (w.location ?? null) : OFF_SHIFT_LOCATION,
+    shiftStartTime: w.shiftStartedAt ?? null,
+    latestCheckIn: w.latestCheckIn ? browserCheckIn(w.latestCheckIn) : null,
+    nextCheckInTime: w.nextCheckInAt ?? null,
+  };
+}
+
+/** `Worker` of the shifts API: the dashboards' rows and the answer of every shift change. */
+export function browserWorker(w: WorkerStateView) {
+  return { id: w.userId, name: w.name ?? null, username: w.username ?? null, phone: w.phone ?? null, ...shiftFields(w) };
+}

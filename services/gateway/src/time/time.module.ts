@@ -1,0 +1,11 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { TestClockController } from './test-clock.controller';
+import { TimeController } from './time.controller';
+
+/** `GET /api/time` always; the test clock's routes only when it is switched on. */
+@Module({})
+export class TimeModule {
+  static register(testClockEnabled: boolean): DynamicModule {
+    return { module: TimeModule, controllers: testClockEnabled ? [TimeController, TestClockController] : [TimeController] };
+  }
+}

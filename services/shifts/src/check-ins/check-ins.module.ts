@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { WorkersModule } from '../workers/workers.module';
+import { CheckInsController } from './check-ins.controller';
+import { CheckInsService } from './check-ins.service';
+
+@Module({ imports: [WorkersModule], controllers: [CheckInsController], providers: [CheckInsService] })
+export class CheckInsModule {}

@@ -1,0 +1,83 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { eq, sql } from 'drizzle-orm';
+import type { EventMap } from '@lws/contracts';
+import { CLOCK, type Clock, type Emit, type Tx } from '@lws/platform';
+import { checkIns, deletedUsers, emergencies, shifts, workerState } from '../db/schema';
+import { ShiftsService } from '../shifts/shifts.service';
+import { WorkerStateRepository } from '../workers/worker-state.repository';
+
+/**
+ * Keeps worker_state's copy of what identity knows (name, username, phone, role, check-in
+ * interval). Each subject is delivered in order, but the subjects are not ordered with each
+ * other, so every handler works whatever arrived before it: rows are created by whichever event
+ * comes first, creation fills only what later events have not set, and a deleted user stays
+ * deleted.
+ */
+@Injectable()
+export class IdentityProjection {
+  constructor(
+    private readonly workers: WorkerStateRepository,
+    private readonly shifts: ShiftsService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async userCreated(tx: Tx, e: EventMap['identity.user.created.v1']): Promise<void> {
+    const values = { name: e.name, username: e.username, phone: e.phone ?? null, role: e.role };
+    await tx
+      .insert(workerState)
+      .values({ userId: e.userId, ...values })
+      .onConflictDoUpdate({
+        target: workerState.userId,
+        // An update can only postdate the creation: what it set is newer than these values.
+        set: {
+          name: sql`coalesce(${workerState.name}, excluded.name)`,
+          username: sql`coalesce(${workerState.username}, excluded.username)`,
+          phone: sql`coalesce(${workerState.phone}, excluded.phone)`,
+          role: sql`coalesce(${workerState.role}, excluded.role)`,
+        },
+      });
+    await this.discardIfDeleted(tx, e.userId);
+  }
+
+  async userUpdated(tx: Tx, e: EventMap['identity.user.updated.v1']): Promise<void> {
+    const changes = {
+      ...(e.name !== undefined ? { name: e.name } : {}),
+      ...(e.phone !== undefined ? { phone: e.phone } : {}),
+      ...(e.role !== undefined ? { role: e.role } : {}),
+    };
+    const insert = tx.insert(workerState).values({ userId: e.userId, ...changes });
+    if (Object.keys(changes).length === 0) await insert.onConflictDoNothing();
+    else await insert.onConflictDoUpdate({ target: workerState.userId, set: changes });
+    await this.discardIfDeleted(tx, e.userId);
+  }
+
+  /** The new interval counts from the next check-in or shift start; the deadline already set stands. */
+  async settingsChanged(tx: Tx, e: EventMap['identity.settings.changed.v1']): Promise<void> {
+    await tx
+      .insert(workerState)
+      .values({ userId: e.userId, checkInInterval: e.checkInInterval })
+      .onConflictDoUpdate({ target: workerState.userId, set: { checkInInterval: e.checkInInterval } });
+    await this.discardIfDeleted(tx, e.userId);
+  }
+
+  /**
+   * Ends a shift in progress (reason user_deleted, so escalation stops watching), then purges
+   * the user's shifts, check-ins, emergencies and state, keeping only the deletion marker.
+   */
+  async userDeleted(tx: Tx, emit: Emit, e: EventMap['identity.user.deleted.v1']): Promise<void> {
+    await tx.insert(deletedUsers).values({ userId: e.userId, deletedAt: this.clock() }).onConflictDoNothing();
+    // Holding the key makes a start-shift racing this deletion wait, then see the marker.
+    await tx.insert(workerState).values({ userId: e.userId }).onConflictDoNothing();
+    const state = await this.workers.lock(tx, e.userId);
+    if (state?.onShift) await this.shifts.endLocked(tx, emit, state, e.deletedBy, 'user_deleted');
+    await tx.delete(checkIns).where(eq(checkIns.userId, e.userId));
+    await tx.delete(emergencies).where(eq(emergencies.userId, e.userId));
+    await tx.delete(shifts).where(eq(shifts.userId, e.userId));
+    await tx.delete(workerState).where(eq(workerState.userId, e.userId));
+  }
+
+  /** Written first, checked second: a deletion committing meanwhile is seen by the check. */
+  private async discardIfDeleted(tx: Tx, userId: number): Promise<void> {
+    if (await this.workers.isDeleted(tx, userId)) await tx.delete(workerState).where(eq(workerState.userId, userId));
+  }
+}

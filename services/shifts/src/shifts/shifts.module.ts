@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { WorkersModule } from '../workers/workers.module';
+import { ShiftsController } from './shifts.controller';
+import { ShiftsService } from './shifts.service';
+
+@Module({
+  imports: [WorkersModule],
+  controllers: [ShiftsController],
+  providers: [ShiftsService],
+  exports: [ShiftsService],
+})
+export class ShiftsModule {}

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { WorkerStateView } from '@lws/contracts';
+import { RpcError } from '@lws/messaging';
+import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
+import { DEFAULT_CHECK_IN_INTERVAL_MINUTES, nextCheckInAt } from '@lws/rules';
+import { shifts, type EndReason, type WorkerStateRow } from '../db/schema';
+import { LocationsRepository } from '../projections/locations.repository';
+import { OFF_SHIFT, WorkerStateRepository } from '../workers/worker-state.repository';
+import { unknownWorkerView, workerView } from '../workers/worker-view';
+
+export const LOCATION_NOT_AVAILABLE = 'Location is not available';
+
+@Injectable()
+export class ShiftsService {
+  constructor(
+    private readonly workers: WorkerStateRepository,
+    private readonly locations: LocationsRepository,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Starts a shift at an active location; the first check-in falls due one interval after the
+   * start. Starting while on shift answers the current shift unchanged, so a double submit
+   * cannot open a second shift.
+   */
+  async start(userId: number, location: string): Promise<WorkerStateView> {
+    return this.uow.run(async (tx, emit) => {
+      const state = await this.workers.lockOrCreate(tx, userId);
+      if (state.onShift) return workerView(state);
+      const name = await this.locations.findActiveByName(tx, location);
+      if (!name) throw new RpcError(400, LOCATION_NOT_AVAILABLE, { field: 'location', code: 'location_not_available' });
+      const now = this.clock();
+      const shiftId = randomUUID();
+      const due = nextCheckInAt(now, state.checkInInterval);
+      await tx.insert(shifts).values({ id: shiftId, userId, location: name, startedAt: now });
+      const changes = { ...OFF_SHIFT, onShift: true, currentShiftId: shiftId, location: name, shiftStartedAt: now, nextCheckInAt: due };
+      await this.workers.update(tx, userId, changes);
+      const row = { ...state, ...changes };
+      await emit('shifts.shift.started.v1', {
+        shiftId,
+        userId,
+        location: name,
+        startedAt: now.toISOString(),
+        nextCheckInAt: due.toISOString(),
+      });
+      return workerView(row);
+    });
+  }
+
+  /** The worker's own clock-out (the gateway verified the PIN). Off shift: the state as it is. */
+  async end(userId: number): Promise<WorkerStateView> {
+    return this.uow.run(async (tx, emit) => {
+      const state = await this.workers.lock(tx, userId);
+      if (!state) return unknownWorkerView(userId, DEFAULT_CHECK_IN_INTERVAL_MINUTES);
+      return workerView(await this.endLocked(tx, emit, state, userId, 'worker'));
+    });
+  }
+
+  /** A superadmin clocks a worker out. Off shift (or unknown to shifts): the state as it is. */
+  async forceEnd(userId: number, endedBy: number): Promise<WorkerStateView> {
+    return this.uow.run(async (tx, emit) => {
+      const state = await this.workers.lock(tx, userId);
+      if (!state) return unknownWorkerView(userId, DEFAULT_CHECK_IN_INTERVAL_MINUTES);
+      return workerView(await this.endLocked(tx, emit, state, endedBy, 'forced'));
+    });
+  }
+
+  /** Ends the shift of a worker whose row the caller has locked, announcing who and why. */
+  async endLocked(tx: Tx, emit: Emit, state: WorkerStateRow, endedBy: number, reason: EndReason): Promise<WorkerStateRow> {
+    if (!state.onShift || !state.currentShiftId) return state;
+    const now = this.clock();
+    await tx
+      .update(shifts)
+      .set({ endedAt: now, endedBy, endReason: reason })
+      .where(and(eq(shifts.id, state.currentShiftId), isNull(shifts.endedAt)));
+    await this.workers.update(tx, state.userId, OFF_SHIFT);
+    const row = { ...state, ...OFF_SHIFT };
+    await emit('shifts.shift.ended.v1', {
+      shiftId: state.currentShiftId,
+      userId: state.userId,
+      endedAt: now.toISOString(),
+      endedBy,
+      reason,
+      ...(state.location ? { location: state.location } : {}),
+    });
+    return row;
+  }
+}
