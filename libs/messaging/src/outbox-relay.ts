@@ -41,7 +41,8 @@ export class OutboxRelay {
   constructor(private readonly options: OutboxRelayOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.batchSize = options.batchSize ?? 100;
-    this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
+    // Short on purpose: after a NATS outage, waiting events (possibly alarms) go out within seconds.
+    this.maxBackoffMs = options.maxBackoffMs ?? 2_000;
     this.replayWindowMs = options.replayWindowMs ?? 24 * 3600_000;
   }
 
