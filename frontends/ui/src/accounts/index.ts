@@ -13,3 +13,5 @@ export { parseAccounts, parseCurrentKiosk, parseKiosks } from './accounts-api';
 export type { Account, AccountContact, CurrentKiosk, Kiosk } from './accounts-api';
 export { toCreateUserRequest, validateCreateUser } from './validate-create-user';
 export type { CreatableRole, CreateUserErrors, CreateUserInput, CreateUserRequest } from './validate-create-user';
+export { MonitorDashboard } from './MonitorDashboard';
+export type { ExtraTab } from './MonitorDashboard';
