@@ -105,7 +105,7 @@ test('an admin creates a worker and sees the generated PIN once; the worker edit
   const admin = await adminContext.newPage();
   await admin.goto('/admin');
   await expect(admin.getByRole('tab', { name: 'Worker Dashboard' })).toHaveAttribute('aria-selected', 'true');
-  await expect(admin.getByRole('tab')).toHaveText(['Worker Dashboard', 'Create User', 'Locations', 'Kiosks']);
+  await expect(admin.getByRole('tab')).toHaveText(['Worker Dashboard', 'Create User', 'Locations', 'Activity Logs', 'Kiosks', 'Reports']);
   await admin.getByRole('tab', { name: 'Create User' }).click();
   await expect(admin.getByText('Create New User')).toBeVisible();
   const form = admin.getByTestId('create-user-form');
@@ -237,7 +237,8 @@ test('an admin creates a worker and sees the generated PIN once; the worker edit
     expect(old.status()).toBe(400);
   });
 
-  await expect(worker.getByTestId('notifications-switch')).toBeDisabled();
+  // Off until the worker turns it on (escalation.e2e.ts follows it further).
+  await expect(worker.getByTestId('notifications-switch')).not.toBeChecked();
   await worker.getByRole('button', { name: 'Back to Check-In' }).click();
   await expect(worker).toHaveURL(/\/worker$/);
   await adminContext.close();
@@ -338,7 +339,19 @@ test('a superadmin sees credential columns without values, resets a PIN and a pa
   const context = await contextAs(browser, superadminState);
   const page = await context.newPage();
   await page.goto('/superadmin');
-  await expect(page.getByRole('tab')).toHaveText(['Worker Dashboard', 'Create User', 'Locations', 'Kiosks', 'Force Clock Out']);
+  await expect(page.getByRole('tab')).toHaveText([
+    'Worker Dashboard',
+    'Create User',
+    'Locations',
+    'Activity Logs',
+    'Kiosks',
+    'Reports',
+    'Force Clock Out',
+    'System Config',
+    'System Testing',
+    'Test Account',
+    'SMS Test Panel',
+  ]);
   await expect(page.getByRole('columnheader', { name: 'Password' })).toBeVisible();
   await expect(page.getByRole('columnheader', { name: 'PIN', exact: true })).toBeVisible();
   const row = page.locator(`[data-testid="account-row"][data-username="${target.user.username}"]`);

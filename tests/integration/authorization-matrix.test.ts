@@ -196,6 +196,43 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/workers/due': managers(200),
   'GET /api/workers/missed': managers(200),
   'GET /api/dashboard-data': managers(200),
+
+  // activity log: monitors read everyone's; a worker reads its own (another userId: 403, see activity.test.ts) and writes its own
+  'GET /api/activity-logs': signedIn(200),
+  'POST /api/activity-logs': accessRule(201, { body: (userId) => ({ userId, username: 'matrix', type: 'check_in', details: 'Checked by the authorization matrix' }) }),
+
+  // alarms and testing tools (escalation; the deadline tools move a shift in the shifts service)
+  'GET /api/alarms': managers(200),
+  // No :id target: the path carries "undefined", which is not an alarm id, so a caller let through gets 400.
+  'POST /api/alarms/:id/acknowledge': managers(400),
+  'POST /api/alarms/:id/resolve': managers(400, { body: { verdict: 'genuine', note: 'Checked by the authorization matrix' } }),
+  // alarm reports (escalation): the current London month when no month is given
+  'GET /api/reports/alarms': managers(200),
+  'GET /api/reports/alarms.csv': managers(200),
+  'GET /api/system-config': superadminOnly(200),
+  'GET /api/test-reminders/status': superadminOnly(200),
+  // The fixture worker is never on shift: a caller let through gets 409 (or 400 for a bad body) and nothing moves.
+  'POST /api/simulate-specific-time/:id': superadminOnly(400, { on: 'worker', body: { minutesUntilDue: -1 } }),
+  'POST /api/reset-check-in-timer/:id': superadminOnly(409, { on: 'worker' }),
+  'POST /api/simulate-check-in-due/:id': superadminOnly(409, { on: 'worker' }),
+  'POST /api/process-missed-check-ins': managers(200),
+
+  // notifications: push for anyone signed in; the messaging tools for the superadmin (empty bodies and
+  // literal ":userId"/":callSid" fail validation, so a caller let through gets 400 and nothing is sent)
+  'GET /api/push/public-key': signedIn(200),
+  'POST /api/push/subscribe': signedIn(400, { body: {} }),
+  'POST /api/test-reminders/send-test-5min': superadminOnly(400, { body: {} }),
+  'POST /api/test-reminders/send-test-2min': superadminOnly(400, { body: {} }),
+  'POST /api/test-whatsapp-reminders/:userId': superadminOnly(400),
+  'GET /api/test-provider/calls': superadminOnly(200),
+  'POST /api/test-provider/calls/:callSid/accept': superadminOnly(400),
+  'POST /api/test-provider/calls/:callSid/ignore': superadminOnly(400),
+  'GET /api/notifications/deliveries': superadminOnly(200),
+  // live updates: any signed-in user; the matrix runs with LIVE_MAX_STREAMS_PER_USER=0, so a caller let
+  // through gets 429 at once instead of an endless stream (live.test.ts covers the stream itself)
+  'GET /api/events': signedIn(429),
+  // Twilio's webhooks: no session, checked by X-Twilio-Signature; ":kind" is no webhook.
+  'POST /webhooks/twilio/:kind': everyone(404),
 };
 
 /** `METHOD path` for every route registered on the gateway's Express router. */
@@ -213,7 +250,7 @@ describe('authorization matrix: every gateway endpoint × {anonymous, worker, ad
 
   beforeAll(async () => {
     // The test clock's routes exist only when it is on: on here, so they have rows too.
-    t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000', LWS_TEST_CLOCK: '1' } });
+    t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000', LWS_TEST_CLOCK: '1', LIVE_MAX_STREAMS_PER_USER: '0' } });
     people.superadmin = await superadminOf(t);
     people.admin = await createAccount(t, people.superadmin.agent, 'admin');
     people.otherAdmin = await createAccount(t, people.superadmin.agent, 'admin');

@@ -1,6 +1,6 @@
 import { MonitorDashboard } from '@lws/fe-ui/accounts';
 
-/** The admin dashboard. Activity Logs joins these tabs with its feature. */
+/** The admin dashboard: the tabs every monitor shares, Activity Logs among them. */
 export default function AdminApp() {
   return (
     <MonitorDashboard

@@ -1,7 +1,11 @@
 import { MonitorDashboard } from '@lws/fe-ui/accounts';
 import { ForceClockOutCard } from './force-clock-out/ForceClockOutCard';
+import { SmsTestPanel } from './sms-test/SmsTestPanel';
+import { SystemConfigCard } from './system-config/SystemConfigCard';
+import { SystemTestingCard } from './system-testing/SystemTestingCard';
+import { TestAccountDashboard } from './test-account/TestAccountDashboard';
 
-/** The super admin dashboard. Its other tools (logs, configuration, tests) join these tabs with their features. */
+/** The super admin dashboard: the monitors' tabs, then the superadmin's own tools in the spec's order. */
 export default function SuperadminApp() {
   return (
     <MonitorDashboard
@@ -9,7 +13,13 @@ export default function SuperadminApp() {
       testId="remote-superadmin"
       allowedRoles={['superadmin']}
       deniedText="You don't have permission to access the super admin dashboard"
-      extraTabs={[{ value: 'force-clock-out', label: 'Force Clock Out', content: <ForceClockOutCard /> }]}
+      extraTabs={[
+        { value: 'force-clock-out', label: 'Force Clock Out', content: <ForceClockOutCard /> },
+        { value: 'system-config', label: 'System Config', content: <SystemConfigCard /> },
+        { value: 'system-testing', label: 'System Testing', content: <SystemTestingCard /> },
+        { value: 'test-account', label: 'Test Account', content: <TestAccountDashboard /> },
+        { value: 'sms-test', label: 'SMS Test Panel', content: <SmsTestPanel /> },
+      ]}
     />
   );
 }

@@ -1,5 +1,6 @@
 // One build recipe for the shell and every remote, so their shared singletons
 // and loaders can never drift apart.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
@@ -61,7 +62,7 @@ function baseConfig({ dir, publicPath }) {
   };
 }
 
-/** The host: served at `/`, finds its remotes at runtime from /config.json. */
+/** The host: served at `/`, finds its remotes at runtime from /config.json; `public/` is copied to the root as is. */
 export function hostConfig({ dir }) {
   return {
     ...baseConfig({ dir, publicPath: '/' }),
@@ -82,6 +83,8 @@ export function hostConfig({ dir }) {
         inject: 'body',
         scriptLoading: 'defer',
       }),
+      // Files served as they are at the site root, e.g. the service worker, whose scope is the folder it is served from.
+      ...(existsSync(path.join(dir, 'public')) ? [new rspack.CopyRspackPlugin({ patterns: [{ from: 'public', to: '.' }] })] : []),
     ],
   };
 }

@@ -1,4 +1,4 @@
-export { api, apiRequest, apiResponse, ApiError, failureField, failureMessage, messageOf, UNAUTHORIZED_EVENT } from './api/api';
+export { api, apiRequest, apiResponse, apiText, ApiError, failureField, failureMessage, messageOf, UNAUTHORIZED_EVENT } from './api/api';
 export type { HttpMethod, RequestOptions } from './api/api';
 
 export { AuthProvider, AuthError, useAuth, INVALID_SERVER_RESPONSE } from './auth/AuthContext';
@@ -64,3 +64,28 @@ export { useMinimumBusy } from './hooks/useMinimumBusy';
 
 export { SERVER_CLOCK_SYNC_MS, serverNow, syncServerClock, useServerClock, useServerTimeEvery } from './time/server-clock';
 export type { ServerClock } from './time/server-clock';
+
+export {
+  LiveEventsProvider,
+  useCoalescedReload,
+  useLiveEvents,
+  useLiveRefresh,
+  useLiveState,
+  usePollWhileDown,
+} from './live/LiveEventsContext';
+export type { LiveRefreshOptions } from './live/LiveEventsContext';
+export { LiveStatusBadge } from './live/LiveStatusBadge';
+export { DEFAULT_RETRY_MS, EVENTS_PATH, MAX_RETRY_MS, SILENCE_LIMIT_MS } from './live/live-stream';
+export type { LiveState } from './live/live-stream';
+export { LIVE_EVENT_TYPES, parseActivityEntry, parseLiveEvent } from './live/live-events';
+export type {
+  AccountChange,
+  AccountEvent,
+  ActivityEvent,
+  AlarmChange,
+  AlarmEvent,
+  LiveEvent,
+  LiveEventType,
+  WorkerChange,
+  WorkerEvent,
+} from './live/live-events';

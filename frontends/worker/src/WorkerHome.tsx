@@ -2,8 +2,11 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, ApiError, Button, api, failureField, serverNow, useToast, type User } from '@lws/fe-ui';
 import { checkInId, parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
 import { DEFAULT_LOCATION } from '@lws/rules';
+import { CheckInAlertDialog, type AlertOutcome } from './alert/CheckInAlertDialog';
+import { useCheckInAlert } from './alert/useCheckInAlert';
 import { CheckInCard } from './check-in/CheckInCard';
 import { EmergencyCard } from './emergency/EmergencyCard';
+import { emergencyResetCurrent, useEmergencyReset } from './emergency/emergency-reset';
 import { LoadingSkeleton } from './LoadingSkeleton';
 import { useLocationOptions } from './locations/useLocationOptions';
 import { INCORRECT_PIN_TEXT, PinVerificationDialog, type PinPurpose } from './pin/PinVerificationDialog';
@@ -28,6 +31,12 @@ function isWrongPin(error: unknown): boolean {
 function isLockedOut(error: unknown): boolean {
   return error instanceof ApiError && error.status === 423;
 }
+
+/** Spec section 8: the alert dialog's failure text is the shorter one. */
+const EMERGENCY_FAILED_TEXT = {
+  card: 'Please try again or use alternative means to get help immediately.',
+  dialog: 'Please try again or use alternative means to get help.',
+} as const;
 
 function idempotencyKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -62,9 +71,18 @@ export function WorkerHome({ user }: { user: User }) {
   const [pinError, setPinError] = useState<string | null>(null);
   const [pinBusy, setPinBusy] = useState(false);
   const [checkingIn, setCheckingIn] = useState(false);
-  const { load, reload, set } = useWorkerShift(user.id, { paused: busy !== null || pinBusy });
+  const [alertBusy, setAlertBusy] = useState(false);
+  const { load, reload, set } = useWorkerShift(user.id, { paused: busy !== null || pinBusy || alertBusy });
   const locations = useLocationOptions();
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  const [resetDeadline, setResetDeadline] = useEmergencyReset(user.id);
+  const loadedShift = load.state === 'ready' ? load.shift : null;
+  const alert = useCheckInAlert(loadedShift, resetDeadline);
+
+  // The emergency reset ends with the deadline it set: a normal check-in or the end of the shift.
+  useEffect(() => {
+    if (loadedShift && resetDeadline && !emergencyResetCurrent(loadedShift, resetDeadline)) setResetDeadline(null);
+  }, [loadedShift, resetDeadline, setResetDeadline]);
 
   useEffect(() => {
     const pending = timers.current;
@@ -88,19 +106,25 @@ export function WorkerHome({ user }: { user: User }) {
     setPinError(null);
   };
 
-  const refusedPin = (error: unknown): boolean => {
+  /** The inline text for a PIN the server refused (with its toast), or null when the call failed otherwise. */
+  const pinRefusal = (error: unknown): string | null => {
     if (isWrongPin(error)) {
-      setPinError(INCORRECT_PIN_TEXT);
       toast({ title: 'Incorrect PIN', message: 'The PIN you entered is incorrect. Please try again.', type: 'error' });
-      return true;
+      return INCORRECT_PIN_TEXT;
     }
     if (isLockedOut(error)) {
       const message = error instanceof ApiError ? (error.serverMessage ?? 'Too many incorrect PINs. Please wait and try again.') : '';
-      setPinError(message);
       toast({ title: 'Incorrect PIN', message, type: 'error' });
-      return true;
+      return message;
     }
-    return false;
+    return null;
+  };
+
+  const refusedPin = (error: unknown): boolean => {
+    const message = pinRefusal(error);
+    if (message === null) return false;
+    setPinError(message);
+    return true;
   };
 
   const startShift = async (location: string) => {
@@ -128,6 +152,7 @@ export function WorkerHome({ user }: { user: User }) {
     setBusy('ending');
     try {
       set(parseShiftState(await api.post(`/api/users/${user.id}/end-shift`, { pin })));
+      setResetDeadline(null);
       closePin();
       toast({ title: 'Shift Ended', message: 'Your shift has been ended successfully. Stay safe!' });
     } catch (e) {
@@ -143,31 +168,98 @@ export function WorkerHome({ user }: { user: User }) {
     later(() => setBusy(null));
   };
 
-  const checkIn = async (pin: string) => {
-    if (!shift) return;
+  /** Posts the check-in; the PIN dialog and the alert dialog each show the outcome their own way. */
+  const submitCheckIn = async (pin: string): Promise<AlertOutcome> => {
+    if (!shift) return { status: 'failed' };
     if (!(user.id > 0)) {
       toast({ title: 'Check-in failed', message: 'Invalid user ID for check-in', type: 'error' });
-      return;
+      return { status: 'failed' };
     }
     const location = shift.location ?? DEFAULT_LOCATION;
-    setPinBusy(true);
     setCheckingIn(true);
     try {
       const body = await api.post('/api/check-ins', { userId: user.id, location, pin }, { headers: { 'Idempotency-Key': idempotencyKey() } });
       set(parseCheckIn(body, shift, location));
-      closePin();
+      setResetDeadline(null);
       toast({ title: 'Check-in successful', message: 'Your status has been updated. Stay safe!' });
       later(() => void reload());
+      return { status: 'done' };
     } catch (e) {
       console.error('Check-in failed', e);
-      if (!refusedPin(e)) {
-        closePin();
-        toast({ title: 'Check-in failed', message: 'There was a problem checking in. Please try again.', type: 'error' });
-        void reload();
-      }
+      const refusal = pinRefusal(e);
+      if (refusal !== null) return { status: 'refused', message: refusal };
+      toast({ title: 'Check-in failed', message: 'There was a problem checking in. Please try again.', type: 'error' });
+      void reload();
+      return { status: 'failed' };
+    } finally {
+      setCheckingIn(false);
+    }
+  };
+
+  const checkIn = async (pin: string) => {
+    setPinBusy(true);
+    try {
+      const outcome = await submitCheckIn(pin);
+      if (outcome.status === 'refused') setPinError(outcome.message);
+      else closePin();
     } finally {
       setPinBusy(false);
-      setCheckingIn(false);
+    }
+  };
+
+  /**
+   * Raises the emergency. The server also restarts an on-shift worker's check-in timer and answers
+   * with the new deadline, which the emergency-reset flag then remembers.
+   */
+  const requestEmergency = async (from: 'card' | 'dialog'): Promise<boolean> => {
+    try {
+      const body = await api.post<{ user?: unknown } | undefined>('/api/emergency-call', { userId: user.id, emergency: true });
+      toast({
+        title: 'Emergency assistance requested',
+        message: 'Your emergency contacts are being notified. Stay where you are if possible and wait for help to arrive.',
+        type: 'warning',
+      });
+      const answered = parseShiftState(body?.user);
+      const current = answered.onShift && answered.nextCheckInTime ? answered : await reload();
+      if (current === answered) set(answered);
+      if (current?.onShift && current.nextCheckInTime) setResetDeadline(current.nextCheckInTime);
+      return true;
+    } catch (e) {
+      console.error('Requesting emergency assistance failed', e);
+      toast({ title: 'Failed to request emergency assistance', message: EMERGENCY_FAILED_TEXT[from], type: 'error' });
+      return false;
+    }
+  };
+
+  /**
+   * The alert dialog's emergency: the PIN is checked first. A PIN locked after too many wrong
+   * attempts does not stand between the worker and help: the emergency is raised anyway.
+   */
+  const alertEmergency = async (pin: string): Promise<AlertOutcome> => {
+    setAlertBusy(true);
+    try {
+      try {
+        await api.post(`/api/users/${user.id}/verify-pin`, { pin });
+      } catch (e) {
+        if (isWrongPin(e)) return { status: 'refused', message: pinRefusal(e)! };
+        if (!isLockedOut(e)) {
+          console.error('Checking the PIN failed', e);
+          toast({ title: 'Failed to request emergency assistance', message: EMERGENCY_FAILED_TEXT.dialog, type: 'error' });
+          return { status: 'failed' };
+        }
+      }
+      return (await requestEmergency('dialog')) ? { status: 'done' } : { status: 'failed' };
+    } finally {
+      setAlertBusy(false);
+    }
+  };
+
+  const alertSafe = async (pin: string): Promise<AlertOutcome> => {
+    setAlertBusy(true);
+    try {
+      return await submitCheckIn(pin);
+    } finally {
+      setAlertBusy(false);
     }
   };
 
@@ -190,8 +282,8 @@ export function WorkerHome({ user }: { user: User }) {
           />
           {shift.onShift ? (
             <>
-              <StatusCard shift={shift} />
-              <CheckInCard shift={shift} processing={checkingIn} onCheckIn={() => setPinFor('check-in')} />
+              <StatusCard shift={shift} resetDeadline={resetDeadline} />
+              <CheckInCard shift={shift} resetDeadline={resetDeadline} processing={checkingIn} onCheckIn={() => setPinFor('check-in')} />
             </>
           ) : null}
         </>
@@ -203,8 +295,9 @@ export function WorkerHome({ user }: { user: User }) {
           </Button>
         </Alert>
       )}
-      <EmergencyCard userId={user.id} />
+      <EmergencyCard onRequest={() => requestEmergency('card')} />
       <PinVerificationDialog purpose={pinFor} busy={pinBusy} error={pinError} onSubmit={onPin} onCancel={closePin} />
+      <CheckInAlertDialog open={alert} onSafe={alertSafe} onEmergency={alertEmergency} />
     </>
   );
 }

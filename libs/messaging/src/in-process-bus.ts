@@ -8,6 +8,7 @@ import {
   subjectMatches,
 } from './bus';
 import { AnyEventEnvelope } from './envelope';
+import { EventTailSource, processEpoch, TailHandle, TailOptions, validateTailOptions } from './event-tail';
 import { errorMessage, MessagingLogger } from './logger';
 
 export interface InProcessBusOptions {
@@ -80,8 +81,11 @@ interface DurableState {
  * stream does not survive a restart; the outbox relay replays recent events at start and
  * consumers deduplicate them.
  */
-export class InProcessBus implements EventBus {
+export class InProcessBus implements EventBus, EventTailSource {
   readonly persistent = false;
+  /** Sequences start at 1 with every bus, so cursors from an earlier process must not match. */
+  readonly epoch = processEpoch();
+  private readonly tails = new Set<TailOptions>();
   private readonly stream: StoredMessage[] = [];
   private nextSeq = 1;
   private readonly recentIds = new Map<string, number>();
@@ -127,8 +131,29 @@ export class InProcessBus implements EventBus {
     };
   }
 
+  /** Delivers matching events synchronously as they are stored, after any stored ones from `fromSequence`. */
+  async tail(options: TailOptions): Promise<TailHandle> {
+    if (this.closed) throw new Error('InProcessBus is closed');
+    validateTailOptions(options);
+    const tail: TailOptions = { ...options, subjects: [...options.subjects] };
+    let startSequence = this.nextSeq;
+    if (options.fromSequence !== undefined) {
+      startSequence = Math.max(options.fromSequence, this.firstSeq());
+      for (const stored of this.stream) if (stored.seq >= startSequence) this.deliverToTail(tail, stored);
+    }
+    this.tails.add(tail);
+    return {
+      epoch: this.epoch,
+      startSequence,
+      stop: async () => {
+        this.tails.delete(tail);
+      },
+    };
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    this.tails.clear();
     const stops: Promise<void>[] = [];
     for (const state of this.durables.values()) {
       if (state.timer) clearTimeout(state.timer);
@@ -176,12 +201,23 @@ export class InProcessBus implements EventBus {
     if (seenAt !== undefined && now - seenAt < this.duplicateWindowMs) return;
     this.recentIds.delete(msgId);
     this.recentIds.set(msgId, now);
-    this.stream.push({ seq: this.nextSeq++, subject, body: JSON.stringify(data), storedAt: now });
+    const stored = { seq: this.nextSeq++, subject, body: JSON.stringify(data), storedAt: now };
+    this.stream.push(stored);
+    for (const tail of this.tails) this.deliverToTail(tail, stored);
     for (const state of this.durables.values()) {
       if (state.active && state.subjects.some((f) => subjectMatches(f, subject))) {
         const s = state;
         setImmediate(() => this.pump(s));
       }
+    }
+  }
+
+  private deliverToTail(tail: TailOptions, stored: StoredMessage): void {
+    if (!tail.subjects.some((f) => subjectMatches(f, stored.subject))) return;
+    try {
+      tail.handler({ subject: stored.subject, data: JSON.parse(stored.body) as unknown, sequence: stored.seq });
+    } catch (err) {
+      this.options.logger.error({ subject: stored.subject, sequence: stored.seq, error: errorMessage(err) }, 'event tail handler failed');
     }
   }
 

@@ -26,8 +26,10 @@ import {
   PoisonMessageError,
   resolveConsumeOptions,
   STREAM_DOMAINS,
+  subjectMatches,
 } from './bus';
 import { AnyEventEnvelope } from './envelope';
+import { EventTailSource, TailHandle, TailOptions, validateTailOptions } from './event-tail';
 import { errorMessage, MessagingLogger } from './logger';
 
 export interface JetStreamBusOptions {
@@ -74,9 +76,10 @@ function consumerName(durable: string, subject: string): string {
  * The event bus on NATS JetStream: events are stored in a file-backed stream and read by
  * durable pull consumers, so nothing is lost while a consumer or service is down.
  */
-export class JetStreamBus implements EventBus {
+export class JetStreamBus implements EventBus, EventTailSource {
   readonly persistent = true;
   private readonly consumers = new Set<ConsumerHandle>();
+  private readonly tails = new Set<TailHandle>();
   private closing?: Promise<void>;
 
   private constructor(
@@ -160,9 +163,59 @@ export class JetStreamBus implements EventBus {
     return handle;
   }
 
+  /**
+   * Reads the stream through an ordered consumer: ephemeral, in memory on the server, no acks. The
+   * client re-creates it from the last sequence it saw after a gap or a lost connection, so the
+   * handler sees every matching event once and in order while the tail runs. NATS 2.9 takes one
+   * filter subject per consumer, so several subjects are read as the whole stream and filtered here
+   * (one consumer keeps a single order; the stream holds only this deployment's subjects).
+   */
+  async tail(options: TailOptions): Promise<TailHandle> {
+    validateTailOptions(options);
+    const subjects = [...options.subjects];
+    const info = await this.jsm.streams.info(this.options.stream);
+    const startSequence = options.fromSequence === undefined ? info.state.last_seq + 1 : Math.max(options.fromSequence, info.state.first_seq);
+    const consumer = await this.js.consumers.get(this.options.stream, {
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: startSequence,
+      ...(subjects.length === 1 ? { filterSubjects: this.options.subjectPrefix + subjects[0] } : {}),
+    });
+    const logger = this.options.logger;
+    const messages = await consumer.consume({
+      callback: (msg) => {
+        const subject = this.stripPrefix(msg.subject);
+        if (!subjects.some((f) => subjectMatches(f, subject))) return;
+        let data: unknown;
+        try {
+          data = msg.json();
+        } catch {
+          data = undefined;
+        }
+        try {
+          options.handler({ subject, data, sequence: msg.seq });
+        } catch (err) {
+          logger.error({ subject, sequence: msg.seq, error: errorMessage(err) }, 'event tail handler failed');
+        }
+      },
+    });
+    const handle: TailHandle = {
+      // The creation time changes when the stream is re-created and its sequences start again.
+      epoch: Date.parse(info.created).toString(36),
+      startSequence,
+      stop: async () => {
+        if (!this.tails.delete(handle)) return;
+        await messages.close().catch(() => undefined);
+        await consumer.delete().catch(() => undefined);
+      },
+    };
+    this.tails.add(handle);
+    return handle;
+  }
+
   /** Stops every consumer (waiting for messages being handled), then drains the connection. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      await Promise.all([...this.tails].map((t) => t.stop()));
       await Promise.all([...this.consumers].map((c) => c.stop()));
       if (this.nc.isClosed()) return;
       // Draining needs the server; during an outage give up after a while rather than hang shutdown.

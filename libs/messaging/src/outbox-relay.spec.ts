@@ -104,6 +104,42 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     expect(await outboxRows()).toEqual([]);
   });
 
+  it('enqueueMany writes the envelopes enqueue writes, in order, and the relay publishes batches of them in that order', async () => {
+    const events = await received();
+    await startRelay({ batchSize: 40 });
+    const written = await t.db.transaction((tx) =>
+      outbox.enqueueMany(
+        tx,
+        Array.from({ length: 150 }, (_, i) =>
+          i % 2 === 0
+            ? { subject: 'identity.user.created.v1' as const, data: userCreated(i + 1) }
+            : { subject: 'identity.user.deleted.v1' as const, data: { userId: i, deletedBy: 2 } },
+        ),
+      ),
+    );
+    expect(written[0]).toMatchObject({ subject: 'identity.user.created.v1', producer: 'relay-spec', data: userCreated(1) });
+    expect(new Set(written.map((e) => e.id)).size).toBe(150);
+    const rows = await t.pool.query('SELECT id, subject, payload, created_at FROM msgtest.outbox ORDER BY seq');
+    expect(rows.rows.map((r) => r.payload)).toEqual(written);
+    expect(rows.rows.map((r) => [r.id, r.subject, r.created_at.toISOString()])).toEqual(written.map((e) => [e.id, e.subject, e.occurredAt]));
+
+    await eventually(() => events.length === 150);
+    expect(events).toEqual(written);
+    await eventually(async () => (await outboxRows()).every((r) => r.published_at !== null));
+  });
+
+  it('enqueueMany checks every event before writing: one that breaks the contract writes none', async () => {
+    const attempt = t.db.transaction((tx) =>
+      outbox.enqueueMany(tx, [
+        { subject: 'identity.user.created.v1', data: userCreated(1) },
+        { subject: 'identity.user.created.v1', data: { ...userCreated(2), userId: -5 } },
+      ]),
+    );
+    await expect(attempt).rejects.toMatchObject({ field: 'userId' });
+    await expect(attempt).rejects.toBeInstanceOf(ContractError);
+    expect(await outboxRows()).toEqual([]);
+  });
+
   it('(c) never publishes an event whose transaction rolled back', async () => {
     const events = await received();
     const relay = await startRelay();

@@ -19,7 +19,12 @@ import { UsersModule } from './users/users.module';
 import { ProfileModule } from './profile/profile.module';
 import { LocationsModule } from './locations/locations.module';
 import { ShiftsModule } from './shifts/shifts.module';
+import { EscalationModule } from './escalation/escalation.module';
 import { TimeModule } from './time/time.module';
+import { NotificationsModule } from './notifications/notifications.module';
+import { ActivityModule } from './activity/activity.module';
+import { LiveModule } from './live/live.module';
+import { ReportsModule } from './reports/reports.module';
 import { SystemController } from './system/system.controller';
 import { CredentialsController } from './credentials/credentials.controller';
 import { KiosksController } from './kiosks/kiosks.controller';
@@ -91,7 +96,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     class GatewayRuntimeModule {}
 
     @Module({
-      imports: [GatewayRuntimeModule, UsersModule, ProfileModule, LocationsModule, ShiftsModule, TimeModule.register(config.LWS_TEST_CLOCK)],
+      imports: [GatewayRuntimeModule, UsersModule, ProfileModule, LocationsModule, ShiftsModule, EscalationModule, NotificationsModule, TimeModule.register(config.LWS_TEST_CLOCK), ActivityModule, ReportsModule, LiveModule.register(opts.inProcessBus)],
       controllers: [HealthController, AuthController, SystemController, CredentialsController, KiosksController],
       providers: [AuthService, KioskLoginService, { provide: APP_GUARD, useClass: SessionGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
     })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseConfigShape, configTypes } from '@lws/platform';
+import { liveConfigShape } from './live/live.config';
 
 const { DATABASE_URL: _gatewayHasNoDatabase, DATA_DIR: _noData, ...common } = baseConfigShape;
 
@@ -26,6 +27,7 @@ export const gatewayConfigShape = {
   REMOTE_ADMIN_URL: z.string().min(1).optional(),
   REMOTE_SUPERADMIN_URL: z.string().min(1).optional(),
   REMOTE_KIOSK_URL: z.string().min(1).optional(),
+  ...liveConfigShape,
 };
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>>;

@@ -1,12 +1,15 @@
 import { join } from 'node:path';
 import type { ServiceDefinition } from '@lws/platform';
+import { notificationsConfigShape } from './config';
 import { notificationsSchema, messaging } from './db/schema';
+import { ProviderModule } from './provider/provider.module';
+import { DeliveriesModule } from './deliveries/deliveries.module';
 
 export const notificationsService: ServiceDefinition = {
   name: 'notifications',
-  configShape: {},
+  configShape: notificationsConfigShape,
   defaultHealthPort: 8085,
-  imports: [],
+  imports: [ProviderModule, DeliveriesModule],
   schema: notificationsSchema,
   tables: messaging,
   migrationsFolder: join(__dirname, '..', 'drizzle'),

@@ -5,13 +5,14 @@ import { ShiftsModule } from './shifts/shifts.module';
 import { CheckInsModule } from './check-ins/check-ins.module';
 import { EmergenciesModule } from './emergencies/emergencies.module';
 import { DashboardsModule } from './dashboards/dashboards.module';
+import { DeadlinesModule } from './deadlines/deadlines.module';
 import { ProjectionsModule } from './projections/projections.module';
 
 export const shiftsService: ServiceDefinition = {
   name: 'shifts',
   configShape: {},
   defaultHealthPort: 8083,
-  imports: [ShiftsModule, CheckInsModule, EmergenciesModule, DashboardsModule, ProjectionsModule],
+  imports: [ShiftsModule, CheckInsModule, EmergenciesModule, DashboardsModule, DeadlinesModule, ProjectionsModule],
   schema: shiftsSchema,
   tables: messaging,
   migrationsFolder: join(__dirname, '..', 'drizzle'),

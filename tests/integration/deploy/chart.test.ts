@@ -353,9 +353,11 @@ services:
     replicas: 2
     existingSecretEnv:
       LWS_SUPERADMIN_PASSWORD: {name: lws-superadmin, key: password}
+  escalation:
+    env:
+      EMERGENCY_NUMBER_1: "+447911123456"
   notifications:
     env:
-      EMERGENCY_NUMBER_1: "+447700900123"
       TWILIO_FROM_NUMBER: "+447700900000"
     secretEnv:
       TWILIO_ACCOUNT_SID: AC00000000000000000000000000000000
@@ -406,8 +408,8 @@ services:
   });
 
   test('secrets reach the pods only through Secret references', () => {
+    expect(envValue(deploymentOf(objects, 'escalation'), 'EMERGENCY_NUMBER_1')?.value).toBe('+447911123456');
     const notifications = deploymentOf(objects, 'notifications');
-    expect(envValue(notifications, 'EMERGENCY_NUMBER_1')?.value).toBe('+447700900123');
     const tokenRef = envValue(notifications, 'TWILIO_AUTH_TOKEN')?.valueFrom?.secretKeyRef;
     const secret = ofKind(objects, 'Secret').find((s) => s.metadata.name === tokenRef?.name);
     expect(Buffer.from(secret!.data[tokenRef.key], 'base64').toString()).toBe('not-a-real-token');

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { InProcessBus } from '@lws/messaging';
 import { createLogger, startService, type Announce, type RunningService, type ServiceDefinition } from '@lws/platform';
 import { startGateway, type RunningGateway } from '@lws/gateway';
@@ -39,7 +40,7 @@ export interface RunningStack {
  * Resolves once every service reports ready.
  */
 export async function startStack(opts: StackOptions = {}): Promise<RunningStack> {
-  const env = opts.env ?? process.env;
+  const env = await withPublicBaseUrl(opts.env ?? process.env);
   const embedded = !env.NATS_URL;
   const bus = embedded ? new InProcessBus({ logger: createLogger('bus', env.LOG_LEVEL ?? 'info', opts.logDestination as never) }) : undefined;
   const started: (RunningService | RunningGateway)[] = [];
@@ -62,4 +63,21 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
     await close();
     throw err;
   }
+}
+
+/**
+ * Twilio's webhooks reach notifications through the gateway, so notifications must know the
+ * gateway's URL before the gateway starts: an ephemeral gateway port (PORT=0) is chosen here.
+ */
+async function withPublicBaseUrl(env: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
+  if (env.PUBLIC_BASE_URL) return env;
+  const host = !env.HOST || env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+  let port = env.PORT ?? '8080';
+  if (port === '0') {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, host, () => resolve()));
+    port = String((probe.address() as AddressInfo).port);
+    await new Promise((resolve) => probe.close(resolve));
+  }
+  return { ...env, PORT: port, PUBLIC_BASE_URL: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
 }

@@ -1,5 +1,5 @@
 import { BrowserRouter, Route, Routes } from 'react-router';
-import { AuthProvider, ToastProvider, ToastStack } from '@lws/fe-ui';
+import { AuthProvider, LiveEventsProvider, ToastProvider, ToastStack } from '@lws/fe-ui';
 import { CookieConsentBanner } from '../cookie-consent/CookieConsentBanner';
 import { AppLayout } from '../layout/AppLayout';
 import { LoginPage } from '../login/LoginPage';
@@ -16,63 +16,65 @@ export function App() {
     <BrowserRouter useTransitions={false}>
       <ToastProvider>
         <AuthProvider>
-          <Routes>
-            <Route path="/login" element={<LoginPage />} />
-            {/* The kiosk is a shared terminal: no session, no guard, no header. */}
-            <Route path="/kiosk" element={<RemoteSection name="kiosk" />} />
-            <Route path="/" element={<RootRedirect />} />
-            <Route
-              path="/worker"
-              element={
-                <RequireAuth roles={['worker']}>
-                  <AppLayout bottomNav>
-                    <RemoteSection name="worker" />
-                  </AppLayout>
-                </RequireAuth>
-              }
-            />
-            <Route
-              path="/admin"
-              element={
-                <DashboardGate allow={['admin']}>
+          <LiveEventsProvider>
+            <Routes>
+              <Route path="/login" element={<LoginPage />} />
+              {/* The kiosk is a shared terminal: no session, no guard, no header. */}
+              <Route path="/kiosk" element={<RemoteSection name="kiosk" />} />
+              <Route path="/" element={<RootRedirect />} />
+              <Route
+                path="/worker"
+                element={
+                  <RequireAuth roles={['worker']}>
+                    <AppLayout bottomNav>
+                      <RemoteSection name="worker" />
+                    </AppLayout>
+                  </RequireAuth>
+                }
+              />
+              <Route
+                path="/admin"
+                element={
+                  <DashboardGate allow={['admin']}>
+                    <AppLayout>
+                      <RemoteSection name="admin" />
+                    </AppLayout>
+                  </DashboardGate>
+                }
+              />
+              <Route
+                path="/superadmin"
+                element={
+                  <DashboardGate allow={['superadmin']}>
+                    <AppLayout>
+                      <RemoteSection name="superadmin" />
+                    </AppLayout>
+                  </DashboardGate>
+                }
+              />
+              <Route
+                path="/profile"
+                element={
+                  <RequireAuth>
+                    <AppLayout bottomNav>
+                      <ProfilePage />
+                    </AppLayout>
+                  </RequireAuth>
+                }
+              />
+              <Route path="/test-reminders" element={<TestRemindersRedirect />} />
+              <Route
+                path="*"
+                element={
                   <AppLayout>
-                    <RemoteSection name="admin" />
+                    <NotFoundPage />
                   </AppLayout>
-                </DashboardGate>
-              }
-            />
-            <Route
-              path="/superadmin"
-              element={
-                <DashboardGate allow={['superadmin']}>
-                  <AppLayout>
-                    <RemoteSection name="superadmin" />
-                  </AppLayout>
-                </DashboardGate>
-              }
-            />
-            <Route
-              path="/profile"
-              element={
-                <RequireAuth>
-                  <AppLayout bottomNav>
-                    <ProfilePage />
-                  </AppLayout>
-                </RequireAuth>
-              }
-            />
-            <Route path="/test-reminders" element={<TestRemindersRedirect />} />
-            <Route
-              path="*"
-              element={
-                <AppLayout>
-                  <NotFoundPage />
-                </AppLayout>
-              }
-            />
-          </Routes>
-          <ToastStack />
-          <CookieConsentBanner />
+                }
+              />
+            </Routes>
+            <ToastStack />
+            <CookieConsentBanner />
+          </LiveEventsProvider>
         </AuthProvider>
       </ToastProvider>
     </BrowserRouter>

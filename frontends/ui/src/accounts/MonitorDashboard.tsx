@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 // From the shared singleton, so the shell's auth provider is the one read here.
 import { Alert, PageStatus, Tabs, TabsContent, TabsList, TabsTrigger, useAuth, useDocumentTitle } from '@lws/fe-ui';
 import { LocationsCard } from '@lws/fe-ui/locations';
+import { AlarmReportCard } from '@lws/fe-ui/reports';
+import { ActivityLogsCard } from '../activity/ActivityLogsCard';
 import { CreateUserCard } from './CreateUserCard';
 import { KiosksCard } from './KiosksCard';
 import { WorkerDashboard } from './WorkerDashboard';
@@ -30,7 +32,9 @@ export function MonitorDashboard({ title, testId, allowedRoles, deniedText, extr
     { value: 'workers', label: 'Worker Dashboard', content: <WorkerDashboard /> },
     { value: 'create-user', label: 'Create User', content: <CreateUserCard /> },
     { value: 'locations', label: 'Locations', content: <LocationsCard /> },
+    { value: 'activity', label: 'Activity Logs', content: <ActivityLogsCard /> },
     { value: 'kiosks', label: 'Kiosks', content: <KiosksCard /> },
+    { value: 'reports', label: 'Reports', content: <AlarmReportCard /> },
     ...extraTabs,
   ];
   return (

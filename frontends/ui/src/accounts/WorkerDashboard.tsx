@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { WorkerEvent } from '@lws/fe-ui';
 import {
   Alert,
   ApiError,
@@ -9,22 +10,26 @@ import {
   CardHeader,
   CardTitle,
   ConfirmDialog,
+  LiveStatusBadge,
   Skeleton,
   api,
   failureMessage,
   useAuth,
-  useInterval,
+  useCoalescedReload,
+  useLiveEvents,
   useMinimumBusy,
+  usePollWhileDown,
   syncServerClock,
   useServerTimeEvery,
   useToast,
 } from '@lws/fe-ui';
-import { fetchActiveWorkers, type ShiftWorker } from '@lws/fe-ui/shifts';
+import { applyWorkerChange, fetchActiveWorkers, type ShiftState, type ShiftWorker } from '@lws/fe-ui/shifts';
+import { AlarmsPanel } from '@lws/fe-ui/alarms';
 import { parseAccounts, type Account } from './accounts-api';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
 import { WorkerTable, type ResetKind, type WorkerRow } from './WorkerTable';
 
-/** Spec section 9: worker lists poll every 30 s; the refresh spinner shows 500 ms. */
+/** Spec section 9: worker lists poll every 30 s (only while live updates are down); the refresh spinner shows 500 ms. */
 export const ACCOUNTS_POLL_MS = 30_000;
 export const REFRESH_SPINNER_MS = 500;
 /** Spec section 7: on returning to the window, lists older than this are fetched again. */
@@ -44,21 +49,35 @@ function loadFailureText(what: string, error: unknown): string {
 function useList<T>(fetchItems: () => Promise<T[]>, what: string, label: string) {
   const [load, setLoad] = useState<Load<T>>({ state: 'loading' });
   const latest = useRef(0);
+  // Changes applied from the event stream while a fetch is in flight: its answer may have been read
+  // before them, so they are applied to it again (the stream's order makes the result converge).
+  // Null while no fetch is in flight.
+  const inflightPatches = useRef<((items: T[]) => T[])[] | null>(null);
   const reload = useCallback(async () => {
     const ticket = ++latest.current;
+    inflightPatches.current = [];
     try {
-      const items = await fetchItems();
-      if (ticket === latest.current) setLoad({ state: 'ready', items });
+      const fetched = await fetchItems();
+      if (ticket === latest.current) {
+        const items = (inflightPatches.current ?? []).reduce((acc, apply) => apply(acc), fetched);
+        inflightPatches.current = null;
+        setLoad({ state: 'ready', items });
+      }
     } catch (e) {
       console.error(`Loading ${label} failed`, e);
       // A failed poll keeps the table the user is reading; only a first load shows the error.
       if (ticket === latest.current) {
+        inflightPatches.current = null;
         setLoad((current) => (current.state === 'ready' ? current : { state: 'error', message: loadFailureText(what, e) }));
       }
       throw e;
     }
   }, [fetchItems, what, label]);
-  return { load, reload };
+  const patch = useCallback((apply: (items: T[]) => T[]) => {
+    inflightPatches.current?.push(apply);
+    setLoad((current) => (current.state === 'ready' ? { state: 'ready', items: apply(current.items) } : current));
+  }, []);
+  return { load, reload, patch };
 }
 
 const fetchAccounts = async () => parseAccounts(await api.get('/api/worker-accounts'));
@@ -81,6 +100,16 @@ function activeRow(w: ShiftWorker, account: Account | undefined): WorkerRow {
     ...(account?.pinSet !== undefined ? { pinSet: account.pinSet } : {}),
     shift,
   };
+}
+
+/** Applies `change` to the row of the event's worker, leaving every other row as it is. */
+function patchRow<T extends { id: number }>(event: WorkerEvent, change: (row: T) => T) {
+  return (rows: T[]) => rows.map((row) => (row.id === event.userId ? change(row) : row));
+}
+
+/** The shift after the event; unchanged when it no longer applies (e.g. the shift has since ended). */
+function patchedShift(shift: ShiftState, event: WorkerEvent): ShiftState {
+  return applyWorkerChange(shift, event) ?? shift;
 }
 
 function LoadingRows({ label }: { label: string }) {
@@ -106,7 +135,8 @@ function LoadError({ message, onRetry, testId }: { message: string; onRetry(): v
  * The Worker Dashboard tab: 'Worker Status Dashboard' with the Active Workers and All Worker
  * Accounts tables. Columns follow the viewer's role (spec section 2): a superadmin also sees
  * Password and PIN, as set or not set with a Reset action; the values never reach the browser.
- * Statuses are judged against the server's clock, which owns every deadline.
+ * Statuses are judged against the server's clock, which owns every deadline. Open alarms come
+ * first: they are what a monitor must act on.
  */
 export function WorkerDashboard() {
   const { user } = useAuth();
@@ -132,7 +162,35 @@ export function WorkerDashboard() {
   useEffect(() => {
     void reloadAll();
   }, [reloadAll]);
-  useInterval(() => void reloadAll(), ACCOUNTS_POLL_MS);
+
+  // Live: a check-in or a moved deadline is applied from the event itself; anything else (a shift
+  // starting or ending, an emergency, an account change, a gap in the stream) fetches the lists afresh.
+  const refetchActive = useCoalescedReload(reloadActive);
+  const refetchAccounts = useCoalescedReload(reloadAccounts);
+  const refetchAll = useCoalescedReload(reloadAll);
+  const { patch: patchActive } = active;
+  const { patch: patchAccounts } = accounts;
+  const onWorkerEvent = (event: WorkerEvent) => {
+    const activeRows = active.load.state === 'ready' ? active.load.items : null;
+    const accountRows = accounts.load.state === 'ready' ? accounts.load.items : null;
+    const activeRow = activeRows?.find((w) => w.id === event.userId);
+    const accountRow = accountRows?.find((a) => a.id === event.userId);
+    const activeShift = activeRow ? applyWorkerChange(activeRow, event) : null;
+    const accountShift = accountRow ? applyWorkerChange(accountRow.shift, event) : null;
+    if (activeShift) patchActive(patchRow(event, (w) => ({ ...w, ...patchedShift(w, event) })));
+    else refetchActive();
+    if (accountShift) patchAccounts(patchRow(event, (a) => ({ ...a, shift: patchedShift(a.shift, event) })));
+    else refetchAccounts();
+  };
+  useLiveEvents(
+    ['worker', 'account'],
+    (event) => {
+      if (event.type === 'worker') onWorkerEvent(event.data);
+      else refetchAll();
+    },
+    refetchAll,
+  );
+  usePollWhileDown(refetchAll, ACCOUNTS_POLL_MS);
 
   const staleMs = superadmin ? SUPERADMIN_STALE_MS : ADMIN_STALE_MS;
   useEffect(() => {
@@ -199,12 +257,13 @@ export function WorkerDashboard() {
     <section className="lws-page" aria-labelledby="worker-dashboard-title" data-testid="worker-dashboard">
       <div className="lws-page__header">
         <h2 id="worker-dashboard-title" className="lws-section-title">
-          Worker Status Dashboard
+          Worker Status Dashboard <LiveStatusBadge />
         </h2>
         <Button variant="outline" busy={refreshing} onClick={() => void refreshData()} data-testid="refresh-data">
           Refresh Data
         </Button>
       </div>
+      <AlarmsPanel monitorName={(id) => (id === user?.id ? `${user.name} (you)` : accountsById.get(id)?.name)} />
       <Card data-testid="active-workers">
         <CardHeader>
           <CardTitle>Active Workers</CardTitle>

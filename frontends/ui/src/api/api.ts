@@ -99,6 +99,31 @@ export async function apiResponse<T = unknown>(path: string, options: RequestOpt
   }
 }
 
+/** GET for a plain-text answer (e.g. a public key); a JSON string body is accepted too. Non-OK answers throw `ApiError`. */
+export async function apiText(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<string> {
+  const response = await fetch(path, {
+    method: 'GET',
+    credentials: 'include',
+    cache: 'no-store',
+    signal: options.signal,
+    headers: { Accept: 'text/plain, application/json', 'X-Requested-With': 'XMLHttpRequest', ...options.headers },
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    if (response.status === 401) window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT, { detail: { path } }));
+    throw new ApiError(response.status, response.statusText, text, text);
+  }
+  if (isJson(response)) {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'string') return parsed;
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { publicKey?: unknown }).publicKey === 'string') {
+      return (parsed as { publicKey: string }).publicKey;
+    }
+    throw new Error('Invalid response from server');
+  }
+  return text.trim();
+}
+
 export const api = {
   get: <T = unknown>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     apiRequest<T>(path, { ...options, method: 'GET' }),

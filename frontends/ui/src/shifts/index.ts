@@ -1,7 +1,7 @@
 // Shift data and the cells every worker table shares. Imported as '@lws/fe-ui/shifts': bundled
 // into each remote that uses it (with the status rules), while components come from the shared
 // '@lws/fe-ui' singleton.
-export { OFF_SHIFT, checkInId, fetchActiveWorkers, parseShiftState, parseShiftWorkers } from './shifts-api';
+export { OFF_SHIFT, applyWorkerChange, checkInId, fetchActiveWorkers, parseShiftState, parseShiftWorkers } from './shifts-api';
 export type { LatestCheckIn, ShiftState, ShiftWorker } from './shifts-api';
 export { statusUser } from './worker-status-view';
 export { AdminStatusBadge, ShiftDetailCells, ShiftStatusBadge } from './ShiftCells';

@@ -1,4 +1,4 @@
-import { apiResponse } from '@lws/fe-ui';
+import { apiResponse, type WorkerEvent } from '@lws/fe-ui';
 
 /** The last check-in of a worker's current shift. */
 export interface LatestCheckIn {
@@ -118,4 +118,29 @@ export async function fetchActiveWorkers(): Promise<ShiftWorker[]> {
     if (!cursor) break;
   }
   return workers;
+}
+
+/**
+ * A shift after a check-in or a moved deadline heard on the event stream, without asking the server
+ * again; null when the event does not say enough (the screen then fetches the worker afresh).
+ */
+export function applyWorkerChange(shift: ShiftState, event: WorkerEvent): ShiftState | null {
+  const next = event.nextCheckInTime;
+  if (!shift.onShift || !next) return null;
+  if (event.change === 'checked_in') {
+    const location = event.location ?? shift.location;
+    return {
+      ...shift,
+      latestCheckIn: { id: `live:${event.at}`, timestamp: event.at, location, nextCheckInTime: next },
+      nextCheckInTime: next,
+    };
+  }
+  if (event.change === 'deadline_changed') {
+    return {
+      ...shift,
+      latestCheckIn: shift.latestCheckIn ? { ...shift.latestCheckIn, nextCheckInTime: next } : null,
+      nextCheckInTime: next,
+    };
+  }
+  return null;
 }

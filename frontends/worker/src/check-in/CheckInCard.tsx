@@ -1,17 +1,33 @@
 import { useId } from 'react';
 import { Card, CardContent, cx, useServerTimeEvery } from '@lws/fe-ui';
 import { statusUser, type ShiftState } from '@lws/fe-ui/shifts';
-import { checkInButton } from '@lws/rules';
+import { CHECK_IN_WINDOW_MS, checkInButton } from '@lws/rules';
+import { emergencyResetActive } from '../emergency/emergency-reset';
 
 /** Spec section 9: whether the button is open is rechecked every 5 s. */
 export const CHECK_IN_RECHECK_MS = 5000;
 
-/** The large CHECK IN button: open in the last 10 minutes before the deadline, and after it. */
-export function CheckInCard({ shift, processing, onCheckIn }: { shift: ShiftState; processing: boolean; onCheckIn(): void }) {
+interface CheckInCardProps {
+  shift: ShiftState;
+  /** The deadline an emergency set, while the emergency-reset flag is on. */
+  resetDeadline: string | null;
+  processing: boolean;
+  onCheckIn(): void;
+}
+
+/**
+ * The large CHECK IN button: open in the last 10 minutes before the deadline, and after it. The
+ * emergency reset closes it only until that window: the deadline the emergency set is a real one,
+ * and the worker must be able to meet it.
+ */
+export function CheckInCard({ shift, resetDeadline, processing, onCheckIn }: CheckInCardProps) {
   const now = useServerTimeEvery(CHECK_IN_RECHECK_MS);
   const hintId = useId();
   const { latestCheckIn } = statusUser(shift);
-  const button = checkInButton({ onShift: shift.onShift, nextCheckInTime: latestCheckIn?.nextCheckInTime ?? null, processing }, now);
+  const nextCheckInTime = latestCheckIn?.nextCheckInTime ?? null;
+  const beforeWindow = nextCheckInTime !== null && Date.parse(nextCheckInTime) - now.getTime() > CHECK_IN_WINDOW_MS;
+  const emergencyReset = beforeWindow && emergencyResetActive(shift, resetDeadline, now);
+  const button = checkInButton({ onShift: shift.onShift, nextCheckInTime, emergencyReset, processing }, now);
 
   return (
     <Card data-testid="check-in-card">

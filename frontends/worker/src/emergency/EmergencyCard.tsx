@@ -1,31 +1,18 @@
 import { useState } from 'react';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, api, useToast } from '@lws/fe-ui';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle } from '@lws/fe-ui';
 
 /**
  * 'Emergency Options': raises the emergency at once (the server publishes it before answering);
  * no PIN and no confirmation stand between a worker in danger and help. Shown whether or not the
- * worker is on shift.
+ * worker is on shift. `onRequest` raises it and tells the worker how it went.
  */
-export function EmergencyCard({ userId }: { userId: number }) {
-  const { toast } = useToast();
+export function EmergencyCard({ onRequest }: { onRequest(): Promise<unknown> }) {
   const [busy, setBusy] = useState(false);
 
   const request = async () => {
     setBusy(true);
     try {
-      await api.post('/api/emergency-call', { userId, emergency: true });
-      toast({
-        title: 'Emergency assistance requested',
-        message: 'Your emergency contacts are being notified. Stay where you are if possible and wait for help to arrive.',
-        type: 'warning',
-      });
-    } catch (e) {
-      console.error('Requesting emergency assistance failed', e);
-      toast({
-        title: 'Failed to request emergency assistance',
-        message: 'Please try again or use alternative means to get help immediately.',
-        type: 'error',
-      });
+      await onRequest();
     } finally {
       setBusy(false);
     }

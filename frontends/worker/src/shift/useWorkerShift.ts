@@ -1,8 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, useInterval } from '@lws/fe-ui';
+import { api, useLiveRefresh } from '@lws/fe-ui';
 import { parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
 
-/** Spec section 9: the worker's own record is fetched again every 15 s (it catches a forced clock-out too). */
+/**
+ * Spec section 9: the worker's own record is fetched again every 15 s (it catches a forced
+ * clock-out too). That poll runs only while live updates are down: otherwise every change to the
+ * worker's shift (from any screen: a forced clock-out, a moved deadline, an alarm) arrives at once.
+ */
 export const WORKER_REFETCH_MS = 15_000;
 
 export type ShiftLoad = { state: 'loading' } | { state: 'error' } | { state: 'ready'; shift: ShiftState };
@@ -16,15 +20,18 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
   const [load, setLoad] = useState<ShiftLoad>({ state: 'loading' });
   const generation = useRef(0);
 
-  const reload = useCallback(async () => {
+  /** Resolves with the shift read, or null when it could not be read. */
+  const reload = useCallback(async (): Promise<ShiftState | null> => {
     const started = generation.current;
     try {
       const shift = parseShiftState(await api.get(`/api/users/${userId}/with-relations`));
       if (started === generation.current) setLoad({ state: 'ready', shift });
+      return shift;
     } catch (e) {
       console.error('Loading your shift failed', e);
       // A failed poll keeps what is on screen; only a first load shows the error.
       if (started === generation.current) setLoad((current) => (current.state === 'ready' ? current : { state: 'error' }));
+      return null;
     }
   }, [userId]);
 
@@ -36,8 +43,9 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
   useEffect(() => {
     void reload();
   }, [reload]);
-  // No poll while a shift change or check-in is in flight: it could answer the state from before it.
-  useInterval(() => void reload(), paused ? null : WORKER_REFETCH_MS);
+  // Nothing is fetched while a shift change or check-in is in flight: it could answer the state from
+  // before it. A change heard meanwhile is fetched once it has settled.
+  useLiveRefresh(reload, { types: ['worker', 'alarm'], when: (e) => 'userId' in e.data && e.data.userId === userId, pollMs: WORKER_REFETCH_MS, paused });
 
   return { load, reload, set };
 }

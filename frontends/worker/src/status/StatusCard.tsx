@@ -1,6 +1,7 @@
 import { Card, CardContent, CardHeader, CardTitle, useServerClock, useServerTimeEvery } from '@lws/fe-ui';
 import { statusUser, type ShiftState } from '@lws/fe-ui/shifts';
 import { formatCountdown, statusPill, workerDeadline, workerOwnStatus } from '@lws/rules';
+import { emergencyResetActive } from '../emergency/emergency-reset';
 
 /** Spec section 9: the status is recomputed every 15 s; the countdown ticks every second. */
 export const STATUS_RECHECK_MS = 15_000;
@@ -11,16 +12,20 @@ const LONDON_TIME = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London'
 /**
  * 'Your Status': the pill, the live countdown to the next check-in and the deadline, all on the
  * server's clock. When the countdown reaches zero the pill turns overdue at once rather than at
- * the next 15-second recheck.
+ * the next 15-second recheck. After an emergency the pill says so until the deadline it set.
  */
-export function StatusCard({ shift }: { shift: ShiftState }) {
+export function StatusCard({ shift, resetDeadline }: { shift: ShiftState; resetDeadline: string | null }) {
   const clock = useServerClock(COUNTDOWN_TICK_MS);
   const statusNow = useServerTimeEvery(STATUS_RECHECK_MS);
   const user = statusUser(shift);
   const now = clock.now();
   const deadline = workerDeadline({ user }, now);
   const remaining = deadline.getTime() - now.getTime();
-  const status = remaining <= 0 ? 'overdue' : workerOwnStatus({ user }, statusNow);
+  const status = emergencyResetActive(shift, resetDeadline, now)
+    ? 'emergency-reset'
+    : remaining <= 0
+      ? 'overdue'
+      : workerOwnStatus({ user }, statusNow);
   const pill = statusPill(status);
 
   return (

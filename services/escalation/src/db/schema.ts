@@ -1,7 +1,172 @@
-import { pgSchema } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid, bigint } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
+import type { FrozenPolicy } from '../alarms/policy';
 
 /** Every table of the escalation service lives in its own PostgreSQL schema. */
 export const escalationSchema = pgSchema('escalation');
 export const messaging = messagingTables(escalationSchema);
 export const { outbox, processedEvents } = messaging;
+
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+/**
+ * What escalation knows of each user, from identity's and shifts' events. deadline_as_of is the
+ * instant of the event that set next_check_in_at: the shift and check-in subjects are not ordered
+ * with each other, so an older event never moves a newer deadline back.
+ */
+export const workers = escalationSchema.table(
+  'workers',
+  {
+    userId: integer('user_id').primaryKey(),
+    name: text('name'),
+    phone: text('phone'),
+    role: text('role'),
+    checkInInterval: integer('check_in_interval').notNull().default(60),
+    primaryContact: text('primary_contact'),
+    secondaryContact: text('secondary_contact'),
+    onShift: boolean('on_shift').notNull().default(false),
+    shiftId: uuid('shift_id'),
+    location: text('location'),
+    nextCheckInAt: at('next_check_in_at'),
+    deadlineAsOf: at('deadline_as_of'),
+    deletedAt: at('deleted_at'),
+  },
+  (t) => [index('workers_on_shift_next_idx').on(t.nextCheckInAt, t.userId).where(sql`${t.onShift}`)],
+);
+
+/** Shifts that ended: a check-in or start of one of them that arrives later must not put the worker back on shift. */
+export const endedShifts = escalationSchema.table('ended_shifts', {
+  shiftId: uuid('shift_id').primaryKey(),
+  userId: integer('user_id').notNull(),
+  endedAt: at('ended_at').notNull(),
+});
+
+/** A worker's emergency contacts; a deleted one stays as a marker so a late update cannot bring it back. */
+export const workerContacts = escalationSchema.table(
+  'worker_contacts',
+  {
+    contactId: integer('contact_id').primaryKey(),
+    userId: integer('user_id').notNull(),
+    name: text('name'),
+    phone: text('phone'),
+    relation: text('relation'),
+    deleted: boolean('deleted').notNull().default(false),
+  },
+  (t) => [index('worker_contacts_user_idx').on(t.userId)],
+);
+
+export const DEADLINE_KINDS = ['checkin', 'alarm'] as const;
+
+/**
+ * Every timer escalation owns, one row per job key (`checkin:<userId>`, `alarm:<alarmId>`).
+ * Schedulers claim due rows with FOR UPDATE SKIP LOCKED; version is the fencing token: whoever
+ * moves a deadline bumps it, and a claim only writes back over the version it claimed.
+ */
+export const deadlines = escalationSchema.table(
+  'deadlines',
+  {
+    jobKey: text('job_key').primaryKey(),
+    kind: text('kind', { enum: DEADLINE_KINDS }).notNull(),
+    userId: integer('user_id').notNull(),
+    step: text('step').notNull(),
+    dueAt: at('due_at').notNull(),
+    version: integer('version').notNull().default(1),
+    payload: jsonb('payload').$type<DeadlinePayload>().notNull(),
+  },
+  (t) => [index('deadlines_due_at_idx').on(t.dueAt), index('deadlines_user_idx').on(t.userId)],
+);
+
+export interface DeadlinePayload {
+  /** checkin: the check-in deadline itself (T). */
+  dueAt?: string;
+  shiftId?: string;
+  /** alarm: the policy step to run, or the step a call round belongs to. */
+  alarmId?: string;
+  index?: number;
+  /** alarm call_watchdog: the call it guards. */
+  requestId?: string;
+}
+
+export const ALARM_KINDS = ['missed_check_in', 'emergency'] as const;
+export const ALARM_STATES = ['open', 'acknowledged', 'resolved'] as const;
+export type AlarmKind = (typeof ALARM_KINDS)[number];
+export type AlarmState = (typeof ALARM_STATES)[number];
+
+export const alarms = escalationSchema.table(
+  'alarms',
+  {
+    id: uuid('id').primaryKey(),
+    userId: integer('user_id').notNull(),
+    kind: text('kind', { enum: ALARM_KINDS }).notNull(),
+    state: text('state', { enum: ALARM_STATES }).notNull().default('open'),
+    /** The policy as it was when the alarm opened; configuration changes never alter a running alarm. */
+    policy: jsonb('policy').$type<FrozenPolicy>().notNull(),
+    /** The policy step running now (or last run). */
+    stepIndex: integer('step_index').notNull().default(0),
+    callRound: integer('call_round').notNull().default(0),
+    callAcceptedAt: at('call_accepted_at'),
+    openedAt: at('opened_at').notNull(),
+    /** missed_check_in: the deadline that passed. */
+    dueAt: at('due_at'),
+    workerName: text('worker_name'),
+    location: text('location'),
+    shiftId: uuid('shift_id'),
+    /** emergency: the emergency it answers (one alarm per emergency). */
+    emergencyId: uuid('emergency_id'),
+    acknowledgedBy: integer('acknowledged_by'),
+    acknowledgedAt: at('acknowledged_at'),
+    resolvedBy: integer('resolved_by'),
+    resolvedAt: at('resolved_at'),
+    verdict: text('verdict', { enum: ['genuine', 'false_alarm'] }),
+    note: text('note'),
+    lateCheckInAt: at('late_check_in_at'),
+    stepsStoppedReason: text('steps_stopped_reason'),
+  },
+  (t) => [
+    index('alarms_opened_idx').on(t.openedAt, t.id),
+    index('alarms_user_idx').on(t.userId, t.openedAt),
+    uniqueIndex('alarms_emergency_idx').on(t.emergencyId),
+    // One missed-check-in alarm per deadline, even if two paths (scheduler, auditor) race to open it.
+    uniqueIndex('alarms_missed_deadline_idx').on(t.userId, t.dueAt).where(sql`${t.kind} = 'missed_check_in'`),
+  ],
+);
+
+/** AlarmView.history: one line per step, oldest first. */
+export const alarmEvents = escalationSchema.table(
+  'alarm_events',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    alarmId: uuid('alarm_id').notNull(),
+    at: at('at').notNull(),
+    text: text('text').notNull(),
+  },
+  (t) => [index('alarm_events_alarm_idx').on(t.alarmId, t.seq)],
+);
+
+export const CALL_PURPOSES = ['emergency_number', 'primary_contact'] as const;
+
+/** Voice calls escalation asked for, so an outcome advances the right alarm exactly once. */
+export const calls = escalationSchema.table(
+  'calls',
+  {
+    requestId: uuid('request_id').primaryKey(),
+    alarmId: uuid('alarm_id').notNull(),
+    purpose: text('purpose', { enum: CALL_PURPOSES }).notNull(),
+    round: integer('round').notNull(),
+    numberIndex: integer('number_index').notNull(),
+    phone: text('phone').notNull(),
+    /** A repeat round runs no policy step after it. */
+    repeat: boolean('repeat').notNull().default(false),
+    requestedAt: at('requested_at').notNull(),
+    /** accepted, not_accepted, ..., or timeout when the watchdog gave up waiting. */
+    outcome: text('outcome'),
+    completedAt: at('completed_at'),
+  },
+  (t) => [index('calls_alarm_idx').on(t.alarmId, t.round, t.numberIndex)],
+);
+
+export type WorkerRow = typeof workers.$inferSelect;
+export type DeadlineRow = typeof deadlines.$inferSelect;
+export type AlarmRow = typeof alarms.$inferSelect;
+export type CallRow = typeof calls.$inferSelect;

@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import type { RpcClient } from '@lws/messaging';
+import { BadRequestException, Body, Controller, ForbiddenException, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { RemoteError, type RpcClient } from '@lws/messaging';
 import { LOGGER, type Logger } from '@lws/platform';
 import { actorOf } from '../common/access';
 import { RPC } from '../common/rpc';
 import type { AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
+import { testCallSchema } from '../notifications/notifications.schema';
 import { requireOwnShift } from './own-shift';
 import { emergencySchema, emergencyUserSchema } from './shifts.schema';
 import { browserWorker } from './worker.view';
@@ -24,6 +25,7 @@ export class EmergencyController {
   @Post()
   @HttpCode(200)
   async raise(@Body() body: unknown, @Req() req: AuthedRequest) {
+    if (body && typeof body === 'object' && 'phoneNumber' in body) return this.testCall(body, req);
     const { userId } = parseInput(emergencyUserSchema, body);
     requireOwnShift(actorOf(req), userId);
     parseInput(emergencySchema, body);
@@ -39,5 +41,21 @@ export class EmergencyController {
       this.logger.warn({ err, userId }, 'emergency raised, but its contacts could not be looked up');
     }
     return { contact, contactName, user: browserWorker(worker) };
+  }
+
+  /** The superadmin's test voice call (System Testing): the real voice flow to the number given. */
+  private async testCall(body: unknown, req: AuthedRequest) {
+    if (actorOf(req).role !== 'superadmin') throw new ForbiddenException({ message: 'Not allowed for your role' });
+    const { phoneNumber, workerName, location } = parseInput(testCallSchema, body);
+    try {
+      return await this.rpc.send('notifications.call.test.v1', {
+        to: phoneNumber,
+        workerName: workerName || 'Test worker',
+        location: location || 'Test location',
+      });
+    } catch (err) {
+      if (err instanceof RemoteError && err.status === 400) throw new BadRequestException({ message: err.message, field: 'phoneNumber' });
+      throw err;
+    }
   }
 }

@@ -1,7 +1,87 @@
-import { pgSchema } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
 
 /** Every table of the notifications service lives in its own PostgreSQL schema. */
 export const notificationsSchema = pgSchema('notifications');
 export const messaging = messagingTables(notificationsSchema);
 export const { outbox, processedEvents } = messaging;
+
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+export const CHANNELS = ['sms', 'whatsapp', 'voice', 'push'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/**
+ * The delivery log: one row per message, call or push (a push to a role or a user with several
+ * browsers is one row per subscription). A row is written as 'pending' by whoever asks, claimed by
+ * the sender ('sending'), and then carries the provider's statuses. request_id + fanout_key is
+ * unique, so a notification request delivered twice is stored, and sent, once.
+ */
+export const deliveries = notificationsSchema.table(
+  'deliveries',
+  {
+    id: uuid('id').primaryKey(),
+    requestId: uuid('request_id'),
+    /** '' except for push, where it is the subscription id. */
+    fanoutKey: text('fanout_key').notNull().default(''),
+    channel: text('channel', { enum: CHANNELS }).notNull(),
+    to: text('to_address').notNull(),
+    purpose: text('purpose').notNull(),
+    title: text('title').notNull().default(''),
+    body: text('body').notNull(),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at'),
+    /** While 'sending': when the claim lapses (the sender died mid-send). */
+    claimedUntil: at('claimed_until'),
+    providerSid: text('provider_sid'),
+    errorCode: integer('error_code'),
+    errorMessage: text('error_message'),
+    userId: integer('user_id'),
+    alarmId: uuid('alarm_id'),
+    callTimeoutSeconds: integer('call_timeout_seconds'),
+    /** Voice: the callee pressed 1. */
+    accepted: boolean('accepted').notNull().default(false),
+    /** Voice: set once, when call.completed is published. */
+    outcome: text('outcome'),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('deliveries_request_fanout_key').on(t.requestId, t.fanoutKey).where(sql`${t.requestId} is not null`),
+    index('deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('deliveries_sending_idx').on(t.claimedUntil).where(sql`${t.status} = 'sending'`),
+    index('deliveries_open_calls_idx').on(t.updatedAt).where(sql`${t.channel} = 'voice' and ${t.outcome} is null and ${t.providerSid} is not null`),
+    index('deliveries_provider_sid_idx').on(t.providerSid),
+    index('deliveries_created_idx').on(t.createdAt),
+    index('deliveries_user_created_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/** Browsers' web push subscriptions; a 404/410 from the push service deletes the row. */
+export const pushSubscriptions = notificationsSchema.table(
+  'push_subscriptions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: integer('user_id').notNull(),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint), index('push_subscriptions_user_idx').on(t.userId)],
+);
+
+/** Who is who, from identity's events: the monitors (admins and superadmins) receive role pushes. */
+export const users = notificationsSchema.table('users', {
+  userId: integer('user_id').primaryKey(),
+  role: text('role'),
+  deleted: boolean('deleted').notNull().default(false),
+});
+
+/** Development-only generated secrets (VAPID keys, the fake provider's credentials), kept across restarts. */
+export const localSecrets = notificationsSchema.table('local_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});

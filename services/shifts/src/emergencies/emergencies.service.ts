@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMap } from '@lws/contracts';
-import { CLOCK, UnitOfWork, type Clock } from '@lws/platform';
-import { emergencies } from '../db/schema';
-import { WorkerStateRepository } from '../workers/worker-state.repository';
+import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
+import { nextCheckInAt } from '@lws/rules';
+import { checkIns, emergencies, type WorkerStateRow } from '../db/schema';
+import { WorkerStateRepository, type WorkerStateFields } from '../workers/worker-state.repository';
 import { workerView } from '../workers/worker-view';
 
 type Raise = CommandMap['shifts.emergency.raise.v1'];
+
+/** The check-in row an emergency records: not the worker saying "I'm safe". */
+export const EMERGENCY_RESET_STATUS = 'emergency_reset';
 
 @Injectable()
 export class EmergenciesService {
@@ -35,7 +39,31 @@ export class EmergenciesService {
         ...(location ? { location } : {}),
         raisedAt: now.toISOString(),
       });
-      return { emergencyId: id, raisedAt: now.toISOString(), worker: workerView(state) };
+      const after = shiftId && location ? await this.resetTimer(tx, emit, state, shiftId, location, now) : state;
+      return { emergencyId: id, raisedAt: now.toISOString(), worker: workerView(after) };
     });
+  }
+
+  /**
+   * The spec's client checks in by itself after an emergency, to reset its timer; the emergency
+   * button has no PIN, so the server does it, as a check-in of its own kind. Escalation never lets
+   * a check-in stop an emergency alarm, so the reset only spares a worker whose emergency is being
+   * handled a second alarm for the check-in they could not make.
+   */
+  private async resetTimer(tx: Tx, emit: Emit, state: WorkerStateRow, shiftId: string, location: string, now: Date): Promise<WorkerStateRow> {
+    const checkInId = randomUUID();
+    const due = nextCheckInAt(now, state.checkInInterval);
+    await tx.insert(checkIns).values({ id: checkInId, userId: state.userId, shiftId, location, checkedInAt: now, nextCheckInAt: due, status: EMERGENCY_RESET_STATUS });
+    const changes: WorkerStateFields = { latestCheckInId: checkInId, latestCheckInAt: now, latestCheckInLocation: location, nextCheckInAt: due };
+    await this.workers.update(tx, state.userId, changes);
+    await emit('shifts.checkin.recorded.v1', {
+      checkInId,
+      shiftId,
+      userId: state.userId,
+      location,
+      checkedInAt: now.toISOString(),
+      nextCheckInAt: due.toISOString(),
+    });
+    return { ...state, ...changes };
   }
 }

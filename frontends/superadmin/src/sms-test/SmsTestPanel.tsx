@@ -1,0 +1,168 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  Skeleton,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+  formatDateTime,
+  useLiveRefresh,
+  useToast,
+} from '@lws/fe-ui';
+import { fetchReminderStatus, sendTestReminder, type ReminderStatus } from './reminders-api';
+import { TestProviderSection } from './TestProviderSection';
+
+/** Spec section 9: the reminder status is read every 10 s, only while live updates are down. */
+export const REMINDER_STATUS_POLL_MS = 10_000;
+
+type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; status: ReminderStatus };
+
+const yesNo = (flag: boolean) => (
+  <Badge variant={flag ? 'warning' : 'neutral'}>{flag ? 'Yes' : 'No'}</Badge>
+);
+
+/**
+ * SMS Reminder Test Panel (spec section 2): whether the server's reminders run, who is due for one,
+ * and test sends through the real messaging path.
+ */
+export function SmsTestPanel() {
+  const { toast } = useToast();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [sending, setSending] = useState<string | null>(null);
+  const latest = useRef(0);
+
+  const reload = useCallback(async () => {
+    const ticket = ++latest.current;
+    try {
+      const status = await fetchReminderStatus();
+      if (ticket === latest.current) setLoad({ state: 'ready', status });
+    } catch (e) {
+      console.error('Loading the reminder status failed', e);
+      if (ticket === latest.current) setLoad({ state: 'error' });
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  // Live: shifts and deadlines change who is due, and a reminder sent shows as an 'SMS Sent' entry.
+  useLiveRefresh(reload, {
+    types: ['worker', 'activity', 'account'],
+    when: (e) => e.type !== 'activity' || e.data.type === 'sms_sent',
+    pollMs: REMINDER_STATUS_POLL_MS,
+  });
+
+  const send = async (userId: number, minutes: 5 | 2) => {
+    const failed = `Failed to send ${minutes}-minute reminder. Check console for details`;
+    setSending(`${userId}:${minutes}`);
+    try {
+      const result = await sendTestReminder(userId, minutes);
+      if (result.status === 'failed' || result.status === 'undelivered') {
+        console.error(`The ${minutes}-minute test reminder failed`, result);
+        toast({ title: 'Test failed', message: failed, type: 'error' });
+      } else {
+        toast({ title: 'Test reminder sent', message: `${minutes}-minute reminder sent to ${result.userName} (${result.status}).` });
+      }
+    } catch (e) {
+      console.error(`Sending the ${minutes}-minute test reminder failed`, e);
+      toast({ title: 'Test failed', message: failed, type: 'error' });
+    } finally {
+      setSending(null);
+    }
+  };
+
+  return (
+    <div className="lws-page" data-testid="sms-test-panel">
+      <Card>
+        <CardHeader className="lws-card__header--row">
+          <div>
+            <CardTitle>SMS Reminder Test Panel</CardTitle>
+            <CardDescription>Reminders go out 5 and 2 minutes before each check-in is due.</CardDescription>
+          </div>
+          <Button variant="outline" size="sm" onClick={() => void reload()} data-testid="sms-test-refresh">
+            Refresh
+          </Button>
+        </CardHeader>
+        <CardContent>
+          {load.state === 'loading' ? (
+            <div role="status" aria-label="Loading reminder status">
+              <Skeleton height="4rem" />
+            </div>
+          ) : load.state === 'error' ? (
+            <Alert variant="error" data-testid="sms-test-error">
+              Failed to load reminder system status. The system may be offline.
+            </Alert>
+          ) : (
+            <>
+              <dl className="lws-info-list" data-testid="reminder-summary">
+                <dt>Reminder system</dt>
+                <dd data-testid="reminder-system-active">
+                  <Badge variant={load.status.reminderSystemActive ? 'success' : 'danger'}>
+                    {load.status.reminderSystemActive ? 'Active' : 'Inactive'}
+                  </Badge>
+                </dd>
+                <dt>Active workers</dt>
+                <dd data-testid="reminder-active-workers">{load.status.activeWorkers}</dd>
+                <dt>Current time</dt>
+                <dd data-testid="reminder-now">{formatDateTime(load.status.now, 'Unknown')}</dd>
+              </dl>
+              {load.status.workers.length === 0 ? (
+                <p className="lws-muted" data-testid="reminder-workers-empty">
+                  No workers on shift
+                </p>
+              ) : (
+                <Table data-testid="reminder-workers">
+                  <TableHeader>
+                    <TableRow>
+                      <TableHead>Worker</TableHead>
+                      <TableHead>Next check-in</TableHead>
+                      <TableHead>Minutes until</TableHead>
+                      <TableHead>Due for 5 min</TableHead>
+                      <TableHead>Due for 2 min</TableHead>
+                      <TableHead>Test</TableHead>
+                    </TableRow>
+                  </TableHeader>
+                  <TableBody>
+                    {load.status.workers.map((w) => (
+                      <TableRow key={w.id} data-testid="reminder-worker-row" data-user-id={w.id}>
+                        <TableCell>
+                          <strong>{w.name}</strong>
+                          {w.phone ? <div className="lws-muted">{w.phone}</div> : null}
+                        </TableCell>
+                        <TableCell>{formatDateTime(w.nextCheckIn, 'No check-in scheduled')}</TableCell>
+                        <TableCell data-testid="reminder-minutes-until">{w.minutesUntil === null ? '' : w.minutesUntil}</TableCell>
+                        <TableCell data-testid="reminder-due-5">{yesNo(w.due5min)}</TableCell>
+                        <TableCell data-testid="reminder-due-2">{yesNo(w.due2min)}</TableCell>
+                        <TableCell>
+                          <div className="lws-actions">
+                            <Button size="sm" variant="outline" busy={sending === `${w.id}:5`} disabled={sending !== null} onClick={() => void send(w.id, 5)} data-testid="send-test-5">
+                              Send 5 min test
+                            </Button>
+                            <Button size="sm" variant="outline" busy={sending === `${w.id}:2`} disabled={sending !== null} onClick={() => void send(w.id, 2)} data-testid="send-test-2">
+                              Send 2 min test
+                            </Button>
+                          </div>
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              )}
+            </>
+          )}
+        </CardContent>
+      </Card>
+      <TestProviderSection />
+    </div>
+  );
+}

@@ -1,0 +1,179 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  ApiError,
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+  api,
+  failureMessage,
+  formatDateTime,
+  useInterval,
+  useToast,
+} from '@lws/fe-ui';
+import { FINISHED_CALL_STATUSES, parseDeliveries, parseFakeCalls, type Delivery, type FakeCall } from './reminders-api';
+
+/** Calls wait for an answer for a minute at most: the list is read often enough to answer in time. */
+export const TEST_PROVIDER_POLL_MS = 5000;
+
+type Load = { state: 'loading' } | { state: 'absent' } | { state: 'error' } | { state: 'ready'; calls: FakeCall[]; deliveries: Delivery[] };
+
+/**
+ * The local fake messaging provider (embedded mode and tests): what it recorded, and a way to play
+ * the callee. Hidden when a real provider is configured, where the server answers 404.
+ */
+export function TestProviderSection() {
+  const { toast } = useToast();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [answering, setAnswering] = useState<string | null>(null);
+  const latest = useRef(0);
+
+  const reload = useCallback(async () => {
+    const ticket = ++latest.current;
+    try {
+      const calls = parseFakeCalls(await api.get('/api/test-provider/calls'));
+      const deliveries = parseDeliveries(await api.get('/api/notifications/deliveries?limit=50'));
+      if (ticket === latest.current) setLoad({ state: 'ready', calls, deliveries });
+    } catch (e) {
+      if (ticket !== latest.current) return;
+      if (e instanceof ApiError && e.status === 404) {
+        setLoad({ state: 'absent' });
+        return;
+      }
+      console.error('Loading the test provider failed', e);
+      setLoad((current) => (current.state === 'ready' ? current : { state: 'error' }));
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  useInterval(() => void reload(), load.state === 'absent' ? null : TEST_PROVIDER_POLL_MS);
+
+  const answer = async (call: FakeCall, action: 'accept' | 'ignore') => {
+    setAnswering(call.callSid);
+    try {
+      await api.post(`/api/test-provider/calls/${encodeURIComponent(call.callSid)}/${action}`);
+      toast({ title: action === 'accept' ? 'Call accepted' : 'Call ignored', message: `Test call to ${call.to}` });
+    } catch (e) {
+      console.error('Answering the test call failed', e);
+      toast({ title: 'Call failed', message: failureMessage(e, 'The test provider did not take the answer.'), type: 'error' });
+    } finally {
+      setAnswering(null);
+    }
+    await reload();
+  };
+
+  if (load.state === 'absent' || load.state === 'loading') return null;
+
+  return (
+    <Card data-testid="test-provider">
+      <CardHeader className="lws-card__header--row">
+        <div>
+          <CardTitle>Test provider</CardTitle>
+          <CardDescription>The local fake provider: calls and messages it recorded. Answer a call as the person called would.</CardDescription>
+        </div>
+        <Button variant="outline" size="sm" onClick={() => void reload()} data-testid="test-provider-refresh">
+          Refresh
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {load.state === 'error' ? (
+          <p className="lws-muted" data-testid="test-provider-error">
+            The test provider could not be read.
+          </p>
+        ) : (
+          <>
+            <h3 className="lws-section-title">Calls</h3>
+            {load.calls.length === 0 ? (
+              <p className="lws-muted" data-testid="test-calls-empty">
+                No calls recorded
+              </p>
+            ) : (
+              <Table data-testid="test-calls">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Called</TableHead>
+                    <TableHead>To</TableHead>
+                    <TableHead>Status</TableHead>
+                    <TableHead>Message</TableHead>
+                    <TableHead>Answer</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {load.calls.map((call) => (
+                    <TableRow key={call.callSid} data-testid="test-call-row" data-call-sid={call.callSid} data-to={call.to}>
+                      <TableCell>{formatDateTime(call.createdAt, 'Unknown')}</TableCell>
+                      <TableCell>{call.to}</TableCell>
+                      <TableCell>
+                        <Badge data-testid="test-call-status">{call.status}</Badge>
+                      </TableCell>
+                      <TableCell>{call.say ?? ''}</TableCell>
+                      <TableCell>
+                        {FINISHED_CALL_STATUSES.has(call.status) ? null : (
+                          <div className="lws-actions">
+                            <Button size="sm" busy={answering === call.callSid} onClick={() => void answer(call, 'accept')} data-testid="test-call-accept">
+                              Accept
+                            </Button>
+                            <Button size="sm" variant="outline" disabled={answering === call.callSid} onClick={() => void answer(call, 'ignore')} data-testid="test-call-ignore">
+                              Ignore
+                            </Button>
+                          </div>
+                        )}
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+            <h3 className="lws-section-title">Latest deliveries</h3>
+            {load.deliveries.length === 0 ? (
+              <p className="lws-muted" data-testid="deliveries-empty">
+                No messages sent yet
+              </p>
+            ) : (
+              <Table data-testid="deliveries">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Sent</TableHead>
+                    <TableHead>Channel</TableHead>
+                    <TableHead>To</TableHead>
+                    <TableHead>Purpose</TableHead>
+                    <TableHead>Status</TableHead>
+                    <TableHead>Attempts</TableHead>
+                    <TableHead>Message</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {load.deliveries.map((d) => (
+                    <TableRow key={d.messageId} data-testid="delivery-row" data-user-id={d.userId ?? undefined} data-purpose={d.purpose} data-channel={d.channel} data-to={d.to}>
+                      <TableCell>{formatDateTime(d.createdAt, 'Unknown')}</TableCell>
+                      <TableCell>{d.channel}</TableCell>
+                      <TableCell>{d.to}</TableCell>
+                      <TableCell>{d.purpose}</TableCell>
+                      <TableCell data-testid="delivery-status">
+                        {d.status}
+                        {d.errorCode ? ` (error ${d.errorCode}${d.errorMessage ? `: ${d.errorMessage}` : ''})` : ''}
+                      </TableCell>
+                      <TableCell>{d.attempts ?? ''}</TableCell>
+                      <TableCell>{d.body ?? ''}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,370 @@
+import { useId, useState, type FormEvent } from 'react';
+import {
+  Alert,
+  ApiError,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  FieldError,
+  Input,
+  Label,
+  Skeleton,
+  Tabs,
+  TabsContent,
+  TabsList,
+  TabsTrigger,
+  api,
+  failureField,
+  failureMessage,
+  formatDateTime,
+  normaliseUkPhone,
+  useToast,
+} from '@lws/fe-ui';
+import type { Account } from '@lws/fe-ui/accounts';
+import { SimulationSelect } from '../test-tools/SimulationSelect';
+import { WorkerSelect } from '../test-tools/WorkerSelect';
+import {
+  DEFAULT_SIMULATION_MINUTES,
+  TEST_LOCATION,
+  nextCheckInOf,
+  resetCheckInTimer,
+  simulateCheckInDue,
+  simulateSpecificTime,
+  simulationLabel,
+  useWorkerAccounts,
+} from '../test-tools/test-api';
+
+/** A rough shape check before the call: the server checks every number properly and names the field when it refuses one. */
+const E164 = /^\+[1-9]\d{7,14}$/;
+const OPT_IN_FAILED = 'Failed to send - Check opt-in status';
+
+interface WhatsAppResult {
+  whatsappNumber: string;
+  userPhone: string;
+  fiveMinutes: string;
+  twoMinutes: string;
+  setupSteps: string[];
+  error: string | null;
+}
+
+function parseWhatsApp(body: unknown): WhatsAppResult {
+  const v = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const results = v.results && typeof v.results === 'object' ? (v.results as Record<string, unknown>) : {};
+  const text = (x: unknown) => (typeof x === 'string' ? x : '');
+  return {
+    whatsappNumber: text(v.whatsappNumber),
+    userPhone: text(v.userPhone),
+    fiveMinutes: text(results.fiveMinutes),
+    twoMinutes: text(results.twoMinutes),
+    setupSteps: Array.isArray(v.setupSteps) ? v.setupSteps.filter((s): s is string => typeof s === 'string') : [],
+    error: typeof v.error === 'string' && v.error ? v.error : null,
+  };
+}
+
+function CheckInSimulation({ workers, defaultMinutes }: { workers: Account[]; defaultMinutes: number }) {
+  const { toast } = useToast();
+  const [userId, setUserId] = useState<number | null>(null);
+  const [minutes, setMinutes] = useState(defaultMinutes);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [last, setLast] = useState<string | null>(null);
+
+  const run = async (key: string, action: () => Promise<unknown>, okTitle: string, failedTitle: string) => {
+    setBusy(key);
+    try {
+      const next = nextCheckInOf(await action());
+      setLast(next);
+      toast({ title: okTitle, message: next ? `Next check-in due ${formatDateTime(next)}.` : 'The check-in timer was updated.' });
+    } catch (e) {
+      console.error(failedTitle, e);
+      toast({ title: failedTitle, message: failureMessage(e, 'Please try again.'), type: 'error' });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="lws-form" data-testid="check-in-simulation">
+      <p className="lws-muted">Moves an on-shift worker's next check-in, so reminders and escalation can be watched without waiting an hour.</p>
+      <WorkerSelect workers={workers} value={userId} onChange={setUserId} data-testid="simulation-user" />
+      <SimulationSelect value={minutes} onChange={setMinutes} data-testid="simulation-minutes" />
+      <div className="lws-actions">
+        <Button
+          busy={busy === 'simulate'}
+          disabled={busy !== null || userId === null}
+          onClick={() => userId !== null && void run('simulate', () => simulateSpecificTime(userId, minutes), 'Simulation started', 'Simulation failed')}
+          data-testid="simulation-start"
+        >
+          Simulate
+        </Button>
+        <Button
+          variant="outline"
+          busy={busy === 'due'}
+          disabled={busy !== null || userId === null}
+          onClick={() => userId !== null && void run('due', () => simulateCheckInDue(userId), 'Simulation started', 'Simulation failed')}
+          data-testid="simulation-due-now"
+        >
+          Make due now
+        </Button>
+        <Button
+          variant="outline"
+          busy={busy === 'reset'}
+          disabled={busy !== null || userId === null}
+          onClick={() => userId !== null && void run('reset', () => resetCheckInTimer(userId), 'Simulation reset', 'Reset failed')}
+          data-testid="simulation-reset"
+        >
+          Reset
+        </Button>
+      </div>
+      {last ? (
+        <p className="lws-muted" data-testid="simulation-next">
+          Next check-in: {formatDateTime(last)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function EmergencyTests() {
+  const { toast } = useToast();
+  const phoneId = useId();
+  const phoneErrorId = useId();
+  const nameId = useId();
+  const locationId = useId();
+  const [phone, setPhone] = useState('');
+  const [workerName, setWorkerName] = useState('Test Worker');
+  const [location, setLocation] = useState(TEST_LOCATION);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const phoneNumber = normaliseUkPhone(phone);
+    if (!E164.test(phoneNumber)) {
+      setError('Please enter a valid phone number');
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      const body = (await api.post('/api/emergency-call', {
+        phoneNumber,
+        workerName: workerName.trim() || 'Test Worker',
+        location: location.trim() || TEST_LOCATION,
+      })) as { callSid?: unknown; status?: unknown } | undefined;
+      const sid = typeof body?.callSid === 'string' ? body.callSid : 'unknown';
+      toast({ title: 'Test call initiated', message: `Calling ${phoneNumber} (call ${sid}, ${typeof body?.status === 'string' ? body.status : 'queued'}).` });
+    } catch (e) {
+      console.error('The test call failed', e);
+      if (e instanceof ApiError && e.status === 400 && failureField(e) === 'phoneNumber') setError('Please enter a valid phone number');
+      toast({ title: 'Call failed', message: failureMessage(e, 'Failed to place call. Please try again.'), type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="lws-form" noValidate onSubmit={(event) => void submit(event)} aria-label="Test voice call" data-testid="emergency-tests">
+      <p className="lws-muted">Places a real voice call with the emergency call flow: the callee hears the alert and presses 1 to accept.</p>
+      <div className="lws-field">
+        <Label htmlFor={phoneId}>Phone number</Label>
+        <Input
+          id={phoneId}
+          type="tel"
+          value={phone}
+          placeholder="+447700900123"
+          invalid={Boolean(error)}
+          aria-describedby={error ? phoneErrorId : undefined}
+          onChange={(event) => setPhone(event.target.value)}
+          data-testid="test-call-phone"
+        />
+        <FieldError id={phoneErrorId} testId="test-call-phone-error">
+          {error}
+        </FieldError>
+      </div>
+      <div className="lws-field">
+        <Label htmlFor={nameId}>Worker name</Label>
+        <Input id={nameId} value={workerName} maxLength={100} onChange={(event) => setWorkerName(event.target.value)} />
+      </div>
+      <div className="lws-field">
+        <Label htmlFor={locationId}>Location</Label>
+        <Input id={locationId} value={location} maxLength={100} onChange={(event) => setLocation(event.target.value)} />
+      </div>
+      <div className="lws-actions">
+        <Button type="submit" variant="destructive" busy={busy} data-testid="test-call-submit">
+          Place Test Call
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function SystemTools({ workers }: { workers: Account[] }) {
+  const { toast } = useToast();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [processed, setProcessed] = useState<{ processed: number; results: { userId: number; status: string }[] } | null>(null);
+  const [userId, setUserId] = useState<number | null>(null);
+  const [whatsApp, setWhatsApp] = useState<WhatsAppResult | null>(null);
+
+  const processMissed = async () => {
+    setBusy('missed');
+    try {
+      const body = (await api.post('/api/process-missed-check-ins')) as { processed?: unknown; results?: unknown } | undefined;
+      const results = Array.isArray(body?.results)
+        ? body.results.filter((r): r is { userId: number; status: string } => Boolean(r) && typeof r.userId === 'number' && typeof r.status === 'string')
+        : [];
+      const count = typeof body?.processed === 'number' ? body.processed : results.length;
+      setProcessed({ processed: count, results });
+      toast({ title: 'Test completed', message: `Processed ${count} missed check-in${count === 1 ? '' : 's'}.` });
+    } catch (e) {
+      console.error('Processing missed check-ins failed', e);
+      toast({ title: 'Test failed', message: failureMessage(e, 'Processing missed check-ins failed.'), type: 'error' });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const testWhatsApp = async () => {
+    if (userId === null) return;
+    setBusy('whatsapp');
+    try {
+      const result = parseWhatsApp(await api.post(`/api/test-whatsapp-reminders/${userId}`));
+      setWhatsApp(result);
+      const failed = !result.fiveMinutes || !result.twoMinutes;
+      if (failed) toast({ title: 'Test failed', message: result.error ?? OPT_IN_FAILED, type: 'error' });
+      else toast({ title: 'Test completed', message: `Both WhatsApp reminders were sent to ${result.userPhone}.` });
+    } catch (e) {
+      console.error('The WhatsApp reminder test failed', e);
+      toast({ title: 'Test failed', message: failureMessage(e, 'The WhatsApp reminder test failed.'), type: 'error' });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="lws-form" data-testid="system-tools">
+      <section className="lws-form" aria-labelledby="missed-title">
+        <h3 id="missed-title" className="lws-section-title">
+          Missed check-ins
+        </h3>
+        <p className="lws-muted">The server detects missed check-ins by itself within seconds; this runs the check now and reports what it found.</p>
+        <div className="lws-actions">
+          <Button busy={busy === 'missed'} disabled={busy !== null} onClick={() => void processMissed()} data-testid="process-missed">
+            Process Missed Check-ins
+          </Button>
+        </div>
+        {processed ? (
+          <div data-testid="process-missed-result">
+            <p>Processed: {processed.processed}</p>
+            {processed.results.length > 0 ? (
+              <ul className="lws-list">
+                {processed.results.map((r) => (
+                  <li key={r.userId} className="lws-list__item">
+                    <span>User {r.userId}</span>
+                    <span>{r.status}</span>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+        ) : null}
+      </section>
+      <section className="lws-form" aria-labelledby="whatsapp-title">
+        <h3 id="whatsapp-title" className="lws-section-title">
+          WhatsApp reminder test
+        </h3>
+        <WorkerSelect workers={workers} value={userId} onChange={setUserId} data-testid="whatsapp-user" />
+        <div className="lws-actions">
+          <Button variant="outline" busy={busy === 'whatsapp'} disabled={busy !== null || userId === null} onClick={() => void testWhatsApp()} data-testid="whatsapp-test">
+            Send WhatsApp Test
+          </Button>
+        </div>
+        {whatsApp ? (
+          <div data-testid="whatsapp-result">
+            <dl className="lws-info-list">
+              <dt>From</dt>
+              <dd>{whatsApp.whatsappNumber || 'Unknown'}</dd>
+              <dt>To</dt>
+              <dd>{whatsApp.userPhone || 'Unknown'}</dd>
+              <dt>5-minute reminder</dt>
+              <dd data-testid="whatsapp-five">{whatsApp.fiveMinutes ? `Sent (${whatsApp.fiveMinutes})` : OPT_IN_FAILED}</dd>
+              <dt>2-minute reminder</dt>
+              <dd data-testid="whatsapp-two">{whatsApp.twoMinutes ? `Sent (${whatsApp.twoMinutes})` : OPT_IN_FAILED}</dd>
+            </dl>
+            {whatsApp.setupSteps.length > 0 ? (
+              <Alert variant="warning" title="WhatsApp opt-in required" data-testid="whatsapp-setup-steps">
+                <ol>
+                  {whatsApp.setupSteps.map((step, i) => (
+                    <li key={i}>{step}</li>
+                  ))}
+                </ol>
+              </Alert>
+            ) : null}
+          </div>
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+function SimulationSettings({ minutes, onChange }: { minutes: number; onChange(minutes: number): void }) {
+  return (
+    <div className="lws-form" data-testid="simulation-settings">
+      <p className="lws-muted">The time the Check-in Simulation tab starts from. Simulations move a real worker's deadline: reminders, alerts and escalation follow it.</p>
+      <SimulationSelect value={minutes} onChange={onChange} data-testid="simulation-default-minutes" />
+      <dl className="lws-info-list">
+        <dt>Default</dt>
+        <dd>{simulationLabel(DEFAULT_SIMULATION_MINUTES)}</dd>
+        <dt>Test location</dt>
+        <dd>{TEST_LOCATION}</dd>
+      </dl>
+    </div>
+  );
+}
+
+/** System Testing Tools (spec section 2): simulations, a test voice call and the server's own checks. */
+export function SystemTestingCard() {
+  const { load } = useWorkerAccounts();
+  const [defaultMinutes, setDefaultMinutes] = useState<number>(DEFAULT_SIMULATION_MINUTES);
+  const workers = load.state === 'ready' ? load.workers : [];
+
+  return (
+    <Card data-testid="system-testing">
+      <CardHeader>
+        <CardTitle>System Testing Tools</CardTitle>
+        <CardDescription>Every test acts on real accounts and really sends messages and calls.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {load.state === 'loading' ? (
+          <Skeleton height="4rem" />
+        ) : (
+          <>
+            {load.state === 'error' ? <Alert variant="error">Failed to load test user data</Alert> : null}
+            <Tabs defaultValue="simulation">
+              <TabsList aria-label="System testing tools">
+                <TabsTrigger value="simulation">Check-in Simulation</TabsTrigger>
+                <TabsTrigger value="emergency">Emergency Tests</TabsTrigger>
+                <TabsTrigger value="tools">System Tools</TabsTrigger>
+                <TabsTrigger value="settings">Simulation Settings</TabsTrigger>
+              </TabsList>
+              <TabsContent value="simulation">
+                <CheckInSimulation key={defaultMinutes} workers={workers} defaultMinutes={defaultMinutes} />
+              </TabsContent>
+              <TabsContent value="emergency">
+                <EmergencyTests />
+              </TabsContent>
+              <TabsContent value="tools">
+                <SystemTools workers={workers} />
+              </TabsContent>
+              <TabsContent value="settings">
+                <SimulationSettings minutes={defaultMinutes} onChange={setDefaultMinutes} />
+              </TabsContent>
+            </Tabs>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,317 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  ConfirmDialog,
+  Skeleton,
+  Tabs,
+  TabsContent,
+  TabsList,
+  TabsTrigger,
+  api,
+  failureMessage,
+  formatDateTime,
+  useLiveRefresh,
+  useMinimumBusy,
+  useToast,
+} from '@lws/fe-ui';
+import { parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
+import { SimulationSelect } from '../test-tools/SimulationSelect';
+import { WorkerSelect } from '../test-tools/WorkerSelect';
+import {
+  DEFAULT_SIMULATION_MINUTES,
+  nextCheckInOf,
+  resetCheckInTimer,
+  simulateCheckInDue,
+  simulateSpecificTime,
+  useWorkerAccounts,
+} from '../test-tools/test-api';
+
+const REFRESH_SPINNER_MS = 500;
+
+interface TestUser {
+  name: string;
+  username: string;
+  phone: string;
+  role: string;
+  medicalInfo: string;
+  contacts: { id: number; name: string; phone: string; relation: string }[];
+  settings: { primaryContact: string; secondaryContact: string | null; checkInInterval: number } | null;
+  shift: ShiftState;
+}
+
+function parseTestUser(body: unknown): TestUser {
+  const v = body && typeof body === 'object' ? (body as Record<string, unknown>) : null;
+  if (!v || typeof v.name !== 'string') throw new Error('Invalid response from server');
+  const s = v.settings && typeof v.settings === 'object' ? (v.settings as Record<string, unknown>) : null;
+  return {
+    name: v.name,
+    username: typeof v.username === 'string' ? v.username : '',
+    phone: typeof v.phone === 'string' ? v.phone : '',
+    role: typeof v.role === 'string' ? v.role : 'worker',
+    medicalInfo: typeof v.medicalInfo === 'string' ? v.medicalInfo : '',
+    contacts: (Array.isArray(v.emergencyContacts) ? v.emergencyContacts : [])
+      .filter((c): c is Record<string, unknown> => Boolean(c) && typeof c === 'object' && typeof (c as { id?: unknown }).id === 'number')
+      .map((c) => ({ id: c.id as number, name: String(c.name ?? ''), phone: String(c.phone ?? ''), relation: String(c.relation ?? '') })),
+    settings:
+      s && typeof s.primaryContact === 'string'
+        ? {
+            primaryContact: s.primaryContact,
+            secondaryContact: typeof s.secondaryContact === 'string' ? s.secondaryContact : null,
+            checkInInterval: Number(s.checkInInterval) || 60,
+          }
+        : null,
+    shift: parseShiftState(v),
+  };
+}
+
+type Load = { state: 'idle' } | { state: 'loading' } | { state: 'error' } | { state: 'ready'; user: TestUser };
+
+/**
+ * Test Account Dashboard (spec section 2): one worker's check-in timer, driven by the simulation
+ * tools. The worker's own shift and check-ins need the worker's PIN, so they are done from the
+ * worker's screen; from here a superadmin moves the deadline and can end the shift.
+ */
+export function TestAccountDashboard() {
+  const { toast } = useToast();
+  const { load: workers, reload: reloadWorkers } = useWorkerAccounts();
+  const [userId, setUserId] = useState<number | null>(null);
+  const [load, setLoad] = useState<Load>({ state: 'idle' });
+  const [minutes, setMinutes] = useState<number>(DEFAULT_SIMULATION_MINUTES);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [confirmEnd, setConfirmEnd] = useState(false);
+  const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
+  const latest = useRef(0);
+
+  const reload = useCallback(async () => {
+    if (userId === null) return;
+    const ticket = ++latest.current;
+    setLoad((current) => (current.state === 'ready' ? current : { state: 'loading' }));
+    try {
+      const user = parseTestUser(await api.get(`/api/users/${userId}/with-relations`));
+      if (ticket === latest.current) setLoad({ state: 'ready', user });
+    } catch (e) {
+      console.error('Loading the test user failed', e);
+      if (ticket === latest.current) setLoad({ state: 'error' });
+    }
+  }, [userId]);
+
+  useEffect(() => {
+    setLoad({ state: 'idle' });
+    void reload();
+  }, [reload]);
+  // The test user's shift also changes from their own screen: follow it live (no poll: the spec has none here).
+  useLiveRefresh(reload, { types: ['worker', 'account'], when: (e) => 'userId' in e.data && e.data.userId === userId, pollMs: null });
+
+  const run = async (key: string, action: () => Promise<unknown>, ok: { title: string; message: (body: unknown) => string }, failedTitle: string) => {
+    setBusy(key);
+    try {
+      const body = await action();
+      toast({ title: ok.title, message: ok.message(body) });
+    } catch (e) {
+      console.error(`${failedTitle}`, e);
+      toast({ title: failedTitle, message: failureMessage(e, 'Please try again.'), type: 'error' });
+    } finally {
+      setBusy(null);
+    }
+    await reload();
+  };
+
+  const due = (body: unknown) => {
+    const next = nextCheckInOf(body);
+    return next ? `Next check-in due ${formatDateTime(next)}.` : 'The check-in timer was updated.';
+  };
+
+  const endShift = async () => {
+    if (userId === null) return;
+    setConfirmEnd(false);
+    await run('end', () => api.post(`/api/users/${userId}/force-clock-out`), { title: 'Shift ended', message: () => 'The test user is off shift.' }, 'Failed to end shift');
+  };
+
+  const user = load.state === 'ready' ? load.user : null;
+  const shift = user?.shift;
+
+  return (
+    <div className="lws-page" data-testid="test-account">
+      <div className="lws-page__header">
+        <h2 className="lws-section-title">Test Account Dashboard</h2>
+        <Button
+          variant="outline"
+          busy={refreshing}
+          onClick={() => void runRefresh(() => Promise.all([reload(), reloadWorkers()]))}
+          data-testid="test-account-refresh"
+        >
+          Refresh Data
+        </Button>
+      </div>
+      <Alert variant="warning" title="Test Mode" data-testid="test-mode-alert">
+        Changes made here affect the actual user: their check-in timer, shift and reminders are real.
+      </Alert>
+      {workers.state === 'ready' ? (
+        <WorkerSelect workers={workers.workers} value={userId} onChange={setUserId} data-testid="test-account-user" />
+      ) : workers.state === 'error' ? (
+        <Alert variant="error">Failed to load test user data</Alert>
+      ) : (
+        <Skeleton height="2.5rem" />
+      )}
+      {load.state === 'error' ? (
+        <Alert variant="error" data-testid="test-account-error">
+          Failed to load test user data
+        </Alert>
+      ) : load.state === 'loading' ? (
+        <div role="status" aria-label="Loading test user">
+          <Skeleton height="8rem" />
+        </div>
+      ) : user && shift && userId !== null ? (
+        <div className="lws-grid-2">
+          <div className="lws-page">
+            <Card data-testid="test-worker-status">
+              <CardHeader className="lws-card__header--row">
+                <CardTitle>Worker Status</CardTitle>
+                <Badge variant={shift.onShift ? 'success' : 'neutral'} data-testid="test-shift-badge">
+                  {shift.onShift ? 'On Shift' : 'Off Duty'}
+                </Badge>
+              </CardHeader>
+              <CardContent>
+                <dl className="lws-info-list">
+                  <dt>Location</dt>
+                  <dd>{shift.onShift ? (shift.location ?? 'Unknown location') : 'Off Shift'}</dd>
+                  <dt>Shift started</dt>
+                  <dd>{shift.onShift ? formatDateTime(shift.shiftStartTime, 'Unknown') : 'N/A'}</dd>
+                  <dt>Next check-in</dt>
+                  <dd data-testid="test-next-check-in">{formatDateTime(shift.nextCheckInTime, 'No check-in scheduled')}</dd>
+                </dl>
+                <SimulationSelect value={minutes} onChange={setMinutes} data-testid="test-account-minutes" />
+                <div className="lws-actions lws-actions--spaced">
+                  <Button
+                    busy={busy === 'simulate'}
+                    disabled={busy !== null}
+                    onClick={() => void run('simulate', () => simulateSpecificTime(userId, minutes), { title: 'Simulation started', message: due }, 'Simulation failed')}
+                    data-testid="test-account-simulate"
+                  >
+                    Simulate
+                  </Button>
+                  <Button
+                    variant="outline"
+                    busy={busy === 'reset'}
+                    disabled={busy !== null}
+                    onClick={() => void run('reset', () => resetCheckInTimer(userId), { title: 'Simulation reset', message: due }, 'Reset failed')}
+                    data-testid="test-account-reset"
+                  >
+                    Reset
+                  </Button>
+                </div>
+                <h3 className="lws-section-title">Shift</h3>
+                {shift.onShift ? (
+                  <Button variant="destructive" busy={busy === 'end'} disabled={busy !== null} onClick={() => setConfirmEnd(true)} data-testid="test-account-end-shift">
+                    End Shift
+                  </Button>
+                ) : (
+                  <p className="lws-muted">The worker starts a shift from their own Check-In screen; it needs their login.</p>
+                )}
+              </CardContent>
+            </Card>
+            {shift.onShift ? (
+              <Card data-testid="test-check-in-panel">
+                <CardHeader>
+                  <CardTitle>Check-in</CardTitle>
+                  <CardDescription>A check-in needs the worker's PIN, on their screen. Here the deadline can be brought forward.</CardDescription>
+                </CardHeader>
+                <CardContent>
+                  <dl className="lws-info-list">
+                    <dt>Last check-in</dt>
+                    <dd>{formatDateTime(shift.latestCheckIn?.timestamp, 'Never')}</dd>
+                    <dt>Due</dt>
+                    <dd>{formatDateTime(shift.nextCheckInTime, 'No check-in scheduled')}</dd>
+                  </dl>
+                  <Button
+                    className="lws-actions--spaced"
+                    variant="outline"
+                    busy={busy === 'due'}
+                    disabled={busy !== null}
+                    onClick={() => void run('due', () => simulateCheckInDue(userId), { title: 'Simulation started', message: due }, 'Simulation failed')}
+                    data-testid="test-account-due-now"
+                  >
+                    Make check-in due now
+                  </Button>
+                </CardContent>
+              </Card>
+            ) : null}
+          </div>
+          <Card>
+            <CardContent>
+              <Tabs defaultValue="profile">
+                <TabsList aria-label="Test user details">
+                  <TabsTrigger value="profile">Profile</TabsTrigger>
+                  <TabsTrigger value="emergency">Emergency Info</TabsTrigger>
+                  <TabsTrigger value="settings">Settings</TabsTrigger>
+                </TabsList>
+                <TabsContent value="profile">
+                  <dl className="lws-info-list" data-testid="test-profile">
+                    <dt>Name</dt>
+                    <dd>{user.name}</dd>
+                    <dt>Username</dt>
+                    <dd>{user.username}</dd>
+                    <dt>Phone</dt>
+                    <dd>{user.phone || 'Not set'}</dd>
+                    <dt>ID</dt>
+                    <dd>{userId}</dd>
+                  </dl>
+                </TabsContent>
+                <TabsContent value="emergency">
+                  <dl className="lws-info-list">
+                    <dt>Medical information</dt>
+                    <dd>{user.medicalInfo || 'None recorded'}</dd>
+                  </dl>
+                  {user.contacts.length === 0 ? (
+                    <p className="lws-muted">No emergency contacts</p>
+                  ) : (
+                    <ul className="lws-list">
+                      {user.contacts.map((c) => (
+                        <li key={c.id} className="lws-list__item">
+                          <span>
+                            <strong>{c.name}</strong> {c.relation ? `(${c.relation})` : ''}
+                          </span>
+                          <span>{c.phone}</span>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </TabsContent>
+                <TabsContent value="settings">
+                  {user.settings ? (
+                    <dl className="lws-info-list">
+                      <dt>Primary contact</dt>
+                      <dd>{user.settings.primaryContact}</dd>
+                      <dt>Secondary contact</dt>
+                      <dd>{user.settings.secondaryContact ?? 'Not set'}</dd>
+                      <dt>Check-in interval</dt>
+                      <dd>{user.settings.checkInInterval} minutes</dd>
+                    </dl>
+                  ) : (
+                    <p className="lws-muted">No settings saved; check-ins are due every 60 minutes.</p>
+                  )}
+                </TabsContent>
+              </Tabs>
+            </CardContent>
+          </Card>
+        </div>
+      ) : null}
+      <ConfirmDialog
+        open={confirmEnd}
+        title="End Shift"
+        description={`End ${user?.name ?? 'this worker'}'s shift now? Check-in monitoring stops at once.`}
+        confirmLabel="End Shift"
+        destructive
+        onConfirm={() => void endShift()}
+        onCancel={() => setConfirmEnd(false)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api, useLiveRefresh } from '@lws/fe-ui';
+import { parseAccounts, type Account } from '@lws/fe-ui/accounts';
+
+/** Spec section 9: the simulation times offered, in minutes until the check-in is due; 0.17 is 10 seconds. */
+export const SIMULATION_MINUTES = [0.17, 1, 5, 6, 10, 30] as const;
+export const DEFAULT_SIMULATION_MINUTES = 0.17;
+/** Spec section 9: the location test tools use. */
+export const TEST_LOCATION = 'Test Location';
+
+export function simulationLabel(minutes: number): string {
+  if (minutes < 1) return `${Math.round(minutes * 60)} seconds (${minutes} min)`;
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+/** The next check-in an answer names, if any. */
+export function nextCheckInOf(body: unknown): string | null {
+  const v = body && typeof body === 'object' ? (body as Record<string, unknown>) : null;
+  if (typeof v?.nextCheckInTime === 'string') return v.nextCheckInTime;
+  const user = v?.user && typeof v.user === 'object' ? (v.user as Record<string, unknown>) : null;
+  return typeof user?.nextCheckInTime === 'string' ? user.nextCheckInTime : null;
+}
+
+export const simulateSpecificTime = (userId: number, minutesUntilDue: number) =>
+  api.post(`/api/simulate-specific-time/${userId}`, { minutesUntilDue });
+export const resetCheckInTimer = (userId: number) => api.post(`/api/reset-check-in-timer/${userId}`);
+export const simulateCheckInDue = (userId: number) => api.post(`/api/simulate-check-in-due/${userId}`);
+
+export type WorkersLoad = { state: 'loading' } | { state: 'error' } | { state: 'ready'; workers: Account[] };
+
+/**
+ * The accounts the test tools act on. The spec's tools offered a fixed 'Demo User' (ID 1); there is
+ * no such seed here, so they offer the real worker accounts, and say plainly that changes are real.
+ */
+export function useWorkerAccounts() {
+  const [load, setLoad] = useState<WorkersLoad>({ state: 'loading' });
+  const reload = useCallback(async () => {
+    try {
+      const workers = parseAccounts(await api.get('/api/worker-accounts')).filter((a) => a.role === 'worker');
+      setLoad({ state: 'ready', workers });
+    } catch (e) {
+      console.error('Loading worker accounts failed', e);
+      setLoad((current) => (current.state === 'ready' ? current : { state: 'error' }));
+    }
+  }, []);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  useLiveRefresh(reload, { types: ['account'], pollMs: null });
+  return { load, reload };
+}

@@ -1,0 +1,330 @@
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import {
+  Alert,
+  ApiError,
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  Dialog,
+  FieldError,
+  Label,
+  Skeleton,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+  Textarea,
+  failureField,
+  failureMessage,
+  formatDateTime,
+  useLiveRefresh,
+  useToast,
+} from '@lws/fe-ui';
+import {
+  KIND_LABELS,
+  STATE_LABELS,
+  VERDICT_LABELS,
+  acknowledgeAlarm,
+  fetchOpenAlarms,
+  resolveAlarm,
+  type Alarm,
+  type AlarmVerdict,
+} from './alarms-api';
+
+/** The open alarms are read afresh on every alarm event; this poll runs only while live updates are down. */
+export const ALARMS_POLL_MS = 5000;
+
+type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; alarms: Alarm[] };
+
+export interface AlarmsPanelProps {
+  /** The name to show for the monitor with this user id, when the screen knows it. */
+  monitorName?(userId: number): string | undefined;
+}
+
+function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; onClose(): void; onResolved(): void }) {
+  const { toast } = useToast();
+  const [verdict, setVerdict] = useState<AlarmVerdict | ''>('');
+  const [note, setNote] = useState('');
+  const [errors, setErrors] = useState<{ verdict?: string; note?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const noteId = useId();
+  const noteErrorId = useId();
+  const verdictErrorId = useId();
+
+  useEffect(() => {
+    setVerdict('');
+    setNote('');
+    setErrors({});
+  }, [alarm?.id]);
+
+  const close = () => {
+    if (!busy) onClose();
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!alarm || busy) return;
+    const found: typeof errors = {};
+    if (!verdict) found.verdict = 'Choose whether the alarm was genuine or a false alarm';
+    if (!note.trim()) found.note = 'A note is required';
+    setErrors(found);
+    if (found.verdict || found.note || !verdict) return;
+    setBusy(true);
+    try {
+      await resolveAlarm(alarm.id, verdict, note.trim());
+      toast({ title: 'Alarm resolved', message: `The alarm for ${alarm.workerName} is closed as ${VERDICT_LABELS[verdict].toLowerCase()}.` });
+      onResolved();
+    } catch (e) {
+      console.error('Resolving the alarm failed', e);
+      const field = failureField(e);
+      if (e instanceof ApiError && e.status === 400 && (field === 'note' || field === 'verdict')) {
+        setErrors({ [field]: failureMessage(e, 'This value is not valid') });
+      } else if (e instanceof ApiError && e.status === 409) {
+        toast({ title: 'Alarm already resolved', message: 'Another monitor resolved this alarm first.', type: 'warning' });
+        onResolved();
+      } else {
+        toast({ title: 'Resolve failed', message: failureMessage(e, 'Failed to resolve the alarm. Please try again.'), type: 'error' });
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open={alarm !== null}
+      onClose={close}
+      title="Resolve Alarm"
+      description={alarm ? `${KIND_LABELS[alarm.kind]} for ${alarm.workerName}, opened ${formatDateTime(alarm.openedAt, 'at an unknown time')}.` : undefined}
+      data-testid="resolve-alarm-dialog"
+    >
+      <form className="lws-form" noValidate onSubmit={(event) => void submit(event)} aria-label="Resolve alarm">
+        <fieldset className="lws-field lws-fieldset" aria-describedby={errors.verdict ? verdictErrorId : undefined}>
+          <legend className="lws-label">Verdict</legend>
+          {(Object.keys(VERDICT_LABELS) as AlarmVerdict[]).map((v) => (
+            <label key={v} className="lws-checkbox">
+              <input
+                type="radio"
+                name="verdict"
+                value={v}
+                className="lws-checkbox__input"
+                checked={verdict === v}
+                onChange={() => setVerdict(v)}
+                disabled={busy}
+              />
+              <span className="lws-checkbox__label">{VERDICT_LABELS[v]}</span>
+            </label>
+          ))}
+          <FieldError id={verdictErrorId} testId="resolve-verdict-error">
+            {errors.verdict}
+          </FieldError>
+        </fieldset>
+        <div className="lws-field">
+          <Label htmlFor={noteId}>Note</Label>
+          <Textarea
+            id={noteId}
+            value={note}
+            maxLength={2000}
+            required
+            invalid={Boolean(errors.note)}
+            aria-describedby={errors.note ? noteErrorId : undefined}
+            onChange={(event) => setNote(event.target.value)}
+            disabled={busy}
+            placeholder="What happened and what was done"
+            data-testid="resolve-note"
+          />
+          <FieldError id={noteErrorId} testId="resolve-note-error">
+            {errors.note}
+          </FieldError>
+        </div>
+        <div className="lws-dialog__footer">
+          <Button variant="outline" onClick={close} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" busy={busy} data-testid="resolve-alarm-submit">
+            {busy ? 'Resolving...' : 'Resolve Alarm'}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/**
+ * Open alarms, at the top of the monitors' Worker Dashboard: every missed check-in and emergency
+ * that no monitor has closed. An alarm keeps escalating until a monitor acknowledges it (takes
+ * ownership) and stays listed until it is resolved with a verdict and a note.
+ */
+export function AlarmsPanel({ monitorName }: AlarmsPanelProps) {
+  const { toast } = useToast();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [acknowledging, setAcknowledging] = useState<string | null>(null);
+  const [resolving, setResolving] = useState<Alarm | null>(null);
+  const latest = useRef(0);
+
+  const reload = useCallback(async () => {
+    const ticket = ++latest.current;
+    try {
+      const alarms = await fetchOpenAlarms();
+      if (ticket === latest.current) setLoad({ state: 'ready', alarms });
+    } catch (e) {
+      console.error('Loading open alarms failed', e);
+      const message = e instanceof ApiError ? `Failed to fetch alarms: ${e.status}` : 'An error occurred while loading alarms';
+      // A failed poll keeps the list a monitor is reading, but says that it may be out of date.
+      if (ticket === latest.current) setLoad((current) => (current.state === 'ready' ? current : { state: 'error', message }));
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  // A worker's emergency opens an alarm too; its own alarm event follows, the worker event may come first.
+  useLiveRefresh(reload, { types: ['alarm', 'worker'], when: (e) => e.type === 'alarm' || (e.type === 'worker' && e.data.change === 'emergency'), pollMs: ALARMS_POLL_MS });
+
+  const acknowledge = async (alarm: Alarm) => {
+    setAcknowledging(alarm.id);
+    try {
+      await acknowledgeAlarm(alarm.id);
+      toast({ title: 'Alarm acknowledged', message: `You are handling the alarm for ${alarm.workerName}.` });
+    } catch (e) {
+      console.error('Acknowledging the alarm failed', e);
+      toast({ title: 'Acknowledge failed', message: failureMessage(e, 'Failed to acknowledge the alarm. Please try again.'), type: 'error' });
+    } finally {
+      setAcknowledging(null);
+    }
+    await reload();
+  };
+
+  const whoAcknowledged = (alarm: Alarm): string => {
+    if (alarm.acknowledgedBy === null) return 'Nobody yet';
+    const name = monitorName?.(alarm.acknowledgedBy) ?? `User #${alarm.acknowledgedBy}`;
+    return alarm.acknowledgedAt ? `${name} at ${formatDateTime(alarm.acknowledgedAt)}` : name;
+  };
+
+  const count = load.state === 'ready' ? load.alarms.length : null;
+  const unowned = load.state === 'ready' ? load.alarms.filter((a) => a.state === 'open').length : 0;
+
+  return (
+    <Card data-testid="alarms-panel" className={unowned > 0 ? 'lws-alarms lws-alarms--active' : 'lws-alarms'}>
+      <CardHeader className="lws-card__header--row">
+        <div>
+          <CardTitle>
+            Open Alarms{' '}
+            {count !== null ? (
+              <Badge variant={unowned > 0 ? 'danger' : count > 0 ? 'warning' : 'neutral'} data-testid="alarms-count">
+                {count}
+              </Badge>
+            ) : null}
+          </CardTitle>
+          <CardDescription>Missed check-ins and emergencies until a monitor resolves them.</CardDescription>
+        </div>
+      </CardHeader>
+      <CardContent>
+        {load.state === 'loading' ? (
+          <div role="status" aria-label="Loading alarms">
+            <Skeleton height="2.5rem" />
+          </div>
+        ) : load.state === 'error' ? (
+          <Alert variant="error" title="Error loading alarms" data-testid="alarms-error">
+            <p>{load.message}</p>
+          </Alert>
+        ) : load.alarms.length === 0 ? (
+          <p className="lws-muted" data-testid="alarms-empty">
+            No open alarms
+          </p>
+        ) : (
+          <Table data-testid="alarms-table">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Worker</TableHead>
+                <TableHead>Alarm</TableHead>
+                <TableHead>Opened</TableHead>
+                <TableHead>State</TableHead>
+                <TableHead>Acknowledged by</TableHead>
+                <TableHead>History</TableHead>
+                <TableHead>Actions</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {load.alarms.map((alarm) => (
+                <TableRow key={alarm.id} data-testid="alarm-row" data-alarm-id={alarm.id} data-user-id={alarm.userId} data-state={alarm.state}>
+                  <TableCell>
+                    <strong data-testid="alarm-worker">{alarm.workerName}</strong>
+                    {alarm.location ? <div className="lws-muted">{alarm.location}</div> : null}
+                  </TableCell>
+                  <TableCell>
+                    <Badge variant={alarm.kind === 'emergency' ? 'danger' : 'warning'} data-testid="alarm-kind">
+                      {KIND_LABELS[alarm.kind]}
+                    </Badge>
+                    {alarm.dueAt && alarm.kind === 'missed_check_in' ? <div className="lws-muted">Due {formatDateTime(alarm.dueAt)}</div> : null}
+                    {alarm.lateCheckInAt ? (
+                      <div className="lws-muted" data-testid="alarm-late-check-in">
+                        Checked in late at {formatDateTime(alarm.lateCheckInAt)}
+                      </div>
+                    ) : null}
+                  </TableCell>
+                  <TableCell data-testid="alarm-opened">{formatDateTime(alarm.openedAt, 'Unknown')}</TableCell>
+                  <TableCell>
+                    <Badge variant={alarm.state === 'open' ? 'danger' : 'info'} data-testid="alarm-state">
+                      {STATE_LABELS[alarm.state]}
+                    </Badge>
+                  </TableCell>
+                  <TableCell data-testid="alarm-acknowledged-by">{whoAcknowledged(alarm)}</TableCell>
+                  <TableCell>
+                    {alarm.history.length === 0 ? (
+                      <span className="lws-muted">No steps yet</span>
+                    ) : (
+                      <ol className="lws-alarm-history" data-testid="alarm-history">
+                        {alarm.history.map((entry, i) => (
+                          <li key={i}>{entry}</li>
+                        ))}
+                      </ol>
+                    )}
+                  </TableCell>
+                  <TableCell>
+                    <div className="lws-actions">
+                      {alarm.state === 'open' ? (
+                        <Button
+                          size="sm"
+                          busy={acknowledging === alarm.id}
+                          onClick={() => void acknowledge(alarm)}
+                          aria-label={`Acknowledge the alarm for ${alarm.workerName}`}
+                          data-testid="alarm-acknowledge"
+                        >
+                          Acknowledge
+                        </Button>
+                      ) : null}
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        onClick={() => setResolving(alarm)}
+                        aria-label={`Resolve the alarm for ${alarm.workerName}`}
+                        data-testid="alarm-resolve"
+                      >
+                        Resolve
+                      </Button>
+                    </div>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+      <ResolveDialog
+        alarm={resolving}
+        onClose={() => setResolving(null)}
+        onResolved={() => {
+          setResolving(null);
+          void reload();
+        }}
+      />
+    </Card>
+  );
+}

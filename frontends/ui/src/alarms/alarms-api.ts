@@ -1,0 +1,83 @@
+import { api } from '@lws/fe-ui';
+
+export type AlarmKind = 'missed_check_in' | 'emergency';
+export type AlarmState = 'open' | 'acknowledged' | 'resolved';
+export type AlarmVerdict = 'genuine' | 'false_alarm';
+
+/** An alarm as GET /api/alarms lists it; every time is UTC ISO-8601. */
+export interface Alarm {
+  id: string;
+  userId: number;
+  workerName: string;
+  location: string | null;
+  kind: AlarmKind;
+  state: AlarmState;
+  openedAt: string;
+  dueAt: string | null;
+  acknowledgedBy: number | null;
+  acknowledgedAt: string | null;
+  lateCheckInAt: string | null;
+  history: string[];
+}
+
+export const KIND_LABELS: Record<AlarmKind, string> = {
+  missed_check_in: 'Missed Check-In',
+  emergency: 'Emergency',
+};
+
+export const STATE_LABELS: Record<AlarmState, string> = {
+  open: 'Open',
+  acknowledged: 'Acknowledged',
+  resolved: 'Resolved',
+};
+
+export const VERDICT_LABELS: Record<AlarmVerdict, string> = {
+  genuine: 'Genuine',
+  false_alarm: 'False alarm',
+};
+
+const str = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
+const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+/**
+ * An alarm the panel can show. One with an unknown kind or state is still listed (as an emergency
+ * that nobody owns): a monitor must never miss an alarm because its payload surprised the screen.
+ */
+export function parseAlarm(value: unknown): Alarm | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  const id = str(v.id);
+  const userId = num(v.userId);
+  if (!id || userId === null) return null;
+  const kind: AlarmKind = v.kind === 'missed_check_in' ? 'missed_check_in' : 'emergency';
+  const state: AlarmState = v.state === 'acknowledged' || v.state === 'resolved' ? v.state : 'open';
+  return {
+    id,
+    userId,
+    workerName: str(v.workerName) ?? `Worker #${userId}`,
+    location: str(v.location),
+    kind,
+    state,
+    openedAt: str(v.openedAt) ?? '',
+    dueAt: str(v.dueAt),
+    acknowledgedBy: num(v.acknowledgedBy),
+    acknowledgedAt: str(v.acknowledgedAt),
+    lateCheckInAt: str(v.lateCheckInAt),
+    history: Array.isArray(v.history) ? v.history.filter((h): h is string => typeof h === 'string') : [],
+  };
+}
+
+export function parseAlarms(body: unknown): Alarm[] {
+  if (!Array.isArray(body)) throw new Error('Invalid response from server');
+  return body.map(parseAlarm).filter((a): a is Alarm => a !== null);
+}
+
+/** Every alarm not yet resolved, newest first. */
+export async function fetchOpenAlarms(): Promise<Alarm[]> {
+  return parseAlarms(await api.get('/api/alarms?open=true&limit=50'));
+}
+
+export const acknowledgeAlarm = (id: string) => api.post(`/api/alarms/${encodeURIComponent(id)}/acknowledge`);
+
+export const resolveAlarm = (id: string, verdict: AlarmVerdict, note: string) =>
+  api.post(`/api/alarms/${encodeURIComponent(id)}/resolve`, { verdict, note });

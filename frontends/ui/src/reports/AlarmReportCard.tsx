@@ -1,0 +1,159 @@
+import { useEffect, useId, useState } from 'react';
+import {
+  Alert,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  Input,
+  Label,
+  Skeleton,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+  failureMessage,
+  serverNow,
+} from '@lws/fe-ui';
+import {
+  MONTH_VALUE,
+  REPORT_KIND_LABELS,
+  addMonths,
+  alarmReportCsvPath,
+  fetchAlarmReport,
+  formatSeconds,
+  monthOf,
+  type AlarmReport,
+} from './alarm-report-api';
+
+type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; report: AlarmReport };
+
+const FAILED = 'Failed to load alarm report';
+
+type TimeKey = 'ackP50Seconds' | 'ackP90Seconds' | 'ackMaxSeconds' | 'resolveP50Seconds' | 'resolveP90Seconds' | 'resolveMaxSeconds';
+
+const TIME_COLUMNS: { key: TimeKey; label: string }[] = [
+  { key: 'ackP50Seconds', label: 'Ack p50' },
+  { key: 'ackP90Seconds', label: 'Ack p90' },
+  { key: 'ackMaxSeconds', label: 'Ack max' },
+  { key: 'resolveP50Seconds', label: 'Resolve p50' },
+  { key: 'resolveP90Seconds', label: 'Resolve p90' },
+  { key: 'resolveMaxSeconds', label: 'Resolve max' },
+];
+
+/**
+ * The monthly alarm figures (BS 8484): alarms by type, genuine and false, and how long monitors
+ * took to acknowledge and resolve them. Months are London calendar months, as on the server.
+ */
+export function AlarmReportCard() {
+  const current = monthOf(serverNow());
+  const [month, setMonth] = useState(current);
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const monthId = useId();
+  const valid = MONTH_VALUE.test(month);
+
+  useEffect(() => {
+    if (!valid) return;
+    const controller = new AbortController();
+    setLoad({ state: 'loading' });
+    fetchAlarmReport(month, controller.signal).then(
+      (report) => setLoad({ state: 'ready', report }),
+      (e: unknown) => {
+        if (controller.signal.aborted) return;
+        console.error('Loading the alarm report failed', e);
+        setLoad({ state: 'error', message: failureMessage(e, 'Please try again.') });
+      },
+    );
+    return () => controller.abort();
+  }, [month, valid]);
+
+  const rows = load.state === 'ready' ? [...load.report.byKind, load.report.total] : [];
+
+  return (
+    <Card data-testid="alarm-report">
+      <CardHeader className="lws-card__header--row">
+        <div>
+          <CardTitle>Alarm Report</CardTitle>
+          <CardDescription>
+            Alarms opened in the month (UK time), how quickly they were acknowledged and resolved, and their verdicts. Times are nearest-rank
+            percentiles over the alarms that reached that step.
+          </CardDescription>
+        </div>
+      </CardHeader>
+      <CardContent>
+        <div className="lws-inline-form">
+          <Label htmlFor={monthId}>Month</Label>
+          <Input
+            id={monthId}
+            type="month"
+            value={month}
+            min="2000-01"
+            max={addMonths(current, 12)}
+            onChange={(event) => setMonth(event.target.value)}
+            data-testid="alarm-report-month"
+          />
+          {valid ? (
+            <a className="lws-btn lws-btn--outline lws-btn--sm" href={alarmReportCsvPath(month)} download={`lws-alarms-${month}.csv`} data-testid="alarm-report-csv">
+              Download CSV
+            </a>
+          ) : null}
+        </div>
+        {!valid ? (
+          <p className="lws-muted" data-testid="alarm-report-pick">
+            Choose a month
+          </p>
+        ) : load.state === 'loading' ? (
+          <div role="status" aria-label="Loading alarm report">
+            <Skeleton height="2.5rem" />
+          </div>
+        ) : load.state === 'error' ? (
+          <Alert variant="error" title={FAILED} data-testid="alarm-report-error">
+            <p>{load.message}</p>
+          </Alert>
+        ) : load.report.total.count === 0 ? (
+          <p className="lws-muted" data-testid="alarm-report-empty">
+            No alarms in this month
+          </p>
+        ) : (
+          <Table data-testid="alarm-report-table">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Type</TableHead>
+                <TableHead>Alarms</TableHead>
+                <TableHead>Acknowledged</TableHead>
+                <TableHead>Resolved</TableHead>
+                <TableHead>Genuine</TableHead>
+                <TableHead>False alarm</TableHead>
+                <TableHead>Unresolved</TableHead>
+                {TIME_COLUMNS.map((c) => (
+                  <TableHead key={c.key}>{c.label}</TableHead>
+                ))}
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {rows.map((r) => (
+                <TableRow key={r.kind} data-testid="alarm-report-row" data-kind={r.kind}>
+                  <TableCell>{r.kind === 'all' ? <strong>{REPORT_KIND_LABELS[r.kind]}</strong> : REPORT_KIND_LABELS[r.kind]}</TableCell>
+                  <TableCell>{r.count}</TableCell>
+                  <TableCell>{r.acknowledged}</TableCell>
+                  <TableCell>{r.resolved}</TableCell>
+                  <TableCell>{r.genuine}</TableCell>
+                  <TableCell>{r.falseAlarm}</TableCell>
+                  <TableCell>{r.unresolved}</TableCell>
+                  {TIME_COLUMNS.map((c) => (
+                    <TableCell key={c.key} data-testid={`alarm-report-${c.key}`}>
+                      {formatSeconds(r[c.key])}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

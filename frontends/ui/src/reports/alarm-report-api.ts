@@ -1,0 +1,93 @@
+import { api } from '@lws/fe-ui';
+
+export type ReportKind = 'missed_check_in' | 'emergency' | 'all';
+
+/** One row of GET /api/reports/alarms; times are whole seconds, null when no alarm reached the state. */
+export interface AlarmReportRow {
+  kind: ReportKind;
+  count: number;
+  acknowledged: number;
+  resolved: number;
+  genuine: number;
+  falseAlarm: number;
+  unresolved: number;
+  ackP50Seconds: number | null;
+  ackP90Seconds: number | null;
+  ackMaxSeconds: number | null;
+  resolveP50Seconds: number | null;
+  resolveP90Seconds: number | null;
+  resolveMaxSeconds: number | null;
+}
+
+export interface AlarmReport {
+  month: string;
+  byKind: AlarmReportRow[];
+  total: AlarmReportRow;
+}
+
+export const REPORT_KIND_LABELS: Record<ReportKind, string> = {
+  missed_check_in: 'Missed Check-In',
+  emergency: 'Emergency',
+  all: 'Total',
+};
+
+const COUNTS = ['count', 'acknowledged', 'resolved', 'genuine', 'falseAlarm', 'unresolved'] as const;
+const TIMES = ['ackP50Seconds', 'ackP90Seconds', 'ackMaxSeconds', 'resolveP50Seconds', 'resolveP90Seconds', 'resolveMaxSeconds'] as const;
+
+const whole = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+function parseRow(value: unknown): AlarmReportRow {
+  const v = (value ?? {}) as Record<string, unknown>;
+  if (v.kind !== 'missed_check_in' && v.kind !== 'emergency' && v.kind !== 'all') throw new Error('Invalid response from server');
+  const row = { kind: v.kind } as AlarmReportRow;
+  for (const k of COUNTS) {
+    if (!whole(v[k])) throw new Error('Invalid response from server');
+    row[k] = v[k];
+  }
+  for (const k of TIMES) row[k] = whole(v[k]) ? v[k] : null;
+  return row;
+}
+
+/** A report the card can show; a figure that is not a count is refused rather than shown wrong. */
+export function parseAlarmReport(body: unknown): AlarmReport {
+  const b = (body ?? {}) as Record<string, unknown>;
+  if (typeof b.month !== 'string' || !Array.isArray(b.byKind)) throw new Error('Invalid response from server');
+  return { month: b.month, byKind: b.byKind.map(parseRow), total: parseRow(b.total) };
+}
+
+export const alarmReportPath = (month: string) => `/api/reports/alarms?month=${encodeURIComponent(month)}`;
+export const alarmReportCsvPath = (month: string) => `/api/reports/alarms.csv?month=${encodeURIComponent(month)}`;
+
+export async function fetchAlarmReport(month: string, signal?: AbortSignal): Promise<AlarmReport> {
+  return parseAlarmReport(await api.get(alarmReportPath(month), { signal }));
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** Seconds as a monitor reads them: '45s', '1m 05s', '2h 03m 09s'; '—' when there is no figure. */
+export function formatSeconds(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return '—';
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  if (h > 0) return `${h}h ${two(m)}m ${two(rest)}s`;
+  if (m > 0) return `${m}m ${two(rest)}s`;
+  return `${rest}s`;
+}
+
+const londonMonth = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit' });
+
+/** The London month an instant falls in, as `YYYY-MM` (the value of an input of type month). */
+export function monthOf(at: Date): string {
+  const p = Object.fromEntries(londonMonth.formatToParts(at).map((x) => [x.type, x.value]));
+  return `${p.year}-${p.month}`;
+}
+
+/** `YYYY-MM` moved by whole months. */
+export function addMonths(month: string, n: number): string {
+  const i = Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1 + n;
+  return `${Math.floor(i / 12)}-${two((i % 12) + 1)}`;
+}
+
+export const MONTH_VALUE = /^20[0-9]{2}-(0[1-9]|1[0-2])$/;

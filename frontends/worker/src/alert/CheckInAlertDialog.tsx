@@ -1,0 +1,128 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Button, Dialog, FieldError, Label, PIN_LENGTH, PinInput } from '@lws/fe-ui';
+
+/** What became of a PIN-confirmed action: done (the dialog closes), refused PIN (stay, show why) or failed (back to the choice). */
+export type AlertOutcome = { status: 'done' } | { status: 'refused'; message: string } | { status: 'failed' };
+
+type Step = 'choice' | 'safe' | 'emergency';
+
+const PIN_TEXT: Record<Exclude<Step, 'choice'>, { description: string; confirm: string; busy: string }> = {
+  safe: { description: "Enter your 4-digit security PIN to confirm you're safe", confirm: 'Confirm', busy: 'Processing...' },
+  emergency: { description: 'Enter your 4-digit security PIN to request emergency assistance', confirm: 'Request Help', busy: 'Requesting...' },
+};
+
+export interface CheckInAlertDialogProps {
+  open: boolean;
+  onSafe(pin: string): Promise<AlertOutcome>;
+  onEmergency(pin: string): Promise<AlertOutcome>;
+}
+
+/**
+ * 'Check-In Required' (spec sections 2 and 4): shown while the worker is overdue. The worker answers
+ * it, either way with the PIN; it cannot be waved away, because an overdue check-in is exactly
+ * what the monitors are about to be alerted to.
+ */
+export function CheckInAlertDialog({ open, onSafe, onEmergency }: CheckInAlertDialogProps) {
+  const [step, setStep] = useState<Step>('choice');
+  const [pin, setPin] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const inputId = useId();
+  const errorId = useId();
+
+  useEffect(() => {
+    if (!open) {
+      setStep('choice');
+      setPin('');
+      setError(null);
+    }
+  }, [open]);
+
+  const choose = (next: Step) => {
+    setStep(next);
+    setPin('');
+    setError(null);
+  };
+
+  const submit = async (value: string) => {
+    if (busy || step === 'choice' || value.length !== PIN_LENGTH) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const outcome = await (step === 'safe' ? onSafe : onEmergency)(value);
+      if (outcome.status === 'refused') setError(outcome.message);
+      else if (outcome.status === 'failed') choose('choice');
+    } finally {
+      setPin('');
+      setBusy(false);
+    }
+  };
+
+  const text = step === 'choice' ? null : PIN_TEXT[step];
+
+  return (
+    <Dialog
+      open={open}
+      onClose={() => undefined}
+      dismissible={false}
+      hideClose
+      title="Check-In Required"
+      description={text ? text.description : 'Your hourly check-in is due. Please confirm that you are safe, or request emergency assistance.'}
+      className="lws-check-in-alert"
+      data-testid="check-in-alert"
+    >
+      {step === 'choice' ? (
+        <div className="lws-check-in-alert__choices">
+          <Button size="lg" block onClick={() => choose('safe')} data-testid="alert-safe">
+            I'm Safe
+          </Button>
+          <Button size="lg" block variant="destructive" onClick={() => choose('emergency')} data-testid="alert-emergency">
+            Emergency Assistance
+          </Button>
+        </div>
+      ) : (
+        <form
+          className="lws-form"
+          noValidate
+          aria-label={step === 'safe' ? "Confirm you're safe" : 'Request emergency assistance'}
+          onSubmit={(event: FormEvent<HTMLFormElement>) => {
+            event.preventDefault();
+            void submit(pin);
+          }}
+        >
+          <div className="lws-field">
+            <Label htmlFor={inputId}>Security PIN</Label>
+            <PinInput
+              id={inputId}
+              value={pin}
+              onChange={setPin}
+              onComplete={(value) => void submit(value)}
+              invalid={Boolean(error)}
+              disabled={busy}
+              autoFocus
+              aria-describedby={error ? errorId : undefined}
+              data-testid="alert-pin-input"
+            />
+            <FieldError id={errorId} testId="alert-pin-error">
+              {error}
+            </FieldError>
+          </div>
+          <div className="lws-dialog__footer">
+            <Button variant="outline" onClick={() => choose('choice')} disabled={busy} data-testid="alert-back">
+              Back
+            </Button>
+            <Button
+              type="submit"
+              variant={step === 'emergency' ? 'destructive' : 'primary'}
+              busy={busy}
+              disabled={pin.length !== PIN_LENGTH}
+              data-testid="alert-pin-submit"
+            >
+              {busy ? text!.busy : text!.confirm}
+            </Button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}

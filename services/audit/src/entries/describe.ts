@@ -1,0 +1,248 @@
+import type { EventMap } from '@lws/contracts';
+import type { EnvelopeOf } from '@lws/messaging';
+import { fallbackUsername, type EntryType } from './entry-types';
+
+/** The events that become activity entries (identity's user events feed the projection instead). */
+export const DESCRIBED_SUBJECTS = [
+  'shifts.shift.started.v1',
+  'shifts.shift.ended.v1',
+  'shifts.checkin.recorded.v1',
+  'shifts.emergency.raised.v1',
+  'escalation.alarm.opened.v1',
+  'escalation.alarm.acknowledged.v1',
+  'escalation.alarm.resolved.v1',
+  'escalation.alarm.escalated.v1',
+  'escalation.alarm.late_check_in.v1',
+  'escalation.system_alert.raised.v1',
+  'notifications.message.sent.v1',
+  'notifications.call.completed.v1',
+  'identity.pin.locked.v1',
+] as const;
+
+export type DescribedSubject = (typeof DESCRIBED_SUBJECTS)[number];
+export type DescribedEvent = EnvelopeOf<DescribedSubject>;
+
+/** Which of a message's provider updates the log has already shown. */
+export type MessageStage = 'first' | 'failure';
+
+export interface EntryDraft {
+  /** Null for a system-level entry. */
+  userId: number | null;
+  /** Set when the event itself names the user; otherwise audit's projection supplies it. */
+  username?: string;
+  type: EntryType;
+  details: string;
+  location?: string;
+  at: Date;
+  /** The message stages this entry shows: recorded with it, so no later update repeats them. */
+  marks?: { messageId: string; stages: MessageStage[] };
+}
+
+export interface Lookup {
+  usernameOf(userId: number): Promise<string | undefined>;
+  loggedStages(messageId: string): Promise<ReadonlySet<MessageStage>>;
+}
+
+/** A resolution note is the monitor's free text; the log shows its start, the alarm keeps all of it. */
+export const NOTE_MAX = 300;
+
+const clock = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+/** Times in entry texts are shown as the screens show them: Europe/London, 24-hour. */
+export function londonTime(iso: string): string {
+  return clock.format(new Date(iso));
+}
+
+const at = (place: string | undefined) => (place ? ` at ${place}` : '');
+
+const CHANNELS: Record<EventMap['notifications.message.sent.v1']['channel'], string> = {
+  sms: 'SMS',
+  whatsapp: 'WhatsApp message',
+  voice: 'Call',
+  push: 'Push notification',
+};
+
+const PURPOSES: Record<string, string> = {
+  reminder_5min: '5-minute check-in reminder',
+  reminder_2min: '2-minute check-in reminder',
+  missed_check_in: 'missed check-in alert',
+  emergency: 'emergency alert',
+  alarm_call: 'alarm call',
+  contact_message: 'message to an emergency contact',
+  test: 'test message',
+};
+
+/** Provider statuses (Twilio's, and the fake provider's) that mean the message did not get through. */
+const FAILED_STATUSES = new Set(['failed', 'undelivered', 'canceled', 'cancelled', 'busy', 'no-answer', 'no_answer', 'rejected', 'expired']);
+
+const OUTCOMES: Record<EventMap['notifications.call.completed.v1']['outcome'], string> = {
+  accepted: 'answered and accepted by pressing 1',
+  not_accepted: 'answered but not accepted (1 was not pressed)',
+  no_answer: 'no answer',
+  busy: 'line busy',
+  failed: 'the call failed',
+  canceled: 'the call was canceled',
+};
+
+const STEP_ACTIONS: Record<EventMap['escalation.alarm.escalated.v1']['action'], string> = {
+  notify_worker: 'alerting the worker',
+  notify_monitors: 'alerting the monitors',
+  call_emergency_numbers: 'calling the emergency numbers',
+  message_contacts: 'messaging the emergency contacts',
+};
+
+const VERDICTS: Record<EventMap['escalation.alarm.resolved.v1']['verdict'], string> = {
+  genuine: 'genuine',
+  false_alarm: 'false alarm',
+};
+
+const purposeOf = (purpose: string | undefined) => (purpose ? ` (${PURPOSES[purpose] ?? purpose.replace(/_/g, ' ')})` : '');
+
+function providerError(e: { errorCode?: number; errorMessage?: string }): string {
+  if (e.errorCode === undefined && !e.errorMessage) return '';
+  const parts = [e.errorCode !== undefined ? `error ${e.errorCode}` : undefined, e.errorMessage].filter(Boolean);
+  return ` (${parts.join(': ')})`;
+}
+
+async function nameOf(lookup: Lookup, userId: number): Promise<string> {
+  return (await lookup.usernameOf(userId)) ?? fallbackUsername(userId);
+}
+
+/**
+ * The activity entry an event stands for, or undefined when it adds nothing to the log (a
+ * provider status update of a message already shown). One event, at most one entry.
+ */
+export async function describeEvent(event: DescribedEvent, lookup: Lookup): Promise<EntryDraft | undefined> {
+  switch (event.subject) {
+    case 'shifts.shift.started.v1': {
+      const e = event.data;
+      return { userId: e.userId, type: 'start_shift', details: `Started shift at ${e.location}`, location: e.location, at: new Date(e.startedAt) };
+    }
+    case 'shifts.shift.ended.v1': {
+      const e = event.data;
+      const base = `Ended shift at ${e.location ?? 'Unknown location'}`;
+      const why =
+        e.reason === 'forced' ? ` (clocked out by ${await nameOf(lookup, e.endedBy)})` : e.reason === 'user_deleted' ? ' (account deleted)' : '';
+      return { userId: e.userId, type: 'end_shift', details: base + why, location: e.location, at: new Date(e.endedAt) };
+    }
+    case 'shifts.checkin.recorded.v1': {
+      const e = event.data;
+      return {
+        userId: e.userId,
+        type: 'check_in',
+        details: `Checked in at ${e.location}; next check-in due at ${londonTime(e.nextCheckInAt)}`,
+        location: e.location,
+        at: new Date(e.checkedInAt),
+      };
+    }
+    case 'shifts.emergency.raised.v1': {
+      const e = event.data;
+      const details = e.location ? `Emergency alert raised at ${e.location}` : 'Emergency alert raised (not on shift)';
+      return { userId: e.userId, type: 'emergency', details, location: e.location, at: new Date(e.raisedAt) };
+    }
+    case 'escalation.alarm.opened.v1': {
+      const e = event.data;
+      if (e.kind === 'missed_check_in') {
+        const due = e.dueAt ? `: the check-in due at ${londonTime(e.dueAt)} did not come` : '';
+        return {
+          userId: e.userId,
+          type: 'missed_check_in',
+          details: `Missed check-in${at(e.location)}${due}; escalation started`,
+          location: e.location,
+          at: new Date(e.openedAt),
+        };
+      }
+      return {
+        userId: e.userId,
+        type: 'emergency',
+        details: `Emergency alarm opened${at(e.location)}; escalation started`,
+        location: e.location,
+        at: new Date(e.openedAt),
+      };
+    }
+    case 'escalation.alarm.acknowledged.v1': {
+      const e = event.data;
+      return { userId: e.userId, type: 'system_alert', details: `Alarm acknowledged by ${await nameOf(lookup, e.byUserId)}`, at: new Date(e.at) };
+    }
+    case 'escalation.alarm.resolved.v1': {
+      const e = event.data;
+      const note = e.note.trim();
+      const shown = note.length > NOTE_MAX ? `${note.slice(0, NOTE_MAX - 1)}…` : note;
+      return {
+        userId: e.userId,
+        type: 'system_alert',
+        details: `Alarm resolved by ${await nameOf(lookup, e.byUserId)} as ${VERDICTS[e.verdict]}${shown ? `. Note: ${shown}` : ''}`,
+        at: new Date(e.at),
+      };
+    }
+    case 'escalation.alarm.escalated.v1': {
+      const e = event.data;
+      const more = e.details.trim() ? `: ${e.details.trim()}` : '';
+      // Steps are numbered from 0 on the wire; people count from 1.
+      return { userId: e.userId, type: 'system_alert', details: `Escalation step ${e.step + 1}, ${STEP_ACTIONS[e.action]}${more}`, at: new Date(e.at) };
+    }
+    case 'escalation.alarm.late_check_in.v1': {
+      const e = event.data;
+      return {
+        userId: e.userId,
+        type: 'system_alert',
+        details: `Checked in late at ${londonTime(e.checkedInAt)} while the missed check-in alarm was open; escalation stopped, the alarm stays open until a monitor resolves it`,
+        at: new Date(e.checkedInAt),
+      };
+    }
+    case 'escalation.system_alert.raised.v1': {
+      const e = event.data;
+      return { userId: e.userId ?? null, type: 'system_alert', details: e.details, at: new Date(e.at) };
+    }
+    case 'identity.pin.locked.v1': {
+      const e = event.data;
+      return {
+        userId: e.userId,
+        username: e.username,
+        type: 'system_alert',
+        details: `PIN locked after 5 wrong PINs within 15 minutes; PIN actions are refused until ${londonTime(e.lockedUntil)}`,
+        at: new Date(event.occurredAt),
+      };
+    }
+    case 'notifications.message.sent.v1':
+      return describeMessage(event.data, new Date(event.occurredAt), await lookup.loggedStages(event.data.messageId));
+    case 'notifications.call.completed.v1': {
+      const e = event.data;
+      return { userId: e.userId ?? null, type: 'call_made', details: `Called ${e.to}: ${OUTCOMES[e.outcome]}`, at: new Date(e.at) };
+    }
+  }
+}
+
+/**
+ * A message's provider updates: the first one shows that it went out (SMS, WhatsApp, a call
+ * placed), and the first failure after it shows that it did not get through. A call's ending
+ * is its own event (call completed); a push shows only when it fails.
+ */
+function describeMessage(
+  e: EventMap['notifications.message.sent.v1'],
+  at: Date,
+  logged: ReadonlySet<MessageStage>,
+): EntryDraft | undefined {
+  const failed = FAILED_STATUSES.has(e.status.toLowerCase()) || e.errorCode !== undefined;
+  const userId = e.userId ?? null;
+  const what = CHANNELS[e.channel];
+  const purpose = purposeOf(e.purpose);
+  const failure = `${what} to ${e.to}${purpose} failed: ${e.status}${providerError(e)}`;
+  if (e.channel === 'push') {
+    if (!failed || logged.has('failure')) return undefined;
+    return {
+      userId,
+      type: 'system_alert',
+      details: `${what}${purpose} failed: ${e.status}${providerError(e)}`,
+      at,
+      marks: { messageId: e.messageId, stages: ['failure'] },
+    };
+  }
+  const type: EntryType = e.channel === 'voice' ? 'call_made' : 'sms_sent';
+  if (!logged.has('first')) {
+    const details = failed ? failure : e.channel === 'voice' ? `Calling ${e.to}${purpose}: ${e.status}` : `${what} to ${e.to}${purpose}: ${e.status}`;
+    return { userId, type, details, at, marks: { messageId: e.messageId, stages: failed ? ['first', 'failure'] : ['first'] } };
+  }
+  if (e.channel === 'voice' || !failed || logged.has('failure')) return undefined;
+  return { userId, type, details: failure, at, marks: { messageId: e.messageId, stages: ['failure'] } };
+}

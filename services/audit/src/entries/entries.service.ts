@@ -1,0 +1,126 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CommandMap, EventMap } from '@lws/contracts';
+import { RpcError } from '@lws/messaging';
+import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
+import { decodeCursor, encodeCursor, type Position } from './cursor';
+import { describeEvent, type DescribedEvent, type EntryDraft } from './describe';
+import { EntriesRepository, type ListedEntry } from './entries.repository';
+import { displayUsername, fallbackUsername, labelOf } from './entry-types';
+
+type List = CommandMap['audit.entry.list.v1'];
+type RecordCmd = CommandMap['audit.entry.record.v1'];
+type EntryView = RecordCmd['reply']['entry'];
+
+/** Thrown to roll back and retry an event whose message stage another transaction took first. */
+class StageTakenError extends Error {}
+
+export function entryView(row: ListedEntry): EntryView {
+  return {
+    id: row.id,
+    ...(row.userId !== null ? { userId: row.userId } : {}),
+    username: displayUsername(row.userId, row.username),
+    type: row.type,
+    label: labelOf(row.type),
+    at: row.at.toISOString(),
+    details: row.details,
+    ...(row.location !== null ? { location: row.location } : {}),
+  };
+}
+
+@Injectable()
+export class EntriesService {
+  constructor(
+    private readonly repo: EntriesRepository,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** The entry a domain event stands for, written with the event's dedupe record. */
+  async recordEvent(tx: Tx, emit: Emit, event: DescribedEvent): Promise<void> {
+    const draft = await describeEvent(event, {
+      usernameOf: async (userId) => (await this.repo.findUser(tx, userId))?.username ?? undefined,
+      loggedStages: (messageId) => this.repo.loggedStages(tx, messageId),
+    });
+    if (draft) await this.append(tx, emit, draft, event.id);
+  }
+
+  /** An entry a client asked for (the gateway checked who may write it). */
+  async recordFromClient(req: RecordCmd['request']): Promise<RecordCmd['reply']> {
+    const row = await this.uow.run((tx, emit) =>
+      this.append(tx, emit, { userId: req.userId, username: req.username, type: req.type, details: req.details, location: req.location, at: this.clock() }),
+    );
+    if (!row) throw new RpcError(404, 'User not found', { field: 'userId', code: 'user_not_found' });
+    return { entry: entryView(row) };
+  }
+
+  async list(req: List['request']): Promise<List['reply']> {
+    let after: Position | undefined;
+    if (req.cursor !== undefined) {
+      after = decodeCursor(req.cursor);
+      if (!after) throw new RpcError(400, 'Invalid cursor', { field: 'cursor' });
+    }
+    const rows = await this.repo.page(req.limit + 1, req.userId, after);
+    const shown = rows.slice(0, req.limit);
+    const last = shown[shown.length - 1];
+    return {
+      entries: shown.map(entryView),
+      ...(rows.length > req.limit && last ? { nextCursor: encodeCursor({ at: last.at, id: last.id }) } : {}),
+    };
+  }
+
+  /**
+   * Spec section 3: a user's entries are deleted with the user. The purge is the activity log's
+   * only delete; the deletion itself stays on record as an entry of the monitor who deleted them.
+   */
+  async userDeleted(tx: Tx, emit: Emit, e: EventMap['identity.user.deleted.v1'], eventId: string, at: Date): Promise<void> {
+    await this.repo.lockUserForPurge(tx, e.userId);
+    const before = await this.repo.findUser(tx, e.userId);
+    await this.repo.markDeleted(tx, e.userId, before?.deletedAt ?? at);
+    await this.repo.purgeUser(tx, e.userId);
+    const who = before?.username ? `${before.name ? `${before.name} ` : ''}(${before.username})` : fallbackUsername(e.userId);
+    await this.append(
+      tx,
+      emit,
+      { userId: e.deletedBy, type: 'system_alert', details: `Deleted the account of ${who}; their activity entries were removed`, at },
+      eventId,
+    );
+  }
+
+  /**
+   * Appends one entry and announces it. Nothing is written about a deleted user (their entries
+   * went with them), nor twice for one event.
+   */
+  private async append(tx: Tx, emit: Emit, draft: EntryDraft, sourceEventId?: string): Promise<ListedEntry | undefined> {
+    let username: string | null = null;
+    if (draft.userId !== null) {
+      await this.repo.lockUserForWrite(tx, draft.userId);
+      const user = await this.repo.findUser(tx, draft.userId);
+      if (user?.deletedAt) return undefined;
+      username = user?.username ?? draft.username ?? null;
+    }
+    if (draft.marks && !(await this.repo.markLogged(tx, draft.marks.messageId, draft.marks.stages))) {
+      throw new StageTakenError(`a concurrent update of message ${draft.marks.messageId} was logged first; retrying`);
+    }
+    const row = await this.repo.insert(tx, {
+      userId: draft.userId,
+      username,
+      type: draft.type,
+      details: draft.details,
+      location: draft.location ?? null,
+      at: draft.at,
+      sourceEventId: sourceEventId ?? null,
+    });
+    if (!row) return undefined;
+    await emit('audit.entry.recorded.v1', {
+      entryId: row.id,
+      ...(row.userId !== null ? { userId: row.userId } : {}),
+      type: row.type,
+      details: row.details,
+      at: row.at.toISOString(),
+      username: displayUsername(row.userId, row.username),
+      ...(row.location !== null ? { location: row.location } : {}),
+      label: labelOf(row.type),
+    });
+    return row;
+  }
+}

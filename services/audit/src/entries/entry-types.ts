@@ -1,0 +1,32 @@
+/** The activity types of spec section 3, with the labels the screens show. */
+export const ENTRY_LABELS = {
+  check_in: 'Check In',
+  emergency: 'Emergency',
+  missed_check_in: 'Missed Check-In',
+  start_shift: 'Start Shift',
+  end_shift: 'End Shift',
+  sms_sent: 'SMS Sent',
+  call_made: 'Call Made',
+  system_alert: 'System Alert',
+} as const;
+
+export type EntryType = keyof typeof ENTRY_LABELS;
+export const ENTRY_TYPES = Object.keys(ENTRY_LABELS) as EntryType[];
+
+/** The username shown on an entry that belongs to no user. */
+export const SYSTEM_USERNAME = 'System';
+
+/** Any type the spec does not name reads as 'Unknown'. */
+export function labelOf(type: string): string {
+  return Object.hasOwn(ENTRY_LABELS, type) ? ENTRY_LABELS[type as EntryType] : 'Unknown';
+}
+
+/** Spec section 3: a username built from the id when the user's own is not known. */
+export function fallbackUsername(userId: number): string {
+  return `user-${userId}`;
+}
+
+export function displayUsername(userId: number | null, username: string | null | undefined): string {
+  if (username) return username;
+  return userId === null ? SYSTEM_USERNAME : fallbackUsername(userId);
+}

@@ -1,0 +1,27 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import type { CommandMap } from '@lws/contracts';
+import { Command } from '@lws/messaging';
+import { AlarmsService } from './alarms.service';
+
+type Req<P extends keyof CommandMap> = CommandMap[P]['request'];
+
+@Controller()
+export class AlarmsController {
+  constructor(private readonly alarms: AlarmsService) {}
+
+  @Command('escalation.alarm.list.v1')
+  list(@Payload() req: Req<'escalation.alarm.list.v1'>) {
+    return this.alarms.list(req);
+  }
+
+  @Command('escalation.alarm.acknowledge.v1')
+  acknowledge(@Payload() req: Req<'escalation.alarm.acknowledge.v1'>) {
+    return this.alarms.acknowledge(req);
+  }
+
+  @Command('escalation.alarm.resolve.v1')
+  resolve(@Payload() req: Req<'escalation.alarm.resolve.v1'>) {
+    return this.alarms.resolve(req);
+  }
+}

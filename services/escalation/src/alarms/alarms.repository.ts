@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { and, asc, desc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import type { Tx } from '@lws/platform';
+import { alarmEvents, alarms, workerContacts, workers, type AlarmRow, type WorkerRow } from '../db/schema';
+
+export interface Contact {
+  phone: string;
+  name?: string;
+}
+
+@Injectable()
+export class AlarmsRepository {
+  async find(tx: Tx, id: string): Promise<AlarmRow | undefined> {
+    const [row] = await tx.select().from(alarms).where(eq(alarms.id, id));
+    return row;
+  }
+
+  /** Lock order everywhere: the alarm's deadline row first, then the alarm row. */
+  async lock(tx: Tx, id: string): Promise<AlarmRow | undefined> {
+    const [row] = await tx.select().from(alarms).where(eq(alarms.id, id)).for('update');
+    return row;
+  }
+
+  async update(tx: Tx, id: string, set: Partial<AlarmRow>): Promise<void> {
+    await tx.update(alarms).set(set).where(eq(alarms.id, id));
+  }
+
+  async note(tx: Tx, alarmId: string, at: Date, text: string): Promise<void> {
+    await tx.insert(alarmEvents).values({ alarmId, at, text });
+  }
+
+  /** Missed-check-in alarms of a worker whose steps may still run. */
+  activeMissed(tx: Tx, userId: number): Promise<AlarmRow[]> {
+    return tx
+      .select()
+      .from(alarms)
+      .where(and(eq(alarms.userId, userId), eq(alarms.kind, 'missed_check_in'), ne(alarms.state, 'resolved'), isNull(alarms.stepsStoppedReason)))
+      .orderBy(asc(alarms.openedAt));
+  }
+
+  async history(tx: Tx, ids: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(ids.map((id) => [id, []]));
+    if (ids.length === 0) return out;
+    const rows = await tx.select().from(alarmEvents).where(inArray(alarmEvents.alarmId, ids)).orderBy(asc(alarmEvents.seq));
+    for (const r of rows) out.get(r.alarmId)?.push(r.text);
+    return out;
+  }
+
+  /** Newest first; the cursor is the last row's (opened_at, id). */
+  page(tx: Tx, openOnly: boolean, limit: number, after?: { openedAt: Date; id: string }): Promise<AlarmRow[]> {
+    const conditions = [
+      openOnly ? ne(alarms.state, 'resolved') : undefined,
+      after ? or(lt(alarms.openedAt, after.openedAt), and(eq(alarms.openedAt, after.openedAt), lt(alarms.id, after.id))) : undefined,
+    ].filter((c) => c !== undefined);
+    return tx
+      .select()
+      .from(alarms)
+      .where(conditions.length ? and(...conditions) : sql`true`)
+      .orderBy(desc(alarms.openedAt), desc(alarms.id))
+      .limit(limit);
+  }
+
+  async worker(tx: Tx, userId: number): Promise<WorkerRow | undefined> {
+    const [row] = await tx.select().from(workers).where(eq(workers.userId, userId));
+    return row;
+  }
+
+  /** Name and phone of many workers in one statement (the scheduler's batched reminders). */
+  async recipients(tx: Tx, userIds: readonly number[]): Promise<Map<number, { name: string | null; phone: string | null }>> {
+    const found = new Map<number, { name: string | null; phone: string | null }>();
+    if (userIds.length === 0) return found;
+    const { rows } = (await tx.execute(sql`
+      select user_id, name, phone from ${workers}
+      where user_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(userIds)}::jsonb))`)) as unknown as {
+      rows: { user_id: number; name: string | null; phone: string | null }[];
+    };
+    for (const r of rows) found.set(Number(r.user_id), { name: r.name, phone: r.phone });
+    return found;
+  }
+
+  async contactsOf(tx: Tx, userId: number): Promise<{ phone: string | null; name: string | null }[]> {
+    return tx
+      .select({ phone: workerContacts.phone, name: workerContacts.name })
+      .from(workerContacts)
+      .where(and(eq(workerContacts.userId, userId), eq(workerContacts.deleted, false)))
+      .orderBy(asc(workerContacts.contactId));
+  }
+}

@@ -1,0 +1,477 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { CommandMap, EventMap } from '@lws/contracts';
+import { RpcError } from '@lws/messaging';
+import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
+import { SETTINGS, type EscalationSettings } from '../config';
+import { alarms, calls, type AlarmKind, type AlarmRow, type CallRow, type DeadlineRow } from '../db/schema';
+import { alarmKey, DeadlinesRepository, type NextStep } from '../deadlines/deadlines.repository';
+import { dialable } from '../workers/phone';
+import { AlarmsRepository, type Contact } from './alarms.repository';
+import { callText, contactText, londonTime, monitorsAlarmText, monitorsAlarmTitle, stillOpenText, workerAlarmText, type AlarmFacts } from './messages';
+import { Notifier } from './notifier';
+import { freezePolicy, stepDueAt, watchdogDueAt, type PolicyStep } from './policy';
+
+type AlarmView = CommandMap['escalation.alarm.list.v1']['reply']['alarms'][number];
+export type Fired = { next: NextStep | null; status: string };
+
+const OUTCOME_LABEL: Record<string, string> = {
+  accepted: 'accepted (pressed 1)',
+  not_accepted: 'answered but did not press 1',
+  no_answer: 'no answer',
+  busy: 'busy',
+  failed: 'call failed',
+  canceled: 'call canceled',
+  timeout: 'no outcome reported in time',
+};
+
+const facts = (a: AlarmRow): AlarmFacts => ({
+  kind: a.kind,
+  userId: a.userId,
+  workerName: a.workerName,
+  location: a.location,
+  openedAt: a.openedAt,
+  dueAt: a.dueAt,
+});
+
+/**
+ * Alarms and their escalation: each runs the policy frozen onto it at opening, one step after
+ * another, through its `alarm:<id>` deadline. Every path that changes an alarm locks that
+ * deadline row before the alarm row, so the scheduler, call outcomes and monitors never deadlock
+ * and never run a step twice.
+ */
+@Injectable()
+export class AlarmsService {
+  constructor(
+    private readonly repo: AlarmsRepository,
+    private readonly deadlines: DeadlinesRepository,
+    private readonly notifier: Notifier,
+    @Inject(SETTINGS) private readonly settings: EscalationSettings,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Opens an alarm with the policy of today's configuration; its first steps are due at once. Undefined if it already existed. */
+  async open(
+    tx: Tx,
+    emit: Emit,
+    a: { kind: AlarmKind; userId: number; now: Date; dueAt?: Date; location?: string | null; shiftId?: string | null; emergencyId?: string },
+  ): Promise<string | undefined> {
+    const worker = await this.repo.worker(tx, a.userId);
+    const id = randomUUID();
+    const policy = freezePolicy(a.kind, this.settings.policy);
+    const location = a.location ?? worker?.location ?? null;
+    const inserted = await tx
+      .insert(alarms)
+      .values({
+        id,
+        userId: a.userId,
+        kind: a.kind,
+        policy,
+        openedAt: a.now,
+        dueAt: a.dueAt ?? null,
+        workerName: worker?.name ?? null,
+        location,
+        shiftId: a.shiftId ?? worker?.shiftId ?? null,
+        emergencyId: a.emergencyId ?? null,
+      })
+      .onConflictDoNothing()
+      .returning({ id: alarms.id });
+    if (inserted.length === 0) return undefined;
+    await this.repo.note(
+      tx,
+      id,
+      a.now,
+      a.kind === 'emergency' ? `Emergency raised at ${londonTime(a.now)}` : `Missed check-in due at ${londonTime(a.dueAt ?? a.now)}`,
+    );
+    await emit('escalation.alarm.opened.v1', {
+      alarmId: id,
+      userId: a.userId,
+      kind: a.kind,
+      openedAt: a.now.toISOString(),
+      ...(worker?.name ? { workerName: worker.name } : {}),
+      ...(location ? { location } : {}),
+      ...(a.dueAt ? { dueAt: a.dueAt.toISOString() } : {}),
+    });
+    await this.deadlines.put(tx, { jobKey: alarmKey(id), kind: 'alarm', userId: a.userId, step: 'step', dueAt: a.now, payload: { alarmId: id, index: 0 } });
+    return id;
+  }
+
+  /** Runs a claimed `alarm:<id>` deadline (the scheduler holds its row). */
+  async fire(tx: Tx, emit: Emit, row: DeadlineRow, now: Date): Promise<Fired> {
+    const alarm = row.payload.alarmId ? await this.repo.lock(tx, row.payload.alarmId) : undefined;
+    if (!alarm || alarm.state === 'resolved' || alarm.stepsStoppedReason) return { next: null, status: 'alarm_closed' };
+    switch (row.step) {
+      case 'step':
+        return this.runFrom(tx, emit, alarm, row.payload.index ?? 0, now);
+      case 'call_watchdog': {
+        const [call] = await tx
+          .update(calls)
+          .set({ outcome: 'timeout', completedAt: now })
+          .where(and(eq(calls.requestId, row.payload.requestId ?? ''), isNull(calls.outcome)))
+          .returning();
+        if (!call) return { next: null, status: 'call_already_completed' };
+        return this.afterCall(tx, emit, alarm, call, 'timeout', now);
+      }
+      case 'repeat':
+        return this.repeat(tx, emit, alarm, now);
+      default:
+        throw new Error(`unknown alarm step ${row.step}`);
+    }
+  }
+
+  /** notifications.call.completed.v1: the outcome of a call this service asked for advances its alarm once. */
+  async callCompleted(tx: Tx, emit: Emit, e: EventMap['notifications.call.completed.v1']): Promise<void> {
+    if (!e.requestId) return;
+    const [known] = await tx.select().from(calls).where(eq(calls.requestId, e.requestId));
+    if (!known) return;
+    const now = this.clock();
+    const deadline = await this.deadlines.lock(tx, alarmKey(known.alarmId));
+    const alarm = await this.repo.lock(tx, known.alarmId);
+    const [call] = await tx
+      .update(calls)
+      .set({ outcome: e.outcome, completedAt: now })
+      .where(and(eq(calls.requestId, e.requestId), isNull(calls.outcome)))
+      .returning();
+    if (!call || !alarm) return;
+    if (call.purpose === 'primary_contact' || alarm.state === 'resolved' || alarm.stepsStoppedReason || call.round !== alarm.callRound) {
+      await this.repo.note(tx, alarm.id, now, `Called ${call.phone}: ${OUTCOME_LABEL[e.outcome] ?? e.outcome}`);
+      return;
+    }
+    const fired = await this.afterCall(tx, emit, alarm, call, e.outcome, now);
+    if (fired.next) await this.deadlines.put(tx, { jobKey: alarmKey(alarm.id), kind: 'alarm', userId: alarm.userId, ...fired.next });
+    else if (deadline) await this.deadlines.remove(tx, deadline.jobKey);
+  }
+
+  /** Runs every step from `index` whose time has come; answers the deadline for the first that must wait. */
+  private async runFrom(tx: Tx, emit: Emit, alarm: AlarmRow, index: number, now: Date): Promise<Fired> {
+    const { steps } = alarm.policy;
+    let ran = 'alarm_step';
+    for (let i = index; i < steps.length; i++) {
+      const due = stepDueAt(alarm.policy, i, alarm.openedAt, now);
+      if (due.getTime() > now.getTime()) return { next: { step: 'step', dueAt: due, payload: { alarmId: alarm.id, index: i } }, status: ran };
+      await this.repo.update(tx, alarm.id, { stepIndex: i });
+      alarm.stepIndex = i;
+      const waiting = await this.runStep(tx, emit, alarm, steps[i], i, now);
+      ran = steps[i].action;
+      if (waiting) return { next: waiting, status: ran };
+    }
+    return this.policyDone(alarm, now, ran);
+  }
+
+  /** Runs one step; answers the watchdog deadline when a call round is under way. */
+  private async runStep(tx: Tx, emit: Emit, alarm: AlarmRow, step: PolicyStep, index: number, now: Date): Promise<NextStep | null> {
+    const f = facts(alarm);
+    const escalated = (details: string) =>
+      emit('escalation.alarm.escalated.v1', { alarmId: alarm.id, userId: alarm.userId, step: index, action: step.action, at: now.toISOString(), details });
+    const ids = { userId: alarm.userId, alarmId: alarm.id };
+    switch (step.action) {
+      case 'notify_worker': {
+        const worker = await this.repo.worker(tx, alarm.userId);
+        await this.notifier.push(emit, { toUserId: alarm.userId }, alarm.kind, monitorsAlarmTitle(f), workerAlarmText(f), ids);
+        const phone = dialable(worker?.phone);
+        if (phone) await this.notifier.text(emit, 'sms', phone, alarm.kind, workerAlarmText(f), ids);
+        else await this.notifier.systemAlert(emit, 'worker_phone_missing', `No phone number known for ${labelOf(alarm)}: the alarm SMS to the worker was not sent`, now, alarm.userId);
+        const details = phone ? `Worker notified by push and SMS to ${phone}` : 'Worker notified by push (no phone number for SMS)';
+        await this.repo.note(tx, alarm.id, now, details);
+        await escalated(details);
+        return null;
+      }
+      case 'notify_monitors': {
+        await this.notifier.push(emit, { toRole: 'monitors' }, alarm.kind, monitorsAlarmTitle(f), monitorsAlarmText(f), ids);
+        await this.repo.note(tx, alarm.id, now, 'Monitors notified');
+        await escalated('Monitors notified by push');
+        return null;
+      }
+      case 'message_contacts': {
+        if (step.unlessAcknowledged && alarm.state !== 'open') {
+          await this.repo.note(tx, alarm.id, now, 'Emergency contacts not messaged: the alarm was acknowledged');
+          return null;
+        }
+        const { contacts, primary } = await this.contactsOf(tx, alarm.userId);
+        for (const c of contacts) await this.notifier.text(emit, 'sms', c.phone, 'contact_message', contactText(f), ids);
+        const lines: string[] = [];
+        if (contacts.length) lines.push(`Messaged emergency contacts: ${contacts.map((c) => c.phone).join(', ')}`);
+        if (step.callPrimaryContact && primary) {
+          await this.call(tx, emit, alarm, { purpose: 'primary_contact', phone: primary.phone, name: primary.name, round: alarm.callRound, index: 0, repeat: false }, now);
+          lines.push(`Calling primary contact ${primary.phone}`);
+        }
+        if (!contacts.length) {
+          await this.notifier.systemAlert(emit, 'no_emergency_contacts', `${labelOf(alarm)} has no emergency contact with a phone number: nobody was messaged`, now, alarm.userId);
+          lines.push('No emergency contacts to message');
+        }
+        for (const l of lines) await this.repo.note(tx, alarm.id, now, l);
+        await escalated(lines.join('; '));
+        return null;
+      }
+      case 'call_emergency_numbers': {
+        if (step.unlessAcknowledged && alarm.state !== 'open') {
+          await this.repo.note(tx, alarm.id, now, 'Emergency numbers not called: the alarm was acknowledged');
+          await escalated('Skipped: acknowledged');
+          return null;
+        }
+        return this.startRound(tx, emit, alarm, false, now, escalated);
+      }
+    }
+  }
+
+  private async startRound(tx: Tx, emit: Emit, alarm: AlarmRow, repeat: boolean, now: Date, escalated?: (d: string) => Promise<unknown>): Promise<NextStep | null> {
+    const numbers = alarm.policy.emergencyNumbers;
+    if (numbers.length === 0) {
+      await this.notifier.systemAlert(
+        emit,
+        'emergency_numbers_missing',
+        `No emergency numbers are configured (EMERGENCY_NUMBER_1..3): nobody was called for the alarm of ${labelOf(alarm)}`,
+        now,
+        alarm.userId,
+      );
+      await this.repo.note(tx, alarm.id, now, 'No emergency numbers configured: nobody called');
+      await escalated?.('No emergency numbers configured');
+      return null;
+    }
+    const round = alarm.callRound + 1;
+    await this.repo.update(tx, alarm.id, { callRound: round });
+    alarm.callRound = round;
+    await escalated?.(`Calling ${numbers.length} emergency number(s) in order`);
+    return this.call(tx, emit, alarm, { purpose: 'emergency_number', phone: numbers[0], round, index: 0, repeat }, now);
+  }
+
+  /** Asks for one voice call; an emergency-number call answers its watchdog deadline. */
+  private async call(
+    tx: Tx,
+    emit: Emit,
+    alarm: AlarmRow,
+    c: { purpose: CallRow['purpose']; phone: string; name?: string; round: number; index: number; repeat: boolean },
+    now: Date,
+  ): Promise<NextStep | null> {
+    const requestId = await this.notifier.request(emit, {
+      channel: 'voice',
+      toPhone: c.phone,
+      purpose: 'alarm_call',
+      title: monitorsAlarmTitle(facts(alarm)),
+      body: callText(facts(alarm)),
+      userId: alarm.userId,
+      alarmId: alarm.id,
+      callTimeoutSeconds: alarm.policy.callTimeoutSeconds,
+      ...(c.name ? { contactName: c.name.slice(0, 100) } : {}),
+    });
+    await tx.insert(calls).values({ requestId, alarmId: alarm.id, purpose: c.purpose, round: c.round, numberIndex: c.index, phone: c.phone, repeat: c.repeat, requestedAt: now });
+    if (c.purpose === 'primary_contact') return null;
+    await this.repo.note(tx, alarm.id, now, `Calling ${c.phone}`);
+    return { step: 'call_watchdog', dueAt: watchdogDueAt(alarm.policy, now), payload: { alarmId: alarm.id, requestId, index: alarm.stepIndex } };
+  }
+
+  /** A call of the round ended (or its watchdog gave up): accept, try the next number, or finish the round. */
+  private async afterCall(tx: Tx, emit: Emit, alarm: AlarmRow, call: CallRow, outcome: string, now: Date): Promise<Fired> {
+    await this.repo.note(tx, alarm.id, now, `Called ${call.phone}: ${OUTCOME_LABEL[outcome] ?? outcome}`);
+    const step = alarm.policy.steps[alarm.stepIndex];
+    const stopOnAck = call.repeat || (step?.action === 'call_emergency_numbers' && step.unlessAcknowledged);
+    const numbers = alarm.policy.emergencyNumbers;
+    if (outcome === 'accepted') {
+      await this.repo.update(tx, alarm.id, { callAcceptedAt: now });
+      alarm.callAcceptedAt = now;
+    } else if (stopOnAck && alarm.state !== 'open') {
+      await this.repo.note(tx, alarm.id, now, 'Calls stopped: the alarm was acknowledged');
+    } else if (call.numberIndex + 1 < numbers.length) {
+      const next = await this.call(tx, emit, alarm, { purpose: 'emergency_number', phone: numbers[call.numberIndex + 1], round: call.round, index: call.numberIndex + 1, repeat: call.repeat }, now);
+      return { next, status: 'call_next_number' };
+    } else {
+      await this.notifier.systemAlert(
+        emit,
+        'emergency_calls_unanswered',
+        `No emergency number accepted the alarm call for ${labelOf(alarm)} (${numbers.join(', ')})`,
+        now,
+        alarm.userId,
+      );
+      await this.repo.note(tx, alarm.id, now, 'No emergency number accepted');
+    }
+    if (call.repeat) return this.policyDone(alarm, now, 'call_round_done');
+    return this.runFrom(tx, emit, alarm, alarm.stepIndex + 1, now);
+  }
+
+  /** Nobody owns the alarm yet and nobody accepted a call: keep escalating. */
+  private policyDone(alarm: AlarmRow, now: Date, status: string): Fired {
+    if (alarm.state !== 'open' || alarm.callAcceptedAt) return { next: null, status };
+    const dueAt = new Date(now.getTime() + alarm.policy.repeatAfterSeconds * 1000);
+    return { next: { step: 'repeat', dueAt, payload: { alarmId: alarm.id } }, status };
+  }
+
+  private async repeat(tx: Tx, emit: Emit, alarm: AlarmRow, now: Date): Promise<Fired> {
+    if (alarm.state !== 'open' || alarm.callAcceptedAt) return { next: null, status: 'alarm_owned' };
+    const f = facts(alarm);
+    await this.notifier.push(emit, { toRole: 'monitors' }, alarm.kind, monitorsAlarmTitle(f), stillOpenText(f), { userId: alarm.userId, alarmId: alarm.id });
+    await this.repo.note(tx, alarm.id, now, 'Still unacknowledged: monitors reminded');
+    const calling = alarm.policy.steps.some((s) => s.action === 'call_emergency_numbers') && alarm.policy.emergencyNumbers.length > 0;
+    await emit('escalation.alarm.escalated.v1', {
+      alarmId: alarm.id,
+      userId: alarm.userId,
+      step: alarm.stepIndex,
+      action: calling ? 'call_emergency_numbers' : 'notify_monitors',
+      at: now.toISOString(),
+      details: calling ? 'Still unacknowledged: monitors reminded, emergency numbers called again' : 'Still unacknowledged: monitors reminded',
+    });
+    if (calling) {
+      const next = await this.startRound(tx, emit, alarm, true, now);
+      if (next) return { next, status: 'repeat_calls' };
+    }
+    return this.policyDone(alarm, now, 'repeat_reminder');
+  }
+
+  /** The worker's settings contacts, then their emergency contacts, each number once; the primary is the one to call. */
+  private async contactsOf(tx: Tx, userId: number): Promise<{ contacts: Contact[]; primary?: Contact }> {
+    const worker = await this.repo.worker(tx, userId);
+    const listed = await this.repo.contactsOf(tx, userId);
+    const seen = new Map<string, Contact>();
+    const add = (phone: string | null, name?: string | null) => {
+      const p = dialable(phone);
+      if (p && !seen.has(p)) seen.set(p, { phone: p, ...(name ? { name } : {}) });
+      else if (p && name && !seen.get(p)!.name) seen.get(p)!.name = name;
+    };
+    add(worker?.primaryContact ?? null);
+    add(worker?.secondaryContact ?? null);
+    for (const c of listed) add(c.phone, c.name);
+    const contacts = [...seen.values()];
+    const primaryPhone = dialable(worker?.primaryContact) ?? contacts[0]?.phone;
+    return { contacts, primary: primaryPhone ? seen.get(primaryPhone) : undefined };
+  }
+
+  // ---- Worker events ----
+
+  /** A check-in while a missed-check-in alarm is open stops its steps; the alarm stays for a monitor to resolve. */
+  async lateCheckIn(tx: Tx, emit: Emit, userId: number, checkedInAt: Date): Promise<void> {
+    const now = this.clock();
+    for (const candidate of await this.repo.activeMissed(tx, userId)) {
+      await this.deadlines.lock(tx, alarmKey(candidate.id));
+      const alarm = await this.repo.lock(tx, candidate.id);
+      if (!alarm || alarm.state === 'resolved' || alarm.stepsStoppedReason) continue;
+      await this.deadlines.remove(tx, alarmKey(alarm.id));
+      await this.repo.update(tx, alarm.id, { lateCheckInAt: checkedInAt, stepsStoppedReason: 'late_check_in' });
+      const early = alarm.dueAt && checkedInAt.getTime() <= alarm.dueAt.getTime();
+      await this.repo.note(
+        tx,
+        alarm.id,
+        now,
+        early
+          ? `Checked in at ${londonTime(checkedInAt)}, before the deadline (the check-in reached escalation late): no further steps`
+          : `Late check-in at ${londonTime(checkedInAt)}: no further steps`,
+      );
+      await emit('escalation.alarm.late_check_in.v1', { alarmId: alarm.id, userId, checkedInAt: checkedInAt.toISOString() });
+    }
+  }
+
+  /** The shift ended: nobody is waiting for this worker to check in any more. */
+  async shiftEnded(tx: Tx, userId: number, reason: string): Promise<void> {
+    const now = this.clock();
+    for (const candidate of await this.repo.activeMissed(tx, userId)) {
+      await this.deadlines.lock(tx, alarmKey(candidate.id));
+      const alarm = await this.repo.lock(tx, candidate.id);
+      if (!alarm || alarm.state === 'resolved' || alarm.stepsStoppedReason) continue;
+      await this.deadlines.remove(tx, alarmKey(alarm.id));
+      await this.repo.update(tx, alarm.id, { stepsStoppedReason: 'shift_ended' });
+      await this.repo.note(tx, alarm.id, now, `Shift ended (${reason.replace('_', ' ')}): no further steps`);
+    }
+  }
+
+  // ---- Monitors ----
+
+  async acknowledge(req: CommandMap['escalation.alarm.acknowledge.v1']['request']): Promise<{ alarm: AlarmView }> {
+    return this.uow.run(async (tx, emit) => {
+      await this.deadlines.lock(tx, alarmKey(req.alarmId));
+      const alarm = await this.repo.lock(tx, req.alarmId);
+      if (!alarm) throw new RpcError(404, 'Alarm not found', { code: 'alarm_not_found' });
+      if (alarm.state === 'resolved') throw new RpcError(409, 'Alarm already resolved', { code: 'alarm_resolved' });
+      if (alarm.acknowledgedAt) return { alarm: await this.view(tx, alarm) };
+      const now = this.clock();
+      const set = { state: 'acknowledged' as const, acknowledgedBy: req.byUserId, acknowledgedAt: now };
+      await this.repo.update(tx, alarm.id, set);
+      await this.repo.note(tx, alarm.id, now, `Acknowledged by user #${req.byUserId}`);
+      await emit('escalation.alarm.acknowledged.v1', { alarmId: alarm.id, userId: alarm.userId, byUserId: req.byUserId, at: now.toISOString() });
+      return { alarm: await this.view(tx, { ...alarm, ...set }) };
+    });
+  }
+
+  async resolve(req: CommandMap['escalation.alarm.resolve.v1']['request']): Promise<{ alarm: AlarmView }> {
+    return this.uow.run(async (tx, emit) => {
+      await this.deadlines.lock(tx, alarmKey(req.alarmId));
+      const alarm = await this.repo.lock(tx, req.alarmId);
+      if (!alarm) throw new RpcError(404, 'Alarm not found', { code: 'alarm_not_found' });
+      if (alarm.state === 'resolved') throw new RpcError(409, 'Alarm already resolved', { code: 'alarm_resolved' });
+      const now = this.clock();
+      const set = {
+        state: 'resolved' as const,
+        acknowledgedBy: alarm.acknowledgedBy ?? req.byUserId,
+        acknowledgedAt: alarm.acknowledgedAt ?? now,
+        resolvedBy: req.byUserId,
+        resolvedAt: now,
+        verdict: req.verdict,
+        note: req.note,
+      };
+      await this.repo.update(tx, alarm.id, set);
+      await this.deadlines.remove(tx, alarmKey(alarm.id));
+      await this.repo.note(tx, alarm.id, now, `Resolved by user #${req.byUserId} (${req.verdict === 'genuine' ? 'genuine' : 'false alarm'})`);
+      await emit('escalation.alarm.resolved.v1', {
+        alarmId: alarm.id,
+        userId: alarm.userId,
+        byUserId: req.byUserId,
+        at: now.toISOString(),
+        verdict: req.verdict,
+        note: req.note,
+      });
+      return { alarm: await this.view(tx, { ...alarm, ...set }) };
+    });
+  }
+
+  async list(req: CommandMap['escalation.alarm.list.v1']['request']): Promise<CommandMap['escalation.alarm.list.v1']['reply']> {
+    const after = req.cursor ? decodeCursor(req.cursor) : undefined;
+    return this.uow.run(async (tx) => {
+      const rows = await this.repo.page(tx, req.openOnly, req.limit + 1, after);
+      const page = rows.slice(0, req.limit);
+      const history = await this.repo.history(tx, page.map((r) => r.id));
+      const alarmsOut = page.map((r) => toView(r, history.get(r.id) ?? []));
+      const last = page[page.length - 1];
+      return { alarms: alarmsOut, ...(rows.length > req.limit && last ? { nextCursor: encodeCursor(last) } : {}) };
+    });
+  }
+
+  private async view(tx: Tx, alarm: AlarmRow): Promise<AlarmView> {
+    const history = await this.repo.history(tx, [alarm.id]);
+    return toView(alarm, history.get(alarm.id) ?? []);
+  }
+}
+
+const labelOf = (a: AlarmRow) => a.workerName ?? `worker #${a.userId}`;
+
+function toView(a: AlarmRow, history: string[]): AlarmView {
+  const iso = (d: Date | null) => (d ? d.toISOString() : undefined);
+  const view: AlarmView = {
+    id: a.id,
+    userId: a.userId,
+    kind: a.kind,
+    state: a.state,
+    openedAt: a.openedAt.toISOString(),
+    history,
+  };
+  if (a.workerName) view.workerName = a.workerName;
+  if (a.location) view.location = a.location;
+  if (a.dueAt) view.dueAt = iso(a.dueAt);
+  if (a.acknowledgedBy !== null) view.acknowledgedBy = a.acknowledgedBy;
+  if (a.acknowledgedAt) view.acknowledgedAt = iso(a.acknowledgedAt);
+  if (a.resolvedBy !== null) view.resolvedBy = a.resolvedBy;
+  if (a.resolvedAt) view.resolvedAt = iso(a.resolvedAt);
+  if (a.verdict) view.verdict = a.verdict;
+  if (a.note) view.note = a.note;
+  if (a.lateCheckInAt) view.lateCheckInAt = iso(a.lateCheckInAt);
+  return view;
+}
+
+function encodeCursor(a: AlarmRow): string {
+  return Buffer.from(`${a.openedAt.toISOString()}|${a.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { openedAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const openedAt = new Date(at ?? '');
+  if (Number.isNaN(openedAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id ?? '')) throw new RpcError(400, 'Invalid cursor', { field: 'cursor' });
+  return { openedAt, id: id! };
+}

@@ -1,0 +1,55 @@
+/** The words people receive. Times are shown in Europe/London, as everywhere in LWS. */
+const clock = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+export const londonTime = (d: Date) => clock.format(d);
+
+export const workerLabel = (name: string | null | undefined, userId: number) => name?.trim() || `Worker #${userId}`;
+
+const where = (location: string | null | undefined) => (location ? ` at ${location}` : '');
+
+export function reminderText(minutes: number, due: Date): string {
+  return `LWS reminder: your check-in is due in ${minutes} minutes (by ${londonTime(due)}). Open LWS and check in.`;
+}
+
+export interface AlarmFacts {
+  kind: 'missed_check_in' | 'emergency';
+  userId: number;
+  workerName: string | null;
+  location: string | null;
+  openedAt: Date;
+  dueAt: Date | null;
+}
+
+export function workerAlarmText(a: AlarmFacts): string {
+  if (a.kind === 'emergency') return `LWS: your emergency alert was received at ${londonTime(a.openedAt)}. Your monitors are being alerted.`;
+  return `LWS: you missed your check-in due at ${londonTime(a.dueAt ?? a.openedAt)}. Check in now if you are safe; your monitors have been alerted.`;
+}
+
+export function monitorsAlarmTitle(a: AlarmFacts): string {
+  const name = workerLabel(a.workerName, a.userId);
+  return a.kind === 'emergency' ? `EMERGENCY: ${name}` : `Missed check-in: ${name}`;
+}
+
+export function monitorsAlarmText(a: AlarmFacts): string {
+  const name = workerLabel(a.workerName, a.userId);
+  if (a.kind === 'emergency') return `${name} requested emergency assistance${where(a.location)} at ${londonTime(a.openedAt)}. Acknowledge the alarm in LWS.`;
+  return `${name} did not check in by ${londonTime(a.dueAt ?? a.openedAt)}${where(a.location)}. Acknowledge the alarm in LWS.`;
+}
+
+export function stillOpenText(a: AlarmFacts): string {
+  return `Nobody has acknowledged the alarm for ${workerLabel(a.workerName, a.userId)} (opened ${londonTime(a.openedAt)}). Acknowledge it in LWS.`;
+}
+
+export function contactText(a: AlarmFacts): string {
+  const name = workerLabel(a.workerName, a.userId);
+  if (a.kind === 'emergency') {
+    return `LWS EMERGENCY: ${name} requested emergency assistance${where(a.location)} at ${londonTime(a.openedAt)}. Please try to reach them; if you cannot, call 999.`;
+  }
+  return `LWS alert: ${name} missed a safety check-in due at ${londonTime(a.dueAt ?? a.openedAt)}${where(a.location)}. Please try to reach them; if you cannot, call 999.`;
+}
+
+export function callText(a: AlarmFacts): string {
+  const name = workerLabel(a.workerName, a.userId);
+  const what = a.kind === 'emergency' ? 'requested emergency assistance' : 'missed a safety check-in';
+  return `This is the LWS lone worker safety system. ${name} ${what}${where(a.location)}. Press 1 to accept this alert.`;
+}

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EventMap } from '@lws/contracts';
+import type { Emit } from '@lws/platform';
+
+type Request = EventMap['escalation.notification.requested.v1'];
+type Purpose = Request['purpose'];
+
+const TITLE_MAX = 200;
+const BODY_MAX = 1600;
+const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+
+/** Escalation never talks to a provider: every message, call and push is a request notifications fulfils. */
+@Injectable()
+export class Notifier {
+  async request(emit: Emit, r: RequestSpec): Promise<string> {
+    const event = requestEvent(r);
+    await emit(event.subject, event.data);
+    return event.data.requestId;
+  }
+
+  text(emit: Emit, channel: 'sms' | 'whatsapp', toPhone: string, purpose: Purpose, body: string, extra: { userId: number; alarmId?: string }) {
+    return this.request(emit, { channel, toPhone, purpose, body, ...extra });
+  }
+
+  push(emit: Emit, target: { toUserId: number } | { toRole: 'monitors' }, purpose: Purpose, title: string, body: string, extra: { userId: number; alarmId?: string }) {
+    return this.request(emit, { channel: 'push', ...target, purpose, title, body, ...extra });
+  }
+
+  async systemAlert(emit: Emit, code: string, details: string, at: Date, userId?: number): Promise<void> {
+    const event = systemAlertEvent(code, details, at, userId);
+    await emit(event.subject, event.data);
+  }
+}
+
+type RequestSpec = Omit<Request, 'requestId' | 'title' | 'body'> & { title?: string; body: string };
+
+/** The request event itself, for callers that write events in batches (the scheduler). */
+export function requestEvent(r: RequestSpec): { subject: 'escalation.notification.requested.v1'; data: Request } {
+  return {
+    subject: 'escalation.notification.requested.v1',
+    data: { ...r, requestId: randomUUID(), title: clip(r.title ?? '', TITLE_MAX), body: clip(r.body, BODY_MAX) },
+  };
+}
+
+export function systemAlertEvent(code: string, details: string, at: Date, userId?: number): { subject: 'escalation.system_alert.raised.v1'; data: EventMap['escalation.system_alert.raised.v1'] } {
+  return {
+    subject: 'escalation.system_alert.raised.v1',
+    data: { alertId: randomUUID(), ...(userId !== undefined ? { userId } : {}), code, details, at: at.toISOString() },
+  };
+}

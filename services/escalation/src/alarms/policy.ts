@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import type { AlarmKind } from '../db/schema';
+
+/**
+ * An alarm's escalation policy: ordered steps, each run once, in order. `after` is seconds from
+ * the alarm's opening (a step whose time has passed runs as soon as the one before it is done);
+ * 'calls_done' runs as soon as the call round before it has finished.
+ */
+const seconds = z.number().int().min(0).max(24 * 3600);
+
+export const policyStepSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('notify_worker'), after: seconds }).strict(),
+  z.object({ action: z.literal('notify_monitors'), after: seconds }).strict(),
+  z
+    .object({
+      action: z.literal('call_emergency_numbers'),
+      after: seconds,
+      // Calls exist to find someone who owns the alarm: once a monitor does, they stop.
+      unlessAcknowledged: z.boolean().default(true),
+    })
+    .strict(),
+  z
+    .object({
+      action: z.literal('message_contacts'),
+      after: z.union([seconds, z.literal('calls_done')]),
+      /** Emergency: also call the worker's primary contact. */
+      callPrimaryContact: z.boolean().default(false),
+      unlessAcknowledged: z.boolean().default(false),
+    })
+    .strict(),
+]);
+
+export type PolicyStep = z.infer<typeof policyStepSchema>;
+export type PolicyAction = PolicyStep['action'];
+
+const stepsSchema = z.array(policyStepSchema).min(1).max(20);
+
+/** ESCALATION_POLICY: either kind's steps may be replaced; what is absent keeps the default. */
+export const policyOverrideSchema = z
+  .object({
+    missed_check_in: stepsSchema.optional(),
+    emergency: stepsSchema.optional(),
+    /** An alarm nobody has acknowledged when its steps are done: monitors are reminded and the numbers called again this often. */
+    repeatAfterSeconds: z.number().int().min(30).max(24 * 3600).optional(),
+  })
+  .strict();
+
+export type PolicyOverride = z.infer<typeof policyOverrideSchema>;
+
+/** The concrete policy copied onto an alarm when it opens. */
+export interface FrozenPolicy {
+  steps: PolicyStep[];
+  emergencyNumbers: string[];
+  callTimeoutSeconds: number;
+  /** How long past the call timeout an outcome may take before the watchdog moves on. */
+  watchdogMarginSeconds: number;
+  repeatAfterSeconds: number;
+}
+
+export interface PolicySettings {
+  override: PolicyOverride;
+  emergencyNumbers: string[];
+  callTimeoutSeconds: number;
+  ackTimeoutSeconds: number;
+  repeatAfterSeconds: number;
+}
+
+export const WATCHDOG_MARGIN_SECONDS = 30;
+export const DEFAULT_REPEAT_AFTER_SECONDS = 300;
+
+export function defaultSteps(kind: AlarmKind, ackTimeoutSeconds: number): PolicyStep[] {
+  if (kind === 'emergency') {
+    return [
+      { action: 'notify_monitors', after: 0 },
+      { action: 'message_contacts', after: 0, callPrimaryContact: true, unlessAcknowledged: false },
+      { action: 'call_emergency_numbers', after: ackTimeoutSeconds, unlessAcknowledged: true },
+    ];
+  }
+  return [
+    { action: 'notify_worker', after: 0 },
+    { action: 'notify_monitors', after: 0 },
+    { action: 'call_emergency_numbers', after: ackTimeoutSeconds, unlessAcknowledged: true },
+    { action: 'message_contacts', after: 'calls_done', callPrimaryContact: false, unlessAcknowledged: false },
+  ];
+}
+
+export function freezePolicy(kind: AlarmKind, settings: PolicySettings): FrozenPolicy {
+  return {
+    steps: settings.override[kind] ?? defaultSteps(kind, settings.ackTimeoutSeconds),
+    emergencyNumbers: [...settings.emergencyNumbers],
+    callTimeoutSeconds: settings.callTimeoutSeconds,
+    watchdogMarginSeconds: WATCHDOG_MARGIN_SECONDS,
+    repeatAfterSeconds: settings.override.repeatAfterSeconds ?? settings.repeatAfterSeconds,
+  };
+}
+
+/** When step `index` of an alarm is due, given that the step before it finished at `now`. */
+export function stepDueAt(policy: FrozenPolicy, index: number, openedAt: Date, now: Date): Date {
+  const step = policy.steps[index];
+  if (!step || step.after === 'calls_done') return now;
+  const at = openedAt.getTime() + step.after * 1000;
+  return new Date(Math.max(at, now.getTime()));
+}
+
+/** The call watchdog: a lost outcome moves the round on after the timeout and a margin. */
+export function watchdogDueAt(policy: FrozenPolicy, requestedAt: Date): Date {
+  return new Date(requestedAt.getTime() + (policy.callTimeoutSeconds + policy.watchdogMarginSeconds) * 1000);
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { DEFAULT_REPEAT_AFTER_SECONDS, policyOverrideSchema, type PolicySettings } from './alarms/policy';
+
+const e164 = z
+  .string()
+  .trim()
+  .refine((v) => {
+    const parsed = parsePhoneNumberFromString(v);
+    // Possible, not valid: Ofcom's drama range (+447700900xxx) stays usable for test deployments.
+    return !!parsed?.isPossible() && parsed.number === v;
+  }, 'must be a valid phone number in E.164 form, e.g. +447700900123');
+
+const policyJson = z.string().transform((text, ctx) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be JSON' });
+    return z.NEVER;
+  }
+});
+
+/** Escalation's own variables, on top of the common ones. */
+export const escalationConfigShape = {
+  /** How often the scheduler looks for due deadlines. */
+  ESCALATION_TICK_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  /** Deadlines claimed per scheduler transaction. */
+  ESCALATION_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(500),
+  /** Scheduler passes that may run at once (each its own transaction over different rows). */
+  ESCALATION_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
+  ESCALATION_AUDIT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** JSON overriding the default steps per alarm kind, e.g. {"missed_check_in":[...],"repeatAfterSeconds":300}. */
+  ESCALATION_POLICY: policyJson.pipe(policyOverrideSchema).optional(),
+  EMERGENCY_NUMBER_1: e164.optional(),
+  EMERGENCY_NUMBER_2: e164.optional(),
+  EMERGENCY_NUMBER_3: e164.optional(),
+  EMERGENCY_CALL_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(600).default(60),
+  /** An alarm nobody acknowledged this long after it opened calls the emergency numbers. */
+  ALARM_ACK_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
+  ALARM_REPEAT_AFTER_SECONDS: z.coerce.number().int().min(30).max(24 * 3600).default(DEFAULT_REPEAT_AFTER_SECONDS),
+  /** Channels of the 5 and 2 minute reminders: sms, whatsapp, or both comma-separated. */
+  REMINDER_CHANNELS: z
+    .string()
+    .transform((v) => v.split(',').map((c) => c.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['sms', 'whatsapp'])).min(1).transform((cs) => [...new Set(cs)]))
+    .default('sms'),
+};
+
+export type EscalationConfig = z.infer<z.ZodObject<typeof escalationConfigShape>>;
+
+export interface EscalationSettings {
+  tickMs: number;
+  batchSize: number;
+  concurrency: number;
+  auditIntervalMs: number;
+  reminderChannels: ('sms' | 'whatsapp')[];
+  policy: PolicySettings;
+}
+
+export function settingsFrom(config: EscalationConfig): EscalationSettings {
+  const numbers = [config.EMERGENCY_NUMBER_1, config.EMERGENCY_NUMBER_2, config.EMERGENCY_NUMBER_3].filter(
+    (n): n is string => !!n,
+  );
+  return {
+    tickMs: config.ESCALATION_TICK_MS,
+    batchSize: config.ESCALATION_BATCH_SIZE,
+    concurrency: config.ESCALATION_CONCURRENCY,
+    auditIntervalMs: config.ESCALATION_AUDIT_INTERVAL_SECONDS * 1000,
+    reminderChannels: config.REMINDER_CHANNELS,
+    policy: {
+      override: config.ESCALATION_POLICY ?? {},
+      emergencyNumbers: numbers,
+      callTimeoutSeconds: config.EMERGENCY_CALL_TIMEOUT_SECONDS,
+      ackTimeoutSeconds: config.ALARM_ACK_TIMEOUT_SECONDS,
+      repeatAfterSeconds: config.ALARM_REPEAT_AFTER_SECONDS,
+    },
+  };
+}
+
+export const SETTINGS = Symbol('ESCALATION_SETTINGS');
+
+/** The service's name: the producer in its envelopes. */
+export const SERVICE_NAME = 'escalation';

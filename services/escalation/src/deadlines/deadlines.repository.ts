@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import type { Tx } from '@lws/platform';
+import { deadlines, type DeadlinePayload, type DeadlineRow } from '../db/schema';
+
+export interface DeadlineSpec {
+  jobKey: string;
+  kind: DeadlineRow['kind'];
+  userId: number;
+  step: string;
+  dueAt: Date;
+  payload: DeadlinePayload;
+}
+
+export interface NextStep {
+  step: string;
+  dueAt: Date;
+  payload: DeadlinePayload;
+}
+
+export const checkinKey = (userId: number) => `checkin:${userId}`;
+export const alarmKey = (alarmId: string) => `alarm:${alarmId}`;
+
+@Injectable()
+export class DeadlinesRepository {
+  /** Creates or moves a deadline; the version bump fences out any scheduler holding a claim on the old one. */
+  async put(tx: Tx, d: DeadlineSpec): Promise<void> {
+    await tx
+      .insert(deadlines)
+      .values({ ...d, version: 1 })
+      .onConflictDoUpdate({
+        target: deadlines.jobKey,
+        set: { step: d.step, dueAt: d.dueAt, payload: d.payload, kind: d.kind, userId: d.userId, version: sql`${deadlines.version} + 1` },
+      });
+  }
+
+  async remove(tx: Tx, jobKey: string): Promise<boolean> {
+    const gone = await tx.delete(deadlines).where(eq(deadlines.jobKey, jobKey)).returning({ jobKey: deadlines.jobKey });
+    return gone.length > 0;
+  }
+
+  /** Waits for a scheduler working on this deadline to commit, then holds it. */
+  async lock(tx: Tx, jobKey: string): Promise<DeadlineRow | undefined> {
+    const [row] = await tx.select().from(deadlines).where(eq(deadlines.jobKey, jobKey)).for('update');
+    return row;
+  }
+
+  async find(tx: Tx, jobKey: string): Promise<DeadlineRow | undefined> {
+    const [row] = await tx.select().from(deadlines).where(eq(deadlines.jobKey, jobKey));
+    return row;
+  }
+
+  /** Due rows no other scheduler holds, oldest first. */
+  claimDue(tx: Tx, now: Date, limit: number): Promise<DeadlineRow[]> {
+    return tx
+      .select()
+      .from(deadlines)
+      .where(lte(deadlines.dueAt, now))
+      .orderBy(asc(deadlines.dueAt))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+  }
+
+  /**
+   * advance() for many claimed rows in one statement, each fenced by the version it was claimed
+   * at. Returns the job keys written; a row missing from it moved while claimed.
+   */
+  async advanceMany(tx: Tx, moves: readonly { claimed: DeadlineRow; next: NextStep }[]): Promise<Set<string>> {
+    if (moves.length === 0) return new Set();
+    const spec = moves.map(({ claimed, next }) => ({
+      job_key: claimed.jobKey,
+      version: claimed.version,
+      step: next.step,
+      due_at: next.dueAt.toISOString(),
+      payload: next.payload,
+    }));
+    const { rows } = (await tx.execute(sql`
+      update ${deadlines} as d
+      set step = u.step, due_at = u.due_at, payload = u.payload, version = u.version + 1
+      from jsonb_to_recordset(${JSON.stringify(spec)}::jsonb) as u(job_key text, version int, step text, due_at timestamptz, payload jsonb)
+      where d.job_key = u.job_key and d.version = u.version
+      returning d.job_key`)) as unknown as { rows: { job_key: string }[] };
+    return new Set(rows.map((r) => r.job_key));
+  }
+
+  /** Writes a claimed row's next step (or deletes it) only if nobody moved it since the claim. */
+  async advance(tx: Tx, claimed: DeadlineRow, next: NextStep | null): Promise<boolean> {
+    const fence = and(eq(deadlines.jobKey, claimed.jobKey), eq(deadlines.version, claimed.version));
+    if (!next) {
+      const gone = await tx.delete(deadlines).where(fence).returning({ jobKey: deadlines.jobKey });
+      return gone.length > 0;
+    }
+    const moved = await tx
+      .update(deadlines)
+      .set({ step: next.step, dueAt: next.dueAt, payload: next.payload, version: claimed.version + 1 })
+      .where(fence)
+      .returning({ jobKey: deadlines.jobKey });
+    return moved.length > 0;
+  }
+}

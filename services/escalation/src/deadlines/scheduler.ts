@@ -1,0 +1,225 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Outbox, type PendingEvent } from '@lws/messaging';
+import { CLOCK, LOGGER, Readiness, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
+import { SETTINGS, type EscalationSettings } from '../config';
+import type { DeadlineRow } from '../db/schema';
+import { AlarmsRepository } from '../alarms/alarms.repository';
+import { AlarmsService, type Fired } from '../alarms/alarms.service';
+import { CheckinsService } from './checkins.service';
+import { DeadlinesRepository } from './deadlines.repository';
+
+export interface PassResult {
+  userId: number;
+  jobKey: string;
+  step: string;
+  status: string;
+}
+
+/** Readiness fails when the loop has not completed a pass for this long. */
+export const STALL_MS = 10_000;
+/** A step that failed is retried after this long rather than at once, so one bad row cannot spin the loop. */
+const RETRY_MS = 5_000;
+
+/**
+ * Fires due deadlines. One pass claims up to a batch of due rows in one transaction (FOR UPDATE
+ * SKIP LOCKED: another loop or replica takes other rows), runs each step, and writes its follow-up
+ * in the same transaction, fenced by the claimed version. A crash before commit fires nothing and
+ * loses nothing; after commit the step has fired exactly once. Check-in reminders, nearly all of
+ * the steps, are fired set-based: a few statements per pass rather than several per row.
+ */
+@Injectable()
+export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private stopped = true;
+  private lastPassAt = 0;
+  private readonly inflight = new Set<Promise<unknown>>();
+  /**
+   * Independent claim loops (ESCALATION_CONCURRENCY): while one pass waits on the database or
+   * commits, another claims the next due rows; SKIP LOCKED keeps them apart as it keeps replicas apart.
+   */
+  private readonly lanes: Lane[];
+
+  constructor(
+    private readonly deadlines: DeadlinesRepository,
+    private readonly checkins: CheckinsService,
+    private readonly alarms: AlarmsService,
+    private readonly alarmsRepo: AlarmsRepository,
+    @Inject(Outbox) private readonly outbox: Outbox,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(SETTINGS) private readonly settings: EscalationSettings,
+    @Inject(Readiness) private readonly readiness: Readiness,
+  ) {
+    this.lanes = Array.from({ length: settings.concurrency }, () => ({ looping: false, wakeRequested: false }));
+  }
+
+  onApplicationBootstrap(): void {
+    this.readiness.add('scheduler', async () => {
+      if (!this.active()) throw new Error(`the deadline scheduler has not run for over ${STALL_MS / 1000} s`);
+    });
+    this.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.lastPassAt = performance.now();
+    // Staggered, so an idle service looks for due rows every tick / concurrency.
+    this.lanes.forEach((lane, i) => this.arm(lane, Math.round((i * this.settings.tickMs) / this.lanes.length)));
+  }
+
+  /** Stops claiming and waits for the transactions in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const lane of this.lanes) {
+      if (lane.timer) clearTimeout(lane.timer);
+      lane.timer = undefined;
+    }
+    await Promise.allSettled([...this.inflight]);
+  }
+
+  /** The loop is running and completed a pass recently (wall time: the test clock does not stall it). */
+  active(): boolean {
+    return !this.stopped && performance.now() - this.lastPassAt <= STALL_MS;
+  }
+
+  /** Something became due now (a consumer wrote it): run a pass without waiting for the tick. */
+  wake(): void {
+    if (this.stopped) return;
+    const busy = this.lanes.find((l) => l.looping);
+    if (busy) busy.wakeRequested = true;
+    else this.arm(this.lanes[0], 0);
+  }
+
+  private arm(lane: Lane, ms: number): void {
+    if (this.stopped) return;
+    if (lane.timer) clearTimeout(lane.timer);
+    lane.timer = setTimeout(() => void this.loop(lane), ms);
+  }
+
+  private async loop(lane: Lane): Promise<void> {
+    lane.timer = undefined;
+    lane.looping = true;
+    try {
+      // Straight on while rows may be waiting: a full batch, or an alarm step or missed check-in,
+      // whose follow-ups can be due at once. Reminders alone make nothing due for minutes, and
+      // passing again at once under a steady stream of them would run many passes of a few rows.
+      while (!this.stopped) {
+        lane.wakeRequested = false;
+        const { more } = await this.run();
+        if (!more && !lane.wakeRequested) break;
+      }
+    } catch (err) {
+      this.logger.error({ err }, 'deadline scheduler pass failed; retrying');
+    } finally {
+      lane.looping = false;
+      this.arm(lane, this.settings.tickMs);
+    }
+  }
+
+  /** One claim-and-fire transaction over the due rows; what process_due runs. */
+  async pass(): Promise<PassResult[]> {
+    return (await this.run()).results;
+  }
+
+  private async run(): Promise<{ results: PassResult[]; more: boolean }> {
+    const run = this.claimAndFire();
+    this.inflight.add(run);
+    try {
+      const outcome = await run;
+      this.lastPassAt = performance.now();
+      return outcome;
+    } finally {
+      this.inflight.delete(run);
+    }
+  }
+
+  private claimAndFire(): Promise<{ results: PassResult[]; more: boolean }> {
+    const now = this.clock();
+    return this.uow.run(async (tx, emit) => {
+      const rows = await this.deadlines.claimDue(tx, now, this.settings.batchSize);
+      const checkins = rows.filter((r) => r.kind === 'checkin');
+      const recipients = checkins.length > 0 ? await this.alarmsRepo.recipients(tx, [...new Set(checkins.map((r) => r.userId))]) : new Map();
+      const planned: Planned[] = [];
+      const single: DeadlineRow[] = [];
+      for (const row of rows) {
+        let plan: ReturnType<CheckinsService['planReminder']> = null;
+        try {
+          plan = row.kind === 'checkin' ? this.checkins.planReminder(row, recipients.get(row.userId), now) : null;
+        } catch {
+          // fire() meets the same error inside its savepoint and reports it.
+        }
+        if (plan) planned.push({ row, ...plan });
+        else single.push(row);
+      }
+      const results = new Map<DeadlineRow, PassResult>();
+      // Alarm steps and missed check-ins first: they are the urgent ones, and few.
+      for (const row of single) results.set(row, await this.fireOne(tx, emit, row, now));
+      if (planned.length > 0) {
+        let batched: Map<DeadlineRow, PassResult> | undefined;
+        try {
+          batched = await tx.transaction((sp) => this.fireReminders(sp, emit, planned));
+        } catch (err) {
+          this.logger.error({ err, rows: planned.length }, 'batched reminders failed; firing them one by one');
+        }
+        for (const p of planned) results.set(p.row, batched?.get(p.row) ?? (await this.fireOne(tx, emit, p.row, now)));
+      }
+      return { results: rows.map((row) => results.get(row)!), more: rows.length >= this.settings.batchSize || single.length > 0 };
+    });
+  }
+
+  /**
+   * The reminders of a pass as three statements whatever their number: their events in one
+   * insert, and every row's next step in one update fenced by the versions claimed.
+   */
+  private async fireReminders(tx: Tx, emit: Emit, planned: Planned[]): Promise<Map<DeadlineRow, PassResult>> {
+    const events = planned.flatMap((p) => p.events);
+    await this.outbox.enqueueMany(tx, events.slice(0, -1));
+    // The last event through emit: the unit of work then wakes the relay once the pass commits.
+    const last = events[events.length - 1];
+    await emit(last.subject, last.data);
+    const moves = planned.flatMap(({ row, fired }) => (fired.next ? [{ claimed: row, next: fired.next }] : []));
+    const applied = await this.deadlines.advanceMany(tx, moves);
+    const results = new Map<DeadlineRow, PassResult>();
+    for (const { row, fired } of planned) {
+      if (!applied.has(row.jobKey)) this.logger.warn({ jobKey: row.jobKey, version: row.version }, 'deadline moved while claimed; follow-up not written');
+      this.logger.debug({ jobKey: row.jobKey, step: row.step, status: fired.status, next: fired.next?.step }, 'deadline step fired');
+      results.set(row, result(row, fired.status));
+    }
+    return results;
+  }
+
+  /** One step in a savepoint of its own: a step that throws rolls back only its own writes and events. */
+  private async fireOne(tx: Tx, emit: Emit, row: DeadlineRow, now: Date): Promise<PassResult> {
+    let fired: Fired;
+    try {
+      fired = await tx.transaction((sp) => (row.kind === 'checkin' ? this.checkins.fire(sp, emit, row, now) : this.alarms.fire(sp, emit, row, now)));
+    } catch (err) {
+      this.logger.error({ err, jobKey: row.jobKey, step: row.step }, 'deadline step failed; retrying shortly');
+      await this.deadlines.advance(tx, row, { step: row.step, dueAt: new Date(now.getTime() + RETRY_MS), payload: row.payload });
+      return result(row, 'failed');
+    }
+    const applied = await this.deadlines.advance(tx, row, fired.next);
+    if (!applied) this.logger.warn({ jobKey: row.jobKey, version: row.version }, 'deadline moved while claimed; follow-up not written');
+    this.logger.debug({ jobKey: row.jobKey, step: row.step, status: fired.status, next: fired.next?.step }, 'deadline step fired');
+    return result(row, fired.status);
+  }
+}
+
+interface Lane {
+  timer?: NodeJS.Timeout;
+  looping: boolean;
+  wakeRequested: boolean;
+}
+
+interface Planned {
+  row: DeadlineRow;
+  events: PendingEvent[];
+  fired: Fired;
+}
+
+const result = (row: DeadlineRow, status: string): PassResult => ({ userId: row.userId, jobKey: row.jobKey, step: row.step, status });

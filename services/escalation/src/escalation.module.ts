@@ -1,0 +1,101 @@
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { Outbox, type AnyEventEnvelope } from '@lws/messaging';
+import { CLOCK, CONFIG, Consumers, type Clock, type Tx } from '@lws/platform';
+import { SERVICE_NAME, settingsFrom, SETTINGS, type EscalationConfig } from './config';
+import { messaging } from './db/schema';
+import { AlarmsController } from './alarms/alarms.controller';
+import { AlarmsRepository } from './alarms/alarms.repository';
+import { AlarmsService } from './alarms/alarms.service';
+import { Notifier } from './alarms/notifier';
+import { Auditor } from './deadlines/auditor';
+import { CheckinsService } from './deadlines/checkins.service';
+import { DeadlinesRepository } from './deadlines/deadlines.repository';
+import { Scheduler } from './deadlines/scheduler';
+import { RemindersController } from './reminders/reminders.controller';
+import { RemindersService } from './reminders/reminders.service';
+import { WorkersProjection } from './workers/workers.projection';
+
+/** A consumer commits a moment after its handler returns; the scheduler is woken once it has. */
+const AFTER_COMMIT_MS = 20;
+
+@Module({
+  controllers: [AlarmsController, RemindersController],
+  providers: [
+    { provide: SETTINGS, useFactory: (config: EscalationConfig) => settingsFrom(config), inject: [CONFIG] },
+    // The scheduler's batched writes; single events still go through the unit of work's emit.
+    { provide: Outbox, useFactory: (clock: Clock) => new Outbox({ tables: messaging, producer: SERVICE_NAME, clock }), inject: [CLOCK] },
+    DeadlinesRepository,
+    AlarmsRepository,
+    Notifier,
+    AlarmsService,
+    CheckinsService,
+    Scheduler,
+    Auditor,
+    WorkersProjection,
+    RemindersService,
+  ],
+  exports: [Scheduler, Auditor],
+})
+export class EscalationModule implements OnModuleInit {
+  constructor(
+    @Inject(Consumers) private readonly consumers: Consumers,
+    private readonly workers: WorkersProjection,
+    private readonly alarms: AlarmsService,
+    private readonly scheduler: Scheduler,
+  ) {}
+
+  onModuleInit(): void {
+    const wakeIfDue = async (work: () => Promise<void>) => {
+      this.workers.dueNow = false;
+      await work();
+      if (this.workers.dueNow) setTimeout(() => this.scheduler.wake(), AFTER_COMMIT_MS).unref();
+    };
+    this.consumers.register({
+      name: 'identity',
+      subjects: ['identity.user.created.v1', 'identity.user.updated.v1', 'identity.user.deleted.v1', 'identity.settings.changed.v1', 'identity.contact.changed.v1'],
+      handler: async (event, tx) => {
+        const e = event as AnyEventEnvelope;
+        switch (e.subject) {
+          case 'identity.user.created.v1':
+            return this.workers.userCreated(tx, e.data);
+          case 'identity.user.updated.v1':
+            return this.workers.userUpdated(tx, e.data);
+          case 'identity.user.deleted.v1':
+            return this.workers.userDeleted(tx, e.data);
+          case 'identity.settings.changed.v1':
+            return this.workers.settingsChanged(tx, e.data);
+          case 'identity.contact.changed.v1':
+            return this.workers.contactChanged(tx, e.data);
+        }
+      },
+    });
+    this.consumers.register({
+      name: 'shifts',
+      subjects: ['shifts.shift.started.v1', 'shifts.shift.ended.v1', 'shifts.checkin.recorded.v1', 'shifts.deadline.changed.v1', 'shifts.emergency.raised.v1'],
+      handler: (event, tx: Tx, emit) =>
+        wakeIfDue(async () => {
+          const e = event as AnyEventEnvelope;
+          switch (e.subject) {
+            case 'shifts.shift.started.v1':
+              return this.workers.shiftStarted(tx, e.data);
+            case 'shifts.shift.ended.v1':
+              return this.workers.shiftEnded(tx, e.data);
+            case 'shifts.checkin.recorded.v1':
+              return this.workers.checkInRecorded(tx, emit, e.data);
+            case 'shifts.deadline.changed.v1':
+              return this.workers.deadlineChanged(tx, e.data);
+            case 'shifts.emergency.raised.v1':
+              return this.workers.emergencyRaised(tx, emit, e.data);
+          }
+        }),
+    });
+    this.consumers.register({
+      name: 'calls',
+      subjects: ['notifications.call.completed.v1'],
+      handler: async (event, tx, emit) => {
+        const e = event as AnyEventEnvelope;
+        if (e.subject === 'notifications.call.completed.v1') await this.alarms.callCompleted(tx, emit, e.data);
+      },
+    });
+  }
+}

@@ -1,0 +1,91 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { sql } from 'drizzle-orm';
+import { DB, type Db } from '@lws/platform';
+import { alarms, type AlarmKind } from '../db/schema';
+
+/** One kind's figures, or every kind's when kind is null. Seconds are whole; null when no alarm reached the state. */
+export interface KindFigures {
+  kind: AlarmKind | null;
+  count: number;
+  acknowledged: number;
+  resolved: number;
+  genuine: number;
+  falseAlarm: number;
+  ackP50: number | null;
+  ackP90: number | null;
+  ackMax: number | null;
+  resolveP50: number | null;
+  resolveP90: number | null;
+  resolveMax: number | null;
+}
+
+interface RawRow {
+  kind: AlarmKind | null;
+  total_row: number;
+  count: number;
+  acknowledged: number;
+  resolved: number;
+  genuine: number;
+  false_alarm: number;
+  ack_p50: number | null;
+  ack_p90: number | null;
+  ack_max: number | null;
+  resolve_p50: number | null;
+  resolve_p90: number | null;
+  resolve_max: number | null;
+}
+
+@Injectable()
+export class ReportsRepository {
+  constructor(@Inject(DB) private readonly db: Db) {}
+
+  /**
+   * Alarms opened in [from, to), per kind and in total, in one pass over alarms_opened_idx.
+   * percentile_disc is nearest-rank: the smallest value whose cumulative share reaches p. Both it
+   * and max skip the nulls of alarms that never reached the state (hence the case: greatest()
+   * would turn a null into 0). A duration is clamped at zero so a clock moved back (test clock)
+   * cannot report a negative time.
+   */
+  async figures(from: Date, to: Date): Promise<KindFigures[]> {
+    const ack = sql`case when ${alarms.acknowledgedAt} is not null then greatest(0, round(extract(epoch from (${alarms.acknowledgedAt} - ${alarms.openedAt}))))::int end`;
+    const res = sql`case when ${alarms.resolvedAt} is not null then greatest(0, round(extract(epoch from (${alarms.resolvedAt} - ${alarms.openedAt}))))::int end`;
+    const result = (await this.db.execute(sql`
+      with durations as (
+        select ${alarms.kind} as kind, ${alarms.acknowledgedAt} is not null as acked, ${alarms.resolvedAt} is not null as closed,
+               ${alarms.verdict} as verdict, ${ack} as ack_s, ${res} as resolve_s
+        from ${alarms}
+        where ${alarms.openedAt} >= ${from.toISOString()}::timestamptz and ${alarms.openedAt} < ${to.toISOString()}::timestamptz
+      )
+      select kind, grouping(kind)::int as total_row,
+             count(*)::int as count,
+             (count(*) filter (where acked))::int as acknowledged,
+             (count(*) filter (where closed))::int as resolved,
+             (count(*) filter (where verdict = 'genuine'))::int as genuine,
+             (count(*) filter (where verdict = 'false_alarm'))::int as false_alarm,
+             percentile_disc(0.5) within group (order by ack_s) as ack_p50,
+             percentile_disc(0.9) within group (order by ack_s) as ack_p90,
+             max(ack_s) as ack_max,
+             percentile_disc(0.5) within group (order by resolve_s) as resolve_p50,
+             percentile_disc(0.9) within group (order by resolve_s) as resolve_p90,
+             max(resolve_s) as resolve_max
+      from durations
+      group by grouping sets ((kind), ())
+    `)) as unknown as { rows: RawRow[] };
+    return result.rows.map((r) => ({
+      kind: Number(r.total_row) === 1 ? null : r.kind,
+      count: Number(r.count),
+      acknowledged: Number(r.acknowledged),
+      resolved: Number(r.resolved),
+      genuine: Number(r.genuine),
+      falseAlarm: Number(r.false_alarm),
+      ackP50: seconds(r.ack_p50),
+      ackP90: seconds(r.ack_p90),
+      ackMax: seconds(r.ack_max),
+      resolveP50: seconds(r.resolve_p50),
+      resolveP90: seconds(r.resolve_p90),
+      resolveMax: seconds(r.resolve_max),
+    }));
+  }
+}
+
+const seconds = (v: number | string | null): number | null => (v === null ? null : Number(v));

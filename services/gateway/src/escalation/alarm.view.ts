@@ -1,0 +1,23 @@
+import type { AlarmView } from '@lws/contracts';
+
+/** An alarm as the browser sees it: every field present, null where there is nothing yet. */
+export function browserAlarm(a: AlarmView) {
+  return {
+    id: a.id,
+    userId: a.userId,
+    workerName: a.workerName ?? null,
+    location: a.location ?? null,
+    kind: a.kind,
+    state: a.state,
+    openedAt: a.openedAt,
+    dueAt: a.dueAt ?? null,
+    acknowledgedBy: a.acknowledgedBy ?? null,
+    acknowledgedAt: a.acknowledgedAt ?? null,
+    resolvedBy: a.resolvedBy ?? null,
+    resolvedAt: a.resolvedAt ?? null,
+    verdict: a.verdict ?? null,
+    note: a.note ?? null,
+    lateCheckInAt: a.lateCheckInAt ?? null,
+    history: a.history,
+  };
+}

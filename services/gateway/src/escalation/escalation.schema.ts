@@ -1,0 +1,54 @@
+import { BadRequestException, type PipeTransform } from '@nestjs/common';
+import { z } from 'zod';
+
+const LIMIT = 'limit must be a whole number from 1 to 500';
+const OPEN = "open must be 'true' or 'false'";
+const VERDICT = "verdict must be 'genuine' or 'false_alarm'";
+const NOTE_REQUIRED = 'Please write a note on how the alarm was resolved';
+const NOTE_TOO_LONG = 'note must be at most 2000 characters';
+const MINUTES = 'minutesUntilDue must be a number of minutes from 0 to 1440';
+
+export const DEFAULT_ALARM_LIMIT = 50;
+export const INVALID_ALARM_ID = 'Invalid alarm ID';
+
+/** `GET /api/alarms`: open alarms unless `open=false` asks for every alarm. */
+export const alarmListQuery = z.object({
+  open: z
+    .enum(['true', 'false'], { errorMap: () => ({ message: OPEN }) })
+    .optional()
+    .transform((v) => v !== 'false'),
+  limit: z
+    .string({ invalid_type_error: LIMIT })
+    .regex(/^\d{1,4}$/, LIMIT)
+    .transform(Number)
+    .pipe(z.number().min(1, LIMIT).max(500, LIMIT))
+    .optional(),
+  cursor: z.string({ invalid_type_error: 'Invalid cursor' }).min(1, 'Invalid cursor').max(200, 'Invalid cursor').optional(),
+});
+
+export const resolveAlarmSchema = z.object({
+  verdict: z.enum(['genuine', 'false_alarm'], { errorMap: () => ({ message: VERDICT }) }),
+  note: z
+    .string({ required_error: NOTE_REQUIRED, invalid_type_error: NOTE_REQUIRED })
+    .trim()
+    .min(1, NOTE_REQUIRED)
+    .max(2000, NOTE_TOO_LONG),
+});
+
+/** `{minutesUntilDue}` (the spec's `minutes_until_due` too); a numeric string from a form counts. */
+export const simulateTimeSchema = z.object({
+  minutesUntilDue: z.preprocess(
+    (v) => (typeof v === 'string' && /^\d{1,4}(\.\d+)?$/.test(v.trim()) ? Number(v) : v),
+    z.number({ required_error: MINUTES, invalid_type_error: MINUTES }).finite(MINUTES).min(0, MINUTES).max(1440, MINUTES),
+  ),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Alarm ids are uuids; anything else is a 400 naming the parameter, before any service is asked. */
+export class AlarmIdPipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    if (!UUID.test(value)) throw new BadRequestException({ message: INVALID_ALARM_ID, field: 'id' });
+    return value.toLowerCase();
+  }
+}

@@ -1,0 +1,113 @@
+import type { EventSubject } from '@lws/contracts';
+import type { AnyEventEnvelope } from '@lws/messaging';
+import { browserEntry } from '../activity/activity.view';
+
+/** The bus events the stream is made from; nothing else reaches a browser. */
+export const LIVE_SUBJECTS = [
+  'shifts.shift.started.v1',
+  'shifts.shift.ended.v1',
+  'shifts.checkin.recorded.v1',
+  'shifts.deadline.changed.v1',
+  'shifts.emergency.raised.v1',
+  'escalation.alarm.opened.v1',
+  'escalation.alarm.acknowledged.v1',
+  'escalation.alarm.resolved.v1',
+  'escalation.alarm.escalated.v1',
+  'escalation.alarm.late_check_in.v1',
+  'audit.entry.recorded.v1',
+  'identity.user.created.v1',
+  'identity.user.updated.v1',
+  'identity.user.deleted.v1',
+] as const satisfies readonly EventSubject[];
+
+export type LiveEventType = 'worker' | 'alarm' | 'activity' | 'account';
+
+/** Admins and the superadmin see every worker; a worker only what is addressed to its own id. */
+export type Audience = 'monitors' | { userId: number };
+
+export interface LiveDelivery {
+  type: LiveEventType;
+  data: Record<string, unknown>;
+  to: Audience;
+}
+
+type WorkerChange = 'shift_started' | 'shift_ended' | 'checked_in' | 'deadline_changed' | 'emergency';
+
+/** The worker's own screen and every monitor see the same change of a worker's status. */
+function workerChange(userId: number, change: WorkerChange, at: string, extra: { nextCheckInTime?: string | null; location?: string | null }): LiveDelivery[] {
+  const data = { userId, change, at, ...extra };
+  return [
+    { type: 'worker', data, to: 'monitors' },
+    { type: 'worker', data, to: { userId } },
+  ];
+}
+
+function alarmChange(alarmId: string, userId: number, change: string, at: string, kind?: string): LiveDelivery {
+  return { type: 'alarm', data: { alarmId, userId, change, ...(kind ? { kind } : {}), at }, to: 'monitors' };
+}
+
+/**
+ * What one bus event becomes on the stream, and for whom (docs/api-live.md). Only ids, changes and
+ * times leave the gateway: a client refetches details through the API, which applies its own rules.
+ */
+export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
+  switch (envelope.subject) {
+    case 'shifts.shift.started.v1': {
+      const d = envelope.data;
+      return workerChange(d.userId, 'shift_started', d.startedAt, { nextCheckInTime: d.nextCheckInAt, location: d.location });
+    }
+    case 'shifts.shift.ended.v1': {
+      const d = envelope.data;
+      return workerChange(d.userId, 'shift_ended', d.endedAt, { nextCheckInTime: null, location: d.location ?? null });
+    }
+    case 'shifts.checkin.recorded.v1': {
+      const d = envelope.data;
+      return workerChange(d.userId, 'checked_in', d.checkedInAt, { nextCheckInTime: d.nextCheckInAt, location: d.location });
+    }
+    case 'shifts.deadline.changed.v1': {
+      const d = envelope.data;
+      return workerChange(d.userId, 'deadline_changed', d.changedAt, { nextCheckInTime: d.nextCheckInAt });
+    }
+    case 'shifts.emergency.raised.v1': {
+      const d = envelope.data;
+      return workerChange(d.userId, 'emergency', d.raisedAt, { location: d.location ?? null });
+    }
+    case 'escalation.alarm.opened.v1': {
+      const d = envelope.data;
+      const opened = alarmChange(d.alarmId, d.userId, 'opened', d.openedAt, d.kind);
+      // The worker learns that help is on the way, nothing about the escalation itself.
+      return [opened, { ...opened, to: { userId: d.userId } }];
+    }
+    case 'escalation.alarm.acknowledged.v1':
+      return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'acknowledged', envelope.data.at)];
+    case 'escalation.alarm.resolved.v1':
+      return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'resolved', envelope.data.at)];
+    case 'escalation.alarm.escalated.v1':
+      return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'escalated', envelope.data.at)];
+    case 'escalation.alarm.late_check_in.v1':
+      return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'late_check_in', envelope.data.checkedInAt)];
+    case 'audit.entry.recorded.v1': {
+      const d = envelope.data;
+      const entry = browserEntry({
+        id: d.entryId,
+        userId: d.userId,
+        // The audit service always sends both; the fallbacks are its own rules for older events.
+        username: d.username ?? (d.userId !== undefined ? `user-${d.userId}` : 'System'),
+        type: d.type,
+        label: d.label ?? 'Unknown',
+        at: d.at,
+        details: d.details,
+        location: d.location,
+      });
+      return [{ type: 'activity', data: entry, to: 'monitors' }];
+    }
+    case 'identity.user.created.v1':
+      return [{ type: 'account', data: { userId: envelope.data.userId, change: 'created' }, to: 'monitors' }];
+    case 'identity.user.updated.v1':
+      return [{ type: 'account', data: { userId: envelope.data.userId, change: 'updated' }, to: 'monitors' }];
+    case 'identity.user.deleted.v1':
+      return [{ type: 'account', data: { userId: envelope.data.userId, change: 'deleted' }, to: 'monitors' }];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { InProcessBus, type AnyEventEnvelope } from '@lws/messaging';
+import { createLogger } from '@lws/platform';
+import type { Role } from '../common/session.guard';
+import { LiveFeed, type LiveSubscriber } from './live-feed';
+
+const logger = createLogger('live-feed-spec', 'silent');
+const NOW = new Date('2025-06-01T10:00:00.000Z');
+
+function event(subject: string, data: unknown): AnyEventEnvelope {
+  return { id: randomUUID(), subject, occurredAt: NOW.toISOString(), producer: 'spec', data } as AnyEventEnvelope;
+}
+const checkIn = (userId: number) =>
+  event('shifts.checkin.recorded.v1', {
+    checkInId: randomUUID(),
+    shiftId: randomUUID(),
+    userId,
+    location: 'Depot',
+    checkedInAt: NOW.toISOString(),
+    nextCheckInAt: '2025-06-01T11:00:00.000Z',
+  });
+const escalated = (userId: number) =>
+  event('escalation.alarm.escalated.v1', { alarmId: randomUUID(), userId, step: 2, action: 'notify_monitors', at: NOW.toISOString(), details: 'Called Sam' });
+
+interface Client extends LiveSubscriber {
+  frames: string[];
+  closed: boolean;
+}
+function client(userId: number, role: Role): Client {
+  const c: Client = {
+    userId,
+    role,
+    frames: [],
+    closed: false,
+    send: (f) => c.frames.push(f),
+    close: () => (c.closed = true),
+  };
+  return c;
+}
+const types = (c: Client) => c.frames.map((f) => /event: (\w+)/.exec(f)![1]);
+const ids = (c: Client) => c.frames.map((f) => /^id: (\S+)/.exec(f)?.[1]);
+
+describe('LiveFeed', () => {
+  let bus: InProcessBus;
+  let feed: LiveFeed;
+
+  async function start(maxEvents = 100) {
+    bus = new InProcessBus({ logger });
+    feed = new LiveFeed({ source: bus, logger, clock: () => NOW, maxEvents, maxAgeMs: 60_000 });
+    await feed.start();
+  }
+  afterEach(async () => {
+    await feed.stop();
+    await bus.close();
+  });
+
+  it('sends a fresh stream ready with the server clock and the head cursor', async () => {
+    await start();
+    await bus.publish(checkIn(7));
+    const { initial } = feed.attach(client(1, 'admin'));
+    expect(initial).toBe(`id: ${feed.headCursor()}\nevent: ready\ndata: {"now":"2025-06-01T10:00:00.000Z"}\n\n`);
+  });
+
+  it('gives monitors everything, a worker only its own, and never escalation details to a worker', async () => {
+    await start();
+    const admin = client(1, 'admin');
+    const superadmin = client(2, 'superadmin');
+    const seven = client(7, 'worker');
+    const eight = client(8, 'worker');
+    for (const c of [admin, superadmin, seven, eight]) feed.attach(c);
+    await bus.publish(checkIn(7));
+    await bus.publish(escalated(7));
+    await bus.publish(checkIn(8));
+    expect(types(admin)).toEqual(['worker', 'alarm', 'worker']);
+    expect(superadmin.frames).toEqual(admin.frames);
+    expect(types(seven)).toEqual(['worker']);
+    expect(seven.frames[0]).toContain('"userId":7');
+    expect(types(eight)).toEqual(['worker']);
+    expect(eight.frames[0]).toContain('"userId":8');
+  });
+
+  it('replays what a stream missed after its cursor, only what it may see, each once', async () => {
+    await start();
+    const before = client(7, 'worker');
+    feed.attach(before);
+    await bus.publish(checkIn(7));
+    const cursor = ids(before)[0]!;
+    await bus.publish(checkIn(8));
+    await bus.publish(checkIn(7));
+    const again = client(7, 'worker');
+    const { initial } = feed.attach(again, cursor);
+    expect(initial.match(/event: worker/g)).toHaveLength(1);
+    expect(initial).toContain('"userId":7');
+    expect(initial).not.toContain(cursor);
+    await bus.publish(checkIn(7));
+    expect(types(again)).toEqual(['worker']);
+  });
+
+  it('answers reset to a cursor older than the buffer or from another epoch', async () => {
+    await start(2);
+    const w = client(7, 'worker');
+    feed.attach(w);
+    for (let i = 0; i < 4; i++) await bus.publish(checkIn(7));
+    const [oldest, , third] = ids(w);
+    expect(feed.attach(client(7, 'worker'), oldest).initial).toContain('event: reset\ndata: {}');
+    expect(feed.attach(client(7, 'worker'), third).initial).toMatch(/^id: \S+\nevent: worker/);
+    const [, seq] = third!.split('-');
+    expect(feed.attach(client(7, 'worker'), `other-${seq}`).initial).toContain('event: reset');
+  });
+
+  it('skips events a stream already has when its cursor is ahead of this process (another replica)', async () => {
+    await start();
+    await bus.publish(checkIn(7));
+    const [epoch, seq] = feed.headCursor().split('-');
+    const ahead = client(7, 'worker');
+    expect(feed.attach(ahead, `${epoch}-${Number(seq) + 1}`).initial).toBe('');
+    await bus.publish(checkIn(7));
+    await bus.publish(checkIn(7));
+    expect(ids(ahead)).toEqual([`${epoch}-${Number(seq) + 2}`]);
+  });
+
+  it('ends every open stream when it stops, and a detached stream gets nothing', async () => {
+    await start();
+    const open = client(1, 'admin');
+    const gone = client(2, 'admin');
+    feed.attach(open);
+    feed.attach(gone).detach();
+    await bus.publish(checkIn(7));
+    expect(gone.frames).toEqual([]);
+    await feed.stop();
+    expect(open.closed).toBe(true);
+    expect(feed.size).toBe(0);
+  });
+});

@@ -1,0 +1,45 @@
+import { BadRequestException, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import type { RpcClient } from '@lws/messaging';
+import { RPC } from '../common/rpc';
+import { Roles } from '../common/session.guard';
+import { parseInput } from '../common/validation';
+import { callSidParam, deliveriesQuery } from './notifications.schema';
+
+/**
+ * Superadmin views of what notifications did: the delivery log, and the local test provider's
+ * calls (embedded mode and tests; 404 when a real Twilio account is configured).
+ */
+@Controller('api')
+@Roles('superadmin')
+export class TestProviderController {
+  constructor(@Inject(RPC) private readonly rpc: RpcClient) {}
+
+  @Get('test-provider/calls')
+  calls() {
+    return this.rpc.send('notifications.fake.calls.v1', {});
+  }
+
+  @Post('test-provider/calls/:callSid/accept')
+  @HttpCode(200)
+  accept(@Param('callSid') callSid: string) {
+    return this.rpc.send('notifications.fake.answer.v1', { callSid: this.sid(callSid), action: 'accept' });
+  }
+
+  @Post('test-provider/calls/:callSid/ignore')
+  @HttpCode(200)
+  ignore(@Param('callSid') callSid: string) {
+    return this.rpc.send('notifications.fake.answer.v1', { callSid: this.sid(callSid), action: 'ignore' });
+  }
+
+  @Get('notifications/deliveries')
+  deliveries(@Query() query: unknown) {
+    const { limit, userId } = parseInput(deliveriesQuery, query);
+    return this.rpc.send('notifications.delivery.list.v1', { limit: limit ?? 100, ...(userId !== undefined ? { userId } : {}) });
+  }
+
+  private sid(value: string): string {
+    const r = callSidParam.safeParse(value);
+    if (!r.success) throw new BadRequestException({ message: 'Invalid call SID', field: 'callSid' });
+    return r.data;
+  }
+}

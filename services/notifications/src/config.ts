@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+const e164 = z.string().regex(/^\+[1-9][0-9]{1,14}$/, 'must be an E.164 phone number, e.g. +447700900123');
+const httpUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+/**
+ * Twilio and web push. Outside production every variable may be left unset: the SDK then talks to
+ * the local fake provider and VAPID keys are generated once and kept in the database. In
+ * production the Twilio and VAPID variables are required (checked at start by ProviderSettings
+ * and VapidKeys, naming the missing variable).
+ */
+export const notificationsConfigShape = {
+  TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'must be a Twilio account SID (AC followed by 32 hex digits)').optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
+  TWILIO_FROM_NUMBER: e164.optional(),
+  /** The WhatsApp sender (or sandbox number); defaults to TWILIO_FROM_NUMBER. */
+  TWILIO_WHATSAPP_FROM: e164.optional(),
+  /** Where Twilio reaches the gateway's /webhooks/twilio routes; defaults to the local gateway outside production. */
+  PUBLIC_BASE_URL: httpUrl.optional(),
+  /** An already running fake provider (tests); otherwise one is started in-process when no Twilio account is set. */
+  FAKE_TWILIO_URL: httpUrl.optional(),
+  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{80,100}$/, 'must be a URL-safe base64 P-256 public key').optional(),
+  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{40,50}$/, 'must be a URL-safe base64 P-256 private key').optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .refine((s) => /^mailto:[^\s@]+@[^\s@]+$/.test(s) || /^https:\/\/\S+$/.test(s), 'must be a mailto: address or an https:// URL')
+    .optional(),
+};
+
+export type NotificationsConfig = z.infer<z.ZodObject<typeof notificationsConfigShape>>;
+
+export const DEFAULT_PUBLIC_BASE_URL = 'http://127.0.0.1:8080';

@@ -1,0 +1,55 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import type { AnyEventEnvelope } from '@lws/messaging';
+import { Consumers } from '@lws/platform';
+import { PushModule } from '../push/push.module';
+import { UsersProjection } from '../users/users.projection';
+import { WebhooksController } from '../webhooks/webhooks.controller';
+import { WebhooksService } from '../webhooks/webhooks.service';
+import { DeliveriesController } from './deliveries.controller';
+import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveriesService } from './deliveries.service';
+import { SenderService } from './sender.service';
+
+/** The delivery log: escalation's requests, the sender, the superadmin tools and Twilio's webhooks. */
+@Module({
+  imports: [PushModule],
+  controllers: [DeliveriesController, WebhooksController],
+  providers: [DeliveriesRepository, DeliveriesService, SenderService, WebhooksService, UsersProjection],
+})
+export class DeliveriesModule implements OnModuleInit {
+  constructor(
+    private readonly consumers: Consumers,
+    private readonly deliveries: DeliveriesService,
+    private readonly sender: SenderService,
+    private readonly users: UsersProjection,
+  ) {}
+
+  onModuleInit(): void {
+    this.consumers.register({
+      name: 'notification-requests',
+      subjects: ['escalation.notification.requested.v1'],
+      handler: async (event, tx, emit) => {
+        const e = event as AnyEventEnvelope;
+        if (e.subject !== 'escalation.notification.requested.v1') return;
+        await this.deliveries.requested(tx, emit, e.data);
+        // The row commits a moment after this; the sender's next poll finds it if this pass is early.
+        setTimeout(() => this.sender.kick(), 20);
+      },
+    });
+    this.consumers.register({
+      name: 'identity-users',
+      subjects: ['identity.user.created.v1', 'identity.user.updated.v1', 'identity.user.deleted.v1'],
+      handler: async (event, tx) => {
+        const e = event as AnyEventEnvelope;
+        switch (e.subject) {
+          case 'identity.user.created.v1':
+            return this.users.created(tx, e.data);
+          case 'identity.user.updated.v1':
+            return this.users.updated(tx, e.data);
+          case 'identity.user.deleted.v1':
+            return this.users.deleted(tx, e.data);
+        }
+      },
+    });
+  }
+}

@@ -1,0 +1,125 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, asc, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { DB, type Db, type Tx } from '@lws/platform';
+import { deliveries } from '../db/schema';
+
+export type Delivery = typeof deliveries.$inferSelect;
+export type NewDelivery = typeof deliveries.$inferInsert;
+
+/** How long a claimed delivery may stay 'sending' before the sender is presumed dead. */
+export const CLAIM_MS = 120_000;
+
+@Injectable()
+export class DeliveriesRepository {
+  constructor(@Inject(DB) private readonly db: Db) {}
+
+  /** Inserts rows; a request already stored (same request id and fan-out key) is skipped. */
+  async insert(tx: Tx | Db, rows: NewDelivery[]): Promise<Delivery[]> {
+    if (rows.length === 0) return [];
+    return tx
+      .insert(deliveries)
+      .values(rows)
+      .onConflictDoNothing({ target: [deliveries.requestId, deliveries.fanoutKey], where: sql`${deliveries.requestId} is not null` })
+      .returning();
+  }
+
+  /** Takes due pending rows for this sender; a concurrent sender (another replica) skips them. */
+  async claimDue(now: Date, limit: number): Promise<Delivery[]> {
+    return this.db.transaction(async (tx) => {
+      const due = await tx
+        .select({ id: deliveries.id })
+        .from(deliveries)
+        .where(and(eq(deliveries.status, 'pending'), lte(deliveries.nextAttemptAt, now)))
+        .orderBy(asc(deliveries.nextAttemptAt))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+      if (due.length === 0) return [];
+      return tx
+        .update(deliveries)
+        .set({
+          status: 'sending',
+          attempts: sql`${deliveries.attempts} + 1`,
+          claimedUntil: new Date(now.getTime() + CLAIM_MS),
+          nextAttemptAt: null,
+          updatedAt: now,
+        })
+        .where(
+          inArray(
+            deliveries.id,
+            due.map((d) => d.id),
+          ),
+        )
+        .returning();
+    });
+  }
+
+  /** Rows a sender claimed and never finished: it died mid-send. */
+  async lapsedClaims(tx: Tx, now: Date, limit: number): Promise<Delivery[]> {
+    return tx
+      .select()
+      .from(deliveries)
+      .where(and(eq(deliveries.status, 'sending'), lt(deliveries.claimedUntil, now)))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+  }
+
+  /** Updates a row this sender still holds ('sending'); undefined when its claim was taken away. */
+  async finishClaim(tx: Tx, id: string, changes: Partial<NewDelivery>): Promise<Delivery | undefined> {
+    const [row] = await tx
+      .update(deliveries)
+      .set({ ...changes, claimedUntil: null })
+      .where(and(eq(deliveries.id, id), eq(deliveries.status, 'sending')))
+      .returning();
+    return row;
+  }
+
+  async update(tx: Tx, id: string, changes: Partial<NewDelivery>): Promise<Delivery | undefined> {
+    const [row] = await tx.update(deliveries).set(changes).where(eq(deliveries.id, id)).returning();
+    return row;
+  }
+
+  async lock(tx: Tx, id: string): Promise<Delivery | undefined> {
+    const [row] = await tx.select().from(deliveries).where(eq(deliveries.id, id)).for('update');
+    return row;
+  }
+
+  async find(id: string): Promise<Delivery | undefined> {
+    const [row] = await this.db.select().from(deliveries).where(eq(deliveries.id, id));
+    return row;
+  }
+
+  /** Sets the call's outcome once; undefined when it was already set. */
+  async settleCall(tx: Tx, id: string, outcome: string, status: string, now: Date): Promise<Delivery | undefined> {
+    const [row] = await tx
+      .update(deliveries)
+      .set({ outcome, status, updatedAt: now })
+      .where(and(eq(deliveries.id, id), isNull(deliveries.outcome)))
+      .returning();
+    return row;
+  }
+
+  /** Calls placed but not ended, last touched before `before`. */
+  async openCallsBefore(before: Date, limit: number): Promise<Delivery[]> {
+    return this.db
+      .select()
+      .from(deliveries)
+      .where(
+        and(
+          eq(deliveries.channel, 'voice'),
+          isNull(deliveries.outcome),
+          sql`${deliveries.providerSid} is not null`,
+          lt(deliveries.updatedAt, before),
+        ),
+      )
+      .limit(limit);
+  }
+
+  async list(limit: number, userId?: number): Promise<Delivery[]> {
+    return this.db
+      .select()
+      .from(deliveries)
+      .where(userId !== undefined ? eq(deliveries.userId, userId) : undefined)
+      .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
+      .limit(limit);
+  }
+}

@@ -1,0 +1,396 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import type { EventMap, EventSubject } from '@lws/contracts';
+import { InProcessBus, RpcClient, RemoteError } from '@lws/messaging';
+import { createLogger, startService, type RunningService } from '@lws/platform';
+import { escalationService, Auditor } from '@lws/escalation';
+import { createTestDatabase, eventually, type TestDatabase } from '@lws/testing';
+
+/**
+ * The escalation service on its own against real PostgreSQL, fed events on the in-process bus
+ * as shifts, identity and notifications would send them, with a clock the test moves. What it
+ * decides is read from its outbox: the events notifications, audit and the gateway receive.
+ */
+
+const MINUTE = 60_000;
+const NUMBERS = ['+447911000001', '+447911000002', '+447911000003'];
+
+type Requested = EventMap['escalation.notification.requested.v1'];
+
+describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clock)', () => {
+  let db: TestDatabase;
+  let bus: InProcessBus;
+  let svc: RunningService;
+  let rpc: RpcClient;
+  let pg: Client;
+  // London summer time: 12:00Z is 13:00 on the worker's phone.
+  let nowMs = Date.parse('2025-06-02T12:00:00.000Z');
+  let nextUser = 100;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    bus = new InProcessBus({ logger: createLogger('bus', 'silent') });
+    svc = await startService(escalationService, {
+      env: {
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: db.url,
+        HEALTH_PORT: '0',
+        ESCALATION_TICK_MS: '20',
+        ESCALATION_AUDIT_INTERVAL_SECONDS: '3600',
+        EMERGENCY_NUMBER_1: NUMBERS[0],
+        EMERGENCY_NUMBER_2: NUMBERS[1],
+        EMERGENCY_NUMBER_3: NUMBERS[2],
+      },
+      inProcessBus: bus,
+      clock: () => new Date(nowMs),
+    });
+    rpc = await RpcClient.create({ mode: 'in-process', bus });
+    pg = new Client({ connectionString: db.url });
+    await pg.connect();
+  }, 60_000);
+
+  afterAll(async () => {
+    await pg?.end();
+    await rpc?.close();
+    await svc?.close();
+    await bus?.close();
+    await db?.drop();
+  });
+
+  const now = () => new Date(nowMs);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const advance = (ms: number) => (nowMs += ms);
+
+  async function publish<S extends EventSubject>(subject: S, data: EventMap[S]): Promise<void> {
+    await bus.publish({ id: randomUUID(), subject, occurredAt: now().toISOString(), producer: 'test', data } as never);
+  }
+
+  async function events<S extends EventSubject>(subject: S, where: (d: EventMap[S]) => boolean = () => true): Promise<EventMap[S][]> {
+    const { rows } = await pg.query('select payload from escalation.outbox where subject = $1 order by seq', [subject]);
+    return rows.map((r) => r.payload.data as EventMap[S]).filter(where);
+  }
+
+  const requests = (where: (r: Requested) => boolean) => events('escalation.notification.requested.v1', where);
+
+  /** Polls until `count` matching requests exist, then checks no more arrive by the next scheduler pass. */
+  async function expectRequests(where: (r: Requested) => boolean, count: number): Promise<Requested[]> {
+    await eventually(async () => (await requests(where)).length >= count, 10_000, 20);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    const found = await requests(where);
+    expect(found).toHaveLength(count);
+    return found;
+  }
+
+  async function deadline(userId: number): Promise<{ step: string; due_at: Date } | undefined> {
+    const { rows } = await pg.query('select step, due_at from escalation.deadlines where job_key = $1', [`checkin:${userId}`]);
+    return rows[0];
+  }
+
+  async function alarmOf(userId: number, kind = 'missed_check_in') {
+    return eventually(async () => (await events('escalation.alarm.opened.v1', (a) => a.userId === userId && a.kind === kind))[0], 10_000, 20);
+  }
+
+  async function viewOf(alarmId: string) {
+    const { alarms } = await rpc.send('escalation.alarm.list.v1', { openOnly: false, limit: 500 });
+    return alarms.find((a) => a.id === alarmId)!;
+  }
+
+  /** A worker identity knows, with settings and contacts, on shift with a deadline `minutes` away. */
+  async function worker(opts: { minutes?: number; phone?: string | null; contacts?: string[]; primary?: string; start?: boolean } = {}) {
+    const userId = nextUser++;
+    const phone = opts.phone === undefined ? `+4479111${String(userId).padStart(5, '0')}` : opts.phone;
+    await publish('identity.user.created.v1', { userId, username: `w${userId}`, name: `Worker ${userId}`, role: 'worker', ...(phone ? { phone } : {}) });
+    if (opts.primary) await publish('identity.settings.changed.v1', { userId, checkInInterval: 60, primaryContact: opts.primary });
+    for (const [i, p] of (opts.contacts ?? []).entries()) {
+      await publish('identity.contact.changed.v1', { userId, contactId: userId * 10 + i, change: 'created', name: `Contact ${i}`, phone: p, relation: 'family' });
+    }
+    const shiftId = randomUUID();
+    const due = nowMs + (opts.minutes ?? 60) * MINUTE;
+    if (opts.start !== false) {
+      await eventually(async () => (await pg.query('select 1 from escalation.workers where user_id = $1', [userId])).rowCount === 1, 10_000, 20);
+      await publish('shifts.shift.started.v1', { shiftId, userId, location: 'Depot', startedAt: iso(nowMs), nextCheckInAt: iso(due) });
+      await eventually(async () => !!(await deadline(userId)), 10_000, 20);
+    }
+    return { userId, phone, shiftId, due };
+  }
+
+  it('a shift start schedules the reminders at T-5 and T-2 and the alarm at T, each fired once', async () => {
+    const w = await worker();
+    expect(await deadline(w.userId)).toEqual({ step: 'reminder_5min', due_at: new Date(w.due - 5 * MINUTE) });
+
+    advance(55 * MINUTE);
+    const [sms5] = await expectRequests((r) => r.userId === w.userId && r.purpose === 'reminder_5min' && r.channel === 'sms', 1);
+    expect(sms5).toMatchObject({ toPhone: w.phone, body: 'LWS reminder: your check-in is due in 5 minutes (by 14:00). Open LWS and check in.' });
+    expect(await requests((r) => r.userId === w.userId && r.purpose === 'reminder_5min' && r.channel === 'push')).toEqual([
+      expect.objectContaining({ toUserId: w.userId }),
+    ]);
+    expect(await events('escalation.reminder.fired.v1', (e) => e.userId === w.userId)).toEqual([
+      { userId: w.userId, shiftId: w.shiftId, dueAt: iso(w.due), minutesBefore: 5, firedAt: iso(nowMs) },
+    ]);
+    expect(await deadline(w.userId)).toEqual({ step: 'reminder_2min', due_at: new Date(w.due - 2 * MINUTE) });
+    expect(await events('escalation.alarm.opened.v1', (a) => a.userId === w.userId)).toEqual([]);
+
+    advance(3 * MINUTE);
+    const [sms2] = await expectRequests((r) => r.userId === w.userId && r.purpose === 'reminder_2min' && r.channel === 'sms', 1);
+    expect(sms2.body).toContain('due in 2 minutes (by 14:00)');
+
+    advance(2 * MINUTE);
+    const alarm = await alarmOf(w.userId);
+    expect(alarm).toMatchObject({ kind: 'missed_check_in', workerName: `Worker ${w.userId}`, location: 'Depot', dueAt: iso(w.due) });
+    await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'sms' && r.toPhone === w.phone, 1);
+    await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'push' && r.toRole === 'monitors', 1);
+    const pushes = await requests((r) => r.alarmId === alarm.alarmId && r.toUserId === w.userId);
+    expect(pushes).toHaveLength(1);
+    expect((await events('escalation.alarm.escalated.v1', (e) => e.alarmId === alarm.alarmId)).map((e) => e.action)).toEqual([
+      'notify_worker',
+      'notify_monitors',
+    ]);
+    expect(await deadline(w.userId)).toBeUndefined();
+    expect((await viewOf(alarm.alarmId)).state).toBe('open');
+  });
+
+  it('reminders due together fire once each, in order; a row whose event breaks the contract is retried alone without holding the others', async () => {
+    const ws = [];
+    for (let i = 0; i < 12; i++) ws.push(await worker({ minutes: 30 }));
+    const [bad, ...good] = ws;
+    await pg.query(`update escalation.deadlines set payload = jsonb_set(payload, '{shiftId}', '"not-a-uuid"') where job_key = $1`, [`checkin:${bad.userId}`]);
+
+    advance(25 * MINUTE);
+    const ids = new Set(good.map((w) => w.userId));
+    await eventually(async () => (await events('escalation.reminder.fired.v1', (e) => ids.has(e.userId))).length >= good.length, 10_000, 20);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    const { rows } = await pg.query(
+      `select subject, payload->'data' as data from escalation.outbox where (payload->'data'->>'userId')::int = any($1) order by seq`,
+      [ws.map((w) => w.userId)],
+    );
+    for (const w of good) {
+      const mine = rows.filter((r) => r.data.userId === w.userId);
+      expect(mine.map((r) => `${r.subject} ${r.data.channel ?? ''}`.trim())).toEqual([
+        'escalation.notification.requested.v1 sms',
+        'escalation.notification.requested.v1 push',
+        'escalation.reminder.fired.v1',
+      ]);
+      expect(mine[0].data).toMatchObject({ toPhone: w.phone, purpose: 'reminder_5min' });
+      expect(mine[2].data).toEqual({ userId: w.userId, shiftId: w.shiftId, dueAt: iso(w.due), minutesBefore: 5, firedAt: iso(nowMs) });
+      expect(await deadline(w.userId)).toEqual({ step: 'reminder_2min', due_at: new Date(w.due - 2 * MINUTE) });
+    }
+    // Nothing of the broken row went out, and it is due again 5 s later, not at once.
+    expect(rows.filter((r) => r.data.userId === bad.userId)).toEqual([]);
+    expect(await deadline(bad.userId)).toEqual({ step: 'reminder_5min', due_at: new Date(nowMs + 5000) });
+
+    await pg.query(`update escalation.deadlines set payload = jsonb_set(payload, '{shiftId}', to_jsonb($2::text)) where job_key = $1`, [`checkin:${bad.userId}`, bad.shiftId]);
+    advance(5000);
+    await expectRequests((r) => r.userId === bad.userId && r.purpose === 'reminder_5min' && r.channel === 'sms', 1);
+    expect(await events('escalation.reminder.fired.v1', (e) => e.userId === bad.userId)).toHaveLength(1);
+  });
+
+  it('a check-in before T cancels the pending steps and schedules the next deadline', async () => {
+    const w = await worker();
+    advance(56 * MINUTE);
+    await expectRequests((r) => r.userId === w.userId && r.purpose === 'reminder_5min' && r.channel === 'sms', 1);
+    const next = nowMs + 60 * MINUTE;
+    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: w.shiftId, userId: w.userId, location: 'Depot', checkedInAt: iso(nowMs), nextCheckInAt: iso(next) });
+    await eventually(async () => (await deadline(w.userId))?.due_at.getTime() === next - 5 * MINUTE, 10_000, 20);
+
+    advance(10 * MINUTE);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    expect(await requests((r) => r.userId === w.userId && r.purpose === 'reminder_2min')).toEqual([]);
+    expect(await events('escalation.alarm.opened.v1', (a) => a.userId === w.userId)).toEqual([]);
+    const status = await rpc.send('escalation.reminder.status.v1', {});
+    expect(status.reminderSystemActive).toBe(true);
+    expect(status.workers.find((x) => x.userId === w.userId)).toMatchObject({ nextCheckInAt: iso(next), minutesUntil: 50, due_5min: false });
+  });
+
+  it('a deadline a minute away schedules only the alarm; a late check-in stops its steps and is recorded', async () => {
+    const w = await worker({ minutes: 1 });
+    expect(await deadline(w.userId)).toEqual({ step: 'missed', due_at: new Date(w.due) });
+    advance(MINUTE + 1000);
+    const alarm = await alarmOf(w.userId);
+
+    advance(30_000);
+    const lateAt = nowMs;
+    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: w.shiftId, userId: w.userId, location: 'Depot', checkedInAt: iso(lateAt), nextCheckInAt: iso(lateAt + 60 * MINUTE) });
+    await eventually(async () => (await events('escalation.alarm.late_check_in.v1', (e) => e.alarmId === alarm.alarmId)).length === 1, 10_000, 20);
+
+    advance(5 * MINUTE);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    expect(await requests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice')).toEqual([]);
+    const view = await viewOf(alarm.alarmId);
+    expect(view).toMatchObject({ state: 'open', lateCheckInAt: iso(lateAt) });
+    expect(view.history.at(-1)).toMatch(/^Late check-in at \d\d:\d\d: no further steps$/);
+    expect(await deadline(w.userId)).toMatchObject({ step: 'reminder_5min' });
+  });
+
+  it('a shift end cancels the deadline, and stops the steps of an open missed-check-in alarm', async () => {
+    const w = await worker({ minutes: 3 });
+    await publish('shifts.shift.ended.v1', { shiftId: w.shiftId, userId: w.userId, endedAt: iso(nowMs), endedBy: w.userId, reason: 'worker' });
+    await eventually(async () => !(await deadline(w.userId)), 10_000, 20);
+    advance(10 * MINUTE);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    expect(await requests((r) => r.userId === w.userId)).toEqual([]);
+
+    const v = await worker({ minutes: 1 });
+    advance(MINUTE + 1000);
+    const alarm = await alarmOf(v.userId);
+    await publish('shifts.shift.ended.v1', { shiftId: v.shiftId, userId: v.userId, endedAt: iso(nowMs), endedBy: 1, reason: 'forced' });
+    await eventually(async () => (await viewOf(alarm.alarmId)).history.some((h) => h === 'Shift ended (forced): no further steps'), 10_000, 20);
+    advance(5 * MINUTE);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    expect(await requests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice')).toEqual([]);
+    // A check-in of the ended shift arriving late does not put the worker back on shift.
+    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: v.shiftId, userId: v.userId, location: 'Depot', checkedInAt: iso(nowMs - 2 * MINUTE), nextCheckInAt: iso(nowMs + 58 * MINUTE) });
+    await publish('identity.user.updated.v1', { userId: v.userId, name: 'Marker' });
+    await eventually(async () => (await pg.query(`select 1 from escalation.workers where user_id = $1 and name = 'Marker'`, [v.userId])).rowCount === 1, 10_000, 20);
+    expect(await deadline(v.userId)).toBeUndefined();
+  });
+
+  it('an emergency opens an alarm at once, calls the primary contact and texts every contact', async () => {
+    const contacts = ['+447911200001', '+447911200002'];
+    const w = await worker({ primary: '07911 200009', contacts, start: false });
+    await eventually(async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount === 2, 10_000, 20);
+    await eventually(async () => (await pg.query('select 1 from escalation.workers where user_id = $1 and primary_contact is not null', [w.userId])).rowCount === 1, 10_000, 20);
+    await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: w.userId, location: 'Loading bay', raisedAt: iso(nowMs) });
+    const alarm = await alarmOf(w.userId, 'emergency');
+    expect(alarm).toMatchObject({ location: 'Loading bay', openedAt: iso(nowMs) });
+
+    const [call] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice', 1);
+    expect(call).toMatchObject({ toPhone: '+447911200009', purpose: 'alarm_call', callTimeoutSeconds: 60 });
+    const texts = await expectRequests((r) => r.alarmId === alarm.alarmId && r.purpose === 'contact_message', 3);
+    expect(texts.map((t) => t.toPhone).sort()).toEqual(['+447911200001', '+447911200002', '+447911200009']);
+    expect(texts[0].body).toContain('requested emergency assistance at Loading bay');
+    await expectRequests((r) => r.alarmId === alarm.alarmId && r.toRole === 'monitors', 1);
+    // The primary contact's answer is recorded but does not stand in for the emergency numbers.
+    await publish('notifications.call.completed.v1', { messageId: randomUUID(), requestId: call.requestId, alarmId: alarm.alarmId, to: call.toPhone!, callSid: 'CA1', outcome: 'accepted', at: iso(nowMs) });
+    await eventually(async () => (await viewOf(alarm.alarmId)).history.includes('Called +447911200009: accepted (pressed 1)'), 10_000, 20);
+    advance(2 * MINUTE);
+    const [first] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice' && r.toPhone === NUMBERS[0], 1);
+    expect(first.callTimeoutSeconds).toBe(60);
+  });
+
+  async function missedAlarm(opts: { contacts?: string[] } = {}) {
+    const w = await worker({ minutes: 1, contacts: opts.contacts ?? ['+447911300001'] });
+    if (opts.contacts?.length !== 0) await eventually(async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount! > 0, 10_000, 20);
+    advance(MINUTE + 1000);
+    const alarm = await alarmOf(w.userId);
+    return { w, alarm };
+  }
+
+  const outcome = (alarmId: string, r: Requested, o: EventMap['notifications.call.completed.v1']['outcome']) =>
+    publish('notifications.call.completed.v1', { messageId: randomUUID(), requestId: r.requestId, alarmId, to: r.toPhone!, callSid: `CA${randomUUID().slice(0, 8)}`, outcome: o, at: iso(nowMs) });
+
+  it('unacknowledged after 2 minutes the numbers are called in order: not accepted moves on, accepted stops the calls and contacts are messaged', async () => {
+    const { alarm } = await missedAlarm();
+    const voice = (to: string) => (r: Requested) => r.alarmId === alarm.alarmId && r.channel === 'voice' && r.toPhone === to;
+    advance(MINUTE);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    expect(await requests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice')).toEqual([]);
+
+    advance(MINUTE);
+    const [first] = await expectRequests(voice(NUMBERS[0]), 1);
+    await outcome(alarm.alarmId, first, 'not_accepted');
+    const [second] = await expectRequests(voice(NUMBERS[1]), 1);
+    // The same outcome delivered twice (a new event id) advances nothing.
+    await outcome(alarm.alarmId, first, 'not_accepted');
+    await outcome(alarm.alarmId, second, 'accepted');
+    await expectRequests((r) => r.alarmId === alarm.alarmId && r.purpose === 'contact_message' && r.toPhone === '+447911300001', 1);
+    expect(await requests(voice(NUMBERS[2]))).toEqual([]);
+    expect(await requests(voice(NUMBERS[1]))).toHaveLength(1);
+
+    advance(30 * MINUTE);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    expect(await requests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice')).toHaveLength(2);
+    expect((await viewOf(alarm.alarmId)).history).toEqual(
+      expect.arrayContaining([`Called ${NUMBERS[0]}: answered but did not press 1`, `Called ${NUMBERS[1]}: accepted (pressed 1)`]),
+    );
+  });
+
+  it('the watchdog moves on when a call outcome is lost; after the last number a system alert, contacts, and calls again while nobody acknowledges', async () => {
+    const { w, alarm } = await missedAlarm();
+    const voice = (to: string) => (r: Requested) => r.alarmId === alarm.alarmId && r.channel === 'voice' && r.toPhone === to;
+    advance(2 * MINUTE);
+    await expectRequests(voice(NUMBERS[0]), 1);
+    advance(60_000 + 29_000);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    expect(await requests(voice(NUMBERS[1]))).toEqual([]);
+    advance(2000);
+    await expectRequests(voice(NUMBERS[1]), 1);
+    advance(91_000);
+    await expectRequests(voice(NUMBERS[2]), 1);
+    advance(91_000);
+    await eventually(async () => (await events('escalation.system_alert.raised.v1', (a) => a.userId === w.userId && a.code === 'emergency_calls_unanswered')).length === 1, 10_000, 20);
+    await expectRequests((r) => r.alarmId === alarm.alarmId && r.purpose === 'contact_message', 1);
+
+    advance(5 * MINUTE);
+    await expectRequests(voice(NUMBERS[0]), 2);
+    await expectRequests((r) => r.alarmId === alarm.alarmId && r.toRole === 'monitors', 2);
+    await expectRequests((r) => r.alarmId === alarm.alarmId && r.purpose === 'contact_message', 1);
+  });
+
+  it('acknowledging stops the call round; acknowledging again answers the first acknowledgement', async () => {
+    const { alarm } = await missedAlarm();
+    advance(MINUTE);
+    const first = await rpc.send('escalation.alarm.acknowledge.v1', { alarmId: alarm.alarmId, byUserId: 7 });
+    expect(first.alarm).toMatchObject({ state: 'acknowledged', acknowledgedBy: 7, acknowledgedAt: iso(nowMs) });
+    advance(MINUTE);
+    const again = await rpc.send('escalation.alarm.acknowledge.v1', { alarmId: alarm.alarmId, byUserId: 8 });
+    expect(again.alarm).toMatchObject({ acknowledgedBy: 7, acknowledgedAt: first.alarm.acknowledgedAt });
+    expect(await events('escalation.alarm.acknowledged.v1', (e) => e.alarmId === alarm.alarmId)).toHaveLength(1);
+
+    await expectRequests((r) => r.alarmId === alarm.alarmId && r.purpose === 'contact_message', 1);
+    advance(10 * MINUTE);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    expect(await requests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice')).toEqual([]);
+    expect((await viewOf(alarm.alarmId)).history).toContain('Emergency numbers not called: the alarm was acknowledged');
+  });
+
+  it('resolving needs a verdict and a note, ends the alarm, and a second resolve is a 409', async () => {
+    const { alarm } = await missedAlarm();
+    const bad = await bus.request('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: 7, verdict: 'genuine' }, 5000);
+    expect(bad.err).toMatchObject({ status: 400, field: 'note' });
+    const noVerdict = await bus.request('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: 7, verdict: 'maybe', note: 'x' }, 5000);
+    expect(noVerdict.err).toMatchObject({ status: 400, field: 'verdict' });
+
+    const res = await rpc.send('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: 7, verdict: 'false_alarm', note: 'Phone battery died; called him.' });
+    expect(res.alarm).toMatchObject({ state: 'resolved', resolvedBy: 7, acknowledgedBy: 7, verdict: 'false_alarm', note: 'Phone battery died; called him.' });
+    expect(await events('escalation.alarm.resolved.v1', (e) => e.alarmId === alarm.alarmId)).toEqual([
+      expect.objectContaining({ verdict: 'false_alarm', byUserId: 7 }),
+    ]);
+    const twice = rpc.send('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: 8, verdict: 'genuine', note: 'again' });
+    await expect(twice).rejects.toMatchObject({ status: 409 } satisfies Partial<RemoteError>);
+    await expect(rpc.send('escalation.alarm.acknowledge.v1', { alarmId: randomUUID(), byUserId: 7 })).rejects.toMatchObject({ status: 404 });
+
+    advance(10 * MINUTE);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    expect(await requests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice')).toEqual([]);
+    const open = await rpc.send('escalation.alarm.list.v1', { openOnly: true, limit: 500 });
+    expect(open.alarms.map((a) => a.id)).not.toContain(alarm.alarmId);
+  });
+
+  it('the auditor repairs an on-shift worker with no deadline and raises a system alert', async () => {
+    const w = await worker({ minutes: 30 });
+    const gone = await worker({ minutes: 30 });
+    await pg.query('delete from escalation.deadlines where job_key = any($1)', [[`checkin:${w.userId}`, `checkin:${gone.userId}`]]);
+    // One of them is already overdue: its alarm opens at once.
+    await pg.query('update escalation.workers set next_check_in_at = $2 where user_id = $1', [gone.userId, new Date(nowMs - MINUTE)]);
+    const repaired = await svc.app.get(Auditor, { strict: false }).audit();
+    expect(repaired.sort()).toEqual([w.userId, gone.userId].sort());
+    expect(await deadline(w.userId)).toEqual({ step: 'reminder_5min', due_at: new Date(w.due - 5 * MINUTE) });
+    const alerts = await events('escalation.system_alert.raised.v1', (a) => a.code === 'deadline_repaired');
+    expect(alerts.map((a) => a.userId).sort()).toEqual([w.userId, gone.userId].sort());
+    await alarmOf(gone.userId);
+    expect(await svc.app.get(Auditor, { strict: false }).audit()).toEqual([]);
+  });
+
+  it('answers the deployment call settings, and is ready only while its scheduler runs', async () => {
+    expect(await rpc.send('escalation.config.get.v1', {})).toEqual({
+      emergencyNumbers: NUMBERS,
+      callTimeoutSeconds: 60,
+      acknowledgeWithinSeconds: 120,
+      reminderMinutes: [5, 2],
+    });
+    const ready = await fetch(`${svc.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect((await ready.json()).checks.scheduler).toBe('ok');
+  });
+});

@@ -1,0 +1,280 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { FakeTwilio } from '@lws/notifications';
+import { JetStreamBus } from '@lws/messaging';
+import { createLogger } from '@lws/platform';
+import { eventually } from '@lws/testing';
+import { startTestStack, XHR, type TestStack } from './support/test-stack';
+import { createAccount, nextMobile, superadminOf, type Account } from './support/accounts';
+import { streamEvents } from './support/stream-events';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const ece = require('http_ece') as { decrypt(buf: Buffer, opts: object): Buffer };
+
+/** A browser push service on 127.0.0.1: records what web-push POSTs, answers 201 or a set status. */
+async function startPushService() {
+  const received: { path: string; body: Buffer; headers: Record<string, unknown> }[] = [];
+  const statusFor = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', body: Buffer.concat(chunks), headers: req.headers });
+      res.writeHead(statusFor.get(req.url ?? '') ?? 201).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, received, statusFor, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** A browser's subscription keys, kept to decrypt what the push service received. */
+function browserKeys() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const auth = randomBytes(16);
+  return { ecdh, auth, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } };
+}
+
+describe('notifications: SMS, WhatsApp, voice and push through the real SDK and a fake provider', () => {
+  let t: TestStack;
+  let fake: FakeTwilio;
+  let push: Awaited<ReturnType<typeof startPushService>>;
+  let bus: JetStreamBus;
+  let db: Client;
+  let superadmin: Account;
+
+  beforeAll(async () => {
+    fake = await FakeTwilio.start({ autoNoAnswer: false });
+    push = await startPushService();
+    t = await startTestStack({ env: { FAKE_TWILIO_URL: fake.url } });
+    bus = await JetStreamBus.connect({
+      natsUrl: t.env.NATS_URL!,
+      stream: t.env.EVENTS_STREAM!,
+      subjectPrefix: t.env.SUBJECT_PREFIX!,
+      logger: createLogger('test', 'silent'),
+      name: 'notifications-test',
+    });
+    db = new Client({ connectionString: t.env.DATABASE_URL });
+    await db.connect();
+    superadmin = await superadminOf(t);
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await bus?.close();
+    await t?.stop();
+    await fake?.close();
+    await push?.close();
+  });
+
+  /** Escalation asking for a notification, as its outbox would publish it. */
+  async function request(data: Record<string, unknown>, eventId = randomUUID()) {
+    await bus.publish({
+      id: eventId,
+      subject: 'escalation.notification.requested.v1',
+      occurredAt: new Date().toISOString(),
+      producer: 'escalation',
+      data,
+    } as never);
+  }
+
+  const delivery = async (requestId: string) =>
+    (await db.query('select * from notifications.deliveries where request_id = $1', [requestId])).rows as Record<string, unknown>[];
+
+  it('sends a requested SMS once through the SDK and logs it as delivered', async () => {
+    const to = nextMobile();
+    const requestId = randomUUID();
+    await request({ requestId, channel: 'sms', toPhone: to, purpose: 'missed_check_in', title: 'Missed check-in', body: 'Sam missed a check-in at Depot', userId: 7 });
+    await eventually(() => fake.messages.find((m) => m.to === to));
+    const sent = fake.messages.filter((m) => m.to === to);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].body).toBe('Sam missed a check-in at Depot');
+    // The provider's signed status callbacks reached the log through the gateway's webhook.
+    const [row] = await eventually(async () => {
+      const rows = await delivery(requestId);
+      return rows[0]?.status === 'delivered' ? rows : undefined;
+    });
+    expect(row.provider_sid).toBe(sent[0].sid);
+    const events = await eventually(async () => {
+      const e = (await streamEvents(t, 'notifications.message.sent.v1')).filter((x) => x.data.requestId === requestId);
+      return e.some((x) => x.data.status === 'delivered') ? e : undefined;
+    });
+    expect(events.map((e) => e.data.status)).toEqual(expect.arrayContaining(['queued', 'delivered']));
+  });
+
+  it('retries after a 500 from the provider and sends once', async () => {
+    const to = nextMobile();
+    const requestId = randomUUID();
+    fake.failNext(1);
+    await request({ requestId, channel: 'sms', toPhone: to, purpose: 'reminder_5min', title: '', body: 'Check in within 5 minutes' });
+    await eventually(() => fake.messages.find((m) => m.to === to), 15_000);
+    const [row] = await delivery(requestId);
+    expect(row.attempts).toBe(2);
+    expect(fake.messages.filter((m) => m.to === to)).toHaveLength(1);
+  });
+
+  it('sends a request delivered twice (and the same event redelivered) only once', async () => {
+    const to = nextMobile();
+    const requestId = randomUUID();
+    const data = { requestId, channel: 'sms', toPhone: to, purpose: 'emergency', title: '', body: 'Emergency at Depot' };
+    const eventId = randomUUID();
+    await request(data, eventId);
+    await request(data, eventId);
+    await request(data);
+    await eventually(() => fake.messages.find((m) => m.to === to));
+    // A later request on the same subject has been consumed, so the duplicates were seen too.
+    const marker = randomUUID();
+    await request({ requestId: marker, channel: 'sms', toPhone: nextMobile(), purpose: 'emergency', title: '', body: 'marker' });
+    await eventually(async () => (await delivery(marker)).length === 1);
+    expect(fake.messages.filter((m) => m.to === to)).toHaveLength(1);
+    expect(await delivery(requestId)).toHaveLength(1);
+  });
+
+  async function placedCall(to: string) {
+    return eventually(() => fake.calls.find((c) => c.to === to && c.status === 'ringing'));
+  }
+
+  async function callCompleted(requestId: string) {
+    return eventually(async () => (await streamEvents(t, 'notifications.call.completed.v1')).find((e) => e.data.requestId === requestId));
+  }
+
+  it('a call answered with 1 (through the signed webhooks) completes as accepted', async () => {
+    const to = nextMobile();
+    const requestId = randomUUID();
+    const alarmId = randomUUID();
+    await request({
+      requestId,
+      channel: 'voice',
+      toPhone: to,
+      purpose: 'alarm_call',
+      title: 'Missed check-in',
+      body: 'Sam missed a check-in at Depot.',
+      alarmId,
+      userId: 7,
+      callTimeoutSeconds: 45,
+      contactName: 'Alex',
+    });
+    const call = await placedCall(to);
+    expect(call.timeoutSeconds).toBe(45);
+    const answered = await fake.accept(call.sid);
+    expect(answered.say).toContain('Hello Alex. Sam missed a check-in at Depot.');
+    expect(answered.say).toContain('Press 1 to accept');
+    expect(answered.confirmation).toContain('You have accepted this alert');
+    expect(fake.webhookFailures).toEqual([]);
+    const event = await callCompleted(requestId);
+    expect(event.data).toMatchObject({ outcome: 'accepted', callSid: call.sid, alarmId, to, userId: 7 });
+  });
+
+  it('an unanswered call completes as no_answer, once', async () => {
+    const to = nextMobile();
+    const requestId = randomUUID();
+    await request({ requestId, channel: 'voice', toPhone: to, purpose: 'alarm_call', title: '', body: 'Sam missed a check-in.' });
+    const call = await placedCall(to);
+    await fake.ignore(call.sid);
+    const event = await callCompleted(requestId);
+    expect(event.data.outcome).toBe('no_answer');
+    const [row] = await delivery(requestId);
+    expect(row.status).toBe('no-answer');
+    expect((await streamEvents(t, 'notifications.call.completed.v1')).filter((e) => e.data.requestId === requestId)).toHaveLength(1);
+  });
+
+  it('refuses a webhook with a bad signature (403) and changes nothing', async () => {
+    const to = nextMobile();
+    const requestId = randomUUID();
+    await request({ requestId, channel: 'voice', toPhone: to, purpose: 'alarm_call', title: '', body: 'Sam missed a check-in.' });
+    const call = await placedCall(to);
+    const [row] = await eventually(async () => ((await delivery(requestId))[0]?.provider_sid ? delivery(requestId) : undefined));
+    const res = await fetch(`${t.url}/webhooks/twilio/gather?m=${String(row.id)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'bm90IGEgc2lnbmF0dXJl' },
+      body: new URLSearchParams({ CallSid: call.sid, Digits: '1' }).toString(),
+    });
+    expect(res.status).toBe(403);
+    const forged = await fetch(`${t.url}/webhooks/twilio/call-status?m=${String(row.id)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ CallSid: call.sid, CallStatus: 'completed' }).toString(),
+    });
+    expect(forged.status).toBe(403);
+    const [after] = await delivery(requestId);
+    expect(after.accepted).toBe(false);
+    expect(after.outcome).toBeNull();
+    // The real callee then ignores it: not accepted, despite the forged "1".
+    await fake.ignore(call.sid);
+    expect((await callCompleted(requestId)).data.outcome).toBe('no_answer');
+  });
+
+  it('WhatsApp reminders to a number that has not opted in show the setup steps (63005); after opting in they go', async () => {
+    const worker = await createAccount(t, superadmin.agent, 'worker', 'wa');
+    const first = await superadmin.agent.post(`/api/test-whatsapp-reminders/${worker.id}`).set(XHR).send({}).expect(200);
+    const phone = first.body.userPhone as string;
+    expect(phone).toMatch(/^\+44/);
+    expect(first.body).toMatchObject({ whatsappNumber: expect.stringMatching(/^\+/), results: { fiveMinutes: '', twoMinutes: '' } });
+    expect(first.body.error).toContain('63005');
+    expect(first.body.setupSteps.join(' ')).toMatch(/join/i);
+    fake.optIn(phone);
+    const second = await superadmin.agent.post(`/api/test-whatsapp-reminders/${worker.id}`).set(XHR).send({}).expect(200);
+    expect(second.body.results.fiveMinutes).toMatch(/^SM/);
+    expect(second.body.results.twoMinutes).toMatch(/^SM/);
+    expect(second.body.setupSteps).toBeUndefined();
+    expect(fake.messages.filter((m) => m.to === `whatsapp:${phone}`)).toHaveLength(2);
+
+    const sms = await superadmin.agent.post('/api/test-reminders/send-test-5min').set(XHR).send({ userId: worker.id }).expect(200);
+    expect(sms.body.user).toEqual({ id: worker.id, name: expect.any(String) });
+    expect(sms.body.result.providerSid).toMatch(/^SM/);
+    expect(fake.messages.find((m) => m.sid === sms.body.result.providerSid)?.body).toContain('5 minutes');
+  });
+
+  it('places a superadmin test call that the test provider routes can accept', async () => {
+    const bad = await superadmin.agent.post('/api/emergency-call').set(XHR).send({ phoneNumber: '123', workerName: 'Sam', location: 'Depot' }).expect(400);
+    expect(bad.body).toEqual({ message: 'Please enter a valid phone number', field: 'phoneNumber' });
+    const to = nextMobile();
+    const res = await superadmin.agent.post('/api/emergency-call').set(XHR).send({ phoneNumber: to, workerName: 'Sam', location: 'Depot' }).expect(200);
+    expect(res.body).toEqual({ callSid: expect.stringMatching(/^CA/), status: 'queued' });
+    const calls = await superadmin.agent.get('/api/test-provider/calls').expect(200);
+    expect(calls.body.calls[0]).toMatchObject({ callSid: res.body.callSid, to, status: 'ringing' });
+    const accepted = await superadmin.agent.post(`/api/test-provider/calls/${res.body.callSid}/accept`).set(XHR).send({}).expect(200);
+    expect(accepted.body.call).toMatchObject({ status: 'completed', say: expect.stringContaining('Sam at Depot needs assistance') });
+    const log = await superadmin.agent.get('/api/notifications/deliveries?limit=5').expect(200);
+    expect(log.body.deliveries.find((d: { providerSid?: string }) => d.providerSid === res.body.callSid)).toMatchObject({ channel: 'voice', status: 'completed' });
+  });
+
+  it('push: subscribe, deliver the payload to every monitor, and drop a subscription the push service says is gone', async () => {
+    const admin = await createAccount(t, superadmin.agent, 'admin', 'pa');
+    const worker = await createAccount(t, superadmin.agent, 'worker', 'pw');
+    const browsers = { superadmin: browserKeys(), admin: browserKeys(), worker: browserKeys() };
+    const endpoint = (who: string) => `${push.url}/push/${who}-${randomUUID()}`;
+    const ids: Record<string, string> = {};
+    const endpoints: Record<string, string> = {};
+    for (const [who, account] of [['superadmin', superadmin], ['admin', admin], ['worker', worker]] as const) {
+      endpoints[who] = endpoint(who);
+      const res = await account.agent.post('/api/push/subscribe').set(XHR).send({ endpoint: endpoints[who], keys: browsers[who].keys }).expect(201);
+      ids[who] = res.body.subscriptionId;
+    }
+    const key = await worker.agent.get('/api/push/public-key').expect(200);
+    expect(key.headers['content-type']).toMatch(/^text\/plain/);
+    expect(key.text).toMatch(/^[A-Za-z0-9_-]{80,100}$/);
+    await worker.agent.post('/api/push/subscribe').set(XHR).send({ endpoint: 'http://push.example.com/x', keys: browsers.worker.keys }).expect(400);
+
+    await eventually(async () => (await db.query('select 1 from notifications.users where user_id = any($1)', [[admin.id, worker.id]])).rowCount === 2);
+    const requestId = randomUUID();
+    await request({ requestId, channel: 'push', toRole: 'monitors', purpose: 'missed_check_in', title: 'Missed check-in', body: 'Sam missed a check-in' });
+    const got = await eventually(() => {
+      const paths = push.received.map((r) => r.path);
+      return [endpoints.superadmin, endpoints.admin].every((e) => paths.includes(new URL(e).pathname)) ? push.received : undefined;
+    });
+    expect(got.map((r) => r.path)).not.toContain(new URL(endpoints.worker).pathname);
+    const toAdmin = got.find((r) => r.path === new URL(endpoints.admin).pathname)!;
+    const payload = JSON.parse(ece.decrypt(toAdmin.body, { version: 'aes128gcm', privateKey: browsers.admin.ecdh, authSecret: browsers.admin.auth }).toString('utf8'));
+    expect(payload).toMatchObject({ title: 'Missed check-in', body: 'Sam missed a check-in', purpose: 'missed_check_in' });
+
+    push.statusFor.set(new URL(endpoints.worker).pathname, 410);
+    const expiring = randomUUID();
+    await request({ requestId: expiring, channel: 'push', toUserId: worker.id, purpose: 'reminder_5min', title: 'Reminder', body: 'Check in soon' });
+    await eventually(async () => (await delivery(expiring))[0]?.status === 'expired');
+    expect((await db.query('select 1 from notifications.push_subscriptions where id = $1', [ids.worker])).rowCount).toBe(0);
+  });
+});
