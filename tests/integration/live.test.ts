@@ -191,6 +191,30 @@ describe('live updates: GET /api/events (Server-Sent Events)', () => {
     expect(otherStream.events.map((e) => e.event)).toEqual(['ready']);
   }, 90_000);
 
+  it("gets a worker's own profile and contact changes to its screen within a second as bare account events, and never to another worker", async () => {
+    const [w, other] = [await newWorker(), await newWorker()];
+    const [wStream, otherStream, monitor] = [await connected(w.cookie), await connected(other.cookie), await connected(adminCookie)];
+    const ownAccount = (e: { event: string; data: string }) => e.event === 'account' && (JSON.parse(e.data) as { userId: number }).userId === w.id;
+
+    await w.agent.patch(`/api/users/${w.id}`).set(XHR).send({ name: 'Renamed Worker' }).expect(200);
+    const renamedAt = Date.now();
+    const renamed = await wStream.waitFor(ownAccount, 1000);
+    expect(renamed.at - renamedAt).toBeLessThan(1000);
+    expect(JSON.parse(renamed.data)).toEqual({ userId: w.id, change: 'updated' });
+
+    const phone = nextMobile();
+    await w.agent.post('/api/emergency-contacts').set(XHR).send({ userId: w.id, name: 'Alex Contact', phone, relation: 'Partner' }).expect(201);
+    const addedAt = Date.now();
+    await eventually(() => wStream.events.filter(ownAccount).length === 2, 1000);
+    expect(wStream.events.filter(ownAccount)[1].at - addedAt).toBeLessThan(1000);
+    await eventually(() => monitor.events.filter(ownAccount).length === 2, 1000);
+
+    expect(wStream.events.map((e) => e.event)).toEqual(['ready', 'account', 'account']);
+    expect(wStream.raw).not.toMatch(/Renamed Worker|Alex Contact/);
+    expect(wStream.raw).not.toContain(phone.slice(1));
+    expect(otherStream.events.map((e) => e.event)).toEqual(['ready']);
+  }, 60_000);
+
   it('resumes from Last-Event-ID with each missed event once, in order; an unknown cursor gets reset', async () => {
     const [a, b] = [await newWorker(), await newWorker()];
     const first = await connected(adminCookie);

@@ -6,9 +6,10 @@ import {
   Spinner,
   useAuth,
   useDocumentTitle,
-  useInterval,
+  useLiveRefresh,
   useMinimumBusy,
   useToast,
+  type LiveEvent,
 } from '@lws/fe-ui';
 import { ChangePasswordCard } from './ChangePasswordCard';
 import { ChangePinCard } from './ChangePinCard';
@@ -40,9 +41,12 @@ export function ProfilePage() {
   const [editingContacts, setEditingContacts] = useState(false);
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
 
-  // Polls pause while a contact is open for editing (spec section 7), so nothing moves under the user's hands.
-  useInterval(() => void refresh(), editingContacts ? null : ME_POLL_MS);
-  useInterval(() => void profile.reload().catch(() => undefined), editingContacts ? null : RELATIONS_POLL_MS);
+  // A change to this account (from this tab, another device or an admin) refetches both; the spec's
+  // polls run only while the stream is down. Everything waits while a contact is open for editing
+  // (spec section 7), so nothing moves under the user's hands; one refetch follows when it closes.
+  const ownAccount = (e: LiveEvent) => e.type === 'account' && e.data.userId === user?.id;
+  useLiveRefresh(refresh, { types: ['account'], when: ownAccount, pollMs: ME_POLL_MS, paused: editingContacts });
+  useLiveRefresh(profile.reload, { types: ['account'], when: ownAccount, pollMs: RELATIONS_POLL_MS, paused: editingContacts });
 
   if (!user) return null;
 

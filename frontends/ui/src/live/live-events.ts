@@ -36,7 +36,7 @@ export interface ActivityEvent {
   location: string | null;
 }
 
-/** An account was created, changed or deleted (admins). */
+/** An account was created, changed or deleted (admins); a worker hears of changes to its own account. */
 export interface AccountEvent {
   userId: number;
   change: AccountChange;

@@ -18,6 +18,9 @@ export const LIVE_SUBJECTS = [
   'identity.user.created.v1',
   'identity.user.updated.v1',
   'identity.user.deleted.v1',
+  'identity.contact.changed.v1',
+  'identity.settings.changed.v1',
+  'identity.credential.changed.v1',
 ] as const satisfies readonly EventSubject[];
 
 export type LiveEventType = 'worker' | 'alarm' | 'activity' | 'account';
@@ -44,6 +47,18 @@ function workerChange(userId: number, change: WorkerChange, at: string, extra: {
 
 function alarmChange(alarmId: string, userId: number, change: string, at: string, kind?: string): LiveDelivery {
   return { type: 'alarm', data: { alarmId, userId, change, ...(kind ? { kind } : {}), at }, to: 'monitors' };
+}
+
+/**
+ * A change to an account's profile, contacts, settings or credentials. The account's own screen
+ * refetches its profile on it; names, phones and which credential changed stay out of the frame.
+ */
+function accountUpdated(userId: number): LiveDelivery[] {
+  const data = { userId, change: 'updated' };
+  return [
+    { type: 'account', data, to: 'monitors' },
+    { type: 'account', data, to: { userId } },
+  ];
 }
 
 /**
@@ -104,7 +119,10 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
     case 'identity.user.created.v1':
       return [{ type: 'account', data: { userId: envelope.data.userId, change: 'created' }, to: 'monitors' }];
     case 'identity.user.updated.v1':
-      return [{ type: 'account', data: { userId: envelope.data.userId, change: 'updated' }, to: 'monitors' }];
+    case 'identity.contact.changed.v1':
+    case 'identity.settings.changed.v1':
+    case 'identity.credential.changed.v1':
+      return accountUpdated(envelope.data.userId);
     case 'identity.user.deleted.v1':
       return [{ type: 'account', data: { userId: envelope.data.userId, change: 'deleted' }, to: 'monitors' }];
     default:

@@ -79,6 +79,26 @@ describe('LiveFeed', () => {
     expect(eight.frames[0]).toContain('"userId":8');
   });
 
+  it('tells a worker about changes to its own account, never another worker\'s, without names or phones', async () => {
+    await start();
+    const admin = client(1, 'admin');
+    const seven = client(7, 'worker');
+    const eight = client(8, 'worker');
+    for (const c of [admin, seven, eight]) feed.attach(c);
+    await bus.publish(event('identity.user.updated.v1', { userId: 7, name: 'Sam Rivers', phone: '+447700900123' }));
+    await bus.publish(event('identity.contact.changed.v1', { userId: 7, contactId: 3, change: 'created', name: 'Alex', phone: '+447700900456', relation: 'Partner' }));
+    await bus.publish(event('identity.credential.changed.v1', { userId: 7, credential: 'pin', changedBy: 7, reset: false }));
+    const data = (c: Client) => c.frames.map((f) => JSON.parse(/data: (.*)/.exec(f)![1]));
+    expect(types(seven)).toEqual(['account', 'account', 'account']);
+    expect(data(seven)).toEqual(Array(3).fill({ userId: 7, change: 'updated' }));
+    expect(seven.frames.join('')).not.toMatch(/Sam|Alex|\+44|pin/);
+    expect(eight.frames).toEqual([]);
+    expect(data(admin)).toEqual(data(seven));
+    await bus.publish(event('identity.settings.changed.v1', { userId: 8, checkInInterval: 60 }));
+    expect(types(eight)).toEqual(['account']);
+    expect(seven.frames).toHaveLength(3);
+  });
+
   it('replays what a stream missed after its cursor, only what it may see, each once', async () => {
     await start();
     const before = client(7, 'worker');

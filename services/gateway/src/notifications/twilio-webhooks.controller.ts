@@ -18,7 +18,7 @@ export class TwilioWebhooksController {
   @Post(':kind')
   @HttpCode(200)
   async receive(@Param('kind') kind: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const mapped = KINDS[kind as keyof typeof KINDS];
+    const mapped = Object.hasOwn(KINDS, kind) ? KINDS[kind as keyof typeof KINDS] : undefined;
     if (!mapped) throw new NotFoundException({ message: 'Unknown webhook' });
     const params: Record<string, string> = {};
     for (const [k, v] of Object.entries((req.body ?? {}) as Record<string, unknown>)) if (typeof v === 'string') params[k] = v;
