@@ -1,5 +1,5 @@
 import type { EventMap, EventSubject } from '@lws/contracts';
-import type { EventBus, EventEnvelope, Outbox, OutboxRelay } from '@lws/messaging';
+import type { AnyEventEnvelope, EventBus, EventEnvelope, Outbox, OutboxRelay, PendingEvent } from '@lws/messaging';
 import { DurableConsumer, messagingTables } from '@lws/messaging';
 import type { Logger } from 'pino';
 import type { Db } from './database';
@@ -18,7 +18,23 @@ export type Clock = () => Date;
 export type MessagingTables = ReturnType<typeof messagingTables>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type Emit = <S extends EventSubject>(subject: S, data: EventMap[S]) => Promise<EventEnvelope<S>>;
+export type Emit = (<S extends EventSubject>(subject: S, data: EventMap[S]) => Promise<EventEnvelope<S>>) & {
+  /** Many events in one outbox statement, in order; validated first, so a bad one writes none. */
+  many(events: readonly PendingEvent[]): Promise<AnyEventEnvelope[]>;
+};
+
+/** An Emit writing to `outbox` inside `tx`; `onEmit` learns that something was written. */
+function emitter(outbox: Outbox, tx: Tx, onEmit: () => void): Emit {
+  const emit = ((subject, data) => {
+    onEmit();
+    return outbox.enqueue(tx, subject, data);
+  }) as Emit;
+  emit.many = (events) => {
+    if (events.length > 0) onEmit();
+    return outbox.enqueueMany(tx, events);
+  };
+  return emit;
+}
 
 /**
  * A state change and the events it causes commit together: events are written to the
@@ -35,10 +51,10 @@ export class UnitOfWork {
   async run<T>(work: (tx: Tx, emit: Emit) => Promise<T>): Promise<T> {
     let emitted = false;
     const result = await this.db.transaction(async (tx) =>
-      work(tx, ((subject, data) => {
-        emitted = true;
-        return this.outbox.enqueue(tx, subject, data);
-      }) as Emit),
+      work(
+        tx,
+        emitter(this.outbox, tx, () => (emitted = true)),
+      ),
     );
     if (emitted) this.relay.kick();
     return result;
@@ -82,10 +98,11 @@ export class Consumers {
         subjects: r.subjects,
         handler: async (event, tx) => {
           let emitted = false;
-          await r.handler(event as EventEnvelope<EventSubject>, tx, ((subject, data) => {
-            emitted = true;
-            return this.deps.outbox.enqueue(tx, subject, data);
-          }) as Emit);
+          await r.handler(
+            event as EventEnvelope<EventSubject>,
+            tx,
+            emitter(this.deps.outbox, tx, () => (emitted = true)),
+          );
           // Committed a moment later by the consumer; the relay's next poll picks it up if this kick is early.
           if (emitted) this.deps.relay.kick();
         },

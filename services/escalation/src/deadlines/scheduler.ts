@@ -1,5 +1,5 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { Outbox, type PendingEvent } from '@lws/messaging';
+import type { PendingEvent } from '@lws/messaging';
 import { CLOCK, LOGGER, Readiness, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
 import type { DeadlineRow } from '../db/schema';
@@ -43,7 +43,6 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly checkins: CheckinsService,
     private readonly alarms: AlarmsService,
     private readonly alarmsRepo: AlarmsRepository,
-    @Inject(Outbox) private readonly outbox: Outbox,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -177,11 +176,7 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
    * insert, and every row's next step in one update fenced by the versions claimed.
    */
   private async fireReminders(tx: Tx, emit: Emit, planned: Planned[]): Promise<Map<DeadlineRow, PassResult>> {
-    const events = planned.flatMap((p) => p.events);
-    await this.outbox.enqueueMany(tx, events.slice(0, -1));
-    // The last event through emit: the unit of work then wakes the relay once the pass commits.
-    const last = events[events.length - 1];
-    await emit(last.subject, last.data);
+    await emit.many(planned.flatMap((p) => p.events));
     const moves = planned.flatMap(({ row, fired }) => (fired.next ? [{ claimed: row, next: fired.next }] : []));
     const applied = await this.deadlines.advanceMany(tx, moves);
     const results = new Map<DeadlineRow, PassResult>();
