@@ -12,9 +12,8 @@ export function ensureInstall() {
   const lock = join(root, 'package-lock.json');
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
   process.stdout.write('Installing dependencies...\n');
-  // Not `npm ci`: the lockfile cannot list rspack's binaries for other platforms (the registry
-  // reachable here lacks them) and npm ci rejects such a lock. npm install keeps every locked
-  // version and leaves package-lock.json unchanged.
+  // npm install keeps every locked version and leaves package-lock.json unchanged, and unlike
+  // npm ci it keeps a node_modules that is already there.
   execSync('npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
 }
 

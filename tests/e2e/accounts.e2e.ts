@@ -351,6 +351,7 @@ test('a superadmin sees credential columns without values, resets a PIN and a pa
     'System Testing',
     'Test Account',
     'SMS Test Panel',
+    'Dead Letters',
   ]);
   await expect(page.getByRole('columnheader', { name: 'Password' })).toBeVisible();
   await expect(page.getByRole('columnheader', { name: 'PIN', exact: true })).toBeVisible();

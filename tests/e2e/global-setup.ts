@@ -58,6 +58,7 @@ export default async function globalSetup() {
   };
   for (const s of ['IDENTITY', 'LOCATIONS', 'SHIFTS', 'ESCALATION', 'NOTIFICATIONS', 'AUDIT']) delete env[`${s}_HEALTH_PORT`];
   env.HEALTH_PORT = '0';
+  env.METRICS_PORT = '0';
   const child = spawn(process.execPath, [join(root, 'tools/stack/dist/cli.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output += String(d)));
@@ -79,6 +80,8 @@ export default async function globalSetup() {
 
   process.env.LWS_E2E_URL = url;
   process.env.LWS_E2E_SUPERADMIN_PASSWORD = password;
+  // For tests that set up what no API can (an outbox row the bus refused).
+  process.env.LWS_E2E_DATABASE_URL = dbUrl.toString();
 
   return async () => {
     child.kill('SIGTERM');

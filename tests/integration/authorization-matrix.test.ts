@@ -117,6 +117,10 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/auth/pin-login': everyone(403, { body: { pin: '1234' } }),
 
   'GET /api/system/status': superadminOnly(200),
+  // No :id target: the path carries "undefined", not a dead letter id, so a caller let through gets 400.
+  'GET /api/dead-letters': superadminOnly(200),
+  'POST /api/dead-letters/:id/replay': superadminOnly(400),
+  'POST /api/dead-letters/:id/discard': superadminOnly(400),
 
   'POST /api/users': [
     { who: 'anonymous', body: newUser('worker'), expect: 401 },

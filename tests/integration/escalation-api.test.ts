@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { eventually } from '@lws/testing';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
 import { createAccount, superadminOf, type Account } from './support/accounts';
@@ -95,6 +96,7 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
         reason: 'simulated',
         byUserId: superadmin.id,
         changedAt: expect.any(String),
+        workerVersion: expect.any(Number),
       });
     });
 
@@ -348,6 +350,8 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
         location: SITE,
         checkedInAt: raised.data.raisedAt,
         nextCheckInAt: user.nextCheckInTime,
+        // The reset is the change right after the emergency, in the same transaction.
+        workerVersion: (raised.data.workerVersion as number) + 1,
       });
 
       const emergency = await alarmOf(w.id, 'emergency');
@@ -361,6 +365,77 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       expect(res.body.user).toMatchObject({ id: w.id, onShift: false, latestCheckIn: null, nextCheckInTime: null });
       await eventually(async () => (await streamEvents(t, 'shifts.emergency.raised.v1')).some((e) => e.data.userId === w.id), EVENT_WAIT_MS);
       expect((await streamEvents(t, 'shifts.checkin.recorded.v1')).some((e) => e.data.userId === w.id)).toBe(false);
+    });
+  });
+
+  /**
+   * Escalation's copy can be behind shifts (a late or lost event). Here the copy is made stale by
+   * hand, as a lost event would leave it, and the deadline made to pass; the scheduler must ask
+   * shifts before it raises the alarm.
+   */
+  describe('a missed check-in is confirmed with shifts, which owns the deadline, before the alarm opens', () => {
+    let pg: Client;
+    beforeAll(async () => {
+      pg = new Client({ connectionString: t.env.DATABASE_URL });
+      await pg.connect();
+    });
+    afterAll(() => pg?.end());
+
+    const q = async (text: string, params: unknown[] = []) => (await pg.query(text, params)).rows;
+    const reconciled = (userId: number) =>
+      q(`select payload from escalation.outbox where subject = 'escalation.system_alert.raised.v1' and (payload->'data'->>'userId')::int = $1 and payload->'data'->>'code' = 'deadline_reconciled'`, [userId]);
+    const missedAlarms = (userId: number) => q(`select id from escalation.alarms where user_id = $1 and kind = 'missed_check_in'`, [userId]);
+    /** The `checkin:<id>` row made due now, for a deadline that passed a minute ago, as if the event that moved it never came. */
+    const passDeadline = (userId: number, shiftId: string) =>
+      pg.query(
+        `insert into escalation.deadlines (job_key, kind, user_id, step, due_at, version, payload)
+         values ('checkin:' || $1::int, 'checkin', $1, 'missed', now(), 100, jsonb_build_object('dueAt', to_char((now() - interval '1 minute') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'shiftId', $2::text))
+         on conflict (job_key) do update set step = 'missed', due_at = now(), version = escalation.deadlines.version + 1, payload = excluded.payload`,
+        [userId, shiftId],
+      );
+
+    it('a check-in escalation has not heard of: no alarm, the deadline moves to the one shifts holds, and an operator is told', async () => {
+      const w = await onShift();
+      const [owner] = await found(async () => {
+        const rows = await q(`select current_shift_id, next_check_in_at from shifts.worker_state where user_id = $1`, [w.id]);
+        const copy = await q(`select 1 from escalation.deadlines where job_key = $1`, [`checkin:${w.id}`]);
+        return rows.length && copy.length ? rows : undefined;
+      });
+      await passDeadline(w.id, owner.current_shift_id);
+      await found(async () => ((await reconciled(w.id)).length > 0 ? true : undefined), 200);
+      const [row] = await q(`select payload->>'dueAt' as due from escalation.deadlines where job_key = $1`, [`checkin:${w.id}`]);
+      expect(Date.parse(row.due)).toBe(owner.next_check_in_at.getTime());
+      expect(await missedAlarms(w.id)).toEqual([]);
+    });
+
+    it('a shift that ended without escalation hearing: no alarm, and the worker is off shift in its copy too', async () => {
+      const w = await onShift();
+      const [owner] = await found(async () => {
+        const rows = await q(`select current_shift_id from shifts.worker_state where user_id = $1 and on_shift`, [w.id]);
+        const copy = await q(`select 1 from escalation.deadlines where job_key = $1`, [`checkin:${w.id}`]);
+        return rows.length && copy.length ? rows : undefined;
+      });
+      await superadmin.agent.post(`/api/users/${w.id}/force-clock-out`).set(XHR).expect(200);
+      await found(async () => ((await q(`select 1 from escalation.workers where user_id = $1 and not on_shift`, [w.id])).length ? true : undefined));
+      // The end is lost: escalation's copy still has the worker on shift, with a deadline that passes.
+      await pg.query(`delete from escalation.ended_shifts where shift_id = $1`, [owner.current_shift_id]);
+      await pg.query(`update escalation.workers set on_shift = true, shift_id = $2, next_check_in_at = now() - interval '1 minute' where user_id = $1`, [w.id, owner.current_shift_id]);
+      await passDeadline(w.id, owner.current_shift_id);
+      await found(async () => ((await reconciled(w.id)).length > 0 ? true : undefined), 200);
+      expect(await missedAlarms(w.id)).toEqual([]);
+      expect(await q(`select on_shift from escalation.workers where user_id = $1`, [w.id])).toEqual([{ on_shift: false }]);
+    });
+
+    it('a worker shifts has no record of at all: the alarm opens all the same', async () => {
+      const userId = 1_900_000 + Math.floor(Math.random() * 1000);
+      await pg.query(
+        `insert into escalation.workers (user_id, name, phone, role, on_shift, shift_id, location, next_check_in_at, deadline_as_of)
+         values ($1, 'Ghost Worker', '+447911999999', 'worker', true, $2, $3, now() - interval '1 minute', now())`,
+        [userId, randomUUID(), SITE],
+      );
+      await passDeadline(userId, randomUUID());
+      await found(async () => ((await missedAlarms(userId)).length === 1 ? true : undefined), 200);
+      expect(await reconciled(userId)).toEqual([]);
     });
   });
 });

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import type { EventMap, EventSubject } from '@lws/contracts';
 import { InProcessBus, RpcClient, RemoteError } from '@lws/messaging';
 import { createLogger, startService, type RunningService } from '@lws/platform';
-import { escalationService, Auditor } from '@lws/escalation';
+import { escalationService, Auditor, SINGLES_PER_PASS } from '@lws/escalation';
 import { createTestDatabase, eventually, type TestDatabase } from '@lws/testing';
 
 /**
@@ -26,6 +26,14 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
   // London summer time: 12:00Z is 13:00 on the worker's phone.
   let nowMs = Date.parse('2025-06-02T12:00:00.000Z');
   let nextUser = 100;
+  /**
+   * Request ids the stand-in for notifications says it never received (lost on the way). Every
+   * other request it holds, as the real one does: a test that loses none leaves the tracker nothing
+   * to ask again, so tests run after many alarms are not slowed by their requests.
+   */
+  const lost = new Set<string>();
+  /** What notifications says became of a taken request (default: sent). */
+  const outcomes = new Map<string, { outcome: 'pending' | 'sent' | 'failed'; error?: string }>();
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -46,6 +54,11 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       clock: () => new Date(nowMs),
     });
     rpc = await RpcClient.create({ mode: 'in-process', bus });
+    // notifications, as far as escalation's request tracking asks it: which requests it has taken.
+    bus.serve('notifications.requests.taken.v1', async (data) => {
+      const requestIds = (data as { requestIds: string[] }).requestIds.filter((id) => !lost.has(id));
+      return { response: { requestIds, outcomes: requestIds.map((requestId) => ({ requestId, ...(outcomes.get(requestId) ?? { outcome: 'sent' }) })) } };
+    });
     pg = new Client({ connectionString: db.url });
     await pg.connect();
   }, 60_000);
@@ -73,11 +86,14 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
 
   const requests = (where: (r: Requested) => boolean) => events('escalation.notification.requested.v1', where);
 
+  /** Distinct requests (an unconfirmed one asked for again is the same request, by its id). */
+  const distinctRequests = async (where: (r: Requested) => boolean) => [...new Map((await requests(where)).map((r) => [r.requestId, r])).values()];
+
   /** Polls until `count` matching requests exist, then checks no more arrive by the next scheduler pass. */
   async function expectRequests(where: (r: Requested) => boolean, count: number): Promise<Requested[]> {
-    await eventually(async () => (await requests(where)).length >= count, 10_000, 20);
+    await eventually(async () => (await distinctRequests(where)).length >= count, 10_000, 20);
     await rpc.send('escalation.deadline.process_due.v1', {});
-    const found = await requests(where);
+    const found = await distinctRequests(where);
     expect(found).toHaveLength(count);
     return found;
   }
@@ -140,7 +156,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     expect(alarm).toMatchObject({ kind: 'missed_check_in', workerName: `Worker ${w.userId}`, location: 'Depot', dueAt: iso(w.due) });
     await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'sms' && r.toPhone === w.phone, 1);
     await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'push' && r.toRole === 'monitors', 1);
-    const pushes = await requests((r) => r.alarmId === alarm.alarmId && r.toUserId === w.userId);
+    const pushes = await distinctRequests((r) => r.alarmId === alarm.alarmId && r.toUserId === w.userId);
     expect(pushes).toHaveLength(1);
     expect((await events('escalation.alarm.escalated.v1', (e) => e.alarmId === alarm.alarmId)).map((e) => e.action)).toEqual([
       'notify_worker',
@@ -184,6 +200,23 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     await expectRequests((r) => r.userId === bad.userId && r.purpose === 'reminder_5min' && r.channel === 'sms', 1);
     expect(await events('escalation.reminder.fired.v1', (e) => e.userId === bad.userId)).toHaveLength(1);
   });
+
+  it('many missed check-ins due at once (more than one pass fires) each open one alarm and text the worker once', async () => {
+    const ws = [];
+    for (let i = 0; i < 2 * SINGLES_PER_PASS + 5; i++) ws.push(await worker({ minutes: 1, contacts: [] }));
+    advance(MINUTE + 1000);
+    const ids = new Set(ws.map((w) => w.userId));
+    const opened = await eventually(async () => {
+      const found = await events('escalation.alarm.opened.v1', (a) => ids.has(a.userId) && a.kind === 'missed_check_in');
+      return found.length >= ws.length && found;
+    }, 30_000, 50);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    expect(opened.map((a) => a.userId).sort()).toEqual([...ids].sort());
+    const alarmIds = new Set(opened.map((a) => a.alarmId));
+    const texts = await expectRequests((r) => alarmIds.has(r.alarmId!) && r.channel === 'sms' && r.toPhone !== undefined && ws.some((w) => w.phone === r.toPhone), ws.length);
+    expect(new Set(texts.map((t) => t.toPhone)).size).toBe(ws.length);
+    expect(await events('escalation.alarm.opened.v1', (a) => ids.has(a.userId))).toHaveLength(ws.length);
+  }, 60_000);
 
   it('a check-in before T cancels the pending steps and schedules the next deadline', async () => {
     const w = await worker();
@@ -268,6 +301,73 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     expect(first.callTimeoutSeconds).toBe(60);
   });
 
+  it("identity's events applied out of order: the newest version of the phone, the settings and each contact wins, and the emergency uses those", async () => {
+    const userId = nextUser++;
+    const row = async () => (await pg.query('select phone, primary_contact from escalation.workers where user_id = $1', [userId])).rows[0];
+    const contact = async (contactId: number) => (await pg.query('select phone from escalation.worker_contacts where contact_id = $1', [contactId])).rows[0]?.phone;
+    const profile = (phone: string, version: number) => ({ userId, name: `Worker ${userId}`, role: 'worker' as const, phone, version });
+
+    await publish('identity.user.created.v1', { userId, username: `w${userId}`, ...profile('+447911400001', 1) });
+    await publish('identity.user.updated.v1', profile('+447911400004', 4));
+    await eventually(async () => (await row())?.phone === '+447911400004', 10_000, 20);
+    // A rename or new phone from before it, delivered after it (a redelivery, a replayed letter).
+    await publish('identity.user.updated.v1', profile('+447911400002', 2));
+
+    await publish('identity.settings.changed.v1', { userId, checkInInterval: 60, primaryContact: '+447911400505', version: 5 });
+    await eventually(async () => (await row())?.primary_contact === '+447911400505', 10_000, 20);
+    await publish('identity.settings.changed.v1', { userId, checkInInterval: 60, primaryContact: '+447911400303', version: 3 });
+
+    const contactId = userId * 10;
+    const changed = (phone: string, version: number) =>
+      publish('identity.contact.changed.v1', { userId, contactId, change: 'updated', name: 'Sam', phone, relation: 'family', version });
+    await changed('+447911400808', 8);
+    await eventually(async () => (await contact(contactId)) === '+447911400808', 10_000, 20);
+    await changed('+447911400707', 7);
+    // A second contact deleted, then an older update of it: it stays deleted.
+    await publish('identity.contact.changed.v1', { userId, contactId: contactId + 1, change: 'deleted', version: 10 });
+    await publish('identity.contact.changed.v1', { userId, contactId: contactId + 1, change: 'updated', name: 'Old', phone: '+447911400909', relation: 'friend', version: 9 });
+
+    // The late events have been taken by now: an event published after them has been applied.
+    await publish('identity.user.updated.v1', { ...profile('+447911400004', 11), name: 'Worker Renamed' });
+    await eventually(async () => (await pg.query('select 1 from escalation.workers where user_id = $1 and name = $2', [userId, 'Worker Renamed'])).rowCount === 1, 10_000, 20);
+    expect(await row()).toEqual({ phone: '+447911400004', primary_contact: '+447911400505' });
+    expect(await contact(contactId)).toBe('+447911400808');
+
+    await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId, location: 'Stairwell', raisedAt: iso(nowMs) });
+    const alarm = await alarmOf(userId, 'emergency');
+    const [call] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice', 1);
+    expect(call.toPhone).toBe('+447911400505');
+    const texts = await expectRequests((r) => r.alarmId === alarm.alarmId && r.purpose === 'contact_message', 2);
+    expect(texts.map((t) => t.toPhone).sort()).toEqual(['+447911400505', '+447911400808']);
+  });
+
+  it("shifts' version decides which deadline is newer, not its replicas' clocks: a check-in after a moved deadline applies, and the alarm fires on it", async () => {
+    const w = await worker({ start: false, contacts: [] });
+    const copy = async () =>
+      (await pg.query('select next_check_in_at, shifts_version from escalation.workers where user_id = $1', [w.userId])).rows[0] as
+        | { next_check_in_at: Date; shifts_version: number }
+        | undefined;
+    await publish('shifts.shift.started.v1', { shiftId: w.shiftId, userId: w.userId, location: 'Depot', startedAt: iso(nowMs), nextCheckInAt: iso(nowMs + 60 * MINUTE), workerVersion: 1 });
+    await eventually(async () => (await copy())?.shifts_version === 1, 10_000, 20);
+    // A superadmin moves the deadline two hours out on a shifts replica whose clock is 10 s ahead...
+    await publish('shifts.deadline.changed.v1', { shiftId: w.shiftId, userId: w.userId, nextCheckInAt: iso(nowMs + 120 * MINUTE), reason: 'simulated', byUserId: 1, changedAt: iso(nowMs + 10_000), workerVersion: 2 });
+    await eventually(async () => (await copy())?.shifts_version === 2, 10_000, 20);
+    // ...then the worker checks in on a replica 5 s behind: later in shifts' order, earlier by its clock.
+    const due = nowMs + 30 * MINUTE;
+    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: w.shiftId, userId: w.userId, location: 'Depot', checkedInAt: iso(nowMs + 5000), nextCheckInAt: iso(due), workerVersion: 3 });
+    await eventually(async () => (await copy())?.shifts_version === 3, 10_000, 20);
+    expect((await copy())!.next_check_in_at.toISOString()).toBe(iso(due));
+    // An older event delivered again changes nothing.
+    await publish('shifts.deadline.changed.v1', { shiftId: w.shiftId, userId: w.userId, nextCheckInAt: iso(nowMs + 120 * MINUTE), reason: 'simulated', byUserId: 1, changedAt: iso(nowMs + 10_000), workerVersion: 2 });
+    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: w.shiftId, userId: w.userId, location: 'Depot', checkedInAt: iso(nowMs + 6000), nextCheckInAt: iso(due + 1000), workerVersion: 4 });
+    await eventually(async () => (await copy())?.shifts_version === 4, 10_000, 20);
+    expect((await copy())!.next_check_in_at.toISOString()).toBe(iso(due + 1000));
+
+    advance(30 * MINUTE + 2000);
+    const alarm = await alarmOf(w.userId);
+    expect(alarm.dueAt).toBe(iso(due + 1000));
+  });
+
   async function missedAlarm(opts: { contacts?: string[] } = {}) {
     const w = await worker({ minutes: 1, contacts: opts.contacts ?? ['+447911300001'] });
     if (opts.contacts?.length !== 0) await eventually(async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount! > 0, 10_000, 20);
@@ -278,6 +378,79 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
 
   const outcome = (alarmId: string, r: Requested, o: EventMap['notifications.call.completed.v1']['outcome']) =>
     publish('notifications.call.completed.v1', { messageId: randomUUID(), requestId: r.requestId, alarmId, to: r.toPhone!, callSid: `CA${randomUUID().slice(0, 8)}`, outcome: o, at: iso(nowMs) });
+
+  it("an alarm's request notifications never took is asked for again with the same id, and after 3 asks an operator hears of it", async () => {
+    const { w, alarm } = await missedAlarm({ contacts: [] });
+    const [sms] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'sms' && r.toPhone === w.phone, 1);
+    // notifications took every request of the alarm but the worker's SMS (its request was lost on the way).
+    lost.add(sms.requestId);
+    const others = await distinctRequests((r) => r.alarmId === alarm.alarmId && r.requestId !== sms.requestId);
+    expect(others.length).toBeGreaterThan(0);
+    const copies = async (requestId: string) => (await requests((r) => r.requestId === requestId)).length;
+    const tracked = async () =>
+      (await pg.query('select request_id, asks, confirmed_at is not null as confirmed from escalation.notification_requests where alarm_id = $1 order by request_id', [alarm.alarmId])).rows;
+
+    for (let asks = 2; asks <= 4; asks++) {
+      advance(31_000);
+      await eventually(async () => (await copies(sms.requestId)) === asks, 10_000, 20);
+    }
+    // Each copy is the request as it was: same id, same number, same words. What notifications had was never asked for again.
+    expect(new Set((await requests((r) => r.requestId === sms.requestId)).map((r) => JSON.stringify(r))).size).toBe(1);
+    for (const r of others) expect(await copies(r.requestId)).toBe(1);
+    const mine = (await tracked()).filter((t) => t.request_id === sms.requestId || others.some((o) => o.requestId === t.request_id));
+    expect(mine.filter((t) => !t.confirmed)).toEqual([{ request_id: sms.requestId, asks: 4, confirmed: false }]);
+    expect(mine.filter((t) => t.confirmed)).toHaveLength(others.length);
+    const [alert] = await eventually(async () => {
+      const found = await events('escalation.system_alert.raised.v1', (a) => a.code === 'notification_unconfirmed' && a.userId === w.userId);
+      return found.length > 0 && found;
+    }, 10_000, 20);
+    expect(alert.details).toContain(`the SMS to ${w.phone} for alarm ${alarm.alarmId} after 3 requests`);
+
+    // Taken at last: confirmed at the next look, no more asks, and no second alert.
+    lost.delete(sms.requestId);
+    advance(31_000);
+    await eventually(async () => (await tracked()).find((t) => t.request_id === sms.requestId)?.confirmed, 10_000, 20);
+    advance(31_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await copies(sms.requestId)).toBe(4);
+    expect(await events('escalation.system_alert.raised.v1', (a) => a.code === 'notification_unconfirmed' && a.userId === w.userId)).toHaveLength(1);
+  });
+
+  it('every message telling of an alarm failed for good: its calls start at once, not after the acknowledgement wait, and its history says why', async () => {
+    const { w, alarm } = await missedAlarm({ contacts: [] });
+    const voice = (r: Requested) => r.alarmId === alarm.alarmId && r.channel === 'voice';
+    // The worker's push and SMS and the monitors' push.
+    const told = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel !== 'voice' && r.purpose === 'missed_check_in', 3);
+    for (const r of told) {
+      outcomes.set(r.requestId, r.channel === 'sms' ? { outcome: 'failed', error: 'Invalid phone number (21211)' } : { outcome: 'failed', error: 'No push subscription' });
+    }
+    advance(31_000);
+    const [first] = await expectRequests((r) => voice(r) && r.toPhone === NUMBERS[0], 1);
+    expect(first).toBeDefined();
+    const view = await viewOf(alarm.alarmId);
+    expect(view.history).toEqual(
+      expect.arrayContaining([
+        `The SMS to ${w.phone} failed: Invalid phone number (21211)`,
+        'The push notification to the monitors failed: No push subscription',
+        'Nobody could be told of the alarm (every message to the worker and the monitors failed): calling the emergency numbers now',
+      ]),
+    );
+    expect(await events('escalation.system_alert.raised.v1', (a) => a.code === 'nobody_reached' && a.userId === w.userId)).toHaveLength(1);
+  });
+
+  it("one failed message while others got through goes on the alarm's history, and the calls still wait the 2 minutes", async () => {
+    const { w, alarm } = await missedAlarm({ contacts: [] });
+    const [sms] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'sms' && r.toPhone === w.phone, 1);
+    outcomes.set(sms.requestId, { outcome: 'failed', error: 'Unreachable handset (30003)' });
+    advance(31_000);
+    await eventually(async () => (await viewOf(alarm.alarmId)).history.includes(`The SMS to ${w.phone} failed: Unreachable handset (30003)`), 10_000, 20);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    expect(await requests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice')).toEqual([]);
+    expect(await events('escalation.system_alert.raised.v1', (a) => a.code === 'nobody_reached' && a.userId === w.userId)).toEqual([]);
+    // The acknowledgement wait runs from the alarm, not from the failure.
+    advance(2 * MINUTE - 31_000);
+    await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice' && r.toPhone === NUMBERS[0], 1);
+  });
 
   it('unacknowledged after 2 minutes the numbers are called in order: not accepted moves on, accepted stops the calls and contacts are messaged', async () => {
     const { alarm } = await missedAlarm();
@@ -380,6 +553,19 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     expect(alerts.map((a) => a.userId).sort()).toEqual([w.userId, gone.userId].sort());
     await alarmOf(gone.userId);
     expect(await svc.app.get(Auditor, { strict: false }).audit()).toEqual([]);
+  });
+
+  it('the auditor is not fooled by an older alarm still open: a worker who checked in late and lost the new deadline is repaired', async () => {
+    const { w, alarm } = await missedAlarm();
+    const next = nowMs + 60 * MINUTE;
+    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: w.shiftId, userId: w.userId, location: 'Depot', checkedInAt: iso(nowMs), nextCheckInAt: iso(next) });
+    await eventually(async () => (await deadline(w.userId))?.due_at.getTime() === next - 5 * MINUTE, 10_000, 20);
+    // The missed check-in alarm stays open for a monitor; the new deadline's row is then lost.
+    expect((await viewOf(alarm.alarmId)).state).not.toBe('resolved');
+    await pg.query('delete from escalation.deadlines where job_key = $1', [`checkin:${w.userId}`]);
+
+    expect(await svc.app.get(Auditor, { strict: false }).audit()).toEqual([w.userId]);
+    expect(await deadline(w.userId)).toEqual({ step: 'reminder_5min', due_at: new Date(next - 5 * MINUTE) });
   });
 
   it('answers the deployment call settings, and is ready only while its scheduler runs', async () => {

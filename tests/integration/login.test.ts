@@ -22,6 +22,17 @@ describe('login end to end through the bus (real PostgreSQL, NATS, Redis)', () =
     });
   });
 
+  it('the probes answer JSON to an anonymous caller whatever it accepts, readiness naming Redis and NATS', async () => {
+    for (const accept of ['text/html,application/xhtml+xml', '*/*', 'application/json']) {
+      const live = await request(t.url).get('/healthz').set('Accept', accept).expect(200);
+      expect(live.headers['content-type']).toMatch(/application\/json/);
+      expect(live.body).toEqual({ status: 'ok' });
+      const ready = await request(t.url).get('/readyz').set('Accept', accept).expect(200);
+      expect(ready.headers['content-type']).toMatch(/application\/json/);
+      expect(ready.body).toEqual({ status: 'ready', checks: { started: 'ok', sessions: 'ok', bus: 'ok' } });
+    }
+  });
+
   it('logs the superadmin in with an httpOnly SameSite=Lax session cookie and no secret in the body', async () => {
     const res = await login(t.superadmin.username.toUpperCase(), t.superadmin.password).expect(200);
     expect(res.body).toEqual({ id: expect.any(Number), username: 'superadmin', name: 'Super Admin', role: 'superadmin' });

@@ -3,12 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { FakeTwilio } from '@lws/notifications';
-import { JetStreamBus } from '@lws/messaging';
-import { createLogger } from '@lws/platform';
+import { RpcClient, type JetStreamBus } from '@lws/messaging';
 import { eventually } from '@lws/testing';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
 import { createAccount, nextMobile, superadminOf, type Account } from './support/accounts';
-import { streamEvents } from './support/stream-events';
+import { connectTestBus, streamEvents } from './support/stream-events';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const ece = require('http_ece') as { decrypt(buf: Buffer, opts: object): Buffer };
@@ -50,13 +49,7 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
     fake = await FakeTwilio.start({ autoNoAnswer: false });
     push = await startPushService();
     t = await startTestStack({ env: { FAKE_TWILIO_URL: fake.url } });
-    bus = await JetStreamBus.connect({
-      natsUrl: t.env.NATS_URL!,
-      stream: t.env.EVENTS_STREAM!,
-      subjectPrefix: t.env.SUBJECT_PREFIX!,
-      logger: createLogger('test', 'silent'),
-      name: 'notifications-test',
-    });
+    bus = await connectTestBus(t, 'notifications-test');
     db = new Client({ connectionString: t.env.DATABASE_URL });
     await db.connect();
     superadmin = await superadminOf(t);
@@ -103,6 +96,29 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
       return e.some((x) => x.data.status === 'delivered') ? e : undefined;
     });
     expect(events.map((e) => e.data.status)).toEqual(expect.arrayContaining(['queued', 'delivered']));
+  });
+
+  it("tells escalation which of its requests it holds and what became of each: sent, or failed with the reason", async () => {
+    const rpc = await RpcClient.create({ mode: 'nats', natsUrl: t.env.NATS_URL!, subjectPrefix: t.env.SUBJECT_PREFIX, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    try {
+      const sent = randomUUID();
+      await request({ requestId: sent, channel: 'sms', toPhone: nextMobile(), purpose: 'missed_check_in', title: '', body: 'Sam missed a check-in', userId: 7 });
+      await eventually(async () => !['pending', 'sending'].includes(String((await delivery(sent))[0]?.status ?? 'pending')), 15_000, 50);
+      // The provider refuses the number for good (a 400 is not retried).
+      fake.failNext(1, 400);
+      const failed = randomUUID();
+      await request({ requestId: failed, channel: 'sms', toPhone: nextMobile(), purpose: 'missed_check_in', title: '', body: 'Sam missed a check-in', userId: 7 });
+      await eventually(async () => (await delivery(failed))[0]?.status === 'failed', 15_000, 50);
+
+      const never = randomUUID();
+      const reply = await rpc.send('notifications.requests.taken.v1', { requestIds: [sent, failed, never] });
+      expect([...reply.requestIds].sort()).toEqual([sent, failed].sort());
+      expect(reply.outcomes.find((o) => o.requestId === sent)).toEqual({ requestId: sent, outcome: 'sent' });
+      expect(reply.outcomes.find((o) => o.requestId === failed)).toMatchObject({ requestId: failed, outcome: 'failed', error: expect.stringMatching(/.+/) });
+      expect(reply.outcomes.find((o) => o.requestId === never)).toBeUndefined();
+    } finally {
+      await rpc.close();
+    }
   });
 
   it('retries after a 500 from the provider and sends once', async () => {

@@ -28,10 +28,20 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
     await t?.stop();
   });
 
+  const identityVersionOf = async (userId: number): Promise<number> => {
+    const db = new Client({ connectionString: t.env.DATABASE_URL });
+    await db.connect();
+    try {
+      return (await db.query('select version from identity.users where id = $1', [userId])).rows[0].version;
+    } finally {
+      await db.end();
+    }
+  };
+
   const relationsOf = async (a: Account, id = a.id) => (await a.agent.get(`/api/users/${id}/with-relations`).expect(200)).body;
 
   describe('PATCH /api/users/{id} (profile)', () => {
-    it('changes name and phone, trimming and normalising, and announces only what changed', async () => {
+    it('changes name and phone, trimming and normalising, and announces the whole profile at a new version', async () => {
       const res = await worker.agent
         .patch(`/api/users/${worker.id}`)
         .set(XHR)
@@ -45,8 +55,8 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         return e.length >= 2 && e;
       }, EVENT_WAIT_MS);
       expect(updates).toEqual([
-        { userId: worker.id, name: 'Pat Carer', phone: '+447911123456' },
-        { userId: worker.id, phone: '+447911123457' },
+        { userId: worker.id, name: 'Pat Carer', role: 'worker', phone: '+447911123456', version: expect.any(Number) },
+        { userId: worker.id, name: 'Pat Carer', role: 'worker', phone: '+447911123457', version: updates[0].version! + 1 },
       ]);
     });
 
@@ -92,7 +102,9 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
       const res = await worker.agent.patch(`/api/users/${worker.id}`).set(XHR).send({ medical_info: 'Asthma; inhaler in left pocket' }).expect(200);
       expect(res.body.medicalInfo).toBe('Asthma; inhaler in left pocket');
       expect((await relationsOf(worker)).medicalInfo).toBe('Asthma; inhaler in left pocket');
-      await eventually(() => events.of('identity.user.updated.v1').some((d) => d.userId === worker.id && Object.keys(d).length === 1), EVENT_WAIT_MS);
+      // The event says the user changed (identity's new version of it), not what the medical information reads.
+      const version = await identityVersionOf(worker.id);
+      await eventually(() => events.of('identity.user.updated.v1').some((d) => d.userId === worker.id && d.version === version), EVENT_WAIT_MS);
       expect(JSON.stringify(events.seen)).not.toContain('inhaler');
 
       const cleared = await worker.agent.patch(`/api/users/${worker.id}`).set(XHR).send({ medicalInfo: '' }).expect(200);
@@ -133,10 +145,11 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         const e = events.of('identity.contact.changed.v1').filter((d) => d.contactId === id);
         return e.length >= 3 && e;
       }, EVENT_WAIT_MS);
+      const version = changes[0].version!;
       expect(changes).toEqual([
-        { userId: worker.id, contactId: id, change: 'created', name: 'Sam Carer', phone: '+447400654321', relation: 'Partner' },
-        { userId: worker.id, contactId: id, change: 'updated', name: 'Sam Carer', phone: '+447400654321', relation: 'Spouse' },
-        { userId: worker.id, contactId: id, change: 'deleted' },
+        { userId: worker.id, contactId: id, change: 'created', name: 'Sam Carer', phone: '+447400654321', relation: 'Partner', version },
+        { userId: worker.id, contactId: id, change: 'updated', name: 'Sam Carer', phone: '+447400654321', relation: 'Spouse', version: version + 1 },
+        { userId: worker.id, contactId: id, change: 'deleted', version: version + 2 },
       ]);
     });
 
@@ -193,7 +206,7 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         .expect(200);
       expect(res.body).toEqual({ userId: worker.id, primaryContact: '+447911111222', secondaryContact: null, checkInInterval: 120 });
       const changed = await eventually(() => events.of('identity.settings.changed.v1').find((d) => d.userId === worker.id), EVENT_WAIT_MS);
-      expect(changed).toEqual({ userId: worker.id, checkInInterval: 120, primaryContact: '+447911111222' });
+      expect(changed).toEqual({ userId: worker.id, checkInInterval: 120, primaryContact: '+447911111222', version: expect.any(Number) });
     });
 
     it('POST /api/settings upserts, defaulting the interval to 60; snake_case accepted', async () => {
@@ -321,7 +334,7 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         await db.end();
       }
       const deleted = await eventually(() => events.of('identity.user.deleted.v1').find((d) => d.userId === doomed.id), EVENT_WAIT_MS);
-      expect(deleted).toEqual({ userId: doomed.id, deletedBy: admin.id });
+      expect(deleted).toEqual({ userId: doomed.id, deletedBy: admin.id, version: expect.any(Number) });
     });
 
     it('admins delete only workers; nobody deletes themselves; workers delete nobody', async () => {

@@ -73,6 +73,7 @@ describe('a service started on its own (as its container runs it)', () => {
     const tables = await c.query(`select table_name from information_schema.tables where table_schema = 'identity' order by 1`);
     await c.end();
     expect(tables.rows.map((r) => r.table_name)).toEqual([
+      'dead_letters',
       'emergency_contacts',
       'kiosks',
       'local_secrets',

@@ -159,6 +159,8 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
         location: depot,
         startedAt: res.body.shiftStartTime,
         nextCheckInAt: res.body.nextCheckInTime,
+        // The worker's first change in shifts: its version starts at 1.
+        workerVersion: 1,
       });
     });
 
@@ -210,6 +212,7 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
         location: depot,
         checkedInAt: res.body.timestamp,
         nextCheckInAt: res.body.nextCheckInTime,
+        workerVersion: expect.any(Number),
       });
     });
 
@@ -318,7 +321,7 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
         return found.length > 0 && found;
       }, EVENT_WAIT_MS);
       expect(events.map((e) => e.data)).toEqual([
-        { shiftId: expect.any(String), userId: w.id, endedAt: expect.any(String), endedBy: w.id, reason: 'worker', location: depot },
+        { shiftId: expect.any(String), userId: w.id, endedAt: expect.any(String), endedBy: w.id, reason: 'worker', location: depot, workerVersion: expect.any(Number) },
       ]);
     });
 
@@ -359,7 +362,14 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
         async () => (await streamEvents(t, 'shifts.emergency.raised.v1')).find((e) => e.data.userId === w.id),
         EVENT_WAIT_MS,
       );
-      expect(event.data).toEqual({ emergencyId: expect.any(String), userId: w.id, shiftId: expect.any(String), location: depot, raisedAt: expect.any(String) });
+      expect(event.data).toEqual({
+        emergencyId: expect.any(String),
+        userId: w.id,
+        shiftId: expect.any(String),
+        location: depot,
+        raisedAt: expect.any(String),
+        workerVersion: expect.any(Number),
+      });
     });
   });
 
@@ -527,6 +537,33 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
         await eventually(async () => (await state(marker)).username === 'marker', EVENT_WAIT_MS);
         expect(await state(late)).toEqual({ userId: late, name: 'Newer Name', username: 'late', phone: '+447911123001', onShift: false, checkInInterval: 30 });
         expect(await state(gone)).toEqual({ userId: gone, onShift: false, checkInInterval: 60 });
+      } finally {
+        await rpc.close();
+      }
+    });
+
+    it("with identity's versions, an older event of the same kind delivered after a newer one changes nothing", async () => {
+      const rpc = await RpcClient.create({ mode: 'nats', natsUrl: t.env.NATS_URL!, subjectPrefix: t.env.SUBJECT_PREFIX });
+      const state = async (id: number) => (await rpc.send('shifts.worker.states.v1', { userIds: [id] })).workers[0];
+      try {
+        const [user, marker] = [900_011, 900_012];
+        const profile = (name: string, phone: string, version: number) => ({ userId: user, name, role: 'worker', phone, version });
+        await publish('identity.user.updated.v1', profile('Name v4', '+447911123044', 4));
+        await publish('identity.settings.changed.v1', { userId: user, checkInInterval: 120, primaryContact: '+447911123055', version: 5 });
+        // Older ones, as a redelivery or a replayed dead letter brings them, then the creation.
+        await publish('identity.user.updated.v1', profile('Name v2', '+447911123022', 2));
+        await publish('identity.settings.changed.v1', { userId: user, checkInInterval: 30, primaryContact: '+447911123033', version: 3 });
+        await publish('identity.user.created.v1', { userId: user, username: 'versioned', name: 'Name v1', role: 'worker', phone: '+447911123011', version: 1 });
+        await publish('identity.user.updated.v1', { userId: marker, name: 'Marker', role: 'worker', version: 2 });
+        await publish('identity.settings.changed.v1', { userId: marker, checkInInterval: 50, primaryContact: '+447911123066', version: 3 });
+        await publish('identity.user.created.v1', { userId: marker, username: 'marker2', name: 'Marker', role: 'worker', version: 1 });
+
+        // Each subject is handled in order: once the marker's three are in, the user's five were handled.
+        await eventually(async () => {
+          const m = await state(marker);
+          return m.username === 'marker2' && m.name === 'Marker' && m.checkInInterval === 50;
+        }, EVENT_WAIT_MS);
+        expect(await state(user)).toEqual({ userId: user, name: 'Name v4', username: 'versioned', phone: '+447911123044', onShift: false, checkInInterval: 120 });
       } finally {
         await rpc.close();
       }

@@ -118,6 +118,10 @@ Endpoint variables a service needs. Args: root, svc, secretName.
   value: "0.0.0.0"
 - name: {{ $svc.portEnv }}
   value: {{ $svc.port | toString | quote }}
+{{- if $svc.metricsPort }}
+- name: HEALTH_PORT
+  value: {{ $svc.metricsPort | toString | quote }}
+{{- end }}
 - name: OTEL_SERVICE_NAME
   value: {{ printf "lws-%s" $name | quote }}
 {{- if and $root.Values.ingress.enabled (eq $root.Values.ingress.service $name) (not (hasKey $env "TRUST_PROXY")) }}

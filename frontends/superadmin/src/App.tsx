@@ -1,4 +1,5 @@
 import { MonitorDashboard } from '@lws/fe-ui/accounts';
+import { DeadLettersCard } from './dead-letters/DeadLettersCard';
 import { ForceClockOutCard } from './force-clock-out/ForceClockOutCard';
 import { SmsTestPanel } from './sms-test/SmsTestPanel';
 import { SystemConfigCard } from './system-config/SystemConfigCard';
@@ -19,6 +20,7 @@ export default function SuperadminApp() {
         { value: 'system-testing', label: 'System Testing', content: <SystemTestingCard /> },
         { value: 'test-account', label: 'Test Account', content: <TestAccountDashboard /> },
         { value: 'sms-test', label: 'SMS Test Panel', content: <SmsTestPanel /> },
+        { value: 'dead-letters', label: 'Dead Letters', content: <DeadLettersCard /> },
       ]}
     />
   );

@@ -1,4 +1,5 @@
 import { AnyEventEnvelope } from './envelope';
+import { backoffDelay, classifyFailure, INFRASTRUCTURE_BACKOFF, PoisonMessageError, type RetryBackoff } from './failures';
 import { errorMessage, MessagingLogger } from './logger';
 
 /** Event domains captured by the stream; `dlq` holds dead letters. */
@@ -15,9 +16,11 @@ export interface BusMessage {
   readonly data: unknown;
   /** 1 on first delivery. */
   readonly deliveries: number;
+  /** Trace context the publisher sent along (NATS headers), if any. */
+  readonly trace?: Record<string, string>;
 }
 
-/** Resolve to acknowledge; throw to be retried with backoff; throw PoisonMessageError to dead-letter at once. */
+/** Resolve to acknowledge; throw to be retried (see deliver); throw PoisonMessageError to dead-letter at once. */
 export type BusHandler = (message: BusMessage) => Promise<void>;
 
 export interface ConsumeOptions {
@@ -26,10 +29,12 @@ export interface ConsumeOptions {
   /** Subjects without prefix; `*` and `>` wildcards follow NATS rules. */
   subjects: readonly string[];
   handler: BusHandler;
-  /** Deliveries before the message is dead-lettered. Default 5. */
+  /** Deliveries before a message whose handler keeps failing (not for an infrastructure fault) is dead-lettered. Default 5. */
   maxDeliver?: number;
   /** Delay before delivery n+1 after the n-th failed; the last value repeats. */
   backoffMs?: readonly number[];
+  /** Backoff while an infrastructure fault lasts (retried without limit). Default 1 s doubling to 30 s. */
+  infrastructureBackoff?: RetryBackoff;
   /** Messages handled at the same time (per subject on JetStream). Default 1. */
   concurrency?: number;
 }
@@ -45,7 +50,17 @@ export interface EventBus {
   /** Resolves once the bus has stored the event; the envelope id deduplicates repeated publishes. */
   publish(envelope: AnyEventEnvelope): Promise<void>;
   consume(options: ConsumeOptions): Promise<ConsumerHandle>;
+  /** Resolves when the bus can take events now (readiness); rejects while it cannot. */
+  ping(): Promise<void>;
+  /** How far behind a durable consumer is (metrics): events not yet acknowledged and the age of the oldest. */
+  lag(durable: string, subjects: readonly string[]): Promise<ConsumerLag>;
   close(): Promise<void>;
+}
+
+export interface ConsumerLag {
+  pending: number;
+  /** 0 when nothing is pending. */
+  oldestAgeSeconds: number;
 }
 
 /** What lands on `dlq.<durable>`. */
@@ -57,13 +72,7 @@ export interface DeadLetter {
   deliveries: number;
 }
 
-/** Thrown by a handler for a message that can never succeed, e.g. one that breaks its contract. */
-export class PoisonMessageError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'PoisonMessageError';
-  }
-}
+export { PoisonMessageError };
 
 export type DeliveryOutcome =
   | { kind: 'ack' }
@@ -87,7 +96,11 @@ export function resolveConsumeOptions(options: ConsumeOptions): Required<Consume
   if (!Number.isInteger(maxDeliver) || maxDeliver < 1) throw new Error('maxDeliver must be a positive integer');
   if (backoffMs.length === 0 || backoffMs.some((d) => !(d >= 0))) throw new Error('backoffMs needs at least one delay >= 0');
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('concurrency must be a positive integer');
-  return { ...options, maxDeliver, backoffMs, concurrency };
+  const infrastructureBackoff = options.infrastructureBackoff ?? INFRASTRUCTURE_BACKOFF;
+  if (!(infrastructureBackoff.initialMs > 0) || !(infrastructureBackoff.maxMs >= infrastructureBackoff.initialMs)) {
+    throw new Error('infrastructureBackoff needs 0 < initialMs <= maxMs');
+  }
+  return { ...options, maxDeliver, backoffMs, concurrency, infrastructureBackoff };
 }
 
 function eventIdOf(data: unknown): string | undefined {
@@ -97,9 +110,17 @@ function eventIdOf(data: unknown): string | undefined {
   return undefined;
 }
 
+/** Infrastructure retries logged at warn: the first, then one in this many (the rest at debug). */
+const INFRA_WARN_EVERY = 10;
+
 /**
  * Runs a handler and decides what happens to the message. Both buses share this so retries,
  * backoff and dead-lettering behave the same in embedded mode and on JetStream.
+ *
+ * A fault that heals (database or bus unreachable, a deadlock, a timeout) is retried with capped
+ * backoff for as long as it lasts and is never dead-lettered: a shift start that waits out a
+ * database outage must still arrive. A message that can never succeed is dead-lettered at once;
+ * any other error is retried `maxDeliver` times first, since a deploy may mend it.
  */
 export async function deliver(
   options: Required<ConsumeOptions>,
@@ -110,14 +131,21 @@ export async function deliver(
     await options.handler(message);
     return { kind: 'ack' };
   } catch (err) {
-    const poison = err instanceof PoisonMessageError;
+    const kind = classifyFailure(err);
     const context = {
       consumer: options.durable,
       subject: message.subject,
       eventId: eventIdOf(message.data),
       deliveries: message.deliveries,
+      failure: kind,
     };
-    if (!poison && message.deliveries < options.maxDeliver) {
+    if (kind === 'infrastructure') {
+      const delayMs = backoffDelay(options.infrastructureBackoff, message.deliveries);
+      const level = message.deliveries === 1 || message.deliveries % INFRA_WARN_EVERY === 0 ? 'warn' : 'debug';
+      logger[level]({ ...context, error: errorMessage(err), retryInMs: delayMs }, 'event handler hit an infrastructure fault; retrying until it heals');
+      return { kind: 'retry', delayMs };
+    }
+    if (kind === 'error' && message.deliveries < options.maxDeliver) {
       const delayMs = options.backoffMs[Math.min(message.deliveries - 1, options.backoffMs.length - 1)];
       logger.warn({ ...context, err, retryInMs: delayMs }, 'event handler failed; will retry');
       return { kind: 'retry', delayMs };

@@ -1,7 +1,8 @@
 import { CommandMap, CommandPattern, ContractError, parseCommandReply, parseCommandRequest } from '@lws/contracts';
 import { applyDecorators, CallHandler, ExecutionContext, NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { map, Observable } from 'rxjs';
+import { catchError, map, Observable, throwError } from 'rxjs';
+import { isInfrastructureFailure, TEMPORARILY_UNAVAILABLE } from './failures';
 import { RpcError } from './rpc-errors';
 
 type CommandHandler<P extends CommandPattern> = (
@@ -35,6 +36,9 @@ class CommandContractInterceptor implements NestInterceptor {
           throw err;
         }
       }),
+      // A database or bus that is down is a 503 the caller can retry, not a 500: its transaction
+      // rolled back, so nothing was half-written.
+      catchError((err: unknown) => throwError(() => (isInfrastructureFailure(err) ? new RpcError(503, TEMPORARILY_UNAVAILABLE) : err))),
     );
   }
 }

@@ -3,13 +3,12 @@ import { EventSubject } from '@lws/contracts';
 import { eventually, testServers, uniqueId } from '@lws/testing';
 import { sql } from 'drizzle-orm';
 import { connect } from 'nats';
-import { BusMessage, ConsumerHandle, DeadLetter } from './bus';
 import { DurableConsumer } from './durable-consumer';
 import { AnyEventEnvelope, EventEnvelope } from './envelope';
 import { JetStreamBus } from './jetstream-bus';
 import { Outbox } from './outbox';
 import { OutboxRelay } from './outbox-relay';
-import { deleteStream, messagingTestDb, MessagingTestDb, recordingLogger, userCreated } from './testing/support';
+import { deleteStream, messagingTestDb, MessagingTestDb, parkedLetters, recordingLogger, userCreated, type ParkedLetter } from './testing/support';
 
 const CREATED: EventSubject = 'identity.user.created.v1';
 
@@ -60,6 +59,7 @@ describe('DurableConsumer on JetStream', () => {
       onBus?: JetStreamBus;
       maxDeliver?: number;
       backoffMs?: number[];
+      infrastructureBackoff?: { initialMs: number; maxMs: number };
     } = {},
   ) {
     const calls: Array<{ eventId: string; at: number }> = [];
@@ -72,6 +72,7 @@ describe('DurableConsumer on JetStream', () => {
       logger,
       maxDeliver: options.maxDeliver,
       backoffMs: options.backoffMs ?? [50, 100],
+      infrastructureBackoff: options.infrastructureBackoff,
       handler: async (event, tx) => {
         calls.push({ eventId: event.id, at: Date.now() });
         await tx.execute(
@@ -98,19 +99,6 @@ describe('DurableConsumer on JetStream', () => {
     } finally {
       await nc.drain();
     }
-  }
-
-  async function watchDeadLetters(durable: string): Promise<Array<DeadLetter & { receivedAt: number }>> {
-    const letters: Array<DeadLetter & { receivedAt: number }> = [];
-    const handle: ConsumerHandle = await bus.consume({
-      durable: `dlqwatch-${durable}`,
-      subjects: [`dlq.${durable}`],
-      handler: async (m: BusMessage) => {
-        letters.push({ ...(m.data as DeadLetter), receivedAt: Date.now() });
-      },
-    });
-    cleanups.push(() => handle.stop());
-    return letters;
   }
 
   it('(a) handles an event published while its consumer was stopped, once it starts', async () => {
@@ -210,8 +198,7 @@ describe('DurableConsumer on JetStream', () => {
     expect(retries.map((l) => (l.obj as { retryInMs: number }).retryInMs)).toEqual([200, 400]);
   });
 
-  it('(d) dead-letters poison messages with a log line and keeps handling the others', async () => {
-    const letters = await watchDeadLetters('poisoned');
+  it('(d) parks poison messages as dead letters with a log line and keeps handling the others', async () => {
     const { consumer, calls } = projectingConsumer('poisoned', {
       maxDeliver: 3,
       backoffMs: [300],
@@ -228,7 +215,8 @@ describe('DurableConsumer on JetStream', () => {
     await bus.publish(invalid);
     for (const e of good) await bus.publish(e);
 
-    await eventually(() => letters.length === 2, 10000);
+    let letters: ParkedLetter[] = [];
+    await eventually(async () => (letters = await parkedLetters(t, 'poisoned')).length === 2, 10000);
     await eventually(async () => (await handledRows('poisoned')).length === 3);
     const byEvent = new Map(letters.map((l) => [(l.envelope as { id: string }).id, l]));
 
@@ -256,5 +244,55 @@ describe('DurableConsumer on JetStream', () => {
       const s = await consumerState('poisoned');
       return s.ackPending === 0 && s.pending === 0;
     });
+  });
+
+  it('retries an infrastructure fault past maxDeliver until it heals, and never parks it', async () => {
+    let outage = 6;
+    const { consumer, calls } = projectingConsumer('outage', {
+      maxDeliver: 2,
+      infrastructureBackoff: { initialMs: 50, maxMs: 200 },
+      onEvent: () => {
+        // What node-postgres throws while the server restarts (SQLSTATE 57P01, admin shutdown).
+        if (outage-- > 0) throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+      },
+    });
+    await consumer.start();
+    const event = envelope(userCreated(21));
+    await bus.publish(event);
+
+    await eventually(async () => (await handledRows('outage')).length === 1, 15_000);
+    expect(calls.filter((c) => c.eventId === event.id)).toHaveLength(7);
+    expect(await parkedLetters(t, 'outage')).toEqual([]);
+    // Backed off, doubling up to the cap: 50 + 100 + 200 + 200 + 200 + 200 ms at least.
+    const times = calls.filter((c) => c.eventId === event.id).map((c) => c.at);
+    expect(times[6] - times[0]).toBeGreaterThanOrEqual(900);
+    expect(logger.lines('error')).toEqual([]);
+    expect(logger.lines('warn').some((l) => /infrastructure fault/.test(l.msg ?? ''))).toBe(true);
+  });
+
+  it('replays a parked event through the normal path once the cause is mended, and only once', async () => {
+    let broken = true;
+    const { consumer } = projectingConsumer('mendable', {
+      maxDeliver: 2,
+      backoffMs: [50],
+      onEvent: () => {
+        if (broken) throw new Error('projection bug');
+      },
+    });
+    await consumer.start();
+    const event = envelope(userCreated(31));
+    await bus.publish(event);
+    let letters: ParkedLetter[] = [];
+    await eventually(async () => (letters = await parkedLetters(t, 'mendable')).length === 1, 10_000);
+    expect(letters[0]).toMatchObject({ subject: CREATED, error: 'projection bug', deliveries: 2, resolution: null });
+
+    expect(await consumer.replay(letters[0].id, 1)).toEqual({ replayed: false, error: 'projection bug' });
+    expect(await handledRows('mendable')).toEqual([]);
+
+    broken = false;
+    expect(await consumer.replay(letters[0].id, 1)).toEqual({ replayed: true });
+    expect((await handledRows('mendable')).map((r) => r.user_id)).toEqual([31]);
+    expect((await parkedLetters(t, 'mendable'))[0]).toMatchObject({ resolution: 'replayed', deliveries: 3 });
+    expect(await consumer.replay(letters[0].id, 1)).toEqual({ replayed: false, error: 'no such open dead letter' });
   });
 });

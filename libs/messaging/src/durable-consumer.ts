@@ -1,11 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { ContractError, EventSubject } from '@lws/contracts';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { PgDatabase, PgTransaction } from 'drizzle-orm/pg-core';
-import { assertDurableName, ConsumerHandle, EventBus, PoisonMessageError } from './bus';
+import { assertDurableName, BusMessage, ConsumerHandle, DEFAULT_MAX_DELIVER, EventBus } from './bus';
+import { classifyFailure, PoisonMessageError, type RetryBackoff } from './failures';
 import { EnvelopeOf, parseEnvelope } from './envelope';
-import { MessagingLogger } from './logger';
+import { errorMessage, MessagingLogger } from './logger';
+import { contextOf, inSpan, SpanKind, type TraceCarrier } from './tracing';
 import { MessagingTables } from './tables';
 
 export type DbTransaction = PgTransaction<any, any, any>;
+
+/** Registers work to run once the transaction has committed (never if it rolls back). */
+export type AfterCommit = (work: () => void) => void;
 
 export interface DurableConsumerOptions<S extends EventSubject> {
   db: PgDatabase<any, any, any>;
@@ -14,18 +21,36 @@ export interface DurableConsumerOptions<S extends EventSubject> {
   /** Durable name and dedupe key, e.g. `escalation-shifts`. Letters, digits, `-` and `_`. */
   name: string;
   subjects: readonly S[];
-  /** Runs inside the transaction that records the event as processed: its writes and the dedupe row commit together. */
-  handler: (event: EnvelopeOf<S>, tx: DbTransaction) => Promise<void>;
+  /**
+   * Runs inside the transaction that records the event as processed: its writes and the dedupe row
+   * commit together. What must follow the commit (waking a loop that reads those writes) goes to
+   * `afterCommit`.
+   */
+  handler: (event: EnvelopeOf<S>, tx: DbTransaction, afterCommit: AfterCommit) => Promise<void>;
   logger: MessagingLogger;
   maxDeliver?: number;
   backoffMs?: readonly number[];
+  infrastructureBackoff?: RetryBackoff;
   concurrency?: number;
+  /** Told what became of each delivery (metrics). */
+  observe?: (outcome: ConsumerOutcome) => void;
 }
+
+/** What became of one delivery: applied, skipped as already applied, handed back to the bus for a retry, or parked. */
+export type ConsumerOutcome = 'handled' | 'duplicate' | 'retried' | 'parked';
+
+/** What a replay of a dead letter came to. */
+export type ReplayOutcome = { replayed: true } | { replayed: false; error: string };
 
 /**
  * Handles each event exactly once in effect: the event id is recorded in processed_events in the
  * same transaction as the handler's writes, so a redelivered event (a crash before the ack, or
  * the relay publishing twice) finds its id and is acknowledged without running the handler again.
+ *
+ * An infrastructure fault is thrown back to the bus, which retries it until it heals. An event
+ * that can never be applied (poison, or a handler that failed on it `maxDeliver` times) is parked
+ * in the service's dead_letters table, where it is counted and shown, and replayed or discarded
+ * by a person; the events behind it flow on.
  */
 export class DurableConsumer<S extends EventSubject> {
   private handle?: ConsumerHandle;
@@ -36,15 +61,89 @@ export class DurableConsumer<S extends EventSubject> {
 
   async start(): Promise<void> {
     if (this.handle) return;
-    const { bus, name, subjects, maxDeliver, backoffMs, concurrency } = this.options;
+    const { bus, name, subjects, maxDeliver, backoffMs, concurrency, infrastructureBackoff } = this.options;
     this.handle = await bus.consume({
       durable: name,
       subjects,
       maxDeliver,
       backoffMs,
       concurrency,
-      handler: (message) => this.process(message.subject, message.data),
+      infrastructureBackoff,
+      handler: (message) => this.receive(message),
     });
+  }
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  /**
+   * Runs a parked event through the normal path (dedupe included: one handled meanwhile is only
+   * marked replayed). A failure leaves it parked with the new error.
+   */
+  async replay(deadLetterId: string, byUserId: number | null): Promise<ReplayOutcome> {
+    const { db, tables, name } = this.options;
+    const t = tables.deadLetters;
+    const [letter] = await db
+      .select()
+      .from(t)
+      .where(and(eq(t.id, deadLetterId), eq(t.consumer, name), isNull(t.resolvedAt)));
+    if (!letter) return { replayed: false, error: 'no such open dead letter' };
+    try {
+      await this.process(letter.subject, letter.envelope);
+    } catch (err) {
+      const error = errorMessage(err).slice(0, 2000);
+      await db.update(t).set({ error, attempts: sql`${t.attempts} + 1` }).where(eq(t.id, letter.id));
+      return { replayed: false, error };
+    }
+    await db.update(t).set({ resolvedAt: new Date(), resolution: 'replayed', resolvedBy: byUserId }).where(eq(t.id, letter.id));
+    this.options.logger.info({ consumer: name, subject: letter.subject, eventId: letter.eventId }, 'dead letter replayed');
+    return { replayed: true };
+  }
+
+  /** In a consumer span when the event carries a trace (the publisher's headers, or the envelope's own). */
+  private receive(message: BusMessage): Promise<void> {
+    const trace = message.trace ?? traceOf(message.data);
+    if (!trace) return this.receiveOnce(message);
+    return inSpan(
+      `consume ${message.subject}`,
+      SpanKind.CONSUMER,
+      contextOf(trace),
+      { 'messaging.consumer.group.name': this.options.name, 'messaging.message.id': eventIdOf(message.data) ?? '' },
+      () => this.receiveOnce(message),
+    );
+  }
+
+  private async receiveOnce(message: BusMessage): Promise<void> {
+    const observe = this.options.observe ?? (() => undefined);
+    try {
+      observe((await this.process(message.subject, message.data)) ? 'handled' : 'duplicate');
+    } catch (err) {
+      const kind = classifyFailure(err);
+      // Thrown back: the bus retries a fault that heals for as long as it lasts, and gives a
+      // failing handler its tries before the event is parked here.
+      if (kind === 'infrastructure' || (kind === 'error' && message.deliveries < (this.options.maxDeliver ?? DEFAULT_MAX_DELIVER))) {
+        observe('retried');
+        throw err;
+      }
+      await this.park(message, err);
+      observe('parked');
+    }
+  }
+
+  /** Parks the event; if the database cannot take it, that is an infrastructure fault the bus retries. */
+  private async park(message: BusMessage, err: unknown): Promise<void> {
+    const { db, tables, name, logger } = this.options;
+    const error = errorMessage(err).slice(0, 2000);
+    const eventId = eventIdOf(message.data);
+    await db
+      .insert(tables.deadLetters)
+      .values({ id: randomUUID(), consumer: name, subject: message.subject, eventId, envelope: message.data ?? null, error, attempts: message.deliveries })
+      .onConflictDoNothing();
+    logger.error(
+      { consumer: name, subject: message.subject, eventId, deliveries: message.deliveries, error },
+      `event parked as a dead letter: consumer ${name}, subject ${message.subject}, event ${eventId ?? '(no id)'}: ${error}`,
+    );
   }
 
   async stop(): Promise<void> {
@@ -53,7 +152,8 @@ export class DurableConsumer<S extends EventSubject> {
     await handle?.stop();
   }
 
-  private async process(subject: string, data: unknown): Promise<void> {
+  /** Applies the event once; false when it had been applied already. */
+  private async process(subject: string, data: unknown): Promise<boolean> {
     let event: EnvelopeOf<S>;
     try {
       event = parseEnvelope(subject, data) as EnvelopeOf<S>;
@@ -62,6 +162,7 @@ export class DurableConsumer<S extends EventSubject> {
       throw err;
     }
     const { db, tables, name, handler, logger } = this.options;
+    const committed: (() => void)[] = [];
     const handled = await db.transaction(async (tx) => {
       const inserted = await tx
         .insert(tables.processedEvents)
@@ -69,9 +170,34 @@ export class DurableConsumer<S extends EventSubject> {
         .onConflictDoNothing()
         .returning({ eventId: tables.processedEvents.eventId });
       if (inserted.length === 0) return false;
-      await handler(event, tx);
+      await handler(event, tx, (work) => committed.push(work));
       return true;
     });
     if (!handled) logger.debug({ consumer: name, subject, eventId: event.id }, 'event already processed; skipped');
+    runAfterCommit(committed, logger);
+    return handled;
   }
+}
+
+/** Runs after-commit work; the commit stands whatever it throws, so a failure is only logged. */
+export function runAfterCommit(work: readonly (() => void)[], logger: MessagingLogger): void {
+  for (const w of work) {
+    try {
+      w();
+    } catch (err) {
+      logger.error({ err }, 'after-commit work failed');
+    }
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function eventIdOf(data: unknown): string | null {
+  const id = data && typeof data === 'object' ? (data as { id?: unknown }).id : undefined;
+  return typeof id === 'string' && UUID.test(id) ? id : null;
+}
+
+function traceOf(data: unknown): TraceCarrier | undefined {
+  const trace = data && typeof data === 'object' ? (data as { trace?: unknown }).trace : undefined;
+  return trace && typeof trace === 'object' ? (trace as TraceCarrier) : undefined;
 }

@@ -11,6 +11,8 @@ export interface EventEnvelope<S extends EventSubject = EventSubject> {
   /** Name of the service that wrote the event. */
   producer: string;
   data: EventMap[S];
+  /** W3C trace context of the transaction that wrote it (only while tracing is on). */
+  trace?: Record<string, string>;
 }
 
 /** One envelope per subject in S, discriminated by `subject`, so a handler can switch on it. */
@@ -25,6 +27,7 @@ const envelopeShape = z.object({
   occurredAt: z.string().datetime({ offset: true }),
   producer: z.string().min(1),
   data: z.unknown(),
+  trace: z.record(z.string()).optional(),
 });
 
 /**
@@ -49,5 +52,12 @@ export function parseEnvelope(subject: string, raw: unknown): AnyEventEnvelope {
     throw new ContractError(subject, [{ path: 'envelope.subject', message: `Unknown event subject "${subject}"` }]);
   }
   const data = parseEvent(subject, envelope.data);
-  return { id: envelope.id, subject, occurredAt: envelope.occurredAt, producer: envelope.producer, data } as AnyEventEnvelope;
+  return {
+    id: envelope.id,
+    subject,
+    occurredAt: envelope.occurredAt,
+    producer: envelope.producer,
+    data,
+    ...(envelope.trace ? { trace: envelope.trace } : {}),
+  } as AnyEventEnvelope;
 }

@@ -1,6 +1,7 @@
 import {
   ConsumeOptions,
   ConsumerHandle,
+  ConsumerLag,
   DeadLetter,
   deliver,
   EventBus,
@@ -149,6 +150,29 @@ export class InProcessBus implements EventBus, EventTailSource {
         this.tails.delete(tail);
       },
     };
+  }
+
+  /** Unfinished deliveries plus matching messages past the cursor; the oldest by when it was stored. */
+  async lag(durable: string): Promise<ConsumerLag> {
+    const state = this.durables.get(durable);
+    if (!state) return { pending: 0, oldestAgeSeconds: 0 };
+    let pending = 0;
+    let oldest = Infinity;
+    const count = (stored: StoredMessage | undefined) => {
+      if (!stored) return;
+      pending++;
+      oldest = Math.min(oldest, stored.storedAt);
+    };
+    for (const seq of state.pending.keys()) count(this.message(seq));
+    for (let seq = Math.max(state.cursor, this.firstSeq()); seq < this.nextSeq; seq++) {
+      const stored = this.message(seq);
+      if (stored && state.subjects.some((f) => subjectMatches(f, stored.subject))) count(stored);
+    }
+    return { pending, oldestAgeSeconds: pending === 0 ? 0 : (Date.now() - oldest) / 1000 };
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('the in-process bus is closed');
   }
 
   async close(): Promise<void> {

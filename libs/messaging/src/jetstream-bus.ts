@@ -5,9 +5,11 @@ import {
   ConsumerMessages,
   DeliverPolicy,
   DiscardPolicy,
+  headers,
   JetStreamClient,
   JetStreamManager,
   JsMsg,
+  MsgHdrs,
   NatsConnection,
   NatsError,
   nanos,
@@ -19,6 +21,7 @@ import {
 import {
   BusMessage,
   ConsumeOptions,
+  ConsumerLag,
   ConsumerHandle,
   DeadLetter,
   deliver,
@@ -31,6 +34,7 @@ import {
 import { AnyEventEnvelope } from './envelope';
 import { EventTailSource, TailHandle, TailOptions, validateTailOptions } from './event-tail';
 import { errorMessage, MessagingLogger } from './logger';
+import { activeCarrier, carrierOfHeaders } from './tracing';
 
 export interface JetStreamBusOptions {
   natsUrl: string;
@@ -134,10 +138,51 @@ export class JetStreamBus implements EventBus, EventTailSource {
     return this.options.subjectPrefix;
   }
 
-  async publish(envelope: AnyEventEnvelope): Promise<void> {
+  /** A JetStream API round trip: the server is reachable and JetStream answers. */
+  async ping(): Promise<void> {
+    if (this.nc.isClosed()) throw new Error('NATS connection closed');
+    await this.jsm.getAccountInfo();
+  }
+
+  /**
+   * Pending = delivered but not acknowledged plus not yet delivered, over the durable's subject
+   * consumers. The oldest age is read from the first stream message past the ack floor, which may
+   * belong to another subject: an upper bound, close enough to page on.
+   */
+  async lag(durable: string, subjects: readonly string[]): Promise<ConsumerLag> {
+    let pending = 0;
+    let oldestAgeSeconds = 0;
+    for (const subject of subjects) {
+      const info = await this.jsm.consumers.info(this.options.stream, consumerName(durable, subject));
+      const behind = info.num_pending + info.num_ack_pending;
+      pending += behind;
+      if (behind === 0) continue;
+      try {
+        const first = await this.jsm.streams.getMessage(this.options.stream, { seq: info.ack_floor.stream_seq + 1 });
+        oldestAgeSeconds = Math.max(oldestAgeSeconds, (Date.now() - first.time.getTime()) / 1000);
+      } catch {
+        // Removed by retention meanwhile: the count stands, the age is unknown.
+      }
+    }
+    return { pending, oldestAgeSeconds };
+  }
+
+  /**
+   * `msgId` replaces the event id as JetStream's deduplication key: a deliberate second publish
+   * (republishing a time range) must not be dropped as a duplicate; consumers still deduplicate
+   * by the event id.
+   */
+  async publish(envelope: AnyEventEnvelope, opts: { msgId?: string } = {}): Promise<void> {
+    const carrier = activeCarrier();
+    let traceHeaders: MsgHdrs | undefined;
+    if (carrier) {
+      traceHeaders = headers();
+      for (const [k, v] of Object.entries(carrier)) traceHeaders.set(k, v);
+    }
     await this.js.publish(this.options.subjectPrefix + envelope.subject, JSON.stringify(envelope), {
-      msgID: envelope.id,
+      msgID: opts.msgId ?? envelope.id,
       timeout: this.options.publishTimeoutMs,
+      ...(traceHeaders ? { headers: traceHeaders } : {}),
     });
   }
 
@@ -268,9 +313,10 @@ export class JetStreamBus implements EventBus, EventTailSource {
     try {
       const info = await this.jsm.streams.info(wanted.name);
       const have = [...info.config.subjects].sort().join(',');
-      if (have !== [...wanted.subjects].sort().join(',')) {
-        await this.jsm.streams.update(wanted.name, { ...info.config, subjects: wanted.subjects });
-        this.options.logger.info({ stream: wanted.name, subjects: wanted.subjects }, 'event stream subjects updated');
+      if (have !== [...wanted.subjects].sort().join(',') || info.config.num_replicas !== wanted.num_replicas) {
+        // A cluster moves an existing stream to the replicas asked for; a single server refuses more than 1.
+        await this.jsm.streams.update(wanted.name, { ...info.config, subjects: wanted.subjects, num_replicas: wanted.num_replicas });
+        this.options.logger.info({ stream: wanted.name, subjects: wanted.subjects, replicas: wanted.num_replicas }, 'event stream updated');
       }
     } catch (err) {
       if (apiErrorCode(err) !== STREAM_NOT_FOUND) throw err;
@@ -397,10 +443,12 @@ class PullLoop {
     } catch {
       data = undefined;
     }
+    const trace = carrierOfHeaders(msg.headers);
     const message: BusMessage = {
       subject: this.bus.stripPrefix(msg.subject),
       data: data === undefined ? msg.string() : data,
       deliveries: msg.info.redeliveryCount,
+      ...(trace ? { trace } : {}),
     };
     // Long handlers tell the server they are alive so it does not redeliver meanwhile.
     const keepAlive = setInterval(() => safely(() => msg.working()), Math.max(1000, this.bus.ackWaitMs / 3));

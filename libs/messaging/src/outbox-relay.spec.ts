@@ -171,6 +171,8 @@ describe('Outbox and OutboxRelay on JetStream', () => {
         await bus.publish(envelope);
       },
       consume: (o) => bus.consume(o),
+      ping: () => bus.ping(),
+      lag: (durable, subjects) => bus.lag(durable, subjects),
       close: async () => undefined,
     };
     await startRelay({ bus: counting, batchSize: 5 });
@@ -245,6 +247,28 @@ describe('Outbox and OutboxRelay on JetStream', () => {
       const stream = await ownBus.connection.jetstreamManager().then((jsm) => jsm.streams.info('LWS'));
       expect(stream.state.messages).toBe(3);
     });
+  });
+
+  it('parks a row the bus refuses for good, with its attempts and error, and publishes the rows behind it', async () => {
+    const events = await received();
+    const before = await t.db.transaction((tx) => outbox.enqueue(tx, 'identity.user.created.v1', userCreated(1)));
+    // Bigger than the stream's 1 MiB message limit: no retry can ever publish it.
+    const huge = { ...before, id: '00000000-0000-4000-8000-000000000001', data: { ...userCreated(2), name: 'x'.repeat(1_200_000) } };
+    await t.pool.query('INSERT INTO msgtest.outbox (id, subject, payload) VALUES ($1, $2, $3)', [huge.id, huge.subject, JSON.stringify(huge)]);
+    const after = await t.db.transaction((tx) => outbox.enqueue(tx, 'identity.user.created.v1', userCreated(3)));
+    await startRelay();
+
+    const row = async () => (await t.pool.query('SELECT attempts, last_error, parked_at, published_at FROM msgtest.outbox WHERE id = $1', [huge.id])).rows;
+    await eventually(async () => (await row())[0].parked_at !== null, 10_000);
+    await eventually(async () => (await outboxRows()).filter((r) => r.published_at === null).length === 1);
+    // Once each: what landed while the huge row was being retried is dropped by the bus as a repeat.
+    expect(events.map((e) => e.id)).toEqual([before.id, after.id]);
+    const rows = await row();
+    expect(rows[0]).toMatchObject({ attempts: 3, published_at: null });
+    expect(rows[0].parked_at).toBeInstanceOf(Date);
+    expect(rows[0].last_error).toMatch(/payload|size|exceed/i);
+    const parkedLine = logger.lines('error').find((l) => /outbox row parked/.test(l.msg ?? ''));
+    expect(parkedLine?.msg).toContain(huge.id);
   });
 });
 

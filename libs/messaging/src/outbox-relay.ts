@@ -2,8 +2,10 @@ import { and, asc, gte, isNotNull, sql } from 'drizzle-orm';
 import { PgDatabase } from 'drizzle-orm/pg-core';
 import { EventBus } from './bus';
 import { AnyEventEnvelope } from './envelope';
+import { classifyFailure } from './failures';
 import { errorMessage, MessagingLogger } from './logger';
 import { MessagingTables } from './tables';
+import { contextOf, inSpan, SpanKind } from './tracing';
 
 export interface OutboxRelayOptions {
   db: PgDatabase<any, any, any>;
@@ -18,6 +20,17 @@ export interface OutboxRelayOptions {
   maxBackoffMs?: number;
   /** With a non-persistent bus, events younger than this are published again at start. Default 24 h. */
   replayWindowMs?: number;
+  /** Refusals after which a row the bus refuses for a reason of its own (not an outage) is parked. Default 3. */
+  parkAfterAttempts?: number;
+  /** Told of every row parked (metrics). */
+  onParked?: () => void;
+}
+
+/** The outcome of one batch: rows published, rows parked, and the failure that stopped it, if any. */
+interface BatchResult {
+  published: number;
+  parked: number;
+  failure?: unknown;
 }
 
 /**
@@ -31,6 +44,9 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly maxBackoffMs: number;
   private readonly replayWindowMs: number;
+  private readonly parkAfterAttempts: number;
+  /** Refusals per row since this relay started (a restart gives a row its tries again). */
+  private readonly refusals = new Map<string, number>();
   private running?: Promise<void>;
   private stopping = false;
   private wake?: () => void;
@@ -44,6 +60,7 @@ export class OutboxRelay {
     // Short on purpose: after a NATS outage, waiting events (possibly alarms) go out within seconds.
     this.maxBackoffMs = options.maxBackoffMs ?? 2_000;
     this.replayWindowMs = options.replayWindowMs ?? 24 * 3600_000;
+    this.parkAfterAttempts = options.parkAfterAttempts ?? 3;
   }
 
   async start(): Promise<void> {
@@ -72,10 +89,10 @@ export class OutboxRelay {
       this.kicked = false;
       let delay = this.pollIntervalMs;
       try {
-        const { published, failure } = await this.publishBatch();
+        const { published, parked, failure } = await this.publishBatch();
         if (failure !== undefined) throw failure;
         this.recovered();
-        if (published === this.batchSize) delay = 0;
+        if (published === this.batchSize || parked > 0) delay = 0;
       } catch (err) {
         delay = this.failed(err);
       }
@@ -89,16 +106,16 @@ export class OutboxRelay {
    * under load the relay runs this once per few events, and the builder's CPU cost per statement
    * is about fifty times a template's (bench/checkin).
    */
-  private async publishBatch(): Promise<{ published: number; failure?: unknown }> {
-    const { db, tables, bus } = this.options;
+  private async publishBatch(): Promise<BatchResult> {
+    const { db, tables } = this.options;
     const outbox = tables.outbox;
     return db.transaction(async (tx) => {
       const { rows } = (await tx.execute(sql`
-        select id, payload from ${outbox}
-        where published_at is null
+        select id, subject, attempts, payload from ${outbox}
+        where published_at is null and parked_at is null
         order by seq
         limit ${this.batchSize}
-        for update skip locked`)) as unknown as { rows: { id: string; payload: unknown }[] };
+        for update skip locked`)) as unknown as { rows: { id: string; subject: string; attempts: number; payload: unknown }[] };
       // Pipelined: every publish of the batch is handed to the bus, in order, before the first
       // acknowledgement is awaited (one round trip per batch, not per event: the relay kept up with
       // only about 1,800 events/s awaiting each, bench/escalation). The bus stores them in the order
@@ -107,25 +124,56 @@ export class OutboxRelay {
       // bus as a repeat of its envelope id. An outage or a lost acknowledgement keeps the order (the
       // row whose publish failed either landed first or the later ones failed too); only an event the
       // bus refuses on its own while later ones are accepted would be overtaken by them.
-      const outcomes = await Promise.allSettled(
-        rows.map((row) => bus.publish((typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as AnyEventEnvelope)),
-      );
+      const outcomes = await Promise.allSettled(rows.map((row) => this.publishOne(parsePayload(row.payload))));
       const published: string[] = [];
+      let parked = 0;
       let failure: unknown;
       for (const [i, outcome] of outcomes.entries()) {
         if (outcome.status === 'fulfilled') {
           published.push(rows[i].id);
           continue;
         }
-        failure = outcome.reason ?? new Error('publish failed');
-        await tx.execute(sql`update ${outbox} set attempts = attempts + 1 where id = ${rows[i].id}`);
+        const row = rows[i];
+        const reason = outcome.reason ?? new Error('publish failed');
+        const error = errorMessage(reason).slice(0, 2000);
+        // An outage is waited out however long it lasts; a row the bus itself refuses (too large,
+        // say) would block every row behind it, so after a few tries it is set aside for a person.
+        // Only refusals count toward parking, not the failed tries of an outage (attempts counts both).
+        const refused = classifyFailure(reason) !== 'infrastructure';
+        const refusals = refused ? (this.refusals.get(row.id) ?? 0) + 1 : 0;
+        if (refused) this.refusals.set(row.id, refusals);
+        const park = refused && refusals >= this.parkAfterAttempts;
+        if (park) this.refusals.delete(row.id);
+        await tx.execute(sql`
+          update ${outbox} set attempts = attempts + 1, last_error = ${error},
+            parked_at = ${park ? new Date().toISOString() : null}::timestamptz
+          where id = ${row.id}`);
+        if (park) {
+          parked = 1;
+          this.options.onParked?.();
+          this.options.logger.error(
+            { eventId: row.id, subject: row.subject, attempts: row.attempts + 1, error },
+            `outbox row parked: the bus refused event ${row.id} (${row.subject}) ${refusals} times: ${error}; the rows behind it go on`,
+          );
+        } else {
+          failure = reason;
+        }
         break;
       }
+      if (this.refusals.size > 0) for (const id of published) this.refusals.delete(id);
       if (published.length > 0) {
         await tx.execute(sql`update ${outbox} set published_at = ${new Date().toISOString()}::timestamptz where id in ${published}`);
       }
-      return { published: published.length, failure };
+      return { published: published.length, parked, failure };
     });
+  }
+
+  /** A traced event is published in a span of the trace that wrote it, which the consumer's span then follows. */
+  private publishOne(envelope: AnyEventEnvelope): Promise<void> {
+    if (!envelope.trace) return this.options.bus.publish(envelope);
+    return inSpan(`publish ${envelope.subject}`, SpanKind.PRODUCER, contextOf(envelope.trace), { 'messaging.message.id': envelope.id }, () =>
+      this.options.bus.publish(envelope),
+    );
   }
 
   /** Logs the start of an outage once, not on every retry, and backs off. */
@@ -135,7 +183,7 @@ export class OutboxRelay {
       this.outageSince = new Date();
       this.options.logger.error(
         { error: errorMessage(err) },
-        'outbox relay cannot publish; events stay in the outbox and are retried until it can',
+        'outbox relay cannot publish (bus or database unreachable); events stay in the outbox and are retried until it can',
       );
     } else {
       this.options.logger.debug({ error: errorMessage(err), failures: this.failures }, 'outbox relay still cannot publish');
@@ -181,4 +229,8 @@ export class OutboxRelay {
       };
     });
   }
+}
+
+function parsePayload(payload: unknown): AnyEventEnvelope {
+  return (typeof payload === 'string' ? JSON.parse(payload) : payload) as AnyEventEnvelope;
 }

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { PgDatabase } from 'drizzle-orm/pg-core';
 import { AnyEventEnvelope, EventEnvelope } from './envelope';
 import { MessagingTables } from './tables';
+import { activeCarrier } from './tracing';
 
 export interface OutboxOptions {
   tables: MessagingTables;
@@ -34,12 +35,14 @@ export class Outbox {
   ): Promise<EventEnvelope<S>> {
     const parsed = parseEvent(subject, data);
     const now = this.clock();
+    const trace = activeCarrier();
     const envelope: EventEnvelope<S> = {
       id: randomUUID(),
       subject,
       occurredAt: now.toISOString(),
       producer: this.options.producer,
       data: parsed,
+      ...(trace ? { trace } : {}),
     };
     // A template, not the query builder: every event pays for this statement inside its
     // transaction, and composing it with the builder costs about fifty times the CPU (bench/checkin).
@@ -58,8 +61,9 @@ export class Outbox {
     if (events.length === 0) return [];
     const parsed = events.map((e) => ({ subject: e.subject, data: parseEvent(e.subject, e.data) }));
     const occurredAt = this.clock().toISOString();
+    const trace = activeCarrier();
     const envelopes = parsed.map(
-      (e) => ({ id: randomUUID(), subject: e.subject, occurredAt, producer: this.options.producer, data: e.data }) as AnyEventEnvelope,
+      (e) => ({ id: randomUUID(), subject: e.subject, occurredAt, producer: this.options.producer, data: e.data, ...(trace ? { trace } : {}) }) as AnyEventEnvelope,
     );
     // One parameter for the whole batch, unpacked by PostgreSQL; the ordinality keeps the seq order.
     await tx.execute(sql`

@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { CommandMap, CommandPattern, ContractError, parseCommandReply, parseCommandRequest } from '@lws/contracts';
-import { connect, ErrorCode, JSONCodec, NatsConnection, NatsError } from 'nats';
-import { InProcessBus, NoResponderError, RequestTimeoutError, RpcReplyPacket } from './in-process-bus';
+import { context } from '@opentelemetry/api';
+import { connect, ErrorCode, headers, JSONCodec, MsgHdrs, NatsConnection, NatsError } from 'nats';
+import { NoResponderError, RequestTimeoutError, type RpcReplyPacket } from './in-process-bus';
 import { errorMessage, MessagingLogger } from './logger';
 import { RemoteError, remoteErrorFromPacket } from './rpc-errors';
-import { RpcTransportOptions, rpcSubject } from './rpc-strategy';
+import { RpcObserver, RpcTransportOptions, rpcSubject } from './rpc-strategy';
+import { activeCarrier, inSpan, SpanKind, type TraceCarrier } from './tracing';
 
 export interface SendOptions {
   /** Default 5000 ms; past it the call fails with 503. */
   timeoutMs?: number;
 }
 
-type Transport = (pattern: string, data: unknown, timeoutMs: number) => Promise<RpcReplyPacket>;
+type Transport = (pattern: string, data: unknown, timeoutMs: number, trace?: TraceCarrier) => Promise<RpcReplyPacket>;
 
 const codec = JSONCodec<unknown>();
 
@@ -26,12 +28,15 @@ export class RpcClient {
     private readonly transport: Transport,
     private readonly closeTransport: () => Promise<void>,
     private readonly logger?: MessagingLogger,
+    /** Resolves while the transport can carry requests (readiness). */
+    readonly ping: () => Promise<void> = async () => undefined,
+    private readonly observe?: RpcObserver,
   ) {}
 
   static async create(options: RpcTransportOptions): Promise<RpcClient> {
     if (options.mode === 'in-process') {
       const bus = options.bus;
-      return new RpcClient((pattern, data, timeoutMs) => bus.request(pattern, data, timeoutMs), async () => undefined, options.logger);
+      return new RpcClient((pattern, data, timeoutMs) => bus.request(pattern, data, timeoutMs), async () => undefined, options.logger, undefined, options.observe);
     }
     let nc: NatsConnection;
     try {
@@ -40,20 +45,54 @@ export class RpcClient {
       throw new Error(`Cannot connect to NATS at ${options.natsUrl}: ${errorMessage(err)}`, { cause: err });
     }
     const prefix = options.subjectPrefix ?? '';
-    const transport: Transport = async (pattern, data, timeoutMs) => {
+    const transport: Transport = async (pattern, data, timeoutMs, trace) => {
       const request = { pattern, data, id: randomUUID() };
-      const reply = await nc.request(rpcSubject(prefix, pattern), codec.encode(request), { timeout: timeoutMs });
+      let traceHeaders: MsgHdrs | undefined;
+      if (trace) {
+        traceHeaders = headers();
+        for (const [k, v] of Object.entries(trace)) traceHeaders.set(k, v);
+      }
+      const reply = await nc.request(rpcSubject(prefix, pattern), codec.encode(request), {
+        timeout: timeoutMs,
+        ...(traceHeaders ? { headers: traceHeaders } : {}),
+      });
       return codec.decode(reply.data) as RpcReplyPacket;
     };
     return new RpcClient(transport, async () => {
-      if (!nc.isClosed()) await nc.drain();
-    }, options.logger);
+      if (nc.isClosed()) return;
+      // Draining needs the server; during an outage give up after a while rather than hang shutdown.
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000)));
+      await Promise.race([nc.drain().catch(() => undefined), gaveUp]);
+      clearTimeout(timer);
+      if (!nc.isClosed()) await nc.close();
+    }, options.logger, async () => {
+      if (nc.isClosed()) throw new Error('NATS connection closed');
+      await nc.flush();
+    }, options.observe);
   }
 
   async send<P extends CommandPattern>(
     pattern: P,
     request: CommandMap[P]['request'],
     options: SendOptions = {},
+  ): Promise<CommandMap[P]['reply']> {
+    if (!this.observe) return this.sendOnce(pattern, request, options);
+    const started = performance.now();
+    try {
+      const reply = await this.sendOnce(pattern, request, options);
+      this.observe(pattern, 'ok', (performance.now() - started) / 1000);
+      return reply;
+    } catch (err) {
+      this.observe(pattern, err instanceof RemoteError ? String(err.status) : 'error', (performance.now() - started) / 1000);
+      throw err;
+    }
+  }
+
+  private async sendOnce<P extends CommandPattern>(
+    pattern: P,
+    request: CommandMap[P]['request'],
+    options: SendOptions,
   ): Promise<CommandMap[P]['reply']> {
     const timeoutMs = options.timeoutMs ?? 5000;
     let data: CommandMap[P]['request'];
@@ -65,7 +104,12 @@ export class RpcClient {
     }
     let packet: RpcReplyPacket;
     try {
-      packet = await this.transport(pattern, data, timeoutMs);
+      // Inside a trace, the request gets a client span whose context the server continues.
+      packet = activeCarrier()
+        ? await inSpan(`rpc ${pattern}`, SpanKind.CLIENT, context.active(), { 'rpc.method': pattern }, () =>
+            this.transport(pattern, data, timeoutMs, activeCarrier()),
+          )
+        : await this.transport(pattern, data, timeoutMs);
     } catch (err) {
       throw this.transportError(err, pattern, timeoutMs);
     }

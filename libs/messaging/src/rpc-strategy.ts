@@ -3,6 +3,7 @@ import { JSONCodec, NatsConnection, Msg, Subscription } from 'nats';
 import { InProcessBus, RpcReplyPacket } from './in-process-bus';
 import { errorMessage, MessagingLogger } from './logger';
 import { INTERNAL_ERROR_MESSAGE } from './rpc-errors';
+import { carrierOfHeaders, contextOf, inSpan, SpanKind } from './tracing';
 
 export type RpcTransportOptions =
   | {
@@ -13,8 +14,12 @@ export type RpcTransportOptions =
       logger?: MessagingLogger;
       /** Connection name shown by the NATS server. */
       name?: string;
+      observe?: RpcObserver;
     }
-  | { mode: 'in-process'; bus: InProcessBus; logger?: MessagingLogger };
+  | { mode: 'in-process'; bus: InProcessBus; logger?: MessagingLogger; observe?: RpcObserver };
+
+/** Told of every command a client sent: its subject, `ok` or the failure's status, and how long it took (metrics). */
+export type RpcObserver = (subject: string, outcome: string, seconds: number) => void;
 
 /** Replicas of a service join one queue group per command, so each request reaches one of them. */
 export const RPC_QUEUE_GROUP = 'lws-rpc';
@@ -69,7 +74,11 @@ export class NatsRpcServer extends ServerNats {
             this.log?.error({ pattern, error: errorMessage(err) }, 'command subscription failed');
             return;
           }
-          this.handleMessage(pattern, msg).catch((e: unknown) => this.answerMalformed(pattern, msg, e));
+          const trace = carrierOfHeaders(msg.headers);
+          const handle = () => this.handleMessage(pattern, msg);
+          (trace ? inSpan(`handle ${pattern}`, SpanKind.SERVER, contextOf(trace), { 'rpc.method': pattern }, handle) : handle()).catch((e: unknown) =>
+            this.answerMalformed(pattern, msg, e),
+          );
         },
       });
       this.subs.push(sub);

@@ -12,15 +12,20 @@ import {
   Outbox,
   OutboxRelay,
   pruneMessagingTables,
+  RpcClient,
   type EventBus,
+  type RpcTransportOptions,
 } from '@lws/messaging';
 import type { CommandPattern } from '@lws/contracts';
 import { baseConfigShape, healthPortShape, loadConfig, type BaseConfig } from './config';
 import { createLogger, NestPinoLogger, type Logger } from './logger';
 import { openDatabase, type Database } from './database';
-import { HealthController, Readiness } from './health';
+import { HealthController, MetricsController, Readiness } from './health';
+import { metrics, rpcObserver, sampleMessagingTables, sampleReadiness } from './metrics';
+import { DeadLetters, deadLettersController } from './dead-letters';
 import { clockFor } from './clock';
-import { ANNOUNCE, CLOCK, CONFIG, Consumers, DB, LOGGER, UnitOfWork, type Announce, type Clock } from './runtime';
+import { Shutdown } from './shutdown';
+import { ANNOUNCE, CLOCK, CONFIG, Consumers, DB, LOGGER, RPC, UnitOfWork, type Announce, type Clock } from './runtime';
 
 export const VERSION = '0.1.0';
 
@@ -101,12 +106,8 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
   const config = loadServiceConfig(def, opts.env);
   const logger = createLogger(def.name, config.LOG_LEVEL, opts.logDestination);
   const clock = opts.clock ?? clockFor(config);
-  const cleanups: (() => Promise<unknown>)[] = [];
-  const close = async () => {
-    for (const fn of cleanups.splice(0).reverse()) {
-      await fn().catch((err) => logger.error({ err }, 'error during shutdown'));
-    }
-  };
+  const shutdown = new Shutdown(logger);
+  const close = () => shutdown.run();
 
   try {
     const database: Database = await openDatabase({
@@ -115,34 +116,51 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
       dataDir: config.DATA_DIR,
       migrationsFolder: def.migrationsFolder,
       logger,
+      poolSize: config.DATABASE_POOL_SIZE,
     });
-    cleanups.push(() => database.close());
+    shutdown.add('database pool', () => database.close());
 
     let bus: EventBus;
     let rpcStrategy;
+    let rpcTransport: RpcTransportOptions;
     if (config.NATS_URL) {
       const jet = await JetStreamBus.connect({
         natsUrl: config.NATS_URL,
         stream: config.EVENTS_STREAM,
+        replicas: config.EVENTS_STREAM_REPLICAS,
         subjectPrefix: config.SUBJECT_PREFIX,
         logger,
         name: `lws-${def.name}`,
       });
       bus = jet;
-      cleanups.push(() => jet.close());
-      rpcStrategy = createRpcStrategy({ mode: 'nats', natsUrl: config.NATS_URL, subjectPrefix: config.SUBJECT_PREFIX, logger });
+      shutdown.add('event bus', () => jet.close());
+      rpcTransport = { mode: 'nats', natsUrl: config.NATS_URL, subjectPrefix: config.SUBJECT_PREFIX, logger, name: `lws-${def.name}-rpc` };
+      rpcStrategy = createRpcStrategy(rpcTransport);
     } else if (opts.inProcessBus) {
       bus = opts.inProcessBus;
-      rpcStrategy = createRpcStrategy({ mode: 'in-process', bus: opts.inProcessBus });
+      rpcTransport = { mode: 'in-process', bus: opts.inProcessBus, logger };
+      rpcStrategy = createRpcStrategy(rpcTransport);
     } else {
       throw new Error('NATS_URL is required when a service runs on its own (the in-process bus exists only in the embedded launcher)');
     }
 
+    const rpc = await RpcClient.create({ ...rpcTransport, observe: rpcObserver(def.name) });
+    shutdown.add('rpc client', () => rpc.close());
+
     const outbox = new Outbox({ tables: def.tables, producer: def.name, clock });
-    const relay = new OutboxRelay({ db: database.db, tables: def.tables, bus, logger });
-    const consumers = new Consumers(def.name, { db: database.db, tables: def.tables, bus, logger, outbox, relay });
+    const relay = new OutboxRelay({
+      db: database.db,
+      tables: def.tables,
+      bus,
+      logger,
+      onParked: () => metrics.outboxParkedTotal.inc({ service: def.name }),
+    });
     const readiness = new Readiness();
+    const unsample = [...sampleMessagingTables(def.name, database.db, def.tables), sampleReadiness(def.name, readiness)];
+    shutdown.add('metric samplers', () => unsample.forEach((remove) => remove()));
+    const consumers = new Consumers(def.name, { db: database.db, tables: def.tables, bus, logger, outbox, relay });
     readiness.add('database', () => database.ping());
+    readiness.add('bus', () => bus.ping());
 
     @Global()
     @Module({
@@ -152,22 +170,28 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
         { provide: DB, useValue: database.db },
         { provide: CLOCK, useValue: clock },
         { provide: ANNOUNCE, useValue: opts.announce ?? ((m: string) => process.stdout.write(`\n${m}\n\n`)) },
-        { provide: UnitOfWork, useValue: new UnitOfWork(database.db, outbox, relay) },
+        { provide: UnitOfWork, useValue: new UnitOfWork(database.db, outbox, relay, logger) },
         { provide: Consumers, useValue: consumers },
         { provide: Readiness, useValue: readiness },
+        { provide: RPC, useValue: rpc },
       ],
-      exports: [CONFIG, LOGGER, DB, CLOCK, ANNOUNCE, UnitOfWork, Consumers, Readiness],
+      exports: [CONFIG, LOGGER, DB, CLOCK, ANNOUNCE, UnitOfWork, Consumers, Readiness, RPC],
     })
     class RuntimeModule {}
 
-    @Module({ imports: [RuntimeModule, ...def.imports], controllers: [HealthController, pingController(def.name)] })
+    const deadLetters = new DeadLetters(database.db, def.tables, consumers, relay);
+
+    @Module({
+      imports: [RuntimeModule, ...def.imports],
+      controllers: [HealthController, MetricsController, pingController(def.name), deadLettersController(def.name, deadLetters)],
+    })
     class ServiceModule {}
 
     const app = await NestFactory.create(ServiceModule as DynamicModule['module'], {
       logger: new NestPinoLogger(logger),
       abortOnError: false,
     });
-    cleanups.push(() => app.close());
+    shutdown.add('nest application', () => app.close());
     app.connectMicroservice({ strategy: rpcStrategy }, { inheritAppConfig: true });
     // Runs the modules' onModuleInit hooks, where feature modules register their consumers, before
     // the consumers start (app.listen would run them only after).
@@ -175,9 +199,9 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
     await app.startAllMicroservices();
 
     relay.start();
-    cleanups.push(() => relay.stop());
+    shutdown.add('outbox relay', () => relay.stop());
     await consumers.startAll();
-    cleanups.push(() => consumers.stopAll());
+    shutdown.add('durable consumers', () => consumers.stopAll());
 
     const prune = () =>
       pruneMessagingTables(database.db, def.tables, clock())
@@ -185,7 +209,7 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
         .catch((err) => logger.warn({ err }, 'pruning old outbox and dedupe rows failed; will retry'));
     const pruneTimer = setInterval(prune, 3600_000);
     pruneTimer.unref();
-    cleanups.push(async () => clearInterval(pruneTimer));
+    shutdown.add('prune timer', () => clearInterval(pruneTimer));
 
     await app.listen(config.HEALTH_PORT, config.HOST);
     const address = app.getHttpServer().address();

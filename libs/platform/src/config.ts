@@ -21,12 +21,20 @@ export const baseConfigShape = {
     .url()
     .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// URL')
     .optional(),
+  /** Connections each service process keeps to PostgreSQL at most. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
   DATA_DIR: z.string().min(1).default('.data'),
   NATS_URL: z
     .string()
     .refine((u) => u.split(',').every((s) => /^(nats|tls|wss?):\/\/[^\s]+$/.test(s.trim())), 'must be nats://host:port (comma-separated for a cluster)')
     .optional(),
   EVENTS_STREAM: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('LWS_EVENTS'),
+  /** Copies of the event stream JetStream keeps: 1 on a single server, 3 on a cluster (an odd number up to 5). */
+  EVENTS_STREAM_REPLICAS: z.coerce
+    .number()
+    .int()
+    .refine((n) => [1, 3, 5].includes(n), 'must be 1, 3 or 5')
+    .default(1),
   SUBJECT_PREFIX: z
     .string()
     .regex(/^([a-z0-9_-]+\.)?$/, 'empty, or a lower-case token ending with "."')

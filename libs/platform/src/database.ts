@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import type { PoolClient } from 'pg';
 
 /** Either driver: node-postgres against a real server, or PGlite embedded in the process. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -26,6 +27,29 @@ export interface OpenDatabaseOptions {
 }
 
 /**
+ * drizzle's transaction() sends BEGIN before its try/finally, so a BEGIN that fails (the server
+ * cut the connection as the transaction started, as a failover does) never releases the client:
+ * each such cut would keep one pool slot for good, until the service waits for connections that
+ * never come back and its shutdown waits for clients that are never released. A failed BEGIN
+ * releases its client here, as broken, so the pool drops it.
+ */
+function releaseOnFailedBegin(client: PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    const first = args[0];
+    const text = typeof first === 'string' ? first : (first as { text?: unknown } | undefined)?.text;
+    if (typeof text === 'string' && /^\s*begin\b/i.test(text) && result instanceof Promise) {
+      return result.catch((err: unknown) => {
+        client.release(err instanceof Error ? err : new Error(String(err)));
+        throw err;
+      });
+    }
+    return result;
+  };
+}
+
+/**
  * Opens the service's own database and applies its committed migrations. Against PostgreSQL
  * the migration is serialised with an advisory lock, so replicas starting together (or the
  * Helm hook job racing a pod) apply each migration once.
@@ -44,8 +68,20 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
       application_name: `lws-${opts.service}`,
+      // Waiting for a connection never hangs: after 10 s it is an error the caller retries.
+      connectionTimeoutMillis: 10_000,
+      // A server that vanished without closing its sockets (a failed node) is noticed in seconds, not hours.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     pool.on('error', (err) => opts.logger.error({ err }, 'idle database connection failed'));
+    // A connection the server cuts while it is checked out but between queries (a transaction
+    // waiting on NATS, say) emits 'error' on the client itself; unheard, that kills the process.
+    // The work using it fails on its next query and is retried; the pool drops the client on release.
+    pool.on('connect', (client) => {
+      client.on('error', (err) => opts.logger.warn({ error: err.message }, 'database connection lost while in use'));
+      releaseOnFailedBegin(client);
+    });
     const db = drizzle({ client: pool });
     const lockClient = await pool.connect();
     try {

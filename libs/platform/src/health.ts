@@ -1,4 +1,6 @@
-import { Controller, Get, HttpCode, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, HttpCode, Injectable, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { metricsText } from './metrics';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -59,10 +61,22 @@ export class HealthController {
     return { status: 'ok' };
   }
 
+  /** 503 when a check fails; the body names each check either way (an exception filter must not reshape it). */
   @Get('readyz')
-  async ready() {
+  async ready(@Res({ passthrough: true }) res: Response) {
     const report = await this.readiness.report();
-    if (!report.ready) throw new ServiceUnavailableException({ status: 'not ready', checks: report.checks });
-    return { status: 'ready', checks: report.checks };
+    res.status(report.ready ? 200 : 503);
+    return { status: report.ready ? 'ready' : 'not ready', checks: report.checks };
+  }
+}
+
+/** Prometheus scrapes this on the health port, never on a public one. */
+@Controller()
+export class MetricsController {
+  @Get('metrics')
+  async metrics(@Res() res: Response): Promise<void> {
+    const { contentType, body } = await metricsText();
+    res.setHeader('Content-Type', contentType);
+    res.send(body);
   }
 }

@@ -1,8 +1,9 @@
 import type { EventMap, EventSubject } from '@lws/contracts';
-import type { AnyEventEnvelope, EventBus, EventEnvelope, Outbox, OutboxRelay, PendingEvent } from '@lws/messaging';
-import { DurableConsumer, messagingTables } from '@lws/messaging';
+import type { AfterCommit, AnyEventEnvelope, ConsumerLag, EventBus, EventEnvelope, Outbox, OutboxRelay, PendingEvent } from '@lws/messaging';
+import { DurableConsumer, messagingTables, runAfterCommit } from '@lws/messaging';
 import type { Logger } from 'pino';
 import type { Db } from './database';
+import { metrics, oncePerScrape } from './metrics';
 
 /** DI tokens for what every service gets from the platform. */
 export const CONFIG = Symbol('LWS_CONFIG');
@@ -10,6 +11,8 @@ export const LOGGER = Symbol('LWS_LOGGER');
 export const DB = Symbol('LWS_DB');
 export const CLOCK = Symbol('LWS_CLOCK');
 export const ANNOUNCE = Symbol('LWS_ANNOUNCE');
+/** An RpcClient on the service's own transport, for asking another service (the owner of a fact). */
+export const RPC = Symbol('LWS_RPC');
 
 /** Prints a one-time message to the operator's terminal, outside the structured log. */
 export type Announce = (message: string) => void;
@@ -36,27 +39,34 @@ function emitter(outbox: Outbox, tx: Tx, onEmit: () => void): Emit {
   return emit;
 }
 
+export type { AfterCommit };
+
 /**
  * A state change and the events it causes commit together: events are written to the
  * service's outbox inside the same transaction, and the relay is woken only after commit (and
- * only when there is something to publish: a wake-up costs the relay a transaction).
+ * only when there is something to publish: a wake-up costs the relay a transaction). Other work
+ * that must see the commit (waking the scheduler) goes to `afterCommit`.
  */
 export class UnitOfWork {
   constructor(
     private readonly db: Db,
     private readonly outbox: Outbox,
     private readonly relay: OutboxRelay,
+    private readonly logger: Logger,
   ) {}
 
-  async run<T>(work: (tx: Tx, emit: Emit) => Promise<T>): Promise<T> {
+  async run<T>(work: (tx: Tx, emit: Emit, afterCommit: AfterCommit) => Promise<T>): Promise<T> {
     let emitted = false;
+    const committed: (() => void)[] = [];
     const result = await this.db.transaction(async (tx) =>
       work(
         tx,
         emitter(this.outbox, tx, () => (emitted = true)),
+        (w) => committed.push(w),
       ),
     );
     if (emitted) this.relay.kick();
+    runAfterCommit(committed, this.logger);
     return result;
   }
 }
@@ -66,14 +76,23 @@ export interface ConsumerRegistration {
   name: string;
   subjects: EventSubject[];
   /** Runs once per event id; its writes and the events it emits commit with the dedupe record. */
-  handler: (event: EventEnvelope<EventSubject>, tx: Tx, emit: Emit) => Promise<void>;
+  handler: (event: EventEnvelope<EventSubject>, tx: Tx, emit: Emit, afterCommit: AfterCommit) => Promise<void>;
+  /**
+   * Events handled at once (default 1, in stream order). More only where events are independent
+   * of each other's order, each one's effect keyed by its own id.
+   */
+  concurrency?: number;
 }
 
 /** Durable consumers declared by feature modules; started once the app is initialised. */
 export class Consumers {
   private readonly registrations: ConsumerRegistration[] = [];
   private readonly running: DurableConsumer<EventSubject>[] = [];
+  private readonly unsample: (() => void)[] = [];
   private started = false;
+  private markRunning!: () => void;
+  /** Resolves once every registered consumer has started (work that compares against them waits for it). */
+  readonly allRunning: Promise<void> = new Promise((resolve) => (this.markRunning = resolve));
 
   constructor(
     private readonly service: string,
@@ -89,30 +108,53 @@ export class Consumers {
   async startAll(): Promise<void> {
     this.started = true;
     for (const r of this.registrations) {
+      const name = `${this.service}-${r.name}`;
+      const labels = { service: this.service, consumer: name };
       const consumer = new DurableConsumer({
         db: this.deps.db,
         tables: this.deps.tables,
         bus: this.deps.bus,
         logger: this.deps.logger,
-        name: `${this.service}-${r.name}`,
+        name,
         subjects: r.subjects,
-        handler: async (event, tx) => {
+        concurrency: r.concurrency,
+        observe: (outcome) => metrics.consumerEvents.inc({ ...labels, outcome }),
+        handler: async (event, tx, afterCommit) => {
           let emitted = false;
           await r.handler(
             event as EventEnvelope<EventSubject>,
             tx,
             emitter(this.deps.outbox, tx, () => (emitted = true)),
+            afterCommit,
           );
-          // Committed a moment later by the consumer; the relay's next poll picks it up if this kick is early.
-          if (emitted) this.deps.relay.kick();
+          if (emitted) afterCommit(() => this.deps.relay.kick());
         },
       });
       await consumer.start();
       this.running.push(consumer);
+      const lag = oncePerScrape(() => this.deps.bus.lag(name, r.subjects));
+      this.unsample.push(
+        metrics.consumerPending.sample(async (g) => g.set(labels, (await lag()).pending)),
+        metrics.consumerOldestAge.sample(async (g) => g.set(labels, (await lag()).oldestAgeSeconds)),
+      );
     }
+    this.markRunning();
+  }
+
+  /** How far a registered consumer (by its registration name) is behind the stream. */
+  async lag(name: string): Promise<ConsumerLag> {
+    const r = this.registrations.find((x) => x.name === name);
+    if (!r) throw new Error(`no consumer registered as ${name}`);
+    return this.deps.bus.lag(`${this.service}-${name}`, r.subjects);
+  }
+
+  /** A running consumer by its durable name (`<service>-<name>`), for replaying its dead letters. */
+  byName(durable: string): DurableConsumer<EventSubject> | undefined {
+    return this.running.find((c) => c.name === durable);
   }
 
   async stopAll(): Promise<void> {
+    this.unsample.splice(0).forEach((remove) => remove());
     await Promise.all(this.running.splice(0).map((c) => c.stop()));
   }
 }

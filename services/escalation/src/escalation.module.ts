@@ -1,22 +1,25 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { Outbox, type AnyEventEnvelope } from '@lws/messaging';
-import { CLOCK, CONFIG, Consumers, type Clock, type Tx } from '@lws/platform';
+import { CLOCK, CONFIG, Consumers, type Clock, type Emit, type Tx } from '@lws/platform';
 import { SERVICE_NAME, settingsFrom, SETTINGS, type EscalationConfig } from './config';
 import { messaging } from './db/schema';
 import { AlarmsController } from './alarms/alarms.controller';
 import { AlarmsRepository } from './alarms/alarms.repository';
 import { AlarmsService } from './alarms/alarms.service';
 import { Notifier } from './alarms/notifier';
+import { RequestTracker } from './alarms/request-tracker';
 import { Auditor } from './deadlines/auditor';
 import { CheckinsService } from './deadlines/checkins.service';
 import { DeadlinesRepository } from './deadlines/deadlines.repository';
 import { Scheduler } from './deadlines/scheduler';
+import { ShiftsOwner } from './deadlines/shifts-owner';
+import { AlarmMetrics } from './metrics/alarm-metrics';
 import { RemindersController } from './reminders/reminders.controller';
 import { RemindersService } from './reminders/reminders.service';
-import { WorkersProjection } from './workers/workers.projection';
-
-/** A consumer commits a moment after its handler returns; the scheduler is woken once it has. */
-const AFTER_COMMIT_MS = 20;
+import { IdentitySide } from './reconcile/identity-side';
+import { Reconciler } from './reconcile/reconciler';
+import { ShiftsSide } from './reconcile/shifts-side';
+import { WorkersProjection, type DueNow } from './workers/workers.projection';
 
 @Module({
   controllers: [AlarmsController, RemindersController],
@@ -27,14 +30,20 @@ const AFTER_COMMIT_MS = 20;
     DeadlinesRepository,
     AlarmsRepository,
     Notifier,
+    RequestTracker,
     AlarmsService,
     CheckinsService,
+    ShiftsOwner,
+    AlarmMetrics,
     Scheduler,
     Auditor,
+    ShiftsSide,
+    IdentitySide,
+    Reconciler,
     WorkersProjection,
     RemindersService,
   ],
-  exports: [Scheduler, Auditor],
+  exports: [Scheduler, Auditor, RequestTracker, Reconciler],
 })
 export class EscalationModule implements OnModuleInit {
   constructor(
@@ -45,11 +54,6 @@ export class EscalationModule implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const wakeIfDue = async (work: () => Promise<void>) => {
-      this.workers.dueNow = false;
-      await work();
-      if (this.workers.dueNow) setTimeout(() => this.scheduler.wake(), AFTER_COMMIT_MS).unref();
-    };
     this.consumers.register({
       name: 'identity',
       subjects: ['identity.user.created.v1', 'identity.user.updated.v1', 'identity.user.deleted.v1', 'identity.settings.changed.v1', 'identity.contact.changed.v1'],
@@ -72,22 +76,11 @@ export class EscalationModule implements OnModuleInit {
     this.consumers.register({
       name: 'shifts',
       subjects: ['shifts.shift.started.v1', 'shifts.shift.ended.v1', 'shifts.checkin.recorded.v1', 'shifts.deadline.changed.v1', 'shifts.emergency.raised.v1'],
-      handler: (event, tx: Tx, emit) =>
-        wakeIfDue(async () => {
-          const e = event as AnyEventEnvelope;
-          switch (e.subject) {
-            case 'shifts.shift.started.v1':
-              return this.workers.shiftStarted(tx, e.data);
-            case 'shifts.shift.ended.v1':
-              return this.workers.shiftEnded(tx, e.data);
-            case 'shifts.checkin.recorded.v1':
-              return this.workers.checkInRecorded(tx, emit, e.data);
-            case 'shifts.deadline.changed.v1':
-              return this.workers.deadlineChanged(tx, e.data);
-            case 'shifts.emergency.raised.v1':
-              return this.workers.emergencyRaised(tx, emit, e.data);
-          }
-        }),
+      handler: async (event, tx: Tx, emit, afterCommit) => {
+        const dueNow = await this.shiftEvent(event as AnyEventEnvelope, tx, emit);
+        // After the commit, or the pass it starts may not see the row yet.
+        if (dueNow) afterCommit(() => this.scheduler.wake());
+      },
     });
     this.consumers.register({
       name: 'calls',
@@ -97,5 +90,22 @@ export class EscalationModule implements OnModuleInit {
         if (e.subject === 'notifications.call.completed.v1') await this.alarms.callCompleted(tx, emit, e.data);
       },
     });
+  }
+
+  private async shiftEvent(e: AnyEventEnvelope, tx: Tx, emit: Emit): Promise<DueNow> {
+    switch (e.subject) {
+      case 'shifts.shift.started.v1':
+        return this.workers.shiftStarted(tx, e.data);
+      case 'shifts.shift.ended.v1':
+        return this.workers.shiftEnded(tx, e.data);
+      case 'shifts.checkin.recorded.v1':
+        return this.workers.checkInRecorded(tx, emit, e.data);
+      case 'shifts.deadline.changed.v1':
+        return this.workers.deadlineChanged(tx, e.data);
+      case 'shifts.emergency.raised.v1':
+        return this.workers.emergencyRaised(tx, emit, e.data);
+      default:
+        return false;
+    }
   }
 }

@@ -5,7 +5,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import Redis from 'ioredis';
 import { RpcClient, type InProcessBus } from '@lws/messaging';
-import { CLOCK, clockFor, createLogger, HealthController, LOGGER, loadConfig, NestPinoLogger, Readiness, type Logger } from '@lws/platform';
+import { CLOCK, clockFor, createLogger, LOGGER, loadConfig, NestPinoLogger, Readiness, rpcObserver, sampleReadiness, serveOps, Shutdown, type Logger } from '@lws/platform';
+import { httpMetrics } from './common/http-metrics';
 import { GATEWAY_CONFIG, gatewayConfigShape } from './config';
 import { RPC } from './common/rpc';
 import { ApiExceptionFilter } from './common/api-exception.filter';
@@ -26,6 +27,8 @@ import { ActivityModule } from './activity/activity.module';
 import { LiveModule } from './live/live.module';
 import { ReportsModule } from './reports/reports.module';
 import { SystemController } from './system/system.controller';
+import { GatewayHealthController } from './system/health.controller';
+import { DeadLettersController } from './system/dead-letters.controller';
 import { CredentialsController } from './credentials/credentials.controller';
 import { KiosksController } from './kiosks/kiosks.controller';
 import { KioskLoginService } from './kiosks/kiosk-login.service';
@@ -40,6 +43,8 @@ export interface GatewayOptions {
 export interface RunningGateway {
   name: 'gateway';
   url: string;
+  /** Probes and /metrics, on HEALTH_PORT. */
+  healthUrl: string;
   logger: Logger;
   app: INestApplication;
   close(): Promise<void>;
@@ -48,10 +53,8 @@ export interface RunningGateway {
 export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGateway> {
   const config = loadConfig(gatewayConfigShape, opts.env);
   const logger = createLogger('gateway', config.LOG_LEVEL, opts.logDestination);
-  const cleanups: (() => Promise<unknown>)[] = [];
-  const close = async () => {
-    for (const fn of cleanups.splice(0).reverse()) await fn().catch((err) => logger.error({ err }, 'error during shutdown'));
-  };
+  const shutdown = new Shutdown(logger);
+  const close = () => shutdown.run();
   try {
     let store: SessionStore;
     let counters;
@@ -65,20 +68,23 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
       store = new MemorySessionStore();
       counters = new MemoryCounters();
     }
-    cleanups.push(() => store.close());
+    shutdown.add('session store', () => store.close());
 
     let rpc: RpcClient;
     if (config.NATS_URL) {
-      rpc = await RpcClient.create({ mode: 'nats', natsUrl: config.NATS_URL, subjectPrefix: config.SUBJECT_PREFIX, logger });
+      rpc = await RpcClient.create({ mode: 'nats', natsUrl: config.NATS_URL, subjectPrefix: config.SUBJECT_PREFIX, logger, observe: rpcObserver('gateway') });
     } else if (opts.inProcessBus) {
-      rpc = await RpcClient.create({ mode: 'in-process', bus: opts.inProcessBus });
+      rpc = await RpcClient.create({ mode: 'in-process', bus: opts.inProcessBus, observe: rpcObserver('gateway') });
     } else {
       throw new Error('NATS_URL is required when the gateway runs on its own (the in-process bus exists only in the embedded launcher)');
     }
-    cleanups.push(() => rpc.close());
+    shutdown.add('rpc client', () => rpc.close());
 
     const readiness = new Readiness();
+    const unsampleReady = sampleReadiness('gateway', readiness);
+    shutdown.add('metric samplers', () => unsampleReady());
     readiness.add('sessions', () => store.ping());
+    readiness.add('bus', () => rpc.ping());
 
     @Global()
     @Module({
@@ -97,7 +103,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
 
     @Module({
       imports: [GatewayRuntimeModule, UsersModule, ProfileModule, LocationsModule, ShiftsModule, EscalationModule, NotificationsModule, TimeModule.register(config.LWS_TEST_CLOCK), ActivityModule, ReportsModule, LiveModule.register(opts.inProcessBus)],
-      controllers: [HealthController, AuthController, SystemController, CredentialsController, KiosksController],
+      controllers: [GatewayHealthController, AuthController, SystemController, DeadLettersController, CredentialsController, KiosksController],
       providers: [AuthService, KioskLoginService, { provide: APP_GUARD, useClass: SessionGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
     })
     class GatewayModule {}
@@ -106,9 +112,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
       logger: new NestPinoLogger(logger),
       abortOnError: false,
     });
-    cleanups.push(() => app.close());
+    shutdown.add('nest application', () => app.close());
     app.disable('x-powered-by');
     app.set('trust proxy', config.TRUST_PROXY);
+    app.use(httpMetrics);
     app.use(securityHeaders);
     app.use(cookieParser());
     app.use(csrfGuard);
@@ -116,10 +123,12 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     await app.listen(config.PORT, config.HOST);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
+    const ops = await serveOps({ host: config.HOST, port: config.HEALTH_PORT, readiness });
+    shutdown.add('ops server', () => ops.close());
     readiness.markStarted();
     const url = `http://${config.HOST}:${port}`;
-    logger.info({ url }, 'gateway ready');
-    return { name: 'gateway', url, logger, app, close };
+    logger.info({ url, health: ops.url }, 'gateway ready');
+    return { name: 'gateway', url, healthUrl: ops.url, logger, app, close };
   } catch (err) {
     await close();
     throw err;

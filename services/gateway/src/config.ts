@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseConfigShape, configTypes } from '@lws/platform';
+import { baseConfigShape, configTypes, healthPortShape } from '@lws/platform';
 import { liveConfigShape } from './live/live.config';
 
 const { DATABASE_URL: _gatewayHasNoDatabase, DATA_DIR: _noData, ...common } = baseConfigShape;
@@ -7,6 +7,8 @@ const { DATABASE_URL: _gatewayHasNoDatabase, DATA_DIR: _noData, ...common } = ba
 export const gatewayConfigShape = {
   ...common,
   PORT: configTypes.port.default(8080),
+  /** Probes and Prometheus metrics for the operator's network, apart from the public PORT. */
+  ...healthPortShape(8079),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\/[^\s]+$/, 'must be a redis:// or rediss:// URL')

@@ -8,12 +8,13 @@ import { ProfileModule } from './profile/profile.module';
 import { PinModule } from './credentials/pin.module';
 import { CredentialsModule } from './credentials/credentials.module';
 import { KiosksModule } from './kiosks/kiosks.module';
+import { ReconcileModule } from './reconcile/reconcile.module';
 
 export const identityService: ServiceDefinition = {
   name: 'identity',
   configShape: identityConfigShape,
   defaultHealthPort: 8081,
-  imports: [PinModule, UsersModule, AuthModule, ProfileModule, CredentialsModule, KiosksModule],
+  imports: [PinModule, UsersModule, AuthModule, ProfileModule, CredentialsModule, KiosksModule, ReconcileModule],
   schema: identitySchema,
   tables: messaging,
   migrationsFolder: join(__dirname, '..', 'drizzle'),

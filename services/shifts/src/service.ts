@@ -7,12 +7,13 @@ import { EmergenciesModule } from './emergencies/emergencies.module';
 import { DashboardsModule } from './dashboards/dashboards.module';
 import { DeadlinesModule } from './deadlines/deadlines.module';
 import { ProjectionsModule } from './projections/projections.module';
+import { ReconcileModule } from './reconcile/reconcile.module';
 
 export const shiftsService: ServiceDefinition = {
   name: 'shifts',
   configShape: {},
   defaultHealthPort: 8083,
-  imports: [ShiftsModule, CheckInsModule, EmergenciesModule, DashboardsModule, DeadlinesModule, ProjectionsModule],
+  imports: [ShiftsModule, CheckInsModule, EmergenciesModule, DashboardsModule, DeadlinesModule, ProjectionsModule, ReconcileModule],
   schema: shiftsSchema,
   tables: messaging,
   migrationsFolder: join(__dirname, '..', 'drizzle'),

@@ -27,9 +27,11 @@ export interface StoredEvent {
 export class ChaosStack {
   readonly shifts: ServiceProcess[] = [];
   readonly escalations: ServiceProcess[] = [];
+  readonly others: ServiceProcess[] = [];
   private rpcClient?: RpcClient;
   private seedBus?: JetStreamBus;
   private pool?: Pool;
+  private shiftsPool?: Pool;
 
   private constructor(
     readonly nats: NatsServerProcess,
@@ -37,12 +39,18 @@ export class ChaosStack {
     readonly prefix: string,
     readonly stream: string,
     private readonly escalationEnv: NodeJS.ProcessEnv,
+    /** Escalation's own database when it is not the shared one (a server the test can stop). */
+    private readonly escalationDatabaseUrl?: string,
   ) {}
 
-  static async create(nats: NatsServerProcess, escalationEnv: NodeJS.ProcessEnv = {}): Promise<ChaosStack> {
+  static async create(
+    nats: NatsServerProcess,
+    escalationEnv: NodeJS.ProcessEnv = {},
+    options: { escalationDatabaseUrl?: string } = {},
+  ): Promise<ChaosStack> {
     const id = uniqueId('c');
     const db = await createTestDatabase('lws_chaos_');
-    return new ChaosStack(nats, db, `${id}.`, `LWS_${id.toUpperCase()}`, escalationEnv);
+    return new ChaosStack(nats, db, `${id}.`, `LWS_${id.toUpperCase()}`, escalationEnv, options.escalationDatabaseUrl);
   }
 
   private env(): NodeJS.ProcessEnv {
@@ -55,9 +63,56 @@ export class ChaosStack {
     return proc;
   }
 
+  /** identity, for scenarios about its data (most publish identity's events themselves). */
+  async startIdentity(): Promise<ServiceProcess> {
+    const proc = await ServiceProcess.start('identity-1', 'identity', this.env());
+    this.others.push(proc);
+    return proc;
+  }
+
+  /** notifications, sending through the real Twilio SDK to a fake provider at `fakeTwilioUrl`. */
+  async startNotifications(fakeTwilioUrl: string): Promise<ServiceProcess> {
+    const proc = await ServiceProcess.start('notifications-1', 'notifications', { ...this.env(), FAKE_TWILIO_URL: fakeTwilioUrl });
+    this.others.push(proc);
+    return proc;
+  }
+
+  /**
+   * Deletes from the stream every message after sequence `afterSeq` whose subject starts with
+   * `subjectStart` (without the prefix), as a lost write would lose it; answers their subjects.
+   */
+  async loseFromStream(afterSeq: number, subjectStart: string): Promise<string[]> {
+    const nc = await connect({ servers: this.nats.url });
+    try {
+      const jsm = await nc.jetstreamManager();
+      const lastSeq = (await jsm.streams.info(this.stream)).state.last_seq;
+      const lost: string[] = [];
+      for (let seq = afterSeq + 1; seq <= lastSeq; seq++) {
+        const msg = await jsm.streams.getMessage(this.stream, { seq }).catch(() => undefined);
+        if (!msg || !msg.subject.startsWith(`${this.prefix}${subjectStart}`)) continue;
+        if (!(await jsm.streams.deleteMessage(this.stream, seq))) throw new Error(`could not delete message ${seq}`);
+        lost.push(msg.subject.slice(this.prefix.length));
+      }
+      return lost;
+    } finally {
+      await nc.close();
+    }
+  }
+
+  /** The stream's last sequence number: what `loseFromStream` counts from. */
+  async streamLastSeq(): Promise<number> {
+    const nc = await connect({ servers: this.nats.url });
+    try {
+      return (await (await nc.jetstreamManager()).streams.info(this.stream)).state.last_seq;
+    } finally {
+      await nc.close();
+    }
+  }
+
   async startEscalation(): Promise<ServiceProcess> {
     const proc = await ServiceProcess.start(`escalation-${this.escalations.length + 1}`, 'escalation', {
       ...this.env(),
+      ...(this.escalationDatabaseUrl ? { DATABASE_URL: this.escalationDatabaseUrl } : {}),
       ...this.escalationEnv,
     });
     this.escalations.push(proc);
@@ -152,13 +207,28 @@ export class ChaosStack {
     }
   }
 
+  /** Escalation's database. */
   private db_(): Pool {
     if (!this.pool) {
-      this.pool = new Pool({ connectionString: this.db.url, max: 2 });
-      // An idle connection cut when the database is dropped at the end is not a test failure.
+      this.pool = new Pool({ connectionString: this.escalationDatabaseUrl ?? this.db.url, max: 2 });
+      // An idle connection cut when the database is dropped (or its server stopped) is not a test failure.
       this.pool.on('error', () => undefined);
     }
     return this.pool;
+  }
+
+  /** Reads escalation's own tables, as an operator with psql would. */
+  escalationQuery<R extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<R[]> {
+    return this.db_().query<R>(text, params).then((r) => r.rows);
+  }
+
+  /** Reads shifts' tables: the truth escalation's copy must match. */
+  shiftsQuery<R extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<R[]> {
+    if (!this.shiftsPool) {
+      this.shiftsPool = new Pool({ connectionString: this.db.url, max: 2 });
+      this.shiftsPool.on('error', () => undefined);
+    }
+    return this.shiftsPool.query<R>(text, params).then((r) => r.rows);
   }
 
   /**
@@ -167,6 +237,12 @@ export class ChaosStack {
    */
   async escalationOutbox(): Promise<StoredEvent[]> {
     const { rows } = await this.db_().query<{ payload: StoredEvent }>(`select payload from escalation.outbox order by seq`);
+    return rows.map((r) => r.payload);
+  }
+
+  /** Events escalation's relay has marked published: each must be on the stream. */
+  async escalationPublished(): Promise<StoredEvent[]> {
+    const { rows } = await this.db_().query<{ payload: StoredEvent }>(`select payload from escalation.outbox where published_at is not null order by seq`);
     return rows.map((r) => r.payload);
   }
 
@@ -180,13 +256,19 @@ export class ChaosStack {
   async escalationStreamEvents(): Promise<StoredEvent[]> {
     const nc = await connect({ servers: this.nats.url });
     try {
-      const consumer = await nc.jetstream().consumers.get(this.stream, { filterSubjects: `${this.prefix}escalation.>` });
+      const filter = `${this.prefix}escalation.>`;
+      // The stream says how many it holds; a read that stops at the first quiet second would come
+      // up short on a busy machine and look like a lost message.
+      const info = await (await nc.jetstreamManager()).streams.info(this.stream, { subjects_filter: filter });
+      const held = Object.values(info.state.subjects ?? {}).reduce((sum, n) => sum + n, 0);
+      const consumer = await nc.jetstream().consumers.get(this.stream, { filterSubjects: filter });
       const events: StoredEvent[] = [];
-      for (;;) {
+      const until = Date.now() + 30_000;
+      while (events.length < held && Date.now() < until) {
         const msg = await consumer.next({ expires: 1000 });
-        if (!msg) return events;
-        events.push(msg.json<StoredEvent>());
+        if (msg) events.push(msg.json<StoredEvent>());
       }
+      return events;
     } finally {
       await nc.close();
     }
@@ -194,14 +276,15 @@ export class ChaosStack {
 
   /** Logs of every process, for a failure message. */
   logs(): string {
-    return [...this.shifts, ...this.escalations].map((p) => `==== ${p.name} (port ${p.healthPort}) ====\n${p.log()}`).join('\n');
+    return [...this.shifts, ...this.escalations, ...this.others].map((p) => `==== ${p.name} (port ${p.healthPort}) ====\n${p.log()}`).join('\n');
   }
 
   async close(): Promise<void> {
-    for (const p of [...this.escalations, ...this.shifts]) await p.kill();
+    for (const p of [...this.escalations, ...this.shifts, ...this.others]) await p.kill();
     await this.rpcClient?.close().catch(() => undefined);
     await this.seedBus?.close().catch(() => undefined);
     await this.pool?.end().catch(() => undefined);
+    await this.shiftsPool?.end().catch(() => undefined);
     await this.db.drop();
     if (this.nats.running) {
       const nc = await connect({ servers: this.nats.url });

@@ -53,8 +53,21 @@ export function stepOf(e: StoredEvent): FiredStep | undefined {
   }
 }
 
+/**
+ * The steps the events record. A request asked for again with its own request id (escalation's
+ * request tracking, when notifications has not confirmed it) is the same request, not a second
+ * step: only its first event counts.
+ */
 export function firedSteps(events: StoredEvent[]): FiredStep[] {
-  return events.map(stepOf).filter((s): s is FiredStep => s !== undefined);
+  const requests = new Set<string>();
+  const firsts = events.filter((e) => {
+    if (e.subject !== NOTIFICATION) return true;
+    const id = String(e.data.requestId);
+    if (requests.has(id)) return false;
+    requests.add(id);
+    return true;
+  });
+  return firsts.map(stepOf).filter((s): s is FiredStep => s !== undefined);
 }
 
 /** Keys that fired more than once, with their count; empty when every step fired at most once. */
@@ -72,9 +85,20 @@ export function duplicateIds(events: StoredEvent[]): string[] {
   return [...dup];
 }
 
-/** Request ids must be unique: notifications dedupes on them, so a reused one would swallow a message. */
+/**
+ * Request ids used for two different requests: notifications takes each id once, so a reused one
+ * would swallow a message. The same request asked for again (same id, same content) is not one.
+ */
 export function duplicateRequestIds(events: StoredEvent[]): string[] {
-  return duplicateIds(events.filter((e) => e.subject === NOTIFICATION).map((e) => ({ ...e, id: String(e.data.requestId) })));
+  const content = new Map<string, string>();
+  const reused = new Set<string>();
+  for (const e of events.filter((x) => x.subject === NOTIFICATION)) {
+    const id = String(e.data.requestId);
+    const data = JSON.stringify(e.data);
+    if (content.has(id) && content.get(id) !== data) reused.add(id);
+    else content.set(id, data);
+  }
+  return [...reused];
 }
 
 export function missedCheckIns(steps: FiredStep[]): FiredStep[] {

@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { promisify } from 'node:util';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -135,6 +136,122 @@ export class NatsServerProcess {
 
   log(): string {
     return this.output.text();
+  }
+}
+
+/** Where Debian keeps PostgreSQL's server binaries (the newest installed major), unless TEST_PG_BIN_DIR says. */
+function postgresBinDir(): string {
+  if (process.env.TEST_PG_BIN_DIR) return process.env.TEST_PG_BIN_DIR;
+  const base = '/usr/lib/postgresql';
+  const majors = existsSync(base) ? readdirSync(base).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a)) : [];
+  if (majors.length === 0) throw new Error(`the chaos tests run a PostgreSQL server of their own: none under ${base} (set TEST_PG_BIN_DIR)`);
+  return join(base, majors[0], 'bin');
+}
+
+const run = promisify(execFile);
+
+/**
+ * A PostgreSQL server owned by one test file, on a port and data directory of its own, so it can
+ * be stopped the way a failover or crash stops it without touching the server other tests use.
+ * PostgreSQL refuses to run as root, so under root it runs as the postgres user.
+ */
+export class PostgresServerProcess {
+  private readonly bin = postgresBinDir();
+
+  private constructor(
+    readonly port: number,
+    readonly dir: string,
+  ) {}
+
+  static async start(): Promise<PostgresServerProcess> {
+    const server = new PostgresServerProcess(await freePort(), mkdtempSync(join(tmpdir(), 'lws-chaos-pg-')));
+    if (process.getuid?.() === 0) {
+      const { stdout } = await run('id', ['-u', 'postgres']);
+      const { stdout: gid } = await run('id', ['-g', 'postgres']);
+      chownSync(server.dir, Number(stdout.trim()), Number(gid.trim()));
+    }
+    await server.as('initdb', ['-D', server.dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+    await server.start();
+    return server;
+  }
+
+  private get dataDir(): string {
+    return join(this.dir, 'data');
+  }
+
+  url(database = 'postgres'): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
+  }
+
+  /** Starts (or restarts) the server and waits until it accepts connections. */
+  async start(): Promise<void> {
+    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`;
+    await this.as('pg_ctl', ['-D', this.dataDir, '-o', options, '-l', join(this.dir, 'server.log'), '-w', '-t', '60', 'start']);
+  }
+
+  /** `immediate` is a crash as PostgreSQL sees it (no checkpoint, every connection cut); `fast` a clean stop. */
+  async stop(mode: 'immediate' | 'fast' = 'immediate'): Promise<void> {
+    await this.as('pg_ctl', ['-D', this.dataDir, '-m', mode, '-w', 'stop']);
+  }
+
+  async destroy(): Promise<void> {
+    await this.stop('immediate').catch(() => undefined);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private async as(tool: string, args: string[]): Promise<void> {
+    const path = join(this.bin, tool);
+    const [cmd, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', path, ...args]] : [path, args];
+    try {
+      await run(cmd, argv, { cwd: this.dir, timeout: 90_000 });
+    } catch (err) {
+      const e = err as { stderr?: string; stdout?: string; message: string };
+      throw new Error(`${tool} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+    }
+  }
+}
+
+const REDIS_SERVER = process.env.TEST_REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
+
+/** A Redis server owned by one test file, on a port of its own, kept in memory only (as a session store may be). */
+export class RedisServerProcess {
+  private child?: ChildProcess;
+  private readonly output = new OutputTail();
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<RedisServerProcess> {
+    if (!existsSync(REDIS_SERVER)) throw new Error(`the chaos tests run a Redis server of their own: no redis-server at ${REDIS_SERVER} (set TEST_REDIS_SERVER_BIN)`);
+    const server = new RedisServerProcess(await freePort());
+    await server.start();
+    return server;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  get running(): boolean {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async start(): Promise<void> {
+    const child = track(
+      spawn(REDIS_SERVER, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }),
+    );
+    child.stdout!.on('data', (d) => this.output.push(d));
+    child.stderr!.on('data', (d) => this.output.push(d));
+    this.child = child;
+    const started = Date.now();
+    while (!(await accepting(this.port))) {
+      if (!this.running) throw new Error(`redis-server exited at start:\n${this.output.text()}`);
+      if (Date.now() - started > 15_000) throw new Error(`redis-server not accepting on ${this.port} after 15 s`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.child) await killAndWait(this.child, 'SIGKILL');
   }
 }
 

@@ -87,8 +87,10 @@ const errors = [];
 for (const obj of objects) {
   const label = obj.kind + '/' + (obj.metadata && obj.metadata.name);
   let Model;
+  // The Prometheus Operator's objects (ServiceMonitor, PrometheusRule) come with their own package.
+  const models = obj.apiVersion.startsWith('monitoring.coreos.com/') ? '@kubernetes-models/prometheus-operator/' : 'kubernetes-models/';
   try {
-    Model = (await import('kubernetes-models/' + obj.apiVersion))[obj.kind];
+    Model = (await import(models + obj.apiVersion))[obj.kind];
   } catch (error) {
     errors.push(label + ': unknown apiVersion ' + obj.apiVersion);
     continue;
@@ -125,6 +127,11 @@ const containerOf = (workload: K8sObject) => workload.spec.template.spec.contain
 const envOf = (workload: K8sObject): Array<{ name: string; value?: string; valueFrom?: any }> =>
   containerOf(workload).env ?? [];
 const envValue = (workload: K8sObject, name: string) => envOf(workload).find((e) => e.name === name);
+/** The variables a service's Deployment takes from its ConfigMaps. */
+const configOf = (objects: K8sObject[], service: string): Record<string, string> => {
+  const names = (containerOf(deploymentOf(objects, service)).envFrom ?? []).map((e: any) => e.configMapRef?.name);
+  return Object.assign({}, ...ofKind(objects, 'ConfigMap').filter((c) => names.includes(c.metadata.name)).map((c) => c.data ?? {}));
+};
 
 function secretRefs(workload: K8sObject): string[] {
   const container = containerOf(workload);
@@ -246,10 +253,15 @@ describe('with the default values', () => {
     expect(JSON.stringify(objects)).not.toContain('LWS_TEST_CLOCK');
   });
 
+  test.each(SERVICES)('%s keeps one copy of the event stream on a single NATS server by default', (service) => {
+    expect(configOf(objects, service).EVENTS_STREAM_REPLICAS).toBe('1');
+  });
+
   test('the gateway has no database: no DATABASE_URL and no migration Job, but a Redis session store', () => {
     const gateway = deploymentOf(objects, 'gateway');
     expect(envValue(gateway, 'DATABASE_URL')).toBeUndefined();
-    expect(envValue(gateway, 'HEALTH_PORT')).toBeUndefined();
+    // Its probes and metrics port, apart from the public one.
+    expect(envValue(gateway, 'HEALTH_PORT')?.value).toBe('8079');
     expect(envValue(gateway, 'REDIS_URL')?.valueFrom?.secretKeyRef).toBeDefined();
     expect(forService(objects, 'Job', 'gateway')).toEqual([]);
   });
@@ -343,6 +355,8 @@ postgresql:
   url: postgres://lws:not-a-real-password@db.internal:5432/lws
 pinHashKey:
   value: not-a-real-pin-hash-key-0123456789abcdef
+config:
+  EVENTS_STREAM_REPLICAS: "3"
 image:
   registry: registry.example.org
   tag: "1.2.3"
@@ -369,6 +383,10 @@ services:
 
   test('every rendered object is a valid Kubernetes object', () => {
     expect(schemaErrors(objects)).toEqual([]);
+  });
+
+  test.each(SERVICES)('%s asks a clustered NATS for three copies of the event stream', (service) => {
+    expect(configOf(objects, service).EVENTS_STREAM_REPLICAS).toBe('3');
   });
 
   test('the test clock stays off here too: LWS_TEST_CLOCK is in no rendered object', () => {
@@ -544,5 +562,95 @@ describe('skaffold', () => {
       );
     }
     expect(Object.keys(templates)).toHaveLength(SERVICES.length * 2);
+  });
+});
+
+describe('monitoring', () => {
+  const ALERTS = [
+    'LwsDeadlineLate',
+    'LwsSchedulerStalled',
+    'LwsOutboxStuck',
+    'LwsConsumerLagging',
+    'LwsDeadLetter',
+    'LwsAlarmUnacknowledged',
+    'LwsNotificationsFailing',
+    'LwsNotificationUnconfirmed',
+    'LwsReconcileRepaired',
+    'LwsReconcileFailing',
+    'LwsServiceNotReady',
+    'LwsServiceDown',
+  ];
+  const readme = () => readFileSync(join(chartDir, 'README.md'), 'utf8');
+
+  test('is off by default: no ServiceMonitor, PrometheusRule or dashboard', () => {
+    const objects = render();
+    expect(ofKind(objects, 'ServiceMonitor')).toEqual([]);
+    expect(ofKind(objects, 'PrometheusRule')).toEqual([]);
+    expect(ofKind(objects, 'ConfigMap').filter((c) => c.metadata.name.endsWith('-dashboard'))).toEqual([]);
+  });
+
+  describe('with every switch on', () => {
+    let objects: K8sObject[];
+    beforeAll(() => {
+      objects = render(
+        writeValues(
+          'monitoring.yaml',
+          [
+            'monitoring:',
+            '  serviceMonitor: {enabled: true, labels: {release: kube-prometheus-stack}}',
+            '  prometheusRule: {enabled: true, labels: {release: kube-prometheus-stack}}',
+            '  grafanaDashboard: {enabled: true}',
+            'networkPolicy:',
+            '  enabled: true',
+            '  healthFrom: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: monitoring}}}]',
+          ].join('\n'),
+        ),
+      );
+    });
+
+    test('every object, the Prometheus Operator ones included, is valid', () => {
+      expect(schemaErrors(objects)).toEqual([]);
+    });
+
+    test.each(SERVICES)('%s has a ServiceMonitor scraping /metrics on its health port', (service) => {
+      const [monitor] = forService(objects, 'ServiceMonitor', service);
+      expect(monitor.metadata.labels?.release).toBe('kube-prometheus-stack');
+      const [svc] = forService(objects, 'Service', service);
+      expect(monitor.spec.selector.matchLabels).toEqual(svc.spec.selector);
+      const endpoint = monitor.spec.endpoints[0];
+      expect(endpoint.path).toBe('/metrics');
+      const port = svc.spec.ports.find((p: any) => p.name === endpoint.port);
+      // The gateway's own port is public: its metrics are on a port of their own, which it listens on.
+      expect(port.port).toBe(service === 'gateway' ? 8079 : DEFAULT_PORTS[service]);
+      if (service === 'gateway') expect(envValue(deploymentOf(objects, service), 'HEALTH_PORT')?.value).toBe('8079');
+    });
+
+    test('only the monitoring peers may reach the gateway\'s metrics port', () => {
+      const [policy] = forService(objects, 'NetworkPolicy', 'gateway');
+      const rule = policy.spec.ingress.find((r: any) => r.ports.some((p: any) => p.port === 'metrics'));
+      expect(rule.from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
+    });
+
+    test('the PrometheusRule pages on every stall the issue names, each alert with a summary and a runbook section', () => {
+      const [rule] = ofKind(objects, 'PrometheusRule');
+      const alerts = rule.spec.groups.flatMap((g: any) => g.rules);
+      expect(alerts.map((a: any) => a.alert)).toEqual(ALERTS);
+      const text = readme();
+      for (const a of alerts) {
+        expect(a.annotations.summary).toMatch(/\w/);
+        expect(a.labels.severity).toMatch(/^(critical|warning)$/);
+        const anchor = a.annotations.runbook_url.split('#')[1];
+        expect(anchor).toBe(a.alert.toLowerCase());
+        expect(text).toContain(`### ${a.alert}`);
+      }
+    });
+
+    test('the dashboard is valid JSON in a ConfigMap the Grafana sidecar loads', () => {
+      const [dashboard] = ofKind(objects, 'ConfigMap').filter((c) => c.metadata.name.endsWith('-dashboard'));
+      expect(dashboard.metadata.labels?.grafana_dashboard).toBe('1');
+      const json = JSON.parse(dashboard.data['lws.json']);
+      expect(json.panels.length).toBeGreaterThan(10);
+      for (const panel of json.panels) expect(panel.targets.length).toBeGreaterThan(0);
+    });
   });
 });

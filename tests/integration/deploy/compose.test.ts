@@ -81,9 +81,18 @@ describe('docker-compose.yml', () => {
     expect(composeService('postgres').image).toMatch(/^postgres:16/);
     expect(composeService('redis').image).toMatch(/^redis:7/);
     const nats = composeService('nats');
-    expect(nats.image).toMatch(/^nats:/);
-    expect(nats.command).toContain('-js');
-    expect(nats.command.join(' ')).toMatch(/-m 8222/);
+    expect(nats.image).toMatch(/^nats:2\.(1\d|[2-9]\d)/);
+    expect(nats.command).toEqual(['nats-server', '-c', '/etc/nats/nats.conf']);
+    expect(nats.volumes).toContain('./deploy/nats.conf:/etc/nats/nats.conf:ro');
+  });
+
+  test('NATS keeps JetStream on the data volume and fsyncs every write before acknowledging it', () => {
+    const conf = readFileSync(join(root, 'deploy/nats.conf'), 'utf8').replace(/#.*$/gm, '');
+    const jetstream = /jetstream\s*\{([^}]*)\}/.exec(conf)?.[1] ?? '';
+    expect(jetstream).toMatch(/^\s*store_dir:\s*\/data\s*$/m);
+    expect(jetstream).toMatch(/^\s*sync_interval:\s*always\s*$/m);
+    expect(conf).toMatch(/^\s*http_port:\s*8222\s*$/m);
+    expect(composeService('nats').volumes).toContain('nats-data:/data');
   });
 
   test.each(INFRA)('%s reports its health, so services can wait for it', (name) => {

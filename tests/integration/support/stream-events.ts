@@ -1,5 +1,18 @@
 import { connect } from 'nats';
+import { JetStreamBus } from '@lws/messaging';
+import { createLogger } from '@lws/platform';
 import type { TestStack } from './test-stack';
+
+/** A publisher on the test stack's stream, as another service's relay would publish. */
+export function connectTestBus(t: TestStack, name: string): Promise<JetStreamBus> {
+  return JetStreamBus.connect({
+    natsUrl: t.env.NATS_URL!,
+    stream: t.env.EVENTS_STREAM!,
+    subjectPrefix: t.env.SUBJECT_PREFIX!,
+    logger: createLogger('test', 'silent'),
+    name,
+  });
+}
 
 export interface StreamEvent {
   id: string;

@@ -15,6 +15,7 @@ async function main() {
     '',
     `LWS is running: ${stack.url}`,
     `Mode: ${mode}`,
+    `Metrics (Prometheus): ${stack.metricsUrl}`,
     ...(notes.length > 0
       ? notes
       : ['Superadmin: the account created on first start (username from LWS_SUPERADMIN_USERNAME, default "superadmin"); its password was shown then.']),

@@ -1,6 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { InProcessBus } from '@lws/messaging';
-import { createLogger, startService, type Announce, type RunningService, type ServiceDefinition } from '@lws/platform';
+import { z } from 'zod';
+import { configTypes, createLogger, loadConfig, serveOps, startService, type Announce, type OpsServer, type RunningService, type ServiceDefinition } from '@lws/platform';
 import { startGateway, type RunningGateway } from '@lws/gateway';
 import { identityService } from '@lws/identity';
 import { locationsService } from '@lws/locations';
@@ -29,10 +30,19 @@ export interface StackOptions {
 
 export interface RunningStack {
   url: string;
+  /** Every service's Prometheus metrics at one address (METRICS_PORT). */
+  metricsUrl: string;
   embedded: boolean;
   services: (RunningService | RunningGateway)[];
   close(): Promise<void>;
 }
+
+/** The stack's own variables. */
+const stackConfigShape = {
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Every service of the process exports its metrics here, at /metrics. */
+  METRICS_PORT: configTypes.port.default(9464),
+};
 
 /**
  * Starts every service in this process: on embedded defaults (PGlite, in-process bus,
@@ -41,24 +51,32 @@ export interface RunningStack {
  */
 export async function startStack(opts: StackOptions = {}): Promise<RunningStack> {
   const env = await withPublicBaseUrl(opts.env ?? process.env);
+  const own = loadConfig(stackConfigShape, env);
+  const random = opts.healthPorts === 'random';
   const embedded = !env.NATS_URL;
   const bus = embedded ? new InProcessBus({ logger: createLogger('bus', env.LOG_LEVEL ?? 'info', opts.logDestination as never) }) : undefined;
   const started: (RunningService | RunningGateway)[] = [];
+  let ops: OpsServer | undefined;
   const close = async () => {
     for (const s of started.splice(0).reverse()) await s.close();
     await bus?.close();
+    await ops?.close();
   };
   try {
+    ops = await serveOps({ host: own.HOST, port: random ? 0 : own.METRICS_PORT });
     // Sequential on purpose: embedded databases start faster one at a time on two cores.
+    const serviceEnv = random ? { ...env, HEALTH_PORT: '0' } : env;
     for (const def of BACKEND) {
-      const serviceEnv = opts.healthPorts === 'random' ? { ...env, HEALTH_PORT: '0' } : env;
       started.push(
         await startService(def, { env: serviceEnv, inProcessBus: bus, announce: opts.announce, logDestination: opts.logDestination as never }),
       );
     }
-    const gateway = await startGateway({ env, inProcessBus: bus, logDestination: opts.logDestination as never });
+    // A HEALTH_PORT set for the whole process names no one port: the gateway keeps its own default
+    // (8079) unless every port is ephemeral (0).
+    const gatewayEnv = serviceEnv.HEALTH_PORT === '0' ? serviceEnv : { ...env, HEALTH_PORT: undefined };
+    const gateway = await startGateway({ env: gatewayEnv, inProcessBus: bus, logDestination: opts.logDestination as never });
     started.push(gateway);
-    return { url: gateway.url, embedded, services: started, close };
+    return { url: gateway.url, metricsUrl: `${ops.url}/metrics`, embedded, services: started, close };
   } catch (err) {
     await close();
     throw err;
@@ -81,3 +99,4 @@ async function withPublicBaseUrl(env: NodeJS.ProcessEnv): Promise<NodeJS.Process
   }
   return { ...env, PORT: port, PUBLIC_BASE_URL: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
 }
+export { republish, REPUBLISH_SERVICES, RepublishUsageError, type RepublishArgs } from './republish';

@@ -82,3 +82,34 @@ export const userCreated = (userId: number) => ({
   name: `User ${userId}`,
   role: 'worker' as const,
 });
+
+/** A dead letter as a parked row shows it; `receivedAt` is when it was parked (ms). */
+export interface ParkedLetter {
+  id: string;
+  consumer: string;
+  subject: string;
+  envelope: unknown;
+  error: string;
+  deliveries: number;
+  receivedAt: number;
+  resolution: string | null;
+}
+
+/** The dead letters a consumer parked in the test database, oldest first. */
+export async function parkedLetters(t: MessagingTestDb, consumer: string): Promise<ParkedLetter[]> {
+  const r = await t.pool.query(
+    `SELECT id, consumer, subject, envelope, error, attempts, first_seen_at, resolution FROM msgtest.dead_letters
+     WHERE consumer = $1 ORDER BY first_seen_at`,
+    [consumer],
+  );
+  return r.rows.map((row) => ({
+    id: row.id,
+    consumer: row.consumer,
+    subject: row.subject,
+    envelope: row.envelope,
+    error: row.error,
+    deliveries: row.attempts,
+    receivedAt: new Date(row.first_seen_at).getTime(),
+    resolution: row.resolution,
+  }));
+}

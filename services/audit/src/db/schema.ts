@@ -5,7 +5,7 @@ import { messagingTables } from '@lws/messaging';
 /** Every table of the audit service lives in its own PostgreSQL schema. */
 export const auditSchema = pgSchema('audit');
 export const messaging = messagingTables(auditSchema);
-export const { outbox, processedEvents } = messaging;
+export const { outbox, processedEvents, deadLetters } = messaging;
 
 /**
  * The activity log. Append-only: the code has no update path, and the only delete is the purge
@@ -43,6 +43,8 @@ export const users = auditSchema.table('users', {
   username: text('username'),
   name: text('name'),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  /** identity's version of the user whose name this is (0: none heard with a version). */
+  version: integer('version').notNull().default(0),
 });
 
 /**

@@ -5,7 +5,7 @@ import type { CommandMap, EventMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
-import { alarms, calls, type AlarmKind, type AlarmRow, type CallRow, type DeadlineRow } from '../db/schema';
+import { alarms, calls, notificationRequests, type AlarmKind, type AlarmRow, type CallRow, type DeadlineRow } from '../db/schema';
 import { alarmKey, DeadlinesRepository, type NextStep } from '../deadlines/deadlines.repository';
 import { dialable } from '../workers/phone';
 import { AlarmsRepository, type Contact } from './alarms.repository';
@@ -149,7 +149,7 @@ export class AlarmsService {
     const { steps } = alarm.policy;
     let ran = 'alarm_step';
     for (let i = index; i < steps.length; i++) {
-      const due = stepDueAt(alarm.policy, i, alarm.openedAt, now);
+      const due = stepDueAt(alarm.policy, i, alarm.openedAt, now, alarm.nobodyReachedAt);
       if (due.getTime() > now.getTime()) return { next: { step: 'step', dueAt: due, payload: { alarmId: alarm.id, index: i } }, status: ran };
       await this.repo.update(tx, alarm.id, { stepIndex: i });
       alarm.stepIndex = i;
@@ -169,9 +169,9 @@ export class AlarmsService {
     switch (step.action) {
       case 'notify_worker': {
         const worker = await this.repo.worker(tx, alarm.userId);
-        await this.notifier.push(emit, { toUserId: alarm.userId }, alarm.kind, monitorsAlarmTitle(f), workerAlarmText(f), ids);
+        await this.notifier.push(tx, emit, { toUserId: alarm.userId }, alarm.kind, monitorsAlarmTitle(f), workerAlarmText(f), ids);
         const phone = dialable(worker?.phone);
-        if (phone) await this.notifier.text(emit, 'sms', phone, alarm.kind, workerAlarmText(f), ids);
+        if (phone) await this.notifier.text(tx, emit, 'sms', phone, alarm.kind, workerAlarmText(f), ids);
         else await this.notifier.systemAlert(emit, 'worker_phone_missing', `No phone number known for ${labelOf(alarm)}: the alarm SMS to the worker was not sent`, now, alarm.userId);
         const details = phone ? `Worker notified by push and SMS to ${phone}` : 'Worker notified by push (no phone number for SMS)';
         await this.repo.note(tx, alarm.id, now, details);
@@ -179,7 +179,7 @@ export class AlarmsService {
         return null;
       }
       case 'notify_monitors': {
-        await this.notifier.push(emit, { toRole: 'monitors' }, alarm.kind, monitorsAlarmTitle(f), monitorsAlarmText(f), ids);
+        await this.notifier.push(tx, emit, { toRole: 'monitors' }, alarm.kind, monitorsAlarmTitle(f), monitorsAlarmText(f), ids);
         await this.repo.note(tx, alarm.id, now, 'Monitors notified');
         await escalated('Monitors notified by push');
         return null;
@@ -190,7 +190,7 @@ export class AlarmsService {
           return null;
         }
         const { contacts, primary } = await this.contactsOf(tx, alarm.userId);
-        for (const c of contacts) await this.notifier.text(emit, 'sms', c.phone, 'contact_message', contactText(f), ids);
+        for (const c of contacts) await this.notifier.text(tx, emit, 'sms', c.phone, 'contact_message', contactText(f), ids);
         const lines: string[] = [];
         if (contacts.length) lines.push(`Messaged emergency contacts: ${contacts.map((c) => c.phone).join(', ')}`);
         if (step.callPrimaryContact && primary) {
@@ -245,7 +245,7 @@ export class AlarmsService {
     c: { purpose: CallRow['purpose']; phone: string; name?: string; round: number; index: number; repeat: boolean },
     now: Date,
   ): Promise<NextStep | null> {
-    const requestId = await this.notifier.request(emit, {
+    const requestId = await this.notifier.request(tx, emit, {
       channel: 'voice',
       toPhone: c.phone,
       purpose: 'alarm_call',
@@ -300,7 +300,7 @@ export class AlarmsService {
   private async repeat(tx: Tx, emit: Emit, alarm: AlarmRow, now: Date): Promise<Fired> {
     if (alarm.state !== 'open' || alarm.callAcceptedAt) return { next: null, status: 'alarm_owned' };
     const f = facts(alarm);
-    await this.notifier.push(emit, { toRole: 'monitors' }, alarm.kind, monitorsAlarmTitle(f), stillOpenText(f), { userId: alarm.userId, alarmId: alarm.id });
+    await this.notifier.push(tx, emit, { toRole: 'monitors' }, alarm.kind, monitorsAlarmTitle(f), stillOpenText(f), { userId: alarm.userId, alarmId: alarm.id });
     await this.repo.note(tx, alarm.id, now, 'Still unacknowledged: monitors reminded');
     const calling = alarm.policy.steps.some((s) => s.action === 'call_emergency_numbers') && alarm.policy.emergencyNumbers.length > 0;
     await emit('escalation.alarm.escalated.v1', {
@@ -358,6 +358,38 @@ export class AlarmsService {
       );
       await emit('escalation.alarm.late_check_in.v1', { alarmId: alarm.id, userId, checkedInAt: checkedInAt.toISOString() });
     }
+  }
+
+  /**
+   * notifications gave up on one of the alarm's messages (an invalid number, a provider that
+   * refused it for good, no browser to push to): the alarm's history says so. When every message
+   * telling someone of an unacknowledged alarm has failed (the worker's and the monitors'), nobody
+   * who could acknowledge it has heard: its calls to the emergency numbers start now instead of
+   * after the acknowledgement wait, and an operator is told.
+   */
+  async messageFailed(tx: Tx, emit: Emit, alarmId: string, what: string, error: string | undefined, now: Date): Promise<void> {
+    const row = await this.deadlines.lock(tx, alarmKey(alarmId));
+    const alarm = await this.repo.lock(tx, alarmId);
+    if (!alarm || alarm.state === 'resolved') return;
+    await this.repo.note(tx, alarm.id, now, `${what[0].toUpperCase()}${what.slice(1)} failed${error ? `: ${error}` : ''}`);
+    if (alarm.state !== 'open' || alarm.nobodyReachedAt || alarm.stepsStoppedReason) return;
+    const told = (await tx.select({ request: notificationRequests.request, lastStatus: notificationRequests.lastStatus }).from(notificationRequests).where(eq(notificationRequests.alarmId, alarm.id))).filter(
+      (t) => t.request.purpose === alarm.kind && t.request.channel !== 'voice',
+    );
+    if (told.length === 0 || told.some((t) => t.lastStatus !== 'failed')) return;
+    const callsAt = alarm.policy.steps.findIndex((s, i) => i >= alarm.stepIndex && s.action === 'call_emergency_numbers');
+    const waiting = row?.step === 'step' ? (row.payload.index ?? 0) : undefined;
+    if (callsAt < 0 || waiting === undefined || waiting > callsAt) return;
+    await this.repo.update(tx, alarm.id, { nobodyReachedAt: now });
+    await this.deadlines.put(tx, { jobKey: alarmKey(alarm.id), kind: 'alarm', userId: alarm.userId, step: 'step', dueAt: now, payload: { alarmId: alarm.id, index: waiting } });
+    await this.repo.note(tx, alarm.id, now, 'Nobody could be told of the alarm (every message to the worker and the monitors failed): calling the emergency numbers now');
+    await this.notifier.systemAlert(
+      emit,
+      'nobody_reached',
+      `Every message telling the worker and the monitors of the alarm of ${labelOf(alarm)} failed: the emergency numbers are called now, without waiting for an acknowledgement`,
+      now,
+      alarm.userId,
+    );
   }
 
   /** The shift ended: nobody is waiting for this worker to check in any more. */

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EventMap } from '@lws/contracts';
-import type { Emit } from '@lws/platform';
+import { CLOCK, type Clock, type Emit, type Tx } from '@lws/platform';
+import { SETTINGS, type EscalationSettings } from '../config';
+import { notificationRequests } from '../db/schema';
 
 type Request = EventMap['escalation.notification.requested.v1'];
 type Purpose = Request['purpose'];
@@ -10,21 +12,37 @@ const TITLE_MAX = 200;
 const BODY_MAX = 1600;
 const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
-/** Escalation never talks to a provider: every message, call and push is a request notifications fulfils. */
+/**
+ * Escalation never talks to a provider: every message, call and push is a request notifications
+ * fulfils. An alarm's requests are also tracked until notifications confirms it took them
+ * (RequestTracker asks again otherwise).
+ */
 @Injectable()
 export class Notifier {
-  async request(emit: Emit, r: RequestSpec): Promise<string> {
+  constructor(@Inject(CLOCK) private readonly clock: Clock, @Inject(SETTINGS) private readonly settings: EscalationSettings) {}
+
+  async request(tx: Tx, emit: Emit, r: RequestSpec): Promise<string> {
     const event = requestEvent(r);
     await emit(event.subject, event.data);
+    if (r.alarmId) {
+      const now = this.clock();
+      await tx.insert(notificationRequests).values({
+        requestId: event.data.requestId,
+        alarmId: r.alarmId,
+        request: event.data,
+        requestedAt: now,
+        nextAskAt: new Date(now.getTime() + this.settings.requestConfirmMs),
+      });
+    }
     return event.data.requestId;
   }
 
-  text(emit: Emit, channel: 'sms' | 'whatsapp', toPhone: string, purpose: Purpose, body: string, extra: { userId: number; alarmId?: string }) {
-    return this.request(emit, { channel, toPhone, purpose, body, ...extra });
+  text(tx: Tx, emit: Emit, channel: 'sms' | 'whatsapp', toPhone: string, purpose: Purpose, body: string, extra: { userId: number; alarmId?: string }) {
+    return this.request(tx, emit, { channel, toPhone, purpose, body, ...extra });
   }
 
-  push(emit: Emit, target: { toUserId: number } | { toRole: 'monitors' }, purpose: Purpose, title: string, body: string, extra: { userId: number; alarmId?: string }) {
-    return this.request(emit, { channel: 'push', ...target, purpose, title, body, ...extra });
+  push(tx: Tx, emit: Emit, target: { toUserId: number } | { toRole: 'monitors' }, purpose: Purpose, title: string, body: string, extra: { userId: number; alarmId?: string }) {
+    return this.request(tx, emit, { channel: 'push', ...target, purpose, title, body, ...extra });
   }
 
   async systemAlert(emit: Emit, code: string, details: string, at: Date, userId?: number): Promise<void> {

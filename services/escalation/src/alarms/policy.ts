@@ -94,11 +94,16 @@ export function freezePolicy(kind: AlarmKind, settings: PolicySettings): FrozenP
   };
 }
 
-/** When step `index` of an alarm is due, given that the step before it finished at `now`. */
-export function stepDueAt(policy: FrozenPolicy, index: number, openedAt: Date, now: Date): Date {
+/**
+ * When step `index` of an alarm is due, given that the step before it finished at `now`. Once
+ * nobody could be told of the alarm (`nobodyReachedAt`), its calls are not held back for an
+ * acknowledgement that cannot come.
+ */
+export function stepDueAt(policy: FrozenPolicy, index: number, openedAt: Date, now: Date, nobodyReachedAt?: Date | null): Date {
   const step = policy.steps[index];
   if (!step || step.after === 'calls_done') return now;
-  const at = openedAt.getTime() + step.after * 1000;
+  let at = openedAt.getTime() + step.after * 1000;
+  if (step.action === 'call_emergency_numbers' && nobodyReachedAt) at = Math.min(at, nobodyReachedAt.getTime());
   return new Date(Math.max(at, now.getTime()));
 }
 

@@ -1,12 +1,13 @@
 import { boolean, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid, bigint } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
+import type { EventMap } from '@lws/contracts';
 import type { FrozenPolicy } from '../alarms/policy';
 
 /** Every table of the escalation service lives in its own PostgreSQL schema. */
 export const escalationSchema = pgSchema('escalation');
 export const messaging = messagingTables(escalationSchema);
-export const { outbox, processedEvents } = messaging;
+export const { outbox, processedEvents, deadLetters } = messaging;
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -31,6 +32,12 @@ export const workers = escalationSchema.table(
     nextCheckInAt: at('next_check_in_at'),
     deadlineAsOf: at('deadline_as_of'),
     deletedAt: at('deleted_at'),
+    /** shifts' version of the worker whose shift and deadline these are (0: none heard with a version). */
+    shiftsVersion: integer('shifts_version').notNull().default(0),
+    /** identity's version of the user whose name, phone and role these are (0: none heard with a version). */
+    profileVersion: integer('profile_version').notNull().default(0),
+    /** identity's version of the user whose settings these are. */
+    settingsVersion: integer('settings_version').notNull().default(0),
   },
   (t) => [index('workers_on_shift_next_idx').on(t.nextCheckInAt, t.userId).where(sql`${t.onShift}`)],
 );
@@ -52,6 +59,8 @@ export const workerContacts = escalationSchema.table(
     phone: text('phone'),
     relation: text('relation'),
     deleted: boolean('deleted').notNull().default(false),
+    /** identity's version of the owner when this contact last changed. */
+    version: integer('version').notNull().default(0),
   },
   (t) => [index('worker_contacts_user_idx').on(t.userId)],
 );
@@ -122,11 +131,17 @@ export const alarms = escalationSchema.table(
     note: text('note'),
     lateCheckInAt: at('late_check_in_at'),
     stepsStoppedReason: text('steps_stopped_reason'),
+    /** When every message telling someone of the alarm had failed: its calls start then, not after the acknowledgement wait. */
+    nobodyReachedAt: at('nobody_reached_at'),
   },
   (t) => [
     index('alarms_opened_idx').on(t.openedAt, t.id),
+    // The open ones, for the alarm gauges every scrape reads.
+    index('alarms_unresolved_idx').on(t.kind, t.openedAt).where(sql`${t.state} <> 'resolved'`),
     index('alarms_user_idx').on(t.userId, t.openedAt),
     uniqueIndex('alarms_emergency_idx').on(t.emergencyId),
+    // Reconciliation digests the emergencies of the last day.
+    index('alarms_emergency_opened_idx').on(t.openedAt).where(sql`${t.kind} = 'emergency'`),
     // One missed-check-in alarm per deadline, even if two paths (scheduler, auditor) race to open it.
     uniqueIndex('alarms_missed_deadline_idx').on(t.userId, t.dueAt).where(sql`${t.kind} = 'missed_check_in'`),
   ],
@@ -165,6 +180,40 @@ export const calls = escalationSchema.table(
   },
   (t) => [index('calls_alarm_idx').on(t.alarmId, t.round, t.numberIndex)],
 );
+
+/**
+ * Every message, call and push escalation asked for on an alarm's behalf, until notifications
+ * confirms it has taken it (any delivery status for its request id). An unconfirmed one is asked
+ * for again with the same request id (notifications deduplicates it) while the alarm is open.
+ */
+export const notificationRequests = escalationSchema.table(
+  'notification_requests',
+  {
+    requestId: uuid('request_id').primaryKey(),
+    alarmId: uuid('alarm_id').notNull(),
+    /** The escalation.notification.requested.v1 data, sent again as it was. */
+    request: jsonb('request').$type<EventMap['escalation.notification.requested.v1']>().notNull(),
+    requestedAt: at('requested_at').notNull(),
+    asks: integer('asks').notNull().default(1),
+    nextAskAt: at('next_ask_at'),
+    confirmedAt: at('confirmed_at'),
+    /** What notifications last reported of it: pending, sent or failed (final: no more asking). */
+    lastStatus: text('last_status'),
+    alertedAt: at('alerted_at'),
+  },
+  // Due: unconfirmed ones to ask for again, confirmed ones whose outcome is not known yet.
+  (t) => [index('notification_requests_next_ask_idx').on(t.nextAskAt).where(sql`${t.nextAskAt} is not null`)],
+);
+
+/**
+ * Work one replica does at a time (reconciliation): a replica holds a lease by name until it
+ * expires; another takes it over only then, so a replica that died hands it on by itself.
+ */
+export const leases = escalationSchema.table('leases', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  expiresAt: at('expires_at').notNull(),
+});
 
 export type WorkerRow = typeof workers.$inferSelect;
 export type DeadlineRow = typeof deadlines.$inferSelect;

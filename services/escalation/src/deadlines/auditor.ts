@@ -13,7 +13,8 @@ const AUDIT_LOCK = 'lws-escalation-auditor';
 
 /**
  * The safety net under the scheduler: every on-shift worker must have a check-in deadline row or
- * a missed-check-in alarm for their current deadline. Anyone without is repaired (a deadline
+ * a missed-check-in alarm for their current deadline (whatever its state: a resolved one was
+ * handled). Anyone without is repaired (a deadline
  * already passed is missed at once) and an operator hears of it through a system alert.
  */
 @Injectable()
@@ -60,8 +61,10 @@ export class Auditor implements OnApplicationBootstrap, BeforeApplicationShutdow
             eq(workers.onShift, true),
             isNull(workers.deletedAt),
             sql`not exists (select 1 from ${deadlines} d where d.job_key = 'checkin:' || ${workers.userId})`,
+            // Only an alarm for the current deadline stands in for its row: an older one still open
+            // says nothing about whether anyone watches the deadline the worker has now.
             sql`not exists (select 1 from ${alarms} a where a.user_id = ${workers.userId} and a.kind = 'missed_check_in'
-                  and (a.state <> 'resolved' or a.due_at = ${workers.nextCheckInAt}))`,
+                  and a.due_at = ${workers.nextCheckInAt})`,
           ),
         )
         .for('update', { skipLocked: true });

@@ -1,15 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { eq } from 'drizzle-orm';
 import type { PendingEvent } from '@lws/messaging';
 import type { Emit, Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
-import type { DeadlineRow } from '../db/schema';
+import { endedShifts, workers, type DeadlineRow } from '../db/schema';
 import { AlarmsRepository } from '../alarms/alarms.repository';
 import { AlarmsService, type Fired } from '../alarms/alarms.service';
-import { reminderText } from '../alarms/messages';
+import { londonTime, reminderText, workerLabel } from '../alarms/messages';
 import { requestEvent, systemAlertEvent } from '../alarms/notifier';
 import { dialable } from '../workers/phone';
 import { checkinKey, DeadlinesRepository } from './deadlines.repository';
 import { firstStep, isCheckinStep, minutesBefore, nextAfter, stepToRun } from './checkin-steps';
+import type { OwnerAnswer } from './shifts-owner';
 
 /** The `checkin:<userId>` deadline: reminders at T-5 and T-2, then the missed check-in at T. */
 @Injectable()
@@ -39,10 +41,22 @@ export class CheckinsService {
     return this.deadlines.remove(tx, checkinKey(userId));
   }
 
-  /** Runs a claimed check-in deadline (the scheduler holds its row). */
-  async fire(tx: Tx, emit: Emit, row: DeadlineRow, now: Date): Promise<Fired> {
+  /** Whether the row's next step is the missed check-in (for which the owner is asked first). */
+  missedAt(row: DeadlineRow, now: Date): boolean {
+    return row.kind === 'checkin' && this.stepOf(row, now).step === 'missed';
+  }
+
+  /**
+   * Runs a claimed check-in deadline (the scheduler holds its row). A missed check-in is first
+   * held against what shifts says (`owner`): a later deadline there means an event moving it has
+   * not reached escalation yet, an ended shift means its end has not; either is applied instead
+   * of raising a false alarm, and an operator is told the copy was behind.
+   */
+  async fire(tx: Tx, emit: Emit, row: DeadlineRow, now: Date, owner: OwnerAnswer = { kind: 'unavailable' }): Promise<Fired> {
     const { due, shiftId, step } = this.stepOf(row, now);
     if (step === 'missed') {
+      const stale = await this.behindOwner(tx, emit, row, due, now, owner);
+      if (stale) return stale;
       const alarmId = await this.alarms.open(tx, emit, { kind: 'missed_check_in', userId: row.userId, now, dueAt: due, shiftId: shiftId || null });
       // The next deadline comes with the worker's next check-in; the alarm watches until then.
       return { next: null, status: alarmId ? 'missed_check_in' : 'alarm_already_open' };
@@ -50,6 +64,33 @@ export class CheckinsService {
     const worker = await this.repo.worker(tx, row.userId);
     for (const e of this.reminderEvents(worker, row.userId, shiftId, step, due, now)) await emit(e.subject, e.data);
     return this.afterReminder(row, step, due, now);
+  }
+
+  /** Applies the owner's newer state when escalation's copy is behind it; undefined when the deadline stands. */
+  private async behindOwner(tx: Tx, emit: Emit, row: DeadlineRow, due: Date, now: Date, owner: OwnerAnswer): Promise<Fired | undefined> {
+    if (owner.kind !== 'known') return undefined;
+    const view = owner.view;
+    const label = workerLabel(view.name ?? null, row.userId);
+    const alert = async (code: string, details: string) => {
+      const e = systemAlertEvent(code, details, now, row.userId);
+      await emit(e.subject, e.data);
+    };
+    if (!view.onShift || !view.shiftId || !view.nextCheckInAt) {
+      const shiftId = row.payload.shiftId;
+      if (shiftId) await tx.insert(endedShifts).values({ shiftId, userId: row.userId, endedAt: now }).onConflictDoNothing();
+      await tx.update(workers).set({ onShift: false, shiftId: null, nextCheckInAt: null, deadlineAsOf: null }).where(eq(workers.userId, row.userId));
+      await alert('deadline_reconciled', `${label} had ended the shift, but escalation had not heard yet: no missed check-in alarm raised for ${londonTime(due)}`);
+      return { next: null, status: 'off_shift_at_owner' };
+    }
+    const ownerDue = new Date(view.nextCheckInAt);
+    if (ownerDue.getTime() <= now.getTime()) return undefined;
+    await tx.update(workers).set({ onShift: true, shiftId: view.shiftId, nextCheckInAt: ownerDue }).where(eq(workers.userId, row.userId));
+    await alert(
+      'deadline_reconciled',
+      `${label} had checked in (next check-in ${londonTime(ownerDue)}), but escalation had not heard yet: no missed check-in alarm raised for ${londonTime(due)}`,
+    );
+    const first = firstStep(ownerDue, now);
+    return { next: { step: first.step, dueAt: first.at, payload: { dueAt: ownerDue.toISOString(), shiftId: view.shiftId } }, status: 'deadline_moved_at_owner' };
   }
 
   /**

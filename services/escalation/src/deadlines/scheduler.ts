@@ -1,12 +1,13 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { PendingEvent } from '@lws/messaging';
-import { CLOCK, LOGGER, Readiness, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
-import { SETTINGS, type EscalationSettings } from '../config';
+import { CLOCK, LOGGER, metrics, OutageLog, Readiness, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
+import { SERVICE_NAME, SETTINGS, type EscalationSettings } from '../config';
 import type { DeadlineRow } from '../db/schema';
 import { AlarmsRepository } from '../alarms/alarms.repository';
 import { AlarmsService, type Fired } from '../alarms/alarms.service';
 import { CheckinsService } from './checkins.service';
 import { DeadlinesRepository } from './deadlines.repository';
+import { ShiftsOwner, type OwnerAnswer } from './shifts-owner';
 
 export interface PassResult {
   userId: number;
@@ -19,6 +20,12 @@ export interface PassResult {
 export const STALL_MS = 10_000;
 /** A step that failed is retried after this long rather than at once, so one bad row cannot spin the loop. */
 const RETRY_MS = 5_000;
+/**
+ * Missed check-ins and alarm steps fired per pass, each in a savepoint of its own. Nothing a pass
+ * fires is visible until it commits, so when many fall due at once a few at a time reach people
+ * sooner (and the other lane takes the next ones meanwhile); the rest stay due for the next pass.
+ */
+export const SINGLES_PER_PASS = 20;
 
 /**
  * Fires due deadlines. One pass claims up to a batch of due rows in one transaction (FOR UPDATE
@@ -37,12 +44,16 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
    * commits, another claims the next due rows; SKIP LOCKED keeps them apart as it keeps replicas apart.
    */
   private readonly lanes: Lane[];
+  /** While the database is down every pass fails: one error line, not four a second. */
+  private readonly outage: OutageLog;
+  private unsample?: () => void;
 
   constructor(
     private readonly deadlines: DeadlinesRepository,
     private readonly checkins: CheckinsService,
     private readonly alarms: AlarmsService,
     private readonly alarmsRepo: AlarmsRepository,
+    private readonly owner: ShiftsOwner,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -50,16 +61,19 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     @Inject(Readiness) private readonly readiness: Readiness,
   ) {
     this.lanes = Array.from({ length: settings.concurrency }, () => ({ looping: false, wakeRequested: false }));
+    this.outage = new OutageLog(logger, 'deadline scheduler pass');
   }
 
   onApplicationBootstrap(): void {
     this.readiness.add('scheduler', async () => {
       if (!this.active()) throw new Error(`the deadline scheduler has not run for over ${STALL_MS / 1000} s`);
     });
+    this.unsample = metrics.schedulerLastPassAge.sample((g) => g.set({ service: SERVICE_NAME }, (performance.now() - this.lastPassAt) / 1000));
     this.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.unsample?.();
     await this.stop();
   }
 
@@ -110,13 +124,17 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
       while (!this.stopped) {
         lane.wakeRequested = false;
         const { more } = await this.run();
+        this.outage.succeeded();
         if (!more && !lane.wakeRequested) break;
       }
     } catch (err) {
-      this.logger.error({ err }, 'deadline scheduler pass failed; retrying');
+      this.outage.failed(err);
     } finally {
       lane.looping = false;
-      this.arm(lane, this.settings.tickMs);
+      // A wake that came in while this lane was failing is not dropped: it runs at once, once.
+      const woken = lane.wakeRequested;
+      lane.wakeRequested = false;
+      this.arm(lane, woken ? 0 : this.settings.tickMs);
     }
   }
 
@@ -139,7 +157,7 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private claimAndFire(): Promise<{ results: PassResult[]; more: boolean }> {
     const now = this.clock();
-    return this.uow.run(async (tx, emit) => {
+    return this.uow.run(async (tx, emit, afterCommit) => {
       const rows = await this.deadlines.claimDue(tx, now, this.settings.batchSize);
       const checkins = rows.filter((r) => r.kind === 'checkin');
       const recipients = checkins.length > 0 ? await this.alarmsRepo.recipients(tx, [...new Set(checkins.map((r) => r.userId))]) : new Map();
@@ -156,8 +174,12 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
         else single.push(row);
       }
       const results = new Map<DeadlineRow, PassResult>();
-      // Alarm steps and missed check-ins first: they are the urgent ones, and few.
-      for (const row of single) results.set(row, await this.fireOne(tx, emit, row, now));
+      const urgent = single.slice(0, SINGLES_PER_PASS);
+      // One question to shifts for every missed check-in of the pass: does the deadline still stand?
+      const missed = urgent.filter((r) => this.checkins.missedAt(r, now)).map((r) => r.userId);
+      const owner = await this.owner.current(missed);
+      // Alarm steps and missed check-ins first: they are the urgent ones.
+      for (const row of urgent) results.set(row, await this.fireOne(tx, emit, row, now, owner.get(row.userId)));
       if (planned.length > 0) {
         let batched: Map<DeadlineRow, PassResult> | undefined;
         try {
@@ -167,8 +189,21 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
         }
         for (const p of planned) results.set(p.row, batched?.get(p.row) ?? (await this.fireOne(tx, emit, p.row, now)));
       }
-      return { results: rows.map((row) => results.get(row)!), more: rows.length >= this.settings.batchSize || single.length > 0 };
+      afterCommit(() => this.observe(rows, results));
+      // Rows left for the next pass (beyond SINGLES_PER_PASS) are unchanged and due: it runs at once.
+      return { results: rows.flatMap((row) => results.get(row) ?? []), more: rows.length >= this.settings.batchSize || single.length > 0 };
     });
+  }
+
+  /** Once committed, each step counts as fired: how late, and what it did. */
+  private observe(rows: DeadlineRow[], results: Map<DeadlineRow, PassResult>): void {
+    const firedAt = this.clock().getTime();
+    for (const row of rows) {
+      const r = results.get(row);
+      if (!r) continue;
+      metrics.stepsFired.inc({ service: SERVICE_NAME, step: r.step, status: r.status });
+      metrics.deadlineLateness.observe({ service: SERVICE_NAME, kind: row.kind }, Math.max(0, firedAt - row.dueAt.getTime()) / 1000);
+    }
   }
 
   /**
@@ -189,10 +224,10 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   /** One step in a savepoint of its own: a step that throws rolls back only its own writes and events. */
-  private async fireOne(tx: Tx, emit: Emit, row: DeadlineRow, now: Date): Promise<PassResult> {
+  private async fireOne(tx: Tx, emit: Emit, row: DeadlineRow, now: Date, owner?: OwnerAnswer): Promise<PassResult> {
     let fired: Fired;
     try {
-      fired = await tx.transaction((sp) => (row.kind === 'checkin' ? this.checkins.fire(sp, emit, row, now) : this.alarms.fire(sp, emit, row, now)));
+      fired = await tx.transaction((sp) => (row.kind === 'checkin' ? this.checkins.fire(sp, emit, row, now, owner) : this.alarms.fire(sp, emit, row, now)));
     } catch (err) {
       this.logger.error({ err, jobKey: row.jobKey, step: row.step }, 'deadline step failed; retrying shortly');
       await this.deadlines.advance(tx, row, { step: row.step, dueAt: new Date(now.getTime() + RETRY_MS), payload: row.payload });

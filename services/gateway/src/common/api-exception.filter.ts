@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, HttpException, Inject, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { RemoteError } from '@lws/messaging';
+import { isInfrastructureFailure, RemoteError, TEMPORARILY_UNAVAILABLE } from '@lws/messaging';
 import { LOGGER, type Logger } from '@lws/platform';
 
 /** Every API error is `{ message, field? }` with a status a client can act on; 5xx details stay in the log. */
@@ -23,12 +23,17 @@ export class ApiExceptionFilter implements ExceptionFilter {
       }
     } else if (err instanceof RemoteError) {
       status = err.status;
-      body = status >= 500 ? { message: status === 503 ? 'Service temporarily unavailable' : 'Internal server error' } : { message: err.message, ...(err.field ? { field: err.field } : {}) };
+      body = status >= 500 ? { message: status === 503 ? TEMPORARILY_UNAVAILABLE : 'Internal server error' } : { message: err.message, ...(err.field ? { field: err.field } : {}) };
+    } else if (isInfrastructureFailure(err)) {
+      // The gateway's own store (Redis) is down: the request did nothing and may be retried.
+      status = 503;
+      body = { message: TEMPORARILY_UNAVAILABLE };
     } else if (isBodyParserError(err)) {
       status = 400;
       body = { message: 'Request body is not valid JSON' };
     }
-    if (status >= 500) this.logger.error({ err }, 'request failed');
+    if (status === 503) this.logger.warn({ error: err instanceof Error ? err.message : String(err) }, 'request refused: a dependency is unavailable');
+    else if (status >= 500) this.logger.error({ err }, 'request failed');
     res.status(status).json(body);
   }
 }

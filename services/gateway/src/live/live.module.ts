@@ -1,6 +1,6 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { JetStreamBus, type EventTailSource, type InProcessBus } from '@lws/messaging';
-import { CLOCK, LOGGER, type Clock, type Logger } from '@lws/platform';
+import { CLOCK, LOGGER, metrics, type Clock, type Logger } from '@lws/platform';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { LiveController } from './live.controller';
 import { LiveFeed } from './live-feed';
@@ -20,12 +20,16 @@ class LiveLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(EVENT_SOURCE) private readonly events: EventSource,
   ) {}
 
+  private unsample?: () => void;
+
   onApplicationBootstrap(): Promise<void> {
+    this.unsample = metrics.sseClients.sample((g) => g.set({ service: 'gateway' }, this.feed.size));
     return this.feed.start();
   }
 
   /** Before the HTTP server closes, which would otherwise wait for every open stream. */
   async onModuleDestroy(): Promise<void> {
+    this.unsample?.();
     await this.feed.stop();
     await this.events.close();
   }

@@ -34,8 +34,9 @@ export function frontendRouter(config: GatewayConfig): Router {
     router.use(`/remotes/${remote}`, express.static(join(root, remote, 'dist'), { ...staticOpts, fallthrough: false }));
   }
   router.use(express.static(shellDist, staticOpts));
-  // Client-side routes (and unknown paths, which the shell renders as its 404 page).
-  router.get(/^\/(?!api\/|api$|remotes\/).*/, (req: Request, res: Response, next: NextFunction) => {
+  // Client-side routes (and unknown paths, which the shell renders as its 404 page). The probes
+  // answer JSON to anyone, whatever they accept; /metrics is never served on this public port.
+  router.get(/^\/(?!api\/|api$|remotes\/|healthz$|readyz$|metrics$).*/, (req: Request, res: Response, next: NextFunction) => {
     const index = join(shellDist, 'index.html');
     if (!req.accepts('html') || !existsSync(index)) return next();
     res.setHeader('Cache-Control', 'no-cache');

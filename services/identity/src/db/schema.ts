@@ -5,7 +5,7 @@ import { messagingTables } from '@lws/messaging';
 /** Every table of the identity service lives in its own PostgreSQL schema. */
 export const identitySchema = pgSchema('identity');
 export const messaging = messagingTables(identitySchema);
-export const { outbox, processedEvents } = messaging;
+export const { outbox, processedEvents, deadLetters } = messaging;
 
 export const ROLES = ['worker', 'admin', 'superadmin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -29,6 +29,13 @@ export const users = identitySchema.table(
     pinLockedUntil: timestamp('pin_locked_until', { withTimezone: true }),
     /** Set after a superadmin reset: the temporary password must be replaced at the next change. */
     passwordIsTemporary: boolean('password_is_temporary').notNull().default(false),
+    /**
+     * Raised by every change other services copy (profile, settings, a contact), in the change's
+     * transaction; its events carry it so a copy can ignore an event older than what it holds.
+     */
+    version: integer('version').notNull().default(1),
+    /** When the version was last raised: reconciliation leaves a change this young to its event. */
+    versionChangedAt: timestamp('version_changed_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -33,9 +33,10 @@ export class ContactsService {
   async create(req: Create) {
     const row = await this.uow.run(async (tx, emit) => {
       // Locks the owner so a concurrent account deletion cannot leave the insert dangling.
-      if (!(await this.users.findByIdForUpdate(tx, req.userId))) throw new RpcError(404, 'User not found', { field: 'userId' });
+      const version = await this.users.bumpVersion(tx, req.userId);
+      if (version === undefined) throw new RpcError(404, 'User not found', { field: 'userId' });
       const created = await this.contacts.insert(tx, req.userId, { name: req.name, phone: req.phone, relation: req.relation });
-      await announce(emit, created, 'created');
+      await announce(emit, created, 'created', version);
       return created;
     });
     return { contact: toContactView(row) };
@@ -43,8 +44,10 @@ export class ContactsService {
 
   async update(req: Update) {
     const row = await this.uow.run(async (tx, emit) => {
+      // The owner first, then the contact: the order account deletion locks them in.
+      const version = await this.users.bumpVersionForContact(tx, req.contactId);
       const current = await this.contacts.findForUpdate(tx, req.contactId);
-      if (!current) throw notFound();
+      if (!current || version === undefined) throw notFound();
       const changes: Partial<ContactFields> = {};
       for (const key of ['name', 'phone', 'relation'] as const) {
         const value = req[key];
@@ -52,7 +55,7 @@ export class ContactsService {
       }
       if (Object.keys(changes).length === 0) return current;
       const updated = await this.contacts.update(tx, current.id, changes);
-      await announce(emit, updated, 'updated');
+      await announce(emit, updated, 'updated', version);
       return updated;
     });
     return { contact: toContactView(row) };
@@ -60,17 +63,19 @@ export class ContactsService {
 
   async delete(contactId: number) {
     await this.uow.run(async (tx, emit) => {
+      // The owner first, then the contact: the order account deletion locks them in.
+      const version = await this.users.bumpVersionForContact(tx, contactId);
       const current = await this.contacts.findForUpdate(tx, contactId);
-      if (!current) throw notFound();
+      if (!current || version === undefined) throw notFound();
       await this.contacts.delete(tx, current.id);
-      await emit('identity.contact.changed.v1', { userId: current.userId, contactId: current.id, change: 'deleted' });
+      await emit('identity.contact.changed.v1', { userId: current.userId, contactId: current.id, change: 'deleted', version });
     });
     return { ok: true };
   }
 }
 
 /** Escalation keeps its own copy of the contacts it may have to message, so it gets the details. */
-function announce(emit: Emit, row: EmergencyContactRow, change: 'created' | 'updated') {
+function announce(emit: Emit, row: EmergencyContactRow, change: 'created' | 'updated', version: number) {
   return emit('identity.contact.changed.v1', {
     userId: row.userId,
     contactId: row.id,
@@ -78,5 +83,6 @@ function announce(emit: Emit, row: EmergencyContactRow, change: 'created' | 'upd
     name: row.name,
     phone: row.phone,
     relation: row.relation,
+    version,
   });
 }

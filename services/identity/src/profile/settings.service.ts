@@ -33,11 +33,13 @@ export class SettingsService {
         current.checkInInterval === fields.checkInInterval;
       if (unchanged) return current;
       const saved = await this.settings.upsert(tx, req.userId, fields);
+      const version = (await this.users.bumpVersion(tx, req.userId))!;
       await emit('identity.settings.changed.v1', {
         userId: saved.userId,
         checkInInterval: saved.checkInInterval,
         primaryContact: saved.primaryContact,
         ...(saved.secondaryContact ? { secondaryContact: saved.secondaryContact } : {}),
+        version,
       });
       return saved;
     });

@@ -29,7 +29,7 @@ export class SuperadminBootstrap implements OnApplicationBootstrap {
     const created = await this.uow.run(async (tx, emit) => {
       const row = await this.repo.insert(tx, { username, passwordHash, name: 'Super Admin', role: 'superadmin' });
       if (row) {
-        await emit('identity.user.created.v1', { userId: row.id, username, name: row.name, role: 'superadmin' });
+        await emit('identity.user.created.v1', { userId: row.id, username, name: row.name, role: 'superadmin', version: row.version });
       }
       return row;
     });

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { DB, type Db, type Tx } from '@lws/platform';
-import { users, type Role, type UserRow } from '../db/schema';
+import { emergencyContacts, users, type Role, type UserRow } from '../db/schema';
 
 export interface NewUser {
   username: string;
@@ -53,10 +53,33 @@ export class UsersRepository {
   async updateProfile(tx: Tx, id: number, changes: Partial<Pick<UserRow, 'name' | 'phone' | 'medicalInfo'>>): Promise<UserRow> {
     const [row] = await tx
       .update(users)
-      .set({ ...changes, updatedAt: new Date() })
+      .set({ ...changes, updatedAt: new Date(), version: sql`${users.version} + 1`, versionChangedAt: sql`now()` })
       .where(eq(users.id, id))
       .returning();
     return row;
+  }
+
+  /** Raises the user's version for a change to its settings or contacts; undefined if no such user. */
+  async bumpVersion(tx: Tx, id: number): Promise<number | undefined> {
+    const [row] = await tx
+      .update(users)
+      .set({ version: sql`${users.version} + 1`, versionChangedAt: sql`now()` })
+      .where(eq(users.id, id))
+      .returning({ version: users.version });
+    return row?.version;
+  }
+
+  /**
+   * Raises the version of the user owning a contact, locking that user before the contact (the
+   * order account deletion takes them in). Undefined if there is no such contact.
+   */
+  async bumpVersionForContact(tx: Tx, contactId: number): Promise<number | undefined> {
+    const [row] = await tx
+      .update(users)
+      .set({ version: sql`${users.version} + 1`, versionChangedAt: sql`now()` })
+      .where(sql`${users.id} = (select ${emergencyContacts.userId} from ${emergencyContacts} where ${emergencyContacts.id} = ${contactId})`)
+      .returning({ version: users.version });
+    return row?.version;
   }
 
   /** Contacts, settings and PIN failures go with the row (ON DELETE CASCADE). */

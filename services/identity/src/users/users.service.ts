@@ -53,6 +53,7 @@ export class UsersService {
           name: created.name,
           role: created.role,
           ...(created.phone ? { phone: created.phone } : {}),
+          version: created.version,
         });
         return created;
       }),
@@ -67,7 +68,7 @@ export class UsersService {
     return (await this.repo.listByRoles(roles)).map(toUserView);
   }
 
-  /** Changes only the fields given; other services hear only about the fields that changed. */
+  /** Changes only the fields given; other services hear the whole profile at its new version. */
   async updateProfile(req: UpdateProfile['request']): Promise<UpdateProfile['reply']> {
     const row = await this.uow.run(async (tx, emit) => {
       const current = await this.repo.findByIdForUpdate(tx, req.userId);
@@ -84,8 +85,10 @@ export class UsersService {
       // Medical information stays in identity: the event says the user changed, not what it reads.
       await emit('identity.user.updated.v1', {
         userId: updated.id,
-        ...(changes.name !== undefined ? { name: changes.name } : {}),
-        ...(changes.phone !== undefined ? { phone: changes.phone } : {}),
+        name: updated.name,
+        role: updated.role,
+        ...(updated.phone ? { phone: updated.phone } : {}),
+        version: updated.version,
       });
       return updated;
     });
@@ -111,7 +114,8 @@ export class UsersService {
         throw new RpcError(409, 'The last superadmin cannot be deleted', { field: 'id' });
       }
       await this.repo.delete(tx, target.id);
-      await emit('identity.user.deleted.v1', { userId: target.id, deletedBy: actor.id });
+      // The row goes, so its last version is the one before the delete, plus one.
+      await emit('identity.user.deleted.v1', { userId: target.id, deletedBy: actor.id, version: target.version + 1 });
     });
     return { ok: true };
   }

@@ -5,7 +5,7 @@ import { messagingTables } from '@lws/messaging';
 /** Every table of the locations service lives in its own PostgreSQL schema. */
 export const locationsSchema = pgSchema('locations');
 export const messaging = messagingTables(locationsSchema);
-export const { outbox, processedEvents } = messaging;
+export const { outbox, processedEvents, deadLetters } = messaging;
 
 export const LOCATION_NAME_UNIQUE = 'location_options_name_lower_unique';
 

@@ -5,7 +5,7 @@ import { messagingTables } from '@lws/messaging';
 /** Every table of the notifications service lives in its own PostgreSQL schema. */
 export const notificationsSchema = pgSchema('notifications');
 export const messaging = messagingTables(notificationsSchema);
-export const { outbox, processedEvents } = messaging;
+export const { outbox, processedEvents, deadLetters } = messaging;
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 

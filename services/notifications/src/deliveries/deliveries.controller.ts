@@ -20,6 +20,11 @@ export class DeliveriesController {
     return this.deliveries.testCall(req);
   }
 
+  @Command('notifications.requests.taken.v1')
+  async taken(@Payload() req: Req<'notifications.requests.taken.v1'>) {
+    return this.deliveries.taken(req.requestIds);
+  }
+
   @Command('notifications.delivery.list.v1')
   list(@Payload() req: Req<'notifications.delivery.list.v1'>) {
     return this.deliveries.list(req);

@@ -10,6 +10,9 @@ import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveriesService } from './deliveries.service';
 import { SenderService } from './sender.service';
 
+/** escalation.notification.requested.v1 events taken at once. */
+const REQUEST_CONCURRENCY = 16;
+
 /** The delivery log: escalation's requests, the sender, the superadmin tools and Twilio's webhooks. */
 @Module({
   imports: [PushModule],
@@ -28,12 +31,24 @@ export class DeliveriesModule implements OnModuleInit {
     this.consumers.register({
       name: 'notification-requests',
       subjects: ['escalation.notification.requested.v1'],
-      handler: async (event, tx, emit) => {
+      // Each request becomes its own delivery rows, deduplicated by request id: their order does
+      // not matter, and one at a time could not keep up with the messages of many alarms at once.
+      concurrency: REQUEST_CONCURRENCY,
+      handler: async (event, tx, emit, afterCommit) => {
         const e = event as AnyEventEnvelope;
         if (e.subject !== 'escalation.notification.requested.v1') return;
         await this.deliveries.requested(tx, emit, e.data);
-        // The row commits a moment after this; the sender's next poll finds it if this pass is early.
-        setTimeout(() => this.sender.kick(), 20);
+        afterCommit(() => this.sender.kick());
+      },
+    });
+    this.consumers.register({
+      name: 'alarm-outcomes',
+      subjects: ['escalation.alarm.resolved.v1'],
+      // A resolved alarm needs no more messages: those still waiting out a provider outage are withdrawn.
+      handler: async (event, tx, emit) => {
+        const e = event as AnyEventEnvelope;
+        if (e.subject !== 'escalation.alarm.resolved.v1') return;
+        await this.deliveries.alarmResolved(tx, emit, e.data);
       },
     });
     this.consumers.register({

@@ -24,6 +24,30 @@ export class DeliveriesRepository {
   }
 
   /** Takes due pending rows for this sender; a concurrent sender (another replica) skips them. */
+  /** The deliveries' statuses (and last error) of those of the request ids this service holds. */
+  async requestStatuses(requestIds: string[]): Promise<{ requestId: string; status: string; errorMessage: string | null }[]> {
+    if (requestIds.length === 0) return [];
+    const rows = await this.db
+      .select({ requestId: deliveries.requestId, status: deliveries.status, errorMessage: deliveries.errorMessage })
+      .from(deliveries)
+      .where(inArray(deliveries.requestId, requestIds));
+    return rows.filter((r): r is { requestId: string; status: string; errorMessage: string | null } => r.requestId !== null);
+  }
+
+  /** The deliveries made for one of escalation's requests. */
+  async forRequest(tx: Tx, requestId: string): Promise<Delivery[]> {
+    return tx.select().from(deliveries).where(eq(deliveries.requestId, requestId));
+  }
+
+  /** The alarm's messages still waiting for the provider, withdrawn (status canceled); returns them. */
+  async withdrawPending(tx: Tx, alarmId: string, reason: string, now: Date): Promise<Delivery[]> {
+    return tx
+      .update(deliveries)
+      .set({ status: 'canceled', nextAttemptAt: null, errorMessage: reason, updatedAt: now })
+      .where(and(eq(deliveries.alarmId, alarmId), eq(deliveries.status, 'pending')))
+      .returning();
+  }
+
   async claimDue(now: Date, limit: number): Promise<Delivery[]> {
     return this.db.transaction(async (tx) => {
       const due = await tx

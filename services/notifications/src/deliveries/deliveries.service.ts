@@ -17,6 +17,10 @@ export const DEFAULT_CALL_TIMEOUT_SECONDS = 60;
  * and the superadmin tools' sends and test calls, which go out at once and answer with the
  * provider's reply.
  */
+/** Delivery statuses of a message still being tried, and of one that will never be sent. */
+const STILL_TRYING = new Set(['pending', 'sending']);
+const GAVE_UP = new Set(['failed', 'undelivered', 'canceled', 'expired']);
+
 @Injectable()
 export class DeliveriesService {
   constructor(
@@ -32,6 +36,13 @@ export class DeliveriesService {
    * them. A push fans out to every subscription of its target, one row each.
    */
   async requested(tx: Tx, emit: Emit, e: EventMap['escalation.notification.requested.v1']): Promise<void> {
+    // Asked again for a request already taken (escalation heard no status for it: the status or the
+    // first request was lost on the way): the deliveries stand, and their status is reported again.
+    const known = await this.repo.forRequest(tx, e.requestId);
+    if (known.length > 0) {
+      for (const row of known) await emitMessageStatus(emit, row);
+      return;
+    }
     const now = this.clock();
     const base = {
       requestId: e.requestId,
@@ -80,6 +91,31 @@ export class DeliveriesService {
       tx,
       subs.map((s) => ({ ...base, id: randomUUID(), to: s.id, fanoutKey: s.id })),
     );
+  }
+
+  /**
+   * Which of these request ids this service holds a delivery for, and what became of each: failed
+   * once every delivery of it failed for good (a push to the monitors is one delivery per browser),
+   * sent once the provider or a browser took any, pending while one is still being tried.
+   */
+  async taken(requestIds: string[]): Promise<Cmd<'notifications.requests.taken.v1'>['reply']> {
+    const byRequest = new Map<string, { status: string; errorMessage: string | null }[]>();
+    for (const r of await this.repo.requestStatuses(requestIds)) byRequest.set(r.requestId, [...(byRequest.get(r.requestId) ?? []), r]);
+    const outcomes = [...byRequest].map(([requestId, rows]) => {
+      if (rows.some((r) => STILL_TRYING.has(r.status))) return { requestId, outcome: 'pending' as const };
+      if (rows.every((r) => GAVE_UP.has(r.status))) {
+        const error = rows.map((r) => r.errorMessage).find(Boolean);
+        return { requestId, outcome: 'failed' as const, ...(error ? { error: error.slice(0, 500) } : {}) };
+      }
+      return { requestId, outcome: 'sent' as const };
+    });
+    return { requestIds: [...byRequest.keys()], outcomes };
+  }
+
+  /** The alarm was resolved: its messages still waiting for the provider are withdrawn and reported. */
+  async alarmResolved(tx: Tx, emit: Emit, e: EventMap['escalation.alarm.resolved.v1']): Promise<void> {
+    const withdrawn = await this.repo.withdrawPending(tx, e.alarmId, 'Withdrawn: the alarm was resolved before the provider took it', this.clock());
+    for (const row of withdrawn) await emitMessageStatus(emit, row);
   }
 
   /** A request that can never be sent is logged as failed (once) and reported. */

@@ -1,15 +1,39 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { CLOCK, LOGGER, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
+import { backoffDelay, type RetryBackoff } from '@lws/messaging';
+import { CLOCK, LOGGER, metrics, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
 import { PushService, type PushResult } from '../push/push.service';
 import { TwilioProvider } from '../provider/twilio-provider';
 import { DeliveriesRepository, type Delivery, type NewDelivery } from './deliveries.repository';
 import { emitCallCompleted, emitMessageStatus } from './delivery-events';
 import { callOutcome, isTerminalCallStatus } from './voice-flow';
 
-/** Waits before the 2nd, 3rd and 4th attempts; a 4th transient failure fails the delivery. */
-export const RETRY_DELAYS_MS = [2_000, 10_000, 30_000];
+/**
+ * A transient failure (the provider answered 5xx or 429, timed out or could not be reached) is
+ * retried after 2 s, doubling to at most 30 s, for as long as the message can still help
+ * (retryHorizonMs): a provider outage that heals delays a message, it does not drop it. Only a
+ * permanent refusal (an invalid number, say) fails it at once.
+ */
+export const TRANSIENT_BACKOFF: RetryBackoff = { initialMs: 2_000, maxMs: 30_000 };
+
+/**
+ * How long after the request a transiently failing message is still worth sending: an alarm's
+ * until the alarm is resolved (its pending messages are then withdrawn), bounded at a day; a
+ * check-in reminder only until the deadline it warns of (5 minutes at most); anything else 10 minutes.
+ */
+export function retryHorizonMs(row: Pick<Delivery, 'alarmId' | 'purpose'>): number {
+  if (row.alarmId) return 24 * 3600_000;
+  if (row.purpose.startsWith('reminder_')) return 5 * 60_000;
+  return 10 * 60_000;
+}
 const POLL_MS = 500;
+/** Rows claimed per query. */
 const BATCH = 10;
+/**
+ * Deliveries in flight at once. Each mostly waits on the provider, so the sender keeps this many
+ * going and claims more as each ends, rather than waiting for a whole batch (whose slowest
+ * request would hold the rest back).
+ */
+const MAX_IN_FLIGHT = 40;
 /** A call whose status callback has not come this long after its ring timeout is asked about. */
 const CALL_GRACE_MS = 5 * 60_000;
 /** ...and given up on (outcome failed) after this long, so escalation is never left waiting. */
@@ -69,17 +93,31 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
   /** One pass: lapsed claims, due rows until none are left, then calls whose end never came. */
   async pass(): Promise<void> {
     await this.failLapsedClaims();
-    for (;;) {
-      if (this.stopped) return;
-      const rows = await this.repo.claimDue(this.clock(), BATCH);
-      if (rows.length === 0) break;
-      await Promise.all(rows.map((r) => this.deliver(r)));
+    const inFlight = new Set<Promise<void>>();
+    try {
+      while (!this.stopped) {
+        const room = MAX_IN_FLIGHT - inFlight.size;
+        const rows = room > 0 ? await this.repo.claimDue(this.clock(), Math.min(room, BATCH)) : [];
+        for (const row of rows) {
+          const delivery: Promise<void> = this.deliver(row)
+            // A row whose result could not be recorded stays claimed; failLapsedClaims reports it.
+            .catch((err) => this.logger.warn({ err, messageId: row.id }, 'recording a delivery failed'))
+            .finally(() => inFlight.delete(delivery));
+          inFlight.add(delivery);
+        }
+        if (rows.length === 0 && inFlight.size === 0) break;
+        // Full, or nothing due right now: wait for one to end, then look again.
+        if (room === 0 || rows.length < Math.min(room, BATCH)) await Promise.race(inFlight);
+      }
+    } finally {
+      await Promise.all(inFlight);
     }
     await this.settleSilentCalls();
   }
 
   private async deliver(row: Delivery): Promise<void> {
     let result: PushResult;
+    const started = performance.now();
     try {
       result =
         row.channel === 'push'
@@ -90,28 +128,33 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
     } catch (err) {
       result = { ok: false, transient: true, message: err instanceof Error ? err.message : String(err) };
     }
+    const outcome = result.ok ? 'sent' : 'failed';
+    metrics.providerDuration.observe({ service: 'notifications', channel: row.channel, outcome }, (performance.now() - started) / 1000);
+    metrics.notifications.inc({ service: 'notifications', channel: row.channel, outcome });
     const now = this.clock();
     let changes: Partial<NewDelivery>;
     if (result.ok) {
       changes = { status: result.status, providerSid: row.channel === 'push' ? null : result.sid, errorCode: null, errorMessage: null, updatedAt: now };
     } else if ('expired' in result) {
       changes = { status: 'expired', errorMessage: result.message, updatedAt: now };
-    } else if (result.transient && row.attempts <= RETRY_DELAYS_MS.length) {
+    } else if (result.transient && now.getTime() + backoffDelay(TRANSIENT_BACKOFF, row.attempts) - row.createdAt.getTime() <= retryHorizonMs(row)) {
       changes = {
         status: 'pending',
-        nextAttemptAt: new Date(now.getTime() + RETRY_DELAYS_MS[row.attempts - 1]),
+        nextAttemptAt: new Date(now.getTime() + backoffDelay(TRANSIENT_BACKOFF, row.attempts)),
         errorCode: result.code ?? null,
         errorMessage: result.message,
         updatedAt: now,
       };
+    } else if (result.transient) {
+      const message = `${result.message} (gave up after ${row.attempts} attempts over ${Math.round((now.getTime() - row.createdAt.getTime()) / 1000)} s: too late to help)`;
+      changes = { status: 'failed', errorCode: result.code ?? null, errorMessage: message, updatedAt: now };
     } else {
       changes = { status: 'failed', errorCode: result.code ?? null, errorMessage: result.message, updatedAt: now };
     }
     if (!result.ok) {
-      this.logger.warn(
-        { messageId: row.id, channel: row.channel, attempt: row.attempts, code: !('expired' in result) ? result.code : undefined, error: result.message },
-        changes.status === 'pending' ? 'delivery failed; will retry' : 'delivery failed',
-      );
+      const context = { messageId: row.id, channel: row.channel, purpose: row.purpose, attempt: row.attempts, code: !('expired' in result) ? result.code : undefined, error: changes.errorMessage };
+      if (changes.status === 'pending') this.logger.warn(context, 'delivery failed; retrying until the provider answers');
+      else this.logger.error(context, 'delivery failed for good');
     }
     await this.uow.run(async (tx, emit) => {
       const saved = await this.repo.finishClaim(tx, row.id, changes);

@@ -50,7 +50,7 @@ export class CheckInsService {
       const location = req.location?.trim() || state.location;
       const due = nextCheckInAt(now, state.checkInInterval);
       // The check-in and the worker's new deadline in one hand-written statement, like lock(): every check-in runs it.
-      await tx.execute(sql`
+      const updated = (await tx.execute(sql`
         with recorded as (
           insert into ${checkIns} (id, user_id, shift_id, location, checked_in_at, next_check_in_at, idempotency_key)
           values (${id}, ${req.userId}, ${state.currentShiftId}, ${location}, ${now.toISOString()}::timestamptz,
@@ -58,9 +58,12 @@ export class CheckInsService {
         )
         update ${workerState}
         set latest_check_in_id = ${id}, latest_check_in_at = ${now.toISOString()}::timestamptz,
-            latest_check_in_location = ${location}, next_check_in_at = ${due.toISOString()}::timestamptz
-        where user_id = ${req.userId}`);
-      const row = { ...state, latestCheckInId: id, latestCheckInAt: now, latestCheckInLocation: location, nextCheckInAt: due };
+            latest_check_in_location = ${location}, next_check_in_at = ${due.toISOString()}::timestamptz,
+            version = version + 1, changed_at = now()
+        where user_id = ${req.userId}
+        returning version`)) as unknown as { rows: { version: number }[] };
+      const workerVersion = updated.rows[0].version;
+      const row = { ...state, latestCheckInId: id, latestCheckInAt: now, latestCheckInLocation: location, nextCheckInAt: due, version: workerVersion };
       await emit('shifts.checkin.recorded.v1', {
         checkInId: id,
         shiftId: state.currentShiftId,
@@ -68,6 +71,7 @@ export class CheckInsService {
         location,
         checkedInAt: now.toISOString(),
         nextCheckInAt: due.toISOString(),
+        workerVersion,
       });
       return { checkIn: checkInView({ id, checkedInAt: now, location, nextCheckInAt: due }), worker: workerView(row), duplicate: false };
     });

@@ -5,7 +5,7 @@ import { messagingTables } from '@lws/messaging';
 /** Every table of the shifts service lives in its own PostgreSQL schema. */
 export const shiftsSchema = pgSchema('shifts');
 export const messaging = messagingTables(shiftsSchema);
-export const { outbox, processedEvents } = messaging;
+export const { outbox, processedEvents, deadLetters } = messaging;
 
 export const END_REASONS = ['worker', 'forced', 'user_deleted'] as const;
 export type EndReason = (typeof END_REASONS)[number];
@@ -64,7 +64,11 @@ export const emergencies = shiftsSchema.table(
     location: text('location'),
     raisedAt: at('raised_at').notNull(),
   },
-  (t) => [index('emergencies_user_idx').on(t.userId, t.raisedAt)],
+  (t) => [
+    index('emergencies_user_idx').on(t.userId, t.raisedAt),
+    // Reconciliation reads the emergencies of the last day.
+    index('emergencies_raised_idx').on(t.raisedAt),
+  ],
 );
 
 /**
@@ -89,6 +93,17 @@ export const workerState = shiftsSchema.table(
     latestCheckInAt: at('latest_check_in_at'),
     latestCheckInLocation: text('latest_check_in_location'),
     nextCheckInAt: at('next_check_in_at'),
+    /**
+     * Raised by every change to the worker's shift, deadline or emergencies, in the change's
+     * transaction; the events carry it (worker_version) so a copy can ignore an older one.
+     */
+    version: integer('version').notNull().default(0),
+    /** When the version was last raised (the database's clock): reconciliation waits for an event this young to arrive rather than repair. */
+    changedAt: at('changed_at'),
+    /** identity's version of the user whose name, username, phone and role these are (0: none heard with a version). */
+    identityProfileVersion: integer('identity_profile_version').notNull().default(0),
+    /** identity's version of the user whose check-in interval this is. */
+    identitySettingsVersion: integer('identity_settings_version').notNull().default(0),
   },
   (t) => [
     // due and missed pages: keyset on (next_check_in_at, user_id) among workers on shift.

@@ -28,8 +28,9 @@ export class DeadlinesService {
       const now = this.clock();
       const due = requestedDeadline(req, now);
       if (!state?.onShift || !state.currentShiftId) throw new RpcError(409, NOT_ON_SHIFT, { code: 'not_on_shift' });
-      await this.workers.update(tx, req.userId, { nextCheckInAt: due });
+      const workerVersion = await this.workers.update(tx, req.userId, { nextCheckInAt: due });
       await emit('shifts.deadline.changed.v1', {
+        workerVersion,
         shiftId: state.currentShiftId,
         userId: req.userId,
         nextCheckInAt: due.toISOString(),

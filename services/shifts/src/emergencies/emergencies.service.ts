@@ -32,14 +32,18 @@ export class EmergenciesService {
       const shiftId = state.onShift ? (state.currentShiftId ?? undefined) : undefined;
       const location = state.onShift ? (state.location ?? undefined) : undefined;
       await tx.insert(emergencies).values({ id, userId, shiftId: shiftId ?? null, location: location ?? null, raisedAt: now });
+      // An emergency changes the worker's state as escalation sees it: it raises their version too.
+      const workerVersion = await this.workers.update(tx, userId, {});
       await emit('shifts.emergency.raised.v1', {
         emergencyId: id,
         userId,
         ...(shiftId ? { shiftId } : {}),
         ...(location ? { location } : {}),
         raisedAt: now.toISOString(),
+        workerVersion,
       });
-      const after = shiftId && location ? await this.resetTimer(tx, emit, state, shiftId, location, now) : state;
+      const raised = { ...state, version: workerVersion };
+      const after = shiftId && location ? await this.resetTimer(tx, emit, raised, shiftId, location, now) : raised;
       return { emergencyId: id, raisedAt: now.toISOString(), worker: workerView(after) };
     });
   }
@@ -55,7 +59,7 @@ export class EmergenciesService {
     const due = nextCheckInAt(now, state.checkInInterval);
     await tx.insert(checkIns).values({ id: checkInId, userId: state.userId, shiftId, location, checkedInAt: now, nextCheckInAt: due, status: EMERGENCY_RESET_STATUS });
     const changes: WorkerStateFields = { latestCheckInId: checkInId, latestCheckInAt: now, latestCheckInLocation: location, nextCheckInAt: due };
-    await this.workers.update(tx, state.userId, changes);
+    const workerVersion = await this.workers.update(tx, state.userId, changes);
     await emit('shifts.checkin.recorded.v1', {
       checkInId,
       shiftId,
@@ -63,7 +67,8 @@ export class EmergenciesService {
       location,
       checkedInAt: now.toISOString(),
       nextCheckInAt: due.toISOString(),
+      workerVersion,
     });
-    return { ...state, ...changes };
+    return { ...state, ...changes, version: workerVersion };
   }
 }

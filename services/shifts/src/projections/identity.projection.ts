@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { eq, sql } from 'drizzle-orm';
+import { eq, lte, sql } from 'drizzle-orm';
 import type { EventMap } from '@lws/contracts';
+import { profileUpdate } from '@lws/messaging';
 import { CLOCK, type Clock, type Emit, type Tx } from '@lws/platform';
 import { checkIns, deletedUsers, emergencies, shifts, workerState } from '../db/schema';
 import { ShiftsService } from '../shifts/shifts.service';
@@ -9,9 +10,10 @@ import { WorkerStateRepository } from '../workers/worker-state.repository';
 /**
  * Keeps worker_state's copy of what identity knows (name, username, phone, role, check-in
  * interval). Each subject is delivered in order, but the subjects are not ordered with each
- * other, so every handler works whatever arrived before it: rows are created by whichever event
- * comes first, creation fills only what later events have not set, and a deleted user stays
- * deleted.
+ * other, and a redelivered or replayed event can come after a newer one: rows are created by
+ * whichever event comes first, each aspect (profile, settings) is replaced only by an event at
+ * least as new as identity's version it holds (events from before versions carry none and apply
+ * only where no versioned event has), and a deleted user stays deleted.
  */
 @Injectable()
 export class IdentityProjection {
@@ -22,41 +24,55 @@ export class IdentityProjection {
   ) {}
 
   async userCreated(tx: Tx, e: EventMap['identity.user.created.v1']): Promise<void> {
+    const version = e.version ?? 0;
+    const newer = sql`${workerState.identityProfileVersion} <= ${version}`;
     const values = { name: e.name, username: e.username, phone: e.phone ?? null, role: e.role };
     await tx
       .insert(workerState)
-      .values({ userId: e.userId, ...values })
+      .values({ userId: e.userId, ...values, identityProfileVersion: version })
       .onConflictDoUpdate({
         target: workerState.userId,
-        // An update can only postdate the creation: what it set is newer than these values.
-        set: {
-          name: sql`coalesce(${workerState.name}, excluded.name)`,
-          username: sql`coalesce(${workerState.username}, excluded.username)`,
-          phone: sql`coalesce(${workerState.phone}, excluded.phone)`,
-          role: sql`coalesce(${workerState.role}, excluded.role)`,
-        },
+        set: e.version
+          ? {
+              name: sql`case when ${newer} then excluded.name else ${workerState.name} end`,
+              // Usernames never change: the creation fills it in even after a newer update landed.
+              username: sql`coalesce(${workerState.username}, excluded.username)`,
+              phone: sql`case when ${newer} then excluded.phone else ${workerState.phone} end`,
+              role: sql`case when ${newer} then excluded.role else ${workerState.role} end`,
+              identityProfileVersion: sql`greatest(${workerState.identityProfileVersion}, ${version})`,
+            }
+          : {
+              // Unversioned: an update can only postdate the creation, so what it set is newer.
+              name: sql`coalesce(${workerState.name}, excluded.name)`,
+              username: sql`coalesce(${workerState.username}, excluded.username)`,
+              phone: sql`coalesce(${workerState.phone}, excluded.phone)`,
+              role: sql`coalesce(${workerState.role}, excluded.role)`,
+            },
       });
     await this.discardIfDeleted(tx, e.userId);
   }
 
   async userUpdated(tx: Tx, e: EventMap['identity.user.updated.v1']): Promise<void> {
-    const changes = {
-      ...(e.name !== undefined ? { name: e.name } : {}),
-      ...(e.phone !== undefined ? { phone: e.phone } : {}),
-      ...(e.role !== undefined ? { role: e.role } : {}),
-    };
-    const insert = tx.insert(workerState).values({ userId: e.userId, ...changes });
-    if (Object.keys(changes).length === 0) await insert.onConflictDoNothing();
-    else await insert.onConflictDoUpdate({ target: workerState.userId, set: changes });
+    const { version, changes } = profileUpdate(e);
+    await tx
+      .insert(workerState)
+      .values({ userId: e.userId, ...changes, identityProfileVersion: version })
+      .onConflictDoUpdate({
+        target: workerState.userId,
+        set: { ...changes, identityProfileVersion: version },
+        where: lte(workerState.identityProfileVersion, version),
+      });
     await this.discardIfDeleted(tx, e.userId);
   }
 
   /** The new interval counts from the next check-in or shift start; the deadline already set stands. */
   async settingsChanged(tx: Tx, e: EventMap['identity.settings.changed.v1']): Promise<void> {
+    const version = e.version ?? 0;
+    const set = { checkInInterval: e.checkInInterval, identitySettingsVersion: version };
     await tx
       .insert(workerState)
-      .values({ userId: e.userId, checkInInterval: e.checkInInterval })
-      .onConflictDoUpdate({ target: workerState.userId, set: { checkInInterval: e.checkInInterval } });
+      .values({ userId: e.userId, ...set })
+      .onConflictDoUpdate({ target: workerState.userId, set, where: lte(workerState.identitySettingsVersion, version) });
     await this.discardIfDeleted(tx, e.userId);
   }
 

@@ -37,14 +37,15 @@ export class ShiftsService {
       const due = nextCheckInAt(now, state.checkInInterval);
       await tx.insert(shifts).values({ id: shiftId, userId, location: name, startedAt: now });
       const changes = { ...OFF_SHIFT, onShift: true, currentShiftId: shiftId, location: name, shiftStartedAt: now, nextCheckInAt: due };
-      await this.workers.update(tx, userId, changes);
-      const row = { ...state, ...changes };
+      const workerVersion = await this.workers.update(tx, userId, changes);
+      const row = { ...state, ...changes, version: workerVersion };
       await emit('shifts.shift.started.v1', {
         shiftId,
         userId,
         location: name,
         startedAt: now.toISOString(),
         nextCheckInAt: due.toISOString(),
+        workerVersion,
       });
       return workerView(row);
     });
@@ -76,8 +77,8 @@ export class ShiftsService {
       .update(shifts)
       .set({ endedAt: now, endedBy, endReason: reason })
       .where(and(eq(shifts.id, state.currentShiftId), isNull(shifts.endedAt)));
-    await this.workers.update(tx, state.userId, OFF_SHIFT);
-    const row = { ...state, ...OFF_SHIFT };
+    const workerVersion = await this.workers.update(tx, state.userId, OFF_SHIFT);
+    const row = { ...state, ...OFF_SHIFT, version: workerVersion };
     await emit('shifts.shift.ended.v1', {
       shiftId: state.currentShiftId,
       userId: state.userId,
@@ -85,6 +86,7 @@ export class ShiftsService {
       endedBy,
       reason,
       ...(state.location ? { location: state.location } : {}),
+      workerVersion,
     });
     return row;
   }

@@ -34,6 +34,10 @@ interface RawWorkerState {
   latest_check_in_at: Date | string | null;
   latest_check_in_location: string | null;
   next_check_in_at: Date | string | null;
+  version: number;
+  changed_at: Date | string | null;
+  identity_profile_version: number;
+  identity_settings_version: number;
 }
 
 const toDate = (v: Date | string | null) => (v === null || v instanceof Date ? v : new Date(v));
@@ -54,6 +58,10 @@ function fromRaw(r: RawWorkerState): WorkerStateRow {
     latestCheckInAt: toDate(r.latest_check_in_at),
     latestCheckInLocation: r.latest_check_in_location,
     nextCheckInAt: toDate(r.next_check_in_at),
+    version: r.version,
+    changedAt: toDate(r.changed_at),
+    identityProfileVersion: r.identity_profile_version,
+    identitySettingsVersion: r.identity_settings_version,
   };
 }
 
@@ -93,8 +101,14 @@ export class WorkerStateRepository {
     return row !== undefined;
   }
 
-  async update(tx: Tx, userId: number, fields: WorkerStateFields): Promise<void> {
-    await tx.update(workerState).set(fields).where(eq(workerState.userId, userId));
+  /** Changes the worker's shift state (or only raises its version, given no fields); returns the new version. */
+  async update(tx: Tx, userId: number, fields: WorkerStateFields): Promise<number> {
+    const [row] = await tx
+      .update(workerState)
+      .set({ ...fields, version: sql`${workerState.version} + 1`, changedAt: sql`now()` })
+      .where(eq(workerState.userId, userId))
+      .returning({ version: workerState.version });
+    return row.version;
   }
 
   async find(userId: number): Promise<WorkerStateRow | undefined> {

@@ -1,0 +1,298 @@
+// Deadline to a person: N on-shift workers (default 100,000) whose check-in deadline passes,
+// spread evenly over SPREAD seconds starting LEAD seconds after seeding begins. For every missed
+// check-in it measures, from the deadline (due), when (a) escalation opened the alarm (fired),
+// (b) the messaging provider received the SMS that tells the worker (the fake Twilio, driven by
+// the real SDK in notifications), and (c) the alarm reached an admin's live stream (GET /api/events).
+// The whole stack runs as `npm start` runs it (one process, built output) on this machine's real
+// PostgreSQL, NATS and Redis, over loopback; this process is the provider and the admin's browser.
+// Missed = not seen by window end + MARGIN; duplicated = seen more than once.
+//
+//   node bench/escalation/to-person.mjs [--workers N] [--missing M] [--spread-s S] [--lead-s S] [--margin-s S]
+//
+// --missing M: only the first M workers miss their check-in in the window (default: all N); the
+// others stay on shift with a deadline an hour later, as most of a large workforce is at any time.
+//
+// BENCH_NODE_ARGS passes flags to the stack process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { connect } from 'nats';
+import pg from 'pg';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const { FakeTwilio } = createRequire(import.meta.url)(join(root, 'services/notifications/dist/fake-twilio/fake-twilio.js'));
+
+const { values: args } = parseArgs({
+  options: {
+    workers: { type: 'string', default: process.env.BENCH_WORKERS ?? '100000' },
+    missing: { type: 'string' },
+    'spread-s': { type: 'string', default: '150' },
+    'lead-s': { type: 'string', default: '40' },
+    'margin-s': { type: 'string', default: '30' },
+  },
+});
+const WORKERS = Number(args.workers);
+// How many of them miss their check-in in the window (default: all); the others' deadlines are an hour later.
+const MISSING = Number(args.missing ?? args.workers);
+const SPREAD_S = Number(args['spread-s']);
+const LEAD_S = Number(args['lead-s']);
+const MARGIN_S = Number(args['margin-s']);
+if (!(Number.isInteger(WORKERS) && WORKERS >= 1 && WORKERS <= 200_000)) throw new Error('--workers must be a whole number 1..200000');
+if (!(Number.isInteger(MISSING) && MISSING >= 1 && MISSING <= WORKERS)) throw new Error('--missing must be a whole number 1..--workers');
+if (!(LEAD_S >= 20 && LEAD_S <= 180)) throw new Error('--lead-s must be 20..180 (seeding happens before the first deadline)');
+if (!(SPREAD_S >= 1 && SPREAD_S <= 600) || !(MARGIN_S >= 5 && MARGIN_S <= 300)) throw new Error('--spread-s 1..600, --margin-s 5..300');
+const TARGET = { p99: 2000, max: 5000 };
+
+const pgAdmin = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const natsUrl = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const id = `benchp${randomBytes(4).toString('hex')}`;
+const stream = `LWS_${id.toUpperCase()}`;
+const password = `Bench-${randomBytes(8).toString('hex')}`;
+const dbUrl = new URL(pgAdmin);
+dbUrl.pathname = `/${id}`;
+const log = (m) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+const userIdOf = (i) => 1_000_000 + i;
+const phoneOf = (i) => `+447911${100000 + i}`;
+const indexOfPhone = (phone) => Number(phone.slice(7)) - 100000;
+
+function stats(latencies) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN);
+  return { p50: at(0.5), p99: at(0.99), max: sorted.length ? sorted[sorted.length - 1] : NaN };
+}
+
+/** Lateness of the first sighting per worker; missed = none, duplicated = more than one. */
+function summarize(what, dueAtMs, sightings) {
+  const seen = new Map();
+  for (const [i, at] of sightings) seen.set(i, [...(seen.get(i) ?? []), at]);
+  const latencies = [];
+  let duplicated = 0;
+  for (const [i, times] of seen) {
+    if (times.length > 1) duplicated += 1;
+    latencies.push(Math.min(...times) - dueAtMs[i]);
+  }
+  return { what, seen: seen.size, missed: MISSING - seen.size, duplicated, latenessMs: stats(latencies) };
+}
+
+const admin = new pg.Client({ connectionString: pgAdmin });
+await admin.connect();
+await admin.query(`CREATE DATABASE "${id}"`);
+const provider = await FakeTwilio.start();
+let stack;
+let sse;
+let output = '';
+let exitCode = 0;
+const db = new pg.Client({ connectionString: dbUrl.toString() });
+try {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  stack = spawn(process.execPath, [...nodeArgs, join(root, 'tools/stack/dist/cli.js')], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'error',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      HEALTH_PORT: '0',
+      METRICS_PORT: '0',
+      DATABASE_URL: dbUrl.toString(),
+      NATS_URL: natsUrl,
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: `${id}:`,
+      EVENTS_STREAM: stream,
+      SUBJECT_PREFIX: `${id}.`,
+      LWS_SUPERADMIN_PASSWORD: password,
+      FAKE_TWILIO_URL: provider.url,
+      // The alarm's opening is measured; its later steps (calls after 2 minutes) stay out of the window.
+      ALARM_ACK_TIMEOUT_SECONDS: '3600',
+      OTEL_SDK_DISABLED: 'true',
+      // Tuning to compare (ESCALATION_CONCURRENCY, ESCALATION_TICK_MS, ...) passes through.
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('ESCALATION_'))),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  output = '';
+  stack.stdout.on('data', (d) => (output += d));
+  stack.stderr.on('data', (d) => (output += d));
+  for (const started = Date.now(); !/LWS is running/.test(output); await sleep(200)) {
+    if (stack.exitCode !== null || Date.now() - started > 120_000) throw new Error(`the stack did not start:\n${output}`);
+  }
+  log('stack running');
+
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+    body: JSON.stringify({ username: 'superadmin', password }),
+  });
+  if (!login.ok) throw new Error(`login: ${login.status}`);
+  const cookie = login.headers.get('set-cookie').split(';')[0];
+  const onStream = [];
+  sse = await new Promise((resolve, reject) => {
+    const req = http.get(`${url}/api/events`, { headers: { cookie, Accept: 'text/event-stream' } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`GET /api/events: ${res.statusCode}`));
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        const now = Date.now();
+        buffer += chunk;
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (!/^event: alarm$/m.test(frame)) continue;
+          const data = JSON.parse(/^data: (.*)$/m.exec(frame)[1]);
+          if (data.change === 'opened') onStream.push([data.userId - 1_000_000, now]);
+        }
+      });
+      resolve(req);
+    });
+    req.once('error', reject);
+  });
+
+  await db.connect();
+  const startMs = Date.now();
+  const laterMs = startMs + (LEAD_S + SPREAD_S + MARGIN_S + 3600) * 1000;
+  const dueAtMs = Array.from({ length: WORKERS }, (_, i) =>
+    i < MISSING ? startMs + Math.round(LEAD_S * 1000 + (SPREAD_S * 1000 * (i + 0.5)) / MISSING) : laterMs + i,
+  );
+  log(`seeding ${WORKERS} on-shift workers, ${MISSING} of whose deadline passes over ${SPREAD_S} s from +${LEAD_S} s`);
+  // What escalation's consumers keep for a worker on shift: the workers row and the check-in
+  // deadline at its last step (the missed check-in at T), as CheckinsService.schedule puts it.
+  const CHUNK = 10_000;
+  for (let from = 0; from < WORKERS; from += CHUNK) {
+    const rows = { ids: [], names: [], phones: [], shifts: [], due: [], payloads: [] };
+    for (let i = from; i < Math.min(WORKERS, from + CHUNK); i++) {
+      const shiftId = randomUUID();
+      const due = new Date(dueAtMs[i]).toISOString();
+      rows.ids.push(userIdOf(i));
+      rows.names.push(`Bench Worker ${i}`);
+      rows.phones.push(phoneOf(i));
+      rows.shifts.push(shiftId);
+      rows.due.push(due);
+      rows.payloads.push(JSON.stringify({ dueAt: due, shiftId }));
+    }
+    await db.query('BEGIN');
+    await db.query(
+      `INSERT INTO escalation.workers (user_id, name, phone, role, check_in_interval, on_shift, shift_id, location, next_check_in_at, deadline_as_of)
+       SELECT u, n, p, 'worker', 60, true, s, 'The Prospect Building', t, $6::timestamptz
+       FROM unnest($1::int[], $2::text[], $3::text[], $4::uuid[], $5::timestamptz[]) AS x(u, n, p, s, t)`,
+      [rows.ids, rows.names, rows.phones, rows.shifts, rows.due, new Date(startMs).toISOString()],
+    );
+    await db.query(
+      `INSERT INTO escalation.deadlines (job_key, kind, user_id, step, due_at, version, payload)
+       SELECT 'checkin:' || u, 'checkin', u, 'missed', d, 1, p FROM unnest($1::int[], $2::timestamptz[], $3::jsonb[]) AS x(u, d, p)`,
+      [rows.ids, rows.due, rows.payloads],
+    );
+    // identity holds the same users (escalation's reconciliation compares its copy with them).
+    await db.query(
+      `INSERT INTO identity.users (id, username, password_hash, name, phone, role)
+       SELECT u, 'bench' || u, 'not-a-hash', n, p, 'worker' FROM unnest($1::int[], $2::text[], $3::text[]) AS x(u, n, p)`,
+      [rows.ids, rows.names, rows.phones],
+    );
+    // Shifts, which escalation asks before it raises a missed check-in, holds the same deadline.
+    await db.query(
+      `INSERT INTO shifts.worker_state (user_id, name, username, phone, role, check_in_interval, on_shift, current_shift_id, location, shift_started_at, next_check_in_at)
+       SELECT u, n, 'bench' || u, p, 'worker', 60, true, s, 'The Prospect Building', $6::timestamptz, t
+       FROM unnest($1::int[], $2::text[], $3::text[], $4::uuid[], $5::timestamptz[]) AS x(u, n, p, s, t)`,
+      [rows.ids, rows.names, rows.phones, rows.shifts, rows.due, new Date(startMs).toISOString()],
+    );
+    await db.query('COMMIT');
+  }
+  await db.query('ANALYZE identity.users');
+  await db.query('ANALYZE shifts.worker_state');
+  await db.query('ANALYZE escalation.workers');
+  await db.query('ANALYZE escalation.deadlines');
+  const seededS = (Date.now() - startMs) / 1000;
+  if (seededS >= LEAD_S) throw new Error(`seeding took ${seededS.toFixed(1)} s, past the first deadline; raise --lead-s`);
+  log(`seeded in ${seededS.toFixed(1)} s`);
+
+  const endMs = startMs + (LEAD_S + SPREAD_S + MARGIN_S) * 1000;
+  while (Date.now() < endMs) {
+    await sleep(5000);
+    const sms = provider.messages.length;
+    log(`stream: ${onStream.length} alarms; provider: ${sms} messages`);
+    if (onStream.length >= MISSING && sms >= MISSING && Date.now() > startMs + (LEAD_S + SPREAD_S) * 1000) break;
+  }
+  await sleep(2000);
+
+  const { rows } = await db.query(
+    `SELECT user_id, (extract(epoch FROM created_at) * 1000)::float8 AS at FROM escalation.outbox o
+       JOIN LATERAL (SELECT (o.payload->'data'->>'userId')::int AS user_id) x ON true
+      WHERE o.subject = 'escalation.alarm.opened.v1'`,
+  );
+  const fired = summarize('alarm opened (escalation)', dueAtMs, rows.map((r) => [r.user_id - 1_000_000, r.at]));
+  const toWorker = provider.messages.filter((m) => m.to.startsWith('+447911') && m.body.includes('missed your check-in'));
+  const sms = summarize('SMS at the provider', dueAtMs, toWorker.map((m) => [indexOfPhone(m.to), Date.parse(m.createdAt)]));
+  const live = summarize("admin's live stream", dueAtMs, onStream);
+  const results = [fired, sms, live];
+
+  console.log(
+    `deadline to a person: ${WORKERS} on-shift workers, ${MISSING === WORKERS ? 'each' : MISSING} missing a check-in, deadlines evenly over ${SPREAD_S} s ` +
+      `(${(MISSING / SPREAD_S).toFixed(0)} alarms/s offered); the stack in one process (npm start), ${cpus().length} cores, ` +
+      `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+  );
+  const ms = (v) => (Number.isFinite(v) ? `${Math.round(v)} ms` : '-');
+  const table = [
+    ['from due to', 'seen', 'p50', 'p99', 'max', 'missed', 'duplicated'],
+    ...results.map((r) => [r.what, String(r.seen), ms(r.latenessMs.p50), ms(r.latenessMs.p99), ms(r.latenessMs.max), String(r.missed), String(r.duplicated)]),
+    ['target (provider)', '', '', `≤ ${ms(TARGET.p99)}`, `≤ ${ms(TARGET.max)}`, '0', '0'],
+  ];
+  const widths = table[0].map((_, c) => Math.max(...table.map((r) => r[c].length)));
+  console.log(table.map((r) => `  ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')}`).join('\n'));
+  const met = sms.latenessMs.p99 <= TARGET.p99 && sms.latenessMs.max <= TARGET.max && sms.missed === 0 && sms.duplicated === 0;
+  console.log(`  provider target ${met ? 'met' : 'NOT met'}`);
+  if (results.some((r) => r.missed > 0 || r.duplicated > 0)) {
+    exitCode = 1;
+    const left = await db.query(`SELECT step, count(*)::int AS n FROM escalation.deadlines GROUP BY step`);
+    console.log(`  deadlines left: ${JSON.stringify(left.rows)}\n  the stack's last lines:\n${output.split('\n').slice(-30).join('\n')}`);
+  }
+  const resultsDir = join(here, 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `to-person-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), workers: WORKERS, missing: MISSING, spreadSeconds: SPREAD_S, target: TARGET, machine: { cores: cpus().length, loadavg: loadavg() }, results }, null, 2));
+  console.log(`  results: ${file}`);
+} catch (err) {
+  exitCode = 1;
+  console.error(err);
+} finally {
+  sse?.destroy();
+  if (stack && stack.exitCode === null) {
+    const stopping = Date.now();
+    stack.kill('SIGTERM');
+    await Promise.race([new Promise((r) => stack.once('exit', r)), sleep(60_000)]);
+    if (stack.exitCode === null) {
+      log('the stack did not stop within 60 s of SIGTERM; killed');
+      stack.kill('SIGKILL');
+    } else log(`the stack stopped ${Date.now() - stopping} ms after SIGTERM`);
+  }
+  await provider.close();
+  await db.end().catch(() => undefined);
+  await admin.query(`DROP DATABASE IF EXISTS "${id}" WITH (FORCE)`);
+  await admin.end();
+  const nc = await connect({ servers: natsUrl });
+  await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
+  await nc.close();
+}
+process.exitCode = exitCode;

@@ -1,0 +1,204 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  ConfirmDialog,
+  Skeleton,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+  api,
+  failureMessage,
+  formatDateTime,
+  useInterval,
+  useToast,
+} from '@lws/fe-ui';
+
+/** A dead letter: an event a service could not apply, or one of its own events the bus refused. */
+export interface DeadLetter {
+  id: string;
+  service: string;
+  kind: 'consumer' | 'outbox';
+  consumer: string;
+  subject: string;
+  eventId: string | null;
+  error: string;
+  attempts: number;
+  firstSeenAt: string;
+}
+
+interface Listing {
+  count: number;
+  letters: DeadLetter[];
+  unreachable: string[];
+}
+
+type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; listing: Listing };
+
+export const DEAD_LETTERS_POLL_MS = 30_000;
+
+function parseListing(body: unknown): Listing {
+  const b = body as Partial<Listing> | null;
+  if (!b || typeof b.count !== 'number' || !Array.isArray(b.letters) || !Array.isArray(b.unreachable)) {
+    throw new Error('Invalid response format from server');
+  }
+  return { count: b.count, letters: b.letters as DeadLetter[], unreachable: b.unreachable as string[] };
+}
+
+/**
+ * Dead Letters: what the system parked because it could never apply or publish it. An outage never
+ * lands here (it is retried until it heals), so every row is something a person must look at: replay
+ * it once the cause is mended, or discard it. Both are recorded in the activity log.
+ */
+export function DeadLettersCard() {
+  const { toast } = useToast();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [busy, setBusy] = useState<string | null>(null);
+  const [discarding, setDiscarding] = useState<DeadLetter | null>(null);
+  const latest = useRef(0);
+
+  const reload = useCallback(async () => {
+    const ticket = ++latest.current;
+    try {
+      const listing = parseListing(await api.get('/api/dead-letters'));
+      if (ticket === latest.current) setLoad({ state: 'ready', listing });
+    } catch (e) {
+      if (ticket !== latest.current) return;
+      console.error('Loading the dead letters failed', e);
+      setLoad((current) => (current.state === 'ready' ? current : { state: 'error' }));
+    }
+  }, []);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  useInterval(() => void reload(), DEAD_LETTERS_POLL_MS);
+
+  const replay = async (letter: DeadLetter) => {
+    setBusy(letter.id);
+    try {
+      const res = (await api.post(`/api/dead-letters/${encodeURIComponent(letter.id)}/replay`)) as { replayed: boolean; error?: string };
+      if (res.replayed) toast({ title: 'Replayed', message: `${letter.subject} was applied` });
+      else toast({ title: 'Replay failed', message: res.error ?? 'It failed again and stays parked.', type: 'error' });
+    } catch (e) {
+      toast({ title: 'Replay failed', message: failureMessage(e, 'The service did not take the replay.'), type: 'error' });
+    } finally {
+      setBusy(null);
+    }
+    await reload();
+  };
+
+  const discard = async (letter: DeadLetter) => {
+    setBusy(letter.id);
+    try {
+      await api.post(`/api/dead-letters/${encodeURIComponent(letter.id)}/discard`);
+      toast({ title: 'Discarded', message: `${letter.subject} will not be applied` });
+    } catch (e) {
+      toast({ title: 'Discard failed', message: failureMessage(e, 'The service did not take the discard.'), type: 'error' });
+    } finally {
+      setBusy(null);
+      setDiscarding(null);
+    }
+    await reload();
+  };
+
+  return (
+    <Card data-testid="dead-letters">
+      <CardHeader className="lws-card__header--row">
+        <div>
+          <CardTitle>Dead Letters</CardTitle>
+          <CardDescription>
+            Events the system could not apply or publish and will not retry by itself. Replay one once its cause is fixed, or discard it.
+          </CardDescription>
+        </div>
+        <Button variant="outline" size="sm" onClick={() => void reload()} data-testid="dead-letters-refresh">
+          Refresh
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {load.state === 'loading' ? (
+          <div role="status" aria-label="Loading dead letters">
+            <Skeleton height="6rem" />
+          </div>
+        ) : load.state === 'error' ? (
+          <Alert variant="error" data-testid="dead-letters-error">
+            Error loading dead letters.
+          </Alert>
+        ) : (
+          <>
+            <p data-testid="dead-letters-count">
+              <Badge variant={load.listing.count > 0 ? 'danger' : 'success'}>{load.listing.count}</Badge>{' '}
+              {load.listing.count === 1 ? 'dead letter' : 'dead letters'}
+            </p>
+            {load.listing.unreachable.length > 0 ? (
+              <Alert variant="warning" title="Some services did not answer" data-testid="dead-letters-unreachable">
+                {load.listing.unreachable.join(', ')}: their dead letters are not counted.
+              </Alert>
+            ) : null}
+            {load.listing.letters.length === 0 ? (
+              <p className="lws-muted" data-testid="dead-letters-empty">
+                Nothing is parked.
+              </p>
+            ) : (
+              <Table data-testid="dead-letters-table">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>First seen</TableHead>
+                    <TableHead>Consumer</TableHead>
+                    <TableHead>Subject</TableHead>
+                    <TableHead>Error</TableHead>
+                    <TableHead>Attempts</TableHead>
+                    <TableHead>Action</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {load.listing.letters.map((letter) => (
+                    <TableRow key={letter.id} data-testid="dead-letter-row" data-id={letter.id}>
+                      <TableCell>{formatDateTime(letter.firstSeenAt, 'Unknown')}</TableCell>
+                      <TableCell>
+                        {letter.service} · {letter.kind === 'outbox' ? 'outbox (not published)' : letter.consumer}
+                      </TableCell>
+                      <TableCell>{letter.subject}</TableCell>
+                      <TableCell data-testid="dead-letter-error">{letter.error}</TableCell>
+                      <TableCell>{letter.attempts}</TableCell>
+                      <TableCell>
+                        <div className="lws-actions">
+                          <Button size="sm" busy={busy === letter.id} onClick={() => void replay(letter)} data-testid="dead-letter-replay">
+                            Replay
+                          </Button>
+                          <Button size="sm" variant="outline" disabled={busy === letter.id} onClick={() => setDiscarding(letter)} data-testid="dead-letter-discard">
+                            Discard
+                          </Button>
+                        </div>
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+          </>
+        )}
+      </CardContent>
+      <ConfirmDialog
+        open={discarding !== null}
+        title="Discard this dead letter?"
+        description={discarding ? `${discarding.subject} will never be applied. This is recorded in the activity log.` : ''}
+        confirmLabel="Discard"
+        busyLabel="Discarding..."
+        busy={busy !== null && busy === discarding?.id}
+        destructive
+        onConfirm={() => discarding && void discard(discarding)}
+        onCancel={() => setDiscarding(null)}
+        data-testid="dead-letter-discard-dialog"
+      />
+    </Card>
+  );
+}

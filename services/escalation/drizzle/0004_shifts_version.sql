@@ -1,0 +1,1 @@
+ALTER TABLE "escalation"."workers" ADD COLUMN "shifts_version" integer DEFAULT 0 NOT NULL;

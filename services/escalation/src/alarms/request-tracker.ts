@@ -1,0 +1,153 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { and, asc, eq, inArray, isNotNull, lte } from 'drizzle-orm';
+import type { CommandMap, EventMap } from '@lws/contracts';
+import { errorMessage, type RpcClient } from '@lws/messaging';
+import { CLOCK, LOGGER, metrics, OutageLog, RPC, UnitOfWork, type Clock, type Logger } from '@lws/platform';
+import { SERVICE_NAME, SETTINGS, type EscalationSettings } from '../config';
+import { alarms, notificationRequests } from '../db/schema';
+import { AlarmsService } from './alarms.service';
+import { Notifier } from './notifier';
+
+type Outcome = CommandMap['notifications.requests.taken.v1']['reply']['outcomes'][number];
+
+/** Asks without a confirmation before the system alert. */
+export const ASKS_BEFORE_ALERT = 3;
+/** How often the tracker looks for requests to ask again (wall time; the due times follow the service clock). */
+const SWEEP_MS = 1000;
+const BATCH = 100;
+
+/**
+ * Follows every request escalation made on an alarm's behalf until notifications holds a delivery
+ * for it: the request event can be lost on the way (a bus that lost what it acknowledged, a dead
+ * letter). ESCALATION_REQUEST_CONFIRM_SECONDS after a request, notifications is asked which of the
+ * requests due it holds (one command per sweep, not an event per delivery status: that cost the
+ * benchmark's p99); any it lacks is asked for again, as it was and with the same request id
+ * (notifications takes each request id once), every period while its alarm is not resolved. After
+ * 3 unanswered asks an operator hears of it (system alert, metric). A taken request is asked about
+ * every period until notifications reports it sent or failed; a failure goes on the alarm's history
+ * and can bring its next step forward (AlarmsService.messageFailed). Reminders are not tracked: a
+ * lost reminder is not asked for again (the missed check-in alarm still fires at the deadline).
+ */
+@Injectable()
+export class RequestTracker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+  private readonly outage: OutageLog;
+
+  constructor(
+    private readonly notifier: Notifier,
+    private readonly alarmsService: AlarmsService,
+    @Inject(RPC) private readonly rpc: RpcClient,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(SETTINGS) private readonly settings: EscalationSettings,
+  ) {
+    this.outage = new OutageLog(logger, 'notification request sweep');
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.sweep()
+        .then(() => this.outage.succeeded())
+        .catch((err) => this.outage.failed(err))
+        .finally(() => (this.running = undefined));
+    }, SWEEP_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Asks again for the requests due for it; returns how many it asked for. Replicas share them (SKIP LOCKED). */
+  async sweep(): Promise<number> {
+    return this.uow.run(async (tx, emit) => {
+      const now = this.clock();
+      const due = await tx
+        .select()
+        .from(notificationRequests)
+        .where(and(isNotNull(notificationRequests.nextAskAt), lte(notificationRequests.nextAskAt, now)))
+        .orderBy(asc(notificationRequests.nextAskAt))
+        .limit(BATCH)
+        .for('update', { skipLocked: true });
+      if (due.length === 0) return 0;
+      // Which of them notifications already holds (those were taken, only the news of it was slow or
+      // lost), and what became of them.
+      const taken = await this.taken(due.map((r) => r.requestId));
+      const states = new Map(
+        (await tx.select({ id: alarms.id, state: alarms.state }).from(alarms).where(inArray(alarms.id, [...new Set(due.map((r) => r.alarmId))]))).map((a) => [a.id, a.state]),
+      );
+      const next = new Date(now.getTime() + this.settings.requestConfirmMs);
+      for (const r of due) {
+        const outcome = taken.get(r.requestId);
+        if (!outcome) continue;
+        // Still being tried: asked about again (not for) until it is sent or has failed, while the alarm is open.
+        const final = outcome.outcome !== 'pending' || states.get(r.alarmId) === 'resolved';
+        await tx
+          .update(notificationRequests)
+          .set({ confirmedAt: r.confirmedAt ?? now, lastStatus: outcome.outcome, nextAskAt: final ? null : next })
+          .where(eq(notificationRequests.requestId, r.requestId));
+        if (outcome.outcome === 'failed' && r.lastStatus !== 'failed') {
+          await this.alarmsService.messageFailed(tx, emit, r.alarmId, describe(r.request), outcome.error, now);
+        }
+      }
+      let asked = 0;
+      for (const r of due) {
+        if (taken.has(r.requestId)) continue;
+        if (states.get(r.alarmId) === 'resolved') {
+          // Nobody needs it any more: notifications withdraws what it still holds for the alarm.
+          await tx.update(notificationRequests).set({ nextAskAt: null }).where(eq(notificationRequests.requestId, r.requestId));
+          continue;
+        }
+        const asks = r.asks + 1;
+        await emit('escalation.notification.requested.v1', r.request);
+        metrics.requestsAskedAgain.inc({ service: SERVICE_NAME });
+        asked++;
+        const alert = asks > ASKS_BEFORE_ALERT && !r.alertedAt;
+        await tx
+          .update(notificationRequests)
+          .set({ asks, nextAskAt: next, ...(alert ? { alertedAt: now } : {}) })
+          .where(eq(notificationRequests.requestId, r.requestId));
+        const what = describe(r.request);
+        this.logger.warn({ requestId: r.requestId, alarmId: r.alarmId, asks }, `notifications has not confirmed ${what}; asking again`);
+        if (alert) {
+          metrics.requestsUnconfirmed.inc({ service: SERVICE_NAME });
+          await this.notifier.systemAlert(
+            emit,
+            'notification_unconfirmed',
+            `Notifications has not confirmed ${what} for alarm ${r.alarmId} after ${ASKS_BEFORE_ALERT} requests over ${Math.round((now.getTime() - r.requestedAt.getTime()) / 1000)} s; still asking`,
+            now,
+            r.request.userId,
+          );
+          this.logger.error({ requestId: r.requestId, alarmId: r.alarmId, asks: ASKS_BEFORE_ALERT }, `notifications has not confirmed ${what} after ${ASKS_BEFORE_ALERT} requests`);
+        }
+      }
+      return asked;
+    });
+  }
+
+  /**
+   * The request ids notifications holds a delivery for, with what became of each; none when it
+   * cannot answer (all are asked for again: it takes each once).
+   */
+  private async taken(requestIds: string[]): Promise<Map<string, Outcome>> {
+    try {
+      const reply = await this.rpc.send('notifications.requests.taken.v1', { requestIds }, { timeoutMs: 2000 });
+      const outcomes = new Map((reply.outcomes ?? []).map((o) => [o.requestId, o]));
+      // A notifications from before outcomes says only which it has taken: as good as sent.
+      return new Map(reply.requestIds.map((id) => [id, outcomes.get(id) ?? { requestId: id, outcome: 'sent' }]));
+    } catch (err) {
+      this.logger.warn({ error: errorMessage(err), requests: requestIds.length }, 'notifications could not say which requests it has; asking for them again');
+      return new Map();
+    }
+  }
+}
+
+function describe(request: EventMap['escalation.notification.requested.v1']): string {
+  const to = request.toPhone ?? (request.toRole === 'monitors' ? 'the monitors' : request.toUserId !== undefined ? `user ${request.toUserId}` : 'someone');
+  const what = request.channel === 'voice' ? 'call' : request.channel === 'push' ? 'push notification' : request.channel.toUpperCase();
+  return `the ${what} to ${to}`;
+}

@@ -1,0 +1,170 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { sql } from 'drizzle-orm';
+import type { CommandMap } from '@lws/contracts';
+import { type RpcClient } from '@lws/messaging';
+import { DB, digestLines, lineHashes, LOGGER, pgArray, RECONCILE_MAX_IDS, RPC, type Db, type Logger } from '@lws/platform';
+import { SETTINGS, type EscalationSettings } from '../config';
+import { workerContacts, workers } from '../db/schema';
+import { workerLabel } from '../alarms/messages';
+import { WorkersProjection } from '../workers/workers.projection';
+import { chunk, FETCH_CONCURRENCY, inParallel, RPC_TIMEOUT_MS, type BucketDigest, type ReconcileSide, type Repair } from './side';
+
+type OwnerUser = CommandMap['identity.reconcile.users.v1']['reply']['users'][number];
+
+interface OwnUser {
+  user_id: number;
+  name: string | null;
+  phone: string | null;
+  role: string | null;
+  check_in_interval: number;
+  primary_contact: string | null;
+  secondary_contact: string | null;
+}
+interface OwnContact {
+  contact_id: number;
+  user_id: number;
+  name: string | null;
+  phone: string | null;
+  relation: string | null;
+}
+
+/**
+ * Escalation's copy of identity's data: each user's name, phone and role (profile_stale), check-in
+ * settings and the primary and secondary contacts (settings_stale), and emergency contacts
+ * (contacts_stale). A lost identity.contact.changed would otherwise leave an emergency calling a
+ * number the worker has replaced.
+ */
+@Injectable()
+export class IdentitySide implements ReconcileSide {
+  readonly owner = 'identity' as const;
+
+  constructor(
+    private readonly projection: WorkersProjection,
+    @Inject(RPC) private readonly rpc: RpcClient,
+    @Inject(DB) private readonly db: Db,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(SETTINGS) private readonly settings: EscalationSettings,
+  ) {}
+
+  async digests(buckets: number): Promise<{ theirs: BucketDigest[]; ours: BucketDigest[] }> {
+    const [theirs, ours] = await Promise.all([
+      this.rpc.send('identity.reconcile.digest.v1', { buckets }, { timeoutMs: RPC_TIMEOUT_MS }),
+      digestLines(this.db, this.lines(), buckets),
+    ]);
+    return { theirs: theirs.digests.map((d) => ({ bucket: d.bucket, digest: d.digest, count: d.users })), ours };
+  }
+
+  async hashes(buckets: number, bucketIds: number[]): Promise<{ theirs: string; ours: Map<number, string> }> {
+    const [theirs, ours] = await Promise.all([
+      this.rpc.send('identity.reconcile.hashes.v1', { buckets, bucketIds }, { timeoutMs: RPC_TIMEOUT_MS }),
+      lineHashes(this.db, this.lines(), buckets, pgArray(bucketIds)),
+    ]);
+    return { theirs: theirs.hashes, ours };
+  }
+
+  /** Each user escalation knows and the line it hashes to, as identity defines them. */
+  private lines() {
+    return sql`lines as (
+      select w.user_id,
+        w.user_id::text || '|' || coalesce(w.name, '') || '|' || coalesce(w.phone, '') || '|' || coalesce(w.role, '') || '|'
+          || w.check_in_interval::text || '|' || coalesce(w.primary_contact, '') || '|' || coalesce(w.secondary_contact, '') || '|'
+          || coalesce((select string_agg(c.contact_id::text || ':' || coalesce(c.phone, '') || ':' || coalesce(c.name, '') || ':' || coalesce(c.relation, ''), ',' order by c.contact_id)
+                       from ${workerContacts} c where c.user_id = w.user_id and not c.deleted), '') as line
+      from ${workers} w where w.deleted_at is null)`;
+  }
+
+  async compare(_buckets: number, userIds: number[]): Promise<{ compared: number; repairs: Repair[] }> {
+    const owner = new Map<number, OwnerUser>();
+    let ownerNow = 0;
+    const ids = pgArray(userIds);
+    const [, { rows: userRows }, { rows: contactRows }] = (await Promise.all([
+      inParallel(chunk(userIds, RECONCILE_MAX_IDS), FETCH_CONCURRENCY, async (batch) => {
+        const reply = await this.rpc.send('identity.reconcile.users.v1', { buckets: 1, bucketIds: [], userIds: batch }, { timeoutMs: RPC_TIMEOUT_MS });
+        for (const u of reply.users) owner.set(u.userId, u);
+        ownerNow = Math.max(ownerNow, Date.parse(reply.now));
+      }),
+      this.db.execute(sql`
+        select user_id, name, phone, role, check_in_interval, primary_contact, secondary_contact from ${workers}
+        where deleted_at is null and user_id = any(${ids}::int[])`),
+      this.db.execute(sql`select contact_id, user_id, name, phone, relation from ${workerContacts} where not deleted and user_id = any(${ids}::int[])`),
+    ])) as unknown as [void, { rows: OwnUser[] }, { rows: OwnContact[] }];
+    const mine = new Map(userRows.map((r) => [r.user_id, r]));
+    const contactsOf = new Map<number, OwnContact[]>();
+    for (const c of contactRows) contactsOf.set(c.user_id, [...(contactsOf.get(c.user_id) ?? []), c]);
+
+    const repairs: Repair[] = [];
+    const unknown: number[] = [];
+    let compared = 0;
+    for (const userId of new Set([...owner.keys(), ...mine.keys()])) {
+      compared++;
+      const o = owner.get(userId);
+      const e = mine.get(userId);
+      if (!o) {
+        // Not proof of a deletion this copy missed (a deletion is its own event, and final): left as it is.
+        unknown.push(userId);
+        continue;
+      }
+      if (ownerNow - Date.parse(o.versionChangedAt) < this.settings.reconcileGraceMs) continue;
+      const label = workerLabel(o.name, userId);
+      const version = o.version;
+      if (!e || e.name !== o.name || (e.phone ?? undefined) !== o.phone || e.role !== o.role) {
+        repairs.push({
+          kind: 'profile_stale',
+          userId,
+          apply: async (tx) => {
+            await this.projection.userUpdated(tx, { userId, name: o.name, role: o.role, ...(o.phone ? { phone: o.phone } : {}), version });
+            return { changed: true, dueNow: false, details: `${label}'s name, phone or role in escalation differed from identity (a change was lost); escalation now has the current ones` };
+          },
+        });
+      }
+      if (
+        o.checkInInterval !== undefined &&
+        (!e || e.check_in_interval !== o.checkInInterval || (e.primary_contact ?? undefined) !== o.primaryContact || (e.secondary_contact ?? undefined) !== o.secondaryContact)
+      ) {
+        const checkInInterval = o.checkInInterval;
+        repairs.push({
+          kind: 'settings_stale',
+          userId,
+          apply: async (tx) => {
+            await this.projection.settingsChanged(tx, {
+              userId,
+              checkInInterval,
+              ...(o.primaryContact !== undefined ? { primaryContact: o.primaryContact } : {}),
+              ...(o.secondaryContact !== undefined ? { secondaryContact: o.secondaryContact } : {}),
+              version,
+            });
+            return { changed: true, dueNow: false, details: `${label}'s check-in settings and contact numbers in escalation differed from identity (a change was lost); escalation now has the current ones` };
+          },
+        });
+      }
+      const ours = new Map((contactsOf.get(userId) ?? []).map((c) => [c.contact_id, c]));
+      const changedContacts = o.contacts.filter((c) => {
+        const mineC = ours.get(c.contactId);
+        return !mineC || mineC.name !== c.name || mineC.phone !== c.phone || mineC.relation !== c.relation;
+      });
+      const goneContacts = [...ours.keys()].filter((id) => !o.contacts.some((c) => c.contactId === id));
+      if (changedContacts.length > 0 || goneContacts.length > 0) {
+        repairs.push({
+          kind: 'contacts_stale',
+          userId,
+          apply: async (tx) => {
+            for (const c of changedContacts) {
+              await this.projection.contactChanged(tx, { userId, contactId: c.contactId, change: 'updated', name: c.name, phone: c.phone, relation: c.relation, version });
+            }
+            for (const contactId of goneContacts) await this.projection.contactChanged(tx, { userId, contactId, change: 'deleted', version });
+            const n = o.contacts.length;
+            return {
+              changed: true,
+              dueNow: false,
+              details: `${label}'s emergency contacts in escalation differed from identity (a change was lost); escalation now has the current ${n === 1 ? 'contact' : `${n} contacts`}`,
+            };
+          },
+        });
+      }
+    }
+    if (unknown.length > 0) {
+      this.logger.warn({ users: unknown.length, userIds: unknown.slice(0, 20) }, 'escalation holds users identity does not; leaving the copy as it is');
+    }
+    return { compared, repairs };
+  }
+}

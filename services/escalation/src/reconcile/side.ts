@@ -1,0 +1,67 @@
+import { RECONCILE_MAX_BUCKETS, type Emit, type LinesDigest, type Tx } from '@lws/platform';
+
+export type Owner = 'shifts' | 'identity';
+
+export const REPAIR_KINDS = ['shift_missing', 'deadline_stale', 'shift_ended', 'emergency_missing', 'profile_stale', 'settings_stale', 'contacts_stale'] as const;
+export type RepairKind = (typeof REPAIR_KINDS)[number];
+
+export type { LinesDigest as BucketDigest } from '@lws/platform';
+
+export interface Repair {
+  kind: RepairKind;
+  userId: number;
+  /** Applies the repair in the caller's transaction; answers whether it changed anything, whether a step is due now, and what to tell an operator. */
+  apply(tx: Tx, emit: Emit): Promise<{ changed: boolean; dueNow: boolean; details: string }>;
+}
+
+/** Escalation's copy of one owner's data, as reconciliation sees it. */
+export interface ReconcileSide {
+  readonly owner: Owner;
+  /** Both sides' digests of the same lines, by bucket (non-empty buckets only). */
+  digests(buckets: number, startedAt: Date): Promise<{ theirs: LinesDigest[]; ours: LinesDigest[] }>;
+  /**
+   * Each worker's line hash in the buckets asked for: the owner's as its "user_id:hash,..." string,
+   * escalation's by user id.
+   */
+  hashes(buckets: number, bucketIds: number[], startedAt: Date): Promise<{ theirs: string; ours: Map<number, string> }>;
+  /** Fetches both sides of the workers whose lines differ and plans a repair for each difference that has settled. */
+  compare(buckets: number, userIds: number[], startedAt: Date): Promise<{ compared: number; repairs: Repair[] }>;
+}
+
+/** Fetches in flight at once. */
+export const FETCH_CONCURRENCY = 4;
+/** How long an owner has to answer one request of a round. */
+export const RPC_TIMEOUT_MS = 10_000;
+
+/** Groups buckets so that one fetch carries at most `maxItems` rows (a reply well under NATS's 1 MB) and the owner's most buckets. */
+export function bucketChunks(differing: number[], size: Map<number, number>, maxItems: number): number[][] {
+  const chunks: number[][] = [];
+  let current: number[] = [];
+  let inChunk = 0;
+  for (const b of differing) {
+    const n = size.get(b) ?? 0;
+    if (current.length > 0 && (inChunk + n > maxItems || current.length >= RECONCILE_MAX_BUCKETS)) {
+      chunks.push(current);
+      current = [];
+      inChunk = 0;
+    }
+    current.push(b);
+    inChunk += n;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+export function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export async function inParallel<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "identity"."users" ADD COLUMN "version_changed_at" timestamp with time zone DEFAULT now() NOT NULL;

@@ -1,0 +1,2 @@
+ALTER TABLE "shifts"."worker_state" ADD COLUMN "identity_profile_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "shifts"."worker_state" ADD COLUMN "identity_settings_version" integer DEFAULT 0 NOT NULL;

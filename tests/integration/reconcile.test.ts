@@ -1,0 +1,293 @@
+/**
+ * Reconciliation of escalation's copies with the services that own the data (the whole stack on
+ * real PostgreSQL, NATS and Redis). Each worker's copy in escalation is put in the state a lost
+ * event leaves it in (from shifts: the shift start, a check-in, the shift end, an emergency; from
+ * identity: a phone, settings and contact change); one round then finds every difference by
+ * digest, repairs it through the same code as the event, and tells an operator (a system alert
+ * naming the worker in the activity log, lws_reconcile_repairs_total{kind}). A second round finds
+ * nothing to repair.
+ */
+import { Client } from 'pg';
+import request from 'supertest';
+import { RpcClient } from '@lws/messaging';
+import { Reconciler, type RoundResult } from '@lws/escalation';
+import { eventually } from '@lws/testing';
+import { nextMobile } from './support/accounts';
+import { startTestStack, XHR, type TestStack } from './support/test-stack';
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+const LOCATION = 'Reconcile Depot';
+
+describe("reconciling escalation's copies with the owners (real PostgreSQL and NATS)", () => {
+  let t: TestStack;
+  let rpc: RpcClient;
+  let db: Client;
+  let admin: request.Agent;
+  let reconciler: Reconciler;
+
+  beforeAll(async () => {
+    // Rounds run when the test says (the start-up round finds an empty copy equal to an empty owner).
+    t = await startTestStack({ env: { ESCALATION_RECONCILE_INTERVAL_SECONDS: '3600', ESCALATION_RECONCILE_GRACE_SECONDS: '0' } });
+    rpc = await RpcClient.create({ mode: 'nats', natsUrl: t.env.NATS_URL!, subjectPrefix: t.env.SUBJECT_PREFIX, logger: silent });
+    db = new Client({ connectionString: t.env.DATABASE_URL });
+    await db.connect();
+    admin = request.agent(t.url);
+    await admin.post('/api/auth/login').set(XHR).send({ username: t.superadmin.username, password: t.superadmin.password }).expect(200);
+    await admin.post('/api/location-options').set(XHR).send({ name: LOCATION }).expect(201);
+    const escalation = t.stack.services.find((s) => s.name === 'escalation');
+    if (!escalation || !('app' in escalation)) throw new Error('no escalation service in the stack');
+    reconciler = escalation.app.get(Reconciler, { strict: false });
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await rpc?.close();
+    await t?.stop();
+  });
+
+  const newWorker = async (name: string): Promise<number> => {
+    const username = `rec${Math.random().toString(36).slice(2, 9)}`;
+    const { body } = await admin.post('/api/users').set(XHR).send({ username, password: 'Secret1pass', name, phone: nextMobile(), role: 'worker' }).expect(201);
+    return body.user.id as number;
+  };
+
+  /** What escalation watches for a worker: on shift, the deadline of its copy, and whether a deadline row (the next step) exists. */
+  const watched = async (userId: number) => {
+    const { rows } = await db.query(
+      `select w.on_shift, w.shift_id, w.next_check_in_at, d.due_at from escalation.workers w
+         left join escalation.deadlines d on d.job_key = 'checkin:' || w.user_id where w.user_id = $1`,
+      [userId],
+    );
+    return rows[0] as { on_shift: boolean; shift_id: string | null; next_check_in_at: Date | null; due_at: Date | null } | undefined;
+  };
+  const forgetAlarm = async (alarmId: string) => {
+    await db.query('begin');
+    for (const table of ['notification_requests', 'calls', 'alarm_events']) await db.query(`delete from escalation.${table} where alarm_id = $1`, [alarmId]);
+    await db.query("delete from escalation.deadlines where job_key = 'alarm:' || $1", [alarmId]);
+    await db.query('delete from escalation.alarms where id = $1', [alarmId]);
+    await db.query('commit');
+  };
+  const ownerState = async (userId: number) => (await rpc.send('shifts.worker.states.v1', { userIds: [userId] })).workers[0];
+  const inSync = async (userId: number) => {
+    const [w, o] = await Promise.all([watched(userId), ownerState(userId)]);
+    return !!w && w.on_shift === o.onShift && (o.onShift ? w.next_check_in_at?.toISOString() === o.nextCheckInAt && !!w.due_at : true);
+  };
+  const startShift = async (userId: number) => {
+    const { worker } = await eventually(() => rpc.send('shifts.shift.start.v1', { userId, location: LOCATION }), 20_000, 200);
+    await eventually(() => inSync(userId), 20_000, 100);
+    return worker;
+  };
+  const repairAlerts = async (userIds: number[]) =>
+    (
+      await db.query(
+        `select user_id, details from audit.entries where type = 'system_alert' and user_id = any($1) and details like 'Reconciliation: %' order by user_id`,
+        [userIds],
+      )
+    ).rows as { user_id: number; details: string }[];
+  const repairsCounted = async (): Promise<Record<string, number>> => {
+    const text = await (await fetch(t.stack.metricsUrl)).text();
+    const counts: Record<string, number> = {};
+    for (const m of text.matchAll(/^lws_reconcile_repairs_total\{[^}]*kind="(\w+)"[^}]*\} (\d+)/gm)) counts[m[1]] = Number(m[2]);
+    return counts;
+  };
+
+  it('the start-up rounds run once the consumers do, and find nothing to repair', async () => {
+    // A round before escalation's consumers exist could not tell a backlog from a loss (and failed on it).
+    const rounds = async () => (await (await fetch(t.stack.metricsUrl)).text()).match(/^lws_reconcile_rounds_total\{[^}]*\} \d+$/gm) ?? [];
+    const ok = await eventually(async () => {
+      const found = await rounds();
+      return found.filter((l) => l.includes('outcome="ok"')).length === 2 ? found : undefined;
+    }, 20_000, 200);
+    expect(ok.filter((l) => l.includes('outcome="failed"'))).toEqual([]);
+    expect(t.logs.filter((l) => l.includes('reconciliation with'))).toEqual([]);
+  });
+
+  it('repairs a lost shift start, check-in, shift end and emergency through the event paths, and tells an operator of each', async () => {
+    const [lostStart, lostStartPassed, lostCheckIn, lostEnd, lostEmergency] = await Promise.all(
+      ['Lost Start', 'Lost Start Passed', 'Lost Checkin', 'Lost End', 'Lost Emergency'].map((n) => newWorker(`Rec ${n}`)),
+    );
+    for (const id of [lostStart, lostStartPassed, lostCheckIn, lostEnd, lostEmergency]) await startShift(id);
+    const before = await repairsCounted();
+
+    // The shift start never reached escalation: it watches nobody.
+    const asIfNeverStarted = async (userId: number) => {
+      await db.query('delete from escalation.deadlines where user_id = $1', [userId]);
+      await db.query(
+        'update escalation.workers set on_shift = false, shift_id = null, next_check_in_at = null, deadline_as_of = null, shifts_version = 0 where user_id = $1',
+        [userId],
+      );
+    };
+    await asIfNeverStarted(lostStart);
+    // The same for a worker whose deadline (moved by a superadmin, also lost) has already passed.
+    await rpc.send('shifts.deadline.set.v1', { userId: lostStartPassed, mode: 'minutes_until_due', minutesUntilDue: 0, byUserId: 1 });
+    const moved = await ownerState(lostStartPassed);
+    await eventually(async () => (await watched(lostStartPassed))?.next_check_in_at?.toISOString() === moved.nextCheckInAt, 20_000, 100);
+    // Escalation heard it and raised the alarm; that alarm goes too, as if nothing had come.
+    const missed = await eventually(
+      async () => (await db.query("select id from escalation.alarms where user_id = $1 and kind = 'missed_check_in'", [lostStartPassed])).rows[0] as { id: string } | undefined,
+      20_000,
+      100,
+    );
+    await forgetAlarm(missed.id);
+    await asIfNeverStarted(lostStartPassed);
+
+    // A check-in escalation never heard: its copy keeps the old deadline, which would raise a false alarm.
+    const oldDeadline = (await watched(lostCheckIn))!.next_check_in_at!;
+    const { rows: versionRows } = await db.query('select shifts_version from escalation.workers where user_id = $1', [lostCheckIn]);
+    const checkIn = await rpc.send('shifts.checkin.record.v1', { userId: lostCheckIn });
+    await eventually(() => inSync(lostCheckIn), 20_000, 100);
+    await db.query('update escalation.workers set next_check_in_at = $2, deadline_as_of = $2, shifts_version = $3 where user_id = $1', [
+      lostCheckIn,
+      oldDeadline,
+      versionRows[0].shifts_version,
+    ]);
+    await db.query("update escalation.deadlines set due_at = $2 where job_key = 'checkin:' || $1::int", [lostCheckIn, oldDeadline]);
+
+    // A shift end escalation never heard: it still waits for check-ins from someone off shift.
+    const endedShift = (await watched(lostEnd))!;
+    await rpc.send('shifts.shift.end.v1', { userId: lostEnd });
+    await eventually(async () => !(await watched(lostEnd))!.on_shift, 20_000, 100);
+    await db.query("delete from escalation.ended_shifts where shift_id = $1", [endedShift.shift_id]);
+    await db.query('update escalation.workers set on_shift = true, shift_id = $2, next_check_in_at = $3, deadline_as_of = now() where user_id = $1', [
+      lostEnd,
+      endedShift.shift_id,
+      endedShift.next_check_in_at,
+    ]);
+    await db.query(
+      `insert into escalation.deadlines (job_key, kind, user_id, step, due_at, payload) values ('checkin:' || $1::int, 'checkin', $1::int, 'reminder_5min', $2, $3)`,
+      [lostEnd, new Date(endedShift.next_check_in_at!.getTime() - 5 * 60_000), { shiftId: endedShift.shift_id }],
+    );
+    expect((await watched(lostEnd))!.due_at).not.toBeNull();
+
+    // An emergency escalation never heard: no alarm, nobody called.
+    const { emergencyId } = await rpc.send('shifts.emergency.raise.v1', { userId: lostEmergency });
+    const alarmOf = async (id: string) => (await db.query('select id, state from escalation.alarms where emergency_id = $1', [id])).rows[0] as { id: string } | undefined;
+    const first = await eventually(() => alarmOf(emergencyId), 20_000, 100);
+    await forgetAlarm(first.id);
+
+    const round = (await reconciler.round('shifts')) as RoundResult;
+    const byUser = Object.fromEntries(round.repairs.map((r) => [r.userId, r.kind]));
+    expect(byUser).toEqual({
+      [lostStart]: 'shift_missing',
+      [lostStartPassed]: 'shift_missing',
+      [lostCheckIn]: 'deadline_stale',
+      [lostEnd]: 'shift_ended',
+      [lostEmergency]: 'emergency_missing',
+    });
+    // Only the buckets that differed were fetched.
+    expect(round.differing).toBeLessThanOrEqual(5);
+
+    // Escalation now watches exactly what shifts holds.
+    for (const id of [lostStart, lostCheckIn, lostEnd]) expect(await inSync(id)).toBe(true);
+    expect((await watched(lostCheckIn))!.next_check_in_at!.toISOString()).toBe(checkIn.checkIn!.nextCheckInAt);
+    expect((await watched(lostEnd))!).toMatchObject({ on_shift: false, due_at: null });
+    // The passed deadline opened its missed check-in alarm at once; the emergency has its alarm.
+    await eventually(async () => (await db.query("select 1 from escalation.alarms where user_id = $1 and kind = 'missed_check_in'", [lostStartPassed])).rowCount === 1, 20_000, 100);
+    expect(await alarmOf(emergencyId)).toMatchObject({ state: 'open' });
+    expect((await db.query("select count(*)::int as n from escalation.alarms where user_id = any($1) and kind = 'missed_check_in'", [[lostStart, lostCheckIn, lostEnd]])).rows[0].n).toBe(0);
+
+    // Each repair is in the activity log, naming the worker, and counted by kind.
+    const alerts = await eventually(async () => {
+      const rows = await repairAlerts([lostStart, lostStartPassed, lostCheckIn, lostEnd, lostEmergency]);
+      return rows.length >= 5 ? rows : undefined;
+    }, 20_000, 200);
+    expect(alerts).toHaveLength(5);
+    expect(alerts.map((a) => a.details)).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^Reconciliation: Rec Lost Start is on shift at Reconcile Depot \(shifts\), but escalation had not heard the shift start/),
+      expect.stringMatching(/^Reconciliation: Rec Lost Start Passed is on shift .* it has passed, so the missed check-in alarm opens now$/),
+      expect.stringMatching(/^Reconciliation: Rec Lost Checkin's check-in deadline is .* in shifts, but escalation was watching .* \(a check-in or change was lost\)/),
+      expect.stringMatching(/^Reconciliation: Rec Lost End's shift ended at .* \(shifts\), but escalation had not heard/),
+      expect.stringMatching(/^Reconciliation: Rec Lost Emergency raised an emergency at .* that escalation had not heard of; its alarm opens now$/),
+    ]));
+    const after = await repairsCounted();
+    const grew = (kind: string) => (after[kind] ?? 0) - (before[kind] ?? 0);
+    expect({ shift_missing: grew('shift_missing'), deadline_stale: grew('deadline_stale'), shift_ended: grew('shift_ended'), emergency_missing: grew('emergency_missing') }).toEqual({
+      shift_missing: 2,
+      deadline_stale: 1,
+      shift_ended: 1,
+      emergency_missing: 1,
+    });
+
+    // Nothing left to repair: the digests agree.
+    const again = (await reconciler.round('shifts')) as RoundResult;
+    expect(again.repairs).toEqual([]);
+    expect(again.differing).toBe(0);
+  }, 120_000);
+
+  it("repairs a lost phone, settings and contact change from identity, so the next emergency reaches the current numbers", async () => {
+    const userId = await newWorker('Rec Contacts');
+    const [oldPhone, newPhone, oldPrimary, newPrimary, oldContact, newContact] = Array.from({ length: 6 }, () => nextMobile());
+    await rpc.send('identity.user.update_profile.v1', { userId, phone: oldPhone });
+    await rpc.send('identity.settings.save.v1', { userId, primaryContact: oldPrimary, checkInInterval: 60 });
+    const { contact } = await rpc.send('identity.contact.create.v1', { userId, name: 'Old Friend', phone: oldContact, relation: 'friend' });
+    const copy = async () => {
+      const { rows: w } = await db.query('select phone, primary_contact, profile_version, settings_version from escalation.workers where user_id = $1', [userId]);
+      const { rows: c } = await db.query('select contact_id, phone, version from escalation.worker_contacts where user_id = $1 and not deleted', [userId]);
+      return { ...w[0], contacts: c };
+    };
+    const before = await eventually(async () => {
+      const c = await copy();
+      return c.phone === oldPhone && c.primary_contact === oldPrimary && c.contacts[0]?.phone === oldContact ? c : undefined;
+    }, 20_000, 100);
+
+    // The worker changes all three; escalation hears, then its copy is put back as if it never had.
+    await rpc.send('identity.user.update_profile.v1', { userId, phone: newPhone });
+    await rpc.send('identity.settings.save.v1', { userId, primaryContact: newPrimary, checkInInterval: 60 });
+    await rpc.send('identity.contact.update.v1', { contactId: contact.id, phone: newContact });
+    await eventually(async () => (await copy()).contacts[0]?.phone === newContact && (await copy()).primary_contact === newPrimary, 20_000, 100);
+    await db.query('update escalation.workers set phone = $2, primary_contact = $3, profile_version = $4, settings_version = $5 where user_id = $1', [
+      userId,
+      oldPhone,
+      oldPrimary,
+      before.profile_version,
+      before.settings_version,
+    ]);
+    await db.query('update escalation.worker_contacts set phone = $2, version = $3 where contact_id = $1', [contact.id, oldContact, before.contacts[0].version]);
+
+    const round = (await reconciler.round('identity')) as RoundResult;
+    expect(round.repairs.filter((r) => r.userId === userId).map((r) => r.kind).sort()).toEqual(['contacts_stale', 'profile_stale', 'settings_stale']);
+    expect(await copy()).toMatchObject({ phone: newPhone, primary_contact: newPrimary, contacts: [{ phone: newContact }] });
+    const alerts = await eventually(async () => {
+      const rows = await repairAlerts([userId]);
+      return rows.length >= 3 ? rows : undefined;
+    }, 20_000, 200);
+    expect(alerts.map((a) => a.details).sort()).toEqual([
+      expect.stringMatching(/^Reconciliation: Rec Contacts's check-in settings and contact numbers in escalation differed from identity/),
+      expect.stringMatching(/^Reconciliation: Rec Contacts's emergency contacts in escalation differed from identity/),
+      expect.stringMatching(/^Reconciliation: Rec Contacts's name, phone or role in escalation differed from identity/),
+    ]);
+
+    // The emergency now reaches the numbers the worker has, none of the old ones.
+    const { emergencyId } = await rpc.send('shifts.emergency.raise.v1', { userId });
+    const numbers = await eventually(async () => {
+      const { rows } = await db.query(
+        `select o.payload->'data'->>'toPhone' as to from escalation.outbox o join escalation.alarms a on a.id::text = o.payload->'data'->>'alarmId'
+          where a.emergency_id = $1 and o.subject = 'escalation.notification.requested.v1' and o.payload->'data' ? 'toPhone'`,
+        [emergencyId],
+      );
+      const to = rows.map((r) => r.to as string);
+      return to.includes(newPrimary) && to.includes(newContact) ? to : undefined;
+    }, 20_000, 200);
+    expect(numbers.filter((n) => [oldPhone, oldPrimary, oldContact].includes(n))).toEqual([]);
+
+    const again = (await reconciler.round('identity')) as RoundResult;
+    expect(again.repairs).toEqual([]);
+  }, 120_000);
+
+  it("the owners' reconciliation commands refuse what they cannot answer with a 400 naming the field", async () => {
+    const since = new Date().toISOString();
+    const many = Array.from({ length: 1025 }, (_, i) => i);
+    await expect(rpc.send('shifts.reconcile.hashes.v1', { buckets: 2048, bucketIds: many, emergenciesSince: since })).rejects.toMatchObject({ status: 400, field: 'bucketIds' });
+    await expect(rpc.send('shifts.reconcile.workers.v1', { buckets: 16, bucketIds: [16], userIds: [], shiftIds: [], emergenciesSince: since })).rejects.toMatchObject({
+      status: 400,
+      field: 'bucketIds',
+    });
+    await expect(
+      rpc.send('shifts.reconcile.workers.v1', { buckets: 16, bucketIds: [], userIds: many.map((i) => i + 1), shiftIds: [], emergenciesSince: since }),
+    ).rejects.toMatchObject({ status: 400, field: 'userIds' });
+    await expect(rpc.send('identity.reconcile.users.v1', { buckets: 16, bucketIds: [], userIds: many.map((i) => i + 1) })).rejects.toMatchObject({ status: 400, field: 'userIds' });
+    await expect(rpc.send('identity.reconcile.hashes.v1', { buckets: 0, bucketIds: [] } as never)).rejects.toMatchObject({ status: 400 });
+    // Within bounds an owner answers, also for buckets with nobody in them.
+    expect(await rpc.send('identity.reconcile.hashes.v1', { buckets: 65536, bucketIds: [65535] })).toEqual({ hashes: '' });
+  });
+});
