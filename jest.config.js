@@ -1,7 +1,7 @@
 /** Unit and integration tests (real PostgreSQL, NATS and Redis on 127.0.0.1). */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/tools', '<rootDir>/tests/integration', '<rootDir>/tests/chaos'],
+  roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/tools', '<rootDir>/tests/integration', '<rootDir>/tests/chaos', '<rootDir>/tests/fuzz'],
   testMatch: ['**/*.spec.ts', '**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {

@@ -2,6 +2,7 @@ import request from 'supertest';
 import type { INestApplication } from '@nestjs/common';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
 import { createAccount, nextMobile, signIn, superadminOf, type Account } from './support/accounts';
+import { servedRoutes } from './support/routes';
 
 /**
  * Spec section 6 on the server, endpoint by endpoint: every route the gateway serves × {anonymous,
@@ -238,14 +239,6 @@ const MATRIX: Record<string, Case[]> = {
   // Twilio's webhooks: no session, checked by X-Twilio-Signature; ":kind" is no webhook.
   'POST /webhooks/twilio/:kind': everyone(404),
 };
-
-/** `METHOD path` for every route registered on the gateway's Express router. */
-function servedRoutes(app: INestApplication): string[] {
-  const express = app.getHttpAdapter().getInstance() as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
-  return express.router.stack.flatMap((layer) =>
-    layer.route ? Object.keys(layer.route.methods).filter((m) => layer.route!.methods[m]).map((m) => `${m.toUpperCase()} ${layer.route!.path}`) : [],
-  );
-}
 
 describe('authorization matrix: every gateway endpoint × {anonymous, worker, admin, superadmin}', () => {
   let t: TestStack;

@@ -106,7 +106,7 @@ describe('location options (real PostgreSQL, NATS, Redis)', () => {
 
   it('refuses unknown fields, an empty edit, a blank edited name and a bad id', async () => {
     const { body: loc } = await create('Validation House').expect(201);
-    expect((await admin.agent.post('/api/location-options').set(XHR).send({ name: 'Other', id: 3 }).expect(400)).body).toEqual({ message: 'Unknown field: id' });
+    expect((await admin.agent.post('/api/location-options').set(XHR).send({ name: 'Other', id: 3 }).expect(400)).body).toEqual({ message: 'Unknown field: id', field: 'id' });
     const patch = (id: number | string, body: object) => admin.agent.patch(`/api/location-options/${id}`).set(XHR).send(body);
     expect((await patch(loc.id, {}).expect(400)).body).toEqual({ message: 'Nothing to update' });
     expect((await patch(loc.id, { name: '  ' }).expect(400)).body).toEqual({ message: 'Location name is required', field: 'name' });

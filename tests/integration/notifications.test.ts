@@ -48,7 +48,7 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
   beforeAll(async () => {
     fake = await FakeTwilio.start({ autoNoAnswer: false });
     push = await startPushService();
-    t = await startTestStack({ env: { FAKE_TWILIO_URL: fake.url } });
+    t = await startTestStack({ env: { FAKE_TWILIO_URL: fake.url, PUSH_TEST_ENDPOINT_ORIGIN: push.url } });
     bus = await connectTestBus(t, 'notifications-test');
     db = new Client({ connectionString: t.env.DATABASE_URL });
     await db.connect();
@@ -274,6 +274,14 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
     expect(key.headers['content-type']).toMatch(/^text\/plain/);
     expect(key.text).toMatch(/^[A-Za-z0-9_-]{80,100}$/);
     await worker.agent.post('/api/push/subscribe').set(XHR).send({ endpoint: 'http://push.example.com/x', keys: browsers.worker.keys }).expect(400);
+    // The probe's server-side request forgery: an endpoint on this machine (any port but the fake push
+    // service's own), a cloud metadata address, a host that is no push service. Refused and never stored.
+    const pushPort = Number(new URL(push.url).port);
+    for (const endpoint of [`http://127.0.0.1:${pushPort + 1}/internal/x`, 'https://127.0.0.1/internal/x', 'https://169.254.169.254/latest/meta-data', 'https://attacker.example.net/x']) {
+      const refused = await worker.agent.post('/api/push/subscribe').set(XHR).send({ endpoint, keys: browsers.worker.keys }).expect(400);
+      expect(refused.body.field).toBe('endpoint');
+    }
+    expect((await db.query('select count(*)::int as n from notifications.push_subscriptions where endpoint not like $1', [`${push.url}/%`])).rows[0].n).toBe(0);
 
     await eventually(async () => (await db.query('select 1 from notifications.users where user_id = any($1)', [[admin.id, worker.id]])).rowCount === 2);
     const requestId = randomUUID();

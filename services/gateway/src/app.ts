@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Global, Module, type INestApplication } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, NestFactory } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import Redis from 'ioredis';
@@ -12,6 +12,7 @@ import { RPC } from './common/rpc';
 import { ApiExceptionFilter } from './common/api-exception.filter';
 import { csrfGuard, securityHeaders } from './common/csrf.middleware';
 import { SessionGuard } from './common/session.guard';
+import { TextSafetyInterceptor } from './common/text-safety';
 import { COUNTERS, MemoryCounters, RedisCounters } from './sessions/rate-limiter';
 import { MemorySessionStore, RedisSessionStore, SESSION_STORE, type SessionStore } from './sessions/session.store';
 import { AuthController } from './auth/auth.controller';
@@ -38,6 +39,8 @@ export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
   inProcessBus?: InProcessBus;
   logDestination?: Parameters<typeof createLogger>[2];
+  /** Runs just before the gateway listens (the stack frees the port it held for it). */
+  beforeListen?: () => Promise<void>;
 }
 
 export interface RunningGateway {
@@ -104,7 +107,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     @Module({
       imports: [GatewayRuntimeModule, UsersModule, ProfileModule, LocationsModule, ShiftsModule, EscalationModule, NotificationsModule, TimeModule.register(config.LWS_TEST_CLOCK), ActivityModule, ReportsModule, LiveModule.register(opts.inProcessBus)],
       controllers: [GatewayHealthController, AuthController, SystemController, DeadLettersController, CredentialsController, KiosksController],
-      providers: [AuthService, KioskLoginService, { provide: APP_GUARD, useClass: SessionGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
+      providers: [AuthService, KioskLoginService, { provide: APP_GUARD, useClass: SessionGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }, { provide: APP_INTERCEPTOR, useClass: TextSafetyInterceptor }],
     })
     class GatewayModule {}
 
@@ -118,8 +121,9 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     app.use(httpMetrics);
     app.use(securityHeaders);
     app.use(cookieParser());
-    app.use(csrfGuard);
+    app.use(csrfGuard({ publicOrigin: config.PUBLIC_ORIGIN, trustProxy: config.TRUST_PROXY }));
     app.use(frontendRouter(config));
+    await opts.beforeListen?.();
     await app.listen(config.PORT, config.HOST);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;

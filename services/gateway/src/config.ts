@@ -18,6 +18,15 @@ export const gatewayConfigShape = {
   STATIC_DIR: z.string().min(1).default('frontends'),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   TRUST_PROXY: configTypes.bool.default('false'),
+  /**
+   * The origin browsers reach LWS on (e.g. https://lws.example.org). A state-changing request whose
+   * Origin is another is refused (CSRF); without it, the Origin must match the request's Host.
+   */
+  PUBLIC_ORIGIN: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\/[^/]+\/?$/.test(u), 'must be an origin: http(s)://host[:port], no path')
+    .optional(),
   LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(30),
   LOGIN_IP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(300),
   LOGIN_MAX_FAILURES_PER_USERNAME: z.coerce.number().int().min(1).default(5),

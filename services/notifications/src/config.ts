@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_PUSH_ENDPOINT_HOSTS } from './push/endpoint-policy';
 
 const e164 = z.string().regex(/^\+[1-9][0-9]{1,14}$/, 'must be an E.164 phone number, e.g. +447700900123');
 const httpUrl = z
@@ -23,6 +24,13 @@ export const notificationsConfigShape = {
   PUBLIC_BASE_URL: httpUrl.optional(),
   /** An already running fake provider (tests); otherwise one is started in-process when no Twilio account is set. */
   FAKE_TWILIO_URL: httpUrl.optional(),
+  /** Push services the server may POST to (comma-separated; `*.example.com` for any name under it). */
+  PUSH_ENDPOINT_HOSTS: z
+    .string()
+    .regex(/^(\*\.)?[a-z0-9.-]+(,\s*(\*\.)?[a-z0-9.-]+)*$/i, 'must be comma-separated host names, e.g. fcm.googleapis.com,*.push.apple.com')
+    .default(DEFAULT_PUSH_ENDPOINT_HOSTS),
+  /** Tests only (refused in production): a fake push service's origin, allowed over http on this machine. */
+  PUSH_TEST_ENDPOINT_ORIGIN: httpUrl.optional(),
   VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{80,100}$/, 'must be a URL-safe base64 P-256 public key').optional(),
   VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{40,50}$/, 'must be a URL-safe base64 P-256 private key').optional(),
   VAPID_SUBJECT: z

@@ -50,7 +50,7 @@ const stackConfigShape = {
  * Resolves once every service reports ready.
  */
 export async function startStack(opts: StackOptions = {}): Promise<RunningStack> {
-  const env = await withPublicBaseUrl(opts.env ?? process.env);
+  const { env, release } = await withPublicBaseUrl(opts.env ?? process.env);
   const own = loadConfig(stackConfigShape, env);
   const random = opts.healthPorts === 'random';
   const embedded = !env.NATS_URL;
@@ -61,6 +61,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
     for (const s of started.splice(0).reverse()) await s.close();
     await bus?.close();
     await ops?.close();
+    await release();
   };
   try {
     ops = await serveOps({ host: own.HOST, port: random ? 0 : own.METRICS_PORT });
@@ -74,7 +75,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
     // A HEALTH_PORT set for the whole process names no one port: the gateway keeps its own default
     // (8079) unless every port is ephemeral (0).
     const gatewayEnv = serviceEnv.HEALTH_PORT === '0' ? serviceEnv : { ...env, HEALTH_PORT: undefined };
-    const gateway = await startGateway({ env: gatewayEnv, inProcessBus: bus, logDestination: opts.logDestination as never });
+    const gateway = await startGateway({ env: gatewayEnv, inProcessBus: bus, logDestination: opts.logDestination as never, beforeListen: release });
     started.push(gateway);
     return { url: gateway.url, metricsUrl: `${ops.url}/metrics`, embedded, services: started, close };
   } catch (err) {
@@ -85,18 +86,23 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
 
 /**
  * Twilio's webhooks reach notifications through the gateway, so notifications must know the
- * gateway's URL before the gateway starts: an ephemeral gateway port (PORT=0) is chosen here.
+ * gateway's URL before the gateway starts: an ephemeral gateway port (PORT=0) is chosen here. The
+ * port stays bound until the gateway is about to listen on it (`release`), so nothing else on the
+ * machine (another test's server, an outgoing connection) can take it while the services start.
  */
-async function withPublicBaseUrl(env: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
-  if (env.PUBLIC_BASE_URL) return env;
+async function withPublicBaseUrl(env: NodeJS.ProcessEnv): Promise<{ env: NodeJS.ProcessEnv; release: () => Promise<void> }> {
+  const nothing = async (): Promise<void> => undefined;
+  if (env.PUBLIC_BASE_URL) return { env, release: nothing };
   const host = !env.HOST || env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
   let port = env.PORT ?? '8080';
+  let release = nothing;
   if (port === '0') {
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, host, () => resolve()));
     port = String((probe.address() as AddressInfo).port);
-    await new Promise((resolve) => probe.close(resolve));
+    let released: Promise<void> | undefined;
+    release = () => (released ??= new Promise<void>((resolve) => probe.close(() => resolve())));
   }
-  return { ...env, PORT: port, PUBLIC_BASE_URL: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
+  return { env: { ...env, PORT: port, PUBLIC_BASE_URL: `http://${host.includes(':') ? `[${host}]` : host}:${port}` }, release };
 }
 export { republish, REPUBLISH_SERVICES, RepublishUsageError, type RepublishArgs } from './republish';

@@ -12,8 +12,8 @@ export const loginSchema = z.object({
     .min(1, 'Password is required')
     .max(200, 'Password is too long'),
   rememberMe: z.boolean({ invalid_type_error: 'rememberMe must be true or false' }).optional().default(false),
-});
+}).strict();
 
 export const logoutSchema = z.object({
   fromKiosk: z.boolean({ invalid_type_error: 'fromKiosk must be true or false' }).optional().default(false),
-});
+}).strict();

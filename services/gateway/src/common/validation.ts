@@ -26,6 +26,12 @@ export function parseInput<S extends z.ZodTypeAny>(schema: S, body: unknown): z.
   const result = schema.safeParse(camelCaseKeys(body ?? {}));
   if (!result.success) {
     const issue = result.error.issues[0];
+    if (issue.code === 'unrecognized_keys') {
+      // A field the call does not take is refused by name, never silently dropped ("isAdmin": true).
+      const field = [...issue.path, issue.keys[0]].join('.');
+      const message = issue.message.startsWith('Unrecognized key') ? `Unknown field: ${issue.keys.join(', ')}` : issue.message;
+      throw new BadRequestException({ message, field });
+    }
     const field = issue.path.join('.') || undefined;
     throw new BadRequestException({ message: issue.message, ...(field ? { field } : {}) });
   }

@@ -4,7 +4,7 @@ export const PIN_FORMAT = 'PIN must be exactly 4 digits';
 
 const fourDigits = z.string({ required_error: PIN_FORMAT, invalid_type_error: PIN_FORMAT }).regex(/^\d{4}$/, PIN_FORMAT);
 
-export const verifyPinSchema = z.object({ pin: fourDigits });
+export const verifyPinSchema = z.object({ pin: fourDigits }).strict();
 
 /** The PIN branch of PATCH /api/users/{id}; currentPin is required by identity when a PIN is set. */
 export const changePinSchema = z
@@ -28,4 +28,4 @@ export const changePasswordSchema = z.object({
     .regex(/[A-Z]/, 'Password must contain at least one uppercase letter')
     .regex(/[0-9]/, 'Password must contain at least one number')
     .max(200, 'Password is too long'),
-});
+}).strict();

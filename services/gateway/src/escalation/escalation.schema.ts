@@ -33,7 +33,7 @@ export const resolveAlarmSchema = z.object({
     .trim()
     .min(1, NOTE_REQUIRED)
     .max(2000, NOTE_TOO_LONG),
-});
+}).strict();
 
 /** `{minutesUntilDue}` (the spec's `minutes_until_due` too); a numeric string from a form counts. */
 export const simulateTimeSchema = z.object({
@@ -41,7 +41,7 @@ export const simulateTimeSchema = z.object({
     (v) => (typeof v === 'string' && /^\d{1,4}(\.\d+)?$/.test(v.trim()) ? Number(v) : v),
     z.number({ required_error: MINUTES, invalid_type_error: MINUTES }).finite(MINUTES).min(0, MINUTES).max(1440, MINUTES),
   ),
-});
+}).strict();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

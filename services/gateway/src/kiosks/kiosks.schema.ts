@@ -8,8 +8,8 @@ const text = (label: string) =>
     .min(1, `${label} is required`)
     .max(100, `${label} must be at most 100 characters`);
 
-export const enrolKioskSchema = z.object({ name: text('Name'), location: text('Location') });
+export const enrolKioskSchema = z.object({ name: text('Name'), location: text('Location') }).strict();
 
 export const pinLoginSchema = z.object({
   pin: z.string({ required_error: PIN_FORMAT, invalid_type_error: PIN_FORMAT }).regex(/^\d{4}$/, PIN_FORMAT),
-});
+}).strict();

@@ -14,10 +14,12 @@ export const subscribeSchema = z.object({
       auth: z.string({ required_error: 'keys.auth is required' }).min(1, 'keys.auth is required').max(100, 'keys.auth is too long'),
     },
     { required_error: 'keys is required', invalid_type_error: 'keys must be an object' },
-  ),
-});
+  ).strict(),
+  /** What a browser's PushSubscription.toJSON() also carries; not used. */
+  expirationTime: z.number({ invalid_type_error: 'expirationTime must be a number or null' }).nullable().optional(),
+}).strict();
 
-export const reminderTestSchema = z.object({ userId: positiveId('Invalid user ID') });
+export const reminderTestSchema = z.object({ userId: positiveId('Invalid user ID') }).strict();
 
 export const PHONE_REQUIRED = 'Please enter a valid phone number';
 
@@ -29,7 +31,7 @@ export const testCallSchema = z.object({
     .pipe(z.string().regex(/^\+[1-9][0-9]{6,14}$/, PHONE_REQUIRED)),
   workerName: z.string({ invalid_type_error: 'workerName must be text' }).trim().max(100, 'workerName is too long').optional(),
   location: z.string({ invalid_type_error: 'location must be text' }).trim().max(100, 'location is too long').optional(),
-});
+}).strict();
 
 const LIMIT = 'limit must be a whole number from 1 to 500';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { profileName, profilePhone, unknownFieldErrors } from '../users/users.schema';
 
 export const CHECK_IN_INTERVALS = [30, 50, 60, 120, 240] as const;
@@ -36,11 +37,28 @@ export const updateContactSchema = z
   .strict()
   .refine((b) => b.name !== undefined || b.phone !== undefined || b.relation !== undefined, 'Nothing to update');
 
+export const CONTACT_NUMBER_INVALID = 'Please enter a valid phone number, e.g. +447700900123';
+
+/**
+ * A primary or secondary contact: the number escalation texts and calls in an emergency, so a phone
+ * number (digits and separators only, a length libphonenumber-js accepts for its country; a national
+ * number is read as UK), stored in E.164. Possible rather than "valid", as escalation dials it: a
+ * range the library's metadata does not know yet is still worth calling. Anything else
+ * (`javascript:alert(1)//` was stored) is refused.
+ */
 const contactNumber = z
   .string({ required_error: PHONE_TOO_SHORT, invalid_type_error: PHONE_TOO_SHORT })
   .trim()
   .min(10, PHONE_TOO_SHORT)
-  .max(30, 'Phone number is too long');
+  .max(30, 'Phone number is too long')
+  .transform((v, ctx) => {
+    const parsed = /^[+0-9\s().-]+$/.test(v) ? parsePhoneNumberFromString(v.replace(/[\s().-]/g, ''), 'GB') : undefined;
+    if (!parsed?.isPossible()) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: CONTACT_NUMBER_INVALID });
+      return z.NEVER;
+    }
+    return parsed.number;
+  });
 
 const settingsFields = {
   primaryContact: contactNumber,

@@ -21,9 +21,9 @@ export const startShiftSchema = z.object({
     .trim()
     .min(1, LOCATION_REQUIRED)
     .max(100, LOCATION_TOO_LONG),
-});
+}).strict();
 
-export const endShiftSchema = z.object({ pin });
+export const endShiftSchema = z.object({ pin }).strict();
 
 /** Read first, so the access rule is applied before anything else in the body is judged. */
 export const checkInUserSchema = z.object({ userId: positiveId(INVALID_CHECK_IN_USER) });
@@ -42,12 +42,14 @@ export const checkInSchema = z.object({
     .transform((l) => (l ? l : undefined)),
   pin,
   status: z.literal('safe', { errorMap: () => ({ message: "Check-in status must be 'safe'" }) }).optional(),
-});
+  /** Sent by the spec's clients; the server computes the next deadline itself. */
+  nextCheckInTime: z.unknown().optional(),
+}).strict().transform(({ nextCheckInTime: _dropped, ...rest }) => rest);
 
 export const emergencySchema = z.object({
   userId: positiveId('Invalid user ID'),
   emergency: z.literal(true, { errorMap: () => ({ message: 'emergency must be true' }) }),
-});
+}).strict();
 
 export const emergencyUserSchema = z.object({ userId: positiveId('Invalid user ID') });
 

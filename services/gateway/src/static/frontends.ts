@@ -42,5 +42,12 @@ export function frontendRouter(config: GatewayConfig): Router {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(index);
   });
+  // What the static server refuses (no such file, a directory, a NUL or an encoded ../) is simply
+  // not there: 404, never a 500 and never a hint of the file system.
+  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const status = typeof err === 'object' && err !== null ? Number((err as { status?: unknown }).status) : NaN;
+    if (!(status >= 400 && status < 500)) return next(err);
+    res.status(404).json({ message: 'Not found' });
+  });
   return router;
 }

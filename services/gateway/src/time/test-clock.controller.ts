@@ -6,7 +6,7 @@ import { parseInput } from '../common/validation';
 
 const MOVE = 'Send advanceMinutes or offsetMs';
 
-const moveSchema = z
+export const moveSchema = z
   .object({
     advanceMinutes: z.number({ invalid_type_error: 'advanceMinutes must be a number' }).finite().optional(),
     offsetMs: z.number({ invalid_type_error: 'offsetMs must be a number' }).int('offsetMs must be a whole number').optional(),

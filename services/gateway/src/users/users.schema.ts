@@ -94,4 +94,4 @@ export const createUserSchema = z.object({
     (v) => (v === '' || v === null ? undefined : v),
     z.string({ invalid_type_error: 'PIN must be exactly 4 digits' }).regex(/^\d{4}$/, 'PIN must be exactly 4 digits').optional(),
   ),
-});
+}).strict();

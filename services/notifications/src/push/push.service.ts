@@ -4,17 +4,17 @@ import { Agent as HttpsAgent } from 'node:https';
 import { createConnection } from 'node:net';
 import webpush, { WebPushError } from 'web-push';
 import { RpcError } from '@lws/messaging';
-import { CLOCK, CONFIG, type BaseConfig, type Clock } from '@lws/platform';
+import { CLOCK, CONFIG, ConfigError, type BaseConfig, type Clock } from '@lws/platform';
+import type { NotificationsConfig } from '../config';
+import { EndpointPolicy, guardedLookup } from './endpoint-policy';
 import type { ProviderResult } from '../provider/twilio-provider';
 import type { Delivery } from '../deliveries/deliveries.repository';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { VapidKeys } from './vapid-keys';
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /**
- * web-push speaks only https; a local push service (development, tests) on http://127.0.0.1 is
- * reached through an agent that opens a plain TCP connection instead of TLS.
+ * web-push speaks only https; the fake push service (PUSH_TEST_ENDPOINT_ORIGIN, tests) on
+ * http:// is reached through an agent that opens a plain TCP connection instead of TLS.
  */
 class LoopbackPlainAgent extends HttpsAgent {
   override createConnection(options: { host?: string; port?: number }) {
@@ -27,16 +27,24 @@ export type PushResult = ProviderResult | { ok: false; expired: true; message: s
 @Injectable()
 export class PushService {
   private readonly loopbackAgent = new LoopbackPlainAgent();
+  /** Every real push goes through this agent: it connects only to the public addresses it checked. */
+  private readonly guardedAgent = new HttpsAgent({ lookup: guardedLookup as never, keepAlive: true });
+  private readonly policy: EndpointPolicy;
 
   constructor(
     private readonly subscriptions: SubscriptionsRepository,
     private readonly vapid: VapidKeys,
-    @Inject(CONFIG) private readonly config: BaseConfig,
+    @Inject(CONFIG) config: NotificationsConfig & BaseConfig,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    if (config.PUSH_TEST_ENDPOINT_ORIGIN && config.NODE_ENV === 'production') {
+      throw new ConfigError([{ variable: 'PUSH_TEST_ENDPOINT_ORIGIN', message: 'is for tests only and is refused in production' }]);
+    }
+    this.policy = new EndpointPolicy({ hosts: config.PUSH_ENDPOINT_HOSTS, testOrigin: config.PUSH_TEST_ENDPOINT_ORIGIN });
+  }
 
   async subscribe(userId: number, endpoint: string, keys: { p256dh: string; auth: string }): Promise<string> {
-    this.checkEndpoint(endpoint);
+    await this.policy.check(endpoint);
     // The sizes web-push needs to encrypt for this browser: refused here rather than failing every send.
     if (!/^[A-Za-z0-9_-]+=*$/.test(keys.p256dh) || Buffer.from(keys.p256dh, 'base64url').length !== 65) {
       throw new RpcError(400, 'keys.p256dh must be a URL-safe base64 P-256 public key (65 bytes)', { field: 'keys.p256dh' });
@@ -47,24 +55,17 @@ export class PushService {
     return this.subscriptions.upsert({ id: randomUUID(), userId, endpoint, p256dh: keys.p256dh, auth: keys.auth, createdAt: this.clock() });
   }
 
-  /** https only; http is allowed for a push service on this machine outside production. */
-  private checkEndpoint(endpoint: string): void {
-    let url: URL;
-    try {
-      url = new URL(endpoint);
-    } catch {
-      throw new RpcError(400, 'endpoint must be a URL', { field: 'endpoint' });
-    }
-    if (url.protocol === 'https:') return;
-    if (url.protocol === 'http:' && LOOPBACK.has(url.hostname) && this.config.NODE_ENV !== 'production') return;
-    throw new RpcError(400, 'endpoint must be an https:// URL', { field: 'endpoint' });
-  }
-
   /** Sends one delivery row to its subscription; 404/410 from the push service removes the subscription. */
   async send(row: Delivery): Promise<PushResult> {
     const sub = row.fanoutKey ? await this.subscriptions.find(row.fanoutKey) : undefined;
     if (!sub) return { ok: false, expired: true, message: 'The push subscription no longer exists' };
-    const plain = new URL(sub.endpoint).protocol === 'http:';
+    const url = new URL(sub.endpoint);
+    if (!this.policy.allows(url)) {
+      // Stored before the allow-list (or the list changed): never POSTed to.
+      await this.subscriptions.delete(sub.id);
+      return { ok: false, expired: true, message: 'The push endpoint is not on an allowed push service: subscription removed' };
+    }
+    const test = this.policy.isTestEndpoint(url);
     const payload = JSON.stringify({
       title: row.title || 'LWS',
       body: row.body,
@@ -79,7 +80,7 @@ export class PushService {
         TTL: 3600,
         urgency: 'high',
         timeout: 10_000,
-        ...(plain ? { agent: this.loopbackAgent } : {}),
+        agent: test && url.protocol === 'http:' ? this.loopbackAgent : this.guardedAgent,
       });
       return { ok: true, sid: sub.id, status: res.statusCode >= 200 && res.statusCode < 300 ? 'sent' : `http_${res.statusCode}` };
     } catch (err) {

@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+import { activityListQuery, recordEntrySchema } from '../activity/activity.schema';
+import { loginSchema, logoutSchema } from '../auth/auth.schema';
+import { changePasswordSchema, changePinSchema, verifyPinSchema } from '../credentials/credentials.schema';
+import { alarmListQuery, resolveAlarmSchema, simulateTimeSchema } from '../escalation/escalation.schema';
+import { enrolKioskSchema, pinLoginSchema } from '../kiosks/kiosks.schema';
+import { createLocationSchema, updateLocationSchema } from '../locations/locations.schema';
+import { deliveriesQuery, reminderTestSchema, subscribeSchema, testCallSchema } from '../notifications/notifications.schema';
+import { createContactSchema, settingsSchema, updateContactSchema, upsertSettingsSchema } from '../profile/profile.schema';
+import { checkInSchema, emergencySchema, endShiftSchema, startShiftSchema, workerListQuery } from '../shifts/shifts.schema';
+import { moveSchema } from '../time/test-clock.controller';
+import { createUserSchema, updateProfileSchema } from '../users/users.schema';
+
+/**
+ * The schema each route checks its body (or query) against, by `METHOD /path` as the gateway
+ * routes it. Kept for the fuzzer (tests/fuzz), which builds valid requests from them and breaks
+ * them one way at a time; a route missing here is fuzzed with bodies of its own invention.
+ */
+export const EDGE_BODIES: Record<string, z.ZodTypeAny[]> = {
+  'POST /api/auth/login': [loginSchema],
+  'POST /api/auth/logout': [logoutSchema],
+  'POST /api/auth/change-password': [changePasswordSchema],
+  'POST /api/auth/pin-login': [pinLoginSchema],
+  'POST /api/users': [createUserSchema],
+  'PATCH /api/users/:id': [updateProfileSchema, changePinSchema],
+  'POST /api/users/:id/verify-pin': [verifyPinSchema],
+  'POST /api/emergency-contacts': [createContactSchema],
+  'PATCH /api/emergency-contacts/:id': [updateContactSchema],
+  'PATCH /api/users/:id/settings': [settingsSchema],
+  'POST /api/settings': [upsertSettingsSchema],
+  'POST /api/kiosks': [enrolKioskSchema],
+  'POST /api/location-options': [createLocationSchema],
+  'PATCH /api/location-options/:id': [updateLocationSchema],
+  'POST /api/test-clock': [moveSchema],
+  'POST /api/users/:id/start-shift': [startShiftSchema],
+  'POST /api/users/:id/end-shift': [endShiftSchema],
+  'POST /api/check-ins': [checkInSchema],
+  'POST /api/emergency-call': [emergencySchema, testCallSchema],
+  'POST /api/activity-logs': [recordEntrySchema],
+  'POST /api/alarms/:id/resolve': [resolveAlarmSchema],
+  'POST /api/simulate-specific-time/:id': [simulateTimeSchema],
+  'POST /api/push/subscribe': [subscribeSchema],
+  'POST /api/test-reminders/send-test-5min': [reminderTestSchema],
+  'POST /api/test-reminders/send-test-2min': [reminderTestSchema],
+};
+
+export const EDGE_QUERIES: Record<string, z.ZodTypeAny> = {
+  'GET /api/activity-logs': activityListQuery,
+  'GET /api/alarms': alarmListQuery,
+  'GET /api/notifications/deliveries': deliveriesQuery,
+  'GET /api/workers/active': workerListQuery,
+  'GET /api/workers/due': workerListQuery,
+  'GET /api/workers/missed': workerListQuery,
+};
