@@ -245,7 +245,7 @@ test('an admin creates a worker and sees the generated PIN once; the worker edit
   await workerContext.close();
 });
 
-test('an admin enrols this browser as a kiosk; after logout a worker logs in there with a PIN; a revoked kiosk refuses', async ({
+test('an admin enrols this browser as a kiosk; a worker picks their name and logs in with a PIN; idle kiosk sessions end; a revoked kiosk refuses', async ({
   browser,
 }) => {
   test.setTimeout(120_000);
@@ -259,7 +259,7 @@ test('an admin enrols this browser as a kiosk; after logout a worker logs in the
     await expect(page.getByTestId('kiosk-not-enrolled')).toContainText('This device is not an enrolled kiosk');
     await expect(page.getByTestId('kiosk-not-enrolled')).toContainText('An administrator must');
     await expect(page.getByTestId('pin-pad')).toHaveCount(0);
-    const res = await page.request.post('/api/auth/pin-login', { headers: XHR, data: { pin: kioskWorker.pin } });
+    const res = await page.request.post('/api/auth/pin-login', { headers: XHR, data: { userId: kioskWorker.user.id, pin: kioskWorker.pin } });
     expect(res.status()).toBe(403);
     await stranger.close();
   });
@@ -289,13 +289,19 @@ test('an admin enrols this browser as a kiosk; after logout a worker logs in the
     expect(await kiosk.evaluate(() => JSON.stringify({ ...localStorage }))).not.toMatch(/lws_kiosk|pin/i);
   });
 
-  await test.step('log out to the PIN pad; a wrong PIN is refused inline, the right one logs the worker in', async () => {
+  await test.step('log out to the kiosk: the worker finds their name, a wrong PIN is refused inline, the right one logs them in', async () => {
     await kiosk.getByRole('button', { name: 'Log Out and Open the PIN Pad' }).click();
     await expect(kiosk).toHaveURL(/\/kiosk$/);
     await expect(kiosk.getByTestId('kiosk-label')).toHaveText(`${kioskName}, The Prospect Building`);
+    // No PIN pad until the worker has said who they are: a PIN alone names nobody.
+    await expect(kiosk.getByTestId('pin-pad')).toHaveCount(0);
+    await kiosk.getByTestId('kiosk-search').fill('kim k');
+    await expect(kiosk.getByTestId('kiosk-name')).toHaveText(['Kim K.']);
+    await kiosk.getByTestId('kiosk-name').click();
+    await expect(kiosk.getByTestId('kiosk-who-picked')).toContainText('Hello, Kim K.');
     const wrong = kioskWorker.pin === '9999' ? '9998' : '9999';
     for (const d of wrong) await kiosk.getByTestId(`pin-digit-${d}`).click();
-    await expect(kiosk.getByTestId('pin-error')).toHaveText('Invalid PIN');
+    await expect(kiosk.getByTestId('pin-error')).toHaveText('Invalid name or PIN');
     await expect(kiosk.getByTestId('pin-box-0')).toHaveAttribute('data-filled', 'false');
     for (const d of kioskWorker.pin) await kiosk.getByTestId(`pin-digit-${d}`).click();
     await expect(kiosk.getByTestId('pin-welcome')).toHaveText('Welcome, Kim Kiosk');
@@ -304,7 +310,23 @@ test('an admin enrols this browser as a kiosk; after logout a worker logs in the
     await kiosk.getByTestId('user-menu-button').click();
     await kiosk.getByTestId('menu-logout').click();
     await expect(kiosk).toHaveURL(/\/kiosk$/);
-    await expect(kiosk.getByTestId('pin-pad')).toBeVisible();
+    await expect(kiosk.getByTestId('kiosk-who')).toBeVisible();
+  });
+
+  await test.step('a worker who types a username signs in too, and is signed out after 2 minutes without input', async () => {
+    await kiosk.clock.install();
+    await kiosk.reload();
+    await kiosk.getByTestId('kiosk-username').fill(kioskWorker.user.username.toUpperCase());
+    await kiosk.getByTestId('kiosk-username-next').click();
+    for (const d of kioskWorker.pin) await kiosk.getByTestId(`pin-digit-${d}`).click();
+    await expect(kiosk).toHaveURL(/\/worker$/);
+    await expect(kiosk.getByTestId('header-user-name')).toHaveText('Kim Kiosk');
+    await kiosk.clock.fastForward(60_000);
+    await expect(kiosk).toHaveURL(/\/worker$/);
+    await kiosk.clock.fastForward(61_000);
+    await expect(kiosk).toHaveURL(/\/kiosk$/);
+    await expect(kiosk.getByTestId('kiosk-who')).toBeVisible();
+    expect((await kiosk.request.get('/api/auth/me')).status()).toBe(401);
   });
 
   await test.step('the kiosk list shows its last use; revoking it stops PIN login there', async () => {
@@ -324,7 +346,7 @@ test('an admin enrols this browser as a kiosk; after logout a worker logs in the
 
     await kiosk.reload();
     await expect(kiosk.getByTestId('kiosk-not-enrolled')).toBeVisible();
-    const res = await kiosk.request.post('/api/auth/pin-login', { headers: XHR, data: { pin: kioskWorker.pin } });
+    const res = await kiosk.request.post('/api/auth/pin-login', { headers: XHR, data: { userId: kioskWorker.user.id, pin: kioskWorker.pin } });
     expect(res.status()).toBe(403);
   });
   await terminal.close();

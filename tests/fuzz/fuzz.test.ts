@@ -22,11 +22,13 @@ const MAX_MS = process.env.FUZZ_MAX_MS ? Number(process.env.FUZZ_MAX_MS) : undef
 /** Tables a rejected request changes by design. */
 const MAY_CHANGE = {
   'identity.pin_failures': 'a wrong PIN counts toward the 5-wrong, 15-minute lockout, whatever else the request got wrong after it',
+  'identity.users.pin_locked_until': 'the fifth wrong PIN locks PIN actions for 15 minutes',
 };
 
 /** Events a rejected request publishes by design. */
 const MAY_EMIT = {
   'identity.login.failed.v1': 'a failed sign-in is recorded in the activity log (who tried, and why it failed)',
+  'identity.pin.locked.v1': 'a lockout is a system alert for the admins',
 };
 
 describe(`fuzzer: ${REQUESTS} malformed requests, every route, every role`, () => {

@@ -115,7 +115,7 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/auth/me': signedIn(200),
   'POST /api/auth/change-password': signedIn(400, { body: {} }),
   // Only an enrolled kiosk browser may PIN-login; none of these callers holds a kiosk cookie.
-  'POST /api/auth/pin-login': everyone(403, { body: { pin: '1234' } }),
+  'POST /api/auth/pin-login': everyone(403, { body: { userId: 1, pin: '1234' } }),
 
   'GET /api/system/status': superadminOnly(200),
   // No :id target: the path carries "undefined", not a dead letter id, so a caller let through gets 400.
@@ -172,6 +172,7 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/settings': accessRule(200, { body: (userId) => ({ userId, ...settings }) }),
 
   'GET /api/kiosks/current': everyone(200),
+  'GET /api/kiosks/roster': everyone(403),
   'GET /api/kiosks': managers(200),
   'POST /api/kiosks': managers(400, { body: {} }),
   'DELETE /api/kiosks/:id': managers(200, { on: 'new kiosk' }),

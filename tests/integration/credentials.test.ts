@@ -14,7 +14,6 @@ describe('credentials (PINs and passwords)', () => {
 
   const INCORRECT = { message: 'Incorrect PIN. Please try again.', field: 'pin' };
   const LOCKED = { message: 'Too many incorrect PINs. PIN actions are locked for 15 minutes.' };
-  const NOT_AVAILABLE = { message: 'This PIN is not available. Please choose a different PIN.', field: 'pinCode' };
 
   function unusedPin(): string {
     for (;;) {
@@ -92,16 +91,15 @@ describe('credentials (PINs and passwords)', () => {
       await agent.post(`/api/users/${user.id}/verify-pin`).set(XHR).send({ pin: user.pin }).expect(200, { valid: true });
     });
 
-    it("refuses a PIN another user has with 409, never saying whose, and writes nothing", async () => {
+    it('creates a user with a PIN another user has: PINs are not unique, so a PIN reveals nobody', async () => {
       const taken = await createUser({ pinCode: unusedPin() });
       const res = await superadmin
         .post('/api/users')
         .set(XHR)
         .send({ username: 'clash.user', password: 'secret1', name: 'Clash User', phone: '+447911123199', role: 'worker', pinCode: taken.pin })
-        .expect(409);
-      expect(res.body).toEqual(NOT_AVAILABLE);
-      expect(JSON.stringify(res.body)).not.toContain(taken.username);
-      await request(t.url).post('/api/auth/login').set(XHR).send({ username: 'clash.user', password: 'secret1' }).expect(401);
+        .expect(201);
+      const clash = await signIn('clash.user', 'secret1');
+      await clash.post(`/api/users/${res.body.user.id}/verify-pin`).set(XHR).send({ pin: taken.pin }).expect(200, { valid: true });
     });
 
     it('validates pinCode at the edge', async () => {
@@ -188,12 +186,13 @@ describe('credentials (PINs and passwords)', () => {
       await w.agent.post(`/api/users/${w.id}/verify-pin`).set(XHR).send({ pin: w.pin }).expect(200);
     });
 
-    it("refuses another user's PIN with 409 without saying whose", async () => {
+    it("takes another user's PIN like any other: choosing a PIN tells nothing about anyone else's (it was a 409 oracle)", async () => {
       const w = await worker();
       const other = await worker();
-      const res = await w.agent.patch(`/api/users/${w.id}`).set(XHR).send({ currentPin: w.pin, pinCode: other.pin }).expect(409);
-      expect(res.body).toEqual(NOT_AVAILABLE);
-      await w.agent.post(`/api/users/${w.id}/verify-pin`).set(XHR).send({ pin: w.pin }).expect(200);
+      await w.agent.patch(`/api/users/${w.id}`).set(XHR).send({ currentPin: w.pin, pinCode: other.pin }).expect(200);
+      await w.agent.post(`/api/users/${w.id}/verify-pin`).set(XHR).send({ pin: other.pin }).expect(200);
+      // The other worker's PIN is theirs as before.
+      await other.agent.post(`/api/users/${other.id}/verify-pin`).set(XHR).send({ pin: other.pin }).expect(200);
     });
 
     it('validates the new PIN and is for the account holder only', async () => {

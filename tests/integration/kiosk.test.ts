@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
+import Redis from 'ioredis';
 import request from 'supertest';
 import { eventually } from '@lws/testing';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
 import { streamEvents } from './support/stream-events';
 
-/** Kiosks end to end: enrolment, the device cookie, PIN login, per-device limits and revocation. */
+/** Kiosks end to end: enrolment, the device cookie, the roster, PIN login, per-device limits and revocation. */
 describe('kiosks', () => {
   let t: TestStack;
   let superadmin: request.Agent;
@@ -27,13 +29,13 @@ describe('kiosks', () => {
     return agent;
   }
 
-  async function createUser(role: 'worker' | 'admin' = 'worker') {
+  async function createUser(opts: { pinCode?: string } = {}) {
     serial += 1;
-    const pin = unusedPin();
+    const pin = opts.pinCode ?? unusedPin();
     pinsInUse.add(pin);
-    const body = { username: `kiosk${serial}`, password: 'secret1', name: `Kiosk User ${serial}`, phone: `+4479111232${String(serial).padStart(2, '0')}`, role, pinCode: pin };
+    const body = { username: `kiosk${serial}`, password: 'secret1', name: `Kiosk${serial} Worker`, phone: `+4479111232${String(serial).padStart(2, '0')}`, role: 'worker', pinCode: pin };
     const res = await superadmin.post('/api/users').set(XHR).send(body).expect(201);
-    return { id: res.body.user.id as number, username: body.username, password: body.password, pin };
+    return { id: res.body.user.id as number, username: body.username, password: body.password, pin, serial };
   }
 
   /** An admin enrols this browser, then signs out: the browser keeps only the device cookie. */
@@ -46,7 +48,19 @@ describe('kiosks', () => {
     return { device, kiosk: res.body, setCookie };
   }
 
-  const pinLogin = (agent: request.Agent, pin: string) => agent.post('/api/auth/pin-login').set(XHR).send({ pin });
+  const pinLogin = (agent: request.Agent, who: { userId: number } | { username: string }, pin: string) =>
+    agent.post('/api/auth/pin-login').set(XHR).send({ ...who, pin });
+
+  /** Seconds the gateway keeps a session (Redis TTL of the session key, by the cookie's id). */
+  async function sessionTtl(setCookie: string): Promise<number> {
+    const id = decodeURIComponent(setCookie.split(';')[0].split('=')[1]);
+    const redis = new Redis(t.env.REDIS_URL!);
+    try {
+      return await redis.ttl(`${t.env.REDIS_KEY_PREFIX}sess:${createHash('sha256').update(id).digest('hex')}`);
+    } finally {
+      redis.disconnect();
+    }
+  }
 
   beforeAll(async () => {
     t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000', KIOSK_PIN_MAX_FAILURES: String(MAX_FAILURES) } });
@@ -118,16 +132,37 @@ describe('kiosks', () => {
     });
   });
 
-  describe('POST /api/auth/pin-login', () => {
-    it('logs the worker the PIN identifies in with a browser-session kiosk cookie; logout returns to /kiosk', async () => {
+  describe('GET /api/kiosks/roster', () => {
+    it('lists every worker by first name and last initial to an enrolled kiosk, and nobody to any other browser', async () => {
       const w = await createUser();
-      const { device, kiosk } = await enrolledDevice();
-      const res = await pinLogin(device, w.pin).expect(200);
+      const { device, kiosk } = await enrolledDevice('Roster desk', 'Depot');
+      const roster = await device.get('/api/kiosks/roster').expect(200);
+      expect(roster.body).toMatchObject({ name: 'Roster desk', location: 'Depot' });
+      expect(roster.body.workers).toContainEqual({ id: w.id, label: `Kiosk${w.serial} W.` });
+      // Workers only, no surnames, ids and labels only.
+      expect(roster.body.workers.find((e: { id: number }) => e.id === adminId)).toBeUndefined();
+      for (const e of roster.body.workers) expect(Object.keys(e).sort()).toEqual(['id', 'label']);
+      expect(JSON.stringify(roster.body)).not.toContain('Worker');
+      expect(roster.headers['cache-control']).toBe('no-store');
+      const denied = await request(t.url).get('/api/kiosks/roster').expect(403);
+      expect(denied.body).toEqual({ message: 'This device is not an enrolled kiosk' });
+      await admin.delete(`/api/kiosks/${kiosk.id}`).set(XHR).expect(200);
+      await device.get('/api/kiosks/roster').expect(403);
+    });
+  });
+
+  describe('POST /api/auth/pin-login', () => {
+    it('logs in the worker picked on the roster with their PIN; the session is a short one at this kiosk; logout returns to /kiosk', async () => {
+      const w = await createUser();
+      const { device, kiosk } = await enrolledDevice('Login desk', 'Depot');
+      const res = await pinLogin(device, { userId: w.id }, w.pin).expect(200);
       expect(res.body).toEqual({ id: w.id, username: w.username, name: expect.any(String), role: 'worker', phone: expect.any(String) });
       const session = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('lws_sid='))!;
       expect(session).toMatch(/HttpOnly/);
       expect(session).not.toMatch(/Max-Age|Expires/);
-      expect((await device.get('/api/auth/me').expect(200)).body).toMatchObject({ id: w.id, role: 'worker' });
+      // Its screens start a shift at the kiosk's location, and sign out after 2 idle minutes.
+      expect((await device.get('/api/auth/me').expect(200)).body).toMatchObject({ id: w.id, role: 'worker', kiosk: { location: 'Depot' } });
+      expect(await sessionTtl(session)).toBeLessThanOrEqual(120);
 
       const listed = ((await admin.get('/api/kiosks').expect(200)).body as { id: number; lastUsedAt: string | null }[]).find((k) => k.id === kiosk.id)!;
       expect(listed.lastUsedAt).toEqual(expect.any(String));
@@ -141,21 +176,42 @@ describe('kiosks', () => {
       await device.get('/api/auth/me').expect(401);
     });
 
-    it('is refused (403) to a browser that is not an enrolled kiosk', async () => {
-      const w = await createUser();
-      const res = await pinLogin(request.agent(t.url), w.pin).expect(403);
-      expect(res.body).toEqual({ message: 'This device is not an enrolled kiosk' });
-      await request(t.url).post('/api/auth/pin-login').set(XHR).set('Cookie', `lws_kiosk=${'B'.repeat(43)}`).send({ pin: w.pin }).expect(403);
+    it('logs in by a typed username too (any case), and two workers who share a PIN each get their own account', async () => {
+      const a = await createUser();
+      const b = await createUser({ pinCode: a.pin });
+      const { device } = await enrolledDevice();
+      expect((await pinLogin(device, { username: a.username.toUpperCase() }, a.pin).expect(200)).body.id).toBe(a.id);
+      await device.post('/api/auth/logout').set(XHR).send({ fromKiosk: true }).expect(200);
+      expect((await pinLogin(device, { userId: b.id }, a.pin).expect(200)).body.id).toBe(b.id);
     });
 
-    it('is refused (403) once the kiosk is revoked', async () => {
+    it('needs the worker first: a PIN alone names nobody', async () => {
+      const w = await createUser();
+      const { device } = await enrolledDevice();
+      expect((await device.post('/api/auth/pin-login').set(XHR).send({ pin: w.pin }).expect(400)).body).toEqual({ message: 'Choose your name first', field: 'userId' });
+      await device.get('/api/auth/me').expect(401);
+    });
+
+    it('is refused (403) to a browser that is not an enrolled kiosk', async () => {
+      const w = await createUser();
+      const res = await pinLogin(request.agent(t.url), { userId: w.id }, w.pin).expect(403);
+      expect(res.body).toEqual({ message: 'This device is not an enrolled kiosk' });
+      await request(t.url).post('/api/auth/pin-login').set(XHR).set('Cookie', `lws_kiosk=${'B'.repeat(43)}`).send({ userId: w.id, pin: w.pin }).expect(403);
+    });
+
+    it('revoking the kiosk refuses it (403) and signs out whoever is signed in at it at once', async () => {
       const w = await createUser();
       const { device, kiosk } = await enrolledDevice('Revoked desk');
+      await pinLogin(device, { userId: w.id }, w.pin).expect(200);
+      await device.get('/api/auth/me').expect(200);
       await admin.delete(`/api/kiosks/${kiosk.id}`).set(XHR).expect(200, { ok: true });
-      expect((await pinLogin(device, w.pin).expect(403)).body).toEqual({ message: 'This device is not an enrolled kiosk' });
+      await device.get('/api/auth/me').expect(401);
+      expect((await pinLogin(device, { userId: w.id }, w.pin).expect(403)).body).toEqual({ message: 'This device is not an enrolled kiosk' });
       expect((await device.get('/api/kiosks/current').expect(200)).body).toEqual({ enrolled: false });
       const listed = ((await admin.get('/api/kiosks').expect(200)).body as { id: number; revokedAt: string | null }[]).find((k) => k.id === kiosk.id)!;
       expect(listed.revokedAt).toEqual(expect.any(String));
+      // The worker's own sessions elsewhere are untouched.
+      await (await signIn(w.username, w.password)).get('/api/auth/me').expect(200);
     });
 
     it('revoking needs an admin and a real kiosk id', async () => {
@@ -167,32 +223,42 @@ describe('kiosks', () => {
       expect((await admin.delete('/api/kiosks/abc').set(XHR).expect(400)).body).toEqual({ message: 'Invalid kiosk ID', field: 'id' });
     });
 
-    it('answers 401 Invalid PIN for a PIN nobody has, and for an admin’s PIN', async () => {
+    it('answers one 401 for a wrong PIN, an unknown username and an admin, naming no account', async () => {
+      const w = await createUser();
       const { device } = await enrolledDevice();
-      expect((await pinLogin(device, unusedPin()).expect(401)).body).toEqual({ message: 'Invalid PIN' });
-      expect((await pinLogin(device, adminPin).expect(401)).body).toEqual({ message: 'Invalid PIN' });
-      expect((await pinLogin(device, '12x4').expect(400)).body).toEqual({ message: 'PIN must be exactly 4 digits', field: 'pin' });
+      const INVALID = { message: 'Invalid name or PIN' };
+      expect((await pinLogin(device, { userId: w.id }, unusedPin()).expect(401)).body).toEqual(INVALID);
+      expect((await pinLogin(device, { username: 'nobody.here' }, w.pin).expect(401)).body).toEqual(INVALID);
+      const other = (await enrolledDevice()).device;
+      expect((await pinLogin(other, { userId: adminId }, adminPin).expect(401)).body).toEqual(INVALID);
+      expect((await pinLogin(other, { userId: w.id }, '12x4').expect(400)).body).toEqual({ message: 'PIN must be exactly 4 digits', field: 'pin' });
     });
 
     it('limits wrong PINs per device (429), without touching other kiosks', async () => {
       const w = await createUser();
+      const victim = await createUser();
       const { device } = await enrolledDevice();
-      for (let i = 0; i < MAX_FAILURES; i++) await pinLogin(device, unusedPin()).expect(401);
-      const limited = await pinLogin(device, w.pin).expect(429);
+      for (let i = 0; i < MAX_FAILURES; i++) await pinLogin(device, { userId: victim.id }, unusedPin()).expect(401);
+      const limited = await pinLogin(device, { userId: w.id }, w.pin).expect(429);
       expect(limited.body.message).toMatch(/Too many attempts/);
       const other = (await enrolledDevice()).device;
-      await pinLogin(other, w.pin).expect(200);
+      await pinLogin(other, { userId: w.id }, w.pin).expect(200);
     });
 
-    it('refuses a locked account (423), its right PIN included', async () => {
+    it("counts wrong PINs at kiosks toward the worker's lockout, and refuses a locked worker (423), the right PIN included", async () => {
       const w = await createUser();
-      const workerAgent = await signIn(w.username, w.password);
-      const wrong = unusedPin();
-      for (let i = 0; i < 4; i++) await workerAgent.post(`/api/users/${w.id}/verify-pin`).set(XHR).send({ pin: wrong }).expect(400);
-      await workerAgent.post(`/api/users/${w.id}/verify-pin`).set(XHR).send({ pin: wrong }).expect(423);
+      let wrongs = 0;
+      while (wrongs < 4) {
+        const { device } = await enrolledDevice();
+        for (let i = 0; i < MAX_FAILURES && wrongs < 4; i++, wrongs++) await pinLogin(device, { userId: w.id }, unusedPin()).expect(401);
+      }
       const { device } = await enrolledDevice();
-      const res = await pinLogin(device, w.pin).expect(423);
+      await pinLogin(device, { userId: w.id }, unusedPin()).expect(423);
+      const res = await pinLogin(device, { userId: w.id }, w.pin).expect(423);
       expect(res.body).toEqual({ message: 'Too many incorrect PINs. PIN actions are locked for 15 minutes.' });
+      // The lock is the worker's, on every PIN step.
+      const workerAgent = await signIn(w.username, w.password);
+      await workerAgent.post(`/api/users/${w.id}/verify-pin`).set(XHR).send({ pin: w.pin }).expect(423);
     });
   });
 

@@ -129,6 +129,14 @@ describe('security: CSRF on every spelling, bad input is a 4xx, no cached secret
     expect(await users()).toBe(before);
     const shift = await superadmin.agent.post('/api/kiosks').set(XHR).send({ name: 'Front desk', location: 'Depot', trusted: true });
     expect([shift.status, shift.body.field]).toEqual([400, 'trusted']);
+    // "__proto__" is a field like any other, not a way to smuggle fields past the schema.
+    const smuggled = await superadmin.agent
+      .post('/api/users')
+      .set(XHR)
+      .set('Content-Type', 'application/json')
+      .send(`{"username":"proto${Date.now()}","password":"Secret123","name":"Proto Field","phone":"+447911123456","__proto__":{"role":"admin"}}`);
+    expect([smuggled.status, smuggled.body]).toEqual([400, { message: 'Unknown field: __proto__', field: '__proto__' }]);
+    expect(await users()).toBe(before);
   });
 
   it('emergency contact numbers in settings are real phone numbers, stored in E.164', async () => {

@@ -1,8 +1,8 @@
 export { api, apiRequest, apiResponse, apiText, ApiError, failureField, failureMessage, messageOf, UNAUTHORIZED_EVENT } from './api/api';
 export type { HttpMethod, RequestOptions } from './api/api';
 
-export { AuthProvider, AuthError, useAuth, INVALID_SERVER_RESPONSE } from './auth/AuthContext';
-export type { AuthContextValue, LoginInput, LogoutOptions, PinLoginResult } from './auth/AuthContext';
+export { AuthProvider, AuthError, useAuth, INVALID_SERVER_RESPONSE, KIOSK_IDLE_MS } from './auth/AuthContext';
+export type { AuthContextValue, KioskWho, LoginInput, LogoutOptions, PinLoginResult } from './auth/AuthContext';
 export { ROLES, isRole, parseUser, roleHome, roleLabel } from './auth/user';
 export type { Role, User } from './auth/user';
 

@@ -276,6 +276,7 @@ export function WorkerHome({ user }: { user: User }) {
           <ShiftStatusCard
             shift={shift}
             locations={locations}
+            kioskLocation={user.kioskLocation}
             busy={busy}
             onStart={(location) => void startShift(location)}
             onEnd={() => setPinFor('end-shift')}

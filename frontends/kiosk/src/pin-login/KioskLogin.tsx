@@ -3,13 +3,17 @@ import { useNavigate } from 'react-router';
 import {
   Alert,
   AuthError,
+  Button,
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   INVALID_SERVER_RESPONSE,
+  Input,
+  Label,
   PageStatus,
   api,
+  ApiError,
   roleHome,
   useAuth,
   useDocumentTitle,
@@ -24,14 +28,79 @@ export const AFTER_LOGIN_REDIRECT_MS = 500;
 
 type Phase = 'entering' | 'checking' | 'signed-in';
 
-/** Whether this browser holds a kiosk device cookie; `unknown` when the check failed (the server still decides at login). */
-type Device = { state: 'checking' } | { state: 'enrolled'; label: string } | { state: 'not-enrolled' } | { state: 'unknown' };
+/** One worker on the kiosk's roster: first name and last initial. */
+export interface RosterEntry {
+  id: number;
+  label: string;
+}
+
+/** Who is about to type a PIN: picked on the roster, or a typed username. */
+type Who = { userId: number; label: string } | { username: string; label: string };
+
+/**
+ * Whether this browser is an enrolled kiosk, with the workers who may sign in at it; `unknown`
+ * when the check failed (a username can still be typed; the server decides at login).
+ */
+type Device =
+  | { state: 'checking' }
+  | { state: 'enrolled'; label: string; workers: RosterEntry[] }
+  | { state: 'not-enrolled' }
+  | { state: 'unknown' };
 
 function deviceOf(body: unknown): Device {
   const v = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  if (v.enrolled !== true) return { state: 'not-enrolled' };
   const label = [v.name, v.location].filter((part): part is string => typeof part === 'string' && part !== '').join(', ');
-  return { state: 'enrolled', label };
+  const workers = (Array.isArray(v.workers) ? v.workers : []).filter(
+    (w): w is RosterEntry => !!w && typeof w === 'object' && typeof (w as RosterEntry).id === 'number' && typeof (w as RosterEntry).label === 'string',
+  );
+  return { state: 'enrolled', label, workers };
+}
+
+/** Names shown at once; a longer roster is narrowed with the search box. */
+export const ROSTER_SHOWN = 30;
+
+/** Step one: the worker finds their name (or types their username). */
+function WhoPicker({ workers, onPick }: { workers: RosterEntry[]; onPick(who: Who): void }) {
+  const [query, setQuery] = useState('');
+  const [username, setUsername] = useState('');
+  const q = query.trim().toLowerCase();
+  const matches = q ? workers.filter((w) => w.label.toLowerCase().includes(q)) : workers;
+  const shown = matches.slice(0, ROSTER_SHOWN);
+  return (
+    <div className="lws-kiosk__who" data-testid="kiosk-who">
+      {workers.length > 0 ? (
+        <>
+          <Label htmlFor="kiosk-search">Find your name</Label>
+          <Input id="kiosk-search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Search by name" autoComplete="off" data-testid="kiosk-search" />
+          <ul className="lws-kiosk__roster" aria-label="Workers" data-testid="kiosk-roster">
+            {shown.map((w) => (
+              <li key={w.id}>
+                <Button variant="outline" onClick={() => onPick({ userId: w.id, label: w.label })} data-testid="kiosk-name">
+                  {w.label}
+                </Button>
+              </li>
+            ))}
+          </ul>
+          {matches.length === 0 ? <p className="lws-muted">No name matches. Try your username below.</p> : null}
+          {matches.length > shown.length ? <p className="lws-muted">{matches.length - shown.length} more: type more of your name.</p> : null}
+        </>
+      ) : null}
+      <form
+        className="lws-kiosk__username"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const u = username.trim().toLowerCase();
+          if (u) onPick({ username: u, label: u });
+        }}
+      >
+        <Label htmlFor="kiosk-username">Or enter your username</Label>
+        <Input id="kiosk-username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" autoCapitalize="none" data-testid="kiosk-username" />
+        <Button type="submit" disabled={!username.trim()} data-testid="kiosk-username-next">
+          Next
+        </Button>
+      </form>
+    </div>
+  );
 }
 
 function NotEnrolled() {
@@ -58,13 +127,20 @@ export function KioskLogin() {
   const [welcome, setWelcome] = useState<string | null>(null);
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [device, setDevice] = useState<Device>({ state: 'checking' });
+  const [who, setWho] = useState<Who | null>(null);
+  const whoRef = useRef<Who | null>(null);
+  whoRef.current = who;
 
   useEffect(() => {
     let active = true;
     api
-      .get('/api/kiosks/current')
+      .get('/api/kiosks/roster')
       .then((body) => active && setDevice(deviceOf(body)))
       .catch((e: unknown) => {
+        if (e instanceof ApiError && e.status === 403) {
+          if (active) setDevice({ state: 'not-enrolled' });
+          return;
+        }
         console.error('Kiosk enrolment check failed', e);
         if (active) setDevice({ state: 'unknown' });
       });
@@ -93,8 +169,10 @@ export function KioskLogin() {
   const submit = async (value: string) => {
     busyRef.current = true;
     setPhase('checking');
+    const current = whoRef.current;
+    if (!current) return;
     try {
-      const result = await pinLogin(value);
+      const result = await pinLogin('userId' in current ? { userId: current.userId } : { username: current.username }, value);
       setPhase('signed-in');
       setWelcome(result.name);
       redirectTimer.current = setTimeout(() => navigate(roleHome(result.role), { replace: true }), AFTER_LOGIN_REDIRECT_MS);
@@ -107,7 +185,7 @@ export function KioskLogin() {
     }
   };
 
-  const padUsable = device.state === 'enrolled' || device.state === 'unknown';
+  const padUsable = (device.state === 'enrolled' || device.state === 'unknown') && who !== null;
 
   const addDigit = (digit: string) => {
     if (!padUsable || busyRef.current || pinRef.current.length >= PIN_LENGTH) return;
@@ -125,6 +203,13 @@ export function KioskLogin() {
     if (busyRef.current) return;
     updatePin('');
     setError(null);
+  };
+
+  const notMe = () => {
+    if (busyRef.current) return;
+    updatePin('');
+    setError(null);
+    setWho(null);
   };
 
   const handlers = useRef({ addDigit, removeDigit, clear });
@@ -152,7 +237,11 @@ export function KioskLogin() {
         <CardHeader>
           <h1 className="lws-card__title">Kiosk Login</h1>
           <CardDescription>
-            {device.state === 'not-enrolled' ? 'PIN login is not available on this device.' : 'Enter your 4-digit PIN to log in.'}
+            {device.state === 'not-enrolled'
+              ? 'PIN login is not available on this device.'
+              : who
+                ? 'Enter your 4-digit PIN to log in.'
+                : 'Choose your name, then enter your PIN.'}
           </CardDescription>
           {device.state === 'enrolled' && device.label ? (
             <p className="lws-muted" data-testid="kiosk-label">
@@ -165,8 +254,16 @@ export function KioskLogin() {
             <PageStatus text="Loading..." testId="kiosk-checking" />
           ) : device.state === 'not-enrolled' ? (
             <NotEnrolled />
+          ) : !who ? (
+            <WhoPicker workers={device.state === 'enrolled' ? device.workers : []} onPick={setWho} />
           ) : (
             <>
+              <p className="lws-kiosk__greeting" data-testid="kiosk-who-picked">
+                Hello, {who.label}{' '}
+                <Button variant="ghost" size="sm" onClick={notMe} disabled={busy} data-testid="kiosk-not-me">
+                  Not you?
+                </Button>
+              </p>
               <PinPad
                 length={PIN_LENGTH}
                 value={pin}

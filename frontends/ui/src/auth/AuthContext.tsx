@@ -5,6 +5,8 @@ import { clearKioskSession, isKioskSession, markKioskSession } from './kiosk-ses
 import { parseUser, type User } from './user';
 
 export const INVALID_SERVER_RESPONSE = 'Invalid server response format';
+/** A kiosk session ends after this long without input. */
+export const KIOSK_IDLE_MS = 120_000;
 
 /** A failed login. `status` is absent when the server was not reached. */
 export class AuthError extends Error {
@@ -31,6 +33,8 @@ export interface PinLoginResult {
   role: string;
 }
 
+export type KioskWho = { userId: number } | { username: string };
+
 export interface LogoutOptions {
   toKiosk?: boolean;
 }
@@ -42,7 +46,8 @@ export interface AuthContextValue {
   /** The last session check failure other than 401; the user is then left as it was. */
   error: Error | null;
   login(input: LoginInput): Promise<User>;
-  pinLogin(pin: string): Promise<PinLoginResult>;
+  /** Kiosk sign-in: who (picked on the kiosk's roster, or a typed username), then the PIN. */
+  pinLogin(who: KioskWho, pin: string): Promise<PinLoginResult>;
   /**
    * Ends the session on the server, then locally even if the server failed, and leaves for /login,
    * or for /kiosk after a kiosk session or when `toKiosk` is set (an admin who just enrolled this device).
@@ -139,11 +144,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const pinLogin = useCallback(
-    async (pin: string): Promise<PinLoginResult> => {
+    async (who: KioskWho, pin: string): Promise<PinLoginResult> => {
       generation.current += 1;
       let body: unknown;
       try {
-        body = await api.post('/api/auth/pin-login', { pin });
+        body = await api.post('/api/auth/pin-login', { ...who, pin });
       } catch (e) {
         if (e instanceof ApiError) {
           throw new AuthError(e.serverMessage ?? INVALID_SERVER_RESPONSE, e.status, e.serverMessage);
@@ -178,6 +183,24 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setError(null);
     navigate(fromKiosk ? '/kiosk' : '/login', { replace: true });
   }, [navigate]);
+
+  // A kiosk is a shared terminal: whoever signed in there is signed out after 2 minutes without
+  // input, so the next person never finds their session (the server also ends it: 2 idle minutes,
+  // 15 at most, and at once when the kiosk is revoked).
+  useEffect(() => {
+    if (!user || !isKioskSession()) return;
+    let timer = setTimeout(() => void logout(), KIOSK_IDLE_MS);
+    const reset = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void logout(), KIOSK_IDLE_MS);
+    };
+    const inputs = ['pointerdown', 'keydown', 'touchstart', 'wheel'] as const;
+    for (const name of inputs) window.addEventListener(name, reset, { passive: true });
+    return () => {
+      clearTimeout(timer);
+      for (const name of inputs) window.removeEventListener(name, reset);
+    };
+  }, [user, logout]);
 
   const value = useMemo<AuthContextValue>(
     () => ({ user, loading, error, login, pinLogin, logout, refresh }),

@@ -11,19 +11,22 @@ const BUSY_TEXT: Record<string, string | undefined> = { starting: 'Starting Shif
 export interface ShiftStatusCardProps {
   shift: ShiftState;
   locations: LocationsLoad;
+  /** Signed in at a kiosk: the kiosk's location comes first. */
+  kioskLocation?: string;
   busy: ShiftBusy;
   onStart(location: string): void;
   onEnd(): void;
 }
 
 /** 'Shift Status': where and since when the worker is on shift, or where to start one. */
-export function ShiftStatusCard({ shift, locations, busy, onStart, onEnd }: ShiftStatusCardProps) {
+export function ShiftStatusCard({ shift, locations, kioskLocation, busy, onStart, onEnd }: ShiftStatusCardProps) {
   const selectId = useId();
   const [chosen, setChosen] = useState<string | null>(null);
   const active = locations.state === 'ready' ? locations.active : [];
-  // Until the worker picks one, the spec's default applies: their own location if active,
-  // else 'The Prospect Building' if active, else the first active location.
-  const selected = chosen !== null && active.some((l) => l.name === chosen) ? chosen : (defaultLocationChoice(shift.location, active) ?? '');
+  // Until the worker picks one: at a kiosk, the kiosk's location if active; otherwise the spec's
+  // default: their own location if active, else 'The Prospect Building' if active, else the first.
+  const atKiosk = kioskLocation && active.some((l) => l.name === kioskLocation) ? kioskLocation : undefined;
+  const selected = chosen !== null && active.some((l) => l.name === chosen) ? chosen : (atKiosk ?? defaultLocationChoice(shift.location, active) ?? '');
 
   return (
     <Card data-testid="shift-status-card">

@@ -41,7 +41,9 @@ export class AuthController {
   @Get('me')
   async me(@Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
     try {
-      return await this.auth.currentUser(req.session!.userId);
+      const user = await this.auth.currentUser(req.session!.userId);
+      // At a kiosk the screens sign out after 2 minutes without input and start shifts at its location.
+      return req.session!.kiosk ? { ...user, kiosk: { location: req.session!.kioskLocation ?? null } } : user;
     } catch (err) {
       if (err instanceof RemoteError && err.status === 404) {
         // The account was deleted: its session must not outlive it.

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, ForbiddenException, Inject, Injectable, 
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { SESSION_STORE, type SessionData, type SessionStore } from '../sessions/session.store';
-import { SESSION_COOKIE, sessionTtlSeconds } from '../sessions/cookies';
+import { KIOSK_SESSION_IDLE_SECONDS, KIOSK_SESSION_MAX_SECONDS, SESSION_COOKIE, sessionTtlSeconds } from '../sessions/cookies';
 
 export type Role = SessionData['role'];
 export const PUBLIC = 'lws:public';
@@ -32,10 +32,13 @@ export class SessionGuard implements CanActivate {
     const id: unknown = req.cookies?.[SESSION_COOKIE];
     if (typeof id === 'string' && id.length > 0 && id.length < 200) {
       const session = await this.store.get(id);
-      if (session) {
+      if (session?.kiosk && Date.parse(session.createdAt) + KIOSK_SESSION_MAX_SECONDS * 1000 <= Date.now()) {
+        await this.store.destroy(id);
+      } else if (session) {
         req.session = session;
         req.sessionId = id;
-        if (!session.remember) await this.store.touch(id, sessionTtlSeconds(false));
+        if (session.kiosk) await this.store.touch(id, KIOSK_SESSION_IDLE_SECONDS);
+        else if (!session.remember) await this.store.touch(id, sessionTtlSeconds(false));
       }
     }
     const targets = [ctx.getHandler(), ctx.getClass()];

@@ -10,12 +10,15 @@ const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_m, c: string) => c.
 export function camelCaseKeys(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
   const out: Record<string, unknown> = {};
+  // Defined, never assigned: a JSON key "__proto__" stays an own (and so unknown) field instead of
+  // becoming the object's prototype, whose fields the schema would then read as if sent.
+  const set = (key: string, value: unknown) => Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   for (const [key, value] of Object.entries(body)) {
-    if (key.includes('_')) {
+    if (/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(key)) {
       const c = camel(key);
-      if (!(c in (body as Record<string, unknown>))) out[c] = value;
+      if (!Object.prototype.hasOwnProperty.call(body, c)) set(c, value);
     } else {
-      out[key] = value;
+      set(key, value);
     }
   }
   return out;

@@ -5,15 +5,16 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { RPC } from '../common/rpc';
 import { COUNTERS, type Counters } from '../sessions/rate-limiter';
 import { SESSION_STORE, type SessionStore } from '../sessions/session.store';
-import { sessionTtlSeconds } from '../sessions/cookies';
+import { KIOSK_SESSION_IDLE_SECONDS } from '../sessions/cookies';
 import { publicUser } from '../auth/auth.service';
 
 export const NOT_A_KIOSK = 'This device is not an enrolled kiosk';
 export const TOO_MANY_PIN_ATTEMPTS = 'Too many attempts on this kiosk. Please wait a few minutes and try again.';
 
 /**
- * PIN login at an enrolled kiosk. A wrong PIN names no account, so it cannot count towards an
- * account lockout: the device itself is throttled instead, before identity is asked.
+ * PIN login at an enrolled kiosk: the worker picked on the roster (or typed a username), then the
+ * PIN. A wrong PIN counts toward that worker's lockout in identity; the device is also throttled
+ * here, before identity is asked, so one kiosk cannot try PIN after PIN across the roster.
  */
 @Injectable()
 export class KioskLoginService {
@@ -25,7 +26,7 @@ export class KioskLoginService {
   ) {}
 
   /** `token` is the device cookie; identity answers 403 when it is unknown or revoked. */
-  async login(token: string, pin: string) {
+  async login(token: string, who: { userId?: number; username?: string }, pin: string) {
     // Keyed by the token's hash: the device is limited, and no usable token sits in Redis.
     const deviceKey = `kiosk-pin:${createHash('sha256').update(token).digest('hex')}`;
     if ((await this.counters.peek(deviceKey)) >= this.config.KIOSK_PIN_MAX_FAILURES) {
@@ -33,12 +34,12 @@ export class KioskLoginService {
     }
     let reply;
     try {
-      reply = await this.rpc.send('identity.kiosk.pin_login.v1', { token, pin });
+      reply = await this.rpc.send('identity.kiosk.pin_login.v1', { token, pin, ...who });
     } catch (err) {
       if (err instanceof RemoteError && err.status === 401) await this.counters.hit(deviceKey, this.config.KIOSK_PIN_WINDOW_SECONDS);
       throw err;
     }
-    const { user } = reply;
+    const { user, kioskId, kioskLocation } = reply;
     const sessionId = await this.sessions.create(
       {
         userId: user.id,
@@ -47,9 +48,11 @@ export class KioskLoginService {
         name: user.name,
         remember: false,
         kiosk: true,
+        kioskId,
+        kioskLocation,
         createdAt: new Date().toISOString(),
       },
-      sessionTtlSeconds(false),
+      KIOSK_SESSION_IDLE_SECONDS,
     );
     return { sessionId, user: publicUser(user) };
   }

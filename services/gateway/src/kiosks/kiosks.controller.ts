@@ -51,7 +51,19 @@ export class KiosksController {
   @Roles('admin', 'superadmin')
   async revoke(@Param('id', new PositiveIntPipe('id', 'Invalid kiosk ID')) id: number) {
     await this.rpc.send('identity.kiosk.revoke.v1', { kioskId: id });
+    // Whoever is still signed in at it is signed out now, not at the session's end.
+    await this.sessions.destroyAllForKiosk(id);
     return { ok: true };
+  }
+
+  /** Who may sign in here (first name and last initial), for the kiosk's picker; only an enrolled kiosk may ask. */
+  @Public()
+  @Get('api/kiosks/roster')
+  async roster(@Req() req: AuthedRequest) {
+    const token = kioskToken(req);
+    if (!token) throw new ForbiddenException({ message: NOT_A_KIOSK });
+    const { name, location, workers } = await this.rpc.send('identity.kiosk.roster.v1', { token });
+    return { name, location, workers: workers.map((w) => ({ id: w.userId, label: w.label })) };
   }
 
   /** A browser-session cookie (never remember-me): a shared terminal must not keep a worker signed in. */
@@ -61,8 +73,8 @@ export class KiosksController {
   async pinLogin(@Body() body: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
     const token = kioskToken(req);
     if (!token) throw new ForbiddenException({ message: NOT_A_KIOSK });
-    const { pin } = parseInput(pinLoginSchema, body);
-    const { sessionId, user } = await this.kioskLogin.login(token, pin);
+    const { pin, userId, username } = parseInput(pinLoginSchema, body);
+    const { sessionId, user } = await this.kioskLogin.login(token, { userId, username }, pin);
     // A fresh id on every login: a session id planted before login is never promoted.
     if (req.sessionId) await this.sessions.destroy(req.sessionId);
     res.cookie(SESSION_COOKIE, sessionId, sessionCookieOptions(req, this.config.COOKIE_SECURE, false));

@@ -8,6 +8,9 @@ export interface SessionData {
   name: string;
   remember: boolean;
   kiosk: boolean;
+  /** A session signed in at a kiosk: which kiosk, and its location (a shift started there defaults to it). */
+  kioskId?: number;
+  kioskLocation?: string;
   createdAt: string;
 }
 
@@ -22,6 +25,8 @@ export interface SessionStore {
   destroy(id: string): Promise<void>;
   /** Revokes every session of the user, except `exceptId` (the caller's own) when given. */
   destroyAllForUser(userId: number, exceptId?: string): Promise<void>;
+  /** Revokes every session signed in at the kiosk (it was revoked). */
+  destroyAllForKiosk(kioskId: number): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -48,15 +53,19 @@ export class RedisSessionStore implements SessionStore {
   private userKey(userId: number) {
     return `${this.prefix}user-sess:${userId}`;
   }
+  private kioskKey(kioskId: number) {
+    return `${this.prefix}kiosk-sess:${kioskId}`;
+  }
 
   async create(data: SessionData, ttlSeconds: number): Promise<string> {
     const id = newSessionId();
-    await this.redis
+    const multi = this.redis
       .multi()
       .set(this.key(id), JSON.stringify(data), 'EX', ttlSeconds)
       .sadd(this.userKey(data.userId), sessionKey(id))
-      .expire(this.userKey(data.userId), 8 * 24 * 3600)
-      .exec();
+      .expire(this.userKey(data.userId), 8 * 24 * 3600);
+    if (data.kioskId !== undefined) multi.sadd(this.kioskKey(data.kioskId), sessionKey(id)).expire(this.kioskKey(data.kioskId), 24 * 3600);
+    await multi.exec();
     return id;
   }
 
@@ -84,6 +93,13 @@ export class RedisSessionStore implements SessionStore {
     for (const h of hashed) multi.del(`${this.prefix}sess:${h}`);
     multi.srem(this.userKey(userId), ...hashed);
     await multi.exec();
+  }
+
+  async destroyAllForKiosk(kioskId: number): Promise<void> {
+    const hashed = await this.redis.smembers(this.kioskKey(kioskId));
+    const multi = this.redis.multi();
+    for (const h of hashed) multi.del(`${this.prefix}sess:${h}`);
+    await multi.del(this.kioskKey(kioskId)).exec();
   }
 
   async ping(): Promise<void> {
@@ -128,6 +144,10 @@ export class MemorySessionStore implements SessionStore {
   async destroyAllForUser(userId: number, exceptId?: string): Promise<void> {
     const keep = exceptId === undefined ? undefined : sessionKey(exceptId);
     for (const [key, entry] of this.sessions) if (entry.data.userId === userId && key !== keep) this.sessions.delete(key);
+  }
+
+  async destroyAllForKiosk(kioskId: number): Promise<void> {
+    for (const [key, entry] of this.sessions) if (entry.data.kioskId === kioskId) this.sessions.delete(key);
   }
 
   async ping(): Promise<void> {}

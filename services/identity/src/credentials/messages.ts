@@ -2,7 +2,6 @@
 export const INCORRECT_PIN = 'Incorrect PIN. Please try again.';
 export const PIN_LOCKED = 'Too many incorrect PINs. PIN actions are locked for 15 minutes.';
 export const NO_PIN_SET = 'No PIN set';
-export const PIN_NOT_AVAILABLE = 'This PIN is not available. Please choose a different PIN.';
 export const CURRENT_PIN_REQUIRED = 'Current PIN is required';
 export const CURRENT_PASSWORD_INCORRECT = 'Current password is incorrect';
 export const SUPERADMIN_ONLY = 'Only a superadmin can reset credentials';

@@ -8,9 +8,9 @@ import { localSecrets } from '../db/schema';
 const LOCAL_KEY_NAME = 'pin_hash_key';
 
 /**
- * PINs are stored as HMAC-SHA256 under a server key: deterministic, so a kiosk finds the one user
- * a PIN identifies with an index lookup and the unique index keeps PINs unique, yet a stolen
- * database alone cannot be brute-forced over the 10,000 possible PINs without the key.
+ * PINs are stored as HMAC-SHA256 under a server key: a stolen database alone cannot be
+ * brute-forced over the 10,000 possible PINs without the key. Every PIN check names its user
+ * first (PINs are not unique), then compares in constant time.
  */
 @Injectable()
 export class PinHasher implements OnModuleInit {

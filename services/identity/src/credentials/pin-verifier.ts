@@ -33,8 +33,6 @@ async function lockUser(tx: Tx, userId: number): Promise<UserRow | undefined> {
 
 type Outcome = 'ok' | 'wrong' | 'locked' | 'no-pin' | 'missing';
 
-export type Identified = { kind: 'ok'; user: UserRow } | { kind: 'locked'; user: UserRow } | { kind: 'unknown' };
-
 /**
  * The one PIN-verification path: every PIN step in the product (end shift, check-in, alert
  * dialog, PIN change, kiosk login) goes through here, so the lockout cannot be sidestepped.
@@ -94,19 +92,6 @@ export class PinVerifier {
       case 'wrong':
         throw new RpcError(400, INCORRECT_PIN, { field, code: 'wrong_pin' });
     }
-  }
-
-  /**
-   * Kiosk login: the PIN itself identifies the user, within the caller's transaction. A user
-   * `eligible` rejects is reported as unknown, exactly like a PIN nobody has. A wrong PIN here
-   * belongs to no account, so it is not recorded: the kiosk's per-device limit covers it.
-   */
-  async identify(tx: Tx, pin: string, eligible: (user: UserRow) => boolean): Promise<Identified> {
-    const [user] = await tx.select().from(users).where(eq(users.pinHash, this.hasher.hash(pin))).for('update');
-    if (!user || !eligible(user)) return { kind: 'unknown' };
-    if (this.isLocked(user)) return { kind: 'locked', user };
-    await this.clearFailures(tx, user);
-    return { kind: 'ok', user };
   }
 
   /** A correct PIN forgets earlier wrong ones, and an expired lock. */

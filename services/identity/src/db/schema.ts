@@ -1,4 +1,4 @@
-import { boolean, check, index, integer, pgSchema, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgSchema, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
 
@@ -22,8 +22,9 @@ export const users = identitySchema.table(
     role: text('role', { enum: ROLES }).notNull().default('worker'),
     medicalInfo: text('medical_info'),
     /**
-     * HMAC-SHA256 of the PIN under PIN_HASH_KEY. Deterministic on purpose: a kiosk finds the one
-     * user a PIN identifies with an index lookup, and the unique index keeps PINs unique.
+     * HMAC-SHA256 of the PIN under PIN_HASH_KEY: a stolen database alone cannot be tried against
+     * the 10,000 PINs without the key. Not unique: a kiosk asks who you are before your PIN, so
+     * two workers may share a PIN and choosing one reveals nothing about anyone else's.
      */
     pinHash: text('pin_hash'),
     pinLockedUntil: timestamp('pin_locked_until', { withTimezone: true }),
@@ -40,7 +41,6 @@ export const users = identitySchema.table(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('users_pin_hash_unique').on(t.pinHash),
     check('users_role_check', sql`${t.role} in ('worker', 'admin', 'superadmin')`),
     check('users_username_lower', sql`${t.username} = lower(${t.username})`),
   ],

@@ -34,4 +34,9 @@ export class KiosksController {
   pinLogin(@Payload() req: Req<'identity.kiosk.pin_login.v1'>) {
     return this.kiosks.pinLogin(req);
   }
+
+  @Command('identity.kiosk.roster.v1')
+  roster(@Payload() req: Req<'identity.kiosk.roster.v1'>) {
+    return this.kiosks.roster(req);
+  }
 }

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { CommandMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, DB, UnitOfWork, type Clock, type Db } from '@lws/platform';
-import { kiosks, type KioskRow } from '../db/schema';
+import { kiosks, users, type KioskRow, type UserRow } from '../db/schema';
 import { PIN_LOCKED } from '../credentials/messages';
 import { PinVerifier } from '../credentials/pin-verifier';
 import { toUserView } from '../users/user-view';
@@ -14,7 +14,17 @@ type Reply<P extends keyof CommandMap> = CommandMap[P]['reply'];
 type Request<P extends keyof CommandMap> = CommandMap[P]['request'];
 
 export const NOT_A_KIOSK = 'This device is not an enrolled kiosk';
-export const INVALID_PIN = 'Invalid PIN';
+export const INVALID_PIN = 'Invalid name or PIN';
+export const WHO_FIRST = 'Choose your name first';
+/** A roster longer than this is cut (the screen's search box and the username field still reach everyone). */
+export const ROSTER_MAX = 5000;
+
+/** "Sam Taylor" → "Sam T.": enough for a worker to find themselves, little for a passer-by. */
+export function rosterLabel(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  if (parts.length <= 1) return parts[0] ?? name;
+  return `${parts[0]} ${[...parts[parts.length - 1]][0].toUpperCase()}.`;
+}
 export const KIOSK_NOT_FOUND = 'Kiosk not found';
 
 @Injectable()
@@ -63,26 +73,45 @@ export class KiosksService {
     return kiosk ? { enrolled: true, name: kiosk.name, location: kiosk.location } : { enrolled: false };
   }
 
+  async roster(req: Request<'identity.kiosk.roster.v1'>): Promise<Reply<'identity.kiosk.roster.v1'>> {
+    const kiosk = await this.activeKiosk(req.token);
+    if (!kiosk) throw new RpcError(403, NOT_A_KIOSK, { code: 'not_a_kiosk' });
+    const rows = await this.db.select({ id: users.id, name: users.name }).from(users).where(eq(users.role, 'worker')).orderBy(asc(users.name), asc(users.id)).limit(ROSTER_MAX);
+    const workers = rows.map((r) => ({ userId: r.id, label: rosterLabel(r.name) })).sort((a, b) => a.label.localeCompare(b.label) || a.userId - b.userId);
+    return { name: kiosk.name, location: kiosk.location, workers };
+  }
+
   /**
-   * Only workers log in at a kiosk; any other account's PIN is answered like a PIN nobody has.
-   * A locked account is refused even with its right PIN.
+   * The worker picked (or typed) on the kiosk, then their PIN, through the one PIN path: a wrong
+   * PIN counts toward their lockout as anywhere else. Only workers sign in at a kiosk; any other
+   * account, an unknown name, no PIN set or a wrong PIN all get one answer that names no account.
    */
   async pinLogin(req: Request<'identity.kiosk.pin_login.v1'>): Promise<Reply<'identity.kiosk.pin_login.v1'>> {
     const kiosk = await this.activeKiosk(req.token);
     if (!kiosk) throw new RpcError(403, NOT_A_KIOSK, { code: 'not_a_kiosk' });
-    const outcome = await this.uow.run(async (tx, emit) => {
-      const found = await this.verifier.identify(tx, req.pin, (user) => user.role === 'worker');
-      if (found.kind === 'locked') {
-        await emit('identity.login.failed.v1', { username: found.user.username, reason: 'locked' });
-      } else if (found.kind === 'ok') {
-        await tx.update(kiosks).set({ lastUsedAt: this.clock() }).where(eq(kiosks.id, kiosk.id));
-        await emit('identity.login.succeeded.v1', { userId: found.user.id, username: found.user.username, method: 'pin' });
+    if (req.userId === undefined && req.username === undefined) throw new RpcError(400, WHO_FIRST, { field: 'userId' });
+    const [candidate] = await this.db
+      .select()
+      .from(users)
+      .where(req.userId !== undefined ? eq(users.id, req.userId) : eq(users.username, req.username!.trim().toLowerCase()))
+      .limit(1);
+    if (!candidate || candidate.role !== 'worker' || !candidate.pinHash) throw new RpcError(401, INVALID_PIN, { code: 'invalid_pin' });
+    let user: UserRow;
+    try {
+      user = await this.verifier.verify(candidate.id, req.pin);
+    } catch (err) {
+      if (err instanceof RpcError && err.status === 423) {
+        await this.uow.run((_tx, emit) => emit('identity.login.failed.v1', { username: candidate.username, reason: 'locked' }));
+        throw new RpcError(423, PIN_LOCKED, { code: 'pin_locked' });
       }
-      return found;
+      if (err instanceof RpcError && err.status < 500) throw new RpcError(401, INVALID_PIN, { code: 'invalid_pin' });
+      throw err;
+    }
+    await this.uow.run(async (tx, emit) => {
+      await tx.update(kiosks).set({ lastUsedAt: this.clock() }).where(eq(kiosks.id, kiosk.id));
+      await emit('identity.login.succeeded.v1', { userId: user.id, username: user.username, method: 'pin' });
     });
-    if (outcome.kind === 'unknown') throw new RpcError(401, INVALID_PIN, { code: 'invalid_pin' });
-    if (outcome.kind === 'locked') throw new RpcError(423, PIN_LOCKED, { code: 'pin_locked' });
-    return { user: toUserView(outcome.user), kioskId: kiosk.id };
+    return { user: toUserView(user), kioskId: kiosk.id, kioskLocation: kiosk.location };
   }
 
   private async activeKiosk(token: string): Promise<KioskRow | undefined> {

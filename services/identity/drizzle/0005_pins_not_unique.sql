@@ -1,0 +1,1 @@
+DROP INDEX "identity"."users_pin_hash_unique";
