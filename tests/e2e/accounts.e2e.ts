@@ -245,12 +245,15 @@ test('an admin creates a worker and sees the generated PIN once; the worker edit
   await workerContext.close();
 });
 
-test('an admin enrols this browser as a kiosk; a worker picks their name and logs in with a PIN; idle kiosk sessions end; a revoked kiosk refuses', async ({
+test('an admin enrols this browser as a kiosk; a worker picks their name and logs in with a PIN; idle kiosk sessions end; a revoked kiosk refuses @embedded', async ({
   browser,
 }) => {
   test.setTimeout(120_000);
   const kioskWorker = await createUser({ name: 'Kim Kiosk', withPin: true });
   const kioskName = `Reception ${run}`;
+  // The kiosk's own location, an active one other than the spec's default: a shift started there defaults to it.
+  const kioskPlace = `Kiosk Hall ${run}`;
+  expect((await superadminApi.post('/api/location-options', { headers: XHR, data: { name: kioskPlace } })).status()).toBe(201);
 
   await test.step('a browser that was never enrolled cannot use the PIN pad', async () => {
     const stranger = await browser.newContext();
@@ -278,7 +281,7 @@ test('an admin enrols this browser as a kiosk; a worker picks their name and log
     await kiosk.getByRole('tab', { name: 'Kiosks' }).click();
     await expect(kiosk.getByTestId('kiosk-enrol-card')).toContainText('makes this browser, on this device, a kiosk');
     await kiosk.getByLabel('Kiosk Name').fill(kioskName);
-    await kiosk.getByLabel('Location').fill('The Prospect Building');
+    await kiosk.getByLabel('Location').fill(kioskPlace);
     await kiosk.getByRole('button', { name: 'Enrol This Device' }).click();
     await expect(toast(kiosk, 'Kiosk enrolled')).toBeVisible();
     const row = kiosk.locator(`[data-testid="kiosk-row"][data-kiosk-name="${kioskName}"]`);
@@ -292,7 +295,7 @@ test('an admin enrols this browser as a kiosk; a worker picks their name and log
   await test.step('log out to the kiosk: the worker finds their name, a wrong PIN is refused inline, the right one logs them in', async () => {
     await kiosk.getByRole('button', { name: 'Log Out and Open the PIN Pad' }).click();
     await expect(kiosk).toHaveURL(/\/kiosk$/);
-    await expect(kiosk.getByTestId('kiosk-label')).toHaveText(`${kioskName}, The Prospect Building`);
+    await expect(kiosk.getByTestId('kiosk-label')).toHaveText(`${kioskName}, ${kioskPlace}`);
     // No PIN pad until the worker has said who they are: a PIN alone names nobody.
     await expect(kiosk.getByTestId('pin-pad')).toHaveCount(0);
     await kiosk.getByTestId('kiosk-search').fill('kim k');
@@ -307,6 +310,7 @@ test('an admin enrols this browser as a kiosk; a worker picks their name and log
     await expect(kiosk.getByTestId('pin-welcome')).toHaveText('Welcome, Kim Kiosk');
     await expect(kiosk).toHaveURL(/\/worker$/);
     await expect(kiosk.getByTestId('header-user-name')).toHaveText('Kim Kiosk');
+    await expect(kiosk.getByTestId('location-select')).toHaveValue(kioskPlace);
     await kiosk.getByTestId('user-menu-button').click();
     await kiosk.getByTestId('menu-logout').click();
     await expect(kiosk).toHaveURL(/\/kiosk$/);

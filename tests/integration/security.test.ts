@@ -77,6 +77,9 @@ describe('security: CSRF on every spelling, bad input is a 4xx, no cached secret
     const before = await users();
     const cases: [string, string, Record<string, unknown>, string][] = [
       ['post', '/api/auth/login', { username: 'a\u0000b', password: 'x' }, 'username'],
+      // Found by the fuzzer's long run: a lone surrogate reached the login-failed event's JSON and PostgreSQL refused it.
+      ['post', '/api/auth/login', { username: '\ud800', password: 'x' }, 'username'],
+      ['post', '/api/auth/login', { username: 'ok', password: 'x\udc00y' }, 'password'],
       ['post', '/api/users', { username: 'nul-user', password: 'Secret123', name: 'Nul\u0000Name', phone: '+447911123456' }, 'name'],
       ['post', '/api/users', { username: 'bidi-user', password: 'Secret123', name: 'Evil \u202Etxt.exe', phone: '+447911123456' }, 'name'],
       ['patch', `/api/users/${worker.id}`, { medicalInfo: 'asthma\u0000' }, 'medicalInfo'],

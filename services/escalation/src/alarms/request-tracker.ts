@@ -1,5 +1,5 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { and, asc, eq, inArray, isNotNull, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { CommandMap, EventMap } from '@lws/contracts';
 import { errorMessage, type RpcClient } from '@lws/messaging';
 import { CLOCK, LOGGER, metrics, OutageLog, RPC, UnitOfWork, type Clock, type Logger } from '@lws/platform';
@@ -81,16 +81,30 @@ export class RequestTracker implements OnApplicationBootstrap, BeforeApplication
         (await tx.select({ id: alarms.id, state: alarms.state }).from(alarms).where(inArray(alarms.id, [...new Set(due.map((r) => r.alarmId))]))).map((a) => [a.id, a.state]),
       );
       const next = new Date(now.getTime() + this.settings.requestConfirmMs);
+      // One statement per outcome, not one per request: a burst of alarms confirms hundreds at once.
+      const confirmed = new Map<string, { outcome: Outcome['outcome']; final: boolean; ids: string[] }>();
       for (const r of due) {
         const outcome = taken.get(r.requestId);
         if (!outcome) continue;
         // Still being tried: asked about again (not for) until it is sent or has failed, while the alarm is open.
         const final = outcome.outcome !== 'pending' || states.get(r.alarmId) === 'resolved';
+        const key = `${outcome.outcome}:${final}`;
+        if (!confirmed.has(key)) confirmed.set(key, { outcome: outcome.outcome, final, ids: [] });
+        confirmed.get(key)!.ids.push(r.requestId);
+      }
+      for (const group of confirmed.values()) {
         await tx
           .update(notificationRequests)
-          .set({ confirmedAt: r.confirmedAt ?? now, lastStatus: outcome.outcome, nextAskAt: final ? null : next })
-          .where(eq(notificationRequests.requestId, r.requestId));
-        if (outcome.outcome === 'failed' && r.lastStatus !== 'failed') {
+          .set({
+            confirmedAt: sql`coalesce(${notificationRequests.confirmedAt}, ${now.toISOString()}::timestamptz)`,
+            lastStatus: group.outcome,
+            nextAskAt: group.final ? null : next,
+          })
+          .where(inArray(notificationRequests.requestId, group.ids));
+      }
+      for (const r of due) {
+        const outcome = taken.get(r.requestId);
+        if (outcome?.outcome === 'failed' && r.lastStatus !== 'failed') {
           await this.alarmsService.messageFailed(tx, emit, r.alarmId, describe(r.request), outcome.error, now);
         }
       }
@@ -135,10 +149,12 @@ export class RequestTracker implements OnApplicationBootstrap, BeforeApplication
    */
   private async taken(requestIds: string[]): Promise<Map<string, Outcome>> {
     try {
+      // The reply's outcomes are required: a notifications from before them fails validation here
+      // and is treated as one that could not answer (docs/operations.md, upgrade order).
       const reply = await this.rpc.send('notifications.requests.taken.v1', { requestIds }, { timeoutMs: 2000 });
-      const outcomes = new Map((reply.outcomes ?? []).map((o) => [o.requestId, o]));
-      // A notifications from before outcomes says only which it has taken: as good as sent.
-      return new Map(reply.requestIds.map((id) => [id, outcomes.get(id) ?? { requestId: id, outcome: 'sent' }]));
+      const outcomes = new Map(reply.outcomes.map((o) => [o.requestId, o]));
+      // A taken request with no outcome listed is still being tried.
+      return new Map(reply.requestIds.map((id) => [id, outcomes.get(id) ?? { requestId: id, outcome: 'pending' }]));
     } catch (err) {
       this.logger.warn({ error: errorMessage(err), requests: requestIds.length }, 'notifications could not say which requests it has; asking for them again');
       return new Map();

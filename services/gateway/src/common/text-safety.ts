@@ -3,12 +3,15 @@ import type { Request } from 'express';
 
 /** Bidirectional embeddings, overrides and isolates: text that displays other than it reads (U+202E makes "exe.txt" look like "txt.exe"). */
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+/** Half of a surrogate pair on its own: not text at all (UTF-8 cannot hold it; PostgreSQL refuses it in JSON). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Deeper than any request LWS takes; deeper bodies are refused before anything walks them. */
 export const MAX_DEPTH = 16;
 
 /**
  * The first text in `input` (keys too) that LWS refuses anywhere: a NUL character (PostgreSQL cannot
- * store it; it was a 500) or a bidirectional control; and nesting deeper than MAX_DEPTH. Walked
+ * store it; it was a 500), a bidirectional control, or a lone surrogate (the fuzzer's long run found
+ * it a 500 at login); and nesting deeper than MAX_DEPTH. Walked
  * without recursion, so a deep body cannot overflow the stack.
  */
 export function unsafeText(input: unknown, root = ''): { field?: string; message: string } | undefined {
@@ -19,13 +22,16 @@ export function unsafeText(input: unknown, root = ''): { field?: string; message
       const name = path || 'value';
       if (value.includes('\u0000')) return { field: path || undefined, message: `${name} must not contain NUL characters` };
       if (BIDI_CONTROL.test(value)) return { field: path || undefined, message: `${name} must not contain bidirectional control characters` };
+      if (LONE_SURROGATE.test(value)) return { field: path || undefined, message: `${name} must be valid Unicode text` };
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= MAX_DEPTH) return { field: path || undefined, message: `Request is nested too deeply (at most ${MAX_DEPTH} levels)` };
     for (const [key, child] of Object.entries(value)) {
       const childPath = path ? `${path}.${key}` : key;
-      if (key.includes('\u0000') || BIDI_CONTROL.test(key)) return { message: 'Field names must not contain NUL or bidirectional control characters' };
+      if (key.includes('\u0000') || BIDI_CONTROL.test(key) || LONE_SURROGATE.test(key)) {
+        return { message: 'Field names must be valid Unicode text without NUL or bidirectional control characters' };
+      }
       stack.push({ value: child, path: childPath, depth: depth + 1 });
     }
   }

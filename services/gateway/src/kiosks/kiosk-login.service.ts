@@ -54,6 +54,7 @@ export class KioskLoginService {
       },
       KIOSK_SESSION_IDLE_SECONDS,
     );
-    return { sessionId, user: publicUser(user) };
+    // As /api/auth/me answers a kiosk session: its screens start shifts at the kiosk's location.
+    return { sessionId, user: { ...publicUser(user), kiosk: { location: kioskLocation } } };
   }
 }
