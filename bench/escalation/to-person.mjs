@@ -207,8 +207,8 @@ try {
     );
     // identity holds the same users (escalation's reconciliation compares its copy with them).
     await db.query(
-      `INSERT INTO identity.users (id, username, password_hash, name, phone, role)
-       SELECT u, 'bench' || u, 'not-a-hash', n, p, 'worker' FROM unnest($1::int[], $2::text[], $3::text[]) AS x(u, n, p)`,
+      `INSERT INTO identity.users (id, username, password_hash, name, phone, role, team_id)
+       SELECT u, 'bench' || u, 'not-a-hash', n, p, 'worker', (SELECT min(id) FROM identity.teams) FROM unnest($1::int[], $2::text[], $3::text[]) AS x(u, n, p)`,
       [rows.ids, rows.names, rows.phones],
     );
     // Shifts, which escalation asks before it raises a missed check-in, holds the same deadline.

@@ -21,7 +21,9 @@ type Target =
   | `contact of ${Fixture}`
   | `new contact of ${Fixture}`
   | 'new kiosk'
-  | 'new location';
+  | 'new location'
+  | 'default team'
+  | 'new team';
 type Fixture = 'worker' | 'otherWorker' | 'admin' | 'otherAdmin' | 'superadmin';
 
 interface Case {
@@ -176,6 +178,14 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/kiosks': managers(200),
   'POST /api/kiosks': managers(400, { body: {} }),
   'DELETE /api/kiosks/:id': managers(200, { on: 'new kiosk' }),
+  // Teams: the superadmin manages them; an admin reads those they monitor (the fixtures' admins
+  // joined the one team, "Default", as a one-team deployment's admins do).
+  'GET /api/teams': managers(200),
+  'POST /api/teams': superadminOnly(201, { body: () => ({ name: `Matrix team ${Math.random().toString(36).slice(2, 10)}` }) }),
+  'GET /api/teams/:id': managers(200, { on: 'default team' }),
+  'GET /api/teams/:id/members': managers(200, { on: 'default team' }),
+  'PATCH /api/teams/:id': superadminOnly(200, { on: 'new team', body: { emergencyNumbers: [] } }),
+  'DELETE /api/teams/:id': superadminOnly(200, { on: 'new team' }),
 
   // locations
   'GET /api/location-options': signedIn(200),
@@ -279,6 +289,14 @@ describe('authorization matrix: every gateway endpoint × {anonymous, worker, ad
       // Enrolled from a browser of its own: the kiosk cookie must not land on a matrix caller.
       const enroller = await signIn(t, people.admin.username, people.admin.password);
       return (await enroller.post('/api/kiosks').set(XHR).send({ name: 'Matrix kiosk', location: 'Reception' }).expect(201)).body.id;
+    }
+    if (target === 'default team') {
+      const teams = (await people.superadmin.agent.get('/api/teams').expect(200)).body as { id: number; name: string }[];
+      return teams.find((team) => team.name === 'Default')!.id;
+    }
+    if (target === 'new team') {
+      const name = `Matrix team ${Math.random().toString(36).slice(2, 10)}`;
+      return (await people.superadmin.agent.post('/api/teams').set(XHR).send({ name }).expect(201)).body.id;
     }
     if (target.startsWith('new contact of ')) return addContact(target.slice('new contact of '.length) as Fixture);
     if (target.startsWith('contact of ')) return contacts[target.slice('contact of '.length) as Fixture];

@@ -11,3 +11,4 @@ export * from './bootstrap';
 export * from './main';
 export * from './shutdown';
 export * from './reconcile';
+export * from './escalation-policy';

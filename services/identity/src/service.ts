@@ -9,12 +9,13 @@ import { PinModule } from './credentials/pin.module';
 import { CredentialsModule } from './credentials/credentials.module';
 import { KiosksModule } from './kiosks/kiosks.module';
 import { ReconcileModule } from './reconcile/reconcile.module';
+import { TeamsModule } from './teams/teams.module';
 
 export const identityService: ServiceDefinition = {
   name: 'identity',
   configShape: identityConfigShape,
   defaultHealthPort: 8081,
-  imports: [PinModule, UsersModule, AuthModule, ProfileModule, CredentialsModule, KiosksModule, ReconcileModule],
+  imports: [PinModule, TeamsModule, UsersModule, AuthModule, ProfileModule, CredentialsModule, KiosksModule, ReconcileModule],
   schema: identitySchema,
   tables: messaging,
   migrationsFolder: join(__dirname, '..', 'drizzle'),

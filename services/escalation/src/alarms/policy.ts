@@ -1,51 +1,8 @@
-import { z } from 'zod';
 import type { AlarmKind } from '../db/schema';
+import { policyOverrideSchema, policyStepSchema, type PolicyAction, type PolicyOverride, type PolicyStep } from '@lws/platform';
 
-/**
- * An alarm's escalation policy: ordered steps, each run once, in order. `after` is seconds from
- * the alarm's opening (a step whose time has passed runs as soon as the one before it is done);
- * 'calls_done' runs as soon as the call round before it has finished.
- */
-const seconds = z.number().int().min(0).max(24 * 3600);
-
-export const policyStepSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('notify_worker'), after: seconds }).strict(),
-  z.object({ action: z.literal('notify_monitors'), after: seconds }).strict(),
-  z
-    .object({
-      action: z.literal('call_emergency_numbers'),
-      after: seconds,
-      // Calls exist to find someone who owns the alarm: once a monitor does, they stop.
-      unlessAcknowledged: z.boolean().default(true),
-    })
-    .strict(),
-  z
-    .object({
-      action: z.literal('message_contacts'),
-      after: z.union([seconds, z.literal('calls_done')]),
-      /** Emergency: also call the worker's primary contact. */
-      callPrimaryContact: z.boolean().default(false),
-      unlessAcknowledged: z.boolean().default(false),
-    })
-    .strict(),
-]);
-
-export type PolicyStep = z.infer<typeof policyStepSchema>;
-export type PolicyAction = PolicyStep['action'];
-
-const stepsSchema = z.array(policyStepSchema).min(1).max(20);
-
-/** ESCALATION_POLICY: either kind's steps may be replaced; what is absent keeps the default. */
-export const policyOverrideSchema = z
-  .object({
-    missed_check_in: stepsSchema.optional(),
-    emergency: stepsSchema.optional(),
-    /** An alarm nobody has acknowledged when its steps are done: monitors are reminded and the numbers called again this often. */
-    repeatAfterSeconds: z.number().int().min(30).max(24 * 3600).optional(),
-  })
-  .strict();
-
-export type PolicyOverride = z.infer<typeof policyOverrideSchema>;
+// The policy's form is shared: identity validates a team's policy with it (teams, issue 12).
+export { policyOverrideSchema, policyStepSchema, type PolicyAction, type PolicyOverride, type PolicyStep };
 
 /** The concrete policy copied onto an alarm when it opens. */
 export interface FrozenPolicy {

@@ -9,7 +9,8 @@ import { deliveriesQuery, reminderTestSchema, subscribeSchema, testCallSchema } 
 import { createContactSchema, settingsSchema, updateContactSchema, upsertSettingsSchema } from '../profile/profile.schema';
 import { checkInSchema, emergencySchema, endShiftSchema, startShiftSchema, workerListQuery } from '../shifts/shifts.schema';
 import { moveSchema } from '../time/test-clock.controller';
-import { createUserSchema, updateProfileSchema } from '../users/users.schema';
+import { createTeamSchema, updateTeamSchema } from '../teams/teams.schema';
+import { createUserSchema, moveTeamSchema, updateProfileSchema } from '../users/users.schema';
 
 /**
  * The schema each route checks its body (or query) against, by `METHOD /path` as the gateway
@@ -22,7 +23,9 @@ export const EDGE_BODIES: Record<string, z.ZodTypeAny[]> = {
   'POST /api/auth/change-password': [changePasswordSchema],
   'POST /api/auth/pin-login': [pinLoginSchema],
   'POST /api/users': [createUserSchema],
-  'PATCH /api/users/:id': [updateProfileSchema, changePinSchema],
+  'PATCH /api/users/:id': [updateProfileSchema, changePinSchema, moveTeamSchema],
+  'POST /api/teams': [createTeamSchema],
+  'PATCH /api/teams/:id': [updateTeamSchema],
   'POST /api/users/:id/verify-pin': [verifyPinSchema],
   'POST /api/emergency-contacts': [createContactSchema],
   'PATCH /api/emergency-contacts/:id': [updateContactSchema],

@@ -1,11 +1,11 @@
-import { BadRequestException, Body, Controller, Delete, Get, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Delete, ForbiddenException, Get, Inject, Param, Patch, Post, Req } from '@nestjs/common';
 import type { RpcClient } from '@lws/messaging';
 import { actorOf, PositiveIntPipe } from '../common/access';
 import { RPC } from '../common/rpc';
 import { camelCaseKeys, parseInput } from '../common/validation';
 import { Roles, type AuthedRequest } from '../common/session.guard';
 import { publicUser } from '../auth/auth.service';
-import { createUserSchema, PIN_CHANGE_FIELDS, updateProfileSchema } from './users.schema';
+import { createUserSchema, moveTeamSchema, PIN_CHANGE_FIELDS, updateProfileSchema } from './users.schema';
 import { managerOf, UsersService } from './users.service';
 
 @Controller('api/users')
@@ -26,9 +26,10 @@ export class UsersController {
       ...(input.medicalInfo ? { medicalInfo: input.medicalInfo } : {}),
       ...(pinCode ? { pin: pinCode } : {}),
       actorRole,
+      actorId: req.session!.userId,
     });
     // Without a chosen PIN identity draws one: shown to the creator this once.
-    return { user: publicUser(user), ...(generatedPin ? { generatedPin } : {}) };
+    return { user: { ...publicUser(user), ...(user.teamId ? { teamId: user.teamId } : {}) }, ...(generatedPin ? { generatedPin } : {}) };
   }
 
   @Get(':id/with-relations')
@@ -40,7 +41,14 @@ export class UsersController {
   @Patch(':id')
   update(@Param('id', new PositiveIntPipe()) id: number, @Body() body: unknown, @Req() req: AuthedRequest) {
     if (isPinChange(body)) return this.users.changePin(actorOf(req), id, body);
+    if (isTeamMove(body)) return this.moveTeam(id, body, req);
     return this.users.updateProfile(actorOf(req), id, parseInput(updateProfileSchema, body));
+  }
+
+  private async moveTeam(id: number, body: unknown, req: AuthedRequest) {
+    if (req.session!.role !== 'superadmin') throw new ForbiddenException({ message: 'Only a superadmin moves workers between teams' });
+    const { teamId } = parseInput(moveTeamSchema, body);
+    return this.rpc.send('identity.user.set_team.v1', { userId: id, teamId, actorId: req.session!.userId });
   }
 
   @Delete(':id')
@@ -48,6 +56,14 @@ export class UsersController {
   remove(@Param('id', new PositiveIntPipe()) id: number, @Req() req: AuthedRequest) {
     return this.users.delete(managerOf(req), id);
   }
+}
+
+/** A team move travels alone too. */
+function isTeamMove(body: unknown): boolean {
+  const keys = Object.keys((camelCaseKeys(body) ?? {}) as object);
+  if (!keys.includes('teamId')) return false;
+  if (keys.length !== 1) throw new BadRequestException({ message: 'A team change cannot be combined with other changes', field: 'teamId' });
+  return true;
 }
 
 /** A PIN change travels alone, so a profile edit can never slip past the PIN checks or the other way round. */

@@ -94,4 +94,11 @@ export const createUserSchema = z.object({
     (v) => (v === '' || v === null ? undefined : v),
     z.string({ invalid_type_error: 'PIN must be exactly 4 digits' }).regex(/^\d{4}$/, 'PIN must be exactly 4 digits').optional(),
   ),
+  /** A worker's team; without it the oldest team (an upgraded deployment's "Default"). */
+  teamId: z.number({ invalid_type_error: 'Invalid team ID' }).int('Invalid team ID').min(1, 'Invalid team ID').max(2147483647, 'Invalid team ID').optional(),
 }).strict();
+
+/** Moving a worker to another team travels alone (PATCH /api/users/{id}), and only the superadmin does it. */
+export const moveTeamSchema = z
+  .object({ teamId: z.number({ required_error: 'Invalid team ID', invalid_type_error: 'Invalid team ID' }).int('Invalid team ID').min(1, 'Invalid team ID').max(2147483647, 'Invalid team ID') })
+  .strict();

@@ -1,4 +1,4 @@
-import { boolean, check, index, integer, pgSchema, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
 
@@ -37,16 +37,53 @@ export const users = identitySchema.table(
     version: integer('version').notNull().default(1),
     /** When the version was last raised: reconciliation leaves a change this young to its event. */
     versionChangedAt: timestamp('version_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A worker's team (every worker has one); null for admins and the superadmin. */
+    teamId: integer('team_id').references((): AnyPgColumn => teams.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('users_role_check', sql`${t.role} in ('worker', 'admin', 'superadmin')`),
+    check('users_worker_team', sql`${t.role} <> 'worker' or ${t.teamId} is not null`),
+    index('users_team_idx').on(t.teamId),
     check('users_username_lower', sql`${t.username} = lower(${t.username})`),
   ],
 );
 
 export type UserRow = typeof users.$inferSelect;
+
+export interface TeamMonitorEntry {
+  userId: number;
+  deputyUserId?: number;
+}
+
+/**
+ * Teams: the workers of some locations, the admins who monitor them (in order, each with an
+ * optional deputy), their check-in policy, and optionally their own escalation policy and
+ * emergency numbers. An upgraded deployment has one, "Default", holding every worker and monitored
+ * by every admin (migration 0006).
+ */
+export const teams = identitySchema.table(
+  'teams',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    locationIds: integer('location_ids').array().notNull().default(sql`'{}'`),
+    monitors: jsonb('monitors').$type<TeamMonitorEntry[]>().notNull().default(sql`'[]'::jsonb`),
+    defaultInterval: integer('default_interval').notNull().default(60),
+    allowedIntervals: integer('allowed_intervals').array().notNull().default(sql`'{30,50,60,120,240}'`),
+    /** ESCALATION_POLICY's form; null: the organisation's. */
+    escalationPolicy: jsonb('escalation_policy'),
+    /** Empty: the organisation's EMERGENCY_NUMBER_1..3. */
+    emergencyNumbers: text('emergency_numbers').array().notNull().default(sql`'{}'`),
+    version: integer('version').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('teams_name_lower_key').on(sql`lower(${t.name})`)],
+);
+
+export type TeamRow = typeof teams.$inferSelect;
 
 /** Wrong PIN entries; five within 15 minutes lock PIN actions for the account. */
 export const pinFailures = identitySchema.table(

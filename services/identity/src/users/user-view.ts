@@ -12,5 +12,6 @@ export function toUserView(row: UserRow) {
     createdAt: row.createdAt.toISOString(),
     pinSet: row.pinHash !== null,
     passwordIsTemporary: row.passwordIsTemporary,
+    ...(row.teamId !== null ? { teamId: row.teamId } : {}),
   };
 }

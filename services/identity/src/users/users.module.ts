@@ -4,8 +4,10 @@ import { SuperadminBootstrap } from './superadmin.bootstrap';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
+import { TeamsModule } from '../teams/teams.module';
 
 @Module({
+  imports: [TeamsModule],
   controllers: [UsersController],
   providers: [PasswordHasher, UsersRepository, UsersService, SuperadminBootstrap],
   exports: [PasswordHasher, UsersRepository, UsersService],

@@ -10,6 +10,8 @@ export interface NewUser {
   phone?: string | null;
   role: Role;
   medicalInfo?: string | null;
+  /** A worker's team (required for workers). */
+  teamId?: number | null;
 }
 
 @Injectable()

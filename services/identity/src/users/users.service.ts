@@ -6,6 +6,7 @@ import { PasswordHasher } from './password-hasher';
 import { UsersRepository } from './users.repository';
 import { toUserView } from './user-view';
 import { PinAssigner, writePinHash } from '../credentials/pin-assigner';
+import { TEAM_NOT_FOUND, TeamsService } from '../teams/teams.service';
 import type { Role } from '../db/schema';
 
 type CreateUser = CommandMap['identity.user.create.v1'];
@@ -19,6 +20,7 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     private readonly pins: PinAssigner,
+    private readonly teams: TeamsService,
   ) {}
 
   async get(userId: number) {
@@ -33,10 +35,17 @@ export class UsersService {
     if (role === 'admin' && req.actorRole !== 'superadmin') {
       throw new RpcError(403, 'Only a superadmin can create administrators', { field: 'role' });
     }
+    if (role === 'admin' && req.teamId !== undefined) throw new RpcError(400, 'Only workers belong to a team', { field: 'teamId' });
     const passwordHash = await this.hasher.hash(req.password);
     // The creator's PIN, or a random free one returned once (see PinAssigner).
     const { result: row, generatedPin } = await this.pins.assign(req.pin, (pinHash) =>
       this.uow.run(async (tx, emit) => {
+        // A worker joins the team named, or the oldest (an upgraded deployment's "Default").
+        let teamId: number | null = null;
+        if (role === 'worker') {
+          teamId = req.teamId ?? (await this.teams.defaultTeamId(tx)) ?? null;
+          if (teamId === null || !(await this.teams.exists(tx, teamId))) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
+        }
         const inserted = await this.repo.insert(tx, {
           username,
           passwordHash,
@@ -44,8 +53,10 @@ export class UsersService {
           phone: req.phone,
           role,
           medicalInfo: req.medicalInfo?.trim() || null,
+          teamId,
         });
         if (!inserted) return undefined;
+        if (role === 'admin') await this.teams.adoptNewAdmin(tx, emit, inserted.id, req.actorId ?? inserted.id);
         const created = await writePinHash(tx, inserted.id, pinHash);
         await emit('identity.user.created.v1', {
           userId: created.id,

@@ -1,0 +1,47 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import type { CommandMap } from '@lws/contracts';
+import { Command } from '@lws/messaging';
+import { TeamsService } from './teams.service';
+
+type Req<P extends keyof CommandMap> = CommandMap[P]['request'];
+
+@Controller()
+export class TeamsController {
+  constructor(private readonly teams: TeamsService) {}
+
+  @Command('identity.team.list.v1')
+  list(@Payload() req: Req<'identity.team.list.v1'>) {
+    return this.teams.list(req);
+  }
+
+  @Command('identity.team.get.v1')
+  get(@Payload() req: Req<'identity.team.get.v1'>) {
+    return this.teams.get(req);
+  }
+
+  @Command('identity.team.create.v1')
+  create(@Payload() req: Req<'identity.team.create.v1'>) {
+    return this.teams.create(req);
+  }
+
+  @Command('identity.team.update.v1')
+  update(@Payload() req: Req<'identity.team.update.v1'>) {
+    return this.teams.update(req);
+  }
+
+  @Command('identity.team.delete.v1')
+  delete(@Payload() req: Req<'identity.team.delete.v1'>) {
+    return this.teams.delete(req);
+  }
+
+  @Command('identity.team.members.v1')
+  members(@Payload() req: Req<'identity.team.members.v1'>) {
+    return this.teams.members(req);
+  }
+
+  @Command('identity.user.set_team.v1')
+  setUserTeam(@Payload() req: Req<'identity.user.set_team.v1'>) {
+    return this.teams.setUserTeam(req);
+  }
+}

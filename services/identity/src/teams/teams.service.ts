@@ -1,0 +1,223 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { CommandMap, EventMap } from '@lws/contracts';
+import { RpcError } from '@lws/messaging';
+import { CLOCK, DB, policyOverrideSchema, UnitOfWork, type Clock, type Db, type Emit, type Tx } from '@lws/platform';
+import { teams, users, type TeamMonitorEntry, type TeamRow } from '../db/schema';
+
+type Reply<P extends keyof CommandMap> = CommandMap[P]['reply'];
+type Request<P extends keyof CommandMap> = CommandMap[P]['request'];
+type TeamView = EventMap['identity.team.changed.v1']['team'];
+type TeamFields = Request<'identity.team.create.v1'>['fields'];
+
+export const TEAM_NOT_FOUND = 'Team not found';
+export const TEAM_NAME_TAKEN = 'A team with this name already exists';
+
+/**
+ * Teams (issue 12): identity owns them, as it owns the accounts in them. Each change raises the
+ * team's version and publishes the whole team (identity.team.changed.v1) in the change's
+ * transaction, for the services that route alarms and scope what admins see.
+ */
+@Injectable()
+export class TeamsService {
+  constructor(
+    @Inject(DB) private readonly db: Db,
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async list(req: Request<'identity.team.list.v1'>): Promise<Reply<'identity.team.list.v1'>> {
+    const rows = await this.db.select().from(teams).orderBy(asc(teams.name), asc(teams.id));
+    const visible = req.monitoredBy === undefined ? rows : rows.filter((t) => t.monitors.some((m) => m.userId === req.monitoredBy || m.deputyUserId === req.monitoredBy));
+    const counts = await this.memberCounts(this.db, visible.map((t) => t.id));
+    return { teams: visible.map((t) => view(t, counts.get(t.id) ?? 0)) };
+  }
+
+  async get(req: Request<'identity.team.get.v1'>): Promise<Reply<'identity.team.get.v1'>> {
+    const [row] = await this.db.select().from(teams).where(eq(teams.id, req.teamId));
+    if (!row) throw new RpcError(404, TEAM_NOT_FOUND, { field: 'id' });
+    return { team: view(row, (await this.memberCounts(this.db, [row.id])).get(row.id) ?? 0) };
+  }
+
+  async create(req: Request<'identity.team.create.v1'>): Promise<Reply<'identity.team.create.v1'>> {
+    return this.uow.run(async (tx, emit) => {
+      const values = await this.checked(tx, req.fields);
+      const [row] = await tx
+        .insert(teams)
+        .values({ ...values, createdAt: this.clock(), updatedAt: this.clock() })
+        .onConflictDoNothing()
+        .returning();
+      if (!row) throw new RpcError(409, TEAM_NAME_TAKEN, { field: 'name' });
+      return { team: await this.changed(tx, emit, 'created', row, req.actorId) };
+    });
+  }
+
+  async update(req: Request<'identity.team.update.v1'>): Promise<Reply<'identity.team.update.v1'>> {
+    return this.uow.run(async (tx, emit) => {
+      const [current] = await tx.select().from(teams).where(eq(teams.id, req.teamId)).for('update');
+      if (!current) throw new RpcError(404, TEAM_NOT_FOUND, { field: 'id' });
+      const values = await this.checked(tx, req.fields);
+      const [clash] = await tx
+        .select({ id: teams.id })
+        .from(teams)
+        .where(and(ne(teams.id, req.teamId), sql`lower(${teams.name}) = lower(${values.name})`));
+      if (clash) throw new RpcError(409, TEAM_NAME_TAKEN, { field: 'name' });
+      const [row] = await tx
+        .update(teams)
+        .set({ ...values, version: sql`${teams.version} + 1`, updatedAt: this.clock() })
+        .where(eq(teams.id, req.teamId))
+        .returning();
+      return { team: await this.changed(tx, emit, 'updated', row, req.actorId) };
+    });
+  }
+
+  /** A team with workers cannot go: 409 naming how many (move them first). */
+  async delete(req: Request<'identity.team.delete.v1'>): Promise<Reply<'identity.team.delete.v1'>> {
+    return this.uow.run(async (tx, emit) => {
+      const [current] = await tx.select().from(teams).where(eq(teams.id, req.teamId)).for('update');
+      if (!current) throw new RpcError(404, TEAM_NOT_FOUND, { field: 'id' });
+      const members = (await this.memberCounts(tx, [current.id])).get(current.id) ?? 0;
+      if (members > 0) {
+        throw new RpcError(409, `This team has ${members} worker${members === 1 ? '' : 's'}: move ${members === 1 ? 'them' : 'them all'} to another team first`, { code: 'team_has_members' });
+      }
+      await tx.delete(teams).where(eq(teams.id, current.id));
+      await this.changed(tx, emit, 'deleted', { ...current, version: current.version + 1 }, req.actorId);
+      return { ok: true };
+    });
+  }
+
+  async members(req: Request<'identity.team.members.v1'>): Promise<Reply<'identity.team.members.v1'>> {
+    const [team] = await this.db.select({ id: teams.id }).from(teams).where(eq(teams.id, req.teamId));
+    if (!team) throw new RpcError(404, TEAM_NOT_FOUND, { field: 'id' });
+    const rows = await this.db
+      .select({ userId: users.id, username: users.username, name: users.name })
+      .from(users)
+      .where(eq(users.teamId, req.teamId))
+      .orderBy(asc(users.name), asc(users.id));
+    return { members: rows };
+  }
+
+  /** Moves a worker to another team; the user's version is raised like any other change to them. */
+  async setUserTeam(req: Request<'identity.user.set_team.v1'>): Promise<Reply<'identity.user.set_team.v1'>> {
+    return this.uow.run(async (tx) => {
+      const [team] = await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, req.teamId));
+      if (!team) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
+      const [user] = await tx.select({ id: users.id, role: users.role, teamId: users.teamId }).from(users).where(eq(users.id, req.userId)).for('update');
+      if (!user) throw new RpcError(404, 'User not found', { field: 'userId' });
+      if (user.role !== 'worker') throw new RpcError(400, 'Only workers belong to a team', { field: 'teamId' });
+      if (user.teamId !== req.teamId) {
+        await tx
+          .update(users)
+          .set({ teamId: req.teamId, version: sql`${users.version} + 1`, versionChangedAt: this.clock(), updatedAt: this.clock() })
+          .where(eq(users.id, req.userId));
+      }
+      return { teamId: req.teamId };
+    });
+  }
+
+  async exists(tx: Tx, teamId: number): Promise<boolean> {
+    return (await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId))).length === 1;
+  }
+
+  /** The team a new worker joins when none is named: the oldest (an upgraded deployment's "Default"). */
+  async defaultTeamId(tx: Tx): Promise<number | undefined> {
+    const [row] = await tx.select({ id: teams.id }).from(teams).orderBy(asc(teams.id)).limit(1);
+    return row?.id;
+  }
+
+  /**
+   * A new admin of a one-team deployment monitors that team, so a single-team deployment keeps
+   * "every admin sees every worker" as it grows. With several teams the superadmin chooses.
+   */
+  async adoptNewAdmin(tx: Tx, emit: Emit, adminId: number, actorId: number): Promise<void> {
+    const rows = await tx.select().from(teams).limit(2).for('update');
+    if (rows.length !== 1 || rows[0].monitors.some((m) => m.userId === adminId)) return;
+    const [row] = await tx
+      .update(teams)
+      .set({ monitors: [...rows[0].monitors, { userId: adminId }], version: sql`${teams.version} + 1`, updatedAt: this.clock() })
+      .where(eq(teams.id, rows[0].id))
+      .returning();
+    await this.changed(tx, emit, 'updated', row, actorId);
+  }
+
+  /** The fields as stored, or a 400 naming the first field that is wrong. */
+  private async checked(tx: Tx, fields: TeamFields) {
+    const name = fields.name.trim();
+    if (!name) throw new RpcError(400, 'Team name is required', { field: 'name' });
+    const policy = fields.checkInPolicy;
+    const allowed = [...new Set(policy.allowedIntervals)].sort((a, b) => a - b);
+    if (allowed.length === 0) throw new RpcError(400, 'At least one check-in interval must be allowed', { field: 'checkInPolicy.allowedIntervals' });
+    if (!allowed.includes(policy.defaultInterval)) {
+      throw new RpcError(400, 'The default check-in interval must be one of the allowed intervals', { field: 'checkInPolicy.defaultInterval' });
+    }
+    const monitors = fields.monitors.map((m) => ({ userId: m.userId, ...(m.deputyUserId !== undefined ? { deputyUserId: m.deputyUserId } : {}) }));
+    const seen = new Set<number>();
+    for (const [i, m] of monitors.entries()) {
+      if (seen.has(m.userId)) throw new RpcError(400, 'A monitor is listed twice', { field: `monitors.${i}.userId` });
+      seen.add(m.userId);
+      if (m.deputyUserId === m.userId) throw new RpcError(400, 'A monitor cannot be their own deputy', { field: `monitors.${i}.deputyUserId` });
+    }
+    const ids = [...new Set(monitors.flatMap((m) => [m.userId, ...(m.deputyUserId !== undefined ? [m.deputyUserId] : [])]))];
+    const admins = new Set(
+      ids.length === 0
+        ? []
+        : (await tx.select({ id: users.id }).from(users).where(and(inArray(users.id, ids), eq(users.role, 'admin')))).map((r) => r.id),
+    );
+    for (const [i, m] of monitors.entries()) {
+      if (!admins.has(m.userId)) throw new RpcError(400, 'Monitors must be admins', { field: `monitors.${i}.userId` });
+      if (m.deputyUserId !== undefined && !admins.has(m.deputyUserId)) throw new RpcError(400, 'Deputies must be admins', { field: `monitors.${i}.deputyUserId` });
+    }
+    let escalationPolicy: unknown = null;
+    if (fields.escalationPolicy !== undefined) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(fields.escalationPolicy);
+      } catch {
+        throw new RpcError(400, 'Escalation policy is not valid JSON', { field: 'escalationPolicy' });
+      }
+      const result = policyOverrideSchema.safeParse(parsed);
+      if (!result.success) {
+        const issue = result.error.issues[0];
+        throw new RpcError(400, `Escalation policy: ${issue.message}`, { field: ['escalationPolicy', ...issue.path].join('.') });
+      }
+      escalationPolicy = result.data;
+    }
+    return {
+      name,
+      locationIds: [...new Set(fields.locationIds)],
+      monitors: monitors as TeamMonitorEntry[],
+      defaultInterval: policy.defaultInterval,
+      allowedIntervals: allowed,
+      escalationPolicy,
+      emergencyNumbers: fields.emergencyNumbers,
+    };
+  }
+
+  private async changed(tx: Tx, emit: Emit, change: 'created' | 'updated' | 'deleted', row: TeamRow, actorId: number): Promise<TeamView> {
+    const team = view(row, change === 'deleted' ? 0 : ((await this.memberCounts(tx, [row.id])).get(row.id) ?? 0));
+    await emit('identity.team.changed.v1', { change, team, changedBy: actorId });
+    return team;
+  }
+
+  private async memberCounts(db: Db | Tx, teamIds: number[]): Promise<Map<number, number>> {
+    if (teamIds.length === 0) return new Map();
+    const rows = await db.select({ teamId: users.teamId, n: count() }).from(users).where(inArray(users.teamId, teamIds)).groupBy(users.teamId);
+    return new Map(rows.map((r) => [r.teamId!, Number(r.n)]));
+  }
+}
+
+function view(row: TeamRow, memberCount: number): TeamView {
+  return {
+    id: row.id,
+    name: row.name,
+    locationIds: row.locationIds,
+    monitors: row.monitors.map((m) => ({ userId: m.userId, ...(m.deputyUserId !== undefined ? { deputyUserId: m.deputyUserId } : {}) })),
+    checkInPolicy: { defaultInterval: row.defaultInterval, allowedIntervals: row.allowedIntervals },
+    ...(row.escalationPolicy !== null && row.escalationPolicy !== undefined ? { escalationPolicy: JSON.stringify(row.escalationPolicy) } : {}),
+    emergencyNumbers: row.emergencyNumbers,
+    memberCount,
+    version: row.version,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}

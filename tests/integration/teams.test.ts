@@ -1,0 +1,168 @@
+import { Client } from 'pg';
+import { eventually } from '@lws/testing';
+import { startTestStack, XHR, type TestStack } from './support/test-stack';
+import { createAccount, nextMobile, superadminOf, type Account } from './support/accounts';
+import { streamEvents } from './support/stream-events';
+
+/**
+ * Teams (issue 12, first part): the model and its API. A deployment starts with one team,
+ * "Default", which every worker joins and every admin monitors, so a single-team deployment
+ * behaves as before; the superadmin adds teams, moves workers, and an admin reads the teams they
+ * monitor.
+ */
+describe('teams', () => {
+  let t: TestStack;
+  let db: Client;
+  let superadmin: Account;
+  let admin: Account;
+  let worker: Account;
+  let defaultTeam: { id: number; name: string };
+  let locationId: number;
+
+  beforeAll(async () => {
+    t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000' } });
+    db = new Client({ connectionString: t.env.DATABASE_URL });
+    await db.connect();
+    superadmin = await superadminOf(t);
+    admin = await createAccount(t, superadmin.agent, 'admin', 'tadmin');
+    worker = await createAccount(t, admin.agent, 'worker', 'tworker');
+    locationId = (await superadmin.agent.post('/api/location-options').set(XHR).send({ name: 'North Depot' }).expect(201)).body.id;
+    defaultTeam = ((await superadmin.agent.get('/api/teams').expect(200)).body as { id: number; name: string }[]).find((x) => x.name === 'Default')!;
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await t?.stop();
+  });
+
+  it('starts with one team, "Default": new workers join it and new admins monitor it', async () => {
+    const teams = (await superadmin.agent.get('/api/teams').expect(200)).body;
+    expect(teams).toEqual([
+      expect.objectContaining({
+        id: defaultTeam.id,
+        name: 'Default',
+        monitors: [{ userId: admin.id }],
+        checkInPolicy: { defaultInterval: 60, allowedIntervals: [30, 50, 60, 120, 240] },
+        escalationPolicy: null,
+        emergencyNumbers: [],
+        memberCount: 1,
+      }),
+    ]);
+    const members = (await admin.agent.get(`/api/teams/${defaultTeam.id}/members`).expect(200)).body;
+    expect(members).toEqual([{ id: worker.id, username: worker.username, name: expect.any(String) }]);
+    expect((await db.query('select team_id from identity.users where id = $1', [worker.id])).rows[0].team_id).toBe(defaultTeam.id);
+    expect((await db.query('select team_id from identity.users where id = $1', [admin.id])).rows[0].team_id).toBeNull();
+  });
+
+  it('the superadmin creates a team with locations, monitors and deputies, a check-in policy and its own escalation', async () => {
+    const deputy = await createAccount(t, superadmin.agent, 'admin', 'tdeputy');
+    const policy = { missed_check_in: [{ action: 'notify_monitors', after: 0 }, { action: 'call_emergency_numbers', after: 60 }] };
+    const res = await superadmin.agent
+      .post('/api/teams')
+      .set(XHR)
+      .send({
+        name: 'Estates North',
+        locationIds: [locationId],
+        monitors: [{ userId: admin.id, deputyUserId: deputy.id }],
+        checkInPolicy: { defaultInterval: 120, allowedIntervals: [60, 120] },
+        escalationPolicy: policy,
+        emergencyNumbers: ['07911 123456'],
+      })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      name: 'Estates North',
+      locationIds: [locationId],
+      monitors: [{ userId: admin.id, deputyUserId: deputy.id }],
+      checkInPolicy: { defaultInterval: 120, allowedIntervals: [60, 120] },
+      escalationPolicy: { missed_check_in: [{ action: 'notify_monitors', after: 0 }, { action: 'call_emergency_numbers', after: 60, unlessAcknowledged: true }] },
+      emergencyNumbers: ['+447911123456'],
+      memberCount: 0,
+      version: 1,
+    });
+    const event = await eventually(async () => (await streamEvents(t, 'identity.team.changed.v1')).find((e) => e.data.team.id === res.body.id));
+    expect(event.data).toMatchObject({ change: 'created', changedBy: superadmin.id, team: { name: 'Estates North', version: 1 } });
+    // The deputy reads it too; a second team shows on the admin's list.
+    expect((await deputy.agent.get(`/api/teams/${res.body.id}`).expect(200)).body.name).toBe('Estates North');
+    expect(((await admin.agent.get('/api/teams').expect(200)).body as { name: string }[]).map((x) => x.name).sort()).toEqual(['Default', 'Estates North']);
+    // With two teams, a new admin is not made anyone's monitor: the superadmin chooses.
+    const later = await createAccount(t, superadmin.agent, 'admin', 'tlater');
+    expect((await later.agent.get('/api/teams').expect(200)).body).toEqual([]);
+    await later.agent.get(`/api/teams/${res.body.id}`).expect(404);
+  });
+
+  it('refuses a wrong team by naming the field, and changes nothing', async () => {
+    const before = (await db.query('select count(*)::int as n from identity.teams')).rows[0].n;
+    const cases: [object, number, string][] = [
+      [{}, 400, 'name'],
+      [{ name: 'Default' }, 409, 'name'],
+      [{ name: 'default' }, 409, 'name'],
+      [{ name: 'X', monitors: [{ userId: worker.id }] }, 400, 'monitors.0.userId'],
+      [{ name: 'X', monitors: [{ userId: admin.id, deputyUserId: admin.id }] }, 400, 'monitors.0.deputyUserId'],
+      [{ name: 'X', monitors: [{ userId: admin.id }, { userId: admin.id }] }, 400, 'monitors.1.userId'],
+      [{ name: 'X', locationIds: [987654] }, 400, 'locationIds.0'],
+      [{ name: 'X', checkInPolicy: { defaultInterval: 30, allowedIntervals: [60] } }, 400, 'checkInPolicy.defaultInterval'],
+      [{ name: 'X', checkInPolicy: { defaultInterval: 45, allowedIntervals: [45] } }, 400, 'checkInPolicy.defaultInterval'],
+      [{ name: 'X', escalationPolicy: { missed_check_in: [{ action: 'launch_rockets', after: 0 }] } }, 400, 'escalationPolicy.missed_check_in.0.action'],
+      [{ name: 'X', emergencyNumbers: ['javascript:alert(1)'] }, 400, 'emergencyNumbers.0'],
+      [{ name: 'X', isDefault: true }, 400, 'isDefault'],
+    ];
+    for (const [body, status, field] of cases) {
+      const res = await superadmin.agent.post('/api/teams').set(XHR).send(body);
+      expect([body, res.status, res.body.field]).toEqual([body, status, field]);
+    }
+    await admin.agent.post('/api/teams').set(XHR).send({ name: 'By an admin' }).expect(403);
+    expect((await db.query('select count(*)::int as n from identity.teams')).rows[0].n).toBe(before);
+  });
+
+  it('moves a worker to another team (superadmin only); a team with workers cannot be deleted, an empty one can', async () => {
+    const team = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Care East' }).expect(201)).body;
+    const w = await createAccount(t, superadmin.agent, 'worker', 'tmove');
+    await admin.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: team.id }).expect(403);
+    await w.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: team.id }).expect(403);
+    expect((await superadmin.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: team.id, name: 'Both' }).expect(400)).body.field).toBe('teamId');
+    await superadmin.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: team.id }).expect(200, { teamId: team.id });
+    expect((await superadmin.agent.patch(`/api/users/${admin.id}`).set(XHR).send({ teamId: team.id }).expect(400)).body.message).toBe('Only workers belong to a team');
+    await superadmin.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: 987654 }).expect(400);
+
+    const refused = await superadmin.agent.delete(`/api/teams/${team.id}`).set(XHR).expect(409);
+    expect(refused.body.message).toBe('This team has 1 worker: move them to another team first');
+    await superadmin.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: defaultTeam.id }).expect(200);
+    await superadmin.agent.delete(`/api/teams/${team.id}`).set(XHR).expect(200, { ok: true });
+    await superadmin.agent.get(`/api/teams/${team.id}`).expect(404);
+  });
+
+  it('creates a worker straight into a team; an admin is in none', async () => {
+    const team = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Field Crew' }).expect(201)).body;
+    const created = await admin.agent
+      .post('/api/users')
+      .set(XHR)
+      .send({ username: `crew${Date.now()}`, password: 'secret1', name: 'Crew Member', phone: nextMobile(), teamId: team.id })
+      .expect(201);
+    expect(created.body.user.teamId).toBe(team.id);
+    const members = (await superadmin.agent.get(`/api/teams/${team.id}/members`).expect(200)).body;
+    expect(members.map((m: { id: number }) => m.id)).toEqual([created.body.user.id]);
+    const noTeam = await superadmin.agent
+      .post('/api/users')
+      .set(XHR)
+      .send({ username: `nteam${Date.now()}`, password: 'secret1', name: 'No Team', phone: nextMobile(), teamId: 987654 })
+      .expect(400);
+    expect(noTeam.body).toEqual({ message: 'Team not found', field: 'teamId' });
+    const adminInTeam = await superadmin.agent
+      .post('/api/users')
+      .set(XHR)
+      .send({ username: `ateam${Date.now()}`, password: 'secret1', name: 'Admin Team', phone: nextMobile(), role: 'admin', teamId: team.id })
+      .expect(400);
+    expect(adminInTeam.body.field).toBe('teamId');
+  });
+
+  it('edits a team: the fields sent change, the version rises, and another admin cannot see it', async () => {
+    const team = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Edit Me', monitors: [{ userId: admin.id }] }).expect(201)).body;
+    const res = await superadmin.agent.patch(`/api/teams/${team.id}`).set(XHR).send({ name: 'Edited', checkInPolicy: { defaultInterval: 30, allowedIntervals: [30, 60] } }).expect(200);
+    expect(res.body).toMatchObject({ name: 'Edited', monitors: [{ userId: admin.id }], checkInPolicy: { defaultInterval: 30, allowedIntervals: [30, 60] }, version: 2 });
+    expect((await superadmin.agent.patch(`/api/teams/${team.id}`).set(XHR).send({}).expect(400)).body.message).toBe('Nothing to update');
+    const stranger = await createAccount(t, superadmin.agent, 'admin', 'tstranger');
+    await stranger.agent.get(`/api/teams/${team.id}`).expect(404);
+    await stranger.agent.get(`/api/teams/${team.id}/members`).expect(404);
+    await worker.agent.get('/api/teams').expect(403);
+  });
+});
