@@ -80,6 +80,7 @@ describe('a service started on its own (as its container runs it)', () => {
       'outbox',
       'pin_failures',
       'processed_events',
+      'teams',
       'user_settings',
       'users',
     ]);

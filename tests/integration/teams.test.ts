@@ -155,6 +155,33 @@ describe('teams', () => {
     expect(adminInTeam.body.field).toBe('teamId');
   });
 
+  it("an admin sees and acts on only their teams' workers: another team's worker is a 404, in the account list as by id", async () => {
+    const adminB = await createAccount(t, superadmin.agent, 'admin', 'tadminb');
+    const teamB = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Team B', monitors: [{ userId: adminB.id }] }).expect(201)).body;
+    const workerB = await createAccount(t, superadmin.agent, 'worker', 'tworkerb');
+    await superadmin.agent.patch(`/api/users/${workerB.id}`).set(XHR).send({ teamId: teamB.id }).expect(200);
+    const contactB = (await workerB.agent.post('/api/emergency-contacts').set(XHR).send({ userId: workerB.id, name: 'B Contact', phone: nextMobile(), relation: 'Friend' }).expect(201)).body.id;
+
+    const listed = async (a: Account) => ((await a.agent.get('/api/worker-accounts').expect(200)).body as { id: number }[]).map((u) => u.id);
+    expect(await listed(admin)).toContain(worker.id);
+    expect(await listed(admin)).not.toContain(workerB.id);
+    expect(await listed(adminB)).toEqual([workerB.id]);
+    expect(await listed(superadmin)).toEqual(expect.arrayContaining([worker.id, workerB.id, admin.id]));
+
+    // Acting on another team's worker: as if they did not exist.
+    await admin.agent.get(`/api/users/${workerB.id}/with-relations`).expect(404);
+    await admin.agent.patch(`/api/users/${workerB.id}`).set(XHR).send({ name: 'Renamed' }).expect(404);
+    await admin.agent.patch(`/api/users/${workerB.id}/settings`).set(XHR).send({ primaryContact: '+447911123456' }).expect(404);
+    await admin.agent.patch(`/api/emergency-contacts/${contactB}`).set(XHR).send({ name: 'Changed' }).expect(404);
+    await admin.agent.delete(`/api/users/${workerB.id}`).set(XHR).expect(404);
+    await adminB.agent.get(`/api/users/${worker.id}/with-relations`).expect(404);
+    // Their own team's worker as before, and the superadmin anyone.
+    await adminB.agent.get(`/api/users/${workerB.id}/with-relations`).expect(200);
+    await admin.agent.get(`/api/users/${worker.id}/with-relations`).expect(200);
+    await superadmin.agent.get(`/api/users/${workerB.id}/with-relations`).expect(200);
+    expect((await db.query('select name from identity.users where id = $1', [workerB.id])).rows[0].name).not.toBe('Renamed');
+  });
+
   it('edits a team: the fields sent change, the version rises, and another admin cannot see it', async () => {
     const team = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Edit Me', monitors: [{ userId: admin.id }] }).expect(201)).body;
     const res = await superadmin.agent.patch(`/api/teams/${team.id}`).set(XHR).send({ name: 'Edited', checkInPolicy: { defaultInterval: 30, allowedIntervals: [30, 60] } }).expect(200);

@@ -24,7 +24,8 @@ export function mayActOn(actor: Actor, target: { id: number; role: string }): bo
 
 /**
  * Loads the target user and checks the actor may act on it. A worker probing other ids gets
- * 403 whether or not the id exists, so ids cannot be enumerated.
+ * 403 whether or not the id exists, so ids cannot be enumerated. An admin acts only on the workers
+ * of the teams they monitor or deputise for: another team's worker is a 404, as if it did not exist.
  */
 export async function authorizeUserAccess(rpc: RpcClient, actor: Actor, targetUserId: number): Promise<UserView> {
   if (actor.role === 'worker' && actor.userId !== targetUserId) {
@@ -38,6 +39,10 @@ export async function authorizeUserAccess(rpc: RpcClient, actor: Actor, targetUs
     throw err;
   }
   if (!mayActOn(actor, user)) throw new ForbiddenException({ message: 'Not allowed for your role' });
+  if (actor.role === 'admin' && actor.userId !== user.id) {
+    const { teams } = await rpc.send('identity.team.list.v1', { monitoredBy: actor.userId });
+    if (user.teamId === undefined || !teams.some((t) => t.id === user.teamId)) throw new NotFoundException({ message: 'User not found' });
+  }
   return user;
 }
 

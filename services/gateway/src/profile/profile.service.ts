@@ -1,4 +1,4 @@
-import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type { z } from 'zod';
 import { RemoteError, type RpcClient } from '@lws/messaging';
 import { authorizeUserAccess, mayActOn, type Actor } from '../common/access';
@@ -69,6 +69,12 @@ export class ProfileService {
       throw err;
     }
     if (!mayActOn(actor, { id: found.contact.userId, role: found.ownerRole })) throw contactNotFound();
+    // An admin reaches only the contacts of their teams' workers.
+    if (actor.role === 'admin' && actor.userId !== found.contact.userId) {
+      await authorizeUserAccess(this.rpc, actor, found.contact.userId).catch((err: unknown) => {
+        throw err instanceof NotFoundException || err instanceof ForbiddenException ? contactNotFound() : err;
+      });
+    }
     return found.contact;
   }
 }

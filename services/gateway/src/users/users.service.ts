@@ -31,7 +31,7 @@ export class UsersService {
    * a PIN. Each account carries its shift state, fetched for all of them in one call to shifts.
    */
   async accounts(actor: Manager) {
-    const { accounts } = await this.rpc.send('identity.account.list.v1', { actorRole: actor.role });
+    const { accounts } = await this.rpc.send('identity.account.list.v1', { actorRole: actor.role, actorId: actor.userId });
     const { workers } = await this.rpc.send('shifts.worker.states.v1', { userIds: accounts.map((a) => a.user.id) });
     return accounts.map((a, i) => ({
       ...browserUser(a.user),
@@ -79,6 +79,8 @@ export class UsersService {
 
   /** Identity deletes the account and announces it; the account's sessions end with it. */
   async delete(actor: Manager, userId: number) {
+    // An admin deletes only their teams' workers (identity checks the roles).
+    if (actor.role === 'admin') await authorizeUserAccess(this.rpc, actor, userId);
     await this.rpc.send('identity.user.delete.v1', { userId, actorId: actor.userId, actorRole: actor.role });
     await this.sessions.destroyAllForUser(userId);
     return { ok: true };

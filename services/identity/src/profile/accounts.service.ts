@@ -7,6 +7,7 @@ import { toUserView } from '../users/user-view';
 import { ContactsRepository } from './contacts.repository';
 import { SettingsRepository } from './settings.repository';
 import { toContactView, toSettingsView } from './profile.views';
+import { TeamsService } from '../teams/teams.service';
 
 type ListAccounts = CommandMap['identity.account.list.v1'];
 type WithRelations = CommandMap['identity.user.get_with_relations.v1'];
@@ -18,13 +19,19 @@ export class AccountsService {
     private readonly users: UsersRepository,
     private readonly contacts: ContactsRepository,
     private readonly settings: SettingsRepository,
+    private readonly teams: TeamsService,
   ) {}
 
   /** Admins see workers; a superadmin sees workers and admins, and whether each has a password and a PIN. */
   async list(req: ListAccounts['request']): Promise<ListAccounts['reply']> {
     const superadmin = req.actorRole === 'superadmin';
     const roles: Role[] = superadmin ? ['worker', 'admin'] : ['worker'];
-    const rows = await this.users.listByRoles(roles);
+    let rows = await this.users.listByRoles(roles);
+    if (!superadmin && req.actorId !== undefined) {
+      // An admin's accounts are the workers of the teams they monitor or deputise for.
+      const mine = new Set(await this.teams.monitoredBy(req.actorId));
+      rows = rows.filter((r) => r.teamId !== null && mine.has(r.teamId));
+    }
     const contacts = await this.contacts.listForUsers(rows.map((r) => r.id));
     return {
       accounts: rows.map((row) => ({

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TeamsModule } from '../teams/teams.module';
 import { UsersModule } from '../users/users.module';
 import { AccountsService } from './accounts.service';
 import { ContactsRepository } from './contacts.repository';
@@ -8,7 +9,7 @@ import { SettingsRepository } from './settings.repository';
 import { SettingsService } from './settings.service';
 
 @Module({
-  imports: [UsersModule],
+  imports: [UsersModule, TeamsModule],
   controllers: [ProfileController],
   providers: [AccountsService, ContactsRepository, ContactsService, SettingsRepository, SettingsService],
 })

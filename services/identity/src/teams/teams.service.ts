@@ -115,6 +115,15 @@ export class TeamsService {
     });
   }
 
+  /** The ids of the teams an admin monitors or deputises for. */
+  async monitoredBy(adminId: number): Promise<number[]> {
+    const rows = await this.db
+      .select({ id: teams.id })
+      .from(teams)
+      .where(sql`${teams.monitors} @> ${JSON.stringify([{ userId: adminId }])}::jsonb or ${teams.monitors} @> ${JSON.stringify([{ deputyUserId: adminId }])}::jsonb`);
+    return rows.map((r) => r.id);
+  }
+
   async exists(tx: Tx, teamId: number): Promise<boolean> {
     return (await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId))).length === 1;
   }
