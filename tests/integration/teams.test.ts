@@ -167,6 +167,10 @@ describe('teams', () => {
     expect(await listed(admin)).not.toContain(workerB.id);
     expect(await listed(adminB)).toEqual([workerB.id]);
     expect(await listed(superadmin)).toEqual(expect.arrayContaining([worker.id, workerB.id, admin.id]));
+    const workers = async (a: Account) => ((await a.agent.get('/api/data/workers').expect(200)).body as { id: number }[]).map((u) => u.id);
+    expect(await workers(adminB)).toEqual([workerB.id]);
+    expect(await workers(admin)).not.toContain(workerB.id);
+    expect(await workers(superadmin)).toEqual(expect.arrayContaining([worker.id, workerB.id]));
 
     // Acting on another team's worker: as if they did not exist.
     await admin.agent.get(`/api/users/${workerB.id}/with-relations`).expect(404);

@@ -15,7 +15,7 @@ export class AccountsController {
 
   @Get('data/workers')
   @Roles('admin', 'superadmin')
-  workers() {
-    return this.users.workers();
+  workers(@Req() req: AuthedRequest) {
+    return this.users.workers(managerOf(req));
   }
 }

@@ -41,9 +41,13 @@ export class UsersService {
     }));
   }
 
-  async workers() {
+  /** Every worker for the superadmin; an admin's are those of the teams they monitor or deputise for. */
+  async workers(actor: Manager) {
     const { users } = await this.rpc.send('identity.user.list.v1', { roles: ['worker'] });
-    return users.map(browserUser);
+    if (actor.role === 'superadmin') return users.map(browserUser);
+    const { teams } = await this.rpc.send('identity.team.list.v1', { monitoredBy: actor.userId });
+    const mine = new Set(teams.map((t) => t.id));
+    return users.filter((u) => u.teamId !== undefined && mine.has(u.teamId)).map(browserUser);
   }
 
   async withRelations(actor: Actor, userId: number) {
