@@ -27,8 +27,13 @@ export class TeamsService {
   ) {}
 
   async list(req: Request<'identity.team.list.v1'>): Promise<Reply<'identity.team.list.v1'>> {
-    const rows = await this.db.select().from(teams).orderBy(asc(teams.name), asc(teams.id));
-    const visible = req.monitoredBy === undefined ? rows : rows.filter((t) => t.monitors.some((m) => m.userId === req.monitoredBy || m.deputyUserId === req.monitoredBy));
+    const mine = req.monitoredBy === undefined ? undefined : await this.monitoredBy(req.monitoredBy);
+    const visible =
+      mine === undefined
+        ? await this.db.select().from(teams).orderBy(asc(teams.name), asc(teams.id))
+        : mine.length === 0
+          ? []
+          : await this.db.select().from(teams).where(inArray(teams.id, mine)).orderBy(asc(teams.name), asc(teams.id));
     const counts = await this.memberCounts(this.db, visible.map((t) => t.id));
     return { teams: visible.map((t) => view(t, counts.get(t.id) ?? 0)) };
   }

@@ -43,8 +43,9 @@ export class UsersService {
         // A worker joins the team named, or the oldest (an upgraded deployment's "Default").
         let teamId: number | null = null;
         if (role === 'worker') {
+          if (req.teamId !== undefined && !(await this.teams.exists(tx, req.teamId))) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
           teamId = req.teamId ?? (await this.teams.defaultTeamId(tx)) ?? null;
-          if (teamId === null || !(await this.teams.exists(tx, teamId))) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
+          if (teamId === null) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
         }
         const inserted = await this.repo.insert(tx, {
           username,
