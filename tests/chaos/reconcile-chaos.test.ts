@@ -96,8 +96,13 @@ describe('events lost from the stream while escalation was away (real processes,
       // Within one period: escalation watches every on-shift worker at the deadline shifts holds ...
       const onShift = [...started, ...checkingIn, ...emergency, ...untouched];
       const stillWaiting = started.filter((id) => !startedPassed.includes(id));
+      // (Repairs are applied one worker at a time, the ended shifts last: wait for those too.)
+      const endedStillWatched = async () =>
+        (await s.escalationQuery(`select 1 from escalation.deadlines where kind = 'checkin' and user_id = any($1)`, [ending])).length;
       await eventually(
-        async () => (await Promise.all([...stillWaiting, ...checkingIn, ...untouched].map(async (id) => (await watchedDeadline(id))?.toISOString() === (await ownerDeadline(id))))).every(Boolean),
+        async () =>
+          (await Promise.all([...stillWaiting, ...checkingIn, ...untouched].map(async (id) => (await watchedDeadline(id))?.toISOString() === (await ownerDeadline(id))))).every(Boolean) &&
+          (await endedStillWatched()) === 0,
         PERIOD_S * 1000 + 5000,
         250,
       );
