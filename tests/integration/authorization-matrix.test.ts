@@ -11,9 +11,12 @@ import { servedRoutes } from './support/routes';
  * (or the table names one it no longer serves), so a new endpoint cannot ship without its row.
  */
 
-type Who = 'anonymous' | 'worker' | 'admin' | 'superadmin';
+type Who = 'anonymous' | 'worker' | 'admin' | 'superadmin' | 'teamAdmin';
 
-/** What `:id` stands for. Fixtures: worker, otherWorker, admin, otherAdmin, superadmin. */
+/**
+ * What `:id` stands for. Fixtures: worker, otherWorker, admin, otherAdmin (all in the team
+ * "Default"), superadmin, and teamAdmin, who monitors only another team ("Elsewhere").
+ */
 type Target =
   | Fixture
   | 'new worker'
@@ -24,7 +27,7 @@ type Target =
   | 'new location'
   | 'default team'
   | 'new team';
-type Fixture = 'worker' | 'otherWorker' | 'admin' | 'otherAdmin' | 'superadmin';
+type Fixture = 'worker' | 'otherWorker' | 'admin' | 'otherAdmin' | 'superadmin' | 'teamAdmin';
 
 interface Case {
   who: Who;
@@ -37,6 +40,8 @@ interface Case {
 }
 
 const ROLES: Who[] = ['anonymous', 'worker', 'admin', 'superadmin'];
+/** The column of issue 12: an admin who monitors another team than the fixtures'. */
+const OTHER_TEAM = 'monitor of another team';
 type Extra = Pick<Case, 'body' | 'fresh' | 'on'>;
 
 /** Same answer whoever asks (public routes). */
@@ -251,7 +256,100 @@ const MATRIX: Record<string, Case[]> = {
   'POST /webhooks/twilio/:kind': everyone(404),
 };
 
-describe('authorization matrix: every gateway endpoint × {anonymous, worker, admin, superadmin}', () => {
+/**
+ * The "monitor of another team" column (issue 12): teamAdmin, an admin who monitors only
+ * "Elsewhere", on every route. The Default team's workers, their contacts and their team are a 404
+ * as if they did not exist; lists answer 200 with only Elsewhere's (team-scope.test.ts checks
+ * what they hold); the rest as for any admin.
+ */
+const asTeamAdmin = (status: number, extra: Extra = {}): Case => ({ who: 'teamAdmin', expect: status, ...extra });
+const OTHER_TEAM_COLUMN: Record<string, Case> = {
+  'GET /healthz': asTeamAdmin(200),
+  'GET /readyz': asTeamAdmin(200),
+  'POST /api/auth/login': asTeamAdmin(400, { body: {} }),
+  'POST /api/auth/logout': asTeamAdmin(200, { body: {}, fresh: true }),
+  'GET /api/auth/me': asTeamAdmin(200),
+  'POST /api/auth/change-password': asTeamAdmin(400, { body: {} }),
+  'POST /api/auth/pin-login': asTeamAdmin(403, { body: { userId: 1, pin: '1234' } }),
+  'GET /api/system/status': asTeamAdmin(403),
+  'GET /api/dead-letters': asTeamAdmin(403),
+  'POST /api/dead-letters/:id/replay': asTeamAdmin(403),
+  'POST /api/dead-letters/:id/discard': asTeamAdmin(403),
+  // A new worker joins the admin's own team.
+  'POST /api/users': asTeamAdmin(201, { body: newUser('worker') }),
+  'GET /api/worker-accounts': asTeamAdmin(200),
+  'GET /api/data/workers': asTeamAdmin(200),
+  'GET /api/users/:id/with-relations': asTeamAdmin(404, { on: 'worker' }),
+  'PATCH /api/users/:id': asTeamAdmin(404, { on: 'worker', body: { medicalInfo: 'Checked by the authorization matrix' } }),
+  'DELETE /api/users/:id': asTeamAdmin(404, { on: 'new worker' }),
+  'POST /api/users/:id/verify-pin': asTeamAdmin(403, { on: 'worker', body: { pin: 'abcd' } }),
+  'POST /api/users/:id/reset-pin': asTeamAdmin(403, { on: 'worker' }),
+  'POST /api/users/:id/reset-password': asTeamAdmin(403, { on: 'worker' }),
+  'GET /api/users/:id/emergency-contacts': asTeamAdmin(404, { on: 'worker' }),
+  'POST /api/emergency-contacts': asTeamAdmin(404, { on: 'worker', body: contact }),
+  'PATCH /api/emergency-contacts/:id': asTeamAdmin(404, { on: 'contact of worker', body: { relation: 'Neighbour' } }),
+  'DELETE /api/emergency-contacts/:id': asTeamAdmin(404, { on: 'new contact of worker' }),
+  'PATCH /api/users/:id/settings': asTeamAdmin(404, { on: 'worker', body: settings }),
+  'POST /api/settings': asTeamAdmin(404, { on: 'worker', body: (userId) => ({ userId, ...settings }) }),
+  'GET /api/kiosks/current': asTeamAdmin(200),
+  'GET /api/kiosks/roster': asTeamAdmin(403),
+  'GET /api/kiosks': asTeamAdmin(200),
+  'POST /api/kiosks': asTeamAdmin(400, { body: { name: 'Elsewhere desk', location: 'Reception' } }),
+  'DELETE /api/kiosks/:id': asTeamAdmin(404, { on: 'new kiosk' }),
+  'GET /api/teams': asTeamAdmin(200),
+  'POST /api/teams': asTeamAdmin(403, { body: () => ({ name: `Matrix team ${Math.random().toString(36).slice(2, 10)}` }) }),
+  'GET /api/teams/:id': asTeamAdmin(404, { on: 'default team' }),
+  'GET /api/teams/:id/members': asTeamAdmin(404, { on: 'default team' }),
+  'PATCH /api/teams/:id': asTeamAdmin(403, { on: 'new team', body: { emergencyNumbers: [] } }),
+  'DELETE /api/teams/:id': asTeamAdmin(403, { on: 'new team' }),
+  // Locations are the organisation's, shared by its teams.
+  'GET /api/location-options': asTeamAdmin(200),
+  'POST /api/location-options': asTeamAdmin(201, { body: () => ({ name: `Matrix ${Math.random().toString(36).slice(2, 10)}` }) }),
+  'PATCH /api/location-options/:id': asTeamAdmin(200, { on: 'new location', body: { isActive: false } }),
+  'DELETE /api/location-options/:id': asTeamAdmin(200, { on: 'new location' }),
+  'GET /api/time': asTeamAdmin(200),
+  'GET /api/test-clock': asTeamAdmin(200),
+  'POST /api/test-clock': asTeamAdmin(403, { body: {} }),
+  'POST /api/users/:id/start-shift': asTeamAdmin(403, { on: 'worker', body: { location: '' } }),
+  'POST /api/users/:id/end-shift': asTeamAdmin(403, { on: 'worker', body: { pin: '12' } }),
+  'POST /api/check-ins': asTeamAdmin(403, { on: 'worker', body: (userId) => ({ userId, pin: '12' }) }),
+  'POST /api/emergency-call': asTeamAdmin(403, { on: 'worker', body: (userId) => ({ userId, emergency: false }) }),
+  'GET /api/users/:id/latest-check-in': asTeamAdmin(404, { on: 'worker' }),
+  'POST /api/users/:id/force-clock-out': asTeamAdmin(403, { on: 'worker' }),
+  'GET /api/workers/active': asTeamAdmin(200),
+  'GET /api/workers/due': asTeamAdmin(200),
+  'GET /api/workers/missed': asTeamAdmin(200),
+  'GET /api/dashboard-data': asTeamAdmin(200),
+  'GET /api/activity-logs': asTeamAdmin(200),
+  'POST /api/activity-logs': asTeamAdmin(404, {
+    on: 'worker',
+    body: (userId) => ({ userId, username: 'matrix', type: 'check_in', details: 'Checked by the authorization matrix' }),
+  }),
+  'GET /api/alarms': asTeamAdmin(200),
+  'POST /api/alarms/:id/acknowledge': asTeamAdmin(400),
+  'POST /api/alarms/:id/resolve': asTeamAdmin(400, { body: { verdict: 'genuine', note: 'Checked by the authorization matrix' } }),
+  'GET /api/reports/alarms': asTeamAdmin(200),
+  'GET /api/reports/alarms.csv': asTeamAdmin(200),
+  'GET /api/system-config': asTeamAdmin(403),
+  'GET /api/test-reminders/status': asTeamAdmin(403),
+  'POST /api/simulate-specific-time/:id': asTeamAdmin(403, { on: 'worker', body: { minutesUntilDue: -1 } }),
+  'POST /api/reset-check-in-timer/:id': asTeamAdmin(403, { on: 'worker' }),
+  'POST /api/simulate-check-in-due/:id': asTeamAdmin(403, { on: 'worker' }),
+  'POST /api/process-missed-check-ins': asTeamAdmin(200),
+  'GET /api/push/public-key': asTeamAdmin(200),
+  'POST /api/push/subscribe': asTeamAdmin(400, { body: {} }),
+  'POST /api/test-reminders/send-test-5min': asTeamAdmin(403, { body: {} }),
+  'POST /api/test-reminders/send-test-2min': asTeamAdmin(403, { body: {} }),
+  'POST /api/test-whatsapp-reminders/:userId': asTeamAdmin(403),
+  'GET /api/test-provider/calls': asTeamAdmin(403),
+  'POST /api/test-provider/calls/:callSid/accept': asTeamAdmin(403),
+  'POST /api/test-provider/calls/:callSid/ignore': asTeamAdmin(403),
+  'GET /api/notifications/deliveries': asTeamAdmin(403),
+  'GET /api/events': asTeamAdmin(429),
+  'POST /webhooks/twilio/:kind': asTeamAdmin(404),
+};
+
+describe('authorization matrix: every gateway endpoint × {anonymous, worker, admin, superadmin, monitor of another team}', () => {
   let t: TestStack;
   const people = {} as Record<Fixture, Account>;
   const contacts = {} as Record<Fixture, number>;
@@ -264,6 +362,13 @@ describe('authorization matrix: every gateway endpoint × {anonymous, worker, ad
     people.otherAdmin = await createAccount(t, people.superadmin.agent, 'admin');
     people.worker = await createAccount(t, people.admin.agent, 'worker');
     people.otherWorker = await createAccount(t, people.admin.agent, 'worker');
+    // Default works at Reception; teamAdmin joins after a second team exists, so monitors only that one.
+    const teams = (await people.superadmin.agent.get('/api/teams').expect(200)).body as { id: number }[];
+    const reception = (await people.superadmin.agent.post('/api/location-options').set(XHR).send({ name: 'Reception' }).expect(201)).body.id;
+    await people.superadmin.agent.patch(`/api/teams/${teams[0].id}`).set(XHR).send({ locationIds: [reception] }).expect(200);
+    const elsewhere = (await people.superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Elsewhere' }).expect(201)).body.id;
+    people.teamAdmin = await createAccount(t, people.superadmin.agent, 'admin', 'teamadmin');
+    await people.superadmin.agent.patch(`/api/teams/${elsewhere}`).set(XHR).send({ monitors: [{ userId: people.teamAdmin.id }] }).expect(200);
     for (const f of Object.keys(people) as Fixture[]) contacts[f] = await addContact(f);
   }, 120_000);
   afterAll(() => t?.stop());
@@ -309,13 +414,18 @@ describe('authorization matrix: every gateway endpoint × {anonymous, worker, ad
     return c.fresh ? signIn(t, me.username, me.password) : me.agent;
   }
 
-  it('has a row for every route the gateway serves, and no row for a route it does not', () => {
+  it('has a row for every route the gateway serves, and no row for a route it does not, in both tables', () => {
     const gateway = t.stack.services.find((s) => s.name === 'gateway') as { app: INestApplication };
     expect(servedRoutes(gateway.app).sort()).toEqual(Object.keys(MATRIX).sort());
+    expect(Object.keys(OTHER_TEAM_COLUMN).sort()).toEqual(Object.keys(MATRIX).sort());
   });
 
   const table = Object.entries(MATRIX).flatMap(([route, cases]) =>
-    cases.map((c) => ({ title: `${route} as ${c.who}${c.on ? ` on ${c.on}` : ''} → ${c.expect}`, route, c })),
+    [...cases, OTHER_TEAM_COLUMN[route]].map((c) => ({
+      title: `${route} as ${c.who === 'teamAdmin' ? OTHER_TEAM : c.who}${c.on ? ` on ${c.on}` : ''} → ${c.expect}`,
+      route,
+      c,
+    })),
   );
 
   it.each(table)('$title', async ({ route, c }) => {

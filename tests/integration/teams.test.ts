@@ -131,9 +131,16 @@ describe('teams', () => {
     await superadmin.agent.get(`/api/teams/${team.id}`).expect(404);
   });
 
-  it('creates a worker straight into a team; an admin is in none', async () => {
+  it("creates a worker straight into a team; an admin is in none, and adds workers to their own teams only", async () => {
     const team = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Field Crew' }).expect(201)).body;
-    const created = await admin.agent
+    // The admin does not monitor Field Crew: naming it is as if it did not exist.
+    const notTheirs = await admin.agent
+      .post('/api/users')
+      .set(XHR)
+      .send({ username: `crewx${Date.now()}`, password: 'secret1', name: 'Crew Member', phone: nextMobile(), teamId: team.id })
+      .expect(400);
+    expect(notTheirs.body).toEqual({ message: 'Team not found', field: 'teamId' });
+    const created = await superadmin.agent
       .post('/api/users')
       .set(XHR)
       .send({ username: `crew${Date.now()}`, password: 'secret1', name: 'Crew Member', phone: nextMobile(), teamId: team.id })

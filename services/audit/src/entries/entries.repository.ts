@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { DB, type Db, type Tx } from '@lws/platform';
+import { DB, pgArray, type Db, type Tx } from '@lws/platform';
 import { entries, loggedMessages, users } from '../db/schema';
 import type { Position } from './cursor';
 import type { MessageStage } from './describe';
@@ -101,7 +101,8 @@ export class EntriesRepository {
    * One page, newest first: a keyset read on (at, id), or on (user_id, at, id) when filtered.
    * The username is the one stored with the entry, else what audit has learnt since.
    */
-  async page(limit: number, userId?: number, after?: Position): Promise<ListedEntry[]> {
+  /** Newest first: of one user, or (`userIds`, an admin's scope) of those users only. */
+  async page(limit: number, userId?: number, after?: Position, userIds?: readonly number[]): Promise<ListedEntry[]> {
     return this.db
       .select({
         id: entries.id,
@@ -117,6 +118,7 @@ export class EntriesRepository {
       .where(
         and(
           userId !== undefined ? eq(entries.userId, userId) : undefined,
+          userIds ? sql`${entries.userId} = any(${pgArray(userIds)}::int[])` : undefined,
           after ? sql`(${entries.at}, ${entries.id}) < (${after.at.toISOString()}::timestamptz, ${after.id})` : undefined,
         ),
       )

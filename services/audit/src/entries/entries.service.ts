@@ -59,7 +59,8 @@ export class EntriesService {
       after = decodeCursor(req.cursor);
       if (!after) throw new RpcError(400, 'Invalid cursor', { field: 'cursor' });
     }
-    const rows = await this.repo.page(req.limit + 1, req.userId, after);
+    if (req.scope?.userIds.length === 0) return { entries: [] };
+    const rows = await this.repo.page(req.limit + 1, req.userId, after, req.scope?.userIds);
     const shown = rows.slice(0, req.limit);
     const last = shown[shown.length - 1];
     return {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import type { Tx } from '@lws/platform';
+import { pgArray, type Tx } from '@lws/platform';
 import { alarmEvents, alarms, workerContacts, workers, type AlarmRow, type WorkerRow } from '../db/schema';
 
 export interface Contact {
@@ -46,10 +46,11 @@ export class AlarmsRepository {
     return out;
   }
 
-  /** Newest first; the cursor is the last row's (opened_at, id). */
-  page(tx: Tx, openOnly: boolean, limit: number, after?: { openedAt: Date; id: string }): Promise<AlarmRow[]> {
+  /** Newest first; the cursor is the last row's (opened_at, id). `userIds`: only those workers' alarms. */
+  page(tx: Tx, openOnly: boolean, limit: number, after?: { openedAt: Date; id: string }, userIds?: readonly number[]): Promise<AlarmRow[]> {
     const conditions = [
       openOnly ? ne(alarms.state, 'resolved') : undefined,
+      userIds ? sql`${alarms.userId} = any(${pgArray(userIds)}::int[])` : undefined,
       after ? or(lt(alarms.openedAt, after.openedAt), and(eq(alarms.openedAt, after.openedAt), lt(alarms.id, after.id))) : undefined,
     ].filter((c) => c !== undefined);
     return tx

@@ -411,7 +411,7 @@ export class AlarmsService {
     return this.uow.run(async (tx, emit) => {
       await this.deadlines.lock(tx, alarmKey(req.alarmId));
       const alarm = await this.repo.lock(tx, req.alarmId);
-      if (!alarm) throw new RpcError(404, 'Alarm not found', { code: 'alarm_not_found' });
+      if (!alarm || !inScope(req.scope, alarm.userId)) throw new RpcError(404, 'Alarm not found', { code: 'alarm_not_found' });
       if (alarm.state === 'resolved') throw new RpcError(409, 'Alarm already resolved', { code: 'alarm_resolved' });
       if (alarm.acknowledgedAt) return { alarm: await this.view(tx, alarm) };
       const now = this.clock();
@@ -427,7 +427,7 @@ export class AlarmsService {
     return this.uow.run(async (tx, emit) => {
       await this.deadlines.lock(tx, alarmKey(req.alarmId));
       const alarm = await this.repo.lock(tx, req.alarmId);
-      if (!alarm) throw new RpcError(404, 'Alarm not found', { code: 'alarm_not_found' });
+      if (!alarm || !inScope(req.scope, alarm.userId)) throw new RpcError(404, 'Alarm not found', { code: 'alarm_not_found' });
       if (alarm.state === 'resolved') throw new RpcError(409, 'Alarm already resolved', { code: 'alarm_resolved' });
       const now = this.clock();
       const set = {
@@ -457,7 +457,8 @@ export class AlarmsService {
   async list(req: CommandMap['escalation.alarm.list.v1']['request']): Promise<CommandMap['escalation.alarm.list.v1']['reply']> {
     const after = req.cursor ? decodeCursor(req.cursor) : undefined;
     return this.uow.run(async (tx) => {
-      const rows = await this.repo.page(tx, req.openOnly, req.limit + 1, after);
+      if (req.scope?.userIds.length === 0) return { alarms: [] };
+      const rows = await this.repo.page(tx, req.openOnly, req.limit + 1, after, req.scope?.userIds);
       const page = rows.slice(0, req.limit);
       const history = await this.repo.history(tx, page.map((r) => r.id));
       const alarmsOut = page.map((r) => toView(r, history.get(r.id) ?? []));
@@ -471,6 +472,9 @@ export class AlarmsService {
     return toView(alarm, history.get(alarm.id) ?? []);
   }
 }
+
+/** An alarm of a worker outside an admin's scope is not theirs to see: a 404, as if it did not exist. */
+const inScope = (scope: { userIds: number[] } | undefined, userId: number) => !scope || scope.userIds.includes(userId);
 
 const labelOf = (a: AlarmRow) => a.workerName ?? `worker #${a.userId}`;
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
-import { DB, type Db } from '@lws/platform';
+import { DB, pgArray, type Db } from '@lws/platform';
 import { alarms, type AlarmKind } from '../db/schema';
 
 /** One kind's figures, or every kind's when kind is null. Seconds are whole; null when no alarm reached the state. */
@@ -44,9 +44,10 @@ export class ReportsRepository {
    * percentile_disc is nearest-rank: the smallest value whose cumulative share reaches p. Both it
    * and max skip the nulls of alarms that never reached the state (hence the case: greatest()
    * would turn a null into 0). A duration is clamped at zero so a clock moved back (test clock)
-   * cannot report a negative time.
+   * cannot report a negative time. `userIds`: only those workers' alarms (an admin's scope).
    */
-  async figures(from: Date, to: Date): Promise<KindFigures[]> {
+  async figures(from: Date, to: Date, userIds?: readonly number[]): Promise<KindFigures[]> {
+    const scoped = userIds ? sql` and ${alarms.userId} = any(${pgArray(userIds)}::int[])` : sql``;
     const ack = sql`case when ${alarms.acknowledgedAt} is not null then greatest(0, round(extract(epoch from (${alarms.acknowledgedAt} - ${alarms.openedAt}))))::int end`;
     const res = sql`case when ${alarms.resolvedAt} is not null then greatest(0, round(extract(epoch from (${alarms.resolvedAt} - ${alarms.openedAt}))))::int end`;
     const result = (await this.db.execute(sql`
@@ -54,7 +55,7 @@ export class ReportsRepository {
         select ${alarms.kind} as kind, ${alarms.acknowledgedAt} is not null as acked, ${alarms.resolvedAt} is not null as closed,
                ${alarms.verdict} as verdict, ${ack} as ack_s, ${res} as resolve_s
         from ${alarms}
-        where ${alarms.openedAt} >= ${from.toISOString()}::timestamptz and ${alarms.openedAt} < ${to.toISOString()}::timestamptz
+        where ${alarms.openedAt} >= ${from.toISOString()}::timestamptz and ${alarms.openedAt} < ${to.toISOString()}::timestamptz${scoped}
       )
       select kind, grouping(kind)::int as total_row,
              count(*)::int as count,

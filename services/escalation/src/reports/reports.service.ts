@@ -47,7 +47,7 @@ export class ReportsService {
 
   async monthly(req: Monthly['request']): Promise<Monthly['reply']> {
     const { from, to } = monthBounds(req.month);
-    const figures = await this.repo.figures(from, to);
+    const figures = await this.repo.figures(from, to, req.scope?.userIds);
     const of = (kind: AlarmReportRow['kind']) => figures.find((f) => (kind === 'all' ? f.kind === null : f.kind === kind)) ?? none(kind);
     return {
       month: req.month,

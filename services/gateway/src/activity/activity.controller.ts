@@ -1,7 +1,7 @@
 import { Body, Controller, ForbiddenException, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { RpcClient } from '@lws/messaging';
-import { actorOf, authorizeUserAccess } from '../common/access';
+import { actorOf, authorizeUserAccess, scopeField, workerScope } from '../common/access';
 import { RPC } from '../common/rpc';
 import type { AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
@@ -13,8 +13,8 @@ export const NOT_YOURS = 'Not allowed for your role';
 export const WORKER_TYPES_ONLY = `Workers may record only ${WORKER_ENTRY_TYPES.join(', ')} entries`;
 
 /**
- * The activity log (spec sections 2 and 7). Monitors read everyone's; a worker reads and writes
- * only their own.
+ * The activity log (spec sections 2 and 7). The superadmin reads everyone's, an admin their teams'
+ * workers' (issue 12); a worker reads and writes only their own.
  */
 @Controller('api/activity-logs')
 export class ActivityController {
@@ -27,10 +27,14 @@ export class ActivityController {
     const actor = actorOf(req);
     if (actor.role === 'worker' && userId !== undefined && userId !== actor.userId) throw new ForbiddenException({ message: NOT_YOURS });
     const only = actor.role === 'worker' ? actor.userId : userId;
+    // An admin of some teams reads their workers' entries and their own; entries of nobody in
+    // particular (system alerts) are the superadmin's.
+    const scope = await workerScope(this.rpc, actor);
     const reply = await this.rpc.send('audit.entry.list.v1', {
       limit: limit ?? DEFAULT_ACTIVITY_LIMIT,
       ...(cursor ? { cursor } : {}),
       ...(only !== undefined ? { userId: only } : {}),
+      ...scopeField(scope && { userIds: [...scope.userIds, actor.userId] }),
     });
     if (reply.nextCursor) res.setHeader(NEXT_CURSOR_HEADER, reply.nextCursor);
     return reply.entries.map(browserEntry);

@@ -46,6 +46,24 @@ export async function authorizeUserAccess(rpc: RpcClient, actor: Actor, targetUs
   return user;
 }
 
+/** Which workers a list shows an actor: absent, all of them; otherwise only these ids (none when empty). */
+export type WorkerScope = { userIds: number[] } | undefined;
+
+/**
+ * The workers an admin sees (issue 12): those of the teams they monitor or deputise for, none when
+ * they monitor no team. The superadmin, and an admin who monitors every team (a single-team
+ * deployment), see every worker: no scope. Asked of identity on every call, so a change of team or
+ * of monitors holds from the next request.
+ */
+export async function workerScope(rpc: RpcClient, actor: Actor): Promise<WorkerScope> {
+  if (actor.role !== 'admin') return undefined;
+  const scope = await rpc.send('identity.team.scope.v1', { adminId: actor.userId });
+  return scope.all ? undefined : { userIds: scope.userIds };
+}
+
+/** `{scope}` for a request to a service that filters by it, or nothing. */
+export const scopeField = (scope: WorkerScope) => (scope ? { scope } : {});
+
 /** Route ids are positive 32-bit integers; anything else is a 400 naming the parameter. */
 export class PositiveIntPipe implements PipeTransform<string, number> {
   constructor(

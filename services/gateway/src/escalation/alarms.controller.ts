@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { RpcClient } from '@lws/messaging';
-import { actorOf } from '../common/access';
+import { actorOf, scopeField, workerScope } from '../common/access';
 import { RPC } from '../common/rpc';
 import { Roles, type AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
@@ -9,7 +9,10 @@ import { NEXT_CURSOR_HEADER } from '../shifts/dashboards.controller';
 import { browserAlarm } from './alarm.view';
 import { AlarmIdPipe, alarmListQuery, DEFAULT_ALARM_LIMIT, resolveAlarmSchema } from './escalation.schema';
 
-/** Alarms of missed check-ins and emergencies, and the monitors who own them until resolved. */
+/**
+ * Alarms of missed check-ins and emergencies, and the monitors who own them until resolved. An admin
+ * sees and answers the alarms of their teams' workers; another team's alarm is a 404.
+ */
 @Controller('api/alarms')
 @Roles('admin', 'superadmin')
 export class AlarmsController {
@@ -17,9 +20,15 @@ export class AlarmsController {
 
   /** Newest first; open (not yet resolved) unless `open=false`. */
   @Get()
-  async list(@Query() query: unknown, @Res({ passthrough: true }) res: Response) {
+  async list(@Query() query: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
     const { open, limit, cursor } = parseInput(alarmListQuery, query);
-    const reply = await this.rpc.send('escalation.alarm.list.v1', { openOnly: open, limit: limit ?? DEFAULT_ALARM_LIMIT, ...(cursor ? { cursor } : {}) });
+    const scope = await workerScope(this.rpc, actorOf(req));
+    const reply = await this.rpc.send('escalation.alarm.list.v1', {
+      openOnly: open,
+      limit: limit ?? DEFAULT_ALARM_LIMIT,
+      ...(cursor ? { cursor } : {}),
+      ...scopeField(scope),
+    });
     if (reply.nextCursor) res.setHeader(NEXT_CURSOR_HEADER, reply.nextCursor);
     return reply.alarms.map(browserAlarm);
   }
@@ -28,7 +37,9 @@ export class AlarmsController {
   @Post(':id/acknowledge')
   @HttpCode(200)
   async acknowledge(@Param('id', new AlarmIdPipe()) id: string, @Req() req: AuthedRequest) {
-    const { alarm } = await this.rpc.send('escalation.alarm.acknowledge.v1', { alarmId: id, byUserId: actorOf(req).userId });
+    const actor = actorOf(req);
+    const scope = await workerScope(this.rpc, actor);
+    const { alarm } = await this.rpc.send('escalation.alarm.acknowledge.v1', { alarmId: id, byUserId: actor.userId, ...scopeField(scope) });
     return browserAlarm(alarm);
   }
 
@@ -37,7 +48,9 @@ export class AlarmsController {
   @HttpCode(200)
   async resolve(@Param('id', new AlarmIdPipe()) id: string, @Body() body: unknown, @Req() req: AuthedRequest) {
     const { verdict, note } = parseInput(resolveAlarmSchema, body);
-    const { alarm } = await this.rpc.send('escalation.alarm.resolve.v1', { alarmId: id, byUserId: actorOf(req).userId, verdict, note });
+    const actor = actorOf(req);
+    const scope = await workerScope(this.rpc, actor);
+    const { alarm } = await this.rpc.send('escalation.alarm.resolve.v1', { alarmId: id, byUserId: actor.userId, verdict, note, ...scopeField(scope) });
     return browserAlarm(alarm);
   }
 }

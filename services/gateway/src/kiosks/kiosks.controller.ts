@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Delete, ForbiddenException, Get, HttpCode, Inject, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { RpcClient } from '@lws/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { RPC } from '../common/rpc';
-import { PositiveIntPipe } from '../common/access';
+import { actorOf, PositiveIntPipe, type Actor } from '../common/access';
 import { parseInput } from '../common/validation';
 import { Public, Roles, type AuthedRequest } from '../common/session.guard';
 import { SESSION_COOKIE, sessionCookieOptions } from '../sessions/cookies';
@@ -11,7 +11,7 @@ import { SESSION_STORE, type SessionStore } from '../sessions/session.store';
 import { KIOSK_COOKIE, kioskCookieOptions, kioskToken } from './kiosk-cookie';
 import { KioskLoginService, NOT_A_KIOSK } from './kiosk-login.service';
 import { browserKiosk } from './kiosk-view';
-import { enrolKioskSchema, pinLoginSchema } from './kiosks.schema';
+import { enrolKioskSchema, KIOSK_NOT_FOUND, NOT_YOUR_LOCATION, pinLoginSchema } from './kiosks.schema';
 
 @Controller()
 export class KiosksController {
@@ -27,6 +27,8 @@ export class KiosksController {
   @Roles('admin', 'superadmin')
   async enrol(@Body() body: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
     const input = parseInput(enrolKioskSchema, body);
+    const mine = await this.teamLocations(actorOf(req));
+    if (mine && !mine.has(input.location.toLowerCase())) throw new BadRequestException({ message: NOT_YOUR_LOCATION, field: 'location' });
     const { kiosk, token } = await this.rpc.send('identity.kiosk.enrol.v1', { ...input, enrolledBy: req.session!.userId });
     res.cookie(KIOSK_COOKIE, token, kioskCookieOptions(req, this.config.COOKIE_SECURE));
     return browserKiosk(kiosk);
@@ -34,9 +36,8 @@ export class KiosksController {
 
   @Get('api/kiosks')
   @Roles('admin', 'superadmin')
-  async list() {
-    const { kiosks } = await this.rpc.send('identity.kiosk.list.v1', {});
-    return kiosks.map(browserKiosk);
+  async list(@Req() req: AuthedRequest) {
+    return (await this.visibleKiosks(actorOf(req))).map(browserKiosk);
   }
 
   @Public()
@@ -49,7 +50,11 @@ export class KiosksController {
 
   @Delete('api/kiosks/:id')
   @Roles('admin', 'superadmin')
-  async revoke(@Param('id', new PositiveIntPipe('id', 'Invalid kiosk ID')) id: number) {
+  async revoke(@Param('id', new PositiveIntPipe('id', 'Invalid kiosk ID')) id: number, @Req() req: AuthedRequest) {
+    const actor = actorOf(req);
+    if (actor.role === 'admin' && !(await this.visibleKiosks(actor)).some((k) => k.id === id)) {
+      throw new NotFoundException({ message: KIOSK_NOT_FOUND, field: 'id' });
+    }
     await this.rpc.send('identity.kiosk.revoke.v1', { kioskId: id });
     // Whoever is still signed in at it is signed out now, not at the session's end.
     await this.sessions.destroyAllForKiosk(id);
@@ -64,6 +69,28 @@ export class KiosksController {
     if (!token) throw new ForbiddenException({ message: NOT_A_KIOSK });
     const { name, location, workers } = await this.rpc.send('identity.kiosk.roster.v1', { token });
     return { name, location, workers: workers.map((w) => ({ id: w.userId, label: w.label })) };
+  }
+
+  /** Every kiosk for the superadmin; an admin's are those at their teams' locations. */
+  private async visibleKiosks(actor: Actor) {
+    const [{ kiosks }, mine] = await Promise.all([this.rpc.send('identity.kiosk.list.v1', {}), this.teamLocations(actor)]);
+    return mine ? kiosks.filter((k) => mine.has(k.location.toLowerCase())) : kiosks;
+  }
+
+  /**
+   * The names (lower-cased) of the locations of the teams an admin monitors; absent when they see
+   * every kiosk (the superadmin, an admin of every team).
+   */
+  private async teamLocations(actor: Actor): Promise<Set<string> | undefined> {
+    if (actor.role !== 'admin') return undefined;
+    const [scope, { teams }, { locations }] = await Promise.all([
+      this.rpc.send('identity.team.scope.v1', { adminId: actor.userId }),
+      this.rpc.send('identity.team.list.v1', { monitoredBy: actor.userId }),
+      this.rpc.send('locations.location.list.v1', {}),
+    ]);
+    if (scope.all) return undefined;
+    const ids = new Set(teams.flatMap((t) => t.locationIds));
+    return new Set(locations.filter((l) => ids.has(l.id)).map((l) => l.name.toLowerCase()));
   }
 
   /** A browser-session cookie (never remember-me): a shared terminal must not keep a worker signed in. */

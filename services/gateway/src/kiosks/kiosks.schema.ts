@@ -8,6 +8,10 @@ const text = (label: string) =>
     .min(1, `${label} is required`)
     .max(100, `${label} must be at most 100 characters`);
 
+export const KIOSK_NOT_FOUND = 'Kiosk not found';
+/** An admin of some teams enrols kiosks at those teams' locations only. */
+export const NOT_YOUR_LOCATION = "Choose a location of one of your teams";
+
 export const enrolKioskSchema = z.object({ name: text('Name'), location: text('Location') }).strict();
 
 export const WHO_FIRST = 'Choose your name first';

@@ -21,17 +21,23 @@ export const LIVE_SUBJECTS = [
   'identity.contact.changed.v1',
   'identity.settings.changed.v1',
   'identity.credential.changed.v1',
+  'identity.team.changed.v1',
 ] as const satisfies readonly EventSubject[];
 
 export type LiveEventType = 'worker' | 'alarm' | 'activity' | 'account';
 
-/** Admins and the superadmin see every worker; a worker only what is addressed to its own id. */
+/**
+ * Monitors: the superadmin sees every worker, an admin the workers of their teams (issue 12); a
+ * worker only what is addressed to its own id.
+ */
 export type Audience = 'monitors' | { userId: number };
 
 export interface LiveDelivery {
   type: LiveEventType;
   data: Record<string, unknown>;
   to: Audience;
+  /** The user a monitors' frame is about, which decides which admins see it; absent: about nobody in particular. */
+  about?: number;
 }
 
 type WorkerChange = 'shift_started' | 'shift_ended' | 'checked_in' | 'deadline_changed' | 'emergency';
@@ -40,13 +46,13 @@ type WorkerChange = 'shift_started' | 'shift_ended' | 'checked_in' | 'deadline_c
 function workerChange(userId: number, change: WorkerChange, at: string, extra: { nextCheckInTime?: string | null; location?: string | null }): LiveDelivery[] {
   const data = { userId, change, at, ...extra };
   return [
-    { type: 'worker', data, to: 'monitors' },
+    { type: 'worker', data, to: 'monitors', about: userId },
     { type: 'worker', data, to: { userId } },
   ];
 }
 
 function alarmChange(alarmId: string, userId: number, change: string, at: string, kind?: string): LiveDelivery {
-  return { type: 'alarm', data: { alarmId, userId, change, ...(kind ? { kind } : {}), at }, to: 'monitors' };
+  return { type: 'alarm', data: { alarmId, userId, change, ...(kind ? { kind } : {}), at }, to: 'monitors', about: userId };
 }
 
 /**
@@ -56,7 +62,7 @@ function alarmChange(alarmId: string, userId: number, change: string, at: string
 function accountUpdated(userId: number): LiveDelivery[] {
   const data = { userId, change: 'updated' };
   return [
-    { type: 'account', data, to: 'monitors' },
+    { type: 'account', data, to: 'monitors', about: userId },
     { type: 'account', data, to: { userId } },
   ];
 }
@@ -114,18 +120,37 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
         details: d.details,
         location: d.location,
       });
-      return [{ type: 'activity', data: entry, to: 'monitors' }];
+      return [{ type: 'activity', data: entry, to: 'monitors', ...(d.userId !== undefined ? { about: d.userId } : {}) }];
     }
     case 'identity.user.created.v1':
-      return [{ type: 'account', data: { userId: envelope.data.userId, change: 'created' }, to: 'monitors' }];
+      return [{ type: 'account', data: { userId: envelope.data.userId, change: 'created' }, to: 'monitors', about: envelope.data.userId }];
     case 'identity.user.updated.v1':
     case 'identity.contact.changed.v1':
     case 'identity.settings.changed.v1':
     case 'identity.credential.changed.v1':
       return accountUpdated(envelope.data.userId);
     case 'identity.user.deleted.v1':
-      return [{ type: 'account', data: { userId: envelope.data.userId, change: 'deleted' }, to: 'monitors' }];
+      return [{ type: 'account', data: { userId: envelope.data.userId, change: 'deleted' }, to: 'monitors', about: envelope.data.userId }];
     default:
       return [];
+  }
+}
+
+/**
+ * How an event changes which workers admins see: a worker created in or moved to a team (heard
+ * before the event's own frame is handed out, so the new team's admins get it), or any change to a
+ * team (its monitors, or the number of teams, which decides who monitors them all).
+ */
+export type ScopeChange = { kind: 'member'; userId: number; teamId: number } | { kind: 'teams' };
+
+export function scopeChange(envelope: AnyEventEnvelope): ScopeChange | undefined {
+  switch (envelope.subject) {
+    case 'identity.user.created.v1':
+    case 'identity.user.updated.v1':
+      return envelope.data.teamId !== undefined ? { kind: 'member', userId: envelope.data.userId, teamId: envelope.data.teamId } : undefined;
+    case 'identity.team.changed.v1':
+      return { kind: 'teams' };
+    default:
+      return undefined;
   }
 }

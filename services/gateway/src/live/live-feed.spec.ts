@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { InProcessBus, type AnyEventEnvelope } from '@lws/messaging';
 import { createLogger } from '@lws/platform';
 import type { Role } from '../common/session.guard';
-import { LiveFeed, type LiveSubscriber } from './live-feed';
+import { LiveFeed, LiveScope, type LiveSubscriber, type TeamScope } from './live-feed';
 
 const logger = createLogger('live-feed-spec', 'silent');
 const NOW = new Date('2025-06-01T10:00:00.000Z');
@@ -150,5 +150,83 @@ describe('LiveFeed', () => {
     await feed.stop();
     expect(open.closed).toBe(true);
     expect(feed.size).toBe(0);
+  });
+
+  describe("an admin's teams (issue 12)", () => {
+    const moved = (userId: number, teamId: number) =>
+      event('identity.user.updated.v1', { userId, name: 'Moved Worker', role: 'worker', version: 2, teamId });
+    const teamChanged = () =>
+      event('identity.team.changed.v1', {
+        change: 'updated',
+        changedBy: 1,
+        team: {
+          id: 20,
+          name: 'South',
+          locationIds: [],
+          monitors: [],
+          checkInPolicy: { defaultInterval: 60, allowedIntervals: [60] },
+          emergencyNumbers: [],
+          memberCount: 1,
+          version: 2,
+          createdAt: NOW.toISOString(),
+          updatedAt: NOW.toISOString(),
+        },
+      });
+    const workerFrames = (c: Client) => c.frames.filter((f) => f.includes('event: worker')).map((f) => JSON.parse(/data: (.*)/.exec(f)![1]).userId as number);
+    const scoped = async (c: Client, load: () => Promise<TeamScope | undefined>) =>
+      Object.assign(c, { scope: await new LiveScope(load, logger).init() }) as Client;
+    const north = (...userIds: number[]): TeamScope => ({ teamIds: new Set([10]), userIds: new Set(userIds) });
+
+    it("sends an admin only their teams' workers, and a worker who moves in from then on", async () => {
+      await start();
+      const admin = await scoped(client(1, 'admin'), async () => north(7));
+      const superadmin = client(2, 'superadmin');
+      feed.attach(admin);
+      feed.attach(superadmin);
+      await bus.publish(checkIn(7));
+      await bus.publish(checkIn(8));
+      await bus.publish(moved(8, 10));
+      await bus.publish(checkIn(8));
+      await bus.publish(moved(7, 20));
+      await bus.publish(checkIn(7));
+      expect(workerFrames(superadmin)).toEqual([7, 8, 8, 7]);
+      expect(workerFrames(admin)).toEqual([7, 8]);
+      // The move itself reaches the new team's admin (an account frame about the worker).
+      expect(admin.frames.filter((f) => f.includes('event: account')).length).toBe(1);
+    });
+
+    it('looks the teams up again when a team changes, keeping a move heard while the lookup was in flight', async () => {
+      await start();
+      let answer: (s: TeamScope) => void = () => undefined;
+      let lookups = 0;
+      const admin = await scoped(client(1, 'admin'), () => {
+        lookups++;
+        return lookups === 1 ? Promise.resolve(north(7)) : new Promise<TeamScope>((r) => (answer = r));
+      });
+      feed.attach(admin);
+      await bus.publish(teamChanged());
+      expect(lookups).toBe(2);
+      // Heard while the lookup is in flight; the answer was read before the move.
+      await bus.publish(moved(9, 10));
+      answer({ teamIds: new Set([10, 20]), userIds: new Set([7, 30]) });
+      await new Promise((r) => setImmediate(r));
+      await bus.publish(checkIn(30));
+      await bus.publish(checkIn(9));
+      expect(workerFrames(admin)).toEqual([30, 9]);
+    });
+
+    it('an admin of no team hears nothing about workers; one who comes to monitor every team hears all', async () => {
+      await start();
+      let current: TeamScope | undefined = { teamIds: new Set(), userIds: new Set() };
+      const admin = await scoped(client(1, 'admin'), async () => current);
+      feed.attach(admin);
+      await bus.publish(checkIn(7));
+      expect(workerFrames(admin)).toEqual([]);
+      current = undefined;
+      await bus.publish(teamChanged());
+      await new Promise((r) => setImmediate(r));
+      await bus.publish(checkIn(7));
+      expect(workerFrames(admin)).toEqual([7]);
+    });
   });
 });

@@ -2,7 +2,7 @@ import { ContractError } from '@lws/contracts';
 import { parseEnvelope, type EventTailSource, type TailHandle, type TailMessage } from '@lws/messaging';
 import type { Clock, Logger } from '@lws/platform';
 import type { Role } from '../common/session.guard';
-import { LIVE_SUBJECTS, liveDeliveries, type LiveDelivery } from './live-events';
+import { LIVE_SUBJECTS, liveDeliveries, scopeChange, type LiveDelivery } from './live-events';
 
 export interface LiveFeedOptions {
   source: EventTailSource;
@@ -12,10 +12,80 @@ export interface LiveFeedOptions {
   maxAgeMs: number;
 }
 
+/** Which workers an admin of some teams sees: those teams' (issue 12). */
+export interface TeamScope {
+  teamIds: Set<number>;
+  userIds: Set<number>;
+}
+
+/**
+ * An admin's scope as an open stream holds it: looked up when the stream opens, kept current by
+ * the workers the feed hears join a team, and looked up again when a team changes. A worker heard
+ * while a lookup is in flight is applied to its answer too, so a slow lookup cannot undo it.
+ */
+export class LiveScope {
+  private current: TeamScope | undefined;
+  private inflight = false;
+  private again = false;
+  private heard: { userId: number; teamId: number }[] = [];
+
+  constructor(
+    private readonly load: () => Promise<TeamScope | undefined>,
+    private readonly logger: Logger,
+  ) {}
+
+  async init(): Promise<this> {
+    this.current = await this.load();
+    return this;
+  }
+
+  /** Absent: every worker. */
+  get(): TeamScope | undefined {
+    return this.current;
+  }
+
+  member(userId: number, teamId: number): void {
+    if (this.inflight) this.heard.push({ userId, teamId });
+    if (this.current) joinOrLeave(this.current, userId, teamId);
+  }
+
+  refresh(): void {
+    if (this.inflight) {
+      this.again = true;
+      return;
+    }
+    this.inflight = true;
+    this.heard = [];
+    this.load()
+      .then(
+        (next) => {
+          if (next) for (const h of this.heard) joinOrLeave(next, h.userId, h.teamId);
+          this.current = next;
+        },
+        (err: unknown) => this.logger.warn({ err }, "live stream could not look up an admin's teams; keeping the last known until the next change"),
+      )
+      .finally(() => {
+        this.inflight = false;
+        this.heard = [];
+        if (this.again) {
+          this.again = false;
+          this.refresh();
+        }
+      });
+  }
+}
+
+function joinOrLeave(scope: TeamScope, userId: number, teamId: number): void {
+  if (scope.teamIds.has(teamId)) scope.userIds.add(userId);
+  else scope.userIds.delete(userId);
+}
+
 /** One open stream as the feed sees it. */
 export interface LiveSubscriber {
   readonly userId: number;
   readonly role: Role;
+  /** An admin's teams; absent for the superadmin and workers. */
+  readonly scope?: LiveScope;
   /** Writes a ready-made frame to the client. */
   send(frame: string): void;
   /** Ends the stream (shutdown). */
@@ -25,8 +95,8 @@ export interface LiveSubscriber {
 interface Buffered {
   sequence: number;
   storedAt: number;
-  /** The frame monitors get, if any. */
-  monitors?: string;
+  /** The frame monitors get, if any, and the user it is about (which admins see it). */
+  monitors?: { frame: string; about?: number };
   /** The frame the worker it is about gets, if any. */
   worker?: { userId: number; frame: string };
 }
@@ -40,6 +110,13 @@ interface Attached {
 const CURSOR = /^([a-z0-9]{1,40})-(\d{1,15})$/;
 
 const isMonitor = (role: Role) => role === 'admin' || role === 'superadmin';
+
+/** The superadmin sees every monitors' frame; an admin of some teams those about their teams' workers or themselves. */
+function sees(subscriber: LiveSubscriber, about: number | undefined): boolean {
+  const scope = subscriber.scope?.get();
+  if (!scope) return true;
+  return about !== undefined && (about === subscriber.userId || scope.userIds.has(about));
+}
 
 export function frame(type: string, data: unknown, id?: string): string {
   return `${id !== undefined ? `id: ${id}\n` : ''}event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -145,7 +222,7 @@ export class LiveFeed {
     for (let i = this.first; i < this.buffer.length; i++) {
       const e = this.buffer[i];
       if (e.sequence <= a.after) continue;
-      const f = monitor ? e.monitors : e.worker?.userId === a.subscriber.userId ? e.worker.frame : undefined;
+      const f = monitor ? (e.monitors && sees(a.subscriber, e.monitors.about) ? e.monitors.frame : undefined) : e.worker?.userId === a.subscriber.userId ? e.worker.frame : undefined;
       if (f) out.push(f);
     }
     return out;
@@ -156,7 +233,9 @@ export class LiveFeed {
     this.head = message.sequence;
     let deliveries: LiveDelivery[];
     try {
-      deliveries = liveDeliveries(parseEnvelope(message.subject, message.data));
+      const envelope = parseEnvelope(message.subject, message.data);
+      this.rescope(envelope);
+      deliveries = liveDeliveries(envelope);
     } catch (err) {
       if (!(err instanceof ContractError)) throw err;
       this.options.logger.warn({ subject: message.subject, sequence: message.sequence, err: err.message }, 'live feed skipped an event that breaks its contract');
@@ -167,14 +246,27 @@ export class LiveFeed {
     const entry: Buffered = { sequence: message.sequence, storedAt: Date.now() };
     for (const d of deliveries) {
       const f = frame(d.type, d.data, id);
-      if (d.to === 'monitors') entry.monitors = f;
+      if (d.to === 'monitors') entry.monitors = { frame: f, ...(d.about !== undefined ? { about: d.about } : {}) };
       else entry.worker = { userId: d.to.userId, frame: f };
     }
     this.store(entry);
-    if (entry.monitors) for (const a of this.monitors) this.deliver(a, entry.sequence, entry.monitors);
+    const monitors = entry.monitors;
+    if (monitors) for (const a of this.monitors) if (sees(a.subscriber, monitors.about)) this.deliver(a, entry.sequence, monitors.frame);
     if (entry.worker) {
       const set = this.workers.get(entry.worker.userId);
       if (set) for (const a of set) this.deliver(a, entry.sequence, entry.worker.frame);
+    }
+  }
+
+  /** Keeps the admins' scopes current with the workers and teams identity changes. */
+  private rescope(envelope: Parameters<typeof scopeChange>[0]): void {
+    const change = scopeChange(envelope);
+    if (!change) return;
+    for (const a of this.monitors) {
+      const scope = a.subscriber.scope;
+      if (!scope) continue;
+      if (change.kind === 'member') scope.member(change.userId, change.teamId);
+      else scope.refresh();
     }
   }
 

@@ -1,11 +1,13 @@
 import { Controller, Get, HttpException, Inject, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import type { RpcClient } from '@lws/messaging';
 import { LOGGER, type Logger } from '@lws/platform';
 import type { AuthedRequest } from '../common/session.guard';
+import { RPC } from '../common/rpc';
 import { parseInput } from '../common/validation';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { SESSION_STORE, type SessionStore } from '../sessions/session.store';
-import { LiveFeed, type LiveSubscriber } from './live-feed';
+import { LiveFeed, LiveScope, type LiveSubscriber, type TeamScope } from './live-feed';
 import { lastEventIdHeader, liveQuery } from './live.schema';
 
 export const TOO_MANY_STREAMS = 'Too many live update streams are open for this account; close a tab or use the refresh';
@@ -15,7 +17,8 @@ const RETRY_MS = 3000;
 
 /**
  * GET /api/events: the Server-Sent Events stream (docs/api-live.md). Any signed-in user; a worker
- * gets only what concerns itself, monitors everything. The stream ends when the session does.
+ * gets only what concerns itself, an admin what concerns their teams' workers, the superadmin
+ * everything. The stream ends when the session does.
  */
 @Controller('api/events')
 export class LiveController {
@@ -26,10 +29,17 @@ export class LiveController {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(RPC) private readonly rpc: RpcClient,
   ) {}
 
+  /** As workerScope (common/access.ts), with the teams, to place the workers the stream hears move. */
+  private async teamScope(adminId: number): Promise<TeamScope | undefined> {
+    const scope = await this.rpc.send('identity.team.scope.v1', { adminId });
+    return scope.all ? undefined : { teamIds: new Set(scope.teamIds), userIds: new Set(scope.userIds) };
+  }
+
   @Get()
-  stream(@Query() query: unknown, @Req() req: AuthedRequest, @Res() res: Response): void {
+  async stream(@Query() query: unknown, @Req() req: AuthedRequest, @Res() res: Response): Promise<void> {
     const fromQuery = parseInput(liveQuery, query).lastEventId;
     const fromHeader = parseInput(lastEventIdHeader, { 'Last-Event-ID': req.get('last-event-id') || undefined })['Last-Event-ID'];
     const session = req.session!;
@@ -37,7 +47,10 @@ export class LiveController {
     const { userId, role } = session;
     const open = this.openPerUser.get(userId) ?? 0;
     if (open >= this.config.LIVE_MAX_STREAMS_PER_USER) throw new HttpException({ message: TOO_MANY_STREAMS }, 429);
-    this.openPerUser.set(userId, open + 1);
+    // An admin's stream carries only their teams' workers: looked up before anything is sent.
+    const scope = role === 'admin' ? await new LiveScope(() => this.teamScope(userId), this.logger).init() : undefined;
+    if ((this.openPerUser.get(userId) ?? 0) >= this.config.LIVE_MAX_STREAMS_PER_USER) throw new HttpException({ message: TOO_MANY_STREAMS }, 429);
+    this.openPerUser.set(userId, (this.openPerUser.get(userId) ?? 0) + 1);
 
     let closed = false;
     const timers: NodeJS.Timeout[] = [];
@@ -49,7 +62,7 @@ export class LiveController {
         res.destroy();
       }
     };
-    const subscriber: LiveSubscriber = { userId, role, send: write, close: () => res.end() };
+    const subscriber: LiveSubscriber = { userId, role, ...(scope ? { scope } : {}), send: write, close: () => res.end() };
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream');
     res.setHeader('Cache-Control', 'no-cache');
@@ -70,9 +83,11 @@ export class LiveController {
     write(`retry: ${RETRY_MS}\n\n${initial}`);
 
     timers.push(setInterval(() => write(': ping\n\n'), this.config.LIVE_HEARTBEAT_MS));
-    // Checked without touching it: an open tab is not activity that keeps a session alive.
+    // Checked without touching it: an open tab is not activity that keeps a session alive. An
+    // admin's teams are looked up again too, in case a change was missed.
     timers.push(
       setInterval(() => {
+        scope?.refresh();
         this.sessions.get(sessionId).then(
           (now) => {
             if (!now || now.userId !== userId || now.role !== role) res.end();

@@ -1,15 +1,16 @@
-import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { RpcClient } from '@lws/messaging';
+import { actorOf, scopeField, workerScope } from '../common/access';
 import { RPC } from '../common/rpc';
-import { Roles } from '../common/session.guard';
+import { Roles, type AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
 import { DEFAULT_LIST_LIMIT, workerListQuery } from './shifts.schema';
 import { browserWorker } from './worker.view';
 
 export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 
-/** The monitors' lists (spec section 2, Worker Dashboard), a page at a time. */
+/** The monitors' lists (spec section 2, Worker Dashboard), a page at a time; an admin's show their teams' workers. */
 @Controller('api')
 @Roles('admin', 'superadmin')
 export class DashboardsController {
@@ -17,27 +18,28 @@ export class DashboardsController {
 
   /** On shift. */
   @Get('workers/active')
-  active(@Query() query: unknown, @Res({ passthrough: true }) res: Response) {
-    return this.page('active', query, res);
+  active(@Query() query: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
+    return this.page('active', query, req, res);
   }
 
   /** On shift, next check-in less than 15 minutes away and not passed. */
   @Get('workers/due')
-  due(@Query() query: unknown, @Res({ passthrough: true }) res: Response) {
-    return this.page('due', query, res);
+  due(@Query() query: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
+    return this.page('due', query, req, res);
   }
 
   /** On shift, next check-in passed. */
   @Get('workers/missed')
-  missed(@Query() query: unknown, @Res({ passthrough: true }) res: Response) {
-    return this.page('missed', query, res);
+  missed(@Query() query: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
+    return this.page('missed', query, req, res);
   }
 
   /** The first page of each list at one instant, with that instant. */
   @Get('dashboard-data')
-  async dashboard(@Query() query: unknown) {
+  async dashboard(@Query() query: unknown, @Req() req: AuthedRequest) {
     const { limit } = parseInput(workerListQuery.pick({ limit: true }), query);
-    const reply = await this.rpc.send('shifts.dashboard.get.v1', { limit: limit ?? DEFAULT_LIST_LIMIT });
+    const scope = await workerScope(this.rpc, actorOf(req));
+    const reply = await this.rpc.send('shifts.dashboard.get.v1', { limit: limit ?? DEFAULT_LIST_LIMIT, ...scopeField(scope) });
     return {
       active: reply.active.map(browserWorker),
       due: reply.due.map(browserWorker),
@@ -46,9 +48,10 @@ export class DashboardsController {
     };
   }
 
-  private async page(list: 'active' | 'due' | 'missed', query: unknown, res: Response) {
+  private async page(list: 'active' | 'due' | 'missed', query: unknown, req: AuthedRequest, res: Response) {
     const { limit, cursor } = parseInput(workerListQuery, query);
-    const reply = await this.rpc.send('shifts.worker.list.v1', { list, limit: limit ?? DEFAULT_LIST_LIMIT, ...(cursor ? { cursor } : {}) });
+    const scope = await workerScope(this.rpc, actorOf(req));
+    const reply = await this.rpc.send('shifts.worker.list.v1', { list, limit: limit ?? DEFAULT_LIST_LIMIT, ...(cursor ? { cursor } : {}), ...scopeField(scope) });
     if (reply.nextCursor) res.setHeader(NEXT_CURSOR_HEADER, reply.nextCursor);
     return reply.workers.map(browserWorker);
   }

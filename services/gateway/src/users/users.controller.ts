@@ -1,11 +1,11 @@
 import { BadRequestException, Body, Controller, Delete, ForbiddenException, Get, Inject, Param, Patch, Post, Req } from '@nestjs/common';
 import type { RpcClient } from '@lws/messaging';
-import { actorOf, PositiveIntPipe } from '../common/access';
+import { actorOf, PositiveIntPipe, type Actor } from '../common/access';
 import { RPC } from '../common/rpc';
 import { camelCaseKeys, parseInput } from '../common/validation';
 import { Roles, type AuthedRequest } from '../common/session.guard';
 import { publicUser } from '../auth/auth.service';
-import { createUserSchema, moveTeamSchema, PIN_CHANGE_FIELDS, updateProfileSchema } from './users.schema';
+import { createUserSchema, moveTeamSchema, NO_TEAM, PIN_CHANGE_FIELDS, TEAM_NOT_FOUND, updateProfileSchema } from './users.schema';
 import { managerOf, UsersService } from './users.service';
 
 @Controller('api/users')
@@ -21,8 +21,10 @@ export class UsersController {
   async create(@Body() body: unknown, @Req() req: AuthedRequest) {
     const { pinCode, ...input } = parseInput(createUserSchema, body);
     const actorRole = req.session!.role === 'superadmin' ? 'superadmin' : 'admin';
+    const teamId = await this.newWorkersTeam(actorOf(req), input.role, input.teamId);
     const { user, generatedPin } = await this.rpc.send('identity.user.create.v1', {
       ...input,
+      ...(teamId !== undefined ? { teamId } : {}),
       ...(input.medicalInfo ? { medicalInfo: input.medicalInfo } : {}),
       ...(pinCode ? { pin: pinCode } : {}),
       actorRole,
@@ -30,6 +32,19 @@ export class UsersController {
     });
     // Without a chosen PIN identity draws one: shown to the creator this once.
     return { user: { ...publicUser(user), ...(user.teamId ? { teamId: user.teamId } : {}) }, ...(generatedPin ? { generatedPin } : {}) };
+  }
+
+  /**
+   * An admin of some teams adds workers to those teams only: the one named, or their first. The
+   * superadmin and an admin of every team may name any team (none: the oldest, identity's rule).
+   */
+  private async newWorkersTeam(actor: Actor, role: 'worker' | 'admin', teamId: number | undefined): Promise<number | undefined> {
+    if (actor.role !== 'admin' || role !== 'worker') return teamId;
+    const scope = await this.rpc.send('identity.team.scope.v1', { adminId: actor.userId });
+    if (scope.all) return teamId;
+    if (teamId !== undefined && !scope.teamIds.includes(teamId)) throw new BadRequestException({ message: TEAM_NOT_FOUND, field: 'teamId' });
+    if (scope.teamIds.length === 0) throw new BadRequestException({ message: NO_TEAM, field: 'teamId' });
+    return teamId ?? scope.teamIds[0];
   }
 
   @Get(':id/with-relations')

@@ -67,6 +67,10 @@ export const updateProfileSchema = z
   .strict()
   .refine((b) => b.name !== undefined || b.phone !== undefined || b.medicalInfo !== undefined, 'Nothing to update');
 
+/** Identity's words for a team that does not exist; an admin's other teams read the same. */
+export const TEAM_NOT_FOUND = 'Team not found';
+export const NO_TEAM = 'You monitor no team yet: ask the superadmin to add you to one';
+
 export const PIN_CHANGE_FIELDS = ['currentPin', 'pinCode'] as const;
 
 export const createUserSchema = z.object({

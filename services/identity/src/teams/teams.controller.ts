@@ -40,6 +40,11 @@ export class TeamsController {
     return this.teams.members(req);
   }
 
+  @Command('identity.team.scope.v1')
+  scope(@Payload() req: Req<'identity.team.scope.v1'>) {
+    return this.teams.scope(req.adminId);
+  }
+
   @Command('identity.user.set_team.v1')
   setUserTeam(@Payload() req: Req<'identity.user.set_team.v1'>) {
     return this.teams.setUserTeam(req);

@@ -4,6 +4,7 @@ import type { CommandMap, EventMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, DB, policyOverrideSchema, UnitOfWork, type Clock, type Db, type Emit, type Tx } from '@lws/platform';
 import { teams, users, type TeamMonitorEntry, type TeamRow } from '../db/schema';
+import { userUpdatedEvent } from '../users/user-view';
 
 type Reply<P extends keyof CommandMap> = CommandMap[P]['reply'];
 type Request<P extends keyof CommandMap> = CommandMap[P]['request'];
@@ -102,19 +103,24 @@ export class TeamsService {
     return { members: rows };
   }
 
-  /** Moves a worker to another team; the user's version is raised like any other change to them. */
+  /**
+   * Moves a worker to another team; the user's version is raised like any other change to them, and
+   * the other services hear the whole profile with its new team (identity.user.updated.v1).
+   */
   async setUserTeam(req: Request<'identity.user.set_team.v1'>): Promise<Reply<'identity.user.set_team.v1'>> {
-    return this.uow.run(async (tx) => {
+    return this.uow.run(async (tx, emit) => {
       const [team] = await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, req.teamId));
       if (!team) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
       const [user] = await tx.select({ id: users.id, role: users.role, teamId: users.teamId }).from(users).where(eq(users.id, req.userId)).for('update');
       if (!user) throw new RpcError(404, 'User not found', { field: 'userId' });
       if (user.role !== 'worker') throw new RpcError(400, 'Only workers belong to a team', { field: 'teamId' });
       if (user.teamId !== req.teamId) {
-        await tx
+        const [moved] = await tx
           .update(users)
           .set({ teamId: req.teamId, version: sql`${users.version} + 1`, versionChangedAt: this.clock(), updatedAt: this.clock() })
-          .where(eq(users.id, req.userId));
+          .where(eq(users.id, req.userId))
+          .returning();
+        await emit('identity.user.updated.v1', userUpdatedEvent(moved));
       }
       return { teamId: req.teamId };
     });
@@ -127,6 +133,15 @@ export class TeamsService {
       .from(teams)
       .where(sql`${teams.monitors} @> ${JSON.stringify([{ userId: adminId }])}::jsonb or ${teams.monitors} @> ${JSON.stringify([{ deputyUserId: adminId }])}::jsonb`);
     return rows.map((r) => r.id);
+  }
+
+  /** What an admin may see (identity.team.scope.v1): `all` when they cover every team. */
+  async scope(adminId: number): Promise<Reply<'identity.team.scope.v1'>> {
+    const [teamIds, [{ n: total }]] = await Promise.all([this.monitoredBy(adminId), this.db.select({ n: count() }).from(teams)]);
+    if (teamIds.length > 0 && teamIds.length === Number(total)) return { all: true, teamIds, userIds: [] };
+    const members =
+      teamIds.length === 0 ? [] : await this.db.select({ id: users.id }).from(users).where(inArray(users.teamId, teamIds)).orderBy(asc(users.id));
+    return { all: false, teamIds, userIds: members.map((m) => m.id) };
   }
 
   async exists(tx: Tx, teamId: number): Promise<boolean> {

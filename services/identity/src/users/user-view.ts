@@ -15,3 +15,22 @@ export function toUserView(row: UserRow) {
     ...(row.teamId !== null ? { teamId: row.teamId } : {}),
   };
 }
+
+/**
+ * identity.user.created.v1 and identity.user.updated.v1 as other services hear them: the whole
+ * profile at its version, and a worker's team. Medical information stays in identity.
+ */
+export function userCreatedEvent(row: UserRow) {
+  return { ...userUpdatedEvent(row), username: row.username };
+}
+
+export function userUpdatedEvent(row: UserRow) {
+  return {
+    userId: row.id,
+    name: row.name,
+    role: row.role,
+    ...(row.phone ? { phone: row.phone } : {}),
+    version: row.version,
+    ...(row.teamId !== null ? { teamId: row.teamId } : {}),
+  };
+}

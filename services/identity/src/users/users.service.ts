@@ -4,7 +4,7 @@ import { RpcError } from '@lws/messaging';
 import { UnitOfWork } from '@lws/platform';
 import { PasswordHasher } from './password-hasher';
 import { UsersRepository } from './users.repository';
-import { toUserView } from './user-view';
+import { toUserView, userCreatedEvent, userUpdatedEvent } from './user-view';
 import { PinAssigner, writePinHash } from '../credentials/pin-assigner';
 import { TEAM_NOT_FOUND, TeamsService } from '../teams/teams.service';
 import type { Role } from '../db/schema';
@@ -59,14 +59,7 @@ export class UsersService {
         if (!inserted) return undefined;
         if (role === 'admin') await this.teams.adoptNewAdmin(tx, emit, inserted.id, req.actorId ?? inserted.id);
         const created = await writePinHash(tx, inserted.id, pinHash);
-        await emit('identity.user.created.v1', {
-          userId: created.id,
-          username: created.username,
-          name: created.name,
-          role: created.role,
-          ...(created.phone ? { phone: created.phone } : {}),
-          version: created.version,
-        });
+        await emit('identity.user.created.v1', userCreatedEvent(created));
         return created;
       }),
     );
@@ -95,13 +88,7 @@ export class UsersService {
       if (Object.keys(changes).length === 0) return current;
       const updated = await this.repo.updateProfile(tx, current.id, changes);
       // Medical information stays in identity: the event says the user changed, not what it reads.
-      await emit('identity.user.updated.v1', {
-        userId: updated.id,
-        name: updated.name,
-        role: updated.role,
-        ...(updated.phone ? { phone: updated.phone } : {}),
-        version: updated.version,
-      });
+      await emit('identity.user.updated.v1', userUpdatedEvent(updated));
       return updated;
     });
     return { user: toUserView(row) };

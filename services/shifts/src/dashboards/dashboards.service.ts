@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, eq, gt, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { CommandMap, WorkerStateView } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
-import { CLOCK, DB, type Clock, type Db } from '@lws/platform';
+import { CLOCK, DB, pgArray, type Clock, type Db } from '@lws/platform';
 import { ADMIN_DUE_SOON_MS, DEFAULT_CHECK_IN_INTERVAL_MINUTES } from '@lws/rules';
 import { workerState, type WorkerStateRow } from '../db/schema';
 import { WorkerStateRepository } from '../workers/worker-state.repository';
@@ -11,6 +11,8 @@ import { decodeCursor, encodeCursor, type Position, type WorkerList } from './cu
 
 type List = CommandMap['shifts.worker.list.v1'];
 type Dashboard = CommandMap['shifts.dashboard.get.v1'];
+/** An admin's workers; absent: every worker. */
+type Scope = NonNullable<List['request']['scope']>;
 
 export const MAX_STATE_IDS = 10_000;
 
@@ -33,7 +35,7 @@ export class DashboardsService {
       if (!after) throw new RpcError(400, 'Invalid cursor', { field: 'cursor' });
     }
     const now = this.clock();
-    const page = await this.page(req.list, now, req.limit, after);
+    const page = await this.page(req.list, now, req.limit, req.scope, after);
     return { ...page, now: now.toISOString() };
   }
 
@@ -41,7 +43,7 @@ export class DashboardsService {
   async dashboard(req: Dashboard['request']): Promise<Dashboard['reply']> {
     const now = this.clock();
     const [active, due, missed] = await Promise.all(
-      (['active', 'due', 'missed'] as const).map((list) => this.page(list, now, req.limit)),
+      (['active', 'due', 'missed'] as const).map((list) => this.page(list, now, req.limit, req.scope)),
     );
     return { active: active.workers, due: due.workers, missed: missed.workers, now: now.toISOString() };
   }
@@ -56,11 +58,12 @@ export class DashboardsService {
     });
   }
 
-  private async page(list: WorkerList, now: Date, limit: number, after?: Position) {
+  private async page(list: WorkerList, now: Date, limit: number, scope: Scope | undefined, after?: Position) {
+    if (scope?.userIds.length === 0) return { workers: [] };
     const rows: WorkerStateRow[] = await this.db
       .select()
       .from(workerState)
-      .where(and(...this.filter(list, now, after)))
+      .where(and(...this.filter(list, now, after), ...(scope ? [sql`${workerState.userId} = any(${pgArray(scope.userIds)}::int[])`] : [])))
       .orderBy(...(list === 'active' ? [asc(workerState.userId)] : [asc(workerState.nextCheckInAt), asc(workerState.userId)]))
       .limit(limit + 1);
     const more = rows.length > limit;
