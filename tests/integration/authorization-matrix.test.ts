@@ -191,6 +191,14 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/teams/:id/members': managers(200, { on: 'default team' }),
   'PATCH /api/teams/:id': superadminOnly(200, { on: 'new team', body: { emergencyNumbers: [] } }),
   'DELETE /api/teams/:id': superadminOnly(200, { on: 'new team' }),
+  // Away: an admin sets their own; the superadmin anyone's ({until: null}: back now).
+  'POST /api/users/:id/away': [
+    { who: 'anonymous', on: 'admin', body: { until: null }, expect: 401 },
+    { who: 'worker', on: 'worker', body: { until: null }, expect: 403 },
+    { who: 'admin', on: 'admin', body: { until: null }, expect: 200 },
+    { who: 'admin', on: 'otherAdmin', body: { until: null }, expect: 403 },
+    { who: 'superadmin', on: 'otherAdmin', body: { until: null }, expect: 200 },
+  ],
 
   // locations
   'GET /api/location-options': signedIn(200),
@@ -302,6 +310,7 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'GET /api/teams/:id/members': asTeamAdmin(404, { on: 'default team' }),
   'PATCH /api/teams/:id': asTeamAdmin(403, { on: 'new team', body: { emergencyNumbers: [] } }),
   'DELETE /api/teams/:id': asTeamAdmin(403, { on: 'new team' }),
+  'POST /api/users/:id/away': asTeamAdmin(403, { on: 'admin', body: { until: null } }),
   // Locations are the organisation's, shared by its teams.
   'GET /api/location-options': asTeamAdmin(200),
   'POST /api/location-options': asTeamAdmin(201, { body: () => ({ name: `Matrix ${Math.random().toString(36).slice(2, 10)}` }) }),

@@ -113,10 +113,17 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
   }
 
   /** A worker identity knows, with settings and contacts, on shift with a deadline `minutes` away. */
-  async function worker(opts: { minutes?: number; phone?: string | null; contacts?: string[]; primary?: string; start?: boolean } = {}) {
+  async function worker(opts: { minutes?: number; phone?: string | null; contacts?: string[]; primary?: string; start?: boolean; teamId?: number } = {}) {
     const userId = nextUser++;
     const phone = opts.phone === undefined ? `+4479111${String(userId).padStart(5, '0')}` : opts.phone;
-    await publish('identity.user.created.v1', { userId, username: `w${userId}`, name: `Worker ${userId}`, role: 'worker', ...(phone ? { phone } : {}) });
+    await publish('identity.user.created.v1', {
+      userId,
+      username: `w${userId}`,
+      name: `Worker ${userId}`,
+      role: 'worker',
+      ...(phone ? { phone } : {}),
+      ...(opts.teamId !== undefined ? { version: 1, teamId: opts.teamId } : {}),
+    });
     if (opts.primary) await publish('identity.settings.changed.v1', { userId, checkInInterval: 60, primaryContact: opts.primary });
     for (const [i, p] of (opts.contacts ?? []).entries()) {
       await publish('identity.contact.changed.v1', { userId, contactId: userId * 10 + i, change: 'created', name: `Contact ${i}`, phone: p, relation: 'family' });
@@ -578,5 +585,127 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     const ready = await fetch(`${svc.url}/readyz`);
     expect(ready.status).toBe(200);
     expect((await ready.json()).checks.scheduler).toBe('ok');
+  });
+
+  describe('teams (issue 12): an alarm goes to its team, per the team policy frozen when it opens', () => {
+    const TEAM_NUMBER = '+447911000099';
+    let nextTeam = 900;
+
+    async function admin(name: string): Promise<number> {
+      const userId = nextUser++;
+      await publish('identity.user.created.v1', { userId, username: `a${userId}`, name, role: 'admin', version: 1 });
+      return userId;
+    }
+
+    async function away(userId: number, name: string, untilMs: number, version: number): Promise<void> {
+      await publish('identity.user.updated.v1', { userId, name, role: 'admin', version, awayUntil: iso(untilMs) });
+      await eventually(async () => (await pg.query('select away_until from escalation.workers where user_id = $1', [userId])).rows[0]?.away_until?.getTime() === untilMs, 10_000, 20);
+    }
+
+    async function team(id: number, fields: { monitors: { userId: number; deputyUserId?: number }[]; policy?: object; numbers?: string[] }, version = 1): Promise<void> {
+      await publish('identity.team.changed.v1', {
+        change: version === 1 ? 'created' : 'updated',
+        changedBy: 1,
+        team: {
+          id,
+          name: `Team ${id}`,
+          locationIds: [],
+          monitors: fields.monitors,
+          checkInPolicy: { defaultInterval: 60, allowedIntervals: [60] },
+          ...(fields.policy ? { escalationPolicy: JSON.stringify(fields.policy) } : {}),
+          emergencyNumbers: fields.numbers ?? [],
+          memberCount: 1,
+          version,
+          createdAt: iso(nowMs),
+          updatedAt: iso(nowMs),
+        },
+      });
+      await eventually(async () => (await pg.query('select version from escalation.teams where id = $1', [id])).rows[0]?.version === version, 10_000, 20);
+    }
+
+    /** The monitors pushed to one by one (the worker's own push aside). */
+    const pushedTo = async (alarmId: string) =>
+      (await distinctRequests((r) => r.alarmId === alarmId && r.channel === 'push' && r.toUserId !== undefined && r.toUserId !== r.userId)).map((r) => r.toUserId);
+    const toEveryone = (alarmId: string) => distinctRequests((r) => r.alarmId === alarmId && r.channel === 'push' && r.toRole === 'monitors');
+
+    it("the first monitor is away: their deputy is told in their place with the team's other monitor, and the team's own number is called", async () => {
+      const [first, deputy, second] = [await admin('Ann First'), await admin('Dee Deputy'), await admin('Bob Second')];
+      const teamId = nextTeam++;
+      await team(teamId, { monitors: [{ userId: first, deputyUserId: deputy }, { userId: second }], numbers: [TEAM_NUMBER] });
+      await away(first, 'Ann First', nowMs + 8 * 3600_000, 2);
+      const w = await worker({ minutes: 0.5, teamId });
+      advance(MINUTE);
+      const alarm = await alarmOf(w.userId);
+      await eventually(async () => (await pushedTo(alarm.alarmId)).length >= 2, 10_000, 20);
+      expect((await pushedTo(alarm.alarmId)).sort()).toEqual([deputy, second].sort());
+      expect(await toEveryone(alarm.alarmId)).toEqual([]);
+      const { rows } = await pg.query('select team_id, policy from escalation.alarms where id = $1', [alarm.alarmId]);
+      expect(rows[0].team_id).toBe(teamId);
+      expect(rows[0].policy.emergencyNumbers).toEqual([TEAM_NUMBER]);
+      expect((await viewOf(alarm.alarmId)).history).toEqual(
+        expect.arrayContaining([expect.stringContaining('Team monitors Dee Deputy (deputy for Ann First, away), Bob Second notified by push')]),
+      );
+      // The organisation's numbers wait for the acknowledgement window; the team's replaces them.
+      advance(10 * MINUTE);
+      await rpc.send('escalation.deadline.process_due.v1', {});
+      const calls = await eventually(async () => {
+        const found = await distinctRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice');
+        return found.length > 0 ? found : undefined;
+      }, 10_000, 20);
+      expect(calls.map((c) => c.toPhone)).toEqual([TEAM_NUMBER]);
+      await rpc.send('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: deputy, verdict: 'false_alarm', note: 'Test' });
+    });
+
+    it("a team policy runs monitor 1, then their deputy, then the organisation; a policy edited later applies to the next alarm only", async () => {
+      const [first, deputy] = [await admin('Cat First'), await admin('Dan Deputy')];
+      const teamId = nextTeam++;
+      const stepwise = {
+        missed_check_in: [
+          { action: 'notify_monitor', position: 1, after: 0 },
+          { action: 'notify_deputy', position: 1, after: 60 },
+          { action: 'notify_organisation', after: 120 },
+        ],
+      };
+      await team(teamId, { monitors: [{ userId: first, deputyUserId: deputy }], policy: stepwise });
+      const w = await worker({ minutes: 0.5, teamId });
+      advance(MINUTE);
+      const alarm = await alarmOf(w.userId);
+      await eventually(async () => (await pushedTo(alarm.alarmId)).length === 1, 10_000, 20);
+      expect(await pushedTo(alarm.alarmId)).toEqual([first]);
+      expect(await toEveryone(alarm.alarmId)).toEqual([]);
+
+      // The superadmin edits the policy while the alarm runs: it keeps the one it opened with.
+      await team(teamId, { monitors: [{ userId: first, deputyUserId: deputy }], policy: { missed_check_in: [{ action: 'notify_organisation', after: 0 }] } }, 2);
+      advance(MINUTE);
+      await rpc.send('escalation.deadline.process_due.v1', {});
+      await eventually(async () => (await pushedTo(alarm.alarmId)).length === 2, 10_000, 20);
+      expect(await pushedTo(alarm.alarmId)).toEqual([first, deputy]);
+      advance(MINUTE);
+      await rpc.send('escalation.deadline.process_due.v1', {});
+      await eventually(async () => (await toEveryone(alarm.alarmId)).length === 1, 10_000, 20);
+
+      const next = await worker({ minutes: 0.5, teamId });
+      advance(MINUTE);
+      const nextAlarm = await alarmOf(next.userId);
+      await eventually(async () => (await toEveryone(nextAlarm.alarmId)).length === 1, 10_000, 20);
+      expect(await pushedTo(nextAlarm.alarmId)).toEqual([]);
+      for (const a of [alarm, nextAlarm]) await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: first, verdict: 'false_alarm', note: 'Test' });
+    });
+
+    it('a team whose every monitor is away with no deputy to stand in: the organisation is told, and the history says why', async () => {
+      const only = await admin('Eve Only');
+      const teamId = nextTeam++;
+      await team(teamId, { monitors: [{ userId: only }] });
+      await away(only, 'Eve Only', nowMs + 3600_000, 2);
+      const w = await worker({ minutes: 0.5, teamId });
+      advance(MINUTE);
+      const alarm = await alarmOf(w.userId);
+      await eventually(async () => (await toEveryone(alarm.alarmId)).length === 1, 10_000, 20);
+      expect(await pushedTo(alarm.alarmId)).toEqual([]);
+      expect((await viewOf(alarm.alarmId)).history).toEqual(
+        expect.arrayContaining(['All monitors notified by push: every team monitor and deputy is away']),
+      );
+      await rpc.send('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: only, verdict: 'false_alarm', note: 'Test' });
+    });
   });
 });

@@ -203,4 +203,33 @@ describe('teams', () => {
     await stranger.agent.get(`/api/teams/${team.id}/members`).expect(404);
     await worker.agent.get('/api/teams').expect(403);
   });
+
+  it('an admin marks themselves away until a time and back; other services hear it; nonsense is refused by name', async () => {
+    const until = new Date(Date.now() + 3 * 24 * 3600_000).toISOString();
+    expect((await admin.agent.post(`/api/users/${admin.id}/away`).set(XHR).send({ until }).expect(200)).body).toEqual({ awayUntil: until });
+    const heard = await eventually(async () =>
+      (await streamEvents(t, 'identity.user.updated.v1')).find((e) => e.data.userId === admin.id && e.data.awayUntil === until),
+    );
+    expect(heard.data).toMatchObject({ role: 'admin', awayUntil: until });
+    expect((await db.query('select away_until from identity.users where id = $1', [admin.id])).rows[0].away_until.toISOString()).toBe(until);
+
+    const refused: [object, string][] = [
+      [{ until: new Date(Date.now() - 60_000).toISOString() }, 'Choose a time in the future'],
+      [{ until: new Date(Date.now() + 91 * 24 * 3600_000).toISOString() }, 'Away for at most 90 days'],
+      [{ until: 'next tuesday' }, 'until must be a date and time, e.g. 2026-12-01T09:00:00Z, or null to be back'],
+      [{}, 'until must be a date and time, e.g. 2026-12-01T09:00:00Z, or null to be back'],
+    ];
+    for (const [body, message] of refused) {
+      expect((await admin.agent.post(`/api/users/${admin.id}/away`).set(XHR).send(body).expect(400)).body).toEqual({ message, field: 'until' });
+    }
+    const other = await createAccount(t, superadmin.agent, 'admin', 'taway');
+    await admin.agent.post(`/api/users/${other.id}/away`).set(XHR).send({ until }).expect(403);
+    await worker.agent.post(`/api/users/${worker.id}/away`).set(XHR).send({ until }).expect(403);
+    expect((await superadmin.agent.post(`/api/users/${worker.id}/away`).set(XHR).send({ until }).expect(400)).body.message).toBe('Only admins monitor teams');
+    expect((await superadmin.agent.post(`/api/users/${other.id}/away`).set(XHR).send({ until }).expect(200)).body).toEqual({ awayUntil: until });
+    // Still away as set: the refusals changed nothing. Back now:
+    expect((await db.query('select away_until from identity.users where id = $1', [admin.id])).rows[0].away_until.toISOString()).toBe(until);
+    expect((await admin.agent.post(`/api/users/${admin.id}/away`).set(XHR).send({ until: null }).expect(200)).body).toEqual({ awayUntil: null });
+    expect((await db.query('select away_until from identity.users where id = $1', [admin.id])).rows[0].away_until).toBeNull();
+  });
 });

@@ -9,7 +9,14 @@ const seconds = z.number().int().min(0).max(24 * 3600);
 
 export const policyStepSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('notify_worker'), after: seconds }).strict(),
+  /** Every monitor of the worker's team (each away one's deputy instead); with no team, every admin. */
   z.object({ action: z.literal('notify_monitors'), after: seconds }).strict(),
+  /** One monitor of the team, by their place in its order (1: the first); their deputy while they are away. */
+  z.object({ action: z.literal('notify_monitor'), after: seconds, position: z.number().int().min(1).max(50) }).strict(),
+  /** The deputy of the team's monitor at that place. */
+  z.object({ action: z.literal('notify_deputy'), after: seconds, position: z.number().int().min(1).max(50) }).strict(),
+  /** Every admin of the organisation, whatever their teams. */
+  z.object({ action: z.literal('notify_organisation'), after: seconds }).strict(),
   z
     .object({
       action: z.literal('call_emergency_numbers'),

@@ -56,7 +56,14 @@ export class EscalationModule implements OnModuleInit {
   onModuleInit(): void {
     this.consumers.register({
       name: 'identity',
-      subjects: ['identity.user.created.v1', 'identity.user.updated.v1', 'identity.user.deleted.v1', 'identity.settings.changed.v1', 'identity.contact.changed.v1'],
+      subjects: [
+        'identity.user.created.v1',
+        'identity.user.updated.v1',
+        'identity.user.deleted.v1',
+        'identity.settings.changed.v1',
+        'identity.contact.changed.v1',
+        'identity.team.changed.v1',
+      ],
       handler: async (event, tx) => {
         const e = event as AnyEventEnvelope;
         switch (e.subject) {
@@ -70,6 +77,8 @@ export class EscalationModule implements OnModuleInit {
             return this.workers.settingsChanged(tx, e.data);
           case 'identity.contact.changed.v1':
             return this.workers.contactChanged(tx, e.data);
+          case 'identity.team.changed.v1':
+            return this.workers.teamChanged(tx, e.data);
         }
       },
     });

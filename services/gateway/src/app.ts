@@ -32,6 +32,7 @@ import { GatewayHealthController } from './system/health.controller';
 import { DeadLettersController } from './system/dead-letters.controller';
 import { CredentialsController } from './credentials/credentials.controller';
 import { KiosksController } from './kiosks/kiosks.controller';
+import { AwayController } from './teams/away.controller';
 import { TeamsController } from './teams/teams.controller';
 import { KioskLoginService } from './kiosks/kiosk-login.service';
 import { frontendRouter } from './static/frontends';
@@ -107,7 +108,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
 
     @Module({
       imports: [GatewayRuntimeModule, UsersModule, ProfileModule, LocationsModule, ShiftsModule, EscalationModule, NotificationsModule, TimeModule.register(config.LWS_TEST_CLOCK), ActivityModule, ReportsModule, LiveModule.register(opts.inProcessBus)],
-      controllers: [GatewayHealthController, AuthController, SystemController, DeadLettersController, CredentialsController, KiosksController, TeamsController],
+      controllers: [GatewayHealthController, AuthController, SystemController, DeadLettersController, CredentialsController, KiosksController, TeamsController, AwayController],
       providers: [AuthService, KioskLoginService, { provide: APP_GUARD, useClass: SessionGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }, { provide: APP_INTERCEPTOR, useClass: TextSafetyInterceptor }],
     })
     class GatewayModule {}

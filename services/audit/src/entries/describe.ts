@@ -87,6 +87,9 @@ const OUTCOMES: Record<EventMap['notifications.call.completed.v1']['outcome'], s
 const STEP_ACTIONS: Record<EventMap['escalation.alarm.escalated.v1']['action'], string> = {
   notify_worker: 'alerting the worker',
   notify_monitors: 'alerting the monitors',
+  notify_monitor: 'alerting a team monitor',
+  notify_deputy: "alerting a monitor's deputy",
+  notify_organisation: "alerting all the organisation's monitors",
   call_emergency_numbers: 'calling the emergency numbers',
   message_contacts: 'messaging the emergency contacts',
 };

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { pgArray, type Tx } from '@lws/platform';
-import { alarmEvents, alarms, workerContacts, workers, type AlarmRow, type WorkerRow } from '../db/schema';
+import { alarmEvents, alarms, teams, workerContacts, workers, type AlarmRow, type WorkerRow } from '../db/schema';
+import type { TeamPolicy } from './policy';
 
 export interface Contact {
   phone: string;
@@ -59,6 +60,22 @@ export class AlarmsRepository {
       .where(conditions.length ? and(...conditions) : sql`true`)
       .orderBy(desc(alarms.openedAt), desc(alarms.id))
       .limit(limit);
+  }
+
+  /** A team escalation has heard of and that still exists, as its alarms freeze it. */
+  async team(tx: Tx, teamId: number): Promise<(TeamPolicy & { id: number }) | undefined> {
+    const [row] = await tx.select().from(teams).where(and(eq(teams.id, teamId), isNull(teams.deletedAt)));
+    return row ? { id: row.id, monitors: row.monitors, escalationPolicy: row.escalationPolicy, emergencyNumbers: row.emergencyNumbers } : undefined;
+  }
+
+  /** Users by id (monitors and deputies): name, away time, deleted. */
+  async people(tx: Tx, userIds: number[]): Promise<Map<number, Pick<WorkerRow, 'name' | 'awayUntil' | 'deletedAt'>>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await tx
+      .select({ userId: workers.userId, name: workers.name, awayUntil: workers.awayUntil, deletedAt: workers.deletedAt })
+      .from(workers)
+      .where(inArray(workers.userId, [...new Set(userIds)]));
+    return new Map(rows.map((r) => [r.userId, r]));
   }
 
   async worker(tx: Tx, userId: number): Promise<WorkerRow | undefined> {

@@ -5,7 +5,7 @@ import type { CommandMap, EventMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
-import { alarms, calls, notificationRequests, type AlarmKind, type AlarmRow, type CallRow, type DeadlineRow } from '../db/schema';
+import { alarms, calls, notificationRequests, type AlarmKind, type AlarmRow, type CallRow, type DeadlineRow, type TeamMonitor } from '../db/schema';
 import { alarmKey, DeadlinesRepository, type NextStep } from '../deadlines/deadlines.repository';
 import { dialable } from '../workers/phone';
 import { AlarmsRepository, type Contact } from './alarms.repository';
@@ -60,7 +60,9 @@ export class AlarmsService {
   ): Promise<string | undefined> {
     const worker = await this.repo.worker(tx, a.userId);
     const id = randomUUID();
-    const policy = freezePolicy(a.kind, this.settings.policy);
+    // The worker's team, as escalation last heard of it; none known: the organisation's policy and every admin.
+    const team = worker?.teamId ? await this.repo.team(tx, worker.teamId) : undefined;
+    const policy = freezePolicy(a.kind, this.settings.policy, team);
     const location = a.location ?? worker?.location ?? null;
     const inserted = await tx
       .insert(alarms)
@@ -68,6 +70,7 @@ export class AlarmsService {
         id,
         userId: a.userId,
         kind: a.kind,
+        teamId: team?.id ?? null,
         policy,
         openedAt: a.now,
         dueAt: a.dueAt ?? null,
@@ -178,10 +181,13 @@ export class AlarmsService {
         await escalated(details);
         return null;
       }
-      case 'notify_monitors': {
-        await this.notifier.push(tx, emit, { toRole: 'monitors' }, alarm.kind, monitorsAlarmTitle(f), monitorsAlarmText(f), ids);
-        await this.repo.note(tx, alarm.id, now, 'Monitors notified');
-        await escalated('Monitors notified by push');
+      case 'notify_monitors':
+      case 'notify_monitor':
+      case 'notify_deputy':
+      case 'notify_organisation': {
+        const details = await this.notifyMonitors(tx, emit, alarm, step, monitorsAlarmText(f), now);
+        await this.repo.note(tx, alarm.id, now, details);
+        await escalated(details);
         return null;
       }
       case 'message_contacts': {
@@ -290,6 +296,60 @@ export class AlarmsService {
     return this.runFrom(tx, emit, alarm, alarm.stepIndex + 1, now);
   }
 
+  /**
+   * Pushes the alarm to the monitors a step names (issue 12): the team's monitors in order, one of
+   * them, or a deputy, each away monitor replaced by their deputy; the organisation's (every admin)
+   * for an alarm with no team, for notify_organisation, and whenever the step would reach nobody,
+   * so an alarm is never told to no one. Answers the note for the alarm's history.
+   */
+  private async notifyMonitors(tx: Tx, emit: Emit, alarm: AlarmRow, step: PolicyStep, body: string, now: Date): Promise<string> {
+    const ids = { userId: alarm.userId, alarmId: alarm.id };
+    const title = monitorsAlarmTitle(facts(alarm));
+    const team = alarm.policy.monitors;
+    const who = team && step.action !== 'notify_organisation' ? await this.teamRecipients(tx, team, step, now) : undefined;
+    if (!who || who.userIds.length === 0) {
+      await this.notifier.push(tx, emit, { toRole: 'monitors' }, alarm.kind, title, body, ids);
+      const why = !team || step.action === 'notify_organisation' ? '' : `: ${who?.why ?? 'no team monitor could be told'}`;
+      return `All monitors notified by push${why}`;
+    }
+    for (const userId of who.userIds) await this.notifier.push(tx, emit, { toUserId: userId }, alarm.kind, title, body, ids);
+    return `${who.label} notified by push`;
+  }
+
+  /** Who of a team a step reaches now: monitors in order, an away one's deputy in their place. */
+  private async teamRecipients(tx: Tx, monitors: TeamMonitor[], step: PolicyStep, now: Date): Promise<{ userIds: number[]; label: string; why?: string }> {
+    const people = await this.repo.people(
+      tx,
+      monitors.flatMap((m) => [m.userId, ...(m.deputyUserId !== undefined ? [m.deputyUserId] : [])]),
+    );
+    const away = (id: number) => (people.get(id)?.awayUntil?.getTime() ?? 0) > now.getTime();
+    // One escalation has not heard of is told all the same: only a deleted account is passed over.
+    const known = (id: number) => !people.get(id)?.deletedAt;
+    const name = (id: number) => people.get(id)?.name ?? `user #${id}`;
+    /** The monitor, or their deputy while they are away; undefined when neither can be told. */
+    const stand = (m: TeamMonitor) => {
+      if (known(m.userId) && !away(m.userId)) return { id: m.userId, label: name(m.userId) };
+      if (m.deputyUserId !== undefined && known(m.deputyUserId) && !away(m.deputyUserId)) {
+        return { id: m.deputyUserId, label: `${name(m.deputyUserId)} (deputy for ${name(m.userId)}, away)` };
+      }
+      return undefined;
+    };
+    if (step.action === 'notify_monitor' || step.action === 'notify_deputy') {
+      const m = monitors[step.position - 1];
+      if (!m) return { userIds: [], label: '', why: `the team has no monitor ${step.position}` };
+      if (step.action === 'notify_monitor') {
+        const s = stand(m);
+        return s ? { userIds: [s.id], label: `Monitor ${step.position}, ${s.label},` } : { userIds: [], label: '', why: `monitor ${step.position} and their deputy are away` };
+      }
+      const d = m.deputyUserId;
+      if (d === undefined || !known(d) || away(d)) return { userIds: [], label: '', why: `monitor ${step.position} has no deputy who can be told` };
+      return { userIds: [d], label: `${name(d)}, deputy for ${name(m.userId)},` };
+    }
+    const stands = monitors.map(stand).filter((x) => x !== undefined);
+    const unique = [...new Map(stands.map((x) => [x.id, x])).values()];
+    return { userIds: unique.map((x) => x.id), label: `Team monitors ${unique.map((x) => x.label).join(', ')}`, why: 'every team monitor and deputy is away' };
+  }
+
   /** Nobody owns the alarm yet and nobody accepted a call: keep escalating. */
   private policyDone(alarm: AlarmRow, now: Date, status: string): Fired {
     if (alarm.state !== 'open' || alarm.callAcceptedAt) return { next: null, status };
@@ -300,8 +360,8 @@ export class AlarmsService {
   private async repeat(tx: Tx, emit: Emit, alarm: AlarmRow, now: Date): Promise<Fired> {
     if (alarm.state !== 'open' || alarm.callAcceptedAt) return { next: null, status: 'alarm_owned' };
     const f = facts(alarm);
-    await this.notifier.push(tx, emit, { toRole: 'monitors' }, alarm.kind, monitorsAlarmTitle(f), stillOpenText(f), { userId: alarm.userId, alarmId: alarm.id });
-    await this.repo.note(tx, alarm.id, now, 'Still unacknowledged: monitors reminded');
+    const reminded = await this.notifyMonitors(tx, emit, alarm, { action: 'notify_monitors', after: 0 }, stillOpenText(f), now);
+    await this.repo.note(tx, alarm.id, now, `Still unacknowledged: ${reminded.charAt(0).toLowerCase()}${reminded.slice(1)}`);
     const calling = alarm.policy.steps.some((s) => s.action === 'call_emergency_numbers') && alarm.policy.emergencyNumbers.length > 0;
     await emit('escalation.alarm.escalated.v1', {
       alarmId: alarm.id,

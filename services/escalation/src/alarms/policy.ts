@@ -1,4 +1,4 @@
-import type { AlarmKind } from '../db/schema';
+import type { AlarmKind, TeamMonitor } from '../db/schema';
 import { policyOverrideSchema, policyStepSchema, type PolicyAction, type PolicyOverride, type PolicyStep } from '@lws/platform';
 
 // The policy's form is shared: identity validates a team's policy with it (teams, issue 12).
@@ -12,6 +12,17 @@ export interface FrozenPolicy {
   /** How long past the call timeout an outcome may take before the watchdog moves on. */
   watchdogMarginSeconds: number;
   repeatAfterSeconds: number;
+  /** The worker's team's monitors, in order, when the alarm opened; absent: the organisation's (every admin). */
+  monitors?: TeamMonitor[];
+}
+
+/** What a team sets for its alarms (escalation's copy of identity's team). */
+export interface TeamPolicy {
+  monitors: TeamMonitor[];
+  /** ESCALATION_POLICY's form; null: the organisation's. */
+  escalationPolicy: unknown;
+  /** Empty: the organisation's. */
+  emergencyNumbers: string[];
 }
 
 export interface PolicySettings {
@@ -41,13 +52,22 @@ export function defaultSteps(kind: AlarmKind, ackTimeoutSeconds: number): Policy
   ];
 }
 
-export function freezePolicy(kind: AlarmKind, settings: PolicySettings): FrozenPolicy {
+/**
+ * The policy an alarm keeps whatever changes later: its team's steps where the team sets them, else
+ * the organisation's (ESCALATION_POLICY, else the defaults); the team's emergency numbers if it has
+ * any; the team's monitors in order. A team policy that no longer reads as one (it was checked when
+ * saved) is ignored, so the alarm still escalates.
+ */
+export function freezePolicy(kind: AlarmKind, settings: PolicySettings, team?: TeamPolicy): FrozenPolicy {
+  const parsed = team?.escalationPolicy ? policyOverrideSchema.safeParse(team.escalationPolicy) : undefined;
+  const own = parsed?.success ? parsed.data : {};
   return {
-    steps: settings.override[kind] ?? defaultSteps(kind, settings.ackTimeoutSeconds),
-    emergencyNumbers: [...settings.emergencyNumbers],
+    steps: own[kind] ?? settings.override[kind] ?? defaultSteps(kind, settings.ackTimeoutSeconds),
+    emergencyNumbers: [...(team && team.emergencyNumbers.length > 0 ? team.emergencyNumbers : settings.emergencyNumbers)],
     callTimeoutSeconds: settings.callTimeoutSeconds,
     watchdogMarginSeconds: WATCHDOG_MARGIN_SECONDS,
-    repeatAfterSeconds: settings.override.repeatAfterSeconds ?? settings.repeatAfterSeconds,
+    repeatAfterSeconds: own.repeatAfterSeconds ?? settings.override.repeatAfterSeconds ?? settings.repeatAfterSeconds,
+    ...(team && team.monitors.length > 0 ? { monitors: team.monitors.map((m) => ({ ...m })) } : {}),
   };
 }
 

@@ -38,9 +38,37 @@ export const workers = escalationSchema.table(
     profileVersion: integer('profile_version').notNull().default(0),
     /** identity's version of the user whose settings these are. */
     settingsVersion: integer('settings_version').notNull().default(0),
+    /** A worker's team (identity's, with the profile): whose monitors and policy their alarms follow. */
+    teamId: integer('team_id'),
+    /** An admin away until then: their deputy takes their place as a team's monitor. */
+    awayUntil: at('away_until'),
   },
   (t) => [index('workers_on_shift_next_idx').on(t.nextCheckInAt, t.userId).where(sql`${t.onShift}`)],
 );
+
+/** A team monitor, as identity lists them: in order, each with an optional deputy. */
+export interface TeamMonitor {
+  userId: number;
+  deputyUserId?: number;
+}
+
+/**
+ * Escalation's copy of identity's teams (identity.team.changed.v1): who monitors each team, in
+ * order, and the team's own escalation policy and emergency numbers, frozen onto its alarms.
+ */
+export const teams = escalationSchema.table('teams', {
+  id: integer('id').primaryKey(),
+  name: text('name').notNull(),
+  monitors: jsonb('monitors').$type<TeamMonitor[]>().notNull().default([]),
+  /** The team's policy (ESCALATION_POLICY's form); null: the organisation's. */
+  escalationPolicy: jsonb('escalation_policy'),
+  /** Empty: the organisation's EMERGENCY_NUMBER_1..3. */
+  emergencyNumbers: text('emergency_numbers').array().notNull().default(sql`'{}'::text[]`),
+  version: integer('version').notNull(),
+  deletedAt: at('deleted_at'),
+});
+
+export type TeamRow = typeof teams.$inferSelect;
 
 /** Shifts that ended: a check-in or start of one of them that arrives later must not put the worker back on shift. */
 export const endedShifts = escalationSchema.table('ended_shifts', {
@@ -109,6 +137,8 @@ export const alarms = escalationSchema.table(
     userId: integer('user_id').notNull(),
     kind: text('kind', { enum: ALARM_KINDS }).notNull(),
     state: text('state', { enum: ALARM_STATES }).notNull().default('open'),
+    /** The worker's team when the alarm opened (null: none known), whose monitors and policy it follows. */
+    teamId: integer('team_id'),
     /** The policy as it was when the alarm opened; configuration changes never alter a running alarm. */
     policy: jsonb('policy').$type<FrozenPolicy>().notNull(),
     /** The policy step running now (or last run). */

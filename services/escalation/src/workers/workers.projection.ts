@@ -1,11 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { EventMap } from '@lws/contracts';
 import { profileUpdate } from '@lws/messaging';
 import { CLOCK, type Clock, type Emit, type Tx } from '@lws/platform';
-import { endedShifts, workerContacts, workers, type WorkerRow } from '../db/schema';
+import { endedShifts, teams, workerContacts, workers, type WorkerRow } from '../db/schema';
 import { AlarmsService } from '../alarms/alarms.service';
 import { CheckinsService } from '../deadlines/checkins.service';
+
+/**
+ * A versioned profile event's team and away time (absent on those events: none). An event from
+ * before versions says nothing of either.
+ */
+function teamAndAway(e: { version?: number; teamId?: number; awayUntil?: string }) {
+  return e.version ? { teamId: e.teamId ?? null, awayUntil: e.awayUntil ? new Date(e.awayUntil) : null } : {};
+}
 
 /** Whether a handler wrote a deadline step that is due at once. */
 export type DueNow = boolean;
@@ -31,7 +39,7 @@ export class WorkersProjection {
 
   async userCreated(tx: Tx, e: EventMap['identity.user.created.v1']): Promise<void> {
     const version = e.version ?? 0;
-    const profile = { name: e.name, phone: e.phone ?? null, role: e.role, profileVersion: version };
+    const profile = { name: e.name, phone: e.phone ?? null, role: e.role, profileVersion: version, ...teamAndAway(e) };
     await tx
       .insert(workers)
       .values({ userId: e.userId, ...profile })
@@ -50,7 +58,8 @@ export class WorkersProjection {
   }
 
   async userUpdated(tx: Tx, e: EventMap['identity.user.updated.v1']): Promise<void> {
-    const { version, changes } = profileUpdate(e);
+    const { version, changes: profile } = profileUpdate(e);
+    const changes = { ...profile, ...teamAndAway(e) };
     await tx
       .insert(workers)
       .values({ userId: e.userId, ...changes, profileVersion: version })
@@ -59,6 +68,23 @@ export class WorkersProjection {
         set: { ...changes, profileVersion: version },
         where: and(lte(workers.profileVersion, version), isNull(workers.deletedAt)),
       });
+  }
+
+  /** A team as identity now has it; an older version delivered late changes nothing. */
+  async teamChanged(tx: Tx, e: EventMap['identity.team.changed.v1']): Promise<void> {
+    const t = e.team;
+    const row = {
+      name: t.name,
+      monitors: t.monitors.map((m) => ({ userId: m.userId, ...(m.deputyUserId !== undefined ? { deputyUserId: m.deputyUserId } : {}) })),
+      escalationPolicy: t.escalationPolicy !== undefined ? (JSON.parse(t.escalationPolicy) as unknown) : null,
+      emergencyNumbers: t.emergencyNumbers,
+      version: t.version,
+      deletedAt: e.change === 'deleted' ? this.clock() : null,
+    };
+    await tx
+      .insert(teams)
+      .values({ id: t.id, ...row })
+      .onConflictDoUpdate({ target: teams.id, set: row, where: lt(teams.version, t.version) });
   }
 
   /** The user is gone: nobody waits for their check-ins; open alarms stay for monitors to resolve. */

@@ -9,7 +9,7 @@ import { deliveriesQuery, reminderTestSchema, subscribeSchema, testCallSchema } 
 import { createContactSchema, settingsSchema, updateContactSchema, upsertSettingsSchema } from '../profile/profile.schema';
 import { checkInSchema, emergencySchema, endShiftSchema, startShiftSchema, workerListQuery } from '../shifts/shifts.schema';
 import { moveSchema } from '../time/test-clock.controller';
-import { createTeamSchema, updateTeamSchema } from '../teams/teams.schema';
+import { awaySchema, createTeamSchema, updateTeamSchema } from '../teams/teams.schema';
 import { createUserSchema, moveTeamSchema, updateProfileSchema } from '../users/users.schema';
 
 /**
@@ -26,6 +26,7 @@ export const EDGE_BODIES: Record<string, z.ZodTypeAny[]> = {
   'PATCH /api/users/:id': [updateProfileSchema, changePinSchema, moveTeamSchema],
   'POST /api/teams': [createTeamSchema],
   'PATCH /api/teams/:id': [updateTeamSchema],
+  'POST /api/users/:id/away': [awaySchema],
   'POST /api/users/:id/verify-pin': [verifyPinSchema],
   'POST /api/emergency-contacts': [createContactSchema],
   'PATCH /api/emergency-contacts/:id': [updateContactSchema],

@@ -37,6 +37,8 @@ export const users = identitySchema.table(
     version: integer('version').notNull().default(1),
     /** When the version was last raised: reconciliation leaves a change this young to its event. */
     versionChangedAt: timestamp('version_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    /** An admin away until then: their deputy takes their place as a team's monitor. */
+    awayUntil: timestamp('away_until', { withTimezone: true }),
     /** A worker's team (every worker has one); null for admins and the superadmin. */
     teamId: integer('team_id').references((): AnyPgColumn => teams.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -40,6 +40,11 @@ export class TeamsController {
     return this.teams.members(req);
   }
 
+  @Command('identity.user.set_away.v1')
+  setAway(@Payload() req: Req<'identity.user.set_away.v1'>) {
+    return this.teams.setAway(req);
+  }
+
   @Command('identity.team.scope.v1')
   scope(@Payload() req: Req<'identity.team.scope.v1'>) {
     return this.teams.scope(req.adminId);

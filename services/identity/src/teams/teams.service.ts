@@ -135,6 +135,30 @@ export class TeamsService {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * An admin away until a time, or back (no time): while away, their deputy takes their place as a
+   * monitor of each team they monitor. Other services hear it as a profile change at a new version.
+   */
+  async setAway(req: Request<'identity.user.set_away.v1'>): Promise<Reply<'identity.user.set_away.v1'>> {
+    const now = this.clock();
+    const until = req.until !== undefined ? new Date(req.until) : null;
+    if (until && until.getTime() <= now.getTime()) throw new RpcError(400, 'Choose a time in the future', { field: 'until' });
+    if (until && until.getTime() > now.getTime() + MAX_AWAY_MS) throw new RpcError(400, 'Away for at most 90 days', { field: 'until' });
+    return this.uow.run(async (tx, emit) => {
+      const [user] = await tx.select({ role: users.role, awayUntil: users.awayUntil }).from(users).where(eq(users.id, req.userId)).for('update');
+      if (!user) throw new RpcError(404, 'User not found', { field: 'userId' });
+      if (user.role !== 'admin') throw new RpcError(400, 'Only admins monitor teams', { field: 'userId' });
+      if ((user.awayUntil?.getTime() ?? null) === (until?.getTime() ?? null)) return until ? { awayUntil: until.toISOString() } : {};
+      const [row] = await tx
+        .update(users)
+        .set({ awayUntil: until, version: sql`${users.version} + 1`, versionChangedAt: now, updatedAt: now })
+        .where(eq(users.id, req.userId))
+        .returning();
+      await emit('identity.user.updated.v1', userUpdatedEvent(row));
+      return until ? { awayUntil: until.toISOString() } : {};
+    });
+  }
+
   /** What an admin may see (identity.team.scope.v1): `all` when they cover every team. */
   async scope(adminId: number): Promise<Reply<'identity.team.scope.v1'>> {
     const [teamIds, [{ n: total }]] = await Promise.all([this.monitoredBy(adminId), this.db.select({ n: count() }).from(teams)]);
@@ -234,6 +258,8 @@ export class TeamsService {
     return new Map(rows.map((r) => [r.teamId!, Number(r.n)]));
   }
 }
+
+const MAX_AWAY_MS = 90 * 24 * 3600 * 1000;
 
 function view(row: TeamRow, memberCount: number): TeamView {
   return {

@@ -13,12 +13,14 @@ export function toUserView(row: UserRow) {
     pinSet: row.pinHash !== null,
     passwordIsTemporary: row.passwordIsTemporary,
     ...(row.teamId !== null ? { teamId: row.teamId } : {}),
+    ...(row.awayUntil ? { awayUntil: row.awayUntil.toISOString() } : {}),
   };
 }
 
 /**
  * identity.user.created.v1 and identity.user.updated.v1 as other services hear them: the whole
- * profile at its version, and a worker's team. Medical information stays in identity.
+ * profile at its version, a worker's team, and until when an admin is away. Medical information
+ * stays in identity.
  */
 export function userCreatedEvent(row: UserRow) {
   return { ...userUpdatedEvent(row), username: row.username };
@@ -32,5 +34,6 @@ export function userUpdatedEvent(row: UserRow) {
     ...(row.phone ? { phone: row.phone } : {}),
     version: row.version,
     ...(row.teamId !== null ? { teamId: row.teamId } : {}),
+    ...(row.awayUntil ? { awayUntil: row.awayUntil.toISOString() } : {}),
   };
 }
