@@ -372,6 +372,7 @@ test('a superadmin sees credential columns without values, resets a PIN and a pa
     'Activity Logs',
     'Kiosks',
     'Reports',
+    'Teams',
     'Force Clock Out',
     'System Config',
     'System Testing',

@@ -623,9 +623,9 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       await eventually(async () => (await pg.query('select version from escalation.teams where id = $1', [id])).rows[0]?.version === version, 10_000, 20);
     }
 
-    /** The monitors pushed to one by one (the worker's own push aside). */
+    /** The monitors pushed to by name, request by request (the worker's own push aside). */
     const pushedTo = async (alarmId: string) =>
-      (await distinctRequests((r) => r.alarmId === alarmId && r.channel === 'push' && r.toUserId !== undefined && r.toUserId !== r.userId)).map((r) => r.toUserId);
+      (await distinctRequests((r) => r.alarmId === alarmId && r.channel === 'push' && r.toUsers !== undefined)).flatMap((r) => r.toUsers!.userIds);
     const toEveryone = (alarmId: string) => distinctRequests((r) => r.alarmId === alarmId && r.channel === 'push' && r.toRole === 'monitors');
 
     it("the first monitor is away: their deputy is told in their place with the team's other monitor, and the team's own number is called", async () => {

@@ -295,6 +295,19 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
     const payload = JSON.parse(ece.decrypt(toAdmin.body, { version: 'aes128gcm', privateKey: browsers.admin.ecdh, authSecret: browsers.admin.auth }).toString('utf8'));
     expect(payload).toMatchObject({ title: 'Missed check-in', body: 'Sam missed a check-in', purpose: 'missed_check_in' });
 
+    // A team's monitors (issue 12): one request to the users named, their browsers only; one of
+    // them without a subscription is no failure, all of them without one is refused once.
+    const before = push.received.length;
+    const team = randomUUID();
+    await request({ requestId: team, channel: 'push', toUsers: { userIds: [admin.id, 987_654] }, purpose: 'missed_check_in', title: 'Missed check-in', body: 'Team alarm' });
+    await eventually(() => push.received.slice(before).some((r) => r.path === new URL(endpoints.admin).pathname));
+    expect(push.received.slice(before).map((r) => r.path)).toEqual([new URL(endpoints.admin).pathname]);
+    expect((await delivery(team)).map((d) => d.status === 'failed')).toEqual([false]);
+    const nobody = randomUUID();
+    await request({ requestId: nobody, channel: 'push', toUsers: { userIds: [987_654, 987_655] }, purpose: 'missed_check_in', title: 'Missed check-in', body: 'Nobody' });
+    await eventually(async () => (await delivery(nobody)).length === 1);
+    expect((await delivery(nobody))[0]).toMatchObject({ status: 'failed' });
+
     push.statusFor.set(new URL(endpoints.worker).pathname, 410);
     const expiring = randomUUID();
     await request({ requestId: expiring, channel: 'push', toUserId: worker.id, purpose: 'reminder_5min', title: 'Reminder', body: 'Check in soon' });

@@ -55,8 +55,8 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         return e.length >= 2 && e;
       }, EVENT_WAIT_MS);
       expect(updates).toEqual([
-        { userId: worker.id, name: 'Pat Carer', role: 'worker', phone: '+447911123456', version: expect.any(Number) },
-        { userId: worker.id, name: 'Pat Carer', role: 'worker', phone: '+447911123457', version: updates[0].version! + 1 },
+        { userId: worker.id, name: 'Pat Carer', role: 'worker', phone: '+447911123456', version: expect.any(Number), teamId: expect.any(Number) },
+        { userId: worker.id, name: 'Pat Carer', role: 'worker', phone: '+447911123457', version: updates[0].version! + 1, teamId: updates[0].teamId },
       ]);
     });
 
@@ -270,6 +270,8 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         shiftStartTime: null,
         latestCheckIn: null,
         nextCheckInTime: null,
+        // A single-team deployment: "Default", monitored by every admin.
+        team: { id: expect.any(Number), name: 'Default', monitors: expect.arrayContaining(['Admin Person']) },
       });
       expect(JSON.stringify(body)).not.toMatch(/hash|password/i);
       await worker.agent.get(`/api/users/${other.id}/with-relations`).expect(403);

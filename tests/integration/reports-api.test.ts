@@ -133,13 +133,25 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="lws-alarms-${month}.csv"`);
     const cell = (v: number | null) => (v === null ? '' : String(v));
-    const line = (r: Record<string, number | null | string>) =>
-      [month, r.kind, ...['count', 'acknowledged', 'resolved', 'genuine', 'falseAlarm', 'unresolved', 'ackP50Seconds', 'ackP90Seconds', 'ackMaxSeconds', 'resolveP50Seconds', 'resolveP90Seconds', 'resolveMaxSeconds'].map((k) => cell(r[k] as number | null))].join(',');
+    const line = (r: Record<string, number | null | string>, team = '') =>
+      [
+        month,
+        r.kind,
+        ...['count', 'acknowledged', 'resolved', 'genuine', 'falseAlarm', 'unresolved', 'ackP50Seconds', 'ackP90Seconds', 'ackMaxSeconds', 'resolveP50Seconds', 'resolveP90Seconds', 'resolveMaxSeconds'].map((k) =>
+          cell(r[k] as number | null),
+        ),
+        team,
+      ].join(',');
+    // One team, "Default": its rows repeat the organisation's.
+    expect(json.byTeam).toEqual([{ teamId: expect.any(Number), team: 'Default', byKind: json.byKind, total: json.total }]);
     expect(res.text.split('\r\n')).toEqual([
-      'month,kind,alarms,acknowledged,resolved,genuine,false_alarm,unresolved,ack_p50_s,ack_p90_s,ack_max_s,resolve_p50_s,resolve_p90_s,resolve_max_s',
+      'month,kind,alarms,acknowledged,resolved,genuine,false_alarm,unresolved,ack_p50_s,ack_p90_s,ack_max_s,resolve_p50_s,resolve_p90_s,resolve_max_s,team',
       line(json.byKind[0]),
       line(json.byKind[1]),
       line(json.total),
+      line(json.byKind[0], 'Default'),
+      line(json.byKind[1], 'Default'),
+      line(json.total, 'Default'),
       '',
     ]);
     expect(res.text).toContain(`${month},missed_check_in,`);
@@ -163,7 +175,7 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
       resolveMaxSeconds: null,
     });
     const csv = await admin.agent.get('/api/reports/alarms.csv?month=2001-02').buffer(true).expect(200);
-    expect(csv.text.split('\r\n').slice(1, 4)).toEqual(['2001-02,missed_check_in,0,0,0,0,0,0,,,,,,', '2001-02,emergency,0,0,0,0,0,0,,,,,,', '2001-02,all,0,0,0,0,0,0,,,,,,']);
+    expect(csv.text.split('\r\n').slice(1, 4)).toEqual(['2001-02,missed_check_in,0,0,0,0,0,0,,,,,,,', '2001-02,emergency,0,0,0,0,0,0,,,,,,,', '2001-02,all,0,0,0,0,0,0,,,,,,,']);
   });
 
   it('refuses a bad month, or one more than a year ahead, with a 400 naming month (JSON and CSV)', async () => {

@@ -21,6 +21,8 @@ interface Seed {
   ackAfter?: number;
   resolveAfter?: number;
   verdict?: Verdict;
+  /** The worker's team when the alarm opened. */
+  teamId?: number;
 }
 
 /** Nearest rank: the ⌈p·n/100⌉-th smallest value (1-based); what the report documents. */
@@ -78,9 +80,9 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
   async function seed(alarms: Seed[]): Promise<void> {
     const state = (a: Seed) => (a.resolveAfter !== undefined ? 'resolved' : a.ackAfter !== undefined ? 'acknowledged' : 'open');
     await pg.query(
-      `insert into escalation.alarms (id, user_id, kind, state, policy, opened_at, acknowledged_at, resolved_at, verdict)
-       select gen_random_uuid(), u, k, s, '{"steps":[]}'::jsonb, o, a, r, v
-       from unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::text[]) as t(u, k, s, o, a, r, v)`,
+      `insert into escalation.alarms (id, user_id, kind, state, policy, opened_at, acknowledged_at, resolved_at, verdict, team_id)
+       select gen_random_uuid(), u, k, s, '{"steps":[]}'::jsonb, o, a, r, v, tm
+       from unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::text[], $8::int[]) as t(u, k, s, o, a, r, v, tm)`,
       [
         alarms.map(() => nextUser++),
         alarms.map((a) => a.kind),
@@ -90,6 +92,7 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
         alarms.map((a) => after(a.openedAt, a.ackAfter ?? a.resolveAfter)),
         alarms.map((a) => after(a.openedAt, a.resolveAfter)),
         alarms.map((a) => (a.resolveAfter !== undefined ? (a.verdict ?? 'genuine') : null)),
+        alarms.map((a) => a.teamId ?? null),
       ],
     );
   }
@@ -97,6 +100,41 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
   const report = (month: string) => rpc.send('escalation.report.monthly.v1', { month });
   const rowOf = (r: MonthlyAlarmReport, kind: AlarmReportRow['kind']) => (kind === 'all' ? r.total : r.byKind.find((k) => k.kind === kind)!);
   const zero = (kind: AlarmReportRow['kind']): AlarmReportRow => ({ kind, count: 0, acknowledged: 0, resolved: 0, genuine: 0, falseAlarm: 0, unresolved: 0 });
+
+  it('gives the same figures per team (the team when the alarm opened), filters by team, and puts alarms of no team last', async () => {
+    const opened = (day: number) => `2024-02-${String(day).padStart(2, '0')}T10:00:00.000Z`;
+    await seed([
+      { kind: 'missed_check_in', openedAt: opened(1), ackAfter: 10, resolveAfter: 30, verdict: 'genuine', teamId: 7 },
+      { kind: 'missed_check_in', openedAt: opened(2), ackAfter: 20, resolveAfter: 40, verdict: 'false_alarm', teamId: 7 },
+      { kind: 'emergency', openedAt: opened(3), ackAfter: 5, teamId: 3 },
+      { kind: 'emergency', openedAt: opened(4) },
+    ]);
+    const r = await report('2024-02');
+    expect(r.total.count).toBe(4);
+    expect(r.byTeam.map((t) => [t.teamId, t.total.count, rowOf(t as MonthlyAlarmReport, 'missed_check_in').count, rowOf(t as MonthlyAlarmReport, 'emergency').count])).toEqual([
+      [3, 1, 0, 1],
+      [7, 2, 2, 0],
+      [undefined, 1, 0, 1],
+    ]);
+    expect(r.byTeam[1].total).toEqual({
+      kind: 'all',
+      count: 2,
+      acknowledged: 2,
+      resolved: 2,
+      genuine: 1,
+      falseAlarm: 1,
+      unresolved: 0,
+      ackP50Seconds: 10,
+      ackP90Seconds: 20,
+      ackMaxSeconds: 20,
+      resolveP50Seconds: 30,
+      resolveP90Seconds: 40,
+      resolveMaxSeconds: 40,
+    });
+    const seven = await rpc.send('escalation.report.monthly.v1', { month: '2024-02', teamId: 7 });
+    expect(seven.total).toEqual(r.byTeam[1].total);
+    expect(seven.byTeam.map((t) => t.teamId)).toEqual([7]);
+  });
 
   it('reports an empty month as zeros for every kind, without times', async () => {
     expect(await report('2023-07')).toEqual({
@@ -106,6 +144,7 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
       timezone: 'Europe/London',
       byKind: [zero('missed_check_in'), zero('emergency')],
       total: zero('all'),
+      byTeam: [],
     });
   });
 

@@ -84,6 +84,12 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
     expect(ids((await adminS.agent.get('/api/dashboard-data').expect(200)).body.missed)).toEqual([workerS.id]);
   });
 
+  it("a worker's own profile names their team and its monitors", async () => {
+    const me = (await workerN.agent.get(`/api/users/${workerN.id}/with-relations`).expect(200)).body;
+    expect(me.team).toEqual({ id: north.id, name: 'North', monitors: ['snorth person'] });
+    expect((await adminN.agent.get(`/api/users/${adminN.id}/with-relations`).expect(200)).body.team).toBeNull();
+  });
+
   it("alarms: each admin lists and answers their own team's; another team's alarm is a 404 and stays open", async () => {
     await eventually(async () => (await alarmUsers(superadmin)).filter((u) => u === workerN.id || u === workerS.id).length === 2, 20_000, 200);
     expect(await alarmUsers(adminN)).toEqual([workerN.id]);
@@ -118,8 +124,25 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
     expect(await total(adminN)).toBe(1);
     expect(await total(adminS)).toBe(1);
     expect(await total(superadmin)).toBe(2);
-    const csv = (await adminN.agent.get('/api/reports/alarms.csv').expect(200)).text;
-    expect(csv.trim().split('\r\n').pop()).toMatch(/^\d{4}-\d{2},all,1,/);
+    // Per team: each team's figures, the report filtered to one team, and the same in the CSV.
+    const byTeam = async (a: Account, query = '') =>
+      ((await a.agent.get(`/api/reports/alarms${query}`).expect(200)).body.byTeam as { team: string; total: { count: number } }[]).map((t) => [t.team, t.total.count]);
+    expect(await byTeam(superadmin)).toEqual([
+      ['North', 1],
+      ['South', 1],
+    ]);
+    expect(await byTeam(adminN)).toEqual([['North', 1]]);
+    expect(await byTeam(superadmin, `?teamId=${south.id}`)).toEqual([['South', 1]]);
+    expect((await superadmin.agent.get(`/api/reports/alarms?teamId=${south.id}`).expect(200)).body.total.count).toBe(1);
+    expect((await adminN.agent.get(`/api/reports/alarms?teamId=${south.id}`).expect(404)).body).toEqual({ message: 'Team not found', field: 'teamId' });
+    expect((await adminN.agent.get('/api/reports/alarms?teamId=abc').expect(400)).body.field).toBe('teamId');
+    const csv = (await adminN.agent.get('/api/reports/alarms.csv').expect(200)).text.trim().split('\r\n');
+    expect(csv[3]).toMatch(/^\d{4}-\d{2},all,1,.*,$/);
+    expect(csv.slice(4).map((l) => l.split(',').slice(1, 3).concat(l.split(',').pop()!))).toEqual([
+      ['missed_check_in', '1', 'North'],
+      ['emergency', '0', 'North'],
+      ['all', '1', 'North'],
+    ]);
   });
 
   it("kiosks: an admin enrols at their teams' locations only, and lists and revokes only those", async () => {

@@ -232,4 +232,21 @@ describe('teams', () => {
     expect((await admin.agent.post(`/api/users/${admin.id}/away`).set(XHR).send({ until: null }).expect(200)).body).toEqual({ awayUntil: null });
     expect((await db.query('select away_until from identity.users where id = $1', [admin.id])).rows[0].away_until).toBeNull();
   });
+
+  it("a deleted admin leaves the teams they monitor or deputise for, so the team can still be edited", async () => {
+    const [leaving, staying] = [await createAccount(t, superadmin.agent, 'admin', 'tleave'), await createAccount(t, superadmin.agent, 'admin', 'tstay')];
+    const team = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'Leavers', monitors: [{ userId: leaving.id, deputyUserId: staying.id }, { userId: staying.id, deputyUserId: leaving.id }] })
+        .expect(201)
+    ).body;
+    await superadmin.agent.delete(`/api/users/${leaving.id}`).set(XHR).expect(200);
+    const after = (await superadmin.agent.get(`/api/teams/${team.id}`).expect(200)).body;
+    expect(after).toMatchObject({ monitors: [{ userId: staying.id }], version: 2 });
+    await superadmin.agent.patch(`/api/teams/${team.id}`).set(XHR).send({ name: 'Leavers renamed' }).expect(200);
+    const heard = await eventually(async () => (await streamEvents(t, 'identity.team.changed.v1')).find((e) => e.data.team.id === team.id && e.data.team.version === 2));
+    expect(heard.data.team.monitors).toEqual([{ userId: staying.id }]);
+  });
 });

@@ -4,6 +4,7 @@ import { ForceClockOutCard } from './force-clock-out/ForceClockOutCard';
 import { SmsTestPanel } from './sms-test/SmsTestPanel';
 import { SystemConfigCard } from './system-config/SystemConfigCard';
 import { SystemTestingCard } from './system-testing/SystemTestingCard';
+import { TeamsCard } from './teams/TeamsCard';
 import { TestAccountDashboard } from './test-account/TestAccountDashboard';
 
 /** The super admin dashboard: the monitors' tabs, then the superadmin's own tools in the spec's order. */
@@ -15,6 +16,7 @@ export default function SuperadminApp() {
       allowedRoles={['superadmin']}
       deniedText="You don't have permission to access the super admin dashboard"
       extraTabs={[
+        { value: 'teams', label: 'Teams', content: <TeamsCard /> },
         { value: 'force-clock-out', label: 'Force Clock Out', content: <ForceClockOutCard /> },
         { value: 'system-config', label: 'System Config', content: <SystemConfigCard /> },
         { value: 'system-testing', label: 'System Testing', content: <SystemTestingCard /> },

@@ -8,3 +8,4 @@ export * from './admin-status';
 export * from './check-in-button';
 export * from './time';
 export * from './locations';
+export * from './escalation-timeline';

@@ -1,4 +1,5 @@
 import {
+  policyTimeline,
   adminStatus,
   checkInButton,
   CHECK_IN_HINTS,
@@ -137,5 +138,34 @@ describe('default location choice', () => {
     expect(defaultLocationChoice('Closed site', active)).toBe('The Prospect Building');
     expect(defaultLocationChoice(null, [{ name: 'Depot' }])).toBe('Depot');
     expect(defaultLocationChoice(null, [])).toBeUndefined();
+  });
+});
+
+describe('policyTimeline (the policy editor preview)', () => {
+  it('reads the steps in order with their times from the alarm opening', () => {
+    expect(
+      policyTimeline([
+        { action: 'notify_worker', after: 0 },
+        { action: 'notify_monitor', after: 0, position: 1 },
+        { action: 'notify_deputy', after: 90, position: 1 },
+        { action: 'call_emergency_numbers', after: 120, unlessAcknowledged: true },
+        { action: 'message_contacts', after: 'calls_done', callPrimaryContact: true },
+        { action: 'notify_organisation', after: 3700 },
+      ]),
+    ).toEqual([
+      '0:00 notify the worker',
+      '0:00 notify monitor 1',
+      '1:30 notify the deputy of monitor 1',
+      '2:00 call the emergency numbers unless acknowledged',
+      'after the calls: message the emergency contacts and call the primary contact',
+      '1:01:40 notify all the organisation\'s monitors',
+    ]);
+  });
+
+  it('a step timed before the one ahead of it runs when its turn comes', () => {
+    expect(policyTimeline([{ action: 'notify_monitors', after: 300 }, { action: 'notify_organisation', after: 60 }])).toEqual([
+      "5:00 notify the team's monitors",
+      "5:00 notify all the organisation's monitors",
+    ]);
   });
 });

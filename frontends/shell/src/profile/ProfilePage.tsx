@@ -72,7 +72,7 @@ export function ProfilePage() {
           There was a problem refreshing your data.
         </Alert>
       ) : null}
-      <UserInfoCard user={user} />
+      <UserInfoCard user={user} team={data?.team ?? null} />
       <EmergencyContactsCard
         userId={user.id}
         contacts={data ? data.emergencyContacts : null}

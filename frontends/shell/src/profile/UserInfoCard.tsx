@@ -20,12 +20,13 @@ import {
   type User,
 } from '@lws/fe-ui';
 import { UkPhoneField } from './UkPhoneField';
+import type { ProfileTeam } from './profile-data';
 import { hasErrors, validateProfile, type Errors } from './profile-validation';
 
 type Field = 'name' | 'phone';
 
-/** Who the user is; name and phone can be edited here. */
-export function UserInfoCard({ user }: { user: User }) {
+/** Who the user is, and a worker's team and its monitors; name and phone can be edited here. */
+export function UserInfoCard({ user, team }: { user: User; team: ProfileTeam | null }) {
   const { refresh } = useAuth();
   const { toast } = useToast();
   const [editing, setEditing] = useState(false);
@@ -113,6 +114,14 @@ export function UserInfoCard({ user }: { user: User }) {
               </dd>
               <dt>Phone</dt>
               <dd data-testid="profile-phone">{user.phone || 'Not set'}</dd>
+              {team ? (
+                <>
+                  <dt>Team</dt>
+                  <dd data-testid="profile-team">{team.name}</dd>
+                  <dt>Monitors</dt>
+                  <dd data-testid="profile-monitors">{team.monitors.length > 0 ? team.monitors.join(', ') : 'Every admin'}</dd>
+                </>
+              ) : null}
             </dl>
             <div className="lws-actions lws-actions--spaced">
               <Button variant="outline" onClick={startEditing} data-testid="profile-edit">

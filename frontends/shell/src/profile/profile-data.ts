@@ -16,7 +16,21 @@ export interface ContactSettings {
   checkInInterval: number;
 }
 
+/** A worker's team as their profile shows it (issue 12). */
+export interface ProfileTeam {
+  name: string;
+  monitors: string[];
+}
+
+function asTeam(value: unknown): ProfileTeam | null {
+  const v = value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+  if (!v || typeof v.name !== 'string') return null;
+  return { name: v.name, monitors: Array.isArray(v.monitors) ? v.monitors.filter((m): m is string => typeof m === 'string') : [] };
+}
+
 export interface ProfileData {
+  /** A worker's team; null for admins, or when the server sent none. */
+  team: ProfileTeam | null;
   medicalInfo: string;
   pinSet: boolean;
   settings: ContactSettings | null;
@@ -56,6 +70,7 @@ export function parseProfile(body: unknown): ProfileData {
   const v = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const contacts = Array.isArray(v.emergencyContacts) ? v.emergencyContacts : [];
   return {
+    team: asTeam(v.team),
     medicalInfo: typeof v.medicalInfo === 'string' ? v.medicalInfo : '',
     pinSet: v.pinSet === true,
     settings: asSettings(v.settings),

@@ -8,13 +8,16 @@ import {
   CardTitle,
   Input,
   Label,
+  Select,
   Skeleton,
   Table,
   TableBody,
+  TableCaption,
   TableCell,
   TableHead,
   TableHeader,
   TableRow,
+  api,
   failureMessage,
   serverNow,
 } from '@lws/fe-ui';
@@ -51,15 +54,26 @@ const TIME_COLUMNS: { key: TimeKey; label: string }[] = [
 export function AlarmReportCard() {
   const current = monthOf(serverNow());
   const [month, setMonth] = useState(current);
+  const [teamId, setTeamId] = useState<number | undefined>(undefined);
+  const [teams, setTeams] = useState<{ id: number; name: string }[]>([]);
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const monthId = useId();
+  const teamSelectId = useId();
   const valid = MONTH_VALUE.test(month);
+
+  // The teams the monitor sees, for the filter; with one team there is nothing to choose.
+  useEffect(() => {
+    api.get('/api/teams').then(
+      (body) => setTeams(Array.isArray(body) ? body.filter((t): t is { id: number; name: string } => typeof t?.id === 'number' && typeof t?.name === 'string') : []),
+      (e: unknown) => console.error('Loading the teams for the report filter failed', e),
+    );
+  }, []);
 
   useEffect(() => {
     if (!valid) return;
     const controller = new AbortController();
     setLoad({ state: 'loading' });
-    fetchAlarmReport(month, controller.signal).then(
+    fetchAlarmReport(month, controller.signal, teamId).then(
       (report) => setLoad({ state: 'ready', report }),
       (e: unknown) => {
         if (controller.signal.aborted) return;
@@ -68,7 +82,7 @@ export function AlarmReportCard() {
       },
     );
     return () => controller.abort();
-  }, [month, valid]);
+  }, [month, valid, teamId]);
 
   const rows = load.state === 'ready' ? [...load.report.byKind, load.report.total] : [];
 
@@ -95,8 +109,26 @@ export function AlarmReportCard() {
             onChange={(event) => setMonth(event.target.value)}
             data-testid="alarm-report-month"
           />
+          {teams.length > 1 ? (
+            <>
+              <Label htmlFor={teamSelectId}>Team</Label>
+              <Select
+                id={teamSelectId}
+                value={teamId ?? ''}
+                onChange={(event) => setTeamId(event.target.value ? Number(event.target.value) : undefined)}
+                data-testid="alarm-report-team"
+              >
+                <option value="">All teams</option>
+                {teams.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </Select>
+            </>
+          ) : null}
           {valid ? (
-            <a className="lws-btn lws-btn--outline lws-btn--sm" href={alarmReportCsvPath(month)} download={`lws-alarms-${month}.csv`} data-testid="alarm-report-csv">
+            <a className="lws-btn lws-btn--outline lws-btn--sm" href={alarmReportCsvPath(month, teamId)} download={`lws-alarms-${month}.csv`} data-testid="alarm-report-csv">
               Download CSV
             </a>
           ) : null}
@@ -153,6 +185,35 @@ export function AlarmReportCard() {
             </TableBody>
           </Table>
         )}
+        {load.state === 'ready' && load.report.total.count > 0 && load.report.byTeam.length > 1 ? (
+          <Table data-testid="alarm-report-teams">
+            <TableCaption>By team</TableCaption>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Team</TableHead>
+                <TableHead>Alarms</TableHead>
+                <TableHead>Genuine</TableHead>
+                <TableHead>False alarm</TableHead>
+                {TIME_COLUMNS.map((c) => (
+                  <TableHead key={c.key}>{c.label}</TableHead>
+                ))}
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {load.report.byTeam.map((t) => (
+                <TableRow key={t.teamId ?? 'none'} data-testid="alarm-report-team-row">
+                  <TableCell>{t.team}</TableCell>
+                  <TableCell>{t.total.count}</TableCell>
+                  <TableCell>{t.total.genuine}</TableCell>
+                  <TableCell>{t.total.falseAlarm}</TableCell>
+                  {TIME_COLUMNS.map((c) => (
+                    <TableCell key={c.key}>{formatSeconds(t.total[c.key])}</TableCell>
+                  ))}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        ) : null}
       </CardContent>
     </Card>
   );

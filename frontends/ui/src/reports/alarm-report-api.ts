@@ -19,10 +19,19 @@ export interface AlarmReportRow {
   resolveMaxSeconds: number | null;
 }
 
+/** One team's figures (issue 12): the worker's team when the alarm opened. */
+export interface TeamAlarmReport {
+  teamId: number | null;
+  team: string;
+  byKind: AlarmReportRow[];
+  total: AlarmReportRow;
+}
+
 export interface AlarmReport {
   month: string;
   byKind: AlarmReportRow[];
   total: AlarmReportRow;
+  byTeam: TeamAlarmReport[];
 }
 
 export const REPORT_KIND_LABELS: Record<ReportKind, string> = {
@@ -52,14 +61,25 @@ function parseRow(value: unknown): AlarmReportRow {
 export function parseAlarmReport(body: unknown): AlarmReport {
   const b = (body ?? {}) as Record<string, unknown>;
   if (typeof b.month !== 'string' || !Array.isArray(b.byKind)) throw new Error('Invalid response from server');
-  return { month: b.month, byKind: b.byKind.map(parseRow), total: parseRow(b.total) };
+  const byTeam = Array.isArray(b.byTeam) ? b.byTeam : [];
+  return {
+    month: b.month,
+    byKind: b.byKind.map(parseRow),
+    total: parseRow(b.total),
+    byTeam: byTeam.map((t: unknown) => {
+      const v = (t ?? {}) as Record<string, unknown>;
+      if (typeof v.team !== 'string' || !Array.isArray(v.byKind)) throw new Error('Invalid response from server');
+      return { teamId: typeof v.teamId === 'number' ? v.teamId : null, team: v.team, byKind: v.byKind.map(parseRow), total: parseRow(v.total) };
+    }),
+  };
 }
 
-export const alarmReportPath = (month: string) => `/api/reports/alarms?month=${encodeURIComponent(month)}`;
-export const alarmReportCsvPath = (month: string) => `/api/reports/alarms.csv?month=${encodeURIComponent(month)}`;
+const query = (month: string, teamId?: number) => `month=${encodeURIComponent(month)}${teamId !== undefined ? `&teamId=${teamId}` : ''}`;
+export const alarmReportPath = (month: string, teamId?: number) => `/api/reports/alarms?${query(month, teamId)}`;
+export const alarmReportCsvPath = (month: string, teamId?: number) => `/api/reports/alarms.csv?${query(month, teamId)}`;
 
-export async function fetchAlarmReport(month: string, signal?: AbortSignal): Promise<AlarmReport> {
-  return parseAlarmReport(await api.get(alarmReportPath(month), { signal }));
+export async function fetchAlarmReport(month: string, signal?: AbortSignal, teamId?: number): Promise<AlarmReport> {
+  return parseAlarmReport(await api.get(alarmReportPath(month, teamId), { signal }));
 }
 
 const two = (n: number) => String(n).padStart(2, '0');

@@ -70,7 +70,7 @@ export class AlarmsService {
         id,
         userId: a.userId,
         kind: a.kind,
-        teamId: team?.id ?? null,
+        teamId: worker?.teamId ?? null,
         policy,
         openedAt: a.now,
         dueAt: a.dueAt ?? null,
@@ -312,7 +312,8 @@ export class AlarmsService {
       const why = !team || step.action === 'notify_organisation' ? '' : `: ${who?.why ?? 'no team monitor could be told'}`;
       return `All monitors notified by push${why}`;
     }
-    for (const userId of who.userIds) await this.notifier.push(tx, emit, { toUserId: userId }, alarm.kind, title, body, ids);
+    // One request for all of them, as for every admin: a monitor without a push subscription is no failure while another has one.
+    await this.notifier.push(tx, emit, { toUsers: { userIds: who.userIds } }, alarm.kind, title, body, ids);
     return `${who.label} notified by push`;
   }
 

@@ -41,7 +41,15 @@ export class Notifier {
     return this.request(tx, emit, { channel, toPhone, purpose, body, ...extra });
   }
 
-  push(tx: Tx, emit: Emit, target: { toUserId: number } | { toRole: 'monitors' }, purpose: Purpose, title: string, body: string, extra: { userId: number; alarmId?: string }) {
+  push(
+    tx: Tx,
+    emit: Emit,
+    target: { toUserId: number } | { toUsers: { userIds: number[] } } | { toRole: 'monitors' },
+    purpose: Purpose,
+    title: string,
+    body: string,
+    extra: { userId: number; alarmId?: string },
+  ) {
     return this.request(tx, emit, { channel: 'push', ...target, purpose, title, body, ...extra });
   }
 

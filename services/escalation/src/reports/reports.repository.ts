@@ -6,6 +6,8 @@ import { alarms, type AlarmKind } from '../db/schema';
 /** One kind's figures, or every kind's when kind is null. Seconds are whole; null when no alarm reached the state. */
 export interface KindFigures {
   kind: AlarmKind | null;
+  /** The team's figures (null: alarms of no known team), or the whole report's ('all'). */
+  team: number | null | 'all';
   count: number;
   acknowledged: number;
   resolved: number;
@@ -22,6 +24,8 @@ export interface KindFigures {
 interface RawRow {
   kind: AlarmKind | null;
   total_row: number;
+  team_id: number | null;
+  all_teams: number;
   count: number;
   acknowledged: number;
   resolved: number;
@@ -44,20 +48,27 @@ export class ReportsRepository {
    * percentile_disc is nearest-rank: the smallest value whose cumulative share reaches p. Both it
    * and max skip the nulls of alarms that never reached the state (hence the case: greatest()
    * would turn a null into 0). A duration is clamped at zero so a clock moved back (test clock)
-   * cannot report a negative time. `userIds`: only those workers' alarms (an admin's scope).
+   * cannot report a negative time. `only`: those workers' alarms (an admin's scope), that team's. Every
+   * figure comes for the whole report and per team.
    */
-  async figures(from: Date, to: Date, userIds?: readonly number[]): Promise<KindFigures[]> {
-    const scoped = userIds ? sql` and ${alarms.userId} = any(${pgArray(userIds)}::int[])` : sql``;
+  async figures(from: Date, to: Date, only: { userIds?: readonly number[]; teamId?: number } = {}): Promise<KindFigures[]> {
+    const scoped = sql.join(
+      [
+        only.userIds ? sql` and ${alarms.userId} = any(${pgArray(only.userIds)}::int[])` : sql``,
+        only.teamId !== undefined ? sql` and ${alarms.teamId} = ${only.teamId}` : sql``,
+      ],
+      sql``,
+    );
     const ack = sql`case when ${alarms.acknowledgedAt} is not null then greatest(0, round(extract(epoch from (${alarms.acknowledgedAt} - ${alarms.openedAt}))))::int end`;
     const res = sql`case when ${alarms.resolvedAt} is not null then greatest(0, round(extract(epoch from (${alarms.resolvedAt} - ${alarms.openedAt}))))::int end`;
     const result = (await this.db.execute(sql`
       with durations as (
-        select ${alarms.kind} as kind, ${alarms.acknowledgedAt} is not null as acked, ${alarms.resolvedAt} is not null as closed,
+        select ${alarms.kind} as kind, ${alarms.teamId} as team_id, ${alarms.acknowledgedAt} is not null as acked, ${alarms.resolvedAt} is not null as closed,
                ${alarms.verdict} as verdict, ${ack} as ack_s, ${res} as resolve_s
         from ${alarms}
         where ${alarms.openedAt} >= ${from.toISOString()}::timestamptz and ${alarms.openedAt} < ${to.toISOString()}::timestamptz${scoped}
       )
-      select kind, grouping(kind)::int as total_row,
+      select kind, grouping(kind)::int as total_row, team_id, grouping(team_id)::int as all_teams,
              count(*)::int as count,
              (count(*) filter (where acked))::int as acknowledged,
              (count(*) filter (where closed))::int as resolved,
@@ -70,10 +81,11 @@ export class ReportsRepository {
              percentile_disc(0.9) within group (order by resolve_s) as resolve_p90,
              max(resolve_s) as resolve_max
       from durations
-      group by grouping sets ((kind), ())
+      group by grouping sets ((kind), (), (team_id, kind), (team_id))
     `)) as unknown as { rows: RawRow[] };
     return result.rows.map((r) => ({
       kind: Number(r.total_row) === 1 ? null : r.kind,
+      team: Number(r.all_teams) === 1 ? 'all' : r.team_id === null ? null : Number(r.team_id),
       count: Number(r.count),
       acknowledged: Number(r.acknowledged),
       resolved: Number(r.resolved),

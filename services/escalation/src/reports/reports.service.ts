@@ -8,6 +8,7 @@ type Monthly = CommandMap['escalation.report.monthly.v1'];
 
 const none = (kind: AlarmReportRow['kind']): KindFigures => ({
   kind: kind === 'all' ? null : kind,
+  team: 'all',
   count: 0,
   acknowledged: 0,
   resolved: 0,
@@ -47,15 +48,20 @@ export class ReportsService {
 
   async monthly(req: Monthly['request']): Promise<Monthly['reply']> {
     const { from, to } = monthBounds(req.month);
-    const figures = await this.repo.figures(from, to, req.scope?.userIds);
-    const of = (kind: AlarmReportRow['kind']) => figures.find((f) => (kind === 'all' ? f.kind === null : f.kind === kind)) ?? none(kind);
+    const figures = await this.repo.figures(from, to, { ...(req.scope ? { userIds: req.scope.userIds } : {}), ...(req.teamId !== undefined ? { teamId: req.teamId } : {}) });
+    const rowsOf = (team: number | null | 'all') => {
+      const mine = figures.filter((f) => f.team === team);
+      const of = (kind: AlarmReportRow['kind']) => mine.find((f) => (kind === 'all' ? f.kind === null : f.kind === kind)) ?? none(kind);
+      return { byKind: ALARM_KINDS.map((kind) => row(kind, of(kind))), total: row('all', of('all')) };
+    };
+    const teams = [...new Set(figures.map((f) => f.team).filter((t): t is number | null => t !== 'all'))].sort((a, b) => (a ?? Infinity) - (b ?? Infinity));
     return {
       month: req.month,
       from: from.toISOString(),
       to: to.toISOString(),
       timezone: REPORT_TIMEZONE,
-      byKind: ALARM_KINDS.map((kind) => row(kind, of(kind))),
-      total: row('all', of('all')),
+      ...rowsOf('all'),
+      byTeam: teams.map((team) => ({ ...(team !== null ? { teamId: team } : {}), ...rowsOf(team) })),
     };
   }
 }

@@ -8,6 +8,7 @@ const report: MonthlyAlarmReport = {
   from: '2025-03-31T23:00:00.000Z',
   to: '2025-04-30T23:00:00.000Z',
   timezone: 'Europe/London',
+  byTeam: [],
   byKind: [
     { kind: 'missed_check_in', count: 3, acknowledged: 2, resolved: 1, genuine: 0, falseAlarm: 1, unresolved: 2, ackP50Seconds: 65, ackP90Seconds: 120, ackMaxSeconds: 120, resolveP50Seconds: 300, resolveP90Seconds: 300, resolveMaxSeconds: 300 },
     empty('emergency'),
@@ -18,11 +19,29 @@ const report: MonthlyAlarmReport = {
 describe('reportCsv', () => {
   it('writes a header and one row per kind plus the total, empty where no alarm reached the state', () => {
     expect(reportCsv(report).split('\r\n')).toEqual([
-      'month,kind,alarms,acknowledged,resolved,genuine,false_alarm,unresolved,ack_p50_s,ack_p90_s,ack_max_s,resolve_p50_s,resolve_p90_s,resolve_max_s',
-      '2025-04,missed_check_in,3,2,1,0,1,2,65,120,120,300,300,300',
-      '2025-04,emergency,0,0,0,0,0,0,,,,,,',
-      '2025-04,all,3,2,1,0,1,2,65,120,120,300,300,300',
+      'month,kind,alarms,acknowledged,resolved,genuine,false_alarm,unresolved,ack_p50_s,ack_p90_s,ack_max_s,resolve_p50_s,resolve_p90_s,resolve_max_s,team',
+      '2025-04,missed_check_in,3,2,1,0,1,2,65,120,120,300,300,300,',
+      '2025-04,emergency,0,0,0,0,0,0,,,,,,,',
+      '2025-04,all,3,2,1,0,1,2,65,120,120,300,300,300,',
       '',
+    ]);
+  });
+
+  it('then each team\'s rows, named, with a name that looks like a formula or holds a comma made safe', () => {
+    const teamRows = { byKind: report.byKind, total: report.total };
+    const lines = reportCsv({ ...report, byTeam: [{ teamId: 1, ...teamRows }, { teamId: 2, ...teamRows }, teamRows] }, new Map([[1, '=HYPERLINK("x")'], [2, 'North, East']]))
+      .trim()
+      .split('\r\n');
+    expect(lines.slice(4)).toEqual([
+      '2025-04,missed_check_in,3,2,1,0,1,2,65,120,120,300,300,300,"\'=HYPERLINK(""x"")"',
+      '2025-04,emergency,0,0,0,0,0,0,,,,,,,"\'=HYPERLINK(""x"")"',
+      '2025-04,all,3,2,1,0,1,2,65,120,120,300,300,300,"\'=HYPERLINK(""x"")"',
+      '2025-04,missed_check_in,3,2,1,0,1,2,65,120,120,300,300,300,"North, East"',
+      '2025-04,emergency,0,0,0,0,0,0,,,,,,,"North, East"',
+      '2025-04,all,3,2,1,0,1,2,65,120,120,300,300,300,"North, East"',
+      '2025-04,missed_check_in,3,2,1,0,1,2,65,120,120,300,300,300,No team',
+      '2025-04,emergency,0,0,0,0,0,0,,,,,,,No team',
+      '2025-04,all,3,2,1,0,1,2,65,120,120,300,300,300,No team',
     ]);
   });
 

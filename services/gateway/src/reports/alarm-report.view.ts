@@ -19,8 +19,23 @@ function browserRow(r: AlarmReportRow) {
   };
 }
 
-export function browserReport(r: MonthlyAlarmReport) {
-  return { month: r.month, from: r.from, to: r.to, timezone: r.timezone, byKind: r.byKind.map(browserRow), total: browserRow(r.total) };
+/** Team ids to names, for the report's per-team part. */
+export type TeamNames = ReadonlyMap<number, string>;
+
+/** A team's label in the report: its name, or what the alarms were of when no team is known. */
+export const teamLabel = (teamId: number | undefined, names: TeamNames) =>
+  teamId === undefined ? 'No team' : (names.get(teamId) ?? `Team #${teamId}`);
+
+export function browserReport(r: MonthlyAlarmReport, names: TeamNames = new Map()) {
+  return {
+    month: r.month,
+    from: r.from,
+    to: r.to,
+    timezone: r.timezone,
+    byKind: r.byKind.map(browserRow),
+    total: browserRow(r.total),
+    byTeam: (r.byTeam ?? []).map((t) => ({ teamId: t.teamId ?? null, team: teamLabel(t.teamId, names), byKind: t.byKind.map(browserRow), total: browserRow(t.total) })),
+  };
 }
 
 export const CSV_COLUMNS = [
@@ -38,24 +53,26 @@ export const CSV_COLUMNS = [
   'resolve_p50_s',
   'resolve_p90_s',
   'resolve_max_s',
+  'team',
 ] as const;
 
 const KIND = /^[a-z_]+$/;
 const MONTH = /^[0-9]{4}-[0-9]{2}$/;
 
 /**
- * The report as CSV (RFC 4180, CRLF). Every cell is a non-negative whole number, an empty cell
- * (no alarm reached the state), the month or a kind word; anything else is refused rather than
- * written, so a cell a spreadsheet would run as a formula (= + - @) can never appear.
+ * The report as CSV (RFC 4180, CRLF): the organisation's rows (empty `team`), then each team's.
+ * Every cell is a non-negative whole number, an empty cell (no alarm reached the state), the month,
+ * a kind word or a team name made safe by textCell; anything else is refused rather than written,
+ * so a cell a spreadsheet would run as a formula (= + - @) can never appear.
  */
-export function reportCsv(r: MonthlyAlarmReport): string {
+export function reportCsv(r: MonthlyAlarmReport, names: TeamNames = new Map()): string {
   if (!MONTH.test(r.month)) throw new Error('report month is not YYYY-MM');
   const n = (v: number | undefined) => {
     if (v === undefined) return '';
     if (!Number.isSafeInteger(v) || v < 0) throw new Error('report figure is not a whole number');
     return String(v);
   };
-  const line = (row: AlarmReportRow) => {
+  const line = (row: AlarmReportRow, team = '') => {
     if (!KIND.test(row.kind)) throw new Error('report kind is not a plain word');
     return [
       r.month,
@@ -72,7 +89,22 @@ export function reportCsv(r: MonthlyAlarmReport): string {
       n(row.resolveP50Seconds),
       n(row.resolveP90Seconds),
       n(row.resolveMaxSeconds),
+      team,
     ].join(',');
   };
-  return [CSV_COLUMNS.join(','), ...r.byKind.map(line), line(r.total)].join('\r\n') + '\r\n';
+  const teams = (r.byTeam ?? []).flatMap((t) => {
+    const name = textCell(teamLabel(t.teamId, names));
+    return [...t.byKind.map((row) => line(row, name)), line(t.total, name)];
+  });
+  return [CSV_COLUMNS.join(','), ...r.byKind.map((row) => line(row)), line(r.total), ...teams].join('\r\n') + '\r\n';
+}
+
+/**
+ * A name as a CSV cell: quoted (RFC 4180) when it holds a comma, a quote or a line break, and
+ * prefixed with ' when it starts like a formula (= + - @ tab CR), which a spreadsheet then shows
+ * as text instead of running it.
+ */
+export function textCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

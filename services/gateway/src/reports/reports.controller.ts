@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Inject, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Inject, NotFoundException, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { RpcClient } from '@lws/messaging';
 import { CLOCK, type Clock } from '@lws/platform';
@@ -18,25 +18,35 @@ export class ReportsController {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** An admin's figures count only the alarms of their teams' workers. */
+  /**
+   * An admin's figures count only the alarms of their teams' workers, and a team filter names one
+   * of their teams (another is a 404). Team names come from identity.
+   */
   private async report(query: unknown, req: AuthedRequest) {
-    const { month } = parseInput(reportQuery(this.clock()), query);
-    const scope = await workerScope(this.rpc, actorOf(req));
-    return this.rpc.send('escalation.report.monthly.v1', { month, ...scopeField(scope) });
+    const { month, teamId } = parseInput(reportQuery(this.clock()), query);
+    const actor = actorOf(req);
+    const [scope, { teams }] = await Promise.all([workerScope(this.rpc, actor), this.rpc.send('identity.team.list.v1', {})]);
+    if (teamId !== undefined) {
+      const mine = actor.role === 'superadmin' || !scope ? teams : (await this.rpc.send('identity.team.list.v1', { monitoredBy: actor.userId })).teams;
+      if (!mine.some((t) => t.id === teamId)) throw new NotFoundException({ message: 'Team not found', field: 'teamId' });
+    }
+    const report = await this.rpc.send('escalation.report.monthly.v1', { month, ...scopeField(scope), ...(teamId !== undefined ? { teamId } : {}) });
+    return { report, names: new Map(teams.map((t) => [t.id, t.name])) };
   }
 
   @Get('alarms')
   @Header('Cache-Control', 'no-store')
   async alarms(@Query() query: unknown, @Req() req: AuthedRequest) {
-    return browserReport(await this.report(query, req));
+    const { report, names } = await this.report(query, req);
+    return browserReport(report, names);
   }
 
   @Get('alarms.csv')
   async csv(@Query() query: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
-    const report = await this.report(query, req);
+    const { report, names } = await this.report(query, req);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="lws-alarms-${report.month}.csv"`);
     res.setHeader('Cache-Control', 'no-store');
-    return reportCsv(report);
+    return reportCsv(report, names);
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { RpcClient } from '@lws/messaging';
+import { RemoteError, type RpcClient } from '@lws/messaging';
 import { actorOf, authorizeUserAccess, type Actor } from '../common/access';
 import type { AuthedRequest } from '../common/session.guard';
 import { RPC } from '../common/rpc';
@@ -62,7 +62,16 @@ export class UsersService {
       settings: found.settings ? browserSettings(found.settings) : null,
       emergencyContacts: found.emergencyContacts.map(browserContact),
       ...shiftFields(shift.workers[0]),
+      team: found.user.teamId !== undefined ? await this.teamOf(found.user.teamId) : null,
     };
+  }
+
+  /** A worker's team as their profile shows it: its name and who monitors it, in order. */
+  private async teamOf(teamId: number): Promise<{ id: number; name: string; monitors: string[] } | null> {
+    const found = await unlessGone(this.rpc.send('identity.team.get.v1', { teamId }));
+    if (!found) return null;
+    const monitors = await Promise.all(found.team.monitors.map(async (m) => (await unlessGone(this.rpc.send('identity.user.get.v1', { userId: m.userId })))?.user.name));
+    return { id: found.team.id, name: found.team.name, monitors: monitors.filter((n): n is string => !!n) };
   }
 
   async updateProfile(actor: Actor, userId: number, input: ProfileUpdate) {
@@ -88,5 +97,15 @@ export class UsersService {
     await this.rpc.send('identity.user.delete.v1', { userId, actorId: actor.userId, actorRole: actor.role });
     await this.sessions.destroyAllForUser(userId);
     return { ok: true };
+  }
+}
+
+/** What identity answers, or undefined for something deleted meanwhile (a 404); any other failure stands. */
+async function unlessGone<T>(reply: Promise<T>): Promise<T | undefined> {
+  try {
+    return await reply;
+  } catch (err) {
+    if (err instanceof RemoteError && err.status === 404) return undefined;
+    throw err;
   }
 }

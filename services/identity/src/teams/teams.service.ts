@@ -131,7 +131,7 @@ export class TeamsService {
     const rows = await this.db
       .select({ id: teams.id })
       .from(teams)
-      .where(sql`${teams.monitors} @> ${JSON.stringify([{ userId: adminId }])}::jsonb or ${teams.monitors} @> ${JSON.stringify([{ deputyUserId: adminId }])}::jsonb`);
+      .where(monitoredOrDeputised(adminId));
     return rows.map((r) => r.id);
   }
 
@@ -191,6 +191,30 @@ export class TeamsService {
       .where(eq(teams.id, rows[0].id))
       .returning();
     await this.changed(tx, emit, 'updated', row, actorId);
+  }
+
+  /**
+   * A deleted admin leaves every team they monitor or deputise for: a monitor's place goes to
+   * the next in order, a deputy's is left empty. Each team changed is heard at its new version.
+   */
+  async forgetMonitor(tx: Tx, emit: Emit, adminId: number, actorId: number): Promise<void> {
+    const rows = await tx
+      .select()
+      .from(teams)
+      .where(monitoredOrDeputised(adminId))
+      .orderBy(asc(teams.id))
+      .for('update');
+    for (const row of rows) {
+      const monitors = row.monitors
+        .filter((m) => m.userId !== adminId)
+        .map((m) => (m.deputyUserId === adminId ? { userId: m.userId } : m));
+      const [updated] = await tx
+        .update(teams)
+        .set({ monitors, version: sql`${teams.version} + 1`, updatedAt: this.clock() })
+        .where(eq(teams.id, row.id))
+        .returning();
+      await this.changed(tx, emit, 'updated', updated, actorId);
+    }
   }
 
   /** The fields as stored, or a 400 naming the first field that is wrong. */
@@ -260,6 +284,10 @@ export class TeamsService {
 }
 
 const MAX_AWAY_MS = 90 * 24 * 3600 * 1000;
+
+/** The teams an admin monitors or deputises for (the one rule for it). */
+const monitoredOrDeputised = (adminId: number) =>
+  sql`${teams.monitors} @> ${JSON.stringify([{ userId: adminId }])}::jsonb or ${teams.monitors} @> ${JSON.stringify([{ deputyUserId: adminId }])}::jsonb`;
 
 function view(row: TeamRow, memberCount: number): TeamView {
   return {

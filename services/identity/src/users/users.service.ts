@@ -112,6 +112,7 @@ export class UsersService {
       if (target.role === 'superadmin' && superadmins.filter((id) => id !== target.id).length === 0) {
         throw new RpcError(409, 'The last superadmin cannot be deleted', { field: 'id' });
       }
+      if (target.role === 'admin') await this.teams.forgetMonitor(tx, emit, target.id, actor.id);
       await this.repo.delete(tx, target.id);
       // The row goes, so its last version is the one before the delete, plus one.
       await emit('identity.user.deleted.v1', { userId: target.id, deletedBy: actor.id, version: target.version + 1 });

@@ -77,12 +77,19 @@ export class DeliveriesService {
       ]);
       return;
     }
-    const target = e.toRole === 'monitors' ? 'role:monitors' : e.toUserId !== undefined ? `user:${e.toUserId}` : undefined;
+    const team = e.toUsers?.userIds ?? [];
+    const target =
+      e.toRole === 'monitors' ? 'role:monitors' : team.length > 0 ? `users:${team.join(',')}` : e.toUserId !== undefined ? `user:${e.toUserId}` : undefined;
     if (!target) {
-      await this.rejected(tx, emit, { ...base, to: '(none)' }, 'A push request needs to_user_id or to_role');
+      await this.rejected(tx, emit, { ...base, to: '(none)' }, 'A push request needs to_user_id, to_user_ids or to_role');
       return;
     }
-    const subs = e.toRole === 'monitors' ? await this.subscriptions.forMonitors(tx) : await this.subscriptions.forUser(tx, e.toUserId!);
+    const subs =
+      e.toRole === 'monitors'
+        ? await this.subscriptions.forMonitors(tx)
+        : team.length > 0
+          ? await this.subscriptions.forUsers(tx, team)
+          : await this.subscriptions.forUser(tx, e.toUserId!);
     if (subs.length === 0) {
       await this.rejected(tx, emit, { ...base, to: target }, `No push subscription for ${target}`);
       return;

@@ -29,6 +29,11 @@ export class SubscriptionsRepository {
     return tx.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
   }
 
+  /** Every subscription of these users (a team's monitors). */
+  async forUsers(tx: Tx, userIds: number[]): Promise<PushSubscription[]> {
+    return tx.select().from(pushSubscriptions).where(inArray(pushSubscriptions.userId, userIds));
+  }
+
   /** Every subscription of a current admin or superadmin. */
   async forMonitors(tx: Tx): Promise<PushSubscription[]> {
     return tx

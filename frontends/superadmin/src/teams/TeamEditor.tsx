@@ -1,0 +1,250 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Alert, Button, Checkbox, FieldError, Input, Label, Select, Switch, Textarea, api, failureField, failureMessage, useToast } from '@lws/fe-ui';
+import { ALARM_KINDS, INTERVALS, parsePeople, starterSteps, type AlarmKind, type Person, type PolicyStep, type Team, type TeamMonitor } from './teams-api';
+import { cleanStep, PolicyEditor, stepsProblem } from './PolicyEditor';
+
+interface TeamEditorProps {
+  team: Team;
+  admins: Person[];
+  workers: Person[];
+  locations: { id: number; name: string }[];
+  onSaved: () => void;
+}
+
+/**
+ * One team, as the superadmin edits it: name, locations, monitors in order with deputies, the
+ * check-in policy, emergency numbers, its own escalation policy (or the organisation's), and its
+ * members, to whom a worker can be moved.
+ */
+export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEditorProps) {
+  const { toast } = useToast();
+  const [name, setName] = useState(team.name);
+  const [locationIds, setLocationIds] = useState(team.locationIds);
+  const [monitors, setMonitors] = useState<TeamMonitor[]>(team.monitors);
+  const [defaultInterval, setDefaultInterval] = useState(team.checkInPolicy.defaultInterval);
+  const [allowed, setAllowed] = useState(team.checkInPolicy.allowedIntervals);
+  const [numbers, setNumbers] = useState(team.emergencyNumbers.join('\n'));
+  const [ownPolicy, setOwnPolicy] = useState(team.escalationPolicy !== null);
+  const [steps, setSteps] = useState<Record<AlarmKind, PolicyStep[]>>({
+    missed_check_in: team.escalationPolicy?.missed_check_in ?? starterSteps('missed_check_in'),
+    emergency: team.escalationPolicy?.emergency ?? starterSteps('emergency'),
+  });
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<{ message: string; field?: string } | null>(null);
+  const [members, setMembers] = useState<Person[] | null>(null);
+  const [moving, setMoving] = useState('');
+
+  const loadMembers = async () => {
+    try {
+      setMembers(parsePeople(await api.get(`/api/teams/${team.id}/members`)));
+    } catch (e) {
+      console.error('Loading the team members failed', e);
+      setMembers([]);
+    }
+  };
+  useEffect(() => {
+    void loadMembers();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per team
+  }, [team.id]);
+
+  const nameOf = (id: number | undefined) => admins.find((a) => a.id === id)?.name ?? (id ? `#${id}` : '');
+  const setMonitor = (i: number, patch: Partial<TeamMonitor>) =>
+    setMonitors(monitors.map((m, j) => {
+      if (j !== i) return m;
+      const next = { ...m, ...patch };
+      if (next.deputyUserId === undefined || Number.isNaN(next.deputyUserId)) delete next.deputyUserId;
+      return next;
+    }));
+
+  const policyProblem = ownPolicy ? ALARM_KINDS.map((k) => stepsProblem(steps[k.kind])).find(Boolean) : undefined;
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (policyProblem) {
+      setError({ message: policyProblem, field: 'escalationPolicy' });
+      return;
+    }
+    setSaving(true);
+    setError(null);
+    try {
+      await api.patch(`/api/teams/${team.id}`, {
+        name,
+        locationIds,
+        monitors,
+        checkInPolicy: { defaultInterval, allowedIntervals: allowed },
+        emergencyNumbers: numbers.split(/[\n,]/).map((n) => n.trim()).filter(Boolean),
+        escalationPolicy: ownPolicy ? { missed_check_in: steps.missed_check_in.map(cleanStep), emergency: steps.emergency.map(cleanStep) } : null,
+      });
+      toast({ title: 'Team saved', message: `${name} is saved; its next alarms follow it` });
+      onSaved();
+    } catch (e) {
+      setError({ message: failureMessage(e, 'The team could not be saved. Please try again.'), field: failureField(e) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const moveHere = async () => {
+    const userId = Number(moving);
+    if (!userId) return;
+    try {
+      await api.patch(`/api/users/${userId}`, { teamId: team.id });
+      toast({ title: 'Worker moved', message: `${workers.find((w) => w.id === userId)?.name ?? 'The worker'} is now in ${team.name}` });
+      setMoving('');
+      await loadMembers();
+      onSaved();
+    } catch (e) {
+      toast({ title: 'Move failed', message: failureMessage(e, 'The worker could not be moved.'), type: 'error' });
+    }
+  };
+
+  const fieldError = (prefix: string) => (error?.field?.startsWith(prefix) ? error.message : undefined);
+
+  return (
+    <form className="lws-form" onSubmit={(e) => void save(e)} data-testid="team-editor" aria-label={`Edit ${team.name}`}>
+      <div className="lws-field">
+        <Label htmlFor="team-name">Team name</Label>
+        <Input id="team-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} invalid={!!fieldError('name')} data-testid="team-name" />
+        <FieldError id="team-name-error">{fieldError('name')}</FieldError>
+      </div>
+
+      <fieldset className="lws-fieldset">
+        <legend>Locations its workers work at</legend>
+        {locations.length === 0 ? <p className="lws-muted">No locations yet.</p> : null}
+        {locations.map((l) => (
+          <Checkbox
+            key={l.id}
+            label={l.name}
+            checked={locationIds.includes(l.id)}
+            onChange={(e) => setLocationIds(e.target.checked ? [...locationIds, l.id] : locationIds.filter((id) => id !== l.id))}
+          />
+        ))}
+      </fieldset>
+
+      <fieldset className="lws-fieldset" data-testid="team-monitors">
+        <legend>Monitors, in the order they are told</legend>
+        <ol className="lws-list">
+          {monitors.map((m, i) => (
+            <li key={i} className="lws-actions" data-testid="team-monitor">
+              <Select aria-label={`Monitor ${i + 1}`} value={m.userId} onChange={(e) => setMonitor(i, { userId: Number(e.target.value) })}>
+                {admins.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+              </Select>
+              <Select
+                aria-label={`Deputy for monitor ${i + 1}`}
+                value={m.deputyUserId ?? ''}
+                onChange={(e) => setMonitor(i, { deputyUserId: e.target.value ? Number(e.target.value) : undefined })}
+              >
+                <option value="">No deputy</option>
+                {admins
+                  .filter((a) => a.id !== m.userId)
+                  .map((a) => (
+                    <option key={a.id} value={a.id}>
+                      Deputy: {a.name}
+                    </option>
+                  ))}
+              </Select>
+              <Button size="sm" variant="outline" onClick={() => setMonitors(monitors.filter((_, j) => j !== i))} aria-label={`Remove ${nameOf(m.userId)}`}>
+                Remove
+              </Button>
+            </li>
+          ))}
+        </ol>
+        <Select
+          aria-label="Add a monitor"
+          value=""
+          onChange={(e) => e.target.value && setMonitors([...monitors, { userId: Number(e.target.value) }])}
+          data-testid="team-add-monitor"
+        >
+          <option value="">Add a monitor…</option>
+          {admins
+            .filter((a) => !monitors.some((m) => m.userId === a.id))
+            .map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name} ({a.username})
+              </option>
+            ))}
+        </Select>
+        <FieldError id="team-monitors-error">{fieldError('monitors')}</FieldError>
+      </fieldset>
+
+      <fieldset className="lws-fieldset">
+        <legend>Check-in policy</legend>
+        {INTERVALS.map((n) => (
+          <Checkbox
+            key={n}
+            label={`${n} minutes`}
+            checked={allowed.includes(n)}
+            onChange={(e) => setAllowed(e.target.checked ? [...allowed, n].sort((a, b) => a - b) : allowed.filter((x) => x !== n))}
+          />
+        ))}
+        <Label htmlFor="team-default-interval">Default interval</Label>
+        <Select id="team-default-interval" value={defaultInterval} onChange={(e) => setDefaultInterval(Number(e.target.value))}>
+          {INTERVALS.map((n) => (
+            <option key={n} value={n}>
+              {n} minutes
+            </option>
+          ))}
+        </Select>
+        <FieldError id="team-interval-error">{fieldError('checkInPolicy')}</FieldError>
+      </fieldset>
+
+      <div className="lws-field">
+        <Label htmlFor="team-numbers">Emergency numbers (one per line; none: the organisation&apos;s)</Label>
+        <Textarea id="team-numbers" rows={3} value={numbers} onChange={(e) => setNumbers(e.target.value)} data-testid="team-numbers" />
+        <FieldError id="team-numbers-error">{fieldError('emergencyNumbers')}</FieldError>
+      </div>
+
+      <fieldset className="lws-fieldset" data-testid="team-policy">
+        <legend>Escalation policy</legend>
+        <Switch label="This team has its own policy (off: the organisation's)" checked={ownPolicy} onChange={(e) => setOwnPolicy(e.target.checked)} data-testid="team-own-policy" />
+        {ownPolicy
+          ? ALARM_KINDS.map((k) => (
+              <PolicyEditor key={k.kind} kindLabel={k.label} steps={steps[k.kind]} onChange={(s) => setSteps({ ...steps, [k.kind]: s })} testId={`policy-${k.kind}`} />
+            ))
+          : null}
+      </fieldset>
+
+      {error ? (
+        <Alert variant="error" data-testid="team-error">
+          {error.message}
+        </Alert>
+      ) : null}
+      <div className="lws-actions">
+        <Button type="submit" busy={saving} data-testid="team-save">
+          Save team
+        </Button>
+      </div>
+
+      <fieldset className="lws-fieldset" data-testid="team-members">
+        <legend>Workers ({members?.length ?? team.memberCount})</legend>
+        {members === null ? <p className="lws-muted">Loading…</p> : members.length === 0 ? <p className="lws-muted">No workers yet.</p> : null}
+        <ul className="lws-list">
+          {members?.map((m) => (
+            <li key={m.id} data-testid="team-member">
+              {m.name} ({m.username})
+            </li>
+          ))}
+        </ul>
+        <div className="lws-inline-form">
+          <Select aria-label="Move a worker to this team" value={moving} onChange={(e) => setMoving(e.target.value)} data-testid="team-move-worker">
+            <option value="">Move a worker here…</option>
+            {workers
+              .filter((w) => !members?.some((m) => m.id === w.id))
+              .map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name} ({w.username})
+                </option>
+              ))}
+          </Select>
+          <Button size="sm" variant="outline" disabled={!moving} onClick={() => void moveHere()} data-testid="team-move">
+            Move here
+          </Button>
+        </div>
+      </fieldset>
+    </form>
+  );
+}

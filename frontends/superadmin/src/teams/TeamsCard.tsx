@@ -1,0 +1,198 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  ConfirmDialog,
+  Input,
+  Label,
+  Skeleton,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+  api,
+  failureMessage,
+  useToast,
+} from '@lws/fe-ui';
+import { parseLocationOptions } from '@lws/fe-ui/locations';
+import { parsePeople, parseTeams, type Person, type Team } from './teams-api';
+import { TeamEditor } from './TeamEditor';
+
+interface Loaded {
+  teams: Team[];
+  admins: Person[];
+  workers: Person[];
+  locations: { id: number; name: string }[];
+}
+
+type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; data: Loaded };
+
+/**
+ * The Teams tab (issue 12): every team with its workers, monitors and locations; create, edit
+ * (monitors and deputies, check-in policy, escalation policy with a timeline preview, members) and
+ * delete an empty one.
+ */
+export function TeamsCard() {
+  const { toast } = useToast();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [newName, setNewName] = useState('');
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<Team | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+
+  const reload = useCallback(async () => {
+    try {
+      const [teams, accounts, workers, locations] = await Promise.all([
+        api.get('/api/teams'),
+        api.get('/api/worker-accounts'),
+        api.get('/api/data/workers'),
+        api.get('/api/location-options'),
+      ]);
+      setLoad({
+        state: 'ready',
+        data: {
+          teams: parseTeams(teams),
+          admins: parsePeople(accounts).filter((p) => p.role === 'admin'),
+          workers: parsePeople(workers),
+          locations: parseLocationOptions(locations),
+        },
+      });
+    } catch (e) {
+      console.error('Loading the teams failed', e);
+      setLoad((current) => (current.state === 'ready' ? current : { state: 'error' }));
+    }
+  }, []);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!newName.trim()) return;
+    setCreating(true);
+    try {
+      const team = (await api.post('/api/teams', { name: newName.trim() })) as Team;
+      toast({ title: 'Team created', message: `${team.name} is ready: add its monitors, locations and workers` });
+      setNewName('');
+      setEditing(team.id);
+      await reload();
+    } catch (e) {
+      toast({ title: 'Create failed', message: failureMessage(e, 'The team could not be created.'), type: 'error' });
+    } finally {
+      setCreating(false);
+    }
+  };
+
+  const remove = async (team: Team) => {
+    setDeleteBusy(true);
+    try {
+      await api.delete(`/api/teams/${team.id}`);
+      toast({ title: 'Team deleted', message: `${team.name} is deleted` });
+      if (editing === team.id) setEditing(null);
+      await reload();
+    } catch (e) {
+      toast({ title: 'Delete failed', message: failureMessage(e, 'The team could not be deleted.'), type: 'error' });
+    } finally {
+      setDeleteBusy(false);
+      setDeleting(null);
+    }
+  };
+
+  const data = load.state === 'ready' ? load.data : undefined;
+  const nameOf = (id: number) => data?.admins.find((a) => a.id === id)?.name ?? `#${id}`;
+  const placeOf = (id: number) => data?.locations.find((l) => l.id === id)?.name ?? `#${id}`;
+  const current = data?.teams.find((t) => t.id === editing);
+
+  return (
+    <Card data-testid="teams">
+      <CardHeader>
+        <CardTitle>Teams</CardTitle>
+        <CardDescription>Each worker belongs to one team. Its monitors see and answer its workers&apos; alarms, in the order and by the policy set here.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form className="lws-inline-form" onSubmit={(e) => void create(e)}>
+          <Label htmlFor="new-team-name" className="lws-visually-hidden">
+            New team name
+          </Label>
+          <Input id="new-team-name" placeholder="New team name" maxLength={100} value={newName} onChange={(e) => setNewName(e.target.value)} data-testid="new-team-name" />
+          <Button type="submit" busy={creating} disabled={!newName.trim()} data-testid="create-team">
+            Create team
+          </Button>
+        </form>
+        {load.state === 'loading' ? (
+          <div role="status" aria-label="Loading teams">
+            <Skeleton height="6rem" />
+          </div>
+        ) : load.state === 'error' ? (
+          <Alert variant="error" data-testid="teams-error">
+            Error loading teams.
+          </Alert>
+        ) : (
+          <Table data-testid="teams-table">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Team</TableHead>
+                <TableHead>Workers</TableHead>
+                <TableHead>Monitors</TableHead>
+                <TableHead>Locations</TableHead>
+                <TableHead>Policy</TableHead>
+                <TableHead>Action</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {load.data.teams.map((team) => (
+                <TableRow key={team.id} data-testid="team-row" data-name={team.name}>
+                  <TableCell>{team.name}</TableCell>
+                  <TableCell>{team.memberCount}</TableCell>
+                  <TableCell>
+                    {team.monitors.length === 0
+                      ? 'None: every admin is told'
+                      : team.monitors.map((m) => `${nameOf(m.userId)}${m.deputyUserId ? ` (deputy ${nameOf(m.deputyUserId)})` : ''}`).join(', ')}
+                  </TableCell>
+                  <TableCell>{team.locationIds.map(placeOf).join(', ') || 'Any'}</TableCell>
+                  <TableCell>
+                    <Badge variant={team.escalationPolicy ? 'info' : 'neutral'}>{team.escalationPolicy ? 'Own' : "Organisation's"}</Badge>
+                  </TableCell>
+                  <TableCell>
+                    <div className="lws-actions">
+                      <Button size="sm" variant={editing === team.id ? 'primary' : 'outline'} onClick={() => setEditing(editing === team.id ? null : team.id)} data-testid="team-edit">
+                        {editing === team.id ? 'Close' : 'Edit'}
+                      </Button>
+                      <Button size="sm" variant="outline" onClick={() => setDeleting(team)} data-testid="team-delete">
+                        Delete
+                      </Button>
+                    </div>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+        {current && data ? (
+          <TeamEditor key={`${current.id}-${current.version}`} team={current} admins={data.admins} workers={data.workers} locations={data.locations} onSaved={() => void reload()} />
+        ) : null}
+      </CardContent>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this team?"
+        description={deleting ? `${deleting.name} will be deleted. A team with workers cannot be: move them first.` : ''}
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={deleteBusy}
+        destructive
+        onConfirm={() => deleting && void remove(deleting)}
+        onCancel={() => setDeleting(null)}
+        data-testid="team-delete-dialog"
+      />
+    </Card>
+  );
+}

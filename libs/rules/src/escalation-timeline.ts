@@ -1,0 +1,54 @@
+/**
+ * An escalation policy's steps as people read them (issue 12): the superadmin's editor previews a
+ * team's policy as "0:00 notify the team's monitors, 2:00 call the emergency numbers, …". The
+ * steps' form is @lws/platform's policyStepSchema; this reads any object of that shape.
+ */
+export interface TimelineStep {
+  action: string;
+  after: number | 'calls_done';
+  position?: number;
+  callPrimaryContact?: boolean;
+  unlessAcknowledged?: boolean;
+}
+
+export const STEP_ACTION_LABELS: Record<string, string> = {
+  notify_worker: 'notify the worker',
+  notify_monitors: "notify the team's monitors",
+  notify_monitor: 'notify monitor',
+  notify_deputy: 'notify the deputy of monitor',
+  notify_organisation: "notify all the organisation's monitors",
+  call_emergency_numbers: 'call the emergency numbers',
+  message_contacts: 'message the emergency contacts',
+};
+
+/** Seconds as m:ss, or h:mm:ss from an hour. */
+export function clockOffset(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+function describeStep(step: TimelineStep): string {
+  const label = STEP_ACTION_LABELS[step.action] ?? step.action;
+  const who = step.action === 'notify_monitor' || step.action === 'notify_deputy' ? `${label} ${step.position ?? 1}` : label;
+  const extras = [
+    step.action === 'message_contacts' && step.callPrimaryContact ? 'and call the primary contact' : '',
+    step.unlessAcknowledged ? 'unless acknowledged' : '',
+  ].filter(Boolean);
+  return [who, ...extras].join(' ');
+}
+
+/**
+ * One line per step, in the order they run. A step runs at `after` seconds from the alarm opening,
+ * but never before the step ahead of it: a later step with an earlier time runs when its turn comes.
+ */
+export function policyTimeline(steps: readonly TimelineStep[]): string[] {
+  let earliest = 0;
+  return steps.map((step) => {
+    if (step.after === 'calls_done') return `after the calls: ${describeStep(step)}`;
+    earliest = Math.max(earliest, step.after);
+    return `${clockOffset(earliest)} ${describeStep(step)}`;
+  });
+}
