@@ -249,4 +249,15 @@ describe('teams', () => {
     const heard = await eventually(async () => (await streamEvents(t, 'identity.team.changed.v1')).find((e) => e.data.team.id === team.id && e.data.team.version === 2));
     expect(heard.data.team.monitors).toEqual([{ userId: staying.id }]);
   });
+
+  it('two renames racing to the same name: one wins, the other is a 409 naming the field, never a 500', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = await Promise.all(
+        ['a', 'b'].map(async (x) => (await superadmin.agent.post('/api/teams').set(XHR).send({ name: `Race ${round}${x}` }).expect(201)).body.id as number),
+      );
+      const answers = await Promise.all([a, b].map((id) => superadmin.agent.patch(`/api/teams/${id}`).set(XHR).send({ name: `Raced ${round}` })));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+      expect(answers.find((r) => r.status === 409)!.body).toEqual({ message: expect.any(String), field: 'name' });
+    }
+  });
 });

@@ -121,3 +121,15 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     close: () => client.close(),
   };
 }
+
+/**
+ * True when a write failed on the unique index or constraint named. Drivers wrap the PostgreSQL
+ * error (drizzle puts it in `cause`), so the chain is walked.
+ */
+export function isUniqueViolation(err: unknown, constraint: string): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, constraint: named, message } = e as { code?: unknown; constraint?: unknown; message?: unknown };
+    if (code === '23505' && (named === constraint || (typeof message === 'string' && message.includes(constraint)))) return true;
+  }
+  return false;
+}

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { CommandMap, EventMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
-import { CLOCK, DB, policyOverrideSchema, UnitOfWork, type Clock, type Db, type Emit, type Tx } from '@lws/platform';
+import { CLOCK, DB, isUniqueViolation, policyOverrideSchema, UnitOfWork, type Clock, type Db, type Emit, type Tx } from '@lws/platform';
 import { teams, users, type TeamMonitorEntry, type TeamRow } from '../db/schema';
 import { userUpdatedEvent } from '../users/user-view';
 
@@ -68,11 +68,16 @@ export class TeamsService {
         .from(teams)
         .where(and(ne(teams.id, req.teamId), sql`lower(${teams.name}) = lower(${values.name})`));
       if (clash) throw new RpcError(409, TEAM_NAME_TAKEN, { field: 'name' });
+      // Another rename to the same name may commit between the check and the write: the index says so.
       const [row] = await tx
         .update(teams)
         .set({ ...values, version: sql`${teams.version} + 1`, updatedAt: this.clock() })
         .where(eq(teams.id, req.teamId))
-        .returning();
+        .returning()
+        .catch((err: unknown) => {
+          if (isUniqueViolation(err, TEAM_NAME_INDEX)) throw new RpcError(409, TEAM_NAME_TAKEN, { field: 'name' });
+          throw err;
+        });
       return { team: await this.changed(tx, emit, 'updated', row, req.actorId) };
     });
   }
@@ -284,6 +289,8 @@ export class TeamsService {
 }
 
 const MAX_AWAY_MS = 90 * 24 * 3600 * 1000;
+/** The case-insensitive unique index on team names (db/schema.ts). */
+const TEAM_NAME_INDEX = 'teams_name_lower_key';
 
 /** The teams an admin monitors or deputises for (the one rule for it). */
 const monitoredOrDeputised = (adminId: number) =>

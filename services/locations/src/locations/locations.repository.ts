@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { asc, eq, sql } from 'drizzle-orm';
-import { DB, type Db, type Tx } from '@lws/platform';
+import { DB, isUniqueViolation, type Db, type Tx } from '@lws/platform';
 import { LOCATION_NAME_UNIQUE, locationOptions, seedSteps, type LocationRow } from '../db/schema';
 
 export type LocationChanges = Partial<Pick<LocationRow, 'name' | 'isActive'>>;
@@ -54,14 +54,5 @@ export class LocationsRepository {
   }
 }
 
-/**
- * True when a write failed on the case-insensitive unique name index. Drivers wrap the
- * PostgreSQL error (drizzle puts it in `cause`), so the chain is walked.
- */
-export function isNameTaken(err: unknown): boolean {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, constraint, message } = e as { code?: unknown; constraint?: unknown; message?: unknown };
-    if (code === '23505' && (constraint === LOCATION_NAME_UNIQUE || (typeof message === 'string' && message.includes(LOCATION_NAME_UNIQUE)))) return true;
-  }
-  return false;
-}
+/** True when a write failed on the case-insensitive unique name index. */
+export const isNameTaken = (err: unknown): boolean => isUniqueViolation(err, LOCATION_NAME_UNIQUE);
