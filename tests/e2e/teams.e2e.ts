@@ -122,6 +122,19 @@ test("two admins of two teams each see only their own worker's alarm; the supera
     await page.context().close();
   });
 
+  await test.step('an admin marks themselves away on their profile, and back', async () => {
+    const page = await pageAs(browser, sam.state, '/profile');
+    const card = page.getByTestId('away-card');
+    await card.getByTestId('away-set').click();
+    await expect(card.getByTestId('away-status')).toContainText('Away until');
+    const away = (await (await sam.api.get(`/api/users/${sam.id}/with-relations`)).json()) as { awayUntil: string | null };
+    expect(Date.parse(away.awayUntil ?? '')).toBeGreaterThan(Date.now());
+    await card.getByTestId('away-back').click();
+    await expect(card.getByTestId('away-set')).toBeVisible();
+    expect(((await (await sam.api.get(`/api/users/${sam.id}/with-relations`)).json()) as { awayUntil: string | null }).awayUntil).toBeNull();
+    await page.context().close();
+  });
+
   await test.step("the superadmin gives North its own policy in the Teams tab, previewed as a timeline", async () => {
     const page = await pageAs(browser, superadminState, '/superadmin');
     await page.getByRole('tab', { name: 'Teams' }).click();

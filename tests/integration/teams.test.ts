@@ -212,6 +212,7 @@ describe('teams', () => {
     );
     expect(heard.data).toMatchObject({ role: 'admin', awayUntil: until });
     expect((await db.query('select away_until from identity.users where id = $1', [admin.id])).rows[0].away_until.toISOString()).toBe(until);
+    expect((await admin.agent.get(`/api/users/${admin.id}/with-relations`).expect(200)).body.awayUntil).toBe(until);
 
     const refused: [object, string][] = [
       [{ until: new Date(Date.now() - 60_000).toISOString() }, 'Choose a time in the future'],
@@ -231,6 +232,7 @@ describe('teams', () => {
     expect((await db.query('select away_until from identity.users where id = $1', [admin.id])).rows[0].away_until.toISOString()).toBe(until);
     expect((await admin.agent.post(`/api/users/${admin.id}/away`).set(XHR).send({ until: null }).expect(200)).body).toEqual({ awayUntil: null });
     expect((await db.query('select away_until from identity.users where id = $1', [admin.id])).rows[0].away_until).toBeNull();
+    expect((await admin.agent.get(`/api/users/${admin.id}/with-relations`).expect(200)).body.awayUntil).toBeNull();
   });
 
   it("a deleted admin leaves the teams they monitor or deputise for, so the team can still be edited", async () => {

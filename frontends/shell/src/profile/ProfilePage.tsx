@@ -13,6 +13,7 @@ import {
 } from '@lws/fe-ui';
 import { ChangePasswordCard } from './ChangePasswordCard';
 import { ChangePinCard } from './ChangePinCard';
+import { AwayCard } from './AwayCard';
 import { ContactSettingsCard } from './ContactSettingsCard';
 import { EmergencyContactsCard } from './EmergencyContactsCard';
 import { MedicalInfoCard } from './MedicalInfoCard';
@@ -89,6 +90,7 @@ export function ProfilePage() {
           <Spinner label="Loading your emergency information" />
         )
       ) : null}
+      {user.role === 'admin' && data ? <AwayCard userId={user.id} awayUntil={data.awayUntil} onChanged={profile.reload} /> : null}
       <NotificationsCard />
       <ChangePinCard userId={user.id} pinSet={user.pinSet ?? data?.pinSet ?? false} onChanged={profile.reload} />
       <ChangePasswordCard temporary={user.passwordIsTemporary === true} />

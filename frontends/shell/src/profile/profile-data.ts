@@ -31,6 +31,8 @@ function asTeam(value: unknown): ProfileTeam | null {
 export interface ProfileData {
   /** A worker's team; null for admins, or when the server sent none. */
   team: ProfileTeam | null;
+  /** An admin away until then (ISO); null when not away. */
+  awayUntil: string | null;
   medicalInfo: string;
   pinSet: boolean;
   settings: ContactSettings | null;
@@ -71,6 +73,7 @@ export function parseProfile(body: unknown): ProfileData {
   const contacts = Array.isArray(v.emergencyContacts) ? v.emergencyContacts : [];
   return {
     team: asTeam(v.team),
+    awayUntil: typeof v.awayUntil === 'string' && Date.parse(v.awayUntil) > Date.now() ? v.awayUntil : null,
     medicalInfo: typeof v.medicalInfo === 'string' ? v.medicalInfo : '',
     pinSet: v.pinSet === true,
     settings: asSettings(v.settings),

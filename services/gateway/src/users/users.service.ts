@@ -63,6 +63,8 @@ export class UsersService {
       emergencyContacts: found.emergencyContacts.map(browserContact),
       ...shiftFields(shift.workers[0]),
       team: found.user.teamId !== undefined ? await this.teamOf(found.user.teamId) : null,
+      // An admin away until then, whose deputies stand in (POST /api/users/{id}/away).
+      ...(found.user.role === 'admin' ? { awayUntil: found.user.awayUntil ?? null } : {}),
     };
   }
 
