@@ -5,9 +5,15 @@ describe('embedded mode (PGlite, in-process bus, in-memory sessions)', () => {
   let t: TestStack;
   let superadminPassword = '';
 
+  /**
+   * Starting the embedded stack opens PGlite (WebAssembly PostgreSQL) and migrates seven schemas in
+   * one process: on two busy cores (the chaos suites run alongside) that has taken over a minute.
+   */
+  const STACK_START_MS = 180_000;
+
   beforeAll(async () => {
     t = await startTestStack({ embedded: true, env: { LWS_SUPERADMIN_PASSWORD: '' } });
-  }, 120_000);
+  }, STACK_START_MS);
   afterAll(() => t?.stop());
 
   it('generates a superadmin password, shows it once, and it logs in end to end', async () => {
@@ -27,7 +33,8 @@ describe('embedded mode (PGlite, in-process bus, in-memory sessions)', () => {
     expect(t.announcements).toHaveLength(1);
     await request(t.url).post('/api/auth/login').set(XHR).send({ username: 'superadmin', password }).expect(200);
     superadminPassword = password;
-  });
+    // It restarts the stack: the same budget as the first start, and then some for the rest.
+  }, STACK_START_MS + 60_000);
 
   it('runs the accounts flows on PGlite: PINs (a shared one too), contacts, settings, kiosk login', async () => {
     const admin = request.agent(t.url);

@@ -10,7 +10,7 @@ describe('live updates in embedded mode (in-process bus)', () => {
 
   beforeAll(async () => {
     t = await startTestStack({ embedded: true });
-  }, 120_000);
+  }, 180_000);
   afterAll(async () => {
     streams.forEach((s) => s.close());
     await t?.stop();
@@ -54,5 +54,5 @@ describe('live updates in embedded mode (in-process bus)', () => {
     streams.push(resumed);
     await resumed.waitFor((e) => e.id === seen.id);
     expect(resumed.events.map((e) => `${e.event}:${JSON.parse(e.data).change}`)).toEqual(['worker:shift_started', 'worker:checked_in']);
-  }, 120_000);
+  }, 180_000);
 });

@@ -7,7 +7,7 @@ describe('notifications in embedded mode', () => {
 
   beforeAll(async () => {
     t = await startTestStack({ embedded: true });
-  }, 120_000);
+  }, 180_000);
   afterAll(() => t?.stop());
 
   it('keeps the push public key across restarts and runs the test provider without a Twilio account', async () => {
@@ -24,5 +24,5 @@ describe('notifications in embedded mode', () => {
     expect((await again.agent.get('/api/push/public-key').expect(200)).text).toBe(key);
     const log = await again.agent.get('/api/notifications/deliveries').expect(200);
     expect(log.body.deliveries.find((d: { providerSid?: string }) => d.providerSid === call.body.callSid)).toMatchObject({ status: 'no-answer' });
-  }, 120_000);
+  }, 240_000);
 });
