@@ -119,4 +119,24 @@ describe('notifications while the SMS provider is down (test clock)', () => {
     await advanceSeconds(60);
     expect(fake.messages.filter((m) => m.to === to)).toHaveLength(0);
   }, 60_000);
+
+  it("a message being sent when its alarm is resolved, and whose attempt then fails, is withdrawn, not retried", async () => {
+    const to = nextMobile();
+    const requestId = randomUUID();
+    const alarmId = randomUUID();
+    const release = fake.hold();
+    try {
+      await publish('escalation.notification.requested.v1', { requestId, alarmId, channel: 'sms', toPhone: to, purpose: 'contact_message', title: '', body: 'Sam needs help', userId: 10 });
+      await eventually(async () => (await row(requestId))?.status === 'sending' && fake.waiting > 0, 15_000, 50);
+      await publish('escalation.alarm.resolved.v1', { alarmId, userId: 10, byUserId: superadmin.id, at: new Date().toISOString(), verdict: 'false_alarm', note: 'Sam is fine' });
+      await eventually(async () => (await db.query('select withdrawn_reason from notifications.deliveries where request_id = $1', [requestId])).rows[0]?.withdrawn_reason !== null, 15_000, 50);
+      fake.failNext(1, 503);
+    } finally {
+      release();
+    }
+    await eventually(async () => (await row(requestId))?.status === 'canceled', 15_000, 50);
+    expect((await row(requestId))!.error_message).toBe('Withdrawn: the alarm was resolved before the provider took it');
+    await advanceSeconds(60);
+    expect(fake.messages.filter((m) => m.to === to)).toHaveLength(0);
+  }, 60_000);
 });

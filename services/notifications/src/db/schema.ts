@@ -38,6 +38,8 @@ export const deliveries = notificationsSchema.table(
     providerSid: text('provider_sid'),
     errorCode: integer('error_code'),
     errorMessage: text('error_message'),
+    /** Set when the alarm was resolved while this row was being sent: a failed attempt is then withdrawn, not retried. */
+    withdrawnReason: text('withdrawn_reason'),
     userId: integer('user_id'),
     alarmId: uuid('alarm_id'),
     callTimeoutSeconds: integer('call_timeout_seconds'),

@@ -40,7 +40,15 @@ export class DeliveriesRepository {
   }
 
   /** The alarm's messages still waiting for the provider, withdrawn (status canceled); returns them. */
+  /**
+   * Withdraws an alarm's messages waiting for the provider. One being sent right now is marked:
+   * if that attempt fails, it is withdrawn instead of retried (finishClaim); if it went out, it stays sent.
+   */
   async withdrawPending(tx: Tx, alarmId: string, reason: string, now: Date): Promise<Delivery[]> {
+    await tx
+      .update(deliveries)
+      .set({ withdrawnReason: reason })
+      .where(and(eq(deliveries.alarmId, alarmId), eq(deliveries.status, 'sending')));
     return tx
       .update(deliveries)
       .set({ status: 'canceled', nextAttemptAt: null, errorMessage: reason, updatedAt: now })
@@ -89,9 +97,19 @@ export class DeliveriesRepository {
 
   /** Updates a row this sender still holds ('sending'); undefined when its claim was taken away. */
   async finishClaim(tx: Tx, id: string, changes: Partial<NewDelivery>): Promise<Delivery | undefined> {
+    // A retry of a row withdrawn while it was being sent becomes its withdrawal.
+    const set =
+      changes.status === 'pending'
+        ? {
+            ...changes,
+            status: sql`case when ${deliveries.withdrawnReason} is null then 'pending' else 'canceled' end`,
+            nextAttemptAt: sql`case when ${deliveries.withdrawnReason} is null then ${changes.nextAttemptAt?.toISOString() ?? null}::timestamptz end`,
+            errorMessage: sql`coalesce(${deliveries.withdrawnReason}, ${changes.errorMessage ?? null})`,
+          }
+        : changes;
     const [row] = await tx
       .update(deliveries)
-      .set({ ...changes, claimedUntil: null })
+      .set({ ...set, claimedUntil: null })
       .where(and(eq(deliveries.id, id), eq(deliveries.status, 'sending')))
       .returning();
     return row;

@@ -148,6 +148,24 @@ export class FakeTwilio {
     this.failures = { remaining: count, status };
   }
 
+  /**
+   * API requests wait until the returned function is called (a provider that is slow to answer),
+   * for tests that need a message caught mid-send.
+   */
+  hold(): () => void {
+    let release: () => void = () => undefined;
+    this.held = new Promise<void>((r) => (release = r));
+    return () => {
+      this.held = undefined;
+      release();
+    };
+  }
+
+  private held: Promise<void> | undefined;
+
+  /** How many API requests are waiting on hold(). */
+  waiting = 0;
+
   reset(): void {
     for (const c of this.calls) clearTimeout(c.timer);
     this.messages.length = 0;
@@ -259,6 +277,11 @@ export class FakeTwilio {
       if (!m) throw new HttpError(404, 20404, `The requested resource ${url.pathname} was not found`);
       const [, accountSid, resource, itemSid] = m;
       this.authenticate(req, accountSid);
+      if (this.held) {
+        this.waiting += 1;
+        await this.held;
+        this.waiting -= 1;
+      }
       if (this.failures.remaining > 0) {
         this.failures.remaining -= 1;
         throw new HttpError(this.failures.status, 20500, 'Internal Server Error (simulated by the fake provider)');

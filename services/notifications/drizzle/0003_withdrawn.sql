@@ -1,0 +1,1 @@
+ALTER TABLE "notifications"."deliveries" ADD COLUMN "withdrawn_reason" text;
