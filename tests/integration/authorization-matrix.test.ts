@@ -139,6 +139,8 @@ const MATRIX: Record<string, Case[]> = {
   ],
   'GET /api/worker-accounts': managers(200),
   'GET /api/data/workers': managers(200),
+  // A JSON body is no file: the superadmin, let through, is told to send text/csv.
+  'POST /api/users/import': superadminOnly(415, { body: {} }),
   'GET /api/users/:id/with-relations': accessRule(200),
   'PATCH /api/users/:id': [
     ...accessRule(200, { body: { medicalInfo: 'Checked by the authorization matrix' } }),
@@ -287,6 +289,7 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'POST /api/users': asTeamAdmin(201, { body: newUser('worker') }),
   'GET /api/worker-accounts': asTeamAdmin(200),
   'GET /api/data/workers': asTeamAdmin(200),
+  'POST /api/users/import': asTeamAdmin(403, { body: {} }),
   'GET /api/users/:id/with-relations': asTeamAdmin(404, { on: 'worker' }),
   'PATCH /api/users/:id': asTeamAdmin(404, { on: 'worker', body: { medicalInfo: 'Checked by the authorization matrix' } }),
   'DELETE /api/users/:id': asTeamAdmin(404, { on: 'new worker' }),

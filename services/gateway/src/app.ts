@@ -36,6 +36,7 @@ import { AwayController } from './teams/away.controller';
 import { TeamsController } from './teams/teams.controller';
 import { KioskLoginService } from './kiosks/kiosk-login.service';
 import { frontendRouter } from './static/frontends';
+import { importBody } from './users/import-body';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -124,6 +125,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     app.use(securityHeaders);
     app.use(cookieParser());
     app.use(csrfGuard({ publicOrigin: config.PUBLIC_ORIGIN, trustProxy: config.TRUST_PROXY }));
+    app.use(importBody());
     app.use(frontendRouter(config));
     await opts.beforeListen?.();
     await app.listen(config.PORT, config.HOST);

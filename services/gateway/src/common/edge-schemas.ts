@@ -11,6 +11,7 @@ import { checkInSchema, emergencySchema, endShiftSchema, startShiftSchema, worke
 import { moveSchema } from '../time/test-clock.controller';
 import { awaySchema, createTeamSchema, updateTeamSchema } from '../teams/teams.schema';
 import { createUserSchema, moveTeamSchema, updateProfileSchema } from '../users/users.schema';
+import { importQuerySchema } from '../users/import.controller';
 
 /**
  * The schema each route checks its body (or query) against, by `METHOD /path` as the gateway
@@ -49,6 +50,7 @@ export const EDGE_BODIES: Record<string, z.ZodTypeAny[]> = {
 };
 
 export const EDGE_QUERIES: Record<string, z.ZodTypeAny> = {
+  'POST /api/users/import': importQuerySchema,
   'GET /api/activity-logs': activityListQuery,
   'GET /api/alarms': alarmListQuery,
   'GET /api/notifications/deliveries': deliveriesQuery,

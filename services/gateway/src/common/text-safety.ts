@@ -49,7 +49,7 @@ export class TextSafetyInterceptor implements NestInterceptor {
     if (ctx.getType() === 'http') {
       const req = ctx.switchToHttp().getRequest<Request>();
       if (!/^\/webhooks\//i.test(req.path)) {
-        const problem = unsafeText(req.params) ?? unsafeText(req.query) ?? unsafeText(req.body);
+        const problem = unsafeText(req.params) ?? unsafeText(req.query) ?? unsafeText(req.body, typeof req.body === 'string' ? 'file' : '');
         if (problem) throw new BadRequestException({ message: problem.message, ...(problem.field ? { field: problem.field } : {}) });
       }
     }

@@ -1,4 +1,5 @@
 import type { AlarmReportRow, MonthlyAlarmReport } from '@lws/contracts';
+import { textCell } from '../common/csv-cell';
 
 /** A report row as the browser sees it: every figure present, null where no alarm reached the state. */
 function browserRow(r: AlarmReportRow) {
@@ -97,14 +98,4 @@ export function reportCsv(r: MonthlyAlarmReport, names: TeamNames = new Map()): 
     return [...t.byKind.map((row) => line(row, name)), line(t.total, name)];
   });
   return [CSV_COLUMNS.join(','), ...r.byKind.map((row) => line(row)), line(r.total), ...teams].join('\r\n') + '\r\n';
-}
-
-/**
- * A name as a CSV cell: quoted (RFC 4180) when it holds a comma, a quote or a line break, and
- * prefixed with ' when it starts like a formula (= + - @ tab CR), which a spreadsheet then shows
- * as text instead of running it.
- */
-export function textCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -1,4 +1,4 @@
-import { boolean, check, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
 
@@ -146,6 +146,30 @@ export const kiosks = identitySchema.table(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
 );
+
+/**
+ * Rows of a bulk import (POST /api/users/import) while the gateway sends them in chunks; applying
+ * or planning the import removes them, and rows older than an hour go with the next import. PINs
+ * are kept only as their HMAC, like the accounts' own.
+ */
+export const userImportRows = identitySchema.table(
+  'user_import_rows',
+  {
+    importId: uuid('import_id').notNull(),
+    actorId: integer('actor_id').notNull(),
+    line: integer('line').notNull(),
+    username: text('username').notNull(),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    role: text('role', { enum: ['worker', 'admin'] }).notNull(),
+    team: text('team'),
+    pinHash: text('pin_hash'),
+    stagedAt: timestamp('staged_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.line] }), index('user_import_rows_staged_idx').on(t.stagedAt)],
+);
+
+export type UserImportRow = typeof userImportRows.$inferSelect;
 
 /** Development-only secrets generated on first start when not configured (never in production). */
 export const localSecrets = identitySchema.table('local_secrets', {

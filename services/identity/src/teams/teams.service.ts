@@ -198,6 +198,21 @@ export class TeamsService {
     await this.changed(tx, emit, 'updated', row, actorId);
   }
 
+  /** Admins join a team's monitors after the present ones, in order (an import naming their team); one already there stays where they are. */
+  async appendMonitors(tx: Tx, emit: Emit, teamId: number, adminIds: number[], actorId: number): Promise<void> {
+    const [current] = await tx.select().from(teams).where(eq(teams.id, teamId)).for('update');
+    if (!current) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'team' });
+    const present = new Set(current.monitors.flatMap((m) => [m.userId, ...(m.deputyUserId !== undefined ? [m.deputyUserId] : [])]));
+    const added = [...new Set(adminIds)].filter((id) => !present.has(id));
+    if (added.length === 0) return;
+    const [row] = await tx
+      .update(teams)
+      .set({ monitors: [...current.monitors, ...added.map((userId) => ({ userId }))], version: sql`${teams.version} + 1`, updatedAt: this.clock() })
+      .where(eq(teams.id, teamId))
+      .returning();
+    await this.changed(tx, emit, 'updated', row, actorId);
+  }
+
   /**
    * A deleted admin leaves every team they monitor or deputise for: a monitor's place goes to
    * the next in order, a deputy's is left empty. Each team changed is heard at its new version.

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { PasswordHasher } from './password-hasher';
 import { SuperadminBootstrap } from './superadmin.bootstrap';
+import { ImportController } from './import.controller';
+import { ImportService } from './import.service';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
@@ -8,8 +10,8 @@ import { TeamsModule } from '../teams/teams.module';
 
 @Module({
   imports: [TeamsModule],
-  controllers: [UsersController],
-  providers: [PasswordHasher, UsersRepository, UsersService, SuperadminBootstrap],
+  controllers: [UsersController, ImportController],
+  providers: [PasswordHasher, UsersRepository, UsersService, ImportService, SuperadminBootstrap],
   exports: [PasswordHasher, UsersRepository, UsersService],
 })
 export class UsersModule {}
