@@ -373,6 +373,7 @@ test('a superadmin sees credential columns without values, resets a PIN and a pa
     'Kiosks',
     'Reports',
     'Teams',
+    'Import',
     'Force Clock Out',
     'System Config',
     'System Testing',

@@ -4,6 +4,7 @@ import { ForceClockOutCard } from './force-clock-out/ForceClockOutCard';
 import { SmsTestPanel } from './sms-test/SmsTestPanel';
 import { SystemConfigCard } from './system-config/SystemConfigCard';
 import { SystemTestingCard } from './system-testing/SystemTestingCard';
+import { ImportCard } from './import/ImportCard';
 import { TeamsCard } from './teams/TeamsCard';
 import { TestAccountDashboard } from './test-account/TestAccountDashboard';
 
@@ -17,6 +18,7 @@ export default function SuperadminApp() {
       deniedText="You don't have permission to access the super admin dashboard"
       extraTabs={[
         { value: 'teams', label: 'Teams', content: <TeamsCard /> },
+        { value: 'import', label: 'Import', content: <ImportCard /> },
         { value: 'force-clock-out', label: 'Force Clock Out', content: <ForceClockOutCard /> },
         { value: 'system-config', label: 'System Config', content: <SystemConfigCard /> },
         { value: 'system-testing', label: 'System Testing', content: <SystemTestingCard /> },

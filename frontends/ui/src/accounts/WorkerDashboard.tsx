@@ -11,6 +11,8 @@ import {
   CardTitle,
   ConfirmDialog,
   LiveStatusBadge,
+  Label,
+  Select,
   Skeleton,
   api,
   failureMessage,
@@ -82,6 +84,21 @@ function useList<T>(fetchItems: () => Promise<T[]>, what: string, label: string)
 
 const fetchAccounts = async () => parseAccounts(await api.get('/api/worker-accounts'));
 
+interface TeamName {
+  id: number;
+  name: string;
+}
+
+/** The teams in the viewer's view (an admin's own; the superadmin's all), by name. */
+const fetchTeams = async (): Promise<TeamName[]> => {
+  const body = await api.get('/api/teams');
+  if (!Array.isArray(body)) throw new Error('Expected a list of teams');
+  return body.flatMap((t: unknown) => {
+    const v = t as Partial<TeamName> | null;
+    return v && typeof v.id === 'number' && typeof v.name === 'string' ? [{ id: v.id, name: v.name }] : [];
+  });
+};
+
 /**
  * An active worker completed from their account row when it is loaded: identity's name and phone
  * are the current ones, and only the account carries contacts and credential flags.
@@ -95,6 +112,7 @@ function activeRow(w: ShiftWorker, account: Account | undefined): WorkerRow {
     username: account?.username ?? username,
     role: account?.role ?? 'worker',
     ...(phone ? { phone } : {}),
+    ...(account?.teamId !== undefined ? { teamId: account.teamId } : {}),
     emergencyContacts: account?.emergencyContacts ?? [],
     ...(account?.passwordSet !== undefined ? { passwordSet: account.passwordSet } : {}),
     ...(account?.pinSet !== undefined ? { pinSet: account.pinSet } : {}),
@@ -144,6 +162,9 @@ export function WorkerDashboard() {
   const superadmin = user?.role === 'superadmin';
   const accounts = useList(fetchAccounts, 'worker accounts', 'worker accounts');
   const active = useList(fetchActiveWorkers, 'active workers', 'active workers');
+  const teams = useList(fetchTeams, 'teams', 'teams');
+  // An admin of several teams (and the superadmin) narrows the worker tables to one team; alarms stay.
+  const [teamFilter, setTeamFilter] = useState<number | 'all'>('all');
   const now = useServerTimeEvery(STATUS_RECHECK_MS);
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
   const [deleting, setDeleting] = useState<WorkerRow | null>(null);
@@ -154,10 +175,11 @@ export function WorkerDashboard() {
 
   const { reload: reloadAccounts } = accounts;
   const { reload: reloadActive } = active;
+  const { reload: reloadTeams } = teams;
   const reloadAll = useCallback(async () => {
     loadedAt.current = Date.now();
-    await Promise.all([reloadActive().catch(() => undefined), reloadAccounts().catch(() => undefined)]);
-  }, [reloadActive, reloadAccounts]);
+    await Promise.all([reloadActive().catch(() => undefined), reloadAccounts().catch(() => undefined), reloadTeams().catch(() => undefined)]);
+  }, [reloadActive, reloadAccounts, reloadTeams]);
 
   useEffect(() => {
     void reloadAll();
@@ -245,13 +267,23 @@ export function WorkerDashboard() {
   };
 
   const accountsById = new Map(accounts.load.state === 'ready' ? accounts.load.items.map((a) => [a.id, a] as const) : []);
+  const teamList = teams.load.state === 'ready' ? teams.load.items : [];
+  const teamNames = new Map(teamList.map((t) => [t.id, t.name] as const));
+  // Team names only where there is more than one team to tell apart: a single-team deployment looks as before.
+  const severalTeams = teamList.length > 1;
+  const teamName = severalTeams ? (id: number) => teamNames.get(id) : undefined;
+  const chosenTeam = teamFilter !== 'all' && teamNames.has(teamFilter) ? teamFilter : 'all';
+  const inTeam = (row: WorkerRow) => chosenTeam === 'all' || row.teamId === chosenTeam;
   const tableProps = {
     superadmin,
     now,
     viewerId: user?.id,
     onDelete: setDeleting,
     onReset: (row: WorkerRow, kind: ResetKind) => setResetting({ row, kind }),
+    ...(teamName ? { teamName } : {}),
   };
+  const activeRows = active.load.state === 'ready' ? active.load.items.map((w) => activeRow(w, accountsById.get(w.id))).filter(inTeam) : [];
+  const accountRows = accounts.load.state === 'ready' ? accounts.load.items.filter(inTeam) : [];
 
   return (
     <section className="lws-page" aria-labelledby="worker-dashboard-title" data-testid="worker-dashboard">
@@ -259,11 +291,34 @@ export function WorkerDashboard() {
         <h2 id="worker-dashboard-title" className="lws-section-title">
           Worker Status Dashboard <LiveStatusBadge />
         </h2>
-        <Button variant="outline" busy={refreshing} onClick={() => void refreshData()} data-testid="refresh-data">
-          Refresh Data
-        </Button>
+        <div className="lws-actions">
+          {severalTeams ? (
+            <div className="lws-inline-form">
+              <Label htmlFor="team-switcher">Team</Label>
+              <Select
+                id="team-switcher"
+                value={String(chosenTeam)}
+                onChange={(e) => setTeamFilter(e.target.value === 'all' ? 'all' : Number(e.target.value))}
+                data-testid="team-switcher"
+              >
+                <option value="all">{superadmin ? 'All teams' : 'All my teams'}</option>
+                {teamList.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </Select>
+            </div>
+          ) : null}
+          <Button variant="outline" busy={refreshing} onClick={() => void refreshData()} data-testid="refresh-data">
+            Refresh Data
+          </Button>
+        </div>
       </div>
-      <AlarmsPanel monitorName={(id) => (id === user?.id ? `${user.name} (you)` : accountsById.get(id)?.name)} />
+      <AlarmsPanel
+        monitorName={(id) => (id === user?.id ? `${user.name} (you)` : accountsById.get(id)?.name)}
+        {...(teamName ? { teamOf: (id: number) => teamName(accountsById.get(id)?.teamId ?? 0) } : {})}
+      />
       <Card data-testid="active-workers">
         <CardHeader>
           <CardTitle>Active Workers</CardTitle>
@@ -274,15 +329,15 @@ export function WorkerDashboard() {
             <LoadingRows label="Loading active workers" />
           ) : active.load.state === 'error' ? (
             <LoadError message={active.load.message} onRetry={() => void refreshData()} testId="active-workers-error" />
-          ) : active.load.items.length === 0 ? (
+          ) : activeRows.length === 0 ? (
             <div data-testid="active-workers-empty">
               <p className="lws-card__title">No Active Workers</p>
-              <p className="lws-muted">There are currently no workers on shift.</p>
+              <p className="lws-muted">There are currently no workers on shift{chosenTeam === 'all' ? '' : ` in ${teamNames.get(chosenTeam)}`}.</p>
             </div>
           ) : (
             <WorkerTable
               {...tableProps}
-              rows={active.load.items.map((w) => activeRow(w, accountsById.get(w.id)))}
+              rows={activeRows}
               data-testid="active-workers-table"
               rowTestId="active-worker-row"
             />
@@ -299,15 +354,15 @@ export function WorkerDashboard() {
             <LoadingRows label="Loading worker accounts" />
           ) : accounts.load.state === 'error' ? (
             <LoadError message={accounts.load.message} onRetry={() => void refreshData()} testId="accounts-error" />
-          ) : accounts.load.items.length === 0 ? (
+          ) : accountRows.length === 0 ? (
             <div data-testid="accounts-empty">
               <p className="lws-card__title">No Worker Accounts</p>
-              <p className="lws-muted">Create one in the Create User tab.</p>
+              <p className="lws-muted">{chosenTeam === 'all' ? 'Create one in the Create User tab.' : `${teamNames.get(chosenTeam)} has no workers yet.`}</p>
             </div>
           ) : (
             <WorkerTable
               {...tableProps}
-              rows={accounts.load.items}
+              rows={accountRows}
               data-testid="accounts-table"
               rowTestId="account-row"
             />

@@ -19,6 +19,7 @@ export interface WorkerRow {
   username: string;
   role: string;
   phone?: string;
+  teamId?: number;
   emergencyContacts: AccountContact[];
   passwordSet?: boolean;
   pinSet?: boolean;
@@ -60,18 +61,21 @@ export interface WorkerTableProps {
   viewerId: number | undefined;
   onDelete(row: WorkerRow): void;
   onReset(row: WorkerRow, kind: ResetKind): void;
+  /** With several teams in view, each row names its worker's team. */
+  teamName?: (teamId: number) => string | undefined;
   'data-testid': string;
   rowTestId: string;
 }
 
 /** The columns of spec section 2 shared by the Active Workers and All Worker Accounts tables. */
-export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset, 'data-testid': testId, rowTestId }: WorkerTableProps) {
+export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset, teamName, 'data-testid': testId, rowTestId }: WorkerTableProps) {
   return (
     <Table data-testid={testId}>
       <TableHeader>
         <TableRow>
           <TableHead>Worker</TableHead>
           <TableHead>Username</TableHead>
+          {teamName ? <TableHead>Team</TableHead> : null}
           {superadmin ? (
             <>
               <TableHead>Password</TableHead>
@@ -100,6 +104,7 @@ export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset
               {row.phone ? <div className="lws-muted">{row.phone}</div> : null}
             </TableCell>
             <TableCell>{row.username}</TableCell>
+            {teamName ? <TableCell data-testid="worker-team">{row.teamId !== undefined ? (teamName(row.teamId) ?? '—') : '—'}</TableCell> : null}
             {superadmin ? (
               <>
                 <TableCell data-testid="account-password">

@@ -14,6 +14,8 @@ export interface Account {
   name: string;
   role: string;
   phone?: string;
+  /** A worker's team. */
+  teamId?: number;
   emergencyContacts: AccountContact[];
   passwordSet?: boolean;
   pinSet?: boolean;
@@ -60,6 +62,7 @@ export function parseAccounts(body: unknown): Account[] {
       name: v.name,
       role: str(v.role) ?? 'worker',
       ...(str(v.phone) ? { phone: str(v.phone)! } : {}),
+      ...(typeof v.teamId === 'number' ? { teamId: v.teamId } : {}),
       emergencyContacts: Array.isArray(v.emergencyContacts)
         ? v.emergencyContacts.map(parseContact).filter((c): c is AccountContact => c !== null)
         : [],

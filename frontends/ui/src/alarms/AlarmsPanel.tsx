@@ -45,6 +45,11 @@ type Load = { state: 'loading' } | { state: 'error'; message: string } | { state
 export interface AlarmsPanelProps {
   /** The name to show for the monitor with this user id, when the screen knows it. */
   monitorName?(userId: number): string | undefined;
+  /**
+   * The team of the worker with this user id, shown on the alarm when several teams are in view. The
+   * team switcher never hides an alarm: a monitor must see every alarm they may have to answer.
+   */
+  teamOf?(userId: number): string | undefined;
 }
 
 function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; onClose(): void; onResolved(): void }) {
@@ -161,7 +166,7 @@ function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; on
  * that no monitor has closed. An alarm keeps escalating until a monitor acknowledges it (takes
  * ownership) and stays listed until it is resolved with a verdict and a note.
  */
-export function AlarmsPanel({ monitorName }: AlarmsPanelProps) {
+export function AlarmsPanel({ monitorName, teamOf }: AlarmsPanelProps) {
   const { toast } = useToast();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [acknowledging, setAcknowledging] = useState<string | null>(null);
@@ -256,6 +261,11 @@ export function AlarmsPanel({ monitorName }: AlarmsPanelProps) {
                 <TableRow key={alarm.id} data-testid="alarm-row" data-alarm-id={alarm.id} data-user-id={alarm.userId} data-state={alarm.state}>
                   <TableCell>
                     <strong data-testid="alarm-worker">{alarm.workerName}</strong>
+                    {teamOf?.(alarm.userId) ? (
+                      <div className="lws-muted" data-testid="alarm-team">
+                        {teamOf(alarm.userId)}
+                      </div>
+                    ) : null}
                     {alarm.location ? <div className="lws-muted">{alarm.location}</div> : null}
                   </TableCell>
                   <TableCell>

@@ -4,6 +4,8 @@ export interface RequestOptions {
   method?: HttpMethod;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is, with its own content type (a file upload), instead of `body`. */
+  file?: { content: Blob | string; contentType: string };
   headers?: Record<string, string>;
   signal?: AbortSignal;
 }
@@ -60,7 +62,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
 
 /** As `apiRequest`, also giving the response headers (e.g. a list's `X-Next-Cursor`). */
 export async function apiResponse<T = unknown>(path: string, options: RequestOptions = {}): Promise<{ body: T; headers: Headers }> {
-  const { method = 'GET', body, headers, signal } = options;
+  const { method = 'GET', body, file, headers, signal } = options;
   const response = await fetch(path, {
     method,
     credentials: 'include',
@@ -69,10 +71,10 @@ export async function apiResponse<T = unknown>(path: string, options: RequestOpt
     headers: {
       Accept: 'application/json',
       'X-Requested-With': 'XMLHttpRequest',
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(file ? { 'Content-Type': file.contentType } : body === undefined ? {} : { 'Content-Type': 'application/json' }),
       ...headers,
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: file ? file.content : body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
 

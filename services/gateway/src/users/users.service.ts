@@ -35,6 +35,8 @@ export class UsersService {
     const { workers } = await this.rpc.send('shifts.worker.states.v1', { userIds: accounts.map((a) => a.user.id) });
     return accounts.map((a, i) => ({
       ...browserUser(a.user),
+      // The worker's team: the dashboards show it, and an admin of several teams filters by it.
+      ...(a.user.teamId !== undefined ? { teamId: a.user.teamId } : {}),
       emergencyContacts: a.emergencyContacts.map(({ id, name, phone, relation }) => ({ id, name, phone, relation })),
       ...(actor.role === 'superadmin' ? { passwordSet: a.passwordSet ?? false, pinSet: a.pinSet ?? false } : {}),
       ...shiftFields(workers[i]),

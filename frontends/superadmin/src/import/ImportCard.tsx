@@ -1,0 +1,252 @@
+import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  ConfirmDialog,
+  Label,
+  Select,
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+  ApiError,
+  api,
+  failureMessage,
+  useToast,
+  type BadgeVariant,
+} from '@lws/fe-ui';
+import { parseImportResult, type ImportAction, type ImportResult } from './import-api';
+
+/** Rows shown at once: a file of 10,000 rows is summarised, and filtered to what needs reading. */
+const SHOWN_ROWS = 200;
+const TEMPLATE = 'username,name,phone,role,team,pin\r\njsmith,Jo Smith,+447911123456,worker,North Estates,\r\n';
+const ACTION_LABEL: Record<ImportAction, string> = { created: 'New account', updated: 'Updated', unchanged: 'Unchanged', error: 'Error' };
+const ACTION_BADGE: Record<ImportAction, BadgeVariant> = { created: 'success', updated: 'info', unchanged: 'neutral', error: 'danger' };
+
+type Filter = 'attention' | ImportAction | 'all';
+
+/**
+ * Bulk onboarding (issue 12): the superadmin picks a CSV, sees what each row would do (the dry run:
+ * nothing changes), confirms, and downloads the new accounts' temporary passwords and PINs, which
+ * are shown this once.
+ */
+export function ImportCard() {
+  const { toast } = useToast();
+  const [file, setFile] = useState<{ name: string; text: string } | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [filter, setFilter] = useState<Filter>('attention');
+  const [credentials, setCredentials] = useState<string | null>(null);
+
+  const send = async (text: string, dryRun: boolean): Promise<ImportResult> => {
+    try {
+      return parseImportResult(await api.post(`/api/users/import${dryRun ? '?dryRun=true' : ''}`, undefined, { file: { content: text, contentType: 'text/csv' } }));
+    } catch (e) {
+      // A real run that found a wrong row answers 422 with the same table: nothing was imported.
+      if (e instanceof ApiError && e.status === 422) return parseImportResult(e.body);
+      throw e;
+    }
+  };
+
+  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
+    const picked = event.target.files?.[0];
+    setResult(null);
+    setFailure(null);
+    setCredentials(null);
+    if (!picked) return setFile(null);
+    const text = await picked.text();
+    setFile({ name: picked.name, text });
+    setChecking(true);
+    try {
+      const checked = await send(text, true);
+      setResult(checked);
+      setFilter(checked.summary.errors > 0 ? 'error' : 'attention');
+    } catch (e) {
+      setFailure(failureMessage(e, 'The file could not be checked.'));
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  const runImport = async () => {
+    if (!file) return;
+    setImporting(true);
+    try {
+      const done = await send(file.text, false);
+      setResult(done);
+      if (done.applied) {
+        setCredentials(done.credentialsCsv ?? null);
+        toast({ title: 'Import complete', message: `${done.summary.created} created, ${done.summary.updated} updated, ${done.summary.unchanged} unchanged` });
+      } else {
+        setFilter('error');
+        toast({ title: 'Nothing was imported', message: done.message ?? 'Correct the rows marked error and try again.', type: 'error' });
+      }
+    } catch (e) {
+      toast({ title: 'Import failed', message: failureMessage(e, 'Nothing was imported. Try again.'), type: 'error' });
+    } finally {
+      setImporting(false);
+      setConfirming(false);
+    }
+  };
+
+  const rows = useMemo(() => {
+    if (!result) return [];
+    if (filter === 'all') return result.rows;
+    if (filter === 'attention') return result.rows.filter((r) => r.action !== 'unchanged');
+    return result.rows.filter((r) => r.action === filter);
+  }, [result, filter]);
+
+  const summary = result?.summary;
+  const canImport = !!result && !result.applied && !!summary && summary.errors === 0 && summary.created + summary.updated > 0;
+
+  return (
+    <Card data-testid="import">
+      <CardHeader>
+        <CardTitle>Import accounts</CardTitle>
+        <CardDescription>
+          Add or update up to 10,000 workers and admins from a CSV file with the columns username, name, phone, role, team and pin (team and pin may be empty: a new
+          account without a PIN gets one). The file is checked first; nothing changes until you confirm, and then every row is imported or none.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <div className="lws-inline-form">
+          <Label htmlFor="import-file">CSV file</Label>
+          <input id="import-file" type="file" accept=".csv,text/csv" onChange={(e) => void choose(e)} disabled={checking || importing} data-testid="import-file" />
+          <TemplateLink />
+        </div>
+        {checking ? <p role="status">Checking {file?.name}…</p> : null}
+        {failure ? (
+          <Alert variant="error" data-testid="import-error">
+            {failure}
+          </Alert>
+        ) : null}
+        {credentials ? <CredentialsDownload csv={credentials} onDone={() => setCredentials(null)} /> : null}
+        {result && summary ? (
+          <>
+            <p data-testid="import-summary" role="status">
+              {result.applied ? 'Imported' : result.dryRun ? 'Checked' : 'Not imported'} {file?.name}: {summary.rows} rows, {summary.created} new, {summary.updated} updated,{' '}
+              {summary.unchanged} unchanged, {summary.errors} with errors.
+            </p>
+            {summary.errors > 0 ? (
+              <Alert variant="error" data-testid="import-has-errors">
+                {summary.errors} row{summary.errors === 1 ? ' has' : 's have'} errors: correct {summary.errors === 1 ? 'it' : 'them'} in the file and choose it again. Nothing is imported
+                while any row is wrong.
+              </Alert>
+            ) : null}
+            <div className="lws-inline-form">
+              <Label htmlFor="import-filter">Show</Label>
+              <Select id="import-filter" value={filter} onChange={(e) => setFilter(e.target.value as Filter)} data-testid="import-filter">
+                <option value="attention">New, updated and errors</option>
+                <option value="error">Errors</option>
+                <option value="created">New accounts</option>
+                <option value="updated">Updated</option>
+                <option value="unchanged">Unchanged</option>
+                <option value="all">All rows</option>
+              </Select>
+              {canImport ? (
+                <Button onClick={() => setConfirming(true)} busy={importing} data-testid="import-confirm">
+                  Import {summary.created + summary.updated} account{summary.created + summary.updated === 1 ? '' : 's'}
+                </Button>
+              ) : null}
+            </div>
+            <Table data-testid="import-table">
+              <TableCaption>
+                {rows.length > SHOWN_ROWS ? `The first ${SHOWN_ROWS} of ${rows.length} rows shown` : `${rows.length} row${rows.length === 1 ? '' : 's'} shown`}
+              </TableCaption>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Row</TableHead>
+                  <TableHead>Username</TableHead>
+                  <TableHead>Result</TableHead>
+                  <TableHead>Details</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {rows.slice(0, SHOWN_ROWS).map((r) => (
+                  <TableRow key={r.row} data-testid="import-row" data-action={r.action}>
+                    <TableCell>{r.row}</TableCell>
+                    <TableCell>{r.username || '—'}</TableCell>
+                    <TableCell>
+                      <Badge variant={ACTION_BADGE[r.action]}>{ACTION_LABEL[r.action]}</Badge>
+                    </TableCell>
+                    <TableCell>
+                      {r.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') ?? (r.fields ? `Changes ${r.fields.join(', ')}` : '')}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </>
+        ) : null}
+      </CardContent>
+      <ConfirmDialog
+        open={confirming}
+        title="Import these accounts?"
+        description={
+          summary
+            ? `${summary.created} new account${summary.created === 1 ? '' : 's'} will be created and ${summary.updated} updated, all at once. New accounts get temporary passwords, shown once for you to download.`
+            : ''
+        }
+        confirmLabel="Import"
+        busyLabel="Importing..."
+        busy={importing}
+        onConfirm={() => void runImport()}
+        onCancel={() => setConfirming(false)}
+        data-testid="import-dialog"
+      />
+    </Card>
+  );
+}
+
+function TemplateLink() {
+  const href = useObjectUrl(TEMPLATE);
+  return (
+    <a className="lws-btn lws-btn--outline lws-btn--sm" href={href} download="lws-accounts-template.csv" data-testid="import-template">
+      Download a template
+    </a>
+  );
+}
+
+/** The new accounts' credentials: a download offered once, then forgotten by the page. */
+function CredentialsDownload({ csv, onDone }: { csv: string; onDone: () => void }) {
+  const href = useObjectUrl(csv);
+  const name = `lws-new-accounts-${new Date().toISOString().slice(0, 10)}.csv`;
+  return (
+    <Alert variant="warning" data-testid="import-credentials">
+      <p>
+        The new accounts&apos; temporary passwords and PINs are shown this once. Download them now, give each person only their own line, and ask them to change their
+        password once they have signed in.
+      </p>
+      <div className="lws-actions">
+        <a className="lws-btn lws-btn--primary lws-btn--sm" href={href} download={name} data-testid="import-credentials-download">
+          Download passwords and PINs (CSV)
+        </a>
+        <Button size="sm" variant="outline" onClick={onDone} data-testid="import-credentials-done">
+          Done: forget them
+        </Button>
+      </div>
+    </Alert>
+  );
+}
+
+function useObjectUrl(text: string): string | undefined {
+  const [url, setUrl] = useState<string>();
+  useEffect(() => {
+    const made = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+    setUrl(made);
+    return () => URL.revokeObjectURL(made);
+  }, [text]);
+  return url;
+}
