@@ -254,7 +254,7 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     expect(alerts.map((a) => a.details).sort()).toEqual([
       expect.stringMatching(/^Reconciliation: Rec Contacts's check-in settings and contact numbers in escalation differed from identity/),
       expect.stringMatching(/^Reconciliation: Rec Contacts's emergency contacts in escalation differed from identity/),
-      expect.stringMatching(/^Reconciliation: Rec Contacts's name, phone or role in escalation differed from identity/),
+      expect.stringMatching(/^Reconciliation: Rec Contacts's name, phone, role, team or away time in escalation differed from identity/),
     ]);
 
     // The emergency now reaches the numbers the worker has, none of the old ones.
@@ -269,6 +269,66 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
       return to.includes(newPrimary) && to.includes(newContact) ? to : undefined;
     }, 20_000, 200);
     expect(numbers.filter((n) => [oldPhone, oldPrimary, oldContact].includes(n))).toEqual([]);
+
+    const again = (await reconciler.round('identity')) as RoundResult;
+    expect(again.repairs).toEqual([]);
+  }, 120_000);
+
+  it("repairs a lost team move, team change and team deletion, so a team's alarms go to its current monitors", async () => {
+    const newAdmin = async (name: string) =>
+      (await admin.post('/api/users').set(XHR).send({ username: `reca${Math.random().toString(36).slice(2, 9)}`, password: 'Secret1pass', name, phone: nextMobile(), role: 'admin' }).expect(201)).body.user.id as number;
+    const [ana, ben] = [await newAdmin('Ana Monitor'), await newAdmin('Ben Monitor')];
+    const team = async (name: string, monitor: number) => (await admin.post('/api/teams').set(XHR).send({ name, monitors: [{ userId: monitor }] }).expect(201)).body.id as number;
+    const [east, west, gone] = [await team('Rec East', ana), await team('Rec West', ben), await team('Rec Gone', ana)];
+    const userId = await newWorker('Rec Mover');
+    await admin.patch(`/api/users/${userId}`).set(XHR).send({ teamId: east }).expect(200);
+    const copy = async () => {
+      const { rows: w } = await db.query('select team_id, profile_version from escalation.workers where user_id = $1', [userId]);
+      const { rows: t } = await db.query('select id, monitors, version, deleted_at from escalation.teams where id = any($1) order by id', [[east, west, gone]]);
+      return { worker: w[0] as { team_id: number; profile_version: number }, teams: t as { id: number; monitors: { userId: number }[]; version: number; deleted_at: Date | null }[] };
+    };
+    const before = await eventually(async () => {
+      const c = await copy();
+      return c.worker?.team_id === east && c.teams.length === 3 ? c : undefined;
+    }, 20_000, 100);
+
+    // The worker moves West, East gets Ben as its monitor, Gone is deleted; escalation hears, then its copy is put back.
+    await admin.patch(`/api/users/${userId}`).set(XHR).send({ teamId: west }).expect(200);
+    await admin.patch(`/api/teams/${east}`).set(XHR).send({ monitors: [{ userId: ben }] }).expect(200);
+    await admin.delete(`/api/teams/${gone}`).set(XHR).expect(200);
+    await eventually(async () => {
+      const c = await copy();
+      return c.worker.team_id === west && c.teams[0].monitors[0]?.userId === ben && c.teams[2].deleted_at !== null;
+    }, 20_000, 100);
+    await db.query('update escalation.workers set team_id = $2, profile_version = $3 where user_id = $1', [userId, east, before.worker.profile_version]);
+    await db.query('update escalation.teams set monitors = $2, version = $3 where id = $1', [east, JSON.stringify(before.teams[0].monitors), before.teams[0].version]);
+    await db.query('update escalation.teams set deleted_at = null where id = $1', [gone]);
+
+    const round = (await reconciler.round('identity')) as RoundResult;
+    expect(round.repairs.filter((r) => r.userId === userId).map((r) => r.kind)).toEqual(['profile_stale']);
+    expect(round.repairs.filter((r) => r.kind === 'team_stale')).toHaveLength(2);
+    const after = await copy();
+    expect(after.worker.team_id).toBe(west);
+    expect(after.teams[0]).toMatchObject({ monitors: [{ userId: ben }], version: before.teams[0].version + 1 });
+    expect(after.teams[2].deleted_at).not.toBeNull();
+    const alerts = await eventually(async () => {
+      const { rows } = await db.query(`select details from audit.entries where type = 'system_alert' and details like 'Reconciliation: team Rec %' order by details`);
+      return rows.length >= 2 ? rows.map((r) => r.details as string) : undefined;
+    }, 20_000, 200);
+    expect(alerts).toEqual([
+      expect.stringMatching(/^Reconciliation: team Rec East in escalation differed from identity/),
+      expect.stringMatching(/^Reconciliation: team Rec Gone was deleted in identity but not in escalation/),
+    ]);
+
+    // East's next alarm goes to Ben, its monitor now.
+    await admin.patch(`/api/users/${userId}`).set(XHR).send({ teamId: east }).expect(200);
+    await eventually(async () => (await copy()).worker.team_id === east, 20_000, 100);
+    const { emergencyId } = await rpc.send('shifts.emergency.raise.v1', { userId });
+    const history = await eventually(async () => {
+      const { rows } = await db.query('select policy from escalation.alarms where emergency_id = $1', [emergencyId]);
+      return rows[0]?.policy as { monitors?: { userId: number }[] } | undefined;
+    }, 20_000, 200);
+    expect(history.monitors).toEqual([{ userId: ben }]);
 
     const again = (await reconciler.round('identity')) as RoundResult;
     expect(again.repairs).toEqual([]);

@@ -103,6 +103,8 @@ describe('teams', () => {
       [{ name: 'X', checkInPolicy: { defaultInterval: 30, allowedIntervals: [60] } }, 400, 'checkInPolicy.defaultInterval'],
       [{ name: 'X', checkInPolicy: { defaultInterval: 45, allowedIntervals: [45] } }, 400, 'checkInPolicy.defaultInterval'],
       [{ name: 'X', escalationPolicy: { missed_check_in: [{ action: 'launch_rockets', after: 0 }] } }, 400, 'escalationPolicy.missed_check_in.0.action'],
+      // A step that waits for the calls needs a call step before it.
+      [{ name: 'X', escalationPolicy: { emergency: [{ action: 'notify_monitors', after: 0 }, { action: 'message_contacts', after: 'calls_done' }] } }, 400, 'escalationPolicy.emergency.1.after'],
       [{ name: 'X', emergencyNumbers: ['javascript:alert(1)'] }, 400, 'emergencyNumbers.0'],
       [{ name: 'X', isDefault: true }, 400, 'isDefault'],
     ];

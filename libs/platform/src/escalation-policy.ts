@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stepOrderProblem } from '@lws/rules';
 
 /**
  * An alarm's escalation policy: ordered steps, each run once, in order. `after` is seconds from
@@ -39,7 +40,14 @@ export const policyStepSchema = z.discriminatedUnion('action', [
 export type PolicyStep = z.infer<typeof policyStepSchema>;
 export type PolicyAction = PolicyStep['action'];
 
-const stepsSchema = z.array(policyStepSchema).min(1).max(20);
+const stepsSchema = z
+  .array(policyStepSchema)
+  .min(1)
+  .max(20)
+  .superRefine((steps, ctx) => {
+    const problem = stepOrderProblem(steps);
+    if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [problem.index, 'after'], message: problem.message });
+  });
 
 /** ESCALATION_POLICY: either kind's steps may be replaced; what is absent keeps the default. */
 export const policyOverrideSchema = z

@@ -52,3 +52,18 @@ export function policyTimeline(steps: readonly TimelineStep[]): string[] {
     return `${clockOffset(earliest)} ${describeStep(step)}`;
   });
 }
+
+/**
+ * What makes a policy's steps wrong in order, checked where it is saved (the gateway's and
+ * identity's schema) and as it is edited: a step that waits for the calls ("after the calls") needs
+ * a call step before it, else it would run at once while its timeline said it waits. Undefined
+ * when the order is right; `index` is the step at fault.
+ */
+export function stepOrderProblem(steps: readonly TimelineStep[]): { index: number; message: string } | undefined {
+  let calls = false;
+  for (const [index, step] of steps.entries()) {
+    if (step.after === 'calls_done' && !calls) return { index, message: `Step ${index + 1} waits for the calls, but no step before it calls the emergency numbers` };
+    if (step.action === 'call_emergency_numbers') calls = true;
+  }
+  return undefined;
+}

@@ -1,5 +1,6 @@
 import {
   policyTimeline,
+  stepOrderProblem,
   adminStatus,
   checkInButton,
   CHECK_IN_HINTS,
@@ -167,5 +168,25 @@ describe('policyTimeline (the policy editor preview)', () => {
       "5:00 notify the team's monitors",
       "5:00 notify all the organisation's monitors",
     ]);
+  });
+});
+
+describe('stepOrderProblem (a policy checked where it is saved and as it is edited)', () => {
+  it('refuses a step waiting for the calls with no call step before it, naming the step', () => {
+    expect(stepOrderProblem([{ action: 'notify_monitors', after: 0 }, { action: 'message_contacts', after: 'calls_done' }])).toEqual({
+      index: 1,
+      message: 'Step 2 waits for the calls, but no step before it calls the emergency numbers',
+    });
+    expect(stepOrderProblem([{ action: 'message_contacts', after: 'calls_done' }, { action: 'call_emergency_numbers', after: 60 }])?.index).toBe(0);
+  });
+
+  it('accepts the default order: calls, then the contacts once the calls are done', () => {
+    expect(
+      stepOrderProblem([
+        { action: 'notify_monitors', after: 0 },
+        { action: 'call_emergency_numbers', after: 120 },
+        { action: 'message_contacts', after: 'calls_done' },
+      ]),
+    ).toBeUndefined();
   });
 });

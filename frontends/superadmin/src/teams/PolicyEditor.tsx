@@ -1,5 +1,5 @@
 import { Button, Checkbox, Input, Label, Select } from '@lws/fe-ui';
-import { policyTimeline, STEP_ACTION_LABELS } from '@lws/rules';
+import { policyTimeline, STEP_ACTION_LABELS, stepOrderProblem } from '@lws/rules';
 import type { PolicyStep } from './teams-api';
 
 const ACTIONS = Object.keys(STEP_ACTION_LABELS);
@@ -34,7 +34,7 @@ export function stepsProblem(steps: PolicyStep[]): string | undefined {
       return `Step ${i + 1}: choose a monitor between 1 and 50`;
     }
   }
-  return undefined;
+  return stepOrderProblem(steps)?.message;
 }
 
 interface PolicyEditorProps {

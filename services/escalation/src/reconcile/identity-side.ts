@@ -4,7 +4,7 @@ import type { CommandMap } from '@lws/contracts';
 import { type RpcClient } from '@lws/messaging';
 import { DB, digestLines, lineHashes, LOGGER, pgArray, RECONCILE_MAX_IDS, RPC, type Db, type Logger } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
-import { workerContacts, workers } from '../db/schema';
+import { teams, workerContacts, workers } from '../db/schema';
 import { workerLabel } from '../alarms/messages';
 import { WorkersProjection } from '../workers/workers.projection';
 import { chunk, FETCH_CONCURRENCY, inParallel, RPC_TIMEOUT_MS, type BucketDigest, type ReconcileSide, type Repair } from './side';
@@ -16,6 +16,8 @@ interface OwnUser {
   name: string | null;
   phone: string | null;
   role: string | null;
+  team_id: number | null;
+  away_until: string | Date | null;
   check_in_interval: number;
   primary_contact: string | null;
   secondary_contact: string | null;
@@ -69,8 +71,47 @@ export class IdentitySide implements ReconcileSide {
         w.user_id::text || '|' || coalesce(w.name, '') || '|' || coalesce(w.phone, '') || '|' || coalesce(w.role, '') || '|'
           || w.check_in_interval::text || '|' || coalesce(w.primary_contact, '') || '|' || coalesce(w.secondary_contact, '') || '|'
           || coalesce((select string_agg(c.contact_id::text || ':' || coalesce(c.phone, '') || ':' || coalesce(c.name, '') || ':' || coalesce(c.relation, ''), ',' order by c.contact_id)
-                       from ${workerContacts} c where c.user_id = w.user_id and not c.deleted), '') as line
+                       from ${workerContacts} c where c.user_id = w.user_id and not c.deleted), '') || '|'
+          || coalesce(w.team_id::text, '') || '|' || coalesce(floor(extract(epoch from w.away_until) * 1000)::bigint::text, '') as line
       from ${workers} w where w.deleted_at is null)`;
+  }
+
+  /**
+   * The teams, compared whole (they are few): one identity has at a newer version than escalation's
+   * copy, or escalation lacks, is taken as identity has it; one identity no longer has is gone. A lost
+   * identity.team.changed would otherwise send a team's alarms to the monitors it had before.
+   */
+  async wholeRepairs(): Promise<Repair[]> {
+    const [{ teams: theirs }, ours] = await Promise.all([
+      this.rpc.send('identity.team.list.v1', {}, { timeoutMs: RPC_TIMEOUT_MS }),
+      this.db.select({ id: teams.id, name: teams.name, version: teams.version, deletedAt: teams.deletedAt }).from(teams),
+    ]);
+    const mine = new Map(ours.map((t) => [t.id, t]));
+    const repairs: Repair[] = [];
+    for (const team of theirs) {
+      const copy = mine.get(team.id);
+      if (copy && copy.version >= team.version) continue;
+      repairs.push({
+        kind: 'team_stale',
+        userId: 0,
+        apply: async (tx) => {
+          await this.projection.teamAsOf(tx, team, false);
+          return { changed: true, dueNow: false, details: `team ${team.name} in escalation differed from identity (a change was lost); escalation now routes its alarms to its current monitors and policy` };
+        },
+      });
+    }
+    const listed = new Set(theirs.map((t) => t.id));
+    for (const copy of ours) {
+      if (copy.deletedAt || listed.has(copy.id)) continue;
+      repairs.push({
+        kind: 'team_stale',
+        userId: 0,
+        apply: async (tx) => {
+          return { changed: await this.projection.teamGone(tx, copy.id), dueNow: false, details: `team ${copy.name} was deleted in identity but not in escalation (a change was lost); escalation has removed it` };
+        },
+      });
+    }
+    return repairs;
   }
 
   async compare(_buckets: number, userIds: number[]): Promise<{ compared: number; repairs: Repair[] }> {
@@ -84,7 +125,7 @@ export class IdentitySide implements ReconcileSide {
         ownerNow = Math.max(ownerNow, Date.parse(reply.now));
       }),
       this.db.execute(sql`
-        select user_id, name, phone, role, check_in_interval, primary_contact, secondary_contact from ${workers}
+        select user_id, name, phone, role, team_id, away_until, check_in_interval, primary_contact, secondary_contact from ${workers}
         where deleted_at is null and user_id = any(${ids}::int[])`),
       this.db.execute(sql`select contact_id, user_id, name, phone, relation from ${workerContacts} where not deleted and user_id = any(${ids}::int[])`),
     ])) as unknown as [void, { rows: OwnUser[] }, { rows: OwnContact[] }];
@@ -107,13 +148,26 @@ export class IdentitySide implements ReconcileSide {
       if (ownerNow - Date.parse(o.versionChangedAt) < this.settings.reconcileGraceMs) continue;
       const label = workerLabel(o.name, userId);
       const version = o.version;
-      if (!e || e.name !== o.name || (e.phone ?? undefined) !== o.phone || e.role !== o.role) {
+      const awayAt = (v: string | Date | null | undefined) => (v ? new Date(v).getTime() : null);
+      if (!e || e.name !== o.name || (e.phone ?? undefined) !== o.phone || e.role !== o.role || (e.team_id ?? undefined) !== o.teamId || awayAt(e.away_until) !== awayAt(o.awayUntil)) {
         repairs.push({
           kind: 'profile_stale',
           userId,
           apply: async (tx) => {
-            await this.projection.userUpdated(tx, { userId, name: o.name, role: o.role, ...(o.phone ? { phone: o.phone } : {}), version });
-            return { changed: true, dueNow: false, details: `${label}'s name, phone or role in escalation differed from identity (a change was lost); escalation now has the current ones` };
+            await this.projection.userUpdated(tx, {
+              userId,
+              name: o.name,
+              role: o.role,
+              ...(o.phone ? { phone: o.phone } : {}),
+              ...(o.teamId !== undefined ? { teamId: o.teamId } : {}),
+              ...(o.awayUntil !== undefined ? { awayUntil: o.awayUntil } : {}),
+              version,
+            });
+            return {
+              changed: true,
+              dueNow: false,
+              details: `${label}'s name, phone, role, team or away time in escalation differed from identity (a change was lost); escalation now has the current ones`,
+            };
           },
         });
       }

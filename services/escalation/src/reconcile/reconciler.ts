@@ -42,7 +42,8 @@ export interface RoundResult {
  * start never arrived, or call a contact's old number.
  *
  * From shifts: who is on shift, each worker's deadline, their emergencies (ShiftsSide). From
- * identity: names, phones, check-in settings and emergency contacts (IdentitySide). A round runs
+ * identity: names, phones, teams, away times, check-in settings and emergency contacts, and the
+ * teams themselves, whose monitors and policy an alarm follows (IdentitySide). A round runs
  * at start-up and every ESCALATION_RECONCILE_INTERVAL_SECONDS, on one replica at a time (a lease
  * per owner in the database). Both sides digest their data by bucket of user ids, and only
  * differing buckets are fetched and compared. A change younger than
@@ -179,6 +180,8 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     }
     const differing = [...size.keys()].filter((b) => theirDigest.get(b) !== ourDigest.get(b));
     const result: RoundResult = { owner, buckets, differing: differing.length, compared: 0, repairs: [], ms: { digest: lap(), compare: 0, apply: 0 } };
+    const whole = (await side.wholeRepairs?.(startedAt)) ?? [];
+    if (whole.length > 0) await this.apply(whole, result);
     if (differing.length > 0) {
       // Which workers of the differing buckets differ: one hash each, not their data.
       const changed: number[] = [];
@@ -251,7 +254,7 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
         for (const r of batch) {
           const outcome = await r.apply(tx, emit);
           if (!outcome.changed) continue;
-          alerts.push(systemAlertEvent('reconcile_repaired', `Reconciliation: ${outcome.details}`, now, r.userId));
+          alerts.push(systemAlertEvent('reconcile_repaired', `Reconciliation: ${outcome.details}`, now, r.userId > 0 ? r.userId : undefined));
           changed.push({ kind: r.kind, userId: r.userId, dueNow: outcome.dueNow });
         }
         // The batch's alerts in one statement, after its repairs' own events.

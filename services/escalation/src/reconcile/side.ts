@@ -2,13 +2,14 @@ import { RECONCILE_MAX_BUCKETS, type Emit, type LinesDigest, type Tx } from '@lw
 
 export type Owner = 'shifts' | 'identity';
 
-export const REPAIR_KINDS = ['shift_missing', 'deadline_stale', 'shift_ended', 'emergency_missing', 'profile_stale', 'settings_stale', 'contacts_stale'] as const;
+export const REPAIR_KINDS = ['shift_missing', 'deadline_stale', 'shift_ended', 'emergency_missing', 'profile_stale', 'settings_stale', 'contacts_stale', 'team_stale'] as const;
 export type RepairKind = (typeof REPAIR_KINDS)[number];
 
 export type { LinesDigest as BucketDigest } from '@lws/platform';
 
 export interface Repair {
   kind: RepairKind;
+  /** The worker repaired; 0 for a repair of no one user's data (a team). */
   userId: number;
   /** Applies the repair in the caller's transaction; answers whether it changed anything, whether a step is due now, and what to tell an operator. */
   apply(tx: Tx, emit: Emit): Promise<{ changed: boolean; dueNow: boolean; details: string }>;
@@ -26,6 +27,8 @@ export interface ReconcileSide {
   hashes(buckets: number, bucketIds: number[], startedAt: Date): Promise<{ theirs: string; ours: Map<number, string> }>;
   /** Fetches both sides of the workers whose lines differ and plans a repair for each difference that has settled. */
   compare(buckets: number, userIds: number[], startedAt: Date): Promise<{ compared: number; repairs: Repair[] }>;
+  /** Repairs of data not kept per user (identity's teams), compared whole every round. */
+  wholeRepairs?(startedAt: Date): Promise<Repair[]>;
 }
 
 /** Fetches in flight at once. */

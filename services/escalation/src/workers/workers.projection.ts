@@ -72,19 +72,29 @@ export class WorkersProjection {
 
   /** A team as identity now has it; an older version delivered late changes nothing. */
   async teamChanged(tx: Tx, e: EventMap['identity.team.changed.v1']): Promise<void> {
-    const t = e.team;
+    await this.teamAsOf(tx, e.team, e.change === 'deleted');
+  }
+
+  /** A team at its version (or gone), from its event or from reconciliation; an older version changes nothing. */
+  async teamAsOf(tx: Tx, t: EventMap['identity.team.changed.v1']['team'], deleted: boolean): Promise<void> {
     const row = {
       name: t.name,
       monitors: t.monitors.map((m) => ({ userId: m.userId, ...(m.deputyUserId !== undefined ? { deputyUserId: m.deputyUserId } : {}) })),
       escalationPolicy: t.escalationPolicy !== undefined ? (JSON.parse(t.escalationPolicy) as unknown) : null,
       emergencyNumbers: t.emergencyNumbers,
       version: t.version,
-      deletedAt: e.change === 'deleted' ? this.clock() : null,
+      deletedAt: deleted ? this.clock() : null,
     };
     await tx
       .insert(teams)
       .values({ id: t.id, ...row })
       .onConflictDoUpdate({ target: teams.id, set: row, where: lt(teams.version, t.version) });
+  }
+
+  /** A team identity no longer has (its deletion event was lost): true when the copy still had it. */
+  async teamGone(tx: Tx, teamId: number): Promise<boolean> {
+    const gone = await tx.update(teams).set({ deletedAt: this.clock() }).where(and(eq(teams.id, teamId), isNull(teams.deletedAt))).returning({ id: teams.id });
+    return gone.length > 0;
   }
 
   /** The user is gone: nobody waits for their check-ins; open alarms stay for monitors to resolve. */

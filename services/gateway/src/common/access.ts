@@ -56,10 +56,22 @@ export type WorkerScope = { userIds: number[] } | undefined;
  * of monitors holds from the next request.
  */
 export async function workerScope(rpc: RpcClient, actor: Actor): Promise<WorkerScope> {
-  if (actor.role !== 'admin') return undefined;
-  const scope = await rpc.send('identity.team.scope.v1', { adminId: actor.userId });
-  return scope.all ? undefined : { userIds: scope.userIds };
+  return scopeOf(await adminTeams(rpc, actor));
 }
+
+export type AdminTeams = CommandMap['identity.team.scope.v1']['reply'];
+
+/**
+ * An admin's teams as identity answers them (`all` when they cover every team), with the ids of their
+ * workers unless `members` is false; undefined for the superadmin, who sees every team.
+ */
+export async function adminTeams(rpc: RpcClient, actor: Actor, members = true): Promise<AdminTeams | undefined> {
+  if (actor.role !== 'admin') return undefined;
+  return rpc.send('identity.team.scope.v1', { adminId: actor.userId, ...(members ? {} : { members: false }) });
+}
+
+/** The workers a list shows for those teams: every one when they cover every team (or for the superadmin). */
+export const scopeOf = (teams: AdminTeams | undefined): WorkerScope => (!teams || teams.all ? undefined : { userIds: teams.userIds });
 
 /** `{scope}` for a request to a service that filters by it, or nothing. */
 export const scopeField = (scope: WorkerScope) => (scope ? { scope } : {});

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import type { RpcClient } from '@lws/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { RPC } from '../common/rpc';
-import { actorOf, PositiveIntPipe, type Actor } from '../common/access';
+import { actorOf, adminTeams, PositiveIntPipe, type Actor } from '../common/access';
 import { parseInput } from '../common/validation';
 import { Public, Roles, type AuthedRequest } from '../common/session.guard';
 import { SESSION_COOKIE, sessionCookieOptions } from '../sessions/cookies';
@@ -84,11 +84,11 @@ export class KiosksController {
   private async teamLocations(actor: Actor): Promise<Set<string> | undefined> {
     if (actor.role !== 'admin') return undefined;
     const [scope, { teams }, { locations }] = await Promise.all([
-      this.rpc.send('identity.team.scope.v1', { adminId: actor.userId }),
+      adminTeams(this.rpc, actor, false),
       this.rpc.send('identity.team.list.v1', { monitoredBy: actor.userId }),
       this.rpc.send('locations.location.list.v1', {}),
     ]);
-    if (scope.all) return undefined;
+    if (!scope || scope.all) return undefined;
     const ids = new Set(teams.flatMap((t) => t.locationIds));
     return new Set(locations.filter((l) => ids.has(l.id)).map((l) => l.name.toLowerCase()));
   }

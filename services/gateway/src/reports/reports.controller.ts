@@ -2,7 +2,7 @@ import { Controller, Get, Header, Inject, NotFoundException, Query, Req, Res } f
 import type { Response } from 'express';
 import type { RpcClient } from '@lws/messaging';
 import { CLOCK, type Clock } from '@lws/platform';
-import { actorOf, scopeField, workerScope } from '../common/access';
+import { actorOf, adminTeams, scopeField, scopeOf } from '../common/access';
 import { RPC } from '../common/rpc';
 import { Roles, type AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
@@ -25,10 +25,11 @@ export class ReportsController {
   private async report(query: unknown, req: AuthedRequest) {
     const { month, teamId } = parseInput(reportQuery(this.clock()), query);
     const actor = actorOf(req);
-    const [scope, { teams }] = await Promise.all([workerScope(this.rpc, actor), this.rpc.send('identity.team.list.v1', {})]);
+    const [mine, { teams }] = await Promise.all([adminTeams(this.rpc, actor), this.rpc.send('identity.team.list.v1', {})]);
+    const scope = scopeOf(mine);
     if (teamId !== undefined) {
-      const mine = actor.role === 'superadmin' || !scope ? teams : (await this.rpc.send('identity.team.list.v1', { monitoredBy: actor.userId })).teams;
-      if (!mine.some((t) => t.id === teamId)) throw new NotFoundException({ message: 'Team not found', field: 'teamId' });
+      const visible = !mine || mine.all ? teams : teams.filter((t) => mine.teamIds.includes(t.id));
+      if (!visible.some((t) => t.id === teamId)) throw new NotFoundException({ message: 'Team not found', field: 'teamId' });
     }
     const report = await this.rpc.send('escalation.report.monthly.v1', { month, ...scopeField(scope), ...(teamId !== undefined ? { teamId } : {}) });
     return { report, names: new Map(teams.map((t) => [t.id, t.name])) };

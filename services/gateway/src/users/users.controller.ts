@@ -1,6 +1,6 @@
 import { BadRequestException, Body, Controller, Delete, ForbiddenException, Get, Inject, Param, Patch, Post, Req } from '@nestjs/common';
 import type { RpcClient } from '@lws/messaging';
-import { actorOf, PositiveIntPipe, type Actor } from '../common/access';
+import { actorOf, adminTeams, PositiveIntPipe, type Actor } from '../common/access';
 import { RPC } from '../common/rpc';
 import { camelCaseKeys, parseInput } from '../common/validation';
 import { Roles, type AuthedRequest } from '../common/session.guard';
@@ -40,8 +40,8 @@ export class UsersController {
    */
   private async newWorkersTeam(actor: Actor, role: 'worker' | 'admin', teamId: number | undefined): Promise<number | undefined> {
     if (actor.role !== 'admin' || role !== 'worker') return teamId;
-    const scope = await this.rpc.send('identity.team.scope.v1', { adminId: actor.userId });
-    if (scope.all) return teamId;
+    const scope = await adminTeams(this.rpc, actor, false);
+    if (!scope || scope.all) return teamId;
     if (teamId !== undefined && !scope.teamIds.includes(teamId)) throw new BadRequestException({ message: TEAM_NOT_FOUND, field: 'teamId' });
     if (scope.teamIds.length === 0) throw new BadRequestException({ message: NO_TEAM, field: 'teamId' });
     return teamId ?? scope.teamIds[0];

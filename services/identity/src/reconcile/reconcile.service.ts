@@ -30,7 +30,7 @@ export class ReconcileService {
     const bucketIds = reconcileBuckets(req);
     const userIds = reconcileIds(req.userIds, 'userIds');
     const { rows } = (await this.db.execute(sql`
-      select u.id, u.version, u.version_changed_at, u.name, u.phone, u.role, s.check_in_interval, s.primary_contact, s.secondary_contact,
+      select u.id, u.version, u.version_changed_at, u.name, u.phone, u.role, u.team_id, u.away_until, s.check_in_interval, s.primary_contact, s.secondary_contact,
         (select coalesce(json_agg(json_build_object('contactId', c.id, 'name', c.name, 'phone', c.phone, 'relation', c.relation) order by c.id), '[]')
            from ${emergencyContacts} c where c.user_id = u.id) as contacts,
         now() as now
@@ -49,6 +49,8 @@ export class ReconcileService {
         ...(r.primary_contact !== null ? { primaryContact: r.primary_contact } : {}),
         ...(r.secondary_contact !== null ? { secondaryContact: r.secondary_contact } : {}),
         contacts: typeof r.contacts === 'string' ? JSON.parse(r.contacts) : r.contacts,
+        ...(r.team_id !== null ? { teamId: r.team_id } : {}),
+        ...(r.away_until !== null ? { awayUntil: new Date(r.away_until).toISOString() } : {}),
       })),
       now: new Date(now as string).toISOString(),
     };
@@ -61,7 +63,8 @@ export class ReconcileService {
         u.id::text || '|' || u.name || '|' || coalesce(u.phone, '') || '|' || u.role || '|' || coalesce(s.check_in_interval, 60)::text || '|'
           || coalesce(s.primary_contact, '') || '|' || coalesce(s.secondary_contact, '') || '|'
           || coalesce((select string_agg(c.id::text || ':' || c.phone || ':' || c.name || ':' || c.relation, ',' order by c.id)
-                       from ${emergencyContacts} c where c.user_id = u.id), '') as line
+                       from ${emergencyContacts} c where c.user_id = u.id), '') || '|'
+          || coalesce(u.team_id::text, '') || '|' || coalesce(floor(extract(epoch from u.away_until) * 1000)::bigint::text, '') as line
       from ${users} u left join ${userSettings} s on s.user_id = u.id)`;
   }
 }
@@ -73,6 +76,8 @@ interface UserRow {
   name: string;
   phone: string | null;
   role: 'worker' | 'admin' | 'superadmin';
+  team_id: number | null;
+  away_until: string | Date | null;
   check_in_interval: number | null;
   primary_contact: string | null;
   secondary_contact: string | null;

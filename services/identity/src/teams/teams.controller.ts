@@ -47,7 +47,7 @@ export class TeamsController {
 
   @Command('identity.team.scope.v1')
   scope(@Payload() req: Req<'identity.team.scope.v1'>) {
-    return this.teams.scope(req.adminId);
+    return this.teams.scope(req.adminId, req.members !== false);
   }
 
   @Command('identity.user.set_team.v1')

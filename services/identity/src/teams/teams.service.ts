@@ -165,11 +165,11 @@ export class TeamsService {
   }
 
   /** What an admin may see (identity.team.scope.v1): `all` when they cover every team. */
-  async scope(adminId: number): Promise<Reply<'identity.team.scope.v1'>> {
+  async scope(adminId: number, withMembers = true): Promise<Reply<'identity.team.scope.v1'>> {
     const [teamIds, [{ n: total }]] = await Promise.all([this.monitoredBy(adminId), this.db.select({ n: count() }).from(teams)]);
     if (teamIds.length > 0 && teamIds.length === Number(total)) return { all: true, teamIds, userIds: [] };
     const members =
-      teamIds.length === 0 ? [] : await this.db.select({ id: users.id }).from(users).where(inArray(users.teamId, teamIds)).orderBy(asc(users.id));
+      teamIds.length === 0 || !withMembers ? [] : await this.db.select({ id: users.id }).from(users).where(inArray(users.teamId, teamIds)).orderBy(asc(users.id));
     return { all: false, teamIds, userIds: members.map((m) => m.id) };
   }
 
