@@ -100,6 +100,10 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     }, 20_000, 200);
     expect(ok.filter((l) => l.includes('outcome="failed"'))).toEqual([]);
     expect(t.logs.filter((l) => l.includes('reconciliation with'))).toEqual([]);
+    // Nothing repaired: escalation heard of the "Default" team the migration made (identity tells it at start).
+    expect(await repairsCounted()).toEqual({});
+    const { rows } = await db.query(`select name, version from escalation.teams`);
+    expect(rows).toEqual([{ name: 'Default', version: 1 }]);
   });
 
   it('repairs a lost shift start, check-in, shift end and emergency through the event paths, and tells an operator of each', async () => {

@@ -78,6 +78,11 @@ export const teams = identitySchema.table(
     escalationPolicy: jsonb('escalation_policy'),
     /** Empty: the organisation's EMERGENCY_NUMBER_1..3. */
     emergencyNumbers: text('emergency_numbers').array().notNull().default(sql`'{}'`),
+    /**
+     * Whether other services have been told of the team (identity.team.changed.v1). A team made by a
+     * migration ("Default") was not: identity tells them at its next start.
+     */
+    announced: boolean('announced').notNull().default(false),
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -50,7 +50,7 @@ export class TeamsService {
       const values = await this.checked(tx, req.fields);
       const [row] = await tx
         .insert(teams)
-        .values({ ...values, createdAt: this.clock(), updatedAt: this.clock() })
+        .values({ ...values, announced: true, createdAt: this.clock(), updatedAt: this.clock() })
         .onConflictDoNothing()
         .returning();
       if (!row) throw new RpcError(409, TEAM_NAME_TAKEN, { field: 'name' });
@@ -128,6 +128,22 @@ export class TeamsService {
         await emit('identity.user.updated.v1', userUpdatedEvent(moved));
       }
       return { teamId: req.teamId };
+    });
+  }
+
+  /**
+   * Tells the other services of every team they have not heard of: the "Default" team a migration
+   * made (no event was written for it), so escalation's copy holds its monitors and policy.
+   */
+  async announceUnheard(): Promise<number> {
+    return this.uow.run(async (tx, emit) => {
+      const rows = await tx.select().from(teams).where(eq(teams.announced, false)).orderBy(asc(teams.id)).for('update', { skipLocked: true });
+      if (rows.length === 0) return 0;
+      const [by] = await tx.select({ id: users.id }).from(users).where(eq(users.role, 'superadmin')).orderBy(asc(users.id)).limit(1);
+      if (!by) return 0;
+      for (const row of rows) await this.changed(tx, emit, 'created', row, by.id);
+      await tx.update(teams).set({ announced: true }).where(inArray(teams.id, rows.map((r) => r.id)));
+      return rows.length;
     });
   }
 

@@ -4,10 +4,12 @@ import { ANNOUNCE, CONFIG, LOGGER, UnitOfWork, type Announce, type Logger } from
 import type { IdentityConfig } from '../config';
 import { PasswordHasher } from './password-hasher';
 import { UsersRepository } from './users.repository';
+import { TeamsService } from '../teams/teams.service';
 
 /**
  * The first start creates the superadmin. A generated password is shown once on the
- * terminal and never logged; afterwards only its hash exists.
+ * terminal and never logged; afterwards only its hash exists. Then (every start) the other services
+ * are told of any team they have not heard of (the "Default" a migration made).
  */
 @Injectable()
 export class SuperadminBootstrap implements OnApplicationBootstrap {
@@ -18,9 +20,16 @@ export class SuperadminBootstrap implements OnApplicationBootstrap {
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     private readonly repo: UsersRepository,
     private readonly hasher: PasswordHasher,
+    private readonly teams: TeamsService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.createSuperadmin();
+    const told = await this.teams.announceUnheard();
+    if (told > 0) this.logger.info({ teams: told }, 'told the other services of teams made by a migration');
+  }
+
+  private async createSuperadmin(): Promise<void> {
     if (await this.repo.anyWithRole('superadmin')) return;
     const username = this.config.LWS_SUPERADMIN_USERNAME;
     const generated = !this.config.LWS_SUPERADMIN_PASSWORD;

@@ -1,0 +1,1 @@
+ALTER TABLE "identity"."teams" ADD COLUMN "announced" boolean DEFAULT false NOT NULL;
