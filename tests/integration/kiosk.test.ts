@@ -149,6 +149,31 @@ describe('kiosks', () => {
       await admin.delete(`/api/kiosks/${kiosk.id}`).set(XHR).expect(200);
       await device.get('/api/kiosks/roster').expect(403);
     });
+
+    it("lists the workers of the teams working at the kiosk's location (and of teams bound to none); anyone else types their username", async () => {
+      const place = async (name: string) => (await superadmin.post('/api/location-options').set(XHR).send({ name }).expect(201)).body.id as number;
+      const [northDepot, southOffice] = [await place('North Depot'), await place('South Office')];
+      const team = async (name: string, locationId: number) => (await superadmin.post('/api/teams').set(XHR).send({ name, locationIds: [locationId] }).expect(201)).body.id as number;
+      const [north, south] = [await team('Kiosk North', northDepot), await team('Kiosk South', southOffice)];
+      const [here, elsewhere, unbound] = [await createUser(), await createUser(), await createUser()];
+      await superadmin.patch(`/api/users/${here.id}`).set(XHR).send({ teamId: north }).expect(200);
+      await superadmin.patch(`/api/users/${elsewhere.id}`).set(XHR).send({ teamId: south }).expect(200);
+      // The superadmin enrols a kiosk at North Depot.
+      const device = await signIn(t.superadmin.username, t.superadmin.password);
+      await device.post('/api/kiosks').set(XHR).send({ name: 'North desk', location: 'north depot' }).expect(201);
+      await device.post('/api/auth/logout').set(XHR).send({}).expect(200);
+
+      const ids = ((await device.get('/api/kiosks/roster').expect(200)).body.workers as { id: number }[]).map((w) => w.id);
+      expect(ids).toContain(here.id);
+      expect(ids).toContain(unbound.id); // "Default" works anywhere
+      expect(ids).not.toContain(elsewhere.id);
+      // South's worker is not listed, but signs in by username.
+      await pinLogin(device, { username: elsewhere.username }, elsewhere.pin).expect(200);
+
+      // Left as the other tests expect: one team.
+      for (const w of [here, elsewhere]) await superadmin.delete(`/api/users/${w.id}`).set(XHR).expect(200);
+      for (const id of [north, south]) await superadmin.delete(`/api/teams/${id}`).set(XHR).expect(200);
+    });
   });
 
   describe('POST /api/auth/pin-login', () => {

@@ -294,6 +294,8 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         shiftStartTime: null,
         latestCheckIn: null,
         nextCheckInTime: null,
+        // The worker's team ("Default"): the dashboards show it and filter by it.
+        teamId: expect.any(Number),
       });
 
       const asSuper = (await superadmin.agent.get('/api/worker-accounts').expect(200)).body as Record<string, unknown>[];

@@ -81,6 +81,7 @@ describe('a service started on its own (as its container runs it)', () => {
       'pin_failures',
       'processed_events',
       'teams',
+      'user_import_rows',
       'user_settings',
       'users',
     ]);

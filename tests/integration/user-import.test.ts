@@ -144,6 +144,22 @@ describe('importing accounts from a CSV file', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('lists every account of a large organisation: 5,000 imported workers, more than one bus message holds', async () => {
+    const n = 5000;
+    const csv = ['username,name,phone,role,team', ...Array.from({ length: n }, (_, i) => `bulk${i},Bulk Worker ${String(n - i).padStart(5, '0')},+4479111${String(20000 + (i % 70000)).padStart(5, '0')},worker,North Estates`)].join('\n');
+    const res = await post(csv);
+    expect(res.status).toBe(200);
+    expect(res.body.summary.created).toBe(n);
+    const accounts = (await superadmin.agent.get('/api/worker-accounts').expect(200)).body as { name: string; teamId?: number }[];
+    const bulk = accounts.filter((a) => a.name.startsWith('Bulk Worker '));
+    expect(bulk).toHaveLength(n);
+    // In name order, as before paging; each row names its team.
+    expect(bulk.map((a) => a.name)).toEqual([...bulk.map((a) => a.name)].sort());
+    expect(new Set(bulk.map((a) => a.teamId))).toEqual(new Set([northId]));
+    const workers = (await superadmin.agent.get('/api/data/workers').expect(200)).body as { name: string }[];
+    expect(workers.filter((w) => w.name.startsWith('Bulk Worker '))).toHaveLength(n);
+  }, 180_000);
+
   it('refuses a file it cannot read, naming it, and lets only the superadmin import', async () => {
     const before = await snapshot();
     const header = 'username,name,phone,role,team,pin';

@@ -61,13 +61,19 @@ export class KiosksController {
     return { ok: true };
   }
 
-  /** Who may sign in here (first name and last initial), for the kiosk's picker; only an enrolled kiosk may ask. */
+  /**
+   * Who signs in here (first name and last initial), for the kiosk's picker: the workers of the
+   * teams working at its location. Only an enrolled kiosk may ask.
+   */
   @Public()
   @Get('api/kiosks/roster')
   async roster(@Req() req: AuthedRequest) {
     const token = kioskToken(req);
     if (!token) throw new ForbiddenException({ message: NOT_A_KIOSK });
-    const { name, location, workers } = await this.rpc.send('identity.kiosk.roster.v1', { token });
+    // The kiosk's location by id (identity keeps its name), so the roster holds the teams working there.
+    const [here, { locations }] = await Promise.all([this.rpc.send('identity.kiosk.current.v1', { token }), this.rpc.send('locations.location.list.v1', {})]);
+    const locationId = here.enrolled ? locations.find((l) => l.name.toLowerCase() === here.location?.toLowerCase())?.id : undefined;
+    const { name, location, workers } = await this.rpc.send('identity.kiosk.roster.v1', { token, ...(locationId !== undefined ? { locationId } : {}) });
     return { name, location, workers: workers.map((w) => ({ id: w.userId, label: w.label })) };
   }
 

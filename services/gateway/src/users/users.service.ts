@@ -28,11 +28,17 @@ export class UsersService {
 
   /**
    * Admins see workers; a superadmin also sees admins and whether each account has a password and
-   * a PIN. Each account carries its shift state, fetched for all of them in one call to shifts.
+   * a PIN. Each account carries its shift state. Both are fetched a page at a time (a bus message
+   * holds at most 1 MB; a multi-site organisation has tens of thousands of accounts), in name order.
    */
   async accounts(actor: Manager) {
-    const { accounts } = await this.rpc.send('identity.account.list.v1', { actorRole: actor.role, actorId: actor.userId });
-    const { workers } = await this.rpc.send('shifts.worker.states.v1', { userIds: accounts.map((a) => a.user.id) });
+    const accounts = await allPages(async (after) => {
+      const page = await this.rpc.send('identity.account.list.v1', { actorRole: actor.role, actorId: actor.userId, ...(after ? { after } : {}), limit: PAGE });
+      return { items: page.accounts, next: page.next };
+    });
+    const workers = (
+      await Promise.all(chunk(accounts.map((a) => a.user.id), PAGE).map((userIds) => this.rpc.send('shifts.worker.states.v1', { userIds })))
+    ).flatMap((r) => r.workers);
     return accounts.map((a, i) => ({
       ...browserUser(a.user),
       // The worker's team: the dashboards show it, and an admin of several teams filters by it.
@@ -45,7 +51,10 @@ export class UsersService {
 
   /** Every worker for the superadmin; an admin's are those of the teams they monitor or deputise for. */
   async workers(actor: Manager) {
-    const { users } = await this.rpc.send('identity.user.list.v1', { roles: ['worker'] });
+    const users = await allPages(async (after) => {
+      const page = await this.rpc.send('identity.user.list.v1', { roles: ['worker'], ...(after ? { after } : {}), limit: PAGE });
+      return { items: page.users, next: page.next };
+    });
     if (actor.role === 'superadmin') return users.map(browserUser);
     const { teams } = await this.rpc.send('identity.team.list.v1', { monitoredBy: actor.userId });
     const mine = new Set(teams.map((t) => t.id));
@@ -112,4 +121,27 @@ async function unlessGone<T>(reply: Promise<T>): Promise<T | undefined> {
     if (err instanceof RemoteError && err.status === 404) return undefined;
     throw err;
   }
+}
+
+/** Accounts per bus message: well under its 1 MB with contacts and shift states. */
+const PAGE = 1000;
+
+type Cursor = { name: string; id: number };
+
+/** Every page of a list identity pages by name and id, in order. */
+async function allPages<T>(fetch: (after: Cursor | undefined) => Promise<{ items: T[]; next?: Cursor }>): Promise<T[]> {
+  const out: T[] = [];
+  let after: Cursor | undefined;
+  do {
+    const page = await fetch(after);
+    out.push(...page.items);
+    after = page.next;
+  } while (after);
+  return out;
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { CommandMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, DB, UnitOfWork, type Clock, type Db } from '@lws/platform';
-import { kiosks, users, type KioskRow, type UserRow } from '../db/schema';
+import { kiosks, teams, users, type KioskRow, type UserRow } from '../db/schema';
 import { PIN_LOCKED } from '../credentials/messages';
 import { PinVerifier } from '../credentials/pin-verifier';
 import { toUserView } from '../users/user-view';
@@ -76,7 +76,20 @@ export class KiosksService {
   async roster(req: Request<'identity.kiosk.roster.v1'>): Promise<Reply<'identity.kiosk.roster.v1'>> {
     const kiosk = await this.activeKiosk(req.token);
     if (!kiosk) throw new RpcError(403, NOT_A_KIOSK, { code: 'not_a_kiosk' });
-    const rows = await this.db.select({ id: users.id, name: users.name }).from(users).where(eq(users.role, 'worker')).orderBy(asc(users.name), asc(users.id)).limit(ROSTER_MAX);
+    // A kiosk lists the workers of the teams working at its location and of teams bound to no
+    // location (every worker while no team names the location); anyone else types their username.
+    const loc = req.locationId;
+    const here =
+      loc === undefined
+        ? undefined
+        : sql`(not exists (select 1 from ${teams} where ${loc} = any(${teams.locationIds}))
+            or ${users.teamId} in (select ${teams.id} from ${teams} where ${loc} = any(${teams.locationIds}) or cardinality(${teams.locationIds}) = 0))`;
+    const rows = await this.db
+      .select({ id: users.id, name: users.name })
+      .from(users)
+      .where(and(eq(users.role, 'worker'), here))
+      .orderBy(asc(users.name), asc(users.id))
+      .limit(ROSTER_MAX);
     const workers = rows.map((r) => ({ userId: r.id, label: rosterLabel(r.name) })).sort((a, b) => a.label.localeCompare(b.label) || a.userId - b.userId);
     return { name: kiosk.name, location: kiosk.location, workers };
   }

@@ -26,19 +26,22 @@ export class AccountsService {
   async list(req: ListAccounts['request']): Promise<ListAccounts['reply']> {
     const superadmin = req.actorRole === 'superadmin';
     const roles: Role[] = superadmin ? ['worker', 'admin'] : ['worker'];
-    let rows = await this.users.listByRoles(roles);
+    const page = req.limit === undefined ? { rows: await this.users.listByRoles(roles) } : await this.users.pageByRoles(roles, req.after, req.limit);
+    let rows = page.rows;
     if (!superadmin && req.actorId !== undefined) {
       // An admin's accounts are the workers of the teams they monitor or deputise for.
       const mine = new Set(await this.teams.monitoredBy(req.actorId));
       rows = rows.filter((r) => r.teamId !== null && mine.has(r.teamId));
     }
-    const contacts = await this.contacts.listForUsers(rows.map((r) => r.id));
+    const contactsOf = new Map<number, ReturnType<typeof toContactView>[]>();
+    for (const c of await this.contacts.listForUsers(rows.map((r) => r.id))) contactsOf.set(c.userId, [...(contactsOf.get(c.userId) ?? []), toContactView(c)]);
     return {
       accounts: rows.map((row) => ({
         user: toUserView(row),
-        emergencyContacts: contacts.filter((c) => c.userId === row.id).map(toContactView),
+        emergencyContacts: contactsOf.get(row.id) ?? [],
         ...(superadmin ? { passwordSet: row.passwordHash.length > 0, pinSet: row.pinHash !== null } : {}),
       })),
+      ...('next' in page && page.next ? { next: page.next } : {}),
     };
   }
 

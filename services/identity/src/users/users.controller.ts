@@ -19,8 +19,8 @@ export class UsersController {
   }
 
   @Command('identity.user.list.v1')
-  async list(@Payload() req: CommandMap['identity.user.list.v1']['request']) {
-    return { users: await this.users.list(req.roles) };
+  list(@Payload() req: CommandMap['identity.user.list.v1']['request']) {
+    return this.users.list(req);
   }
 
   @Command('identity.user.update_profile.v1')

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { DB, type Db, type Tx } from '@lws/platform';
 import { emergencyContacts, users, type Role, type UserRow } from '../db/schema';
 
@@ -36,6 +36,20 @@ export class UsersRepository {
   async listByRoles(roles: Role[]): Promise<UserRow[]> {
     if (roles.length === 0) return [];
     return this.db.select().from(users).where(inArray(users.role, roles)).orderBy(asc(users.name), asc(users.id));
+  }
+
+  /** A page of `listByRoles`, after the cursor (the last user of the page before), and where the next starts (absent: the last page). */
+  async pageByRoles(roles: Role[], after: { name: string; id: number } | undefined, limit: number): Promise<{ rows: UserRow[]; next?: { name: string; id: number } }> {
+    if (roles.length === 0) return { rows: [] };
+    const rows = await this.db
+      .select()
+      .from(users)
+      .where(and(inArray(users.role, roles), after ? sql`(${users.name}, ${users.id}) > (${after.name}, ${after.id})` : undefined))
+      .orderBy(asc(users.name), asc(users.id))
+      .limit(limit + 1);
+    if (rows.length <= limit) return { rows };
+    const last = rows[limit - 1];
+    return { rows: rows.slice(0, limit), next: { name: last.name, id: last.id } };
   }
 
   async findByIdForUpdate(tx: Tx, id: number): Promise<UserRow | undefined> {

@@ -69,8 +69,11 @@ export class UsersService {
     return { user: toUserView(row), ...(generatedPin ? { generatedPin } : {}) };
   }
 
-  async list(roles: Role[]) {
-    return (await this.repo.listByRoles(roles)).map(toUserView);
+  async list(req: CommandMap['identity.user.list.v1']['request']): Promise<CommandMap['identity.user.list.v1']['reply']> {
+    const roles = req.roles as Role[];
+    if (req.limit === undefined) return { users: (await this.repo.listByRoles(roles)).map(toUserView) };
+    const page = await this.repo.pageByRoles(roles, req.after, req.limit);
+    return { users: page.rows.map(toUserView), ...(page.next ? { next: page.next } : {}) };
   }
 
   /** Changes only the fields given; other services hear the whole profile at its new version. */
