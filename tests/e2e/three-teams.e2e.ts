@@ -147,6 +147,9 @@ test('three teams on the embedded stack: 1,000 workers imported after a dry run,
     await expect(active.getByTestId('worker-team')).toHaveText(TEAMS[2]);
     // The switcher narrows the worker lists; every alarm stays in view.
     for (const worker of missing) await expect(page.getByTestId('alarms-panel').locator(`[data-testid="alarm-row"][data-user-id="${worker.id}"]`)).toBeVisible();
+    // The activity log names each worker's team too.
+    await page.getByRole('tab', { name: 'Activity Logs' }).click();
+    await expect(page.locator(`[data-testid="activity-entry"][data-user-id="${missing[1].id}"]`).first().getByTestId('activity-team')).toHaveText(TEAMS[1]);
     await page.context().close();
   });
 });

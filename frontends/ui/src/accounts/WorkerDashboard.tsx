@@ -27,7 +27,7 @@ import {
 } from '@lws/fe-ui';
 import { applyWorkerChange, fetchActiveWorkers, type ShiftState, type ShiftWorker } from '@lws/fe-ui/shifts';
 import { AlarmsPanel } from '@lws/fe-ui/alarms';
-import { parseAccounts, type Account } from './accounts-api';
+import { fetchTeamNames, parseAccounts, type Account } from './accounts-api';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
 import { WorkerTable, type ResetKind, type WorkerRow } from './WorkerTable';
 
@@ -83,21 +83,6 @@ function useList<T>(fetchItems: () => Promise<T[]>, what: string, label: string)
 }
 
 const fetchAccounts = async () => parseAccounts(await api.get('/api/worker-accounts'));
-
-interface TeamName {
-  id: number;
-  name: string;
-}
-
-/** The teams in the viewer's view (an admin's own; the superadmin's all), by name. */
-const fetchTeams = async (): Promise<TeamName[]> => {
-  const body = await api.get('/api/teams');
-  if (!Array.isArray(body)) throw new Error('Expected a list of teams');
-  return body.flatMap((t: unknown) => {
-    const v = t as Partial<TeamName> | null;
-    return v && typeof v.id === 'number' && typeof v.name === 'string' ? [{ id: v.id, name: v.name }] : [];
-  });
-};
 
 /**
  * An active worker completed from their account row when it is loaded: identity's name and phone
@@ -162,7 +147,7 @@ export function WorkerDashboard() {
   const superadmin = user?.role === 'superadmin';
   const accounts = useList(fetchAccounts, 'worker accounts', 'worker accounts');
   const active = useList(fetchActiveWorkers, 'active workers', 'active workers');
-  const teams = useList(fetchTeams, 'teams', 'teams');
+  const teams = useList(fetchTeamNames, 'teams', 'teams');
   // An admin of several teams (and the superadmin) narrows the worker tables to one team; alarms stay.
   const [teamFilter, setTeamFilter] = useState<number | 'all'>('all');
   const now = useServerTimeEvery(STATUS_RECHECK_MS);

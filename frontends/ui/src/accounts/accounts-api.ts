@@ -1,3 +1,4 @@
+import { api } from '../api/api';
 import { parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
 
 export interface AccountContact {
@@ -99,4 +100,19 @@ export function parseCurrentKiosk(body: unknown): CurrentKiosk {
     ...(str(v?.name) ? { name: str(v?.name)! } : {}),
     ...(str(v?.location) ? { location: str(v?.location)! } : {}),
   };
+}
+
+export interface TeamName {
+  id: number;
+  name: string;
+}
+
+/** The teams in the viewer's view (an admin's own; the superadmin's all), by name. */
+export async function fetchTeamNames(): Promise<TeamName[]> {
+  const body = await api.get('/api/teams');
+  if (!Array.isArray(body)) throw new Error('Expected a list of teams');
+  return body.flatMap((t: unknown) => {
+    const v = record(t);
+    return v && typeof v.id === 'number' && typeof v.name === 'string' ? [{ id: v.id, name: v.name }] : [];
+  });
 }

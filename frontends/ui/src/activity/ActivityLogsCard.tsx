@@ -20,7 +20,7 @@ import {
   useMinimumBusy,
   usePollWhileDown,
 } from '@lws/fe-ui';
-import { parseAccounts, type Account } from '../accounts/accounts-api';
+import { fetchTeamNames, parseAccounts, type Account } from '../accounts/accounts-api';
 import { activityLabel, activityVariant, fetchActivityPage, mergeEntries, type ActivityEntry } from './activity-api';
 
 /** Spec section 9: the activity log is read every 2 s, only while live updates are down. */
@@ -48,6 +48,7 @@ export function ActivityLogsCard() {
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [userId, setUserId] = useState<number | null>(null);
   const [accounts, setAccounts] = useState<Account[]>([]);
+  const [teamNames, setTeamNames] = useState<Map<number, string>>(new Map());
   const [loadingMore, setLoadingMore] = useState(false);
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
   const filterId = useId();
@@ -78,7 +79,9 @@ export function ActivityLogsCard() {
 
   const reloadAccounts = useCallback(async () => {
     try {
-      setAccounts(parseAccounts(await api.get('/api/worker-accounts')).sort(byName));
+      const [list, teams] = await Promise.all([api.get('/api/worker-accounts'), fetchTeamNames().catch(() => [])]);
+      setAccounts(parseAccounts(list).sort(byName));
+      setTeamNames(new Map(teams.map((t) => [t.id, t.name])));
     } catch (e) {
       // The filter then offers only "All workers"; the log itself still shows.
       console.error('Loading the worker list failed', e);
@@ -92,6 +95,13 @@ export function ActivityLogsCard() {
   useEffect(() => {
     void reloadAccounts();
   }, [reloadAccounts]);
+
+  // With several teams in view, each entry about a worker names their team.
+  const teamOfWorker = new Map(accounts.flatMap((a) => (a.teamId !== undefined ? [[a.id, a.teamId] as const] : [])));
+  const teamOf = (id: number) => {
+    const teamId = teamOfWorker.get(id);
+    return teamId === undefined ? undefined : teamNames.get(teamId);
+  };
 
   const refetch = useCoalescedReload(() => reload(true));
   const refetchAccounts = useCoalescedReload(reloadAccounts);
@@ -194,6 +204,11 @@ export function ActivityLogsCard() {
                         {activityLabel(entry.type)}
                       </Badge>
                       <strong data-testid="activity-username">{entry.username}</strong>
+                      {teamNames.size > 1 && entry.userId !== null && teamOf(entry.userId) ? (
+                        <span className="lws-muted" data-testid="activity-team">
+                          {teamOf(entry.userId)}
+                        </span>
+                      ) : null}
                       <time className="lws-muted lws-activity__time" dateTime={entry.timestamp} data-testid="activity-time">
                         {formatDateTime(entry.timestamp, 'Unknown time')}
                       </time>
