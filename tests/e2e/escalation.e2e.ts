@@ -170,6 +170,18 @@ test('a worker misses a check-in: reminders and the alarm call go out, the call 
     await expect.poll(async () => (await openAlarms(worker.id)).map((a) => `${a.kind}:${a.state}`), { timeout: 20_000 }).toEqual(['missed_check_in:open']);
   });
 
+  await test.step('on any page a monitor sees the alarm waiting in a banner, counted in the tab title, and can mute its sound', async () => {
+    const page = await pageAs(browser, admin.state, '/profile');
+    const banner = page.getByTestId('alarm-banner');
+    await expect(banner.getByTestId('alarm-banner-worker')).toHaveText('Milo Missed');
+    await expect(banner.getByTestId('alarm-banner-kind')).toHaveText('Missed Check-In');
+    await expect(banner.getByTestId('alarm-banner-age')).toHaveText(/just now|\d+ min/);
+    await expect(page).toHaveTitle(/^\(\d+\) /);
+    await banner.getByTestId('alarm-banner-mute').click();
+    await expect(banner.getByTestId('alarm-banner-muted')).toHaveText('Muted until the next alarm');
+    await page.context().close();
+  });
+
   await test.step('nobody acknowledges within the window: the emergency number is called', async () => {
     await testClock({ advanceMinutes: 3 });
     await expect
@@ -212,12 +224,20 @@ test('a worker misses a check-in: reminders and the alarm call go out, the call 
     await expect(row.getByTestId('alarm-opened')).toHaveText(/\d{2} \w{3} \d{4}, \d{2}:\d{2}/);
     await expect(row.getByTestId('alarm-acknowledged-by')).toHaveText('Nobody yet');
     await expect(row.getByTestId('alarm-history')).toContainText(`Called ${EMERGENCY_NUMBER}: accepted`);
+    // Active Workers shows the open alarm as the worker's status, in red.
+    const activeRow = page.getByTestId('active-workers-table').locator(`[data-testid="active-worker-row"][data-username="${worker.username}"]`);
+    await expect(activeRow.getByTestId('worker-status')).toHaveText('Missed Check-In');
+    await expect(activeRow.getByTestId('worker-status')).toHaveAttribute('data-status', 'missed_check_in');
 
     await row.getByRole('button', { name: 'Acknowledge the alarm for Milo Missed' }).click();
     await expect(toast(page, 'Alarm acknowledged')).toBeVisible();
     await expect(row.getByTestId('alarm-state')).toHaveText('Acknowledged');
     await expect(row.getByTestId('alarm-acknowledged-by')).toContainText('Ada Alarmwatch (you)');
     await expect(row.getByRole('button', { name: /^Acknowledge/ })).toHaveCount(0);
+    // The history names who acknowledged it, never a number.
+    await expect(row.getByTestId('alarm-history')).toContainText('Acknowledged by Ada Alarmwatch');
+    // Owned now: the banner no longer calls for it.
+    await expect(page.getByTestId('alarm-banner-worker').filter({ hasText: 'Milo Missed' })).toHaveCount(0);
 
     await row.getByRole('button', { name: 'Resolve the alarm for Milo Missed' }).click();
     const dialog = page.getByTestId('resolve-alarm-dialog');
@@ -299,6 +319,13 @@ test('an overdue worker asks for emergency assistance from the alert: the timer 
   await expect(page.getByTestId('status-pill')).toHaveText('Emergency reset active');
   await expect(page.getByTestId('status-pill')).toHaveAttribute('data-status', 'emergency-reset');
   await expect.poll(async () => (await openAlarms(worker.id)).map((a) => a.kind), { timeout: 20_000 }).toContain('emergency');
+
+  // The emergency records a check-in, but monitors see the worker in red, not as Checked In.
+  const monitor = await pageAs(browser, admin.state, '/admin');
+  const activeRow = monitor.getByTestId('active-workers-table').locator(`[data-testid="active-worker-row"][data-username="${worker.username}"]`);
+  await expect(activeRow.getByTestId('worker-status')).toHaveText('Emergency');
+  await expect(activeRow.getByTestId('worker-status')).toHaveAttribute('data-status', 'emergency');
+  await monitor.context().close();
 
   // The flag survives a reload, and ends with the shift.
   await page.reload();

@@ -174,8 +174,10 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
         openedAt: expect.any(String),
         dueAt: res.body.nextCheckInTime,
         acknowledgedBy: null,
+        acknowledgedByName: null,
         acknowledgedAt: null,
         resolvedBy: null,
+        resolvedByName: null,
         resolvedAt: null,
         verdict: null,
         note: null,
@@ -187,7 +189,9 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
 
     it('an admin acknowledges it and owns it; acknowledging again changes nothing', async () => {
       const res = await admin.agent.post(`/api/alarms/${alarm.id}/acknowledge`).set(XHR).expect(200);
-      expect(res.body).toMatchObject({ id: alarm.id, state: 'acknowledged', acknowledgedBy: admin.id, acknowledgedAt: expect.any(String), resolvedAt: null });
+      expect(res.body).toMatchObject({ id: alarm.id, state: 'acknowledged', acknowledgedBy: admin.id, acknowledgedByName: 'admin person', acknowledgedAt: expect.any(String), resolvedAt: null });
+      // People are named in the history, never numbered.
+      expect(res.body.history).toContain('Acknowledged by admin person');
       const again = await superadmin.agent.post(`/api/alarms/${alarm.id}/acknowledge`).set(XHR).expect(200);
       expect(again.body).toMatchObject({ state: 'acknowledged', acknowledgedBy: admin.id, acknowledgedAt: res.body.acknowledgedAt });
       expect((await alarms()).find((a) => a.id === alarm.id)).toMatchObject({ state: 'acknowledged', acknowledgedBy: admin.id });
@@ -216,10 +220,12 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
         state: 'resolved',
         acknowledgedBy: admin.id,
         resolvedBy: superadmin.id,
+        resolvedByName: 'Super Admin',
         resolvedAt: expect.any(String),
         verdict: 'false_alarm',
         note: 'Phone battery died; called her, she is fine',
       });
+      expect(res.body.history).toContain('Resolved by Super Admin (false alarm)');
       expect((await alarms()).some((a) => a.id === alarm.id)).toBe(false);
       // History may still gain the outcome of a call that was under way.
       expect((await alarms('?open=false')).find((a) => a.id === alarm.id)).toEqual({ ...res.body, history: expect.any(Array) });

@@ -1,15 +1,20 @@
 import type { ReactNode } from 'react';
-import { cx } from '@lws/fe-ui';
+import { cx, roleHome, useAuth } from '@lws/fe-ui';
+import { AlarmBanner } from '@lws/fe-ui/alarms';
 import { BottomNav } from './BottomNav';
 import { Header } from './Header';
 
 export function AppLayout({ bottomNav = false, children }: { bottomNav?: boolean; children: ReactNode }) {
+  const { user } = useAuth();
+  const monitor = user?.role === 'admin' || user?.role === 'superadmin';
   return (
     <div className="lws-app">
       <a className="lws-skip-link" href="#main">
         Skip to content
       </a>
       <Header />
+      {/* Every page a monitor opens says when an alarm waits for an owner. */}
+      {monitor ? <AlarmBanner dashboardPath={roleHome(user.role)} /> : null}
       <main id="main" tabIndex={-1} className={cx('lws-main', bottomNav && 'lws-main--with-bottom-nav')}>
         {children}
       </main>

@@ -25,8 +25,8 @@ import {
   useServerTimeEvery,
   useToast,
 } from '@lws/fe-ui';
-import { applyWorkerChange, fetchActiveWorkers, type ShiftState, type ShiftWorker } from '@lws/fe-ui/shifts';
-import { AlarmsPanel } from '@lws/fe-ui/alarms';
+import { applyWorkerChange, fetchActiveWorkers, type OpenAlarmKind, type ShiftState, type ShiftWorker } from '@lws/fe-ui/shifts';
+import { AlarmsPanel, type Alarm } from '@lws/fe-ui/alarms';
 import { fetchTeamNames, parseAccounts, type Account } from './accounts-api';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
 import { WorkerTable, type ResetKind, type WorkerRow } from './WorkerTable';
@@ -150,6 +150,14 @@ export function WorkerDashboard() {
   const teams = useList(fetchTeamNames, 'teams', 'teams');
   // An admin of several teams (and the superadmin) narrows the worker tables to one team; alarms stay.
   const [teamFilter, setTeamFilter] = useState<number | 'all'>('all');
+  // Each worker's open alarm (the panel's list), shown as their status: an emergency outranks Checked In.
+  const [openAlarms, setOpenAlarms] = useState<Map<number, OpenAlarmKind>>(new Map());
+  const onOpenAlarms = useCallback((alarms: Alarm[]) => {
+    const byWorker = new Map<number, OpenAlarmKind>();
+    // An emergency outranks a missed check-in for the same worker.
+    for (const a of alarms) if (byWorker.get(a.userId) !== 'emergency') byWorker.set(a.userId, a.kind);
+    setOpenAlarms(byWorker);
+  }, []);
   const now = useServerTimeEvery(STATUS_RECHECK_MS);
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
   const [deleting, setDeleting] = useState<WorkerRow | null>(null);
@@ -266,6 +274,7 @@ export function WorkerDashboard() {
     onDelete: setDeleting,
     onReset: (row: WorkerRow, kind: ResetKind) => setResetting({ row, kind }),
     ...(teamName ? { teamName } : {}),
+    alarmOf: (id: number) => openAlarms.get(id),
   };
   const activeRows = active.load.state === 'ready' ? active.load.items.map((w) => activeRow(w, accountsById.get(w.id))).filter(inTeam) : [];
   const accountRows = accounts.load.state === 'ready' ? accounts.load.items.filter(inTeam) : [];
@@ -303,6 +312,7 @@ export function WorkerDashboard() {
       <AlarmsPanel
         monitorName={(id) => (id === user?.id ? `${user.name} (you)` : accountsById.get(id)?.name)}
         {...(teamName ? { teamOf: (id: number) => teamName(accountsById.get(id)?.teamId ?? 0) } : {})}
+        onOpenAlarms={onOpenAlarms}
       />
       <Card data-testid="active-workers">
         <CardHeader>

@@ -9,7 +9,7 @@ import {
   TableRow,
   roleLabel,
 } from '@lws/fe-ui';
-import { ShiftDetailCells, ShiftStatusBadge, type ShiftState } from '@lws/fe-ui/shifts';
+import { ShiftDetailCells, ShiftStatusBadge, type OpenAlarmKind, type ShiftState } from '@lws/fe-ui/shifts';
 import type { AccountContact } from './accounts-api';
 
 /** One row of a worker table: an account with its shift. */
@@ -63,12 +63,14 @@ export interface WorkerTableProps {
   onReset(row: WorkerRow, kind: ResetKind): void;
   /** With several teams in view, each row names its worker's team. */
   teamName?: (teamId: number) => string | undefined;
+  /** The kind of the worker's open alarm, if any: shown as their status, in red. */
+  alarmOf?: (userId: number) => OpenAlarmKind | undefined;
   'data-testid': string;
   rowTestId: string;
 }
 
 /** The columns of spec section 2 shared by the Active Workers and All Worker Accounts tables. */
-export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset, teamName, 'data-testid': testId, rowTestId }: WorkerTableProps) {
+export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset, teamName, alarmOf, 'data-testid': testId, rowTestId }: WorkerTableProps) {
   return (
     <Table data-testid={testId}>
       <TableHeader>
@@ -130,7 +132,7 @@ export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset
             <TableCell>
               <ShiftStatusBadge onShift={row.shift.onShift} />
             </TableCell>
-            <ShiftDetailCells state={row.shift} now={now} />
+            <ShiftDetailCells state={row.shift} now={now} alarm={alarmOf?.(row.id)} />
             <TableCell data-testid="account-contacts">
               {row.emergencyContacts.length === 0 ? (
                 <span className="lws-muted">None</span>

@@ -1,4 +1,4 @@
-import { api } from '../api/api';
+import { api } from '@lws/fe-ui';
 import { parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
 
 export interface AccountContact {

@@ -50,6 +50,8 @@ export interface AlarmsPanelProps {
    * team switcher never hides an alarm: a monitor must see every alarm they may have to answer.
    */
   teamOf?(userId: number): string | undefined;
+  /** Told of the open alarms each time they are read, so the worker tables can show them. */
+  onOpenAlarms?(alarms: Alarm[]): void;
 }
 
 function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; onClose(): void; onResolved(): void }) {
@@ -166,7 +168,7 @@ function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; on
  * that no monitor has closed. An alarm keeps escalating until a monitor acknowledges it (takes
  * ownership) and stays listed until it is resolved with a verdict and a note.
  */
-export function AlarmsPanel({ monitorName, teamOf }: AlarmsPanelProps) {
+export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelProps) {
   const { toast } = useToast();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [acknowledging, setAcknowledging] = useState<string | null>(null);
@@ -189,6 +191,10 @@ export function AlarmsPanel({ monitorName, teamOf }: AlarmsPanelProps) {
   useEffect(() => {
     void reload();
   }, [reload]);
+  const readAlarms = load.state === 'ready' ? load.alarms : undefined;
+  useEffect(() => {
+    if (readAlarms) onOpenAlarms?.(readAlarms);
+  }, [readAlarms, onOpenAlarms]);
   // A worker's emergency opens an alarm too; its own alarm event follows, the worker event may come first.
   useLiveRefresh(reload, { types: ['alarm', 'worker'], when: (e) => e.type === 'alarm' || (e.type === 'worker' && e.data.change === 'emergency'), pollMs: ALARMS_POLL_MS });
 
@@ -208,7 +214,8 @@ export function AlarmsPanel({ monitorName, teamOf }: AlarmsPanelProps) {
 
   const whoAcknowledged = (alarm: Alarm): string => {
     if (alarm.acknowledgedBy === null) return 'Nobody yet';
-    const name = monitorName?.(alarm.acknowledgedBy) ?? `User #${alarm.acknowledgedBy}`;
+    // People are named, never numbered: the screen's own name for them ("you"), else the server's.
+    const name = monitorName?.(alarm.acknowledgedBy) ?? alarm.acknowledgedByName ?? 'a monitor';
     return alarm.acknowledgedAt ? `${name} at ${formatDateTime(alarm.acknowledgedAt)}` : name;
   };
 

@@ -15,6 +15,8 @@ export interface Alarm {
   openedAt: string;
   dueAt: string | null;
   acknowledgedBy: number | null;
+  /** Who acknowledged it, by name (the server's; null when it does not know them yet). */
+  acknowledgedByName: string | null;
   acknowledgedAt: string | null;
   lateCheckInAt: string | null;
   history: string[];
@@ -61,6 +63,7 @@ export function parseAlarm(value: unknown): Alarm | null {
     openedAt: str(v.openedAt) ?? '',
     dueAt: str(v.dueAt),
     acknowledgedBy: num(v.acknowledgedBy),
+    acknowledgedByName: str(v.acknowledgedByName),
     acknowledgedAt: str(v.acknowledgedAt),
     lateCheckInAt: str(v.lateCheckInAt),
     history: Array.isArray(v.history) ? v.history.filter((h): h is string => typeof h === 'string') : [],

@@ -26,17 +26,30 @@ export function AdminStatusBadge({ nextCheckInTime, now }: { nextCheckInTime: st
   );
 }
 
+/** An open alarm's status: red, and it outranks whatever the deadline says (an emergency also records a check-in). */
+export type OpenAlarmKind = 'emergency' | 'missed_check_in';
+const ALARM_STATUS_LABEL: Record<OpenAlarmKind, string> = { emergency: 'Emergency', missed_check_in: 'Missed Check-In' };
+
+function AlarmStatusBadge({ kind }: { kind: OpenAlarmKind }) {
+  return (
+    <Badge variant="danger" data-testid="worker-status" data-status={kind}>
+      {ALARM_STATUS_LABEL[kind]}
+    </Badge>
+  );
+}
+
 /**
  * The Location, Last Check-in and Status cells of a worker table (spec section 2): N/A when off
- * shift; 'Never' for a worker on shift who has not checked in yet.
+ * shift; 'Never' for a worker on shift who has not checked in yet. A worker with an open alarm shows
+ * it as the status, in red, on shift or not.
  */
-export function ShiftDetailCells({ state, now }: { state: ShiftState; now: Date }) {
+export function ShiftDetailCells({ state, now, alarm }: { state: ShiftState; now: Date; alarm?: OpenAlarmKind }) {
   if (!state.onShift) {
     return (
       <>
         <TableCell data-testid="worker-location">N/A</TableCell>
         <TableCell data-testid="worker-last-check-in">N/A</TableCell>
-        <TableCell data-testid="worker-status-cell">N/A</TableCell>
+        <TableCell data-testid="worker-status-cell">{alarm ? <AlarmStatusBadge kind={alarm} /> : 'N/A'}</TableCell>
       </>
     );
   }
@@ -45,7 +58,7 @@ export function ShiftDetailCells({ state, now }: { state: ShiftState; now: Date 
       <TableCell data-testid="worker-location">{state.location ?? 'N/A'}</TableCell>
       <TableCell data-testid="worker-last-check-in">{formatDateTime(state.latestCheckIn?.timestamp, 'Never')}</TableCell>
       <TableCell data-testid="worker-status-cell">
-        <AdminStatusBadge nextCheckInTime={state.nextCheckInTime} now={now} />
+        {alarm ? <AlarmStatusBadge kind={alarm} /> : <AdminStatusBadge nextCheckInTime={state.nextCheckInTime} now={now} />}
       </TableCell>
     </>
   );

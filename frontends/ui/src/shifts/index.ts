@@ -5,3 +5,4 @@ export { OFF_SHIFT, applyWorkerChange, checkInId, fetchActiveWorkers, parseShift
 export type { LatestCheckIn, ShiftState, ShiftWorker } from './shifts-api';
 export { statusUser } from './worker-status-view';
 export { AdminStatusBadge, ShiftDetailCells, ShiftStatusBadge } from './ShiftCells';
+export type { OpenAlarmKind } from './ShiftCells';

@@ -478,7 +478,7 @@ export class AlarmsService {
       const now = this.clock();
       const set = { state: 'acknowledged' as const, acknowledgedBy: req.byUserId, acknowledgedAt: now };
       await this.repo.update(tx, alarm.id, set);
-      await this.repo.note(tx, alarm.id, now, `Acknowledged by user #${req.byUserId}`);
+      await this.repo.note(tx, alarm.id, now, `Acknowledged by ${await this.personName(tx, req.byUserId)}`);
       await emit('escalation.alarm.acknowledged.v1', { alarmId: alarm.id, userId: alarm.userId, byUserId: req.byUserId, at: now.toISOString() });
       return { alarm: await this.view(tx, { ...alarm, ...set }) };
     });
@@ -502,7 +502,7 @@ export class AlarmsService {
       };
       await this.repo.update(tx, alarm.id, set);
       await this.deadlines.remove(tx, alarmKey(alarm.id));
-      await this.repo.note(tx, alarm.id, now, `Resolved by user #${req.byUserId} (${req.verdict === 'genuine' ? 'genuine' : 'false alarm'})`);
+      await this.repo.note(tx, alarm.id, now, `Resolved by ${await this.personName(tx, req.byUserId)} (${req.verdict === 'genuine' ? 'genuine' : 'false alarm'})`);
       await emit('escalation.alarm.resolved.v1', {
         alarmId: alarm.id,
         userId: alarm.userId,
@@ -522,7 +522,8 @@ export class AlarmsService {
       const rows = await this.repo.page(tx, req.openOnly, req.limit + 1, after, req.scope?.userIds);
       const page = rows.slice(0, req.limit);
       const history = await this.repo.history(tx, page.map((r) => r.id));
-      const alarmsOut = page.map((r) => toView(r, history.get(r.id) ?? []));
+      const names = await this.names(tx, page);
+      const alarmsOut = page.map((r) => toView(r, history.get(r.id) ?? [], names));
       const last = page[page.length - 1];
       return { alarms: alarmsOut, ...(rows.length > req.limit && last ? { nextCursor: encodeCursor(last) } : {}) };
     });
@@ -530,7 +531,22 @@ export class AlarmsService {
 
   private async view(tx: Tx, alarm: AlarmRow): Promise<AlarmView> {
     const history = await this.repo.history(tx, [alarm.id]);
-    return toView(alarm, history.get(alarm.id) ?? []);
+    return toView(alarm, history.get(alarm.id) ?? [], await this.names(tx, [alarm]));
+  }
+
+  /** The names of the people who acknowledged and resolved these alarms, as escalation knows them. */
+  private names(tx: Tx, alarms: AlarmRow[]): Promise<Map<number, string>> {
+    return this.namesOf(tx, alarms.flatMap((a) => [a.acknowledgedBy, a.resolvedBy].filter((id): id is number => id !== null)));
+  }
+
+  private async namesOf(tx: Tx, userIds: number[]): Promise<Map<number, string>> {
+    const people = await this.repo.people(tx, userIds);
+    return new Map([...people].flatMap(([id, p]) => (p.name ? [[id, p.name] as const] : [])));
+  }
+
+  /** A person as the alarm's history names them: by name (one escalation has not heard of yet: "a monitor"). */
+  private async personName(tx: Tx, userId: number): Promise<string> {
+    return (await this.namesOf(tx, [userId])).get(userId) ?? 'a monitor';
   }
 }
 
@@ -539,7 +555,7 @@ const inScope = (scope: { userIds: number[] } | undefined, userId: number) => !s
 
 const labelOf = (a: AlarmRow) => a.workerName ?? `worker #${a.userId}`;
 
-function toView(a: AlarmRow, history: string[]): AlarmView {
+function toView(a: AlarmRow, history: string[], names: Map<number, string>): AlarmView {
   const iso = (d: Date | null) => (d ? d.toISOString() : undefined);
   const view: AlarmView = {
     id: a.id,
@@ -554,7 +570,9 @@ function toView(a: AlarmRow, history: string[]): AlarmView {
   if (a.dueAt) view.dueAt = iso(a.dueAt);
   if (a.acknowledgedBy !== null) view.acknowledgedBy = a.acknowledgedBy;
   if (a.acknowledgedAt) view.acknowledgedAt = iso(a.acknowledgedAt);
+  if (a.acknowledgedBy !== null && names.has(a.acknowledgedBy)) view.acknowledgedByName = names.get(a.acknowledgedBy);
   if (a.resolvedBy !== null) view.resolvedBy = a.resolvedBy;
+  if (a.resolvedBy !== null && names.has(a.resolvedBy)) view.resolvedByName = names.get(a.resolvedBy);
   if (a.resolvedAt) view.resolvedAt = iso(a.resolvedAt);
   if (a.verdict) view.verdict = a.verdict;
   if (a.note) view.note = a.note;
