@@ -224,10 +224,9 @@ test('a worker misses a check-in: reminders and the alarm call go out, the call 
     await expect(row.getByTestId('alarm-opened')).toHaveText(/\d{2} \w{3} \d{4}, \d{2}:\d{2}/);
     await expect(row.getByTestId('alarm-acknowledged-by')).toHaveText('Nobody yet');
     await expect(row.getByTestId('alarm-history')).toContainText(`Called ${EMERGENCY_NUMBER}: accepted`);
-    // Active Workers shows the open alarm as the worker's status, in red.
+    // Past the deadline with the alarm waiting, Active Workers says Overdue, in red.
     const activeRow = page.getByTestId('active-workers-table').locator(`[data-testid="active-worker-row"][data-username="${worker.username}"]`);
-    await expect(activeRow.getByTestId('worker-status')).toHaveText('Missed Check-In');
-    await expect(activeRow.getByTestId('worker-status')).toHaveAttribute('data-status', 'missed_check_in');
+    await expect(activeRow.getByTestId('worker-status')).toHaveText('Overdue');
 
     await row.getByRole('button', { name: 'Acknowledge the alarm for Milo Missed' }).click();
     await expect(toast(page, 'Alarm acknowledged')).toBeVisible();
@@ -332,6 +331,21 @@ test('an overdue worker asks for emergency assistance from the alert: the timer 
   await expect(page.getByTestId('status-pill')).toHaveText('Emergency reset active');
   await expect(alert).toBeHidden();
   await page.context().close();
+});
+
+test('a worker whose screen cannot be loaded still has the emergency button, and it raises the alarm', async ({ browser, playwright }) => {
+  const worker = await createUser(playwright, { name: 'Fern Fallback' });
+  const context = await browser.newContext({ storageState: worker.state });
+  await context.route('**/remotes/worker/**', (route) => route.abort('connectionrefused'));
+  const page = await context.newPage();
+  await page.goto('/worker');
+  await expect(page.getByTestId('remote-unavailable')).toBeVisible();
+  await page.getByTestId('shell-emergency-button').click();
+  await expect(page.getByTestId('shell-emergency-sent')).toContainText(/Help requested at \d{2}:\d{2}/);
+  await expect.poll(async () => (await openAlarms(worker.id)).map((a) => a.kind), { timeout: 20_000 }).toContain('emergency');
+  await context.close();
+  const open = (await openAlarms(worker.id)).find((a) => a.kind === 'emergency');
+  if (open) await superadminApi.post(`/api/alarms/${open.id}/resolve`, { data: { verdict: 'false_alarm', note: 'Fallback button test' } });
 });
 
 test('the superadmin reads the emergency call settings, which cannot be changed from the browser', async ({ browser }) => {

@@ -260,12 +260,18 @@ test('an admin watches an on-shift worker move from Checked In to Due Soon to Ov
   await expect(active.getByTestId('worker-status')).toHaveText('Overdue');
   await expect(account.getByTestId('worker-status')).toHaveText('Overdue');
 
-  // A late check-in is still accepted and puts the worker back to Checked In.
+  // A late check-in is still accepted; while the missed check-in's alarm waits for a monitor the
+  // worker's status says so in red (issue 13: it outranks Checked In), then Checked In once resolved.
+  await expect.poll(async () => ((await (await superadminApi.get('/api/alarms')).json()) as { userId: number }[]).some((a) => a.userId === worker.id), { timeout: 20_000 }).toBe(true);
   const res = await worker.api.post('/api/check-ins', { data: { userId: worker.id, location: 'The Prospect Building', pin: worker.pin } });
   expect(res.status(), await res.text()).toBe(201);
   await admin.getByRole('button', { name: 'Refresh Data' }).click();
-  await expect(active.getByTestId('worker-status')).toHaveText('Checked In');
+  await expect(active.getByTestId('worker-status')).toHaveText('Missed Check-In');
+  await expect(active.getByTestId('worker-status')).toHaveAttribute('data-status', 'missed_check_in');
   await expect(active.getByTestId('worker-last-check-in')).not.toHaveText('Never');
+  const alarm = ((await (await superadminApi.get('/api/alarms')).json()) as { id: string; userId: number }[]).find((a) => a.userId === worker.id)!;
+  expect((await superadminApi.post(`/api/alarms/${alarm.id}/resolve`, { data: { verdict: 'false_alarm', note: 'Checked in late' } })).status()).toBe(200);
+  await expect(active.getByTestId('worker-status')).toHaveText('Checked In');
 
   const ended = await worker.api.post(`/api/users/${worker.id}/end-shift`, { data: { pin: worker.pin } });
   expect(ended.ok(), await ended.text()).toBe(true);

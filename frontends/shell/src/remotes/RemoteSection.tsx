@@ -1,5 +1,6 @@
 import { Component, Suspense, useState, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Card, CardDescription, CardFooter, CardHeader, CardTitle, PageStatus } from '@lws/fe-ui';
+import { EmergencyFallback } from './EmergencyFallback';
 import { markRemoteFailed, remoteComponent, type RemoteName } from './remote-registry';
 
 interface BoundaryProps {
@@ -24,17 +25,21 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
   override render() {
     if (!this.state.failed) return this.props.children;
     return (
-      <Card className="lws-remote-unavailable" role="alert" data-testid="remote-unavailable" data-remote={this.props.name}>
-        <CardHeader>
-          <CardTitle>Section unavailable</CardTitle>
-          <CardDescription>This section could not be loaded. Check your connection and try again.</CardDescription>
-        </CardHeader>
-        <CardFooter>
-          <Button onClick={this.props.onRetry} data-testid="remote-retry">
-            Retry
-          </Button>
-        </CardFooter>
-      </Card>
+      <>
+        {/* A worker keeps the emergency action whatever failed to load. */}
+        {this.props.name === 'worker' ? <EmergencyFallback /> : null}
+        <Card className="lws-remote-unavailable" role="alert" data-testid="remote-unavailable" data-remote={this.props.name}>
+          <CardHeader>
+            <CardTitle>Section unavailable</CardTitle>
+            <CardDescription>This section could not be loaded. Check your connection and try again.</CardDescription>
+          </CardHeader>
+          <CardFooter>
+            <Button onClick={this.props.onRetry} data-testid="remote-retry">
+              Retry
+            </Button>
+          </CardFooter>
+        </Card>
+      </>
     );
   }
 }
@@ -45,7 +50,14 @@ export function RemoteSection({ name }: { name: RemoteName }) {
   const Remote = remoteComponent(name);
   return (
     <RemoteErrorBoundary key={attempt} name={name} onRetry={() => setAttempt((n) => n + 1)}>
-      <Suspense fallback={<PageStatus text="Loading..." testId="remote-loading" />}>
+      <Suspense
+        fallback={
+          <>
+            {name === 'worker' ? <EmergencyFallback /> : null}
+            <PageStatus text="Loading..." testId="remote-loading" />
+          </>
+        }
+      >
         <Remote />
       </Suspense>
     </RemoteErrorBoundary>

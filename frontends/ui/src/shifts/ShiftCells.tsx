@@ -26,7 +26,11 @@ export function AdminStatusBadge({ nextCheckInTime, now }: { nextCheckInTime: st
   );
 }
 
-/** An open alarm's status: red, and it outranks whatever the deadline says (an emergency also records a check-in). */
+/**
+ * An open alarm's status, red: an emergency outranks whatever the deadline says (raising one also
+ * records a check-in); a missed check-in outranks Checked In and Due Soon (a late check-in while its
+ * alarm still waits for a monitor), and past the deadline reads Overdue as the spec says.
+ */
 export type OpenAlarmKind = 'emergency' | 'missed_check_in';
 const ALARM_STATUS_LABEL: Record<OpenAlarmKind, string> = { emergency: 'Emergency', missed_check_in: 'Missed Check-In' };
 
@@ -58,7 +62,11 @@ export function ShiftDetailCells({ state, now, alarm }: { state: ShiftState; now
       <TableCell data-testid="worker-location">{state.location ?? 'N/A'}</TableCell>
       <TableCell data-testid="worker-last-check-in">{formatDateTime(state.latestCheckIn?.timestamp, 'Never')}</TableCell>
       <TableCell data-testid="worker-status-cell">
-        {alarm ? <AlarmStatusBadge kind={alarm} /> : <AdminStatusBadge nextCheckInTime={state.nextCheckInTime} now={now} />}
+        {alarm && (alarm === 'emergency' || adminStatus(state.nextCheckInTime, now) !== 'overdue') ? (
+          <AlarmStatusBadge kind={alarm} />
+        ) : (
+          <AdminStatusBadge nextCheckInTime={state.nextCheckInTime} now={now} />
+        )}
       </TableCell>
     </>
   );
