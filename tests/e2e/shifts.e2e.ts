@@ -189,7 +189,9 @@ test('a worker starts a shift, checks in with the PIN inside the window, sees th
   });
 
   await test.step('the right PIN checks in and the countdown starts a new hour', async () => {
-    await pinDialog.getByLabel('Security PIN').fill(worker.pin);
+    // The dialog opens with focus in the PIN field (issue 13): digits typed at once are not lost.
+    await expect(pinDialog.getByLabel('Security PIN')).toBeFocused();
+    await page.keyboard.type(worker.pin);
     await expect(toast(page, 'Check-in successful')).toContainText('Your status has been updated. Stay safe!');
     await expect(pinDialog).toBeHidden();
     await expect(page.getByTestId('status-pill')).toHaveText("You're checked in");
@@ -222,6 +224,32 @@ test('a worker starts a shift, checks in with the PIN inside the window, sees th
     await page.getByRole('button', { name: 'REQUEST EMERGENCY ASSISTANCE' }).click();
     await expect(toast(page, 'Emergency assistance requested')).toContainText('Your emergency contacts are being notified.');
   });
+  await page.context().close();
+});
+
+test('on a phone, on shift, the status, CHECK IN and the emergency button fit the screen without scrolling; End Shift is secondary', async ({ browser, playwright }) => {
+  const worker = await createUser(playwright, { name: 'Pam Phone' });
+  await startShift(worker);
+  const context = await browser.newContext({ storageState: worker.state, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto('/worker');
+  await expect(page.getByTestId('status-pill')).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('check-in-button')).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('emergency-button')).toBeInViewport({ ratio: 1 });
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await expect(page.getByTestId('end-shift')).toHaveClass(/lws-btn--outline/);
+  await context.close();
+  const ended = await worker.api.post(`/api/users/${worker.id}/end-shift`, { data: { pin: worker.pin } });
+  expect(ended.ok(), await ended.text()).toBe(true);
+  started.splice(started.indexOf(worker), 1);
+});
+
+test("the worker's screen follows their own check-in interval, not the hour", async ({ browser, playwright }) => {
+  const worker = await createUser(playwright, { name: 'Tia Thirty' });
+  const saved = await worker.api.patch(`/api/users/${worker.id}/settings`, { data: { primaryContact: '+447911123456', checkInInterval: 30 } });
+  expect(saved.status(), await saved.text()).toBe(200);
+  const page = await pageAs(browser, worker.state, '/worker');
+  await expect(page.getByTestId('check-in-note')).toHaveText('You are required to check-in every 30 minutes for safety monitoring.');
   await page.context().close();
 });
 

@@ -72,7 +72,7 @@ export function WorkerHome({ user }: { user: User }) {
   const [pinBusy, setPinBusy] = useState(false);
   const [checkingIn, setCheckingIn] = useState(false);
   const [alertBusy, setAlertBusy] = useState(false);
-  const { load, reload, set } = useWorkerShift(user.id, { paused: busy !== null || pinBusy || alertBusy });
+  const { load, reload, set, intervalMinutes } = useWorkerShift(user.id, { paused: busy !== null || pinBusy || alertBusy });
   const locations = useLocationOptions();
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const [resetDeadline, setResetDeadline] = useEmergencyReset(user.id);
@@ -269,36 +269,48 @@ export function WorkerHome({ user }: { user: User }) {
     else if (pinFor === 'check-in') void checkIn(pin);
   };
 
+  const shiftCard = shift ? (
+    <ShiftStatusCard
+      shift={shift}
+      locations={locations}
+      kioskLocation={user.kioskLocation}
+      busy={busy}
+      intervalMinutes={intervalMinutes}
+      onStart={(location) => void startShift(location)}
+      onEnd={() => setPinFor('end-shift')}
+    />
+  ) : null;
+  const emergencyCard = <EmergencyCard onRequest={() => requestEmergency('card')} />;
+
+  // Phone first (issue 13): on shift, the status, CHECK IN and the emergency action come first, so
+  // they fit a phone's screen without scrolling; the shift's details and End Shift follow.
   return (
     <>
-      {shift ? (
+      {shift?.onShift ? (
         <>
-          <ShiftStatusCard
-            shift={shift}
-            locations={locations}
-            kioskLocation={user.kioskLocation}
-            busy={busy}
-            onStart={(location) => void startShift(location)}
-            onEnd={() => setPinFor('end-shift')}
-          />
-          {shift.onShift ? (
-            <>
-              <StatusCard shift={shift} resetDeadline={resetDeadline} />
-              <CheckInCard shift={shift} resetDeadline={resetDeadline} processing={checkingIn} onCheckIn={() => setPinFor('check-in')} />
-            </>
-          ) : null}
+          <StatusCard shift={shift} resetDeadline={resetDeadline} />
+          <CheckInCard shift={shift} resetDeadline={resetDeadline} processing={checkingIn} onCheckIn={() => setPinFor('check-in')} />
+          {emergencyCard}
+          {shiftCard}
+        </>
+      ) : shift ? (
+        <>
+          {shiftCard}
+          {emergencyCard}
         </>
       ) : (
-        <Alert variant="error" title="Status unavailable" data-testid="shift-error">
-          <p>Your shift could not be loaded. Check your connection and try again.</p>
-          <Button size="sm" variant="outline" onClick={() => void reload()}>
-            Try again
-          </Button>
-        </Alert>
+        <>
+          <Alert variant="error" title="Status unavailable" data-testid="shift-error">
+            <p>Your shift could not be loaded. Check your connection and try again.</p>
+            <Button size="sm" variant="outline" onClick={() => void reload()}>
+              Try again
+            </Button>
+          </Alert>
+          {emergencyCard}
+        </>
       )}
-      <EmergencyCard onRequest={() => requestEmergency('card')} />
       <PinVerificationDialog purpose={pinFor} busy={pinBusy} error={pinError} onSubmit={onPin} onCancel={closePin} />
-      <CheckInAlertDialog open={alert} onSafe={alertSafe} onEmergency={alertEmergency} />
+      <CheckInAlertDialog open={alert} intervalMinutes={intervalMinutes} onSafe={alertSafe} onEmergency={alertEmergency} />
     </>
   );
 }

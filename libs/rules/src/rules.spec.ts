@@ -1,6 +1,7 @@
 import {
   policyTimeline,
   stepOrderProblem,
+  intervalWords,
   adminStatus,
   checkInButton,
   CHECK_IN_HINTS,
@@ -188,5 +189,11 @@ describe('stepOrderProblem (a policy checked where it is saved and as it is edit
         { action: 'message_contacts', after: 'calls_done' },
       ]),
     ).toBeUndefined();
+  });
+});
+
+describe('intervalWords (texts follow the worker\'s own interval)', () => {
+  it('says the interval as people do', () => {
+    expect([30, 50, 60, 120, 240].map(intervalWords)).toEqual(['30 minutes', '50 minutes', 'hour', '2 hours', '4 hours']);
   });
 });

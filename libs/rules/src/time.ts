@@ -30,3 +30,10 @@ export function toDate(value: string | Date | null | undefined): Date | undefine
   const d = value instanceof Date ? value : new Date(value);
   return Number.isNaN(d.getTime()) ? undefined : d;
 }
+
+/** A check-in interval as people say it: "hour", "30 minutes", "2 hours" (as in "every …"). */
+export function intervalWords(minutes: number): string {
+  if (minutes === 60) return 'hour';
+  if (minutes < 60 || minutes % 60 !== 0) return `${minutes} minutes`;
+  return `${minutes / 60} hours`;
+}

@@ -73,6 +73,8 @@ export function PinInput({
       </div>
       <input
         {...rest}
+        // React focuses an autoFocus field itself without the attribute; a dialog opening looks for this one.
+        data-autofocus={rest.autoFocus ? '' : undefined}
         type="text"
         inputMode="numeric"
         pattern="[0-9]*"

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Button, Dialog, FieldError, Label, PIN_LENGTH, PinInput } from '@lws/fe-ui';
+import { intervalWords } from '@lws/rules';
 
 /** What became of a PIN-confirmed action: done (the dialog closes), refused PIN (stay, show why) or failed (back to the choice). */
 export type AlertOutcome = { status: 'done' } | { status: 'refused'; message: string } | { status: 'failed' };
@@ -13,6 +14,8 @@ const PIN_TEXT: Record<Exclude<Step, 'choice'>, { description: string; confirm: 
 
 export interface CheckInAlertDialogProps {
   open: boolean;
+  /** The worker's check-in interval in minutes: the text follows it. */
+  intervalMinutes: number;
   onSafe(pin: string): Promise<AlertOutcome>;
   onEmergency(pin: string): Promise<AlertOutcome>;
 }
@@ -22,7 +25,7 @@ export interface CheckInAlertDialogProps {
  * it, either way with the PIN; it cannot be waved away, because an overdue check-in is exactly
  * what the monitors are about to be alerted to.
  */
-export function CheckInAlertDialog({ open, onSafe, onEmergency }: CheckInAlertDialogProps) {
+export function CheckInAlertDialog({ open, intervalMinutes, onSafe, onEmergency }: CheckInAlertDialogProps) {
   const [step, setStep] = useState<Step>('choice');
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -67,7 +70,11 @@ export function CheckInAlertDialog({ open, onSafe, onEmergency }: CheckInAlertDi
       dismissible={false}
       hideClose
       title="Check-In Required"
-      description={text ? text.description : 'Your hourly check-in is due. Please confirm that you are safe, or request emergency assistance.'}
+      description={
+        text
+          ? text.description
+          : `Your ${intervalMinutes === 60 ? 'hourly check-in' : `check-in (every ${intervalWords(intervalMinutes)})`} is due. Please confirm that you are safe, or request emergency assistance.`
+      }
       className="lws-check-in-alert"
       data-testid="check-in-alert"
     >

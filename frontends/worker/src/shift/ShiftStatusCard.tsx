@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Label, Select, Skeleton, formatDateTime } from '@lws/fe-ui';
 import type { ShiftState } from '@lws/fe-ui/shifts';
-import { defaultLocationChoice } from '@lws/rules';
+import { defaultLocationChoice, intervalWords } from '@lws/rules';
 import type { LocationsLoad } from '../locations/useLocationOptions';
 
 export type ShiftBusy = 'starting' | 'ending' | null;
@@ -14,12 +14,14 @@ export interface ShiftStatusCardProps {
   /** Signed in at a kiosk: the kiosk's location comes first. */
   kioskLocation?: string;
   busy: ShiftBusy;
+  /** The worker's check-in interval in minutes: the texts follow it. */
+  intervalMinutes: number;
   onStart(location: string): void;
   onEnd(): void;
 }
 
 /** 'Shift Status': where and since when the worker is on shift, or where to start one. */
-export function ShiftStatusCard({ shift, locations, kioskLocation, busy, onStart, onEnd }: ShiftStatusCardProps) {
+export function ShiftStatusCard({ shift, locations, kioskLocation, busy, intervalMinutes, onStart, onEnd }: ShiftStatusCardProps) {
   const selectId = useId();
   const [chosen, setChosen] = useState<string | null>(null);
   const active = locations.state === 'ready' ? locations.active : [];
@@ -49,7 +51,8 @@ export function ShiftStatusCard({ shift, locations, kioskLocation, busy, onStart
             </dl>
             <div className="lws-actions lws-actions--spaced">
               {/* Right after Start Shift the card already shows the shift (optimistically) while the server confirms it. */}
-              <Button variant="destructive" block busy={busy !== null} onClick={onEnd} data-testid="end-shift">
+              {/* Secondary: ending a shift is never the screen's loudest action (the emergency is). */}
+              <Button variant="outline" block busy={busy !== null} onClick={onEnd} data-testid="end-shift">
                 {BUSY_TEXT[busy ?? 'idle'] ?? 'End Shift'}
               </Button>
             </div>
@@ -96,7 +99,7 @@ export function ShiftStatusCard({ shift, locations, kioskLocation, busy, onStart
               )}
             </div>
             <p className="lws-muted" data-testid="check-in-note">
-              You are required to check-in every hour for safety monitoring.
+              You are required to check-in every {intervalWords(intervalMinutes)} for safety monitoring.
             </p>
             <Button type="submit" block busy={busy !== null} data-testid="start-shift">
               {BUSY_TEXT[busy ?? 'idle'] ?? 'Start Shift'}

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, useLiveRefresh } from '@lws/fe-ui';
 import { parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
+import { DEFAULT_CHECK_IN_INTERVAL_MINUTES } from '@lws/rules';
 
 /**
  * Spec section 9: the worker's own record is fetched again every 15 s (it catches a forced
@@ -18,13 +19,18 @@ export type ShiftLoad = { state: 'loading' } | { state: 'error' } | { state: 're
  */
 export function useWorkerShift(userId: number, { paused }: { paused: boolean }) {
   const [load, setLoad] = useState<ShiftLoad>({ state: 'loading' });
+  // The worker's own check-in interval (their settings; 60 minutes without), which the texts follow.
+  const [intervalMinutes, setIntervalMinutes] = useState(DEFAULT_CHECK_IN_INTERVAL_MINUTES);
   const generation = useRef(0);
 
   /** Resolves with the shift read, or null when it could not be read. */
   const reload = useCallback(async (): Promise<ShiftState | null> => {
     const started = generation.current;
     try {
-      const shift = parseShiftState(await api.get(`/api/users/${userId}/with-relations`));
+      const body = await api.get<{ settings?: { checkInInterval?: unknown } | null }>(`/api/users/${userId}/with-relations`);
+      const shift = parseShiftState(body);
+      const interval = body?.settings?.checkInInterval;
+      setIntervalMinutes(typeof interval === 'number' && interval > 0 ? interval : DEFAULT_CHECK_IN_INTERVAL_MINUTES);
       if (started === generation.current) setLoad({ state: 'ready', shift });
       return shift;
     } catch (e) {
@@ -47,5 +53,5 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
   // before it. A change heard meanwhile is fetched once it has settled.
   useLiveRefresh(reload, { types: ['worker', 'alarm'], when: (e) => 'userId' in e.data && e.data.userId === userId, pollMs: WORKER_REFETCH_MS, paused });
 
-  return { load, reload, set };
+  return { load, reload, set, intervalMinutes };
 }
