@@ -4,18 +4,9 @@
 // (as `npm start` runs it) on this machine's real PostgreSQL, NATS and Redis, with a database,
 // stream, subject prefix and Redis prefix of its own, over loopback; this process is the browsers.
 // Bounded: BENCH_CHECKINS (200) check-ins, one every BENCH_SPACING_MS (250 ms).
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { connect } from 'nats';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
+import { startBenchStack } from '../support/stack.mjs';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 50);
 // A worker's second press within 5 s answers the first: each worker's turn comes round every
@@ -30,59 +21,11 @@ const TARGET_P99_MS = 250;
 const STREAMS_PER_ADMIN = 5;
 if (WORKERS * SPACING_MS <= 5000) throw new Error('BENCH_WORKERS × BENCH_SPACING_MS must exceed 5 s (the duplicate check-in window)');
 
-const pgAdmin = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const natsUrl = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-const id = `benchlive${randomBytes(4).toString('hex')}`;
-const stream = `LWS_${id.toUpperCase()}`;
-const password = `Bench-${randomBytes(8).toString('hex')}`;
+const started = Date.now();
+const bench = await startBenchStack('live');
+const startSeconds = (Date.now() - started) / 1000;
+const { url, api, login, password } = bench;
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-
-const admin = new pg.Client({ connectionString: pgAdmin });
-await admin.connect();
-await admin.query(`CREATE DATABASE "${id}"`);
-const dbUrl = new URL(pgAdmin);
-dbUrl.pathname = `/${id}`;
-const port = await freePort();
-const url = `http://127.0.0.1:${port}`;
-
-const env = {
-  ...process.env,
-  NODE_ENV: 'test',
-  LOG_LEVEL: 'warn',
-  HOST: '127.0.0.1',
-  PORT: String(port),
-  DATABASE_URL: dbUrl.toString(),
-  NATS_URL: natsUrl,
-  REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-  REDIS_KEY_PREFIX: `${id}:`,
-  EVENTS_STREAM: stream,
-  SUBJECT_PREFIX: `${id}.`,
-  LWS_SUPERADMIN_PASSWORD: password,
-  LOGIN_MAX_ATTEMPTS_PER_IP: '1000000',
-  OTEL_SDK_DISABLED: 'true',
-};
-delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
-
-const api = (path, { cookie, body, method = body ? 'POST' : 'GET' } = {}) =>
-  fetch(`${url}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest', ...(cookie ? { cookie } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-async function login(username, pass = password) {
-  const res = await api('/api/auth/login', { body: { username, password: pass } });
-  if (!res.ok) throw new Error(`login ${username}: ${res.status}`);
-  return res.headers.get('set-cookie').split(';')[0];
-}
 async function pool(items, width, fn) {
   const out = new Array(items.length);
   let i = 0;
@@ -136,28 +79,8 @@ function stats(values) {
 }
 const ms = (x) => `${x.toFixed(0)} ms`;
 
-let stack;
 let exitCode = 0;
-const started = Date.now();
 try {
-  stack = spawn(process.execPath, [join(root, 'tools/stack/dist/cli.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  const keep = (d) => (log = (log + d).slice(-4000));
-  stack.stdout.on('data', keep);
-  stack.stderr.on('data', keep);
-  let exited;
-  stack.on('exit', (code, signal) => (exited = { code, signal }));
-  for (const deadline = Date.now() + 120_000; ; ) {
-    if (exited) throw new Error(`the stack exited (${exited.code ?? exited.signal}) while starting:\n${log}`);
-    if (Date.now() > deadline) throw new Error('the stack was not ready within 120 s');
-    const status = await login('superadmin')
-      .then((cookie) => api('/api/system/status', { cookie }))
-      .then((r) => (r.ok ? r.json() : undefined))
-      .catch(() => undefined);
-    if (status?.allReady) break;
-    await sleep(250);
-  }
-  const startSeconds = (Date.now() - started) / 1000;
   const superadmin = await login('superadmin');
 
   const admins = await pool([...Array(Math.ceil(STREAMS / STREAMS_PER_ADMIN)).keys()], 4, async (i) => {
@@ -282,17 +205,6 @@ try {
   console.log(`        the same per screen (each poller on its own)  n=${s1.n}  p50 ${ms(s1.p50)}  p99 ${ms(s1.p99)}  max ${ms(s1.max)}`);
   if (missing > 0 || l.p99 > TARGET_P99_MS) exitCode = 1;
 } finally {
-  if (stack && stack.exitCode === null) {
-    const gone = new Promise((r) => stack.once('exit', r));
-    stack.kill('SIGTERM');
-    const timer = setTimeout(() => stack.kill('SIGKILL'), 15_000);
-    await gone;
-    clearTimeout(timer);
-  }
-  await admin.query(`DROP DATABASE IF EXISTS "${id}" WITH (FORCE)`);
-  await admin.end();
-  const nc = await connect({ servers: natsUrl });
-  await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
-  await nc.close();
+  await bench.stop();
 }
 process.exitCode = exitCode;
