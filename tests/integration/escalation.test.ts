@@ -451,6 +451,8 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     outcomes.set(sms.requestId, { outcome: 'failed', error: 'Unreachable handset (30003)' });
     advance(31_000);
     await eventually(async () => (await viewOf(alarm.alarmId)).history.includes(`The SMS to ${w.phone} failed: Unreachable handset (30003)`), 10_000, 20);
+    // What got through says so too, per channel: the history never claims more than happened.
+    expect((await viewOf(alarm.alarmId)).history).toEqual(expect.arrayContaining(['The push notification to the monitors was sent', 'The push notification to the worker was sent']));
     await rpc.send('escalation.deadline.process_due.v1', {});
     expect(await requests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice')).toEqual([]);
     expect(await events('escalation.system_alert.raised.v1', (a) => a.code === 'nobody_reached' && a.userId === w.userId)).toEqual([]);

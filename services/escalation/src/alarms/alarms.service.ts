@@ -428,6 +428,11 @@ export class AlarmsService {
    * who could acknowledge it has heard: its calls to the emergency numbers start now instead of
    * after the acknowledgement wait, and an operator is told.
    */
+  /** A message notifications reports sent goes on the alarm's history as such ("The SMS to … was sent"). */
+  async messageSent(tx: Tx, alarmId: string, what: string, now: Date): Promise<void> {
+    await this.repo.note(tx, alarmId, now, `${what[0].toUpperCase()}${what.slice(1)} was sent`);
+  }
+
   async messageFailed(tx: Tx, emit: Emit, alarmId: string, what: string, error: string | undefined, now: Date): Promise<void> {
     const row = await this.deadlines.lock(tx, alarmKey(alarmId));
     const alarm = await this.repo.lock(tx, alarmId);

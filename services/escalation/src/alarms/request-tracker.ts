@@ -24,8 +24,8 @@ const BATCH = 100;
  * benchmark's p99); any it lacks is asked for again, as it was and with the same request id
  * (notifications takes each request id once), every period while its alarm is not resolved. After
  * 3 unanswered asks an operator hears of it (system alert, metric). A taken request is asked about
- * every period until notifications reports it sent or failed; a failure goes on the alarm's history
- * and can bring its next step forward (AlarmsService.messageFailed). Reminders are not tracked: a
+ * every period until notifications reports it sent or failed; either goes on the alarm's history
+ * (a failure with its reason), and a failure can bring its next step forward (AlarmsService.messageFailed). Reminders are not tracked: a
  * lost reminder is not asked for again (the missed check-in alarm still fires at the deadline).
  */
 @Injectable()
@@ -106,6 +106,9 @@ export class RequestTracker implements OnApplicationBootstrap, BeforeApplication
         const outcome = taken.get(r.requestId);
         if (outcome?.outcome === 'failed' && r.lastStatus !== 'failed') {
           await this.alarmsService.messageFailed(tx, emit, r.alarmId, describe(r.request), outcome.error, now);
+        } else if (outcome?.outcome === 'sent' && r.lastStatus !== 'sent') {
+          // What actually happened, per channel, on the alarm's history: sent, or failed and why.
+          await this.alarmsService.messageSent(tx, r.alarmId, describe(r.request), now);
         }
       }
       let asked = 0;
@@ -163,7 +166,15 @@ export class RequestTracker implements OnApplicationBootstrap, BeforeApplication
 }
 
 function describe(request: EventMap['escalation.notification.requested.v1']): string {
-  const to = request.toPhone ?? (request.toRole === 'monitors' ? 'the monitors' : request.toUserId !== undefined ? `user ${request.toUserId}` : 'someone');
+  const to =
+    request.toPhone ??
+    (request.toRole === 'monitors'
+      ? 'the monitors'
+      : request.toUsers
+        ? `the team's monitors (${request.toUsers.userIds.length})`
+        : request.toUserId !== undefined
+          ? 'the worker'
+          : 'someone');
   const what = request.channel === 'voice' ? 'call' : request.channel === 'push' ? 'push notification' : request.channel.toUpperCase();
   return `the ${what} to ${to}`;
 }
