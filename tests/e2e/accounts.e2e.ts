@@ -415,6 +415,19 @@ test('a superadmin sees credential columns without values, resets a PIN and a pa
     await workerApi.dispose();
     workerApi = await apiSession(playwright, target.user.username, temporary);
     expect(await (await workerApi.get('/api/auth/me')).json()).toMatchObject({ passwordIsTemporary: true });
+    // Every page says the password is temporary until the worker chooses their own.
+    const workerPage = await (await browser.newContext({ storageState: await workerApi.storageState() })).newPage();
+    await workerPage.goto('/worker');
+    await workerPage.getByTestId('temporary-password-banner').getByRole('link', { name: 'Choose your own now' }).click();
+    await expect(workerPage).toHaveURL(/\/profile$/);
+    await workerPage.getByTestId('password-current').fill(temporary);
+    await workerPage.getByTestId('password-new').fill('Chosen123');
+    await workerPage.getByTestId('password-confirm').fill('Chosen123');
+    await workerPage.getByTestId('password-submit').click();
+    await expect(toast(workerPage, 'Password Changed')).toBeVisible();
+    await expect(workerPage).toHaveURL(/\/profile$/);
+    await expect(workerPage.getByTestId('temporary-password-banner')).toHaveCount(0);
+    await workerPage.context().close();
     await workerApi.dispose();
   });
 

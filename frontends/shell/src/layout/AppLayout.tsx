@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { cx, roleHome, useAuth } from '@lws/fe-ui';
 import { AlarmBanner } from '@lws/fe-ui/alarms';
 import { BottomNav } from './BottomNav';
@@ -15,6 +16,12 @@ export function AppLayout({ bottomNav = false, children }: { bottomNav?: boolean
       <Header />
       {/* Every page a monitor opens says when an alarm waits for an owner. */}
       {monitor ? <AlarmBanner dashboardPath={roleHome(user.role)} /> : null}
+      {/* A password a superadmin reset or an import generated is for the first sign-in only. */}
+      {user?.passwordIsTemporary ? (
+        <div className="lws-notice" role="status" data-testid="temporary-password-banner">
+          You are using a temporary password. <Link to="/profile">Choose your own now</Link>.
+        </div>
+      ) : null}
       <main id="main" tabIndex={-1} className={cx('lws-main', bottomNav && 'lws-main--with-bottom-nav')}>
         {children}
       </main>
