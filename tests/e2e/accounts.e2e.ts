@@ -225,6 +225,11 @@ test('an admin creates a worker and sees the generated PIN once; the worker edit
     await expect(toast(worker, 'PINs Do Not Match')).toBeVisible();
 
     await card.getByLabel('New PIN', { exact: true }).fill(newPin);
+    // While choosing a PIN the worker may show it (issue 13); the boxes hold dots until then.
+    await expect(card.getByTestId('pin-change-input-boxes')).toHaveText('••••');
+    await card.getByTestId('pin-reveal').click();
+    await expect(card.getByTestId('pin-change-input-boxes')).toHaveText(newPin);
+    await expect(card.getByTestId('pin-reveal')).toHaveText('Hide PIN');
     await card.getByRole('button', { name: 'Next' }).click();
     await card.getByLabel('Confirm New PIN').fill(newPin);
     await card.getByRole('button', { name: 'Save PIN' }).click();

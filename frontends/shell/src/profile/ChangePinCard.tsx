@@ -45,6 +45,8 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
   const { toast } = useToast();
   const { refresh } = useAuth();
   const [step, setStep] = useState<Step>('idle');
+  // The new PIN may be shown while it is being chosen (never the current one).
+  const [reveal, setReveal] = useState(false);
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [locked, setLocked] = useState<string | null>(null);
@@ -63,6 +65,7 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
   const reset = () => {
     currentPin.current = '';
     newPin.current = '';
+    setReveal(false);
     goTo('idle');
   };
 
@@ -185,9 +188,15 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
                 invalid={Boolean(error)}
                 disabled={busy}
                 autoFocus
+                reveal={reveal && step !== 'verify'}
                 aria-describedby={error ? errorId : undefined}
                 data-testid="pin-change-input"
               />
+              {step !== 'verify' ? (
+                <Button size="sm" variant="ghost" aria-pressed={reveal} onClick={() => setReveal((r) => !r)} data-testid="pin-reveal">
+                  {reveal ? 'Hide PIN' : 'Show PIN'}
+                </Button>
+              ) : null}
               <FieldError id={errorId} testId="pin-change-error">
                 {error}
               </FieldError>

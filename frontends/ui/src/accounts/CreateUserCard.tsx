@@ -57,6 +57,7 @@ export function CreateUserCard() {
   const [errors, setErrors] = useState<CreateUserErrors>({});
   const [submitted, setSubmitted] = useState(false);
   const [creating, setCreating] = useState(false);
+  const [revealPin, setRevealPin] = useState(false);
   const [secret, setSecret] = useState<OneTimeSecret | null>(null);
   const baseId = useId();
   const id = (field: CreateUserField) => `${baseId}-${field}`;
@@ -175,8 +176,12 @@ export function CreateUserCard() {
                 {...fieldProps('pinCode')}
                 value={values.pinCode}
                 onChange={(pin) => set('pinCode', pin)}
+                reveal={revealPin}
                 aria-describedby={[`${baseId}-pin-hint`, errors.pinCode ? errorId('pinCode') : ''].join(' ').trim()}
               />
+              <Button size="sm" variant="ghost" aria-pressed={revealPin} onClick={() => setRevealPin((r) => !r)} data-testid="create-pin-reveal">
+                {revealPin ? 'Hide PIN' : 'Show PIN'}
+              </Button>
               <p id={`${baseId}-pin-hint`} className="lws-field-hint">
                 Leave blank to generate a random PIN, shown to you once.
               </p>

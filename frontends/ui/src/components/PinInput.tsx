@@ -11,6 +11,8 @@ export interface PinInputProps
   onComplete?(value: string): void;
   length?: number;
   invalid?: boolean;
+  /** Shows the digits in the boxes instead of dots (a PIN being set, when its owner asks). */
+  reveal?: boolean;
   'data-testid'?: string;
 }
 
@@ -30,6 +32,7 @@ export function PinInput({
   onComplete,
   length = PIN_LENGTH,
   invalid = false,
+  reveal = false,
   disabled,
   className,
   onFocus,
@@ -67,7 +70,7 @@ export function PinInput({
             )}
             data-filled={i < value.length}
           >
-            {i < value.length ? '•' : ''}
+            {i < value.length ? (reveal ? value[i] : '•') : ''}
           </span>
         ))}
       </div>
