@@ -39,10 +39,10 @@ export class DeliveriesRepository {
     return tx.select().from(deliveries).where(eq(deliveries.requestId, requestId));
   }
 
-  /** The alarm's messages still waiting for the provider, withdrawn (status canceled); returns them. */
   /**
-   * Withdraws an alarm's messages waiting for the provider. One being sent right now is marked:
-   * if that attempt fails, it is withdrawn instead of retried (finishClaim); if it went out, it stays sent.
+   * Withdraws an alarm's messages still waiting for the provider (status canceled) and returns them.
+   * One being sent right now is marked: if that attempt fails, it is withdrawn instead of retried
+   * (finishClaim); if it went out, it stays sent.
    */
   async withdrawPending(tx: Tx, alarmId: string, reason: string, now: Date): Promise<Delivery[]> {
     await tx
