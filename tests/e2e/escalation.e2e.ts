@@ -315,7 +315,7 @@ test('an overdue worker asks for emergency assistance from the alert: the timer 
     'Your emergency contacts are being notified. Stay where you are if possible and wait for help to arrive.',
   );
   await expect(alert).toBeHidden();
-  await expect(page.getByTestId('status-pill')).toHaveText('Emergency reset active');
+  await expect(page.getByTestId('status-pill')).toHaveText('Help requested');
   await expect(page.getByTestId('status-pill')).toHaveAttribute('data-status', 'emergency-reset');
   await expect.poll(async () => (await openAlarms(worker.id)).map((a) => a.kind), { timeout: 20_000 }).toContain('emergency');
 
@@ -328,7 +328,7 @@ test('an overdue worker asks for emergency assistance from the alert: the timer 
 
   // The flag survives a reload, and ends with the shift.
   await page.reload();
-  await expect(page.getByTestId('status-pill')).toHaveText('Emergency reset active');
+  await expect(page.getByTestId('status-pill')).toHaveText('Help requested');
   await expect(alert).toBeHidden();
   await page.context().close();
 });

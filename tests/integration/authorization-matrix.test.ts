@@ -216,6 +216,10 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/users/:id/end-shift': ownShift(400, { body: { pin: '12' } }),
   'POST /api/check-ins': ownShift(400, { body: (userId) => ({ userId, pin: '12' }) }),
   'POST /api/emergency-call': ownShift(400, { body: (userId) => ({ userId, emergency: false }) }),
+  'GET /api/users/:id/emergency': ownShift(200),
+  // ":alarmId" stays in the path, which is no alarm id: a caller let through gets 400.
+  'POST /api/users/:id/emergency/:alarmId/cancel': ownShift(400, { body: { pin: '12' } }),
+  'PUT /api/users/:id/duress-pin': selfOnly(400, { body: { currentPin: '12', duressPin: '1' } }),
   'GET /api/users/:id/latest-check-in': accessRule(200),
   'POST /api/users/:id/force-clock-out': [
     { who: 'anonymous', on: 'worker', expect: 401 },
@@ -326,6 +330,9 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'POST /api/users/:id/end-shift': asTeamAdmin(403, { on: 'worker', body: { pin: '12' } }),
   'POST /api/check-ins': asTeamAdmin(403, { on: 'worker', body: (userId) => ({ userId, pin: '12' }) }),
   'POST /api/emergency-call': asTeamAdmin(403, { on: 'worker', body: (userId) => ({ userId, emergency: false }) }),
+  'GET /api/users/:id/emergency': asTeamAdmin(403, { on: 'worker' }),
+  'POST /api/users/:id/emergency/:alarmId/cancel': asTeamAdmin(403, { on: 'worker', body: { pin: '12' } }),
+  'PUT /api/users/:id/duress-pin': asTeamAdmin(403, { on: 'worker', body: { currentPin: '12', duressPin: '1' } }),
   'GET /api/users/:id/latest-check-in': asTeamAdmin(404, { on: 'worker' }),
   'POST /api/users/:id/force-clock-out': asTeamAdmin(403, { on: 'worker' }),
   'GET /api/workers/active': asTeamAdmin(200),

@@ -86,6 +86,7 @@ describe('credentials (PINs and passwords)', () => {
         phone: expect.any(String),
         pinSet: true,
         passwordIsTemporary: false,
+        duressPinSet: false,
       });
       expect(JSON.stringify(me.body)).not.toContain(user.pin);
       await agent.post(`/api/users/${user.id}/verify-pin`).set(XHR).send({ pin: user.pin }).expect(200, { valid: true });

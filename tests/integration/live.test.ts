@@ -153,7 +153,7 @@ describe('live updates: GET /api/events (Server-Sent Events)', () => {
     expect(monitor.of<WorkerEvent>('worker').map((e) => e.userId)).toEqual(expect.arrayContaining([a.id, b.id]));
   }, 60_000);
 
-  it('tells monitors about alarms, activity and accounts; a worker hears only that an alarm about itself opened', async () => {
+  it('tells monitors about alarms, activity and accounts; a worker hears only that an alarm about itself changed', async () => {
     const [w, other] = [await newWorker(), await newWorker()];
     await onShift(w);
     const [wStream, otherStream, monitor] = [await connected(w.cookie), await connected(other.cookie), await connected(adminCookie)];
@@ -185,8 +185,11 @@ describe('live updates: GET /api/events (Server-Sent Events)', () => {
       { userId: id, change: 'deleted' },
     ]);
 
-    // The worker's screen got the opening and nothing of the escalation; the other worker nothing at all.
-    expect(wStream.of<AlarmEvent>('alarm').map((e) => e.change)).toEqual(['opened']);
+    // The worker's screen heard its alarm change (its emergency screen refetches what to show,
+    // issue 13), with ids and times only: no step's details; the other worker nothing at all.
+    const toW = wStream.of<AlarmEvent>('alarm');
+    expect(toW.map((e) => e.change)).toEqual(expect.arrayContaining(['opened', 'acknowledged']));
+    for (const e of toW.slice(1)) expect(Object.keys(e).sort()).toEqual(['alarmId', 'at', 'change', 'userId']);
     expect(wStream.events.map((e) => e.event).filter((type) => type === 'activity' || type === 'account')).toEqual([]);
     expect(otherStream.events.map((e) => e.event)).toEqual(['ready']);
   }, 90_000);

@@ -6,6 +6,8 @@ import { CheckInAlertDialog, type AlertOutcome } from './alert/CheckInAlertDialo
 import { useCheckInAlert } from './alert/useCheckInAlert';
 import { CheckInCard } from './check-in/CheckInCard';
 import { EmergencyCard } from './emergency/EmergencyCard';
+import { EmergencyScreen } from './emergency/EmergencyScreen';
+import { useOwnEmergency, type OwnEmergency } from './emergency/useOwnEmergency';
 import { emergencyResetCurrent, useEmergencyReset } from './emergency/emergency-reset';
 import { LoadingSkeleton } from './LoadingSkeleton';
 import { useLocationOptions } from './locations/useLocationOptions';
@@ -78,6 +80,15 @@ export function WorkerHome({ user }: { user: User }) {
   const [resetDeadline, setResetDeadline] = useEmergencyReset(user.id);
   const loadedShift = load.state === 'ready' ? load.shift : null;
   const alert = useCheckInAlert(loadedShift, resetDeadline);
+  const own = useOwnEmergency(user.id);
+  const { closed: emergencyClosed, dismissClosed } = own;
+
+  // A monitor closed the emergency the screen was showing.
+  useEffect(() => {
+    if (!emergencyClosed) return;
+    toast({ title: 'Emergency closed', message: 'A monitor has closed your emergency. Stay safe!' });
+    dismissClosed();
+  }, [emergencyClosed, dismissClosed, toast]);
 
   // The emergency reset ends with the deadline it set: a normal check-in or the end of the shift.
   useEffect(() => {
@@ -219,6 +230,7 @@ export function WorkerHome({ user }: { user: User }) {
         message: 'Your emergency contacts are being notified. Stay where you are if possible and wait for help to arrive.',
         type: 'warning',
       });
+      void own.reload();
       const answered = parseShiftState(body?.user);
       const current = answered.onShift && answered.nextCheckInTime ? answered : await reload();
       if (current === answered) set(answered);
@@ -263,10 +275,37 @@ export function WorkerHome({ user }: { user: User }) {
     }
   };
 
+  /** "I'm safe now": the emergency stops escalating and waits for a monitor to confirm it. */
+  const cancelEmergency = async (pin: string) => {
+    const current = own.emergency;
+    if (!current) return closePin();
+    setPinBusy(true);
+    try {
+      const body = await api.post<{ emergency?: OwnEmergency | null }>(`/api/users/${user.id}/emergency/${current.id}/cancel`, { pin });
+      if (body?.emergency) own.set(body.emergency);
+      closePin();
+      toast({ title: "You said you're safe", message: 'Your monitors have been told. A monitor will confirm and close the emergency.' });
+    } catch (e) {
+      console.error('Telling your monitors you are safe failed', e);
+      if (e instanceof ApiError && e.status === 409) {
+        // A monitor closed it meanwhile: the screen shows that.
+        closePin();
+        void own.reload();
+      } else if (!refusedPin(e)) {
+        closePin();
+        void own.reload();
+        toast({ title: 'Not sent', message: "Your monitors could not be told you're safe. Please try again.", type: 'error' });
+      }
+    } finally {
+      setPinBusy(false);
+    }
+  };
+
   const onPin = (pin: string) => {
     setPinError(null);
     if (pinFor === 'end-shift') void endShift(pin);
     else if (pinFor === 'check-in') void checkIn(pin);
+    else if (pinFor === 'cancel-emergency') void cancelEmergency(pin);
   };
 
   const shiftCard = shift ? (
@@ -281,11 +320,13 @@ export function WorkerHome({ user }: { user: User }) {
     />
   ) : null;
   const emergencyCard = <EmergencyCard onRequest={() => requestEmergency('card')} />;
+  const emergencyScreen = own.emergency ? <EmergencyScreen emergency={own.emergency} onSafe={() => setPinFor('cancel-emergency')} /> : null;
 
   // Phone first (issue 13): on shift, the status, CHECK IN and the emergency action come first, so
   // they fit a phone's screen without scrolling; the shift's details and End Shift follow.
   return (
     <>
+      {emergencyScreen}
       {shift?.onShift ? (
         <>
           <StatusCard shift={shift} resetDeadline={resetDeadline} />

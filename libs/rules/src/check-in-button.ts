@@ -18,6 +18,8 @@ export const CHECK_IN_HINTS = {
   ready: "Press to confirm you're safe",
   outsideWindow: 'Check-in is required during the last 10 minutes of each hour',
   noShift: 'Start a shift first to enable check-in',
+  // Issue 13: after an emergency the worker on shift was told to start a shift; this says why instead.
+  emergency: 'Help has been requested. Check in again when your next check-in is due.',
   processing: 'Processing...',
 } as const;
 
@@ -30,6 +32,7 @@ export function checkInButton(input: CheckInButtonInput, now: Date): CheckInButt
   if (input.processing) return { enabled: false, hint: CHECK_IN_HINTS.processing, tone: 'processing' };
   const next = toDate(input.nextCheckInTime);
   const remaining = next ? next.getTime() - now.getTime() : undefined;
+  if (input.emergencyReset && input.onShift) return { enabled: false, hint: CHECK_IN_HINTS.emergency, tone: 'idle' };
   if (input.emergencyReset || remaining === undefined || remaining > FAR_FUTURE_MS) {
     return { enabled: false, hint: CHECK_IN_HINTS.noShift, tone: 'idle' };
   }

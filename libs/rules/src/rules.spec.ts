@@ -64,7 +64,7 @@ describe("worker's own status", () => {
     expect(statusPill('safe')).toEqual({ text: "You're checked in", tone: 'green' });
     expect(statusPill('due-soon')).toEqual({ text: 'Check-in due soon', tone: 'amber' });
     expect(statusPill('overdue')).toEqual({ text: 'Check-in overdue', tone: 'red' });
-    expect(statusPill('emergency-reset')).toEqual({ text: 'Emergency reset active', tone: 'purple' });
+    expect(statusPill('emergency-reset')).toEqual({ text: 'Help requested', tone: 'red' });
     expect(statusPill('unavailable')).toEqual({ text: 'Status unavailable', tone: 'grey' });
   });
 
@@ -102,7 +102,7 @@ describe('the CHECK IN button', () => {
   });
 
   it('is off during an emergency reset and while processing', () => {
-    expect(checkInButton({ onShift: true, nextCheckInTime: at(MIN), emergencyReset: true }, now)).toMatchObject({ enabled: false, hint: CHECK_IN_HINTS.noShift });
+    expect(checkInButton({ onShift: true, nextCheckInTime: at(MIN), emergencyReset: true }, now)).toMatchObject({ enabled: false, hint: CHECK_IN_HINTS.emergency });
     expect(checkInButton({ onShift: true, nextCheckInTime: at(MIN), processing: true }, now)).toEqual({ enabled: false, hint: 'Processing...', tone: 'processing' });
   });
 

@@ -25,7 +25,7 @@ import {
   useServerTimeEvery,
   useToast,
 } from '@lws/fe-ui';
-import { applyWorkerChange, fetchActiveWorkers, type OpenAlarmKind, type ShiftState, type ShiftWorker } from '@lws/fe-ui/shifts';
+import { ALARM_STATUS_RANK, applyWorkerChange, fetchActiveWorkers, type OpenAlarmKind, type ShiftState, type ShiftWorker } from '@lws/fe-ui/shifts';
 import { AlarmsPanel, type Alarm } from '@lws/fe-ui/alarms';
 import { fetchTeamNames, parseAccounts, type Account } from './accounts-api';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
@@ -154,8 +154,12 @@ export function WorkerDashboard() {
   const [openAlarms, setOpenAlarms] = useState<Map<number, OpenAlarmKind>>(new Map());
   const onOpenAlarms = useCallback((alarms: Alarm[]) => {
     const byWorker = new Map<number, OpenAlarmKind>();
-    // An emergency outranks a missed check-in for the same worker.
-    for (const a of alarms) if (byWorker.get(a.userId) !== 'emergency') byWorker.set(a.userId, a.kind);
+    // Duress outranks an emergency, which outranks a missed check-in, for the same worker.
+    for (const a of alarms) {
+      const kind: OpenAlarmKind = a.duress ? 'duress' : a.kind;
+      const shown = byWorker.get(a.userId);
+      if (!shown || ALARM_STATUS_RANK[kind] > ALARM_STATUS_RANK[shown]) byWorker.set(a.userId, kind);
+    }
     setOpenAlarms(byWorker);
   }, []);
   const now = useServerTimeEvery(STATUS_RECHECK_MS);

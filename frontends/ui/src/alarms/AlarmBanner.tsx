@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, useAuth, useLiveRefresh, useServerTimeEvery } from '@lws/fe-ui';
-import { KIND_LABELS, fetchOpenAlarms, type Alarm } from './alarms-api';
+import { alarmLabel, fetchOpenAlarms, type Alarm } from './alarms-api';
 import { ALARMS_POLL_MS } from './AlarmsPanel';
 
 /** The alert sounds again this often while an alarm waits for an owner. */
@@ -101,7 +101,7 @@ export function AlarmBanner({ dashboardPath }: { dashboardPath: string }) {
       <div className="lws-alarm-banner__text">
         <strong data-testid="alarm-banner-worker">{first.workerName}</strong>
         {': '}
-        <span data-testid="alarm-banner-kind">{KIND_LABELS[first.kind]}</span>
+        <span data-testid="alarm-banner-kind">{alarmLabel(first)}</span>
         {', waiting '}
         <span data-testid="alarm-banner-age">{alarmAge(first.openedAt, now)}</span>
         {' for someone to take it'}

@@ -27,7 +27,7 @@ import {
   useToast,
 } from '@lws/fe-ui';
 import {
-  KIND_LABELS,
+  alarmLabel,
   STATE_LABELS,
   VERDICT_LABELS,
   acknowledgeAlarm,
@@ -108,7 +108,7 @@ function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; on
       open={alarm !== null}
       onClose={close}
       title="Resolve Alarm"
-      description={alarm ? `${KIND_LABELS[alarm.kind]} for ${alarm.workerName}, opened ${formatDateTime(alarm.openedAt, 'at an unknown time')}.` : undefined}
+      description={alarm ? `${alarmLabel(alarm)} for ${alarm.workerName}, opened ${formatDateTime(alarm.openedAt, 'at an unknown time')}.` : undefined}
       data-testid="resolve-alarm-dialog"
     >
       <form className="lws-form" noValidate onSubmit={(event) => void submit(event)} aria-label="Resolve alarm">
@@ -276,9 +276,14 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
                     {alarm.location ? <div className="lws-muted">{alarm.location}</div> : null}
                   </TableCell>
                   <TableCell>
-                    <Badge variant={alarm.kind === 'emergency' ? 'danger' : 'warning'} data-testid="alarm-kind">
-                      {KIND_LABELS[alarm.kind]}
+                    <Badge variant={alarm.kind === 'emergency' ? 'danger' : 'warning'} data-testid="alarm-kind" data-duress={alarm.duress ? 'true' : undefined}>
+                      {alarmLabel(alarm)}
                     </Badge>
+                    {alarm.workerSafeAt ? (
+                      <div className="lws-muted" data-testid="alarm-worker-safe">
+                        Said they are safe at {formatDateTime(alarm.workerSafeAt)}: confirm and resolve as a false alarm
+                      </div>
+                    ) : null}
                     {alarm.dueAt && alarm.kind === 'missed_check_in' ? <div className="lws-muted">Due {formatDateTime(alarm.dueAt)}</div> : null}
                     {alarm.lateCheckInAt ? (
                       <div className="lws-muted" data-testid="alarm-late-check-in">

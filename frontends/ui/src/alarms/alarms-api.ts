@@ -19,6 +19,10 @@ export interface Alarm {
   acknowledgedByName: string | null;
   acknowledgedAt: string | null;
   lateCheckInAt: string | null;
+  /** Raised by the worker's duress PIN (issue 13): they may be under threat. */
+  duress: boolean;
+  /** When the worker said they are safe with their PIN: escalation stopped, to be confirmed. */
+  workerSafeAt: string | null;
   history: string[];
 }
 
@@ -26,6 +30,11 @@ export const KIND_LABELS: Record<AlarmKind, string> = {
   missed_check_in: 'Missed Check-In',
   emergency: 'Emergency',
 };
+
+/** What a monitor reads first: DURESS outranks the kind. */
+export function alarmLabel(alarm: Pick<Alarm, 'kind' | 'duress'>): string {
+  return alarm.duress ? 'DURESS' : KIND_LABELS[alarm.kind];
+}
 
 export const STATE_LABELS: Record<AlarmState, string> = {
   open: 'Open',
@@ -66,6 +75,8 @@ export function parseAlarm(value: unknown): Alarm | null {
     acknowledgedByName: str(v.acknowledgedByName),
     acknowledgedAt: str(v.acknowledgedAt),
     lateCheckInAt: str(v.lateCheckInAt),
+    duress: v.duress === true,
+    workerSafeAt: str(v.workerSafeAt),
     history: Array.isArray(v.history) ? v.history.filter((h): h is string => typeof h === 'string') : [],
   };
 }

@@ -3,5 +3,5 @@
 export { AlarmsPanel, ALARMS_POLL_MS } from './AlarmsPanel';
 export { AlarmBanner, ALARM_SOUND_EVERY_MS, alarmAge } from './AlarmBanner';
 export type { AlarmsPanelProps } from './AlarmsPanel';
-export { KIND_LABELS, STATE_LABELS, VERDICT_LABELS, acknowledgeAlarm, fetchOpenAlarms, parseAlarm, parseAlarms, resolveAlarm } from './alarms-api';
+export { KIND_LABELS, STATE_LABELS, VERDICT_LABELS, acknowledgeAlarm, alarmLabel, fetchOpenAlarms, parseAlarm, parseAlarms, resolveAlarm } from './alarms-api';
 export type { Alarm, AlarmKind, AlarmState, AlarmVerdict } from './alarms-api';

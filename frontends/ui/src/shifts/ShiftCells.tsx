@@ -31,8 +31,10 @@ export function AdminStatusBadge({ nextCheckInTime, now }: { nextCheckInTime: st
  * records a check-in); a missed check-in outranks Checked In and Due Soon (a late check-in while its
  * alarm still waits for a monitor), and past the deadline reads Overdue as the spec says.
  */
-export type OpenAlarmKind = 'emergency' | 'missed_check_in';
-const ALARM_STATUS_LABEL: Record<OpenAlarmKind, string> = { emergency: 'Emergency', missed_check_in: 'Missed Check-In' };
+export type OpenAlarmKind = 'duress' | 'emergency' | 'missed_check_in';
+const ALARM_STATUS_LABEL: Record<OpenAlarmKind, string> = { duress: 'DURESS', emergency: 'Emergency', missed_check_in: 'Missed Check-In' };
+/** Which open alarm a worker's status shows when they have several: duress, then an emergency. */
+export const ALARM_STATUS_RANK: Record<OpenAlarmKind, number> = { duress: 3, emergency: 2, missed_check_in: 1 };
 
 function AlarmStatusBadge({ kind }: { kind: OpenAlarmKind }) {
   return (

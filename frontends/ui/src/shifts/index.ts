@@ -4,5 +4,5 @@
 export { OFF_SHIFT, applyWorkerChange, checkInId, fetchActiveWorkers, parseShiftState, parseShiftWorkers } from './shifts-api';
 export type { LatestCheckIn, ShiftState, ShiftWorker } from './shifts-api';
 export { statusUser } from './worker-status-view';
-export { AdminStatusBadge, ShiftDetailCells, ShiftStatusBadge } from './ShiftCells';
+export { ALARM_STATUS_RANK, AdminStatusBadge, ShiftDetailCells, ShiftStatusBadge } from './ShiftCells';
 export type { OpenAlarmKind } from './ShiftCells';

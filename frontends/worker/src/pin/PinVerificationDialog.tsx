@@ -3,11 +3,12 @@ import { Button, Dialog, FieldError, Label, PIN_LENGTH, PinInput } from '@lws/fe
 
 export const INCORRECT_PIN_TEXT = 'Incorrect PIN. Please try again.';
 
-export type PinPurpose = 'end-shift' | 'check-in';
+export type PinPurpose = 'end-shift' | 'check-in' | 'cancel-emergency';
 
 const TEXT: Record<PinPurpose, { description: string; confirm: string; busy: string }> = {
   'end-shift': { description: 'Enter your 4-digit security PIN to end your shift', confirm: 'End Shift', busy: 'Ending Shift...' },
   'check-in': { description: "Enter your 4-digit security PIN to confirm you're safe", confirm: 'Check In', busy: 'Processing...' },
+  'cancel-emergency': { description: "Enter your 4-digit security PIN to tell your monitors you're safe", confirm: "I'm safe", busy: 'Sending...' },
 };
 
 export interface PinVerificationDialogProps {

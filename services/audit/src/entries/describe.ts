@@ -13,6 +13,7 @@ export const DESCRIBED_SUBJECTS = [
   'escalation.alarm.resolved.v1',
   'escalation.alarm.escalated.v1',
   'escalation.alarm.late_check_in.v1',
+  'escalation.alarm.worker_safe.v1',
   'escalation.system_alert.raised.v1',
   'notifications.message.sent.v1',
   'notifications.call.completed.v1',
@@ -140,7 +141,8 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
     }
     case 'shifts.emergency.raised.v1': {
       const e = event.data;
-      const details = e.location ? `Emergency alert raised at ${e.location}` : 'Emergency alert raised (not on shift)';
+      const raised = e.duress ? 'DURESS PIN entered: silent emergency raised' : 'Emergency alert raised';
+      const details = e.location ? `${raised} at ${e.location}` : `${raised} (not on shift)`;
       return { userId: e.userId, type: 'emergency', details, location: e.location, at: new Date(e.raisedAt) };
     }
     case 'escalation.alarm.opened.v1': {
@@ -158,7 +160,7 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
       return {
         userId: e.userId,
         type: 'emergency',
-        details: `Emergency alarm opened${at(e.location)}; escalation started`,
+        details: e.duress ? `DURESS alarm opened${at(e.location)}; every step runs at once` : `Emergency alarm opened${at(e.location)}; escalation started`,
         location: e.location,
         at: new Date(e.openedAt),
       };
@@ -183,6 +185,15 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
       const more = e.details.trim() ? `: ${e.details.trim()}` : '';
       // Steps are numbered from 0 on the wire; people count from 1.
       return { userId: e.userId, type: 'system_alert', details: `Escalation step ${e.step + 1}, ${STEP_ACTIONS[e.action]}${more}`, at: new Date(e.at) };
+    }
+    case 'escalation.alarm.worker_safe.v1': {
+      const e = event.data;
+      return {
+        userId: e.userId,
+        type: 'system_alert',
+        details: `Said they are safe at ${londonTime(e.at)} (PIN entered): escalation stopped; the emergency stays open until a monitor confirms it`,
+        at: new Date(e.at),
+      };
     }
     case 'escalation.alarm.late_check_in.v1': {
       const e = event.data;

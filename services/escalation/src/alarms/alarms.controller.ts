@@ -24,4 +24,14 @@ export class AlarmsController {
   resolve(@Payload() req: Req<'escalation.alarm.resolve.v1'>) {
     return this.alarms.resolve(req);
   }
+
+  @Command('escalation.alarm.own.v1')
+  own(@Payload() req: Req<'escalation.alarm.own.v1'>) {
+    return this.alarms.own(req);
+  }
+
+  @Command('escalation.alarm.mark_safe.v1')
+  markSafe(@Payload() req: Req<'escalation.alarm.mark_safe.v1'>) {
+    return this.alarms.markSafe(req);
+  }
 }

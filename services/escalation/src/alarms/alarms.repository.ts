@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, desc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { pgArray, type Tx } from '@lws/platform';
 import { alarmEvents, alarms, teams, workerContacts, workers, type AlarmRow, type WorkerRow } from '../db/schema';
 import type { TeamPolicy } from './policy';
@@ -26,8 +26,27 @@ export class AlarmsRepository {
     await tx.update(alarms).set(set).where(eq(alarms.id, id));
   }
 
-  async note(tx: Tx, alarmId: string, at: Date, text: string): Promise<void> {
-    await tx.insert(alarmEvents).values({ alarmId, at, text });
+  /** One line of the alarm's history; `workerText`: the same moment as the worker's own screen tells it. */
+  async note(tx: Tx, alarmId: string, at: Date, text: string, workerText?: string): Promise<void> {
+    await tx.insert(alarmEvents).values({ alarmId, at, text, workerText: workerText ?? null });
+  }
+
+  /** What the worker's screen says has happened, oldest first. */
+  workerUpdates(tx: Tx, alarmId: string): Promise<{ at: Date; text: string }[]> {
+    return tx
+      .select({ at: alarmEvents.at, text: sql<string>`${alarmEvents.workerText}` })
+      .from(alarmEvents)
+      .where(and(eq(alarmEvents.alarmId, alarmId), isNotNull(alarmEvents.workerText)))
+      .orderBy(asc(alarmEvents.seq));
+  }
+
+  /** A worker's emergency alarms not yet resolved, newest first; never one raised by the duress PIN. */
+  ownEmergencies(tx: Tx, userId: number): Promise<AlarmRow[]> {
+    return tx
+      .select()
+      .from(alarms)
+      .where(and(eq(alarms.userId, userId), eq(alarms.kind, 'emergency'), ne(alarms.state, 'resolved'), eq(alarms.duress, false)))
+      .orderBy(desc(alarms.openedAt), desc(alarms.id));
   }
 
   /** Missed-check-in alarms of a worker whose steps may still run. */

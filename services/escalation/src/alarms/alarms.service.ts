@@ -9,11 +9,12 @@ import { alarms, calls, notificationRequests, type AlarmKind, type AlarmRow, typ
 import { alarmKey, DeadlinesRepository, type NextStep } from '../deadlines/deadlines.repository';
 import { dialable } from '../workers/phone';
 import { AlarmsRepository, type Contact } from './alarms.repository';
-import { callText, contactText, londonTime, monitorsAlarmText, monitorsAlarmTitle, stillOpenText, workerAlarmText, type AlarmFacts } from './messages';
+import { callText, contactText, londonTime, monitorsAlarmText, monitorsAlarmTitle, stillOpenText, WORKER_TEXT, workerAlarmText, type AlarmFacts } from './messages';
 import { Notifier } from './notifier';
-import { freezePolicy, stepDueAt, watchdogDueAt, type PolicyStep } from './policy';
+import { duressPolicy, freezePolicy, stepDueAt, watchdogDueAt, type PolicyStep } from './policy';
 
 type AlarmView = CommandMap['escalation.alarm.list.v1']['reply']['alarms'][number];
+type WorkerAlarmView = CommandMap['escalation.alarm.mark_safe.v1']['reply']['alarm'];
 export type Fired = { next: NextStep | null; status: string };
 
 const OUTCOME_LABEL: Record<string, string> = {
@@ -33,6 +34,7 @@ const facts = (a: AlarmRow): AlarmFacts => ({
   location: a.location,
   openedAt: a.openedAt,
   dueAt: a.dueAt,
+  duress: a.duress,
 });
 
 /**
@@ -56,13 +58,15 @@ export class AlarmsService {
   async open(
     tx: Tx,
     emit: Emit,
-    a: { kind: AlarmKind; userId: number; now: Date; dueAt?: Date; location?: string | null; shiftId?: string | null; emergencyId?: string },
+    a: { kind: AlarmKind; userId: number; now: Date; dueAt?: Date; location?: string | null; shiftId?: string | null; emergencyId?: string; duress?: boolean },
   ): Promise<string | undefined> {
     const worker = await this.repo.worker(tx, a.userId);
     const id = randomUUID();
     // The worker's team, as escalation last heard of it; none known: the organisation's policy and every admin.
     const team = worker?.teamId ? await this.repo.team(tx, worker.teamId) : undefined;
-    const policy = freezePolicy(a.kind, this.settings.policy, team);
+    const frozen = freezePolicy(a.kind, this.settings.policy, team);
+    const duress = a.kind === 'emergency' && a.duress === true;
+    const policy = duress ? duressPolicy(frozen) : frozen;
     const location = a.location ?? worker?.location ?? null;
     const inserted = await tx
       .insert(alarms)
@@ -78,16 +82,14 @@ export class AlarmsService {
         location,
         shiftId: a.shiftId ?? worker?.shiftId ?? null,
         emergencyId: a.emergencyId ?? null,
+        duress,
       })
       .onConflictDoNothing()
       .returning({ id: alarms.id });
     if (inserted.length === 0) return undefined;
-    await this.repo.note(
-      tx,
-      id,
-      a.now,
-      a.kind === 'emergency' ? `Emergency raised at ${londonTime(a.now)}` : `Missed check-in due at ${londonTime(a.dueAt ?? a.now)}`,
-    );
+    if (duress) await this.repo.note(tx, id, a.now, `DURESS: the worker entered their duress PIN at ${londonTime(a.now)}; every step runs at once, and nothing is sent to the worker`);
+    else if (a.kind === 'emergency') await this.repo.note(tx, id, a.now, `Emergency raised at ${londonTime(a.now)}`, WORKER_TEXT.requested);
+    else await this.repo.note(tx, id, a.now, `Missed check-in due at ${londonTime(a.dueAt ?? a.now)}`);
     await emit('escalation.alarm.opened.v1', {
       alarmId: id,
       userId: a.userId,
@@ -96,6 +98,7 @@ export class AlarmsService {
       ...(worker?.name ? { workerName: worker.name } : {}),
       ...(location ? { location } : {}),
       ...(a.dueAt ? { dueAt: a.dueAt.toISOString() } : {}),
+      ...(duress ? { duress } : {}),
     });
     await this.deadlines.put(tx, { jobKey: alarmKey(id), kind: 'alarm', userId: a.userId, step: 'step', dueAt: a.now, payload: { alarmId: id, index: 0 } });
     return id;
@@ -186,7 +189,7 @@ export class AlarmsService {
       case 'notify_deputy':
       case 'notify_organisation': {
         const details = await this.notifyMonitors(tx, emit, alarm, step, monitorsAlarmText(f), now);
-        await this.repo.note(tx, alarm.id, now, details);
+        await this.repo.note(tx, alarm.id, now, details, WORKER_TEXT.monitorsAlerted);
         await escalated(details);
         return null;
       }
@@ -197,18 +200,18 @@ export class AlarmsService {
         }
         const { contacts, primary } = await this.contactsOf(tx, alarm.userId);
         for (const c of contacts) await this.notifier.text(tx, emit, 'sms', c.phone, 'contact_message', contactText(f), ids);
-        const lines: string[] = [];
-        if (contacts.length) lines.push(`Messaged emergency contacts: ${contacts.map((c) => c.phone).join(', ')}`);
+        const lines: [string, string?][] = [];
+        if (contacts.length) lines.push([`Messaged emergency contacts: ${contacts.map((c) => c.phone).join(', ')}`, WORKER_TEXT.contactsMessaged]);
         if (step.callPrimaryContact && primary) {
           await this.call(tx, emit, alarm, { purpose: 'primary_contact', phone: primary.phone, name: primary.name, round: alarm.callRound, index: 0, repeat: false }, now);
-          lines.push(`Calling primary contact ${primary.phone}`);
+          lines.push([`Calling primary contact ${primary.phone}`, WORKER_TEXT.callingContact(primary.name)]);
         }
         if (!contacts.length) {
           await this.notifier.systemAlert(emit, 'no_emergency_contacts', `${labelOf(alarm)} has no emergency contact with a phone number: nobody was messaged`, now, alarm.userId);
-          lines.push('No emergency contacts to message');
+          lines.push(['No emergency contacts to message']);
         }
-        for (const l of lines) await this.repo.note(tx, alarm.id, now, l);
-        await escalated(lines.join('; '));
+        for (const [line, workerText] of lines) await this.repo.note(tx, alarm.id, now, line, workerText);
+        await escalated(lines.map(([line]) => line).join('; '));
         return null;
       }
       case 'call_emergency_numbers': {
@@ -264,7 +267,8 @@ export class AlarmsService {
     });
     await tx.insert(calls).values({ requestId, alarmId: alarm.id, purpose: c.purpose, round: c.round, numberIndex: c.index, phone: c.phone, repeat: c.repeat, requestedAt: now });
     if (c.purpose === 'primary_contact') return null;
-    await this.repo.note(tx, alarm.id, now, `Calling ${c.phone}`);
+    // The worker hears of the round once, at its first number.
+    await this.repo.note(tx, alarm.id, now, `Calling ${c.phone}`, c.index === 0 ? WORKER_TEXT.callingLine : undefined);
     return { step: 'call_watchdog', dueAt: watchdogDueAt(alarm.policy, now), payload: { alarmId: alarm.id, requestId, index: alarm.stepIndex } };
   }
 
@@ -277,6 +281,7 @@ export class AlarmsService {
     if (outcome === 'accepted') {
       await this.repo.update(tx, alarm.id, { callAcceptedAt: now });
       alarm.callAcceptedAt = now;
+      await this.repo.note(tx, alarm.id, now, 'Emergency response line accepted the alarm', WORKER_TEXT.lineAccepted);
     } else if (stopOnAck && alarm.state !== 'open') {
       await this.repo.note(tx, alarm.id, now, 'Calls stopped: the alarm was acknowledged');
     } else if (call.numberIndex + 1 < numbers.length) {
@@ -483,7 +488,8 @@ export class AlarmsService {
       const now = this.clock();
       const set = { state: 'acknowledged' as const, acknowledgedBy: req.byUserId, acknowledgedAt: now };
       await this.repo.update(tx, alarm.id, set);
-      await this.repo.note(tx, alarm.id, now, `Acknowledged by ${await this.personName(tx, req.byUserId)}`);
+      const by = await this.personName(tx, req.byUserId);
+      await this.repo.note(tx, alarm.id, now, `Acknowledged by ${by}`, WORKER_TEXT.dealing(by === 'a monitor' ? 'A monitor' : by));
       await emit('escalation.alarm.acknowledged.v1', { alarmId: alarm.id, userId: alarm.userId, byUserId: req.byUserId, at: now.toISOString() });
       return { alarm: await this.view(tx, { ...alarm, ...set }) };
     });
@@ -518,6 +524,84 @@ export class AlarmsService {
       });
       return { alarm: await this.view(tx, { ...alarm, ...set }) };
     });
+  }
+
+  // ---- The worker's own emergency screen (issue 13) ----
+
+  /** The worker's newest emergency not yet resolved, as their screen shows it. */
+  async own(req: CommandMap['escalation.alarm.own.v1']['request']): Promise<CommandMap['escalation.alarm.own.v1']['reply']> {
+    return this.uow.run(async (tx) => {
+      const [alarm] = await this.repo.ownEmergencies(tx, req.userId);
+      return alarm ? { alarm: await this.workerView(tx, alarm) } : {};
+    });
+  }
+
+  /**
+   * The worker says they are safe (the gateway has checked their PIN): every emergency of theirs
+   * still open stops escalating and waits for a monitor to confirm it as a false alarm. Under
+   * duress (the duress PIN) their screen shows exactly the same, but nothing stops: the history
+   * tells monitors, and the gateway has raised a duress emergency besides.
+   */
+  async markSafe(req: CommandMap['escalation.alarm.mark_safe.v1']['request']): Promise<CommandMap['escalation.alarm.mark_safe.v1']['reply']> {
+    return this.uow.run(async (tx, emit) => {
+      const asked = await this.repo.find(tx, req.alarmId);
+      if (!asked || asked.userId !== req.userId || asked.kind !== 'emergency' || asked.duress) {
+        throw new RpcError(404, 'Emergency not found', { code: 'alarm_not_found' });
+      }
+      if (asked.state === 'resolved') throw new RpcError(409, 'A monitor has already closed this emergency', { code: 'alarm_resolved' });
+      const now = this.clock();
+      const underDuress = req.underDuress === true;
+      for (const candidate of await this.repo.ownEmergencies(tx, req.userId)) {
+        await this.deadlines.lock(tx, alarmKey(candidate.id));
+        const alarm = await this.repo.lock(tx, candidate.id);
+        if (!alarm || alarm.state === 'resolved' || alarm.workerSafeAt) continue;
+        const label = labelOf(alarm);
+        if (underDuress) {
+          await this.repo.update(tx, alarm.id, { workerSafeAt: now, safeUnderDuress: true });
+          await this.repo.note(
+            tx,
+            alarm.id,
+            now,
+            `DURESS: ${label} cancelled this emergency with their duress PIN at ${londonTime(now)}: they may be under threat; escalation continues`,
+            WORKER_TEXT.safe,
+          );
+          continue;
+        }
+        await this.repo.update(tx, alarm.id, { workerSafeAt: now, stepsStoppedReason: alarm.stepsStoppedReason ?? 'worker_safe' });
+        await this.deadlines.remove(tx, alarmKey(alarm.id));
+        await this.repo.note(
+          tx,
+          alarm.id,
+          now,
+          `${label} said they are safe at ${londonTime(now)} (PIN entered): no further steps; confirm it and resolve it as a false alarm`,
+          WORKER_TEXT.safe,
+        );
+        await emit('escalation.alarm.worker_safe.v1', { alarmId: alarm.id, userId: alarm.userId, at: now.toISOString() });
+      }
+      const current = await this.repo.find(tx, asked.id);
+      return { alarm: await this.workerView(tx, current!) };
+    });
+  }
+
+  /**
+   * What the worker sees: nothing after the moment they said they were safe (under duress the alarm
+   * goes on escalating, and their screen must look exactly as if it had stopped).
+   */
+  private async workerView(tx: Tx, alarm: AlarmRow): Promise<WorkerAlarmView> {
+    const until = alarm.workerSafeAt?.getTime() ?? Infinity;
+    const updates = (await this.repo.workerUpdates(tx, alarm.id)).filter((u) => u.at.getTime() <= until);
+    const acknowledged = alarm.acknowledgedAt && alarm.acknowledgedAt.getTime() <= until ? alarm.acknowledgedAt : null;
+    const ackName = acknowledged && alarm.acknowledgedBy !== null ? (await this.namesOf(tx, [alarm.acknowledgedBy])).get(alarm.acknowledgedBy) : undefined;
+    return {
+      id: alarm.id,
+      // Under duress, a monitor's acknowledgement after "I'm safe" is not shown either.
+      state: alarm.state === 'acknowledged' && !acknowledged ? 'open' : alarm.state,
+      openedAt: alarm.openedAt.toISOString(),
+      ...(acknowledged ? { acknowledgedAt: acknowledged.toISOString() } : {}),
+      ...(ackName ? { acknowledgedByName: ackName } : {}),
+      ...(alarm.workerSafeAt ? { workerSafeAt: alarm.workerSafeAt.toISOString() } : {}),
+      updates: updates.map((u) => ({ at: u.at.toISOString(), text: u.text })),
+    };
   }
 
   async list(req: CommandMap['escalation.alarm.list.v1']['request']): Promise<CommandMap['escalation.alarm.list.v1']['reply']> {
@@ -582,6 +666,9 @@ function toView(a: AlarmRow, history: string[], names: Map<number, string>): Ala
   if (a.verdict) view.verdict = a.verdict;
   if (a.note) view.note = a.note;
   if (a.lateCheckInAt) view.lateCheckInAt = iso(a.lateCheckInAt);
+  if (a.duress) view.duress = true;
+  // A cancel made with the duress PIN is no sign of safety: monitors read it in the history.
+  if (a.workerSafeAt && !a.safeUnderDuress) view.workerSafeAt = iso(a.workerSafeAt);
   return view;
 }
 

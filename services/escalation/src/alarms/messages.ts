@@ -18,6 +18,8 @@ export interface AlarmFacts {
   location: string | null;
   openedAt: Date;
   dueAt: Date | null;
+  /** Raised by the worker's duress PIN. */
+  duress?: boolean;
 }
 
 export function workerAlarmText(a: AlarmFacts): string {
@@ -27,11 +29,13 @@ export function workerAlarmText(a: AlarmFacts): string {
 
 export function monitorsAlarmTitle(a: AlarmFacts): string {
   const name = workerLabel(a.workerName, a.userId);
+  if (a.duress) return `DURESS: ${name}`;
   return a.kind === 'emergency' ? `EMERGENCY: ${name}` : `Missed check-in: ${name}`;
 }
 
 export function monitorsAlarmText(a: AlarmFacts): string {
   const name = workerLabel(a.workerName, a.userId);
+  if (a.duress) return `DURESS: ${name} entered their duress PIN${where(a.location)} at ${londonTime(a.openedAt)} and may be under threat. Do not call them. Acknowledge the alarm in LWS.`;
   if (a.kind === 'emergency') return `${name} requested emergency assistance${where(a.location)} at ${londonTime(a.openedAt)}. Acknowledge the alarm in LWS.`;
   return `${name} did not check in by ${londonTime(a.dueAt ?? a.openedAt)}${where(a.location)}. Acknowledge the alarm in LWS.`;
 }
@@ -42,6 +46,7 @@ export function stillOpenText(a: AlarmFacts): string {
 
 export function contactText(a: AlarmFacts): string {
   const name = workerLabel(a.workerName, a.userId);
+  if (a.duress) return `LWS EMERGENCY: ${name} signalled that they are under threat${where(a.location)} at ${londonTime(a.openedAt)}. Do not call them. If you know where they are, call 999.`;
   if (a.kind === 'emergency') {
     return `LWS EMERGENCY: ${name} requested emergency assistance${where(a.location)} at ${londonTime(a.openedAt)}. Please try to reach them; if you cannot, call 999.`;
   }
@@ -50,6 +55,18 @@ export function contactText(a: AlarmFacts): string {
 
 export function callText(a: AlarmFacts): string {
   const name = workerLabel(a.workerName, a.userId);
-  const what = a.kind === 'emergency' ? 'requested emergency assistance' : 'missed a safety check-in';
+  const what = a.duress ? 'signalled that they are under threat' : a.kind === 'emergency' ? 'requested emergency assistance' : 'missed a safety check-in';
   return `This is the LWS lone worker safety system. ${name} ${what}${where(a.location)}. Press 1 to accept this alert.`;
 }
+
+/** The worker's own emergency screen (issue 13): what has happened, in their words. */
+export const WORKER_TEXT = {
+  requested: 'Help requested',
+  monitorsAlerted: 'Your monitors have been alerted',
+  contactsMessaged: 'Your emergency contacts have been sent a message',
+  callingContact: (name?: string) => (name ? `Calling your emergency contact, ${name}` : 'Calling your emergency contact'),
+  callingLine: 'Calling the emergency response line',
+  lineAccepted: 'The emergency response line has taken your alert',
+  dealing: (name: string) => `${name} is dealing with it`,
+  safe: "You said you're safe. A monitor will confirm and close this.",
+} as const;

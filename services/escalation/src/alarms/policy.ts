@@ -72,6 +72,17 @@ export function freezePolicy(kind: AlarmKind, settings: PolicySettings, team?: T
 }
 
 /**
+ * A duress alarm (issue 13) escalates at once: every step that would wait runs when it opens, and
+ * nothing goes to the worker, whose phone may be in the hands of the person threatening them.
+ */
+export function duressPolicy(policy: FrozenPolicy): FrozenPolicy {
+  return {
+    ...policy,
+    steps: policy.steps.filter((s) => s.action !== 'notify_worker').map((s) => (typeof s.after === 'number' ? { ...s, after: 0 } : s)),
+  };
+}
+
+/**
  * When step `index` of an alarm is due, given that the step before it finished at `now`. Once
  * nobody could be told of the alarm (`nobodyReachedAt`), its calls are not held back for an
  * acknowledgement that cannot come.

@@ -163,6 +163,12 @@ export const alarms = escalationSchema.table(
     stepsStoppedReason: text('steps_stopped_reason'),
     /** When every message telling someone of the alarm had failed: its calls start then, not after the acknowledgement wait. */
     nobodyReachedAt: at('nobody_reached_at'),
+    /** Raised by the worker's duress PIN: every step runs at once, and nothing of it reaches the worker. */
+    duress: boolean('duress').notNull().default(false),
+    /** When the worker said they are safe with their PIN on the emergency screen. */
+    workerSafeAt: at('worker_safe_at'),
+    /** ...and it was the duress PIN: their screen shows the same, the alarm keeps escalating. */
+    safeUnderDuress: boolean('safe_under_duress').notNull().default(false),
   },
   (t) => [
     index('alarms_opened_idx').on(t.openedAt, t.id),
@@ -185,6 +191,8 @@ export const alarmEvents = escalationSchema.table(
     alarmId: uuid('alarm_id').notNull(),
     at: at('at').notNull(),
     text: text('text').notNull(),
+    /** The same moment in words for the worker's own emergency screen; null: not shown to them. */
+    workerText: text('worker_text'),
   },
   (t) => [index('alarm_events_alarm_idx').on(t.alarmId, t.seq)],
 );

@@ -139,6 +139,7 @@ export class ShiftsSide implements ReconcileSide {
               raisedAt: em.raisedAt,
               ...(em.shiftId ? { shiftId: em.shiftId } : {}),
               ...(em.location ? { location: em.location } : {}),
+              ...(em.duress ? { duress: true } : {}),
             });
             return {
               changed: opened,

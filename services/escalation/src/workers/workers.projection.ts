@@ -200,6 +200,7 @@ export class WorkersProjection {
       location: e.location ?? null,
       shiftId: e.shiftId ?? null,
       emergencyId: e.emergencyId,
+      ...(e.duress ? { duress: true } : {}),
     });
     return !!opened;
   }

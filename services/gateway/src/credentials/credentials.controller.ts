@@ -1,12 +1,13 @@
-import { Body, Controller, HttpCode, HttpException, Inject, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, HttpException, Inject, Param, Post, Put, Req } from '@nestjs/common';
 import { RemoteError, type RpcClient } from '@lws/messaging';
 import { RPC } from '../common/rpc';
 import { actorOf, authorizeUserAccess, PositiveIntPipe } from '../common/access';
 import { parseInput } from '../common/validation';
+import { checkWorkerPin } from './pin-check';
 import { Roles, type AuthedRequest } from '../common/session.guard';
 import { COUNTERS, type Counters } from '../sessions/rate-limiter';
 import { SESSION_STORE, type SessionStore } from '../sessions/session.store';
-import { changePasswordSchema, verifyPinSchema } from './credentials.schema';
+import { changePasswordSchema, duressPinSchema, verifyPinSchema } from './credentials.schema';
 import { requireSelf } from './self-only';
 
 /** Wrong current passwords per user before change-password waits: a stolen session cannot guess the password. */
@@ -46,7 +47,22 @@ export class CredentialsController {
   async verifyPin(@Param('id', new PositiveIntPipe()) id: number, @Body() body: unknown, @Req() req: AuthedRequest) {
     requireSelf(actorOf(req), id);
     const { pin } = parseInput(verifyPinSchema, body);
-    return this.rpc.send('identity.pin.verify.v1', { userId: id, pin });
+    // The duress PIN answers exactly as the PIN: nothing in the reply may tell them apart.
+    await checkWorkerPin(this.rpc, id, pin);
+    return { valid: true };
+  }
+
+  /**
+   * The worker's duress PIN (issue 13): self, with the current PIN (400 wrong, 423 locked). It must
+   * differ from the PIN (400 naming duressPin); null removes it. Answers whether one is set.
+   */
+  @Put('api/users/:id/duress-pin')
+  @HttpCode(200)
+  async setDuressPin(@Param('id', new PositiveIntPipe()) id: number, @Body() body: unknown, @Req() req: AuthedRequest) {
+    requireSelf(actorOf(req), id);
+    const { currentPin, duressPin } = parseInput(duressPinSchema, body);
+    const { user } = await this.rpc.send('identity.pin.set_duress.v1', { userId: id, currentPin, ...(duressPin !== null ? { duressPin } : {}) });
+    return { duressPinSet: user.duressPinSet === true };
   }
 
   /** A new random PIN, shown once; it also lifts a PIN lockout. */

@@ -11,6 +11,11 @@ export const changePinSchema = z
   .object({ currentPin: fourDigits.optional(), pinCode: fourDigits })
   .strict('Only currentPin and pinCode may be sent with a PIN change');
 
+/** PUT /api/users/{id}/duress-pin (issue 13); duressPin null removes it. */
+export const duressPinSchema = z
+  .object({ currentPin: fourDigits, duressPin: fourDigits.nullable() })
+  .strict('Only currentPin and duressPin may be sent');
+
 const CURRENT_REQUIRED = 'Current password is required';
 const NEW_TOO_SHORT = 'New password must be at least 6 characters';
 

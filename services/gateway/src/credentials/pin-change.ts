@@ -1,4 +1,5 @@
-import type { RpcClient } from '@lws/messaging';
+import { BadRequestException } from '@nestjs/common';
+import { RemoteError, type RpcClient } from '@lws/messaging';
 import type { Actor } from '../common/access';
 import { parseInput } from '../common/validation';
 import { publicUser } from '../auth/auth.service';
@@ -13,6 +14,13 @@ import { requireSelf } from './self-only';
 export async function changePin(rpc: RpcClient, actor: Actor, userId: number, body: unknown) {
   requireSelf(actor, userId);
   const { currentPin, pinCode } = parseInput(changePinSchema, body);
-  const { user } = await rpc.send('identity.pin.change.v1', { userId, newPin: pinCode, ...(currentPin ? { currentPin } : {}) });
+  let user;
+  try {
+    ({ user } = await rpc.send('identity.pin.change.v1', { userId, newPin: pinCode, ...(currentPin ? { currentPin } : {}) }));
+  } catch (err) {
+    // identity names its own field; the browser sent pinCode.
+    if (err instanceof RemoteError && err.field === 'newPin') throw new BadRequestException({ message: err.message, field: 'pinCode' });
+    throw err;
+  }
   return { ...publicUser(user), ...(user.medicalInfo ? { medicalInfo: user.medicalInfo } : {}), pinSet: true as const };
 }

@@ -20,6 +20,8 @@ export function browserAlarm(a: AlarmView) {
     verdict: a.verdict ?? null,
     note: a.note ?? null,
     lateCheckInAt: a.lateCheckInAt ?? null,
+    duress: a.duress === true,
+    workerSafeAt: a.workerSafeAt ?? null,
     history: a.history,
   };
 }

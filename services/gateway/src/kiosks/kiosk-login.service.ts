@@ -7,6 +7,7 @@ import { COUNTERS, type Counters } from '../sessions/rate-limiter';
 import { SESSION_STORE, type SessionStore } from '../sessions/session.store';
 import { KIOSK_SESSION_IDLE_SECONDS } from '../sessions/cookies';
 import { publicUser } from '../auth/auth.service';
+import { raiseDuress } from '../credentials/pin-check';
 
 export const NOT_A_KIOSK = 'This device is not an enrolled kiosk';
 export const TOO_MANY_PIN_ATTEMPTS = 'Too many attempts on this kiosk. Please wait a few minutes and try again.';
@@ -39,7 +40,8 @@ export class KioskLoginService {
       if (err instanceof RemoteError && err.status === 401) await this.counters.hit(deviceKey, this.config.KIOSK_PIN_WINDOW_SECONDS);
       throw err;
     }
-    const { user, kioskId, kioskLocation } = reply;
+    const { user, kioskId, kioskLocation, duress } = reply;
+    if (duress) await raiseDuress(this.rpc, user.id);
     const sessionId = await this.sessions.create(
       {
         userId: user.id,

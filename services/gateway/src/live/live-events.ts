@@ -14,6 +14,7 @@ export const LIVE_SUBJECTS = [
   'escalation.alarm.resolved.v1',
   'escalation.alarm.escalated.v1',
   'escalation.alarm.late_check_in.v1',
+  'escalation.alarm.worker_safe.v1',
   'audit.entry.recorded.v1',
   'identity.user.created.v1',
   'identity.user.updated.v1',
@@ -53,6 +54,15 @@ function workerChange(userId: number, change: WorkerChange, at: string, extra: {
 
 function alarmChange(alarmId: string, userId: number, change: string, at: string, kind?: string): LiveDelivery {
   return { type: 'alarm', data: { alarmId, userId, change, ...(kind ? { kind } : {}), at }, to: 'monitors', about: userId };
+}
+
+/**
+ * Monitors see the change; so does the worker's own emergency screen, which refetches what it
+ * shows through the API (which never shows them an alarm raised by their duress PIN).
+ */
+function alarmChangeBoth(alarmId: string, userId: number, change: string, at: string): LiveDelivery[] {
+  const frame = alarmChange(alarmId, userId, change, at);
+  return [frame, { ...frame, to: { userId } }];
 }
 
 /**
@@ -96,15 +106,18 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
     case 'escalation.alarm.opened.v1': {
       const d = envelope.data;
       const opened = alarmChange(d.alarmId, d.userId, 'opened', d.openedAt, d.kind);
-      // The worker learns that help is on the way, nothing about the escalation itself.
+      // A duress alarm is the monitors' alone: the worker's screen must not change because of it.
+      if (d.duress) return [{ ...opened, data: { ...opened.data, duress: true } }];
       return [opened, { ...opened, to: { userId: d.userId } }];
     }
     case 'escalation.alarm.acknowledged.v1':
-      return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'acknowledged', envelope.data.at)];
+      return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'acknowledged', envelope.data.at);
     case 'escalation.alarm.resolved.v1':
-      return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'resolved', envelope.data.at)];
+      return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'resolved', envelope.data.at);
     case 'escalation.alarm.escalated.v1':
-      return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'escalated', envelope.data.at)];
+      return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'escalated', envelope.data.at);
+    case 'escalation.alarm.worker_safe.v1':
+      return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'worker_safe', envelope.data.at);
     case 'escalation.alarm.late_check_in.v1':
       return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'late_check_in', envelope.data.checkedInAt)];
     case 'audit.entry.recorded.v1': {

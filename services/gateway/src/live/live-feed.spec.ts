@@ -73,10 +73,28 @@ describe('LiveFeed', () => {
     await bus.publish(checkIn(8));
     expect(types(admin)).toEqual(['worker', 'alarm', 'worker']);
     expect(superadmin.frames).toEqual(admin.frames);
-    expect(types(seven)).toEqual(['worker']);
+    // The worker hears that its alarm moved on (its emergency screen refetches), never the step's details.
+    expect(types(seven)).toEqual(['worker', 'alarm']);
     expect(seven.frames[0]).toContain('"userId":7');
+    expect(seven.frames[1]).toContain('"change":"escalated"');
+    expect(seven.frames[1]).not.toContain('Called Sam');
     expect(types(eight)).toEqual(['worker']);
     expect(eight.frames[0]).toContain('"userId":8');
+  });
+
+  it("keeps a duress alarm from the worker's stream, while monitors see it marked", async () => {
+    await start();
+    const admin = client(1, 'admin');
+    const seven = client(7, 'worker');
+    for (const c of [admin, seven]) feed.attach(c);
+    const opened = (duress: boolean) =>
+      event('escalation.alarm.opened.v1', { alarmId: randomUUID(), userId: 7, kind: 'emergency', openedAt: NOW.toISOString(), ...(duress ? { duress } : {}) });
+    await bus.publish(opened(true));
+    await bus.publish(opened(false));
+    expect(types(admin)).toEqual(['alarm', 'alarm']);
+    expect(admin.frames[0]).toContain('"duress":true');
+    expect(types(seven)).toEqual(['alarm']);
+    expect(seven.frames[0]).not.toContain('duress');
   });
 
   it('tells a worker about changes to its own account, never another worker\'s, without names or phones', async () => {

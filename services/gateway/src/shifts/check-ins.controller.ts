@@ -4,6 +4,7 @@ import { actorOf } from '../common/access';
 import { RPC } from '../common/rpc';
 import type { AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
+import { checkWorkerPin } from '../credentials/pin-check';
 import { requireOwnShift } from './own-shift';
 import { checkInSchema, checkInUserSchema, parseIdempotencyKey } from './shifts.schema';
 import { browserWorker } from './worker.view';
@@ -13,7 +14,8 @@ export class CheckInsController {
   constructor(@Inject(RPC) private readonly rpc: RpcClient) {}
 
   /**
-   * "I'm safe": the PIN is verified by identity first (400 wrong, 423 locked: nothing recorded),
+   * "I'm safe": the PIN is verified by identity first (400 wrong, 423 locked: nothing recorded; the
+   * duress PIN checks in as the PIN does, and raises a silent duress emergency),
    * then shifts records it and computes the next deadline. A repeat within 5 s, or with an
    * Idempotency-Key already used, answers the first check-in.
    */
@@ -23,7 +25,7 @@ export class CheckInsController {
     requireOwnShift(actorOf(req), userId);
     const { location, pin } = parseInput(checkInSchema, body);
     const idempotencyKey = parseIdempotencyKey(keyHeader);
-    await this.rpc.send('identity.pin.verify.v1', { userId, pin });
+    await checkWorkerPin(this.rpc, userId, pin);
     const { checkIn, worker } = await this.rpc.send('shifts.checkin.record.v1', {
       userId,
       ...(location ? { location } : {}),

@@ -5,6 +5,7 @@ import { actorOf, authorizeUserAccess, PositiveIntPipe } from '../common/access'
 import { RPC } from '../common/rpc';
 import { Roles, type AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
+import { checkWorkerPin } from '../credentials/pin-check';
 import { requireOwnShift } from './own-shift';
 import { endShiftSchema, startShiftSchema } from './shifts.schema';
 import { browserCheckIn, browserWorker } from './worker.view';
@@ -23,13 +24,13 @@ export class ShiftsController {
     return browserWorker(worker);
   }
 
-  /** The PIN goes through identity's one verification path first: 400 wrong, 423 locked, and nothing ends. */
+  /** The PIN goes through identity's one verification path first: 400 wrong, 423 locked, and nothing ends (the duress PIN: as the PIN). */
   @Post('end-shift')
   @HttpCode(200)
   async end(@Param('id', new PositiveIntPipe()) id: number, @Body() body: unknown, @Req() req: AuthedRequest) {
     requireOwnShift(actorOf(req), id);
     const { pin } = parseInput(endShiftSchema, body);
-    await this.rpc.send('identity.pin.verify.v1', { userId: id, pin });
+    await checkWorkerPin(this.rpc, id, pin);
     const { worker } = await this.rpc.send('shifts.shift.end.v1', { userId: id });
     return browserWorker(worker);
   }

@@ -25,6 +25,9 @@ export const startShiftSchema = z.object({
 
 export const endShiftSchema = z.object({ pin }).strict();
 
+/** "I'm safe now" on the worker's emergency screen. */
+export const cancelEmergencySchema = z.object({ pin }).strict();
+
 /** Read first, so the access rule is applied before anything else in the body is judged. */
 export const checkInUserSchema = z.object({ userId: positiveId(INVALID_CHECK_IN_USER) });
 

@@ -20,6 +20,11 @@ export class CredentialsController {
     return this.credentials.changePin(req);
   }
 
+  @Command('identity.pin.set_duress.v1')
+  setDuressPin(@Payload() req: Req<'identity.pin.set_duress.v1'>) {
+    return this.credentials.setDuressPin(req);
+  }
+
   @Command('identity.pin.reset.v1')
   resetPin(@Payload() req: Req<'identity.pin.reset.v1'>) {
     return this.credentials.resetPin(req);

@@ -7,8 +7,9 @@ import { pinFailures, users, type UserRow } from '../db/schema';
 import { PasswordHasher } from '../users/password-hasher';
 import { UsersRepository } from '../users/users.repository';
 import { toUserView } from '../users/user-view';
-import { CURRENT_PASSWORD_INCORRECT, CURRENT_PIN_REQUIRED, PIN_LOCKED, SUPERADMIN_ONLY, USER_NOT_FOUND } from './messages';
+import { CURRENT_PASSWORD_INCORRECT, CURRENT_PIN_REQUIRED, DURESS_SAME_AS_PIN, DURESS_WORKERS_ONLY, PIN_LOCKED, PIN_SAME_AS_DURESS, SUPERADMIN_ONLY, USER_NOT_FOUND } from './messages';
 import { PinAssigner } from './pin-assigner';
+import { PinHasher } from './pin-hasher';
 import { PinVerifier } from './pin-verifier';
 import { temporaryPassword } from './temporary-password';
 
@@ -22,16 +23,38 @@ export class CredentialsService {
     private readonly passwords: PasswordHasher,
     private readonly pins: PinAssigner,
     private readonly verifier: PinVerifier,
+    private readonly hasher: PinHasher,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async verifyPin(req: Request<'identity.pin.verify.v1'>): Promise<Reply<'identity.pin.verify.v1'>> {
-    await this.verifier.verify(req.userId, req.pin);
-    return { valid: true };
+    const { duress } = await this.verifier.verifyStep(req.userId, req.pin);
+    return duress ? { valid: true, duress } : { valid: true };
   }
 
-  /** The current PIN (when one is set) goes through the one verification path, lockout included. */
+  /**
+   * A worker's duress PIN (issue 13): set with their current PIN (never the duress PIN itself), and
+   * never equal to the PIN. Absent: removed.
+   */
+  async setDuressPin(req: Request<'identity.pin.set_duress.v1'>): Promise<Reply<'identity.pin.set_duress.v1'>> {
+    const user = await this.load(req.userId);
+    if (user.role !== 'worker') throw new RpcError(403, DURESS_WORKERS_ONLY, { code: 'not_a_worker' });
+    await this.verifier.verify(user.id, req.currentPin, 'currentPin');
+    if (req.duressPin !== undefined && req.duressPin === req.currentPin) throw new RpcError(400, DURESS_SAME_AS_PIN, { field: 'duressPin' });
+    const duressPinHash = req.duressPin === undefined ? null : this.hasher.hash(req.duressPin);
+    const row = await this.uow.run(async (tx, emit) => {
+      const [updated] = await tx.update(users).set({ duressPinHash, updatedAt: this.clock() }).where(eq(users.id, user.id)).returning();
+      await emit('identity.credential.changed.v1', { userId: user.id, credential: 'duress_pin', changedBy: user.id, reset: false });
+      return updated;
+    });
+    return { user: toUserView(row) };
+  }
+
+  /**
+   * The current PIN (when one is set) goes through the one verification path, lockout included.
+   * The new PIN may not be the duress PIN: one of the two would then stop working.
+   */
   async changePin(req: Request<'identity.pin.change.v1'>): Promise<Reply<'identity.pin.change.v1'>> {
     const user = await this.load(req.userId);
     if (user.pinHash) {
@@ -40,6 +63,7 @@ export class CredentialsService {
     } else if (this.verifier.isLocked(user)) {
       throw new RpcError(423, PIN_LOCKED, { code: 'pin_locked' });
     }
+    if (user.duressPinHash && this.hasher.matches(user.duressPinHash, req.newPin)) throw new RpcError(400, PIN_SAME_AS_DURESS, { field: 'newPin' });
     const { result } = await this.pins.assign(req.newPin, (pinHash) =>
       this.uow.run(async (tx, emit) => {
         const [row] = await tx.update(users).set({ pinHash, updatedAt: this.clock() }).where(eq(users.id, user.id)).returning();
@@ -54,12 +78,16 @@ export class CredentialsService {
   async resetPin(req: Request<'identity.pin.reset.v1'>): Promise<Reply<'identity.pin.reset.v1'>> {
     await this.requireSuperadmin(req.resetBy);
     const user = await this.load(req.userId);
-    const { generatedPin } = await this.pins.assign(undefined, (pinHash) =>
-      this.uow.run(async (tx, emit) => {
-        await tx.update(users).set({ pinHash, pinLockedUntil: null, updatedAt: this.clock() }).where(eq(users.id, user.id));
-        await tx.delete(pinFailures).where(eq(pinFailures.userId, user.id));
-        await emit('identity.credential.changed.v1', { userId: user.id, credential: 'pin', changedBy: req.resetBy, reset: true });
-      }),
+    const { generatedPin } = await this.pins.assign(
+      undefined,
+      (pinHash) =>
+        this.uow.run(async (tx, emit) => {
+          await tx.update(users).set({ pinHash, pinLockedUntil: null, updatedAt: this.clock() }).where(eq(users.id, user.id));
+          await tx.delete(pinFailures).where(eq(pinFailures.userId, user.id));
+          await emit('identity.credential.changed.v1', { userId: user.id, credential: 'pin', changedBy: req.resetBy, reset: true });
+        }),
+      // The drawn PIN is never the worker's duress PIN.
+      user.duressPinHash,
     );
     return { pin: generatedPin! };
   }

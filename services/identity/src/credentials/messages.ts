@@ -6,3 +6,7 @@ export const CURRENT_PIN_REQUIRED = 'Current PIN is required';
 export const CURRENT_PASSWORD_INCORRECT = 'Current password is incorrect';
 export const SUPERADMIN_ONLY = 'Only a superadmin can reset credentials';
 export const USER_NOT_FOUND = 'User not found';
+
+export const DURESS_SAME_AS_PIN = 'Your duress PIN must be different from your PIN';
+export const PIN_SAME_AS_DURESS = 'Your PIN must be different from your duress PIN';
+export const DURESS_WORKERS_ONLY = 'Only workers have a duress PIN';

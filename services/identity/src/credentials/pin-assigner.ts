@@ -20,8 +20,10 @@ export interface AssignedPin<T> {
 export class PinAssigner {
   constructor(private readonly hasher: PinHasher) {}
 
-  async assign<T>(chosen: string | undefined, work: (pinHash: string) => Promise<T>): Promise<AssignedPin<T>> {
-    const pin = chosen ?? this.hasher.randomPin();
+  /** `avoidHash`: a drawn PIN is never this one (the worker's duress PIN). */
+  async assign<T>(chosen: string | undefined, work: (pinHash: string) => Promise<T>, avoidHash?: string | null): Promise<AssignedPin<T>> {
+    let pin = chosen ?? this.hasher.randomPin();
+    while (!chosen && avoidHash && this.hasher.matches(avoidHash, pin)) pin = this.hasher.randomPin();
     const result = await work(this.hasher.hash(pin));
     return chosen ? { result } : { result, generatedPin: pin };
   }

@@ -31,7 +31,7 @@ async function lockUser(tx: Tx, userId: number): Promise<UserRow | undefined> {
   return row as UserRow;
 }
 
-type Outcome = 'ok' | 'wrong' | 'locked' | 'no-pin' | 'missing';
+type Outcome = 'ok' | 'duress' | 'wrong' | 'locked' | 'no-pin' | 'missing';
 
 /**
  * The one PIN-verification path: every PIN step in the product (end shift, check-in, alert
@@ -53,8 +53,22 @@ export class PinVerifier {
   /**
    * Checks the PIN of a known user. Resolves with the user; throws 400 (wrong PIN or none set,
    * naming `field`), 404 or 423. A wrong PIN is recorded even though the caller gets an error.
+   * The duress PIN counts as wrong here: only a PIN step a worker takes accepts it (below).
    */
   async verify(userId: number, pin: string, field = 'pin'): Promise<UserRow> {
+    return (await this.check(userId, pin, field, false)).user;
+  }
+
+  /**
+   * A worker's PIN step (check-in, end shift, the alert dialog, a kiosk, "I'm safe now"): the
+   * duress PIN passes as the PIN does, clearing wrong attempts alike, and `duress` says it was that.
+   * The PIN is compared first, so a duress PIN that came to equal the PIN is simply the PIN.
+   */
+  async verifyStep(userId: number, pin: string): Promise<{ user: UserRow; duress: boolean }> {
+    return this.check(userId, pin, 'pin', true);
+  }
+
+  private async check(userId: number, pin: string, field: string, allowDuress: boolean): Promise<{ user: UserRow; duress: boolean }> {
     const now = this.clock();
     const { outcome, user } = await this.uow.run(async (tx, emit): Promise<{ outcome: Outcome; user?: UserRow }> => {
       // Row lock: concurrent guesses for one account are counted one after the other.
@@ -65,6 +79,10 @@ export class PinVerifier {
       if (this.hasher.matches(row.pinHash, pin)) {
         await this.clearFailures(tx, row);
         return { outcome: 'ok', user: row };
+      }
+      if (allowDuress && row.duressPinHash && this.hasher.matches(row.duressPinHash, pin)) {
+        await this.clearFailures(tx, row);
+        return { outcome: 'duress', user: row };
       }
       const failedAt = now.toISOString();
       const windowStart = new Date(now.getTime() - PIN_FAILURE_WINDOW_MS).toISOString();
@@ -82,7 +100,9 @@ export class PinVerifier {
     });
     switch (outcome) {
       case 'ok':
-        return user!;
+        return { user: user!, duress: false };
+      case 'duress':
+        return { user: user!, duress: true };
       case 'missing':
         throw new RpcError(404, USER_NOT_FOUND, { field: 'userId' });
       case 'no-pin':

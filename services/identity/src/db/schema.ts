@@ -27,6 +27,11 @@ export const users = identitySchema.table(
      * two workers may share a PIN and choosing one reveals nothing about anyone else's.
      */
     pinHash: text('pin_hash'),
+    /**
+     * The worker's duress PIN (issue 13), hashed as the PIN: it passes wherever a PIN is asked and
+     * silently raises a duress emergency. Null: none set.
+     */
+    duressPinHash: text('duress_pin_hash'),
     pinLockedUntil: timestamp('pin_locked_until', { withTimezone: true }),
     /** Set after a superadmin reset: the temporary password must be replaced at the next change. */
     passwordIsTemporary: boolean('password_is_temporary').notNull().default(false),

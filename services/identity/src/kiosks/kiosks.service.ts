@@ -110,8 +110,9 @@ export class KiosksService {
       .limit(1);
     if (!candidate || candidate.role !== 'worker' || !candidate.pinHash) throw new RpcError(401, INVALID_PIN, { code: 'invalid_pin' });
     let user: UserRow;
+    let duress: boolean;
     try {
-      user = await this.verifier.verify(candidate.id, req.pin);
+      ({ user, duress } = await this.verifier.verifyStep(candidate.id, req.pin));
     } catch (err) {
       if (err instanceof RpcError && err.status === 423) {
         await this.uow.run((_tx, emit) => emit('identity.login.failed.v1', { username: candidate.username, reason: 'locked' }));
@@ -124,7 +125,7 @@ export class KiosksService {
       await tx.update(kiosks).set({ lastUsedAt: this.clock() }).where(eq(kiosks.id, kiosk.id));
       await emit('identity.login.succeeded.v1', { userId: user.id, username: user.username, method: 'pin' });
     });
-    return { user: toUserView(user), kioskId: kiosk.id, kioskLocation: kiosk.location };
+    return { user: toUserView(user), kioskId: kiosk.id, kioskLocation: kiosk.location, ...(duress ? { duress } : {}) };
   }
 
   private async activeKiosk(token: string): Promise<KioskRow | undefined> {

@@ -11,6 +11,7 @@ export function toUserView(row: UserRow) {
     ...(row.medicalInfo ? { medicalInfo: row.medicalInfo } : {}),
     createdAt: row.createdAt.toISOString(),
     pinSet: row.pinHash !== null,
+    ...(row.duressPinHash !== null ? { duressPinSet: true } : {}),
     passwordIsTemporary: row.passwordIsTemporary,
     ...(row.teamId !== null ? { teamId: row.teamId } : {}),
     ...(row.awayUntil ? { awayUntil: row.awayUntil.toISOString() } : {}),

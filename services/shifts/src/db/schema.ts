@@ -63,6 +63,8 @@ export const emergencies = shiftsSchema.table(
     shiftId: uuid('shift_id'),
     location: text('location'),
     raisedAt: at('raised_at').notNull(),
+    /** Raised by the worker's duress PIN (issue 13). */
+    duress: boolean('duress').notNull().default(false),
   },
   (t) => [
     index('emergencies_user_idx').on(t.userId, t.raisedAt),

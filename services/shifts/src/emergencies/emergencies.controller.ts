@@ -10,6 +10,6 @@ export class EmergenciesController {
 
   @Command('shifts.emergency.raise.v1')
   raise(@Payload() req: CommandMap['shifts.emergency.raise.v1']['request']) {
-    return this.emergencies.raise(req.userId);
+    return this.emergencies.raise(req.userId, req.duress === true);
   }
 }

@@ -23,15 +23,17 @@ export class EmergenciesService {
   /**
    * Every press raises: a worker in danger pressing twice must never be answered "already done",
    * and escalation decides what a second emergency of an open alarm means. On shift or not.
+   * `duress` (the worker's duress PIN, issue 13): raised silently, and the worker's check-in timer
+   * is left as it was, so nothing on their screen changes because of it.
    */
-  async raise(userId: number): Promise<Raise['reply']> {
+  async raise(userId: number, duress = false): Promise<Raise['reply']> {
     return this.uow.run(async (tx, emit) => {
       const state = await this.workers.lockOrCreate(tx, userId);
       const now = this.clock();
       const id = randomUUID();
       const shiftId = state.onShift ? (state.currentShiftId ?? undefined) : undefined;
       const location = state.onShift ? (state.location ?? undefined) : undefined;
-      await tx.insert(emergencies).values({ id, userId, shiftId: shiftId ?? null, location: location ?? null, raisedAt: now });
+      await tx.insert(emergencies).values({ id, userId, shiftId: shiftId ?? null, location: location ?? null, raisedAt: now, duress });
       // An emergency changes the worker's state as escalation sees it: it raises their version too.
       const workerVersion = await this.workers.update(tx, userId, {});
       await emit('shifts.emergency.raised.v1', {
@@ -41,9 +43,10 @@ export class EmergenciesService {
         ...(location ? { location } : {}),
         raisedAt: now.toISOString(),
         workerVersion,
+        ...(duress ? { duress } : {}),
       });
       const raised = { ...state, version: workerVersion };
-      const after = shiftId && location ? await this.resetTimer(tx, emit, raised, shiftId, location, now) : raised;
+      const after = shiftId && location && !duress ? await this.resetTimer(tx, emit, raised, shiftId, location, now) : raised;
       return { emergencyId: id, raisedAt: now.toISOString(), worker: workerView(after) };
     });
   }

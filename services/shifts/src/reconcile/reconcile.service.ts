@@ -38,7 +38,7 @@ export class ReconcileService {
         : this.db.execute(sql`
             with ${this.lines(req.emergenciesSince)}
             select w.user_id, w.version, w.changed_at, w.on_shift, w.current_shift_id, w.location, w.next_check_in_at, w.latest_check_in_at,
-              (select coalesce(json_agg(json_build_object('id', e.id, 'raisedAt', e.raised_at, 'shiftId', e.shift_id, 'location', e.location) order by e.raised_at), '[]')
+              (select coalesce(json_agg(json_build_object('id', e.id, 'raisedAt', e.raised_at, 'shiftId', e.shift_id, 'location', e.location, 'duress', e.duress) order by e.raised_at), '[]')
                  from ${emergencies} e where e.user_id = k.user_id and e.raised_at >= ${req.emergenciesSince}::timestamptz) as emergencies
             from lines k left join ${workerState} w on w.user_id = k.user_id
             where k.user_id % ${req.buckets} = any(${bucketIds}::int[]) or k.user_id = any(${userIds}::int[])`),
@@ -62,6 +62,7 @@ export class ReconcileService {
         raisedAt: iso(e.raisedAt)!,
         ...(e.shiftId ? { shiftId: e.shiftId } : {}),
         ...(e.location ? { location: e.location } : {}),
+        ...(e.duress ? { duress: true } : {}),
       })),
     }));
     const shiftRows = (shiftsRead.rows as ShiftRow[]).map((r) => ({
@@ -109,6 +110,7 @@ interface EmergencyJson {
   raisedAt: string;
   shiftId: string | null;
   location: string | null;
+  duress: boolean;
 }
 
 const parseJson = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));

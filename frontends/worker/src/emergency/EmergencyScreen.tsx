@@ -1,0 +1,41 @@
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle } from '@lws/fe-ui';
+import type { OwnEmergency } from './useOwnEmergency';
+
+const LONDON_TIME = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const time = (iso: string) => LONDON_TIME.format(new Date(iso));
+
+function summary(e: OwnEmergency): string {
+  if (e.safeAt) return "You said you're safe. A monitor will confirm and close this.";
+  if (e.acknowledgedByName) return `${e.acknowledgedByName} is dealing with it. Stay where you are if you can.`;
+  return 'Your monitors are being alerted. Stay where you are if you can and wait for help.';
+}
+
+/**
+ * Issue 13: from the moment the worker raises an emergency until a monitor resolves it, the top of
+ * their screen says when help was requested, what has happened since and who is dealing with it,
+ * all from the server (their alarm on the live stream). "I'm safe now" asks for the PIN.
+ */
+export function EmergencyScreen({ emergency, onSafe }: { emergency: OwnEmergency; onSafe(): void }) {
+  return (
+    <Card className="lws-emergency-screen" data-testid="emergency-screen" data-state={emergency.safeAt ? 'safe' : emergency.state}>
+      <CardHeader>
+        <CardTitle>Help requested at {time(emergency.openedAt)}</CardTitle>
+        <CardDescription data-testid="emergency-screen-summary">{summary(emergency)}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <ol className="lws-emergency-screen__updates" aria-live="polite" data-testid="emergency-updates">
+          {emergency.updates.map((u, i) => (
+            <li key={`${u.at}-${i}`}>
+              <time dateTime={u.at}>{time(u.at)}</time> {u.text}
+            </li>
+          ))}
+        </ol>
+        {emergency.safeAt ? null : (
+          <Button variant="outline" block onClick={onSafe} data-testid="emergency-safe-button">
+            I&apos;m safe now — cancel
+          </Button>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "identity"."users" ADD COLUMN "duress_pin_hash" text;

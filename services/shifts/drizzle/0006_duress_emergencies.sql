@@ -1,0 +1,1 @@
+ALTER TABLE "shifts"."emergencies" ADD COLUMN "duress" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,189 @@
+import { eventually } from '@lws/testing';
+import type request from 'supertest';
+import { startTestStack, XHR, type TestStack } from './support/test-stack';
+import { nextMobile, signIn, superadminOf, type Account } from './support/accounts';
+import { streamEvents } from './support/stream-events';
+
+/**
+ * Issue 13 through the gateway, on the whole stack (real PostgreSQL, NATS, Redis): the worker's
+ * own emergency screen, "I'm safe now", and the duress PIN, as the worker and a monitor see them.
+ */
+
+const EVENT_WAIT_MS = 30_000;
+const SITE = 'The Prospect Building';
+
+interface Worker extends Account {
+  pin: string;
+  name: string;
+}
+
+interface OwnEmergency {
+  id: string;
+  state: 'open' | 'acknowledged' | 'resolved';
+  openedAt: string;
+  acknowledgedByName: string | null;
+  acknowledgedAt: string | null;
+  safeAt: string | null;
+  updates: { at: string; text: string }[];
+}
+
+interface Alarm {
+  id: string;
+  userId: number;
+  kind: 'missed_check_in' | 'emergency';
+  state: string;
+  duress: boolean;
+  workerSafeAt: string | null;
+  history: string[];
+}
+
+describe("the worker's emergency screen and the duress PIN (whole stack)", () => {
+  let t: TestStack;
+  let admin: Worker;
+  let nextPin = 4100;
+
+  beforeAll(async () => {
+    t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000', EMERGENCY_NUMBER_1: '+447911123456' } });
+    const superadmin = await superadminOf(t);
+    admin = await newAccount('admin', superadmin.agent);
+  }, 120_000);
+  afterAll(() => t?.stop());
+
+  async function newAccount(role: 'worker' | 'admin', creator: request.Agent): Promise<Worker> {
+    const username = `${role}${Math.random().toString(36).slice(2, 9)}`;
+    const password = 'Secret1pass';
+    const pin = String(nextPin++);
+    const name = `${role === 'admin' ? 'Alice' : 'Sam'} ${username}`;
+    const res = await creator.post('/api/users').set(XHR).send({ username, password, name, phone: nextMobile(), role, pinCode: pin }).expect(201);
+    return { id: res.body.user.id, username, password, role, agent: await signIn(t, username, password), pin, name };
+  }
+
+  async function onShift(): Promise<Worker> {
+    const w = await newAccount('worker', admin.agent);
+    await eventually(async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200, EVENT_WAIT_MS, 100);
+    return w;
+  }
+
+  const own = async (w: Worker) => (await w.agent.get(`/api/users/${w.id}/emergency`).expect(200)).body.emergency as OwnEmergency | null;
+  const ownWhen = async (w: Worker, ok: (e: OwnEmergency | null) => boolean) => {
+    const seen = (await eventually(async () => {
+      const e = await own(w);
+      return ok(e) ? { e } : undefined;
+    }, EVENT_WAIT_MS, 100)) as { e: OwnEmergency };
+    return seen.e;
+  };
+  const alarmsOf = async (userId: number) => ((await admin.agent.get('/api/alarms').expect(200)).body as Alarm[]).filter((a) => a.userId === userId);
+  const alarmWhen = (userId: number, ok: (a: Alarm) => boolean) =>
+    eventually(async () => (await alarmsOf(userId)).find(ok), EVENT_WAIT_MS, 100) as Promise<Alarm>;
+  const texts = (e: OwnEmergency) => e.updates.map((u) => u.text);
+
+  it('follows the emergency from the request, through the monitor who takes it, to "I\'m safe now" and the monitor closing it', async () => {
+    const w = await onShift();
+    expect(await own(w)).toBeNull();
+
+    await w.agent.post('/api/emergency-call').set(XHR).send({ userId: w.id, emergency: true }).expect(200);
+    const raised = await ownWhen(w, (e) => !!e && texts(e).includes('Your monitors have been alerted'));
+    expect(raised).toMatchObject({ state: 'open', acknowledgedByName: null, safeAt: null });
+    expect(texts(raised)[0]).toBe('Help requested');
+
+    const alarm = await alarmWhen(w.id, (a) => a.kind === 'emergency');
+    expect(alarm.duress).toBe(false);
+    await admin.agent.post(`/api/alarms/${alarm.id}/acknowledge`).set(XHR).send({}).expect(200);
+    const taken = await ownWhen(w, (e) => e?.state === 'acknowledged');
+    expect(taken.acknowledgedByName).toBe(admin.name);
+    expect(texts(taken)).toContain(`${admin.name} is dealing with it`);
+
+    // A wrong PIN changes nothing.
+    const wrong = await w.agent.post(`/api/users/${w.id}/emergency/${raised.id}/cancel`).set(XHR).send({ pin: w.pin === '0000' ? '1111' : '0000' }).expect(400);
+    expect(wrong.body.field).toBe('pin');
+    expect((await own(w))?.safeAt).toBeNull();
+
+    const safe = await w.agent.post(`/api/users/${w.id}/emergency/${raised.id}/cancel`).set(XHR).send({ pin: w.pin }).expect(200);
+    expect(safe.body.emergency.safeAt).toEqual(expect.any(String));
+    expect(texts(safe.body.emergency).at(-1)).toBe("You said you're safe. A monitor will confirm and close this.");
+
+    // The monitor sees it, to confirm as a false alarm; the activity log records it.
+    const confirmed = await alarmWhen(w.id, (a) => a.id === alarm.id && a.workerSafeAt !== null);
+    expect(confirmed.history.some((h) => h.includes('said they are safe') && h.includes('confirm it and resolve it as a false alarm'))).toBe(true);
+    await eventually(async () => (await streamEvents(t, 'escalation.alarm.worker_safe.v1')).some((e) => e.data.alarmId === alarm.id), EVENT_WAIT_MS);
+
+    await admin.agent.post(`/api/alarms/${alarm.id}/resolve`).set(XHR).send({ verdict: 'false_alarm', note: 'Sam confirmed by phone' }).expect(200);
+    await ownWhen(w, (e) => e === null);
+    // Closed: saying so again is a 409.
+    expect((await w.agent.post(`/api/users/${w.id}/emergency/${raised.id}/cancel`).set(XHR).send({ pin: w.pin }).expect(409)).body.message).toBe(
+      'A monitor has already closed this emergency',
+    );
+  });
+
+  it("refuses another worker's emergency and an id that is no alarm, naming what is wrong", async () => {
+    const w = await onShift();
+    const other = await onShift();
+    await w.agent.post('/api/emergency-call').set(XHR).send({ userId: w.id, emergency: true }).expect(200);
+    const mine = await ownWhen(w, (e) => e !== null);
+    await other.agent.post(`/api/users/${w.id}/emergency/${mine.id}/cancel`).set(XHR).send({ pin: w.pin }).expect(403);
+    expect((await other.agent.post(`/api/users/${other.id}/emergency/${mine.id}/cancel`).set(XHR).send({ pin: other.pin }).expect(404)).body.message).toBe(
+      'Emergency not found',
+    );
+    expect((await w.agent.post(`/api/users/${w.id}/emergency/not-an-id/cancel`).set(XHR).send({ pin: w.pin }).expect(400)).body.field).toBe('id');
+    expect((await w.agent.post(`/api/users/${w.id}/emergency/${mine.id}/cancel`).set(XHR).send({ pin: 12 }).expect(400)).body.field).toBe('pin');
+    expect((await own(w))?.safeAt).toBeNull();
+  });
+
+  describe('duress PIN', () => {
+    async function withDuress(): Promise<Worker & { duress: string }> {
+      const w = await onShift();
+      const duress = String(Number(w.pin) + 5000);
+      await w.agent.put(`/api/users/${w.id}/duress-pin`).set(XHR).send({ currentPin: w.pin, duressPin: duress }).expect(200, { duressPinSet: true });
+      return { ...w, duress };
+    }
+
+    it('is set with the current PIN, must differ from it, and the PIN may not become it', async () => {
+      const w = await onShift();
+      const same = await w.agent.put(`/api/users/${w.id}/duress-pin`).set(XHR).send({ currentPin: w.pin, duressPin: w.pin }).expect(400);
+      expect(same.body).toEqual({ message: 'Your duress PIN must be different from your PIN', field: 'duressPin' });
+      const wrong = await w.agent.put(`/api/users/${w.id}/duress-pin`).set(XHR).send({ currentPin: '9999', duressPin: '1357' }).expect(400);
+      expect(wrong.body.field).toBe('currentPin');
+      expect((await w.agent.get('/api/auth/me').expect(200)).body.duressPinSet).toBe(false);
+
+      await w.agent.put(`/api/users/${w.id}/duress-pin`).set(XHR).send({ currentPin: w.pin, duressPin: '1357' }).expect(200, { duressPinSet: true });
+      expect((await w.agent.get('/api/auth/me').expect(200)).body.duressPinSet).toBe(true);
+      const clash = await w.agent.patch(`/api/users/${w.id}`).set(XHR).send({ currentPin: w.pin, pinCode: '1357' }).expect(400);
+      expect(clash.body).toEqual({ message: 'Your PIN must be different from your duress PIN', field: 'pinCode' });
+      // The duress PIN is no PIN for changing credentials.
+      expect((await w.agent.put(`/api/users/${w.id}/duress-pin`).set(XHR).send({ currentPin: '1357', duressPin: null }).expect(400)).body.field).toBe('currentPin');
+      await w.agent.put(`/api/users/${w.id}/duress-pin`).set(XHR).send({ currentPin: w.pin, duressPin: null }).expect(200, { duressPinSet: false });
+    });
+
+    it('checks in exactly as the PIN does, while monitors get a DURESS alarm the worker never sees', async () => {
+      const w = await withDuress();
+      const res = await w.agent.post('/api/check-ins').set(XHR).send({ userId: w.id, location: SITE, pin: w.duress }).expect(201);
+      expect(res.body).toMatchObject({ userId: w.id, status: 'safe', nextCheckInTime: expect.any(String) });
+      expect((await w.agent.post(`/api/users/${w.id}/verify-pin`).set(XHR).send({ pin: w.duress }).expect(200)).body).toEqual({ valid: true });
+
+      const alarm = await alarmWhen(w.id, (a) => a.duress);
+      expect(alarm.kind).toBe('emergency');
+      expect(alarm.history[0]).toMatch(/^DURESS: the worker entered their duress PIN/);
+      // Every step runs at once: the emergency numbers are called without waiting for an acknowledgement.
+      await alarmWhen(w.id, (a) => a.id === alarm.id && a.history.some((h) => h.startsWith('Calling +447911123456')));
+      expect(await own(w)).toBeNull();
+      // The activity log records it, for monitors only.
+      const entries = async () => (await admin.agent.get('/api/activity-logs').expect(200)).body as { userId: number | null; details: string }[];
+      await eventually(async () => (await entries()).some((e) => e.userId === w.id && e.details.startsWith('DURESS PIN entered')), EVENT_WAIT_MS, 200);
+    });
+
+    it('"cancels" an emergency on screen as the PIN would, while the emergency goes on escalating', async () => {
+      const w = await withDuress();
+      await w.agent.post('/api/emergency-call').set(XHR).send({ userId: w.id, emergency: true }).expect(200);
+      const raised = await ownWhen(w, (e) => e !== null);
+      const res = await w.agent.post(`/api/users/${w.id}/emergency/${raised.id}/cancel`).set(XHR).send({ pin: w.duress }).expect(200);
+      expect(res.body.emergency.safeAt).toEqual(expect.any(String));
+      expect(texts(res.body.emergency).at(-1)).toBe("You said you're safe. A monitor will confirm and close this.");
+
+      const first = await alarmWhen(w.id, (a) => !a.duress && a.history.some((h) => h.includes('cancelled this emergency with their duress PIN')));
+      expect(first.workerSafeAt).toBeNull();
+      await alarmWhen(w.id, (a) => a.duress);
+      // What the worker sees stays as "safe", however the alarm goes on.
+      expect((await own(w))?.safeAt).toBe(res.body.emergency.safeAt);
+    });
+  });
+});
