@@ -406,3 +406,98 @@ test('the alert sound is looked up with HEAD and, when the file is missing, the 
   await expect.poll(() => page.evaluate(() => (window as unknown as { __beeps: { count: number } }).__beeps.count)).toBe(3);
   await context.close();
 });
+
+test("issue 13: a worker's emergency screen follows what the monitor does, side by side, until they say they are safe", async ({ browser, playwright }) => {
+  test.setTimeout(120_000);
+  const worker = await createUser(playwright, { name: 'Sky Sideby' });
+  await startShift(worker);
+  const context = await browser.newContext({ storageState: worker.state, viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto('/worker');
+  const monitor = await pageAs(browser, admin.state, '/admin');
+
+  await page.getByTestId('emergency-button').click();
+  const screen = page.getByTestId('emergency-screen');
+  await expect(screen).toContainText(/Help requested at \d{2}:\d{2}/);
+  await expect(page.getByTestId('emergency-updates')).toContainText('Your monitors have been alerted');
+  // It leads the phone's screen, with the way to say "I'm safe" in view.
+  await expect(page.getByTestId('emergency-safe-button')).toBeInViewport();
+  await expect(page.getByTestId('status-pill')).toHaveText('Help requested');
+
+  // The monitor takes it: the worker's screen names them, without a reload.
+  await expect(monitor.getByTestId('alarm-banner-worker')).toHaveText('Sky Sideby');
+  const row = monitor.locator(`[data-testid="alarm-row"][data-user-id="${worker.id}"]`);
+  await row.getByTestId('alarm-acknowledge').click();
+  await expect(page.getByTestId('emergency-screen-summary')).toHaveText('Ada Alarmwatch is dealing with it. Stay where you are if you can.');
+  await expect(page.getByTestId('emergency-updates')).toContainText('Ada Alarmwatch is dealing with it');
+
+  // "I'm safe now" asks for the PIN; the monitor then sees it to confirm.
+  await page.getByTestId('emergency-safe-button').click();
+  const dialog = page.getByTestId('pin-dialog');
+  await expect(dialog).toContainText("Enter your 4-digit security PIN to tell your monitors you're safe");
+  await dialog.getByLabel('Security PIN').fill(worker.pin);
+  await expect(screen).toHaveAttribute('data-state', 'safe');
+  await expect(page.getByTestId('emergency-screen-summary')).toHaveText("You said you're safe. A monitor will confirm and close this.");
+  await expect(page.getByTestId('emergency-safe-button')).toBeHidden();
+  await expect(row.getByTestId('alarm-worker-safe')).toContainText('Said they are safe at');
+
+  // The monitor closes it: the worker's screen goes back to normal and says so.
+  const [alarm] = (await openAlarms(worker.id)).filter((a) => a.kind === 'emergency');
+  const res = await superadminApi.post(`/api/alarms/${alarm.id}/resolve`, { data: { verdict: 'false_alarm', note: 'Confirmed safe by phone' } });
+  expect(res.ok(), await res.text()).toBe(true);
+  await expect(screen).toBeHidden();
+  await expect(toast(page, 'Emergency closed')).toBeVisible();
+  await context.close();
+  await monitor.context().close();
+});
+
+test('issue 13: a worker sets a duress PIN and checks in with it: their screen shows an ordinary check-in, the monitor sees DURESS', async ({ browser, playwright }) => {
+  test.setTimeout(120_000);
+  const worker = await createUser(playwright, { name: 'Dana Duress' });
+  const duressPin = worker.pin === '1470' ? '1471' : '1470';
+  await startShift(worker);
+  const page = await pageAs(browser, worker.state, '/profile');
+  const card = page.getByTestId('profile-duress-pin');
+  await card.getByTestId('duress-pin-start').click();
+  await card.getByTestId('duress-current-input').fill(worker.pin);
+  await card.getByTestId('duress-new-input').fill(worker.pin);
+  await card.getByTestId('duress-pin-submit').click();
+  await expect(card.getByTestId('duress-pin-error')).toHaveText('Your duress PIN must be different from your PIN');
+  await card.getByTestId('duress-new-input').fill(duressPin);
+  await card.getByTestId('duress-pin-submit').click();
+  await expect(card.getByTestId('duress-pin-status')).toHaveText('A duress PIN is set.');
+
+  await testClock({ advanceMinutes: 55 });
+  await page.goto('/worker');
+  await page.getByTestId('check-in-button').click();
+  await page.getByTestId('pin-dialog').getByLabel('Security PIN').fill(duressPin);
+  await expect(toast(page, 'Check-in successful')).toBeVisible();
+  await expect(page.getByTestId('status-pill')).toHaveText("You're checked in");
+  await expect(page.getByTestId('emergency-screen')).toBeHidden();
+
+  const monitor = await pageAs(browser, admin.state, '/admin');
+  await expect(monitor.getByTestId('alarm-banner-kind')).toHaveText('DURESS');
+  const row = monitor.locator(`[data-testid="alarm-row"][data-user-id="${worker.id}"]`);
+  await expect(row.getByTestId('alarm-kind')).toHaveText('DURESS');
+  const active = monitor.getByTestId('active-workers-table').locator(`[data-testid="active-worker-row"][data-username="${worker.username}"]`);
+  await expect(active.getByTestId('worker-status')).toHaveText('DURESS');
+  // Nothing reached the worker's screen meanwhile.
+  await expect(page.getByTestId('emergency-screen')).toBeHidden();
+  await page.context().close();
+  await monitor.context().close();
+});
+
+test('issue 13: a worker asks for 15 more minutes twice; the countdown moves and the button goes once none are left', async ({ browser, playwright }) => {
+  const worker = await createUser(playwright, { name: 'Ezra Extend' });
+  await startShift(worker);
+  const page = await pageAs(browser, worker.state, '/worker');
+  const deadline = page.getByTestId('check-in-deadline');
+  const before = await deadline.textContent();
+  await page.getByTestId('extend-button').click();
+  await expect(toast(page, 'Check-in extended')).toContainText(/Your next check-in is now due at \d{2}:\d{2}\./);
+  await expect(deadline).not.toHaveText(before ?? '');
+  await expect(page.getByTestId('extend-button')).toHaveText('+15 min (1 left)');
+  await page.getByTestId('extend-button').click();
+  await expect(page.getByTestId('extend-button')).toBeHidden();
+  await page.context().close();
+});

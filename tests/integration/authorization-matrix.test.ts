@@ -215,6 +215,7 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/users/:id/start-shift': ownShift(400, { body: { location: '' } }),
   'POST /api/users/:id/end-shift': ownShift(400, { body: { pin: '12' } }),
   'POST /api/check-ins': ownShift(400, { body: (userId) => ({ userId, pin: '12' }) }),
+  'POST /api/check-ins/extend': ownShift(400, { body: (userId) => ({ userId, minutes: 20 }) }),
   'POST /api/emergency-call': ownShift(400, { body: (userId) => ({ userId, emergency: false }) }),
   'GET /api/users/:id/emergency': ownShift(200),
   // ":alarmId" stays in the path, which is no alarm id: a caller let through gets 400.
@@ -329,6 +330,7 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'POST /api/users/:id/start-shift': asTeamAdmin(403, { on: 'worker', body: { location: '' } }),
   'POST /api/users/:id/end-shift': asTeamAdmin(403, { on: 'worker', body: { pin: '12' } }),
   'POST /api/check-ins': asTeamAdmin(403, { on: 'worker', body: (userId) => ({ userId, pin: '12' }) }),
+  'POST /api/check-ins/extend': asTeamAdmin(403, { on: 'worker', body: (userId) => ({ userId, minutes: 20 }) }),
   'POST /api/emergency-call': asTeamAdmin(403, { on: 'worker', body: (userId) => ({ userId, emergency: false }) }),
   'GET /api/users/:id/emergency': asTeamAdmin(403, { on: 'worker' }),
   'POST /api/users/:id/emergency/:alarmId/cancel': asTeamAdmin(403, { on: 'worker', body: { pin: '12' } }),

@@ -182,6 +182,8 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
         verdict: null,
         note: null,
         lateCheckInAt: null,
+        duress: false,
+        workerSafeAt: null,
         history: expect.any(Array),
       });
       expect(Date.parse(alarm.openedAt as string)).toBeGreaterThanOrEqual(Date.parse(res.body.nextCheckInTime));

@@ -45,7 +45,7 @@ export type { TabsContentProps, TabsProps, TabsTriggerProps } from './components
 
 export { useDocumentTitle } from './session/useDocumentTitle';
 
-export { formatDateTime } from './format/date-time';
+export { formatDateTime, formatTime } from './format/date-time';
 export {
   PHONE_PREFIX_HINT,
   PHONE_VALID_HINT,

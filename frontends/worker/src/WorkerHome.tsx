@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, ApiError, Button, api, failureField, serverNow, useToast, type User } from '@lws/fe-ui';
+import { Alert, ApiError, Button, api, failureField, failureMessage, formatTime, serverNow, useToast, type User } from '@lws/fe-ui';
 import { checkInId, parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
 import { DEFAULT_LOCATION } from '@lws/rules';
 import { CheckInAlertDialog, type AlertOutcome } from './alert/CheckInAlertDialog';
@@ -13,7 +13,7 @@ import { LoadingSkeleton } from './LoadingSkeleton';
 import { useLocationOptions } from './locations/useLocationOptions';
 import { INCORRECT_PIN_TEXT, PinVerificationDialog, type PinPurpose } from './pin/PinVerificationDialog';
 import { ShiftStatusCard, type ShiftBusy } from './shift/ShiftStatusCard';
-import { useWorkerShift } from './shift/useWorkerShift';
+import { extensionsOf, useWorkerShift } from './shift/useWorkerShift';
 import { StatusCard } from './status/StatusCard';
 
 /** Spec section 9: the worker's record is fetched again 300 ms after a shift change; the busy flag clears 300 ms after. */
@@ -74,7 +74,10 @@ export function WorkerHome({ user }: { user: User }) {
   const [pinBusy, setPinBusy] = useState(false);
   const [checkingIn, setCheckingIn] = useState(false);
   const [alertBusy, setAlertBusy] = useState(false);
-  const { load, reload, set, intervalMinutes } = useWorkerShift(user.id, { paused: busy !== null || pinBusy || alertBusy });
+  const [extending, setExtending] = useState(false);
+  const { load, reload, set, intervalMinutes, extensionsLeft, setExtensionsLeft } = useWorkerShift(user.id, {
+    paused: busy !== null || pinBusy || alertBusy || extending,
+  });
   const locations = useLocationOptions();
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const [resetDeadline, setResetDeadline] = useEmergencyReset(user.id);
@@ -275,6 +278,25 @@ export function WorkerHome({ user }: { user: User }) {
     }
   };
 
+  /** "+15 min" (issue 13): more time before the check-in, within what the shift allows. */
+  const extend = async () => {
+    setExtending(true);
+    try {
+      const body = await api.post('/api/check-ins/extend', { userId: user.id, minutes: 15 });
+      const next = parseShiftState(body);
+      set(next);
+      setExtensionsLeft(extensionsOf(body));
+      const due = next.nextCheckInTime ? formatTime(next.nextCheckInTime) : null;
+      toast({ title: 'Check-in extended', message: due ? `Your next check-in is now due at ${due}.` : 'Your next check-in has moved on 15 minutes.' });
+    } catch (e) {
+      console.error('Extending the check-in failed', e);
+      toast({ title: 'Not extended', message: failureMessage(e, 'Your check-in could not be extended. Please try again.'), type: 'error' });
+      void reload();
+    } finally {
+      setExtending(false);
+    }
+  };
+
   /** "I'm safe now": the emergency stops escalating and waits for a monitor to confirm it. */
   const cancelEmergency = async (pin: string) => {
     const current = own.emergency;
@@ -330,7 +352,15 @@ export function WorkerHome({ user }: { user: User }) {
       {shift?.onShift ? (
         <>
           <StatusCard shift={shift} resetDeadline={resetDeadline} />
-          <CheckInCard shift={shift} resetDeadline={resetDeadline} processing={checkingIn} onCheckIn={() => setPinFor('check-in')} />
+          <CheckInCard
+            shift={shift}
+            resetDeadline={resetDeadline}
+            processing={checkingIn}
+            onCheckIn={() => setPinFor('check-in')}
+            extensionsLeft={extensionsLeft}
+            extending={extending}
+            onExtend={() => void extend()}
+          />
           {emergencyCard}
           {shiftCard}
         </>

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { ServiceDefinition } from '@lws/platform';
+import { shiftsConfigShape } from './config';
 import { shiftsSchema, messaging } from './db/schema';
 import { ShiftsModule } from './shifts/shifts.module';
 import { CheckInsModule } from './check-ins/check-ins.module';
@@ -11,7 +12,7 @@ import { ReconcileModule } from './reconcile/reconcile.module';
 
 export const shiftsService: ServiceDefinition = {
   name: 'shifts',
-  configShape: {},
+  configShape: shiftsConfigShape,
   defaultHealthPort: 8083,
   imports: [ShiftsModule, CheckInsModule, EmergenciesModule, DashboardsModule, DeadlinesModule, ProjectionsModule, ReconcileModule],
   schema: shiftsSchema,

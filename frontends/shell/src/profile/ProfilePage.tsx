@@ -13,6 +13,7 @@ import {
 } from '@lws/fe-ui';
 import { ChangePasswordCard } from './ChangePasswordCard';
 import { ChangePinCard } from './ChangePinCard';
+import { DuressPinCard } from './DuressPinCard';
 import { AwayCard } from './AwayCard';
 import { ContactSettingsCard } from './ContactSettingsCard';
 import { EmergencyContactsCard } from './EmergencyContactsCard';
@@ -93,6 +94,7 @@ export function ProfilePage() {
       {user.role === 'admin' && data ? <AwayCard userId={user.id} awayUntil={data.awayUntil} onChanged={profile.reload} /> : null}
       <NotificationsCard />
       <ChangePinCard userId={user.id} pinSet={user.pinSet ?? data?.pinSet ?? false} onChanged={profile.reload} />
+      {user.role === 'worker' && (user.pinSet ?? data?.pinSet) ? <DuressPinCard userId={user.id} duressPinSet={user.duressPinSet === true} /> : null}
       <ChangePasswordCard temporary={user.passwordIsTemporary === true} />
       <div className="lws-actions">
         <Button variant="outline" onClick={() => navigate(backTarget(user.role))} data-testid="profile-back">

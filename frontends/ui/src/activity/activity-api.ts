@@ -12,6 +12,7 @@ export const ACTIVITY_LABELS: Readonly<Record<string, string>> = {
   sms_sent: 'SMS Sent',
   call_made: 'Call Made',
   system_alert: 'System Alert',
+  extension: 'Check-In Extended',
 };
 
 export function activityLabel(type: string): string {
@@ -27,6 +28,7 @@ const VARIANTS: Readonly<Record<string, BadgeVariant>> = {
   sms_sent: 'neutral',
   call_made: 'warning',
   system_alert: 'warning',
+  extension: 'info',
 };
 
 export function activityVariant(type: string): BadgeVariant {

@@ -13,6 +13,8 @@ export interface User {
   pinSet?: boolean;
   /** True after a superadmin reset the password: the user should choose their own. */
   passwordIsTemporary?: boolean;
+  /** A worker who has set a duress PIN (issue 13). */
+  duressPinSet?: boolean;
   /** Signed in at a kiosk: its location, which a shift started there defaults to. */
   kioskLocation?: string;
 }
@@ -64,6 +66,7 @@ export function parseUser(value: unknown): User | null {
     ...(typeof v.medicalInfo === 'string' ? { medicalInfo: v.medicalInfo } : {}),
     ...(typeof v.pinSet === 'boolean' ? { pinSet: v.pinSet } : {}),
     ...(typeof v.passwordIsTemporary === 'boolean' ? { passwordIsTemporary: v.passwordIsTemporary } : {}),
+    ...(typeof v.duressPinSet === 'boolean' ? { duressPinSet: v.duressPinSet } : {}),
     ...(v.kiosk && typeof v.kiosk === 'object' && typeof (v.kiosk as { location?: unknown }).location === 'string'
       ? { kioskLocation: (v.kiosk as { location: string }).location }
       : {}),

@@ -1,8 +1,7 @@
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle } from '@lws/fe-ui';
+import { useEffect, useRef } from 'react';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, formatTime as time } from '@lws/fe-ui';
 import type { OwnEmergency } from './useOwnEmergency';
 
-const LONDON_TIME = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-const time = (iso: string) => LONDON_TIME.format(new Date(iso));
 
 function summary(e: OwnEmergency): string {
   if (e.safeAt) return "You said you're safe. A monitor will confirm and close this.";
@@ -16,10 +15,19 @@ function summary(e: OwnEmergency): string {
  * all from the server (their alarm on the live stream). "I'm safe now" asks for the PIN.
  */
 export function EmergencyScreen({ emergency, onSafe }: { emergency: OwnEmergency; onSafe(): void }) {
+  const top = useRef<HTMLDivElement>(null);
+  // A new emergency is brought into view and focused (the worker may have scrolled to the button).
+  useEffect(() => {
+    top.current?.scrollIntoView({ block: 'start' });
+    top.current?.focus({ preventScroll: true });
+  }, [emergency.id]);
+
   return (
     <Card className="lws-emergency-screen" data-testid="emergency-screen" data-state={emergency.safeAt ? 'safe' : emergency.state}>
       <CardHeader>
-        <CardTitle>Help requested at {time(emergency.openedAt)}</CardTitle>
+        <div ref={top} tabIndex={-1} className="lws-emergency-screen__top">
+          <CardTitle>Help requested at {time(emergency.openedAt)}</CardTitle>
+        </div>
         <CardDescription data-testid="emergency-screen-summary">{summary(emergency)}</CardDescription>
       </CardHeader>
       <CardContent>

@@ -10,6 +10,12 @@ import { DEFAULT_CHECK_IN_INTERVAL_MINUTES } from '@lws/rules';
  */
 export const WORKER_REFETCH_MS = 15_000;
 
+/** The `extensionsLeft` of a worker the server sent (absent off shift). */
+export function extensionsOf(body: unknown): number {
+  const v = body && typeof body === 'object' ? (body as { extensionsLeft?: unknown }).extensionsLeft : undefined;
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : 0;
+}
+
 export type ShiftLoad = { state: 'loading' } | { state: 'error' } | { state: 'ready'; shift: ShiftState };
 
 /**
@@ -21,16 +27,19 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
   const [load, setLoad] = useState<ShiftLoad>({ state: 'loading' });
   // The worker's own check-in interval (their settings; 60 minutes without), which the texts follow.
   const [intervalMinutes, setIntervalMinutes] = useState(DEFAULT_CHECK_IN_INTERVAL_MINUTES);
+  // "+15 min" presses this shift has left (issue 13); 0 off shift or when there are none.
+  const [extensionsLeft, setExtensionsLeft] = useState(0);
   const generation = useRef(0);
 
   /** Resolves with the shift read, or null when it could not be read. */
   const reload = useCallback(async (): Promise<ShiftState | null> => {
     const started = generation.current;
     try {
-      const body = await api.get<{ settings?: { checkInInterval?: unknown } | null }>(`/api/users/${userId}/with-relations`);
+      const body = await api.get<{ settings?: { checkInInterval?: unknown } | null; extensionsLeft?: unknown }>(`/api/users/${userId}/with-relations`);
       const shift = parseShiftState(body);
       const interval = body?.settings?.checkInInterval;
       setIntervalMinutes(typeof interval === 'number' && interval > 0 ? interval : DEFAULT_CHECK_IN_INTERVAL_MINUTES);
+      setExtensionsLeft(extensionsOf(body));
       if (started === generation.current) setLoad({ state: 'ready', shift });
       return shift;
     } catch (e) {
@@ -53,5 +62,5 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
   // before it. A change heard meanwhile is fetched once it has settled.
   useLiveRefresh(reload, { types: ['worker', 'alarm'], when: (e) => 'userId' in e.data && e.data.userId === userId, pollMs: WORKER_REFETCH_MS, paused });
 
-  return { load, reload, set, intervalMinutes };
+  return { load, reload, set, intervalMinutes, extensionsLeft, setExtensionsLeft };
 }

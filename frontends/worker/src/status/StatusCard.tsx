@@ -1,4 +1,4 @@
-import { Card, CardContent, CardHeader, CardTitle, useServerClock, useServerTimeEvery } from '@lws/fe-ui';
+import { Card, CardContent, CardHeader, CardTitle, formatTime, useServerClock, useServerTimeEvery } from '@lws/fe-ui';
 import { statusUser, type ShiftState } from '@lws/fe-ui/shifts';
 import { formatCountdown, statusPill, workerDeadline, workerOwnStatus } from '@lws/rules';
 import { emergencyResetActive } from '../emergency/emergency-reset';
@@ -7,7 +7,6 @@ import { emergencyResetActive } from '../emergency/emergency-reset';
 export const STATUS_RECHECK_MS = 15_000;
 const COUNTDOWN_TICK_MS = 1000;
 
-const LONDON_TIME = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit' });
 
 /**
  * 'Your Status': the pill, the live countdown to the next check-in and the deadline, all on the
@@ -44,7 +43,7 @@ export function StatusCard({ shift, resetDeadline }: { shift: ShiftState; resetD
           </time>
         </p>
         <p className="lws-muted" data-testid="check-in-deadline">
-          Check-in deadline: {LONDON_TIME.format(deadline)}
+          Check-in deadline: {formatTime(deadline)}
         </p>
       </CardContent>
     </Card>

@@ -39,6 +39,7 @@ describe('labels (spec section 3)', () => {
     ['sms_sent', 'SMS Sent'],
     ['call_made', 'Call Made'],
     ['system_alert', 'System Alert'],
+    ['extension', 'Check-In Extended'],
   ])('%s reads as %s', (type, label) => {
     expect(labelOf(type)).toBe(label);
   });
@@ -47,8 +48,8 @@ describe('labels (spec section 3)', () => {
     expect(labelOf(type)).toBe('Unknown');
   });
 
-  it('names exactly the eight types of the spec', () => {
-    expect(ENTRY_TYPES).toEqual(['check_in', 'emergency', 'missed_check_in', 'start_shift', 'end_shift', 'sms_sent', 'call_made', 'system_alert']);
+  it('names exactly the eight types of the spec, and the extension of issue 13 (written by the server only)', () => {
+    expect(ENTRY_TYPES).toEqual(['check_in', 'emergency', 'missed_check_in', 'start_shift', 'end_shift', 'sms_sent', 'call_made', 'system_alert', 'extension']);
   });
 
   it('falls back to a username built from the id, and to System without a user', () => {
@@ -109,6 +110,29 @@ describe('what each event writes', () => {
     const off = envelope('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: 3, raisedAt: T });
     expect(await describeOf(on)).toEqual({ userId: 3, type: 'emergency', details: 'Emergency alert raised at Depot', location: 'Depot', at: new Date(T) });
     expect(await describeOf(off)).toMatchObject({ type: 'emergency', details: 'Emergency alert raised (not on shift)' });
+  });
+
+  it('duress (issue 13): the silent emergency and its alarm say DURESS', async () => {
+    const raised = envelope('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: 3, shiftId: SHIFT, location: 'Depot', raisedAt: T, duress: true });
+    expect(await describeOf(raised)).toMatchObject({ type: 'emergency', details: 'DURESS PIN entered: silent emergency raised at Depot' });
+    const opened = envelope('escalation.alarm.opened.v1', { alarmId: ALARM, userId: 3, kind: 'emergency', openedAt: T, location: 'Depot', duress: true });
+    expect(await describeOf(opened)).toMatchObject({ type: 'emergency', details: 'DURESS alarm opened at Depot; every step runs at once' });
+  });
+
+  it("deadline changed: the worker's extension is an entry of its own; a superadmin's test tools are not logged", async () => {
+    const moved = (reason: 'extended' | 'simulated' | 'reset') =>
+      envelope('shifts.deadline.changed.v1', {
+        shiftId: SHIFT,
+        userId: 3,
+        nextCheckInAt: LATER,
+        reason,
+        byUserId: 3,
+        changedAt: T,
+        ...(reason === 'extended' ? { extendedMinutes: 15 } : {}),
+      });
+    expect(await describeOf(moved('extended'))).toEqual({ userId: 3, type: 'extension', details: 'Asked for 15 more minutes; next check-in due at 15:30', at: new Date(T) });
+    expect(await describeOf(moved('simulated'))).toBeUndefined();
+    expect(await describeOf(moved('reset'))).toBeUndefined();
   });
 
   it('alarm opened for a missed check-in: missed_check_in with the deadline that passed', async () => {

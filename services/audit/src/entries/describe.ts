@@ -8,6 +8,7 @@ export const DESCRIBED_SUBJECTS = [
   'shifts.shift.ended.v1',
   'shifts.checkin.recorded.v1',
   'shifts.emergency.raised.v1',
+  'shifts.deadline.changed.v1',
   'escalation.alarm.opened.v1',
   'escalation.alarm.acknowledged.v1',
   'escalation.alarm.resolved.v1',
@@ -144,6 +145,17 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
       const raised = e.duress ? 'DURESS PIN entered: silent emergency raised' : 'Emergency alert raised';
       const details = e.location ? `${raised} at ${e.location}` : `${raised} (not on shift)`;
       return { userId: e.userId, type: 'emergency', details, location: e.location, at: new Date(e.raisedAt) };
+    }
+    case 'shifts.deadline.changed.v1': {
+      // The worker's "+15 min" (issue 13); a superadmin's test tools move deadlines unrecorded, as before.
+      const e = event.data;
+      if (e.reason !== 'extended') return undefined;
+      return {
+        userId: e.userId,
+        type: 'extension',
+        details: `Asked for ${e.extendedMinutes ?? 15} more minutes; next check-in due at ${londonTime(e.nextCheckInAt)}`,
+        at: new Date(e.changedAt),
+      };
     }
     case 'escalation.alarm.opened.v1': {
       const e = event.data;

@@ -40,7 +40,7 @@ export class EventsModule implements OnModuleInit {
     const log: ConsumerRegistration['handler'] = (event, tx, emit) => this.entries.recordEvent(tx, emit, event as DescribedEvent);
     this.consumers.register({
       name: 'shifts',
-      subjects: ['shifts.shift.started.v1', 'shifts.shift.ended.v1', 'shifts.checkin.recorded.v1', 'shifts.emergency.raised.v1'],
+      subjects: ['shifts.shift.started.v1', 'shifts.shift.ended.v1', 'shifts.checkin.recorded.v1', 'shifts.emergency.raised.v1', 'shifts.deadline.changed.v1'],
       handler: log,
     });
     this.consumers.register({

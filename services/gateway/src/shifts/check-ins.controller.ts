@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, Inject, Post, Req } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import type { RpcClient } from '@lws/messaging';
 import { actorOf } from '../common/access';
 import { RPC } from '../common/rpc';
@@ -6,8 +6,8 @@ import type { AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
 import { checkWorkerPin } from '../credentials/pin-check';
 import { requireOwnShift } from './own-shift';
-import { checkInSchema, checkInUserSchema, parseIdempotencyKey } from './shifts.schema';
-import { browserWorker } from './worker.view';
+import { checkInSchema, checkInUserSchema, extendSchema, parseIdempotencyKey } from './shifts.schema';
+import { browserWorker, extensionFields } from './worker.view';
 
 @Controller('api/check-ins')
 export class CheckInsController {
@@ -19,6 +19,21 @@ export class CheckInsController {
    * then shifts records it and computes the next deadline. A repeat within 5 s, or with an
    * Idempotency-Key already used, answers the first check-in.
    */
+  /**
+   * "+15 min" (issue 13): the worker's current deadline moves on 15 minutes, within what the
+   * shift allows (409 naming why not: off shift, already overdue, none left). No PIN: it asks for
+   * more time, and says nothing about being safe. Answers the worker with the new nextCheckInTime.
+   */
+  @Post('extend')
+  @HttpCode(200)
+  async extend(@Body() body: unknown, @Req() req: AuthedRequest) {
+    const { userId } = parseInput(checkInUserSchema, body);
+    requireOwnShift(actorOf(req), userId);
+    const { minutes } = parseInput(extendSchema, body);
+    const { worker } = await this.rpc.send('shifts.deadline.extend.v1', { userId, minutes });
+    return { ...browserWorker(worker), ...extensionFields(worker) };
+  }
+
   @Post()
   async record(@Body() body: unknown, @Headers('idempotency-key') keyHeader: string | undefined, @Req() req: AuthedRequest) {
     const { userId } = parseInput(checkInUserSchema, body);

@@ -49,6 +49,12 @@ export const checkInSchema = z.object({
   nextCheckInTime: z.unknown().optional(),
 }).strict().transform(({ nextCheckInTime: _dropped, ...rest }) => rest);
 
+/** "+15 min" (issue 13): the worker's own, 15 minutes at a time. */
+export const extendSchema = z.object({
+  userId: positiveId('Invalid user ID'),
+  minutes: z.literal(15, { errorMap: () => ({ message: 'minutes must be 15' }) }),
+}).strict();
+
 export const emergencySchema = z.object({
   userId: positiveId('Invalid user ID'),
   emergency: z.literal(true, { errorMap: () => ({ message: 'emergency must be true' }) }),

@@ -19,6 +19,11 @@ export function shiftFields(w: WorkerStateView) {
   };
 }
 
+/** On shift: the "+15 min" presses and minutes the shift has left (issue 13); absent off shift. */
+export function extensionFields(w: WorkerStateView) {
+  return w.onShift ? { extensionsLeft: w.extensionsLeft ?? 0, extensionMinutesLeft: w.extensionMinutesLeft ?? 0 } : {};
+}
+
 /** `Worker` of the shifts API: the dashboards' rows and the answer of every shift change. */
 export function browserWorker(w: WorkerStateView) {
   return { id: w.userId, name: w.name ?? null, username: w.username ?? null, phone: w.phone ?? null, ...shiftFields(w) };

@@ -95,6 +95,9 @@ export const workerState = shiftsSchema.table(
     latestCheckInAt: at('latest_check_in_at'),
     latestCheckInLocation: text('latest_check_in_location'),
     nextCheckInAt: at('next_check_in_at'),
+    /** "+15 min" presses and minutes this shift has left (issue 13), set when it starts. */
+    extensionsLeft: integer('extensions_left').notNull().default(0),
+    extensionMinutesLeft: integer('extension_minutes_left').notNull().default(0),
     /**
      * Raised by every change to the worker's shift, deadline or emergencies, in the change's
      * transaction; the events carry it (worker_version) so a copy can ignore an older one.

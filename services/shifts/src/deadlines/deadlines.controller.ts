@@ -12,4 +12,9 @@ export class DeadlinesController {
   set(@Payload() req: CommandMap['shifts.deadline.set.v1']['request']) {
     return this.deadlines.set(req);
   }
+
+  @Command('shifts.deadline.extend.v1')
+  extend(@Payload() req: CommandMap['shifts.deadline.extend.v1']['request']) {
+    return this.deadlines.extend(req);
+  }
 }

@@ -8,6 +8,12 @@ import { workerView } from '../workers/worker-view';
 import { requestedDeadline } from './deadline';
 
 type SetDeadline = CommandMap['shifts.deadline.set.v1'];
+type Extend = CommandMap['shifts.deadline.extend.v1'];
+
+/** Also when extensions are turned off (SHIFT_EXTENSIONS=0): the shift started with none. */
+export const EXTENSIONS_USED = 'This shift has no extensions left. Check in instead.';
+export const EXTENSION_MINUTES_USED = 'That would pass the extra time this shift allows. Check in instead.';
+export const EXTEND_OVERDUE = 'Your check-in is already overdue. Check in instead.';
 
 @Injectable()
 export class DeadlinesService {
@@ -39,6 +45,37 @@ export class DeadlinesService {
         changedAt: now.toISOString(),
       });
       return { worker: workerView({ ...state, nextCheckInAt: due }) };
+    });
+  }
+
+  /**
+   * "+15 min" (issue 13): the worker's current deadline moves on by the minutes asked, within what
+   * the shift has left. Only a deadline still ahead can move: once it has passed, the alarm is the
+   * worker's answer, and a check-in (not more time) stops it. Escalation hears of the new deadline
+   * as of any other move; monitors see it in the activity log.
+   */
+  async extend(req: Extend['request']): Promise<Extend['reply']> {
+    return this.uow.run(async (tx, emit) => {
+      const state = await this.workers.lock(tx, req.userId);
+      if (!state?.onShift || !state.currentShiftId || !state.nextCheckInAt) throw new RpcError(409, NOT_ON_SHIFT, { code: 'not_on_shift' });
+      const now = this.clock();
+      if (state.nextCheckInAt.getTime() <= now.getTime()) throw new RpcError(409, EXTEND_OVERDUE, { code: 'overdue' });
+      if (state.extensionsLeft === 0) throw new RpcError(409, EXTENSIONS_USED, { code: 'extensions_used' });
+      if (state.extensionMinutesLeft < req.minutes) throw new RpcError(409, EXTENSION_MINUTES_USED, { code: 'extension_minutes_used' });
+      const due = new Date(state.nextCheckInAt.getTime() + req.minutes * 60_000);
+      const changes = { nextCheckInAt: due, extensionsLeft: state.extensionsLeft - 1, extensionMinutesLeft: state.extensionMinutesLeft - req.minutes };
+      const workerVersion = await this.workers.update(tx, req.userId, changes);
+      await emit('shifts.deadline.changed.v1', {
+        workerVersion,
+        shiftId: state.currentShiftId,
+        userId: req.userId,
+        nextCheckInAt: due.toISOString(),
+        reason: 'extended',
+        byUserId: req.userId,
+        changedAt: now.toISOString(),
+        extendedMinutes: req.minutes,
+      });
+      return { worker: workerView({ ...state, ...changes }) };
     });
   }
 }

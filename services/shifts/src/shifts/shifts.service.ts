@@ -3,7 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { WorkerStateView } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
-import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
+import { CLOCK, CONFIG, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
+import type { ShiftsConfig } from '../config';
 import { DEFAULT_CHECK_IN_INTERVAL_MINUTES, nextCheckInAt } from '@lws/rules';
 import { shifts, type EndReason, type WorkerStateRow } from '../db/schema';
 import { LocationsRepository } from '../projections/locations.repository';
@@ -19,6 +20,7 @@ export class ShiftsService {
     private readonly locations: LocationsRepository,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: ShiftsConfig,
   ) {}
 
   /**
@@ -36,7 +38,17 @@ export class ShiftsService {
       const shiftId = randomUUID();
       const due = nextCheckInAt(now, state.checkInInterval);
       await tx.insert(shifts).values({ id: shiftId, userId, location: name, startedAt: now });
-      const changes = { ...OFF_SHIFT, onShift: true, currentShiftId: shiftId, location: name, shiftStartedAt: now, nextCheckInAt: due };
+      const changes = {
+        ...OFF_SHIFT,
+        onShift: true,
+        currentShiftId: shiftId,
+        location: name,
+        shiftStartedAt: now,
+        nextCheckInAt: due,
+        // The shift keeps the allowance it started with, whatever the configuration becomes.
+        extensionsLeft: this.config.SHIFT_EXTENSION_MINUTES > 0 ? this.config.SHIFT_EXTENSIONS : 0,
+        extensionMinutesLeft: this.config.SHIFT_EXTENSIONS > 0 ? this.config.SHIFT_EXTENSION_MINUTES : 0,
+      };
       const workerVersion = await this.workers.update(tx, userId, changes);
       const row = { ...state, ...changes, version: workerVersion };
       await emit('shifts.shift.started.v1', {

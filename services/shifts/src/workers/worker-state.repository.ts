@@ -16,6 +16,8 @@ export const OFF_SHIFT: WorkerStateFields = {
   latestCheckInAt: null,
   latestCheckInLocation: null,
   nextCheckInAt: null,
+  extensionsLeft: 0,
+  extensionMinutesLeft: 0,
 };
 
 /** A worker_state row as a raw query returns it. */
@@ -34,6 +36,8 @@ interface RawWorkerState {
   latest_check_in_at: Date | string | null;
   latest_check_in_location: string | null;
   next_check_in_at: Date | string | null;
+  extensions_left: number;
+  extension_minutes_left: number;
   version: number;
   changed_at: Date | string | null;
   identity_profile_version: number;
@@ -58,6 +62,8 @@ function fromRaw(r: RawWorkerState): WorkerStateRow {
     latestCheckInAt: toDate(r.latest_check_in_at),
     latestCheckInLocation: r.latest_check_in_location,
     nextCheckInAt: toDate(r.next_check_in_at),
+    extensionsLeft: r.extensions_left,
+    extensionMinutesLeft: r.extension_minutes_left,
     version: r.version,
     changedAt: toDate(r.changed_at),
     identityProfileVersion: r.identity_profile_version,

@@ -30,6 +30,7 @@ export function workerView(row: WorkerStateRow): WorkerStateView {
     ...(latest ? { latestCheckIn: latest } : {}),
     ...(row.onShift && row.nextCheckInAt ? { nextCheckInAt: row.nextCheckInAt.toISOString() } : {}),
     checkInInterval: row.checkInInterval,
+    ...(row.onShift ? { extensionsLeft: row.extensionsLeft, extensionMinutesLeft: row.extensionMinutesLeft } : {}),
   };
 }
 

@@ -6,7 +6,8 @@ import { streamEvents } from './support/stream-events';
 
 /**
  * Issue 13 through the gateway, on the whole stack (real PostgreSQL, NATS, Redis): the worker's
- * own emergency screen, "I'm safe now", and the duress PIN, as the worker and a monitor see them.
+ * own emergency screen, "I'm safe now", the duress PIN and "+15 min", as the worker and a monitor
+ * see them.
  */
 
 const EVENT_WAIT_MS = 30_000;
@@ -37,14 +38,15 @@ interface Alarm {
   history: string[];
 }
 
-describe("the worker's emergency screen and the duress PIN (whole stack)", () => {
+describe("the worker's emergency screen, the duress PIN and extensions (whole stack)", () => {
   let t: TestStack;
   let admin: Worker;
+  let superadmin: Account;
   let nextPin = 4100;
 
   beforeAll(async () => {
     t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000', EMERGENCY_NUMBER_1: '+447911123456' } });
-    const superadmin = await superadminOf(t);
+    superadmin = await superadminOf(t);
     admin = await newAccount('admin', superadmin.agent);
   }, 120_000);
   afterAll(() => t?.stop());
@@ -76,6 +78,8 @@ describe("the worker's emergency screen and the duress PIN (whole stack)", () =>
   const alarmWhen = (userId: number, ok: (a: Alarm) => boolean) =>
     eventually(async () => (await alarmsOf(userId)).find(ok), EVENT_WAIT_MS, 100) as Promise<Alarm>;
   const texts = (e: OwnEmergency) => e.updates.map((u) => u.text);
+  const extend = (w: Worker, body: object = { userId: w.id, minutes: 15 }) => w.agent.post('/api/check-ins/extend').set(XHR).send(body);
+  const relations = async (w: Worker) => (await w.agent.get(`/api/users/${w.id}/with-relations`).expect(200)).body;
 
   it('follows the emergency from the request, through the monitor who takes it, to "I\'m safe now" and the monitor closing it', async () => {
     const w = await onShift();
@@ -184,6 +188,60 @@ describe("the worker's emergency screen and the duress PIN (whole stack)", () =>
       await alarmWhen(w.id, (a) => a.duress);
       // What the worker sees stays as "safe", however the alarm goes on.
       expect((await own(w))?.safeAt).toBe(res.body.emergency.safeAt);
+    });
+  });
+
+  describe('+15 min', () => {
+    it('moves the deadline on 15 minutes twice a shift (60 minutes in all), recorded for monitors and heard by escalation', async () => {
+      const w = await onShift();
+      const before = await relations(w);
+      expect(before).toMatchObject({ extensionsLeft: 2, extensionMinutesLeft: 60 });
+      const first = await extend(w).expect(200);
+      expect(Date.parse(first.body.nextCheckInTime) - Date.parse(before.nextCheckInTime)).toBe(15 * 60_000);
+      expect(first.body).toMatchObject({ id: w.id, onShift: true, extensionsLeft: 1, extensionMinutesLeft: 45 });
+      expect(first.body.latestCheckIn).toBeNull();
+
+      const event = (await eventually(
+        async () => (await streamEvents(t, 'shifts.deadline.changed.v1')).find((e) => e.data.userId === w.id),
+        EVENT_WAIT_MS,
+      )) as { data: Record<string, unknown> };
+      expect(event.data).toMatchObject({ reason: 'extended', byUserId: w.id, extendedMinutes: 15, nextCheckInAt: first.body.nextCheckInTime });
+      // Escalation now waits for the new deadline (its reminders and alarm move with it).
+      await eventually(async () => {
+        const { workers } = (await superadmin.agent.get('/api/test-reminders/status').expect(200)).body as { workers: { id: number; nextCheckIn: string | null }[] };
+        return workers.find((x) => x.id === w.id)?.nextCheckIn === first.body.nextCheckInTime;
+      }, EVENT_WAIT_MS, 100);
+      const entries = async () => (await admin.agent.get('/api/activity-logs').expect(200)).body as { userId: number | null; type: string; label: string; details: string }[];
+      const entry = (await eventually(async () => (await entries()).find((e) => e.userId === w.id && e.type === 'extension'), EVENT_WAIT_MS, 200)) as { label: string; details: string };
+      expect(entry.label).toBe('Check-In Extended');
+      expect(entry.details).toMatch(/^Asked for 15 more minutes; next check-in due at \d{2}:\d{2}$/);
+
+      const second = await extend(w).expect(200);
+      expect(second.body).toMatchObject({ extensionsLeft: 0, extensionMinutesLeft: 30 });
+      const refused = await extend(w).expect(409);
+      expect(refused.body.message).toBe('This shift has no extensions left. Check in instead.');
+      expect((await relations(w)).nextCheckInTime).toBe(second.body.nextCheckInTime);
+
+      // A check-in keeps the shift's allowance as it is; a new shift starts with it whole.
+      await w.agent.post('/api/check-ins').set(XHR).send({ userId: w.id, location: SITE, pin: w.pin }).expect(201);
+      expect(await relations(w)).toMatchObject({ extensionsLeft: 0 });
+      await w.agent.post(`/api/users/${w.id}/end-shift`).set(XHR).send({ pin: w.pin }).expect(200);
+      expect((await relations(w)).extensionsLeft).toBeUndefined();
+      await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE }).expect(200);
+      expect(await relations(w)).toMatchObject({ extensionsLeft: 2, extensionMinutesLeft: 60 });
+    });
+
+    it('refuses an overdue deadline, a worker off shift and any other number of minutes, changing nothing', async () => {
+      const w = await onShift();
+      expect((await extend(w, { userId: w.id, minutes: 20 }).expect(400)).body).toEqual({ message: 'minutes must be 15', field: 'minutes' });
+      expect((await extend(w, { userId: w.id }).expect(400)).body.field).toBe('minutes');
+      await superadmin.agent.post(`/api/simulate-specific-time/${w.id}`).set(XHR).send({ minutesUntilDue: 0 }).expect(200);
+      const due = (await relations(w)).nextCheckInTime;
+      expect((await extend(w).expect(409)).body.message).toBe('Your check-in is already overdue. Check in instead.');
+      expect(await relations(w)).toMatchObject({ nextCheckInTime: due, extensionsLeft: 2 });
+
+      const off = await newAccount('worker', admin.agent);
+      expect((await extend(off).expect(409)).body.message).toBe('You are not on shift');
     });
   });
 });

@@ -1,0 +1,2 @@
+ALTER TABLE "shifts"."worker_state" ADD COLUMN "extensions_left" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "shifts"."worker_state" ADD COLUMN "extension_minutes_left" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/** Shifts' own variables, on top of the common ones. */
+export const shiftsConfigShape = {
+  /**
+   * How many times a worker may press "+15 min" in one shift (issue 13); 0 turns extensions off.
+   * A shift keeps the allowance it started with.
+   */
+  SHIFT_EXTENSIONS: z.coerce.number().int().min(0).max(10).default(2),
+  /** How many minutes of extensions one shift may have in all. */
+  SHIFT_EXTENSION_MINUTES: z.coerce.number().int().min(0).max(240).default(60),
+};
+
+export type ShiftsConfig = z.infer<z.ZodObject<typeof shiftsConfigShape>>;
