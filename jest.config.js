@@ -1,11 +1,15 @@
-/** Unit and integration tests (real PostgreSQL, NATS and Redis on 127.0.0.1). */
+/**
+ * Unit and integration tests (real PostgreSQL, NATS and Redis on 127.0.0.1), and the frontends'
+ * component tests (`*.spec.tsx`, each in jsdom by its docblock).
+ */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/tools', '<rootDir>/tests/integration', '<rootDir>/tests/chaos', '<rootDir>/tests/fuzz'],
-  testMatch: ['**/*.spec.ts', '**/*.test.ts'],
+  roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/tools', '<rootDir>/tests/integration', '<rootDir>/tests/chaos', '<rootDir>/tests/fuzz', '<rootDir>/frontends'],
+  testMatch: ['**/*.spec.ts', '**/*.test.ts', '**/*.spec.tsx'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
+    // One entry: ts-jest keeps one configuration per run, whatever each entry says.
+    '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
   },
   moduleNameMapper: {
     '^@lws/(contracts|messaging|platform|testing|rules|telemetry)$': '<rootDir>/libs/$1/src',

@@ -226,9 +226,11 @@ test('an admin creates a worker and sees the generated PIN once; the worker edit
 
     await card.getByLabel('New PIN', { exact: true }).fill(newPin);
     // While choosing a PIN the worker may show it (issue 13); the boxes hold dots until then.
-    await expect(card.getByTestId('pin-change-input-boxes')).toHaveText('••••');
+    const boxes = card.getByTestId('pin-change-input-boxes').locator('input');
+    const shown = () => boxes.evaluateAll((all) => all.map((b) => (b as HTMLInputElement).value).join(''));
+    await expect.poll(shown).toBe('••••');
     await card.getByTestId('pin-reveal').click();
-    await expect(card.getByTestId('pin-change-input-boxes')).toHaveText(newPin);
+    await expect.poll(shown).toBe(newPin);
     await expect(card.getByTestId('pin-reveal')).toHaveText('Hide PIN');
     await card.getByRole('button', { name: 'Next' }).click();
     await card.getByLabel('Confirm New PIN').fill(newPin);
@@ -489,8 +491,13 @@ test('every validation message of spec section 5 on these screens appears for it
     await form.getByLabel('Full Name').fill('A');
     await form.getByLabel('Phone Number').fill('+44');
     const pin = form.getByLabel('PIN (optional)');
+    // Four real boxes (issue 13): shown, the digits kept fill the first two.
+    const pinBoxes = form.getByTestId('create-pinCode-boxes').locator('input');
+    await form.getByTestId('create-pin-reveal').click();
     await pin.fill('1a2b');
-    await expect(pin).toHaveValue('12');
+    await expect(pinBoxes).toHaveCount(4);
+    const shown = () => pinBoxes.evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value).join(''));
+    await expect.poll(shown).toBe('12');
     await form.getByRole('button', { name: 'Create User' }).click();
     await expect(form.getByTestId('create-username-error')).toHaveText('Username must be at least 3 characters');
     await expect(form.getByTestId('create-password-error')).toHaveText('Password must be at least 6 characters');
@@ -505,7 +512,7 @@ test('every validation message of spec section 5 on these screens appears for it
       data.setData('text', '9-8-7-6-5');
       el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
     });
-    await expect(pin).toHaveValue('9876');
+    await expect.poll(shown).toBe('9876');
     await expect(form.getByTestId('create-pinCode-error')).toHaveCount(0);
     await form.getByRole('button', { name: 'Create User' }).click();
     await expect(form.getByTestId('create-phone-error')).toBeVisible();

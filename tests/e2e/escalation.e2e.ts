@@ -96,6 +96,15 @@ async function startShift(worker: Account) {
     .toBe(nextCheckInTime);
 }
 
+/**
+ * Opens the worker's check-in window by moving their deadline 5 minutes ahead, without moving the
+ * clock: entries dated in the test clock's future would crowd other tests' activity lists.
+ */
+async function dueSoon(worker: Account) {
+  const res = await superadminApi.post(`/api/simulate-specific-time/${worker.id}`, { data: { minutesUntilDue: 5 } });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
 async function pageAs(browser: Browser, state: StorageState, path: string): Promise<Page> {
   const context = await browser.newContext({ storageState: state });
   const page = await context.newPage();
@@ -467,7 +476,7 @@ test('issue 13: a worker sets a duress PIN and checks in with it: their screen s
   await card.getByTestId('duress-pin-submit').click();
   await expect(card.getByTestId('duress-pin-status')).toHaveText('A duress PIN is set.');
 
-  await testClock({ advanceMinutes: 55 });
+  await dueSoon(worker);
   await page.goto('/worker');
   await page.getByTestId('check-in-button').click();
   await page.getByTestId('pin-dialog').getByLabel('Security PIN').fill(duressPin);
@@ -496,8 +505,57 @@ test('issue 13: a worker asks for 15 more minutes twice; the countdown moves and
   await page.getByTestId('extend-button').click();
   await expect(toast(page, 'Check-in extended')).toContainText(/Your next check-in is now due at \d{2}:\d{2}\./);
   await expect(deadline).not.toHaveText(before ?? '');
-  await expect(page.getByTestId('extend-button')).toHaveText('+15 min (1 left)');
+  await expect(page.getByTestId('extend-button')).toHaveAccessibleName('Add 15 minutes before your check-in (1 left this shift)');
   await page.getByTestId('extend-button').click();
   await expect(page.getByTestId('extend-button')).toBeHidden();
   await page.context().close();
+});
+
+test('issue 13: the PIN boxes behave as boxes: clicking the first one and typing again enters that PIN, not the old digits and the new', async ({ browser, playwright }) => {
+  const worker = await createUser(playwright, { name: 'Pia Pinbox' });
+  await startShift(worker);
+  await dueSoon(worker);
+  const page = await pageAs(browser, worker.state, '/worker');
+  await page.getByTestId('check-in-button').click();
+  const dialog = page.getByTestId('pin-dialog');
+  const first = dialog.getByLabel('Security PIN');
+  await expect(first).toBeFocused();
+  await page.keyboard.type(worker.pin.slice(0, 2) === '12' ? '34' : '12');
+  await expect(dialog.getByTestId('pin-dialog-input-3')).toBeFocused();
+  await first.click();
+  await page.keyboard.type(worker.pin);
+  await expect(toast(page, 'Check-in successful')).toBeVisible();
+  await page.context().close();
+});
+
+test("issue 13: where I'll be: the worker starts a shift with a note and checks in with the phone's position; the monitor sees both on the alarm", async ({ browser, playwright }) => {
+  test.setTimeout(90_000);
+  const worker = await createUser(playwright, { name: 'Wren Whereabouts' });
+  const context = await browser.newContext({
+    storageState: worker.state,
+    geolocation: { latitude: 51.50135, longitude: -0.14189, accuracy: 25 },
+    permissions: ['geolocation'],
+  });
+  const page = await context.newPage();
+  await page.goto('/worker');
+  await page.getByTestId('shift-note-input').fill('12 Oak Street, back by 15:00');
+  await page.getByTestId('start-shift').click();
+  started.push(worker);
+  await expect(page.getByTestId('shift-note')).toHaveText('12 Oak Street, back by 15:00');
+
+  await dueSoon(worker);
+  await expect(page.getByTestId('check-in-button')).toBeEnabled();
+  await page.getByTestId('check-in-button').click();
+  await page.getByTestId('pin-dialog').getByLabel('Security PIN').fill(worker.pin);
+  await expect(toast(page, 'Check-in successful')).toBeVisible();
+
+  const due = await superadminApi.post(`/api/simulate-check-in-due/${worker.id}`);
+  expect(due.ok(), await due.text()).toBe(true);
+  const monitor = await pageAs(browser, admin.state, '/admin');
+  const row = monitor.locator(`[data-testid="alarm-row"][data-user-id="${worker.id}"]`);
+  await expect(row.getByTestId('alarm-shift-note')).toHaveText("Where they said they'd be: 12 Oak Street, back by 15:00");
+  await expect(row.getByTestId('alarm-position')).toContainText('Last known position: 51.50135, -0.14189 (±25 m)');
+  await expect(row.getByTestId('alarm-position').getByRole('link')).toHaveAttribute('href', /openstreetmap\.org\/\?mlat=51\.50135&mlon=-0\.14189/);
+  await context.close();
+  await monitor.context().close();
 });

@@ -184,6 +184,8 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
         lateCheckInAt: null,
         duress: false,
         workerSafeAt: null,
+        shiftNote: null,
+        lastPosition: null,
         history: expect.any(Array),
       });
       expect(Date.parse(alarm.openedAt as string)).toBeGreaterThanOrEqual(Date.parse(res.body.nextCheckInTime));

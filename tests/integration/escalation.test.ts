@@ -33,7 +33,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
    */
   const lost = new Set<string>();
   /** What notifications says became of a taken request (default: sent). */
-  const outcomes = new Map<string, { outcome: 'pending' | 'sent' | 'failed'; error?: string }>();
+  const outcomes = new Map<string, { outcome: 'pending' | 'sent' | 'delivered' | 'failed'; error?: string }>();
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -459,6 +459,27 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     // The acknowledgement wait runs from the alarm, not from the failure.
     advance(2 * MINUTE - 31_000);
     await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice' && r.toPhone === NUMBERS[0], 1);
+  });
+
+  it("an SMS sent, then its delivery receipt: both go on the alarm's history (issue 13); a push, which has no receipt, stops at sent", async () => {
+    const { w, alarm } = await missedAlarm({ contacts: [] });
+    const [sms] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'sms' && r.toPhone === w.phone, 1);
+    outcomes.set(sms.requestId, { outcome: 'sent' });
+    advance(31_000);
+    await eventually(async () => (await viewOf(alarm.alarmId)).history.includes(`The SMS to ${w.phone} was sent`), 10_000, 20);
+    expect((await viewOf(alarm.alarmId)).history).not.toContain(`The SMS to ${w.phone} was delivered`);
+    outcomes.set(sms.requestId, { outcome: 'delivered' });
+    advance(31_000);
+    await eventually(async () => (await viewOf(alarm.alarmId)).history.includes(`The SMS to ${w.phone} was delivered`), 10_000, 20);
+    const { rows } = await pg.query(`select channel, last_status, next_ask_at from escalation.notification_requests n cross join lateral (select n.request->>'channel' as channel) c where alarm_id = $1 and channel <> 'voice' order by channel`, [alarm.alarmId]);
+    // Nothing is asked about any more: the SMS has its receipt, the pushes were final at sent.
+    expect(rows.map((r: { channel: string; last_status: string; next_ask_at: Date | null }) => [r.channel, r.last_status, r.next_ask_at])).toEqual([
+      ['push', 'sent', null],
+      ['push', 'sent', null],
+      ['sms', 'delivered', null],
+    ]);
+    // Said once each, however often it is asked about.
+    expect((await viewOf(alarm.alarmId)).history.filter((h) => h.startsWith(`The SMS to ${w.phone}`))).toEqual([`The SMS to ${w.phone} was sent`, `The SMS to ${w.phone} was delivered`]);
   });
 
   it('unacknowledged after 2 minutes the numbers are called in order: not accepted moves on, accepted stops the calls and contacts are messaged', async () => {

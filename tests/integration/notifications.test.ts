@@ -98,12 +98,13 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
     expect(events.map((e) => e.data.status)).toEqual(expect.arrayContaining(['queued', 'delivered']));
   });
 
-  it("tells escalation which of its requests it holds and what became of each: sent, or failed with the reason", async () => {
+  it("tells escalation which of its requests it holds and what became of each: delivered (the provider's receipt), or failed with the reason", async () => {
     const rpc = await RpcClient.create({ mode: 'nats', natsUrl: t.env.NATS_URL!, subjectPrefix: t.env.SUBJECT_PREFIX, logger: { debug() {}, info() {}, warn() {}, error() {} } });
     try {
       const sent = randomUUID();
       await request({ requestId: sent, channel: 'sms', toPhone: nextMobile(), purpose: 'missed_check_in', title: '', body: 'Sam missed a check-in', userId: 7 });
-      await eventually(async () => !['pending', 'sending'].includes(String((await delivery(sent))[0]?.status ?? 'pending')), 15_000, 50);
+      // The fake provider reports the message sent, then delivered, through the signed status callback.
+      await eventually(async () => (await delivery(sent))[0]?.status === 'delivered', 15_000, 50);
       // The provider refuses the number for good (a 400 is not retried).
       fake.failNext(1, 400);
       const failed = randomUUID();
@@ -113,7 +114,7 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
       const never = randomUUID();
       const reply = await rpc.send('notifications.requests.taken.v1', { requestIds: [sent, failed, never] });
       expect([...reply.requestIds].sort()).toEqual([sent, failed].sort());
-      expect(reply.outcomes.find((o) => o.requestId === sent)).toEqual({ requestId: sent, outcome: 'sent' });
+      expect(reply.outcomes.find((o) => o.requestId === sent)).toEqual({ requestId: sent, outcome: 'delivered' });
       expect(reply.outcomes.find((o) => o.requestId === failed)).toMatchObject({ requestId: failed, outcome: 'failed', error: expect.stringMatching(/.+/) });
       expect(reply.outcomes.find((o) => o.requestId === never)).toBeUndefined();
     } finally {

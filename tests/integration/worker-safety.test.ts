@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { eventually } from '@lws/testing';
 import type request from 'supertest';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
@@ -45,7 +46,8 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
   let nextPin = 4100;
 
   beforeAll(async () => {
-    t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000', EMERGENCY_NUMBER_1: '+447911123456' } });
+    // Positions past their retention are looked for every second here (an hour by default).
+    t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000', EMERGENCY_NUMBER_1: '+447911123456', POSITIONS_PURGE_INTERVAL_SECONDS: '1' } });
     superadmin = await superadminOf(t);
     admin = await newAccount('admin', superadmin.agent);
   }, 120_000);
@@ -242,6 +244,88 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
 
       const off = await newAccount('worker', admin.agent);
       expect((await extend(off).expect(409)).body.message).toBe('You are not on shift');
+    });
+  });
+
+  describe("where I'll be", () => {
+    const OAK = { lat: 51.50135, lng: -0.14189, accuracy: 25 };
+
+    it('the shift takes a note and a check-in the device position; monitors see both on the alarm', async () => {
+      const w = await newAccount('worker', admin.agent);
+      await eventually(
+        async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE, note: '  12 Oak Street, back by 15:00 ' })).status === 200,
+        EVENT_WAIT_MS,
+        100,
+      );
+      expect((await relations(w)).shiftNote).toBe('12 Oak Street, back by 15:00');
+      const checkIn = await w.agent.post('/api/check-ins').set(XHR).send({ userId: w.id, location: SITE, pin: w.pin, position: OAK }).expect(201);
+      const recorded = (await eventually(
+        async () => (await streamEvents(t, 'shifts.checkin.recorded.v1')).find((e) => e.data.checkInId === checkIn.body.id),
+        EVENT_WAIT_MS,
+      )) as { data: Record<string, unknown> };
+      expect(recorded.data.position).toEqual({ lat: OAK.lat, lng: OAK.lng, accuracyM: OAK.accuracy });
+
+      await superadmin.agent.post(`/api/simulate-check-in-due/${w.id}`).set(XHR).expect(200);
+      const alarm = (await alarmWhen(w.id, (a) => a.kind === 'missed_check_in')) as Alarm & { shiftNote: string | null; lastPosition: unknown };
+      expect(alarm.shiftNote).toBe('12 Oak Street, back by 15:00');
+      expect(alarm.lastPosition).toEqual({ lat: OAK.lat, lng: OAK.lng, accuracy: OAK.accuracy, at: checkIn.body.timestamp });
+    });
+
+    it('refuses a note or a position that is not one, naming the field, and records nothing', async () => {
+      const w = await onShift();
+      const bad = async (body: object, field: string) => {
+        const res = await w.agent.post('/api/check-ins').set(XHR).send({ userId: w.id, location: SITE, pin: w.pin, ...body }).expect(400);
+        expect(res.body.field).toBe(field);
+      };
+      await bad({ position: { lat: 91, lng: 0 } }, 'position.lat');
+      await bad({ position: { lat: '51.5', lng: 0 } }, 'position.lat');
+      await bad({ position: { lat: 51.5 } }, 'position.lng');
+      await bad({ position: { lat: 51.5, lng: 0, altitude: 3 } }, 'position.altitude');
+      await bad({ position: [51.5, 0] }, 'position');
+      expect((await relations(w)).latestCheckIn).toBeNull();
+
+      const other = await newAccount('worker', admin.agent);
+      const NOTE = "Where you'll be must be text of at most 200 characters";
+      for (const [note, message] of [
+        ['x'.repeat(201), NOTE],
+        ['Oak Street\u0007', NOTE],
+        [42, NOTE],
+        ['Oak Street\u202e', 'note must not contain bidirectional control characters'],
+      ]) {
+        const res = await other.agent.post(`/api/users/${other.id}/start-shift`).set(XHR).send({ location: SITE, note }).expect(400);
+        expect(res.body).toEqual({ message, field: 'note' });
+      }
+      expect((await relations(other)).onShift).toBe(false);
+    });
+
+    it('deletes positions 30 days after their shift ended, in shifts and in the alarm monitors see; the check-ins stay', async () => {
+      const w = await onShift();
+      const checkIn = await w.agent.post('/api/check-ins').set(XHR).send({ userId: w.id, location: SITE, pin: w.pin, position: OAK }).expect(201);
+      await superadmin.agent.post(`/api/simulate-check-in-due/${w.id}`).set(XHR).expect(200);
+      const alarm = (await alarmWhen(w.id, (a) => a.kind === 'missed_check_in' && (a as { lastPosition?: unknown }).lastPosition !== null)) as Alarm;
+      const shiftId = (await relations(w)).latestCheckIn ? ((await streamEvents(t, 'shifts.checkin.recorded.v1')).find((e) => e.data.checkInId === checkIn.body.id)!.data.shiftId as string) : '';
+      await w.agent.post(`/api/users/${w.id}/end-shift`).set(XHR).send({ pin: w.pin }).expect(200);
+      const db = new Client({ connectionString: t.env.DATABASE_URL });
+      await db.connect();
+      try {
+        const position = async () => (await db.query('select lat, lng, accuracy_m from shifts.check_ins where id = $1', [checkIn.body.id])).rows[0];
+        await eventually(async () => (await db.query('select 1 from escalation.ended_shifts where shift_id = $1', [shiftId])).rowCount === 1, EVENT_WAIT_MS, 100);
+        // 29 days after the shift: kept.
+        await db.query(`update shifts.shifts set ended_at = now() - interval '29 days' where id = $1`, [shiftId]);
+        await db.query(`update escalation.ended_shifts set ended_at = now() - interval '29 days' where shift_id = $1`, [shiftId]);
+        await new Promise((r) => setTimeout(r, 2500));
+        expect(await position()).toEqual({ lat: OAK.lat, lng: OAK.lng, accuracy_m: OAK.accuracy });
+        // 31 days: gone, in both services; the check-in itself and the alarm stay.
+        await db.query(`update shifts.shifts set ended_at = now() - interval '31 days' where id = $1`, [shiftId]);
+        await db.query(`update escalation.ended_shifts set ended_at = now() - interval '31 days' where shift_id = $1`, [shiftId]);
+        await eventually(async () => (await position())?.lat === null, EVENT_WAIT_MS, 200);
+        expect(await position()).toEqual({ lat: null, lng: null, accuracy_m: null });
+        await alarmWhen(w.id, (a) => a.id === alarm.id && (a as { lastPosition?: unknown }).lastPosition === null);
+        const { rows } = await db.query('select last_position from escalation.workers where user_id = $1', [w.id]);
+        expect(rows[0].last_position).toBeNull();
+      } finally {
+        await db.end();
+      }
     });
   });
 });

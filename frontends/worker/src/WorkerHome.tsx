@@ -5,6 +5,7 @@ import { DEFAULT_LOCATION } from '@lws/rules';
 import { CheckInAlertDialog, type AlertOutcome } from './alert/CheckInAlertDialog';
 import { useCheckInAlert } from './alert/useCheckInAlert';
 import { CheckInCard } from './check-in/CheckInCard';
+import { devicePosition, within, type DevicePosition } from './check-in/device-position';
 import { EmergencyCard } from './emergency/EmergencyCard';
 import { EmergencyScreen } from './emergency/EmergencyScreen';
 import { useOwnEmergency, type OwnEmergency } from './emergency/useOwnEmergency';
@@ -75,7 +76,7 @@ export function WorkerHome({ user }: { user: User }) {
   const [checkingIn, setCheckingIn] = useState(false);
   const [alertBusy, setAlertBusy] = useState(false);
   const [extending, setExtending] = useState(false);
-  const { load, reload, set, intervalMinutes, extensionsLeft, setExtensionsLeft } = useWorkerShift(user.id, {
+  const { load, reload, set, intervalMinutes, extensionsLeft, setExtensionsLeft, shiftNote } = useWorkerShift(user.id, {
     paused: busy !== null || pinBusy || alertBusy || extending,
   });
   const locations = useLocationOptions();
@@ -83,6 +84,13 @@ export function WorkerHome({ user }: { user: User }) {
   const [resetDeadline, setResetDeadline] = useEmergencyReset(user.id);
   const loadedShift = load.state === 'ready' ? load.shift : null;
   const alert = useCheckInAlert(loadedShift, resetDeadline);
+  // The device's position for the check-in, asked for as its PIN is asked for (on shift only), so
+  // the check-in itself never waits on it (issue 13).
+  const position = useRef<Promise<DevicePosition | undefined> | null>(null);
+  const checkInAsked = loadedShift?.onShift === true && (pinFor === 'check-in' || alert);
+  useEffect(() => {
+    if (checkInAsked) position.current = devicePosition();
+  }, [checkInAsked]);
   const own = useOwnEmergency(user.id);
   const { closed: emergencyClosed, dismissClosed } = own;
 
@@ -141,7 +149,7 @@ export function WorkerHome({ user }: { user: User }) {
     return true;
   };
 
-  const startShift = async (location: string) => {
+  const startShift = async (location: string, note: string) => {
     if (!shift || busy) return;
     if (!location) {
       toast({ title: 'Location Required', message: 'Please select your current location to continue.', type: 'error' });
@@ -150,7 +158,7 @@ export function WorkerHome({ user }: { user: User }) {
     setBusy('starting');
     set({ onShift: true, location, shiftStartTime: serverNow().toISOString(), latestCheckIn: null, nextCheckInTime: null });
     try {
-      set(parseShiftState(await api.post(`/api/users/${user.id}/start-shift`, { location })));
+      set(parseShiftState(await api.post(`/api/users/${user.id}/start-shift`, note ? { location, note } : { location })));
       toast({ title: 'Shift Started', message: 'Your shift has been started successfully. Remember to check in regularly.' });
     } catch (e) {
       console.error('Starting the shift failed', e);
@@ -192,7 +200,12 @@ export function WorkerHome({ user }: { user: User }) {
     const location = shift.location ?? DEFAULT_LOCATION;
     setCheckingIn(true);
     try {
-      const body = await api.post('/api/check-ins', { userId: user.id, location, pin }, { headers: { 'Idempotency-Key': idempotencyKey() } });
+      const where = await within(position.current);
+      const body = await api.post(
+        '/api/check-ins',
+        { userId: user.id, location, pin, ...(where ? { position: where } : {}) },
+        { headers: { 'Idempotency-Key': idempotencyKey() } },
+      );
       set(parseCheckIn(body, shift, location));
       setResetDeadline(null);
       toast({ title: 'Check-in successful', message: 'Your status has been updated. Stay safe!' });
@@ -337,7 +350,8 @@ export function WorkerHome({ user }: { user: User }) {
       kioskLocation={user.kioskLocation}
       busy={busy}
       intervalMinutes={intervalMinutes}
-      onStart={(location) => void startShift(location)}
+      onStart={(location, note) => void startShift(location, note)}
+      shiftNote={shiftNote}
       onEnd={() => setPinFor('end-shift')}
     />
   ) : null;
@@ -351,16 +365,8 @@ export function WorkerHome({ user }: { user: User }) {
       {emergencyScreen}
       {shift?.onShift ? (
         <>
-          <StatusCard shift={shift} resetDeadline={resetDeadline} />
-          <CheckInCard
-            shift={shift}
-            resetDeadline={resetDeadline}
-            processing={checkingIn}
-            onCheckIn={() => setPinFor('check-in')}
-            extensionsLeft={extensionsLeft}
-            extending={extending}
-            onExtend={() => void extend()}
-          />
+          <StatusCard shift={shift} resetDeadline={resetDeadline} extensionsLeft={extensionsLeft} extending={extending} onExtend={() => void extend()} />
+          <CheckInCard shift={shift} resetDeadline={resetDeadline} processing={checkingIn} onCheckIn={() => setPinFor('check-in')} />
           {emergencyCard}
           {shiftCard}
         </>

@@ -5,6 +5,7 @@ export * from './health';
 export * from './runtime';
 export * from './clock';
 export * from './outage-log';
+export * from './purge';
 export * from './dead-letters';
 export * from './metrics';
 export * from './bootstrap';

@@ -35,6 +35,8 @@ export const escalationConfigShape = {
    */
   ESCALATION_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(6),
   ESCALATION_AUDIT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** How often device positions past their retention (30 days after the shift ended) are deleted. */
+  POSITIONS_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   /**
    * How long notifications has to confirm it took one of an alarm's requests (a delivery status for
    * it) before escalation asks again with the same request id; after 3 unanswered asks it raises a

@@ -19,6 +19,7 @@ import { RemindersService } from './reminders/reminders.service';
 import { IdentitySide } from './reconcile/identity-side';
 import { Reconciler } from './reconcile/reconciler';
 import { ShiftsSide } from './reconcile/shifts-side';
+import { PositionsRetention } from './workers/positions-retention';
 import { WorkersProjection, type DueNow } from './workers/workers.projection';
 
 @Module({
@@ -41,6 +42,7 @@ import { WorkersProjection, type DueNow } from './workers/workers.projection';
     IdentitySide,
     Reconciler,
     WorkersProjection,
+    PositionsRetention,
     RemindersService,
   ],
   exports: [Scheduler, Auditor, RequestTracker, Reconciler],

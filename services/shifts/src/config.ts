@@ -9,6 +9,8 @@ export const shiftsConfigShape = {
   SHIFT_EXTENSIONS: z.coerce.number().int().min(0).max(10).default(2),
   /** How many minutes of extensions one shift may have in all. */
   SHIFT_EXTENSION_MINUTES: z.coerce.number().int().min(0).max(240).default(60),
+  /** How often device positions past their retention (30 days after the shift ended) are deleted. */
+  POSITIONS_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
 };
 
 export type ShiftsConfig = z.infer<z.ZodObject<typeof shiftsConfigShape>>;

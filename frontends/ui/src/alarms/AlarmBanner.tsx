@@ -1,19 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, useAuth, useLiveRefresh, useServerTimeEvery } from '@lws/fe-ui';
-import { alarmLabel, fetchOpenAlarms, type Alarm } from './alarms-api';
+import { alarmAge, alarmLabel, fetchOpenAlarms, type Alarm } from './alarms-api';
 import { ALARMS_POLL_MS } from './AlarmsPanel';
 
 /** The alert sounds again this often while an alarm waits for an owner. */
 export const ALARM_SOUND_EVERY_MS = 10_000;
 const TITLE_COUNT = /^\(\d+\) /;
-
-/** "just now", "1 min", "14 min", "2 h 5 min". */
-export function alarmAge(openedAt: string, now: Date): string {
-  const minutes = Math.max(0, Math.floor((now.getTime() - Date.parse(openedAt)) / 60_000));
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
 
 /** Two short tones through Web Audio: no file to fetch, and nothing at all where the browser has no audio. */
 function beep(context: AudioContext): void {

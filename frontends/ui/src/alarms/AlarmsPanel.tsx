@@ -23,11 +23,14 @@ import {
   failureField,
   failureMessage,
   formatDateTime,
+  serverNow,
   useLiveRefresh,
   useToast,
 } from '@lws/fe-ui';
 import {
+  alarmAge,
   alarmLabel,
+  mapLink,
   STATE_LABELS,
   VERDICT_LABELS,
   acknowledgeAlarm,
@@ -36,6 +39,12 @@ import {
   type Alarm,
   type AlarmVerdict,
 } from './alarms-api';
+
+/** "just now", or "14 min ago", on the server's clock. */
+function ago(at: string): string {
+  const age = alarmAge(at, serverNow());
+  return age === 'just now' ? age : `${age} ago`;
+}
 
 /** The open alarms are read afresh on every alarm event; this poll runs only while live updates are down. */
 export const ALARMS_POLL_MS = 5000;
@@ -274,6 +283,20 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
                       </div>
                     ) : null}
                     {alarm.location ? <div className="lws-muted">{alarm.location}</div> : null}
+                    {alarm.shiftNote ? (
+                      <div className="lws-muted" data-testid="alarm-shift-note">
+                        Where they said they&apos;d be: {alarm.shiftNote}
+                      </div>
+                    ) : null}
+                    {alarm.lastPosition ? (
+                      <div className="lws-muted" data-testid="alarm-position">
+                        Last known position:{' '}
+                        <a href={mapLink(alarm.lastPosition)} target="_blank" rel="noopener noreferrer">
+                          {alarm.lastPosition.lat.toFixed(5)}, {alarm.lastPosition.lng.toFixed(5)}
+                        </a>
+                        {alarm.lastPosition.accuracy !== null ? ` (±${Math.round(alarm.lastPosition.accuracy)} m)` : ''}, {ago(alarm.lastPosition.at)}
+                      </div>
+                    ) : null}
                   </TableCell>
                   <TableCell>
                     <Badge variant={alarm.kind === 'emergency' ? 'danger' : 'warning'} data-testid="alarm-kind" data-duress={alarm.duress ? 'true' : undefined}>

@@ -23,7 +23,31 @@ export interface Alarm {
   duress: boolean;
   /** When the worker said they are safe with their PIN: escalation stopped, to be confirmed. */
   workerSafeAt: string | null;
+  /** "Where I'll be", as the worker wrote it when the shift started (issue 13). */
+  shiftNote: string | null;
+  /** The worker's last known position (a check-in's) and when it was taken. */
+  lastPosition: AlarmPosition | null;
   history: string[];
+}
+
+/** How long ago: "just now", "1 min", "14 min", "2 h 5 min". */
+export function alarmAge(openedAt: string, now: Date): string {
+  const minutes = Math.max(0, Math.floor((now.getTime() - Date.parse(openedAt)) / 60_000));
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** Where a position is, on a map a monitor can open. */
+export function mapLink(p: Pick<AlarmPosition, 'lat' | 'lng'>): string {
+  return `https://www.openstreetmap.org/?mlat=${p.lat}&mlon=${p.lng}#map=17/${p.lat}/${p.lng}`;
+}
+
+export interface AlarmPosition {
+  lat: number;
+  lng: number;
+  accuracy: number | null;
+  at: string;
 }
 
 export const KIND_LABELS: Record<AlarmKind, string> = {
@@ -49,6 +73,15 @@ export const VERDICT_LABELS: Record<AlarmVerdict, string> = {
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
 const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+function parsePosition(value: unknown): AlarmPosition | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  const lat = num(v.lat);
+  const lng = num(v.lng);
+  const at = str(v.at);
+  return lat !== null && lng !== null && at ? { lat, lng, accuracy: num(v.accuracy), at } : null;
+}
 
 /**
  * An alarm the panel can show. One with an unknown kind or state is still listed (as an emergency
@@ -77,6 +110,8 @@ export function parseAlarm(value: unknown): Alarm | null {
     lateCheckInAt: str(v.lateCheckInAt),
     duress: v.duress === true,
     workerSafeAt: str(v.workerSafeAt),
+    shiftNote: str(v.shiftNote),
+    lastPosition: parsePosition(v.lastPosition),
     history: Array.isArray(v.history) ? v.history.filter((h): h is string => typeof h === 'string') : [],
   };
 }

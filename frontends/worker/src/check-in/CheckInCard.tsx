@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Button, Card, CardContent, cx, useServerTimeEvery } from '@lws/fe-ui';
+import { Card, CardContent, cx, useServerTimeEvery } from '@lws/fe-ui';
 import { statusUser, type ShiftState } from '@lws/fe-ui/shifts';
 import { CHECK_IN_WINDOW_MS, checkInButton } from '@lws/rules';
 import { emergencyResetActive } from '../emergency/emergency-reset';
@@ -13,10 +13,6 @@ interface CheckInCardProps {
   resetDeadline: string | null;
   processing: boolean;
   onCheckIn(): void;
-  /** "+15 min" presses the shift has left (issue 13); the button shows while some are left and the deadline is ahead. */
-  extensionsLeft: number;
-  extending: boolean;
-  onExtend(): void;
 }
 
 /**
@@ -24,7 +20,7 @@ interface CheckInCardProps {
  * emergency reset closes it only until that window: the deadline the emergency set is a real one,
  * and the worker must be able to meet it.
  */
-export function CheckInCard({ shift, resetDeadline, processing, onCheckIn, extensionsLeft, extending, onExtend }: CheckInCardProps) {
+export function CheckInCard({ shift, resetDeadline, processing, onCheckIn }: CheckInCardProps) {
   const now = useServerTimeEvery(CHECK_IN_RECHECK_MS);
   const hintId = useId();
   const { latestCheckIn } = statusUser(shift);
@@ -50,11 +46,6 @@ export function CheckInCard({ shift, resetDeadline, processing, onCheckIn, exten
         <p id={hintId} className={cx('lws-check-in__hint', `lws-check-in__hint--${button.tone}`)} data-testid="check-in-hint">
           {button.hint}
         </p>
-        {shift.onShift && extensionsLeft > 0 && nextCheckInTime !== null && Date.parse(nextCheckInTime) > now.getTime() ? (
-          <Button variant="outline" size="sm" busy={extending} onClick={onExtend} data-testid="extend-button">
-            +15 min ({extensionsLeft} left)
-          </Button>
-        ) : null}
       </CardContent>
     </Card>
   );

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Label, Select, Skeleton, formatDateTime } from '@lws/fe-ui';
+import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Input, Label, Select, Skeleton, formatDateTime } from '@lws/fe-ui';
 import type { ShiftState } from '@lws/fe-ui/shifts';
 import { defaultLocationChoice, intervalWords } from '@lws/rules';
 import type { LocationsLoad } from '../locations/useLocationOptions';
@@ -16,14 +16,19 @@ export interface ShiftStatusCardProps {
   busy: ShiftBusy;
   /** The worker's check-in interval in minutes: the texts follow it. */
   intervalMinutes: number;
-  onStart(location: string): void;
+  /** `note`: "where I'll be" (issue 13), trimmed; empty when none. */
+  onStart(location: string, note: string): void;
+  /** On shift: the note the shift started with. */
+  shiftNote: string | null;
   onEnd(): void;
 }
 
 /** 'Shift Status': where and since when the worker is on shift, or where to start one. */
-export function ShiftStatusCard({ shift, locations, kioskLocation, busy, intervalMinutes, onStart, onEnd }: ShiftStatusCardProps) {
+export function ShiftStatusCard({ shift, locations, kioskLocation, busy, intervalMinutes, onStart, onEnd, shiftNote }: ShiftStatusCardProps) {
   const selectId = useId();
+  const noteId = useId();
   const [chosen, setChosen] = useState<string | null>(null);
+  const [note, setNote] = useState('');
   const active = locations.state === 'ready' ? locations.active : [];
   // Until the worker picks one: at a kiosk, the kiosk's location if active; otherwise the spec's
   // default: their own location if active, else 'The Prospect Building' if active, else the first.
@@ -48,6 +53,12 @@ export function ShiftStatusCard({ shift, locations, kioskLocation, busy, interva
               <dd data-testid="shift-start-time">{formatDateTime(shift.shiftStartTime, 'Just now')}</dd>
               <dt>Last check-in</dt>
               <dd data-testid="shift-last-check-in">{formatDateTime(shift.latestCheckIn?.timestamp, 'Never')}</dd>
+              {shiftNote ? (
+                <>
+                  <dt>Where you&apos;ll be</dt>
+                  <dd data-testid="shift-note">{shiftNote}</dd>
+                </>
+              ) : null}
             </dl>
             <div className="lws-actions lws-actions--spaced">
               {/* Right after Start Shift the card already shows the shift (optimistically) while the server confirms it. */}
@@ -64,7 +75,7 @@ export function ShiftStatusCard({ shift, locations, kioskLocation, busy, interva
             aria-label="Start Shift"
             onSubmit={(event) => {
               event.preventDefault();
-              onStart(selected);
+              onStart(selected, note.trim());
             }}
           >
             <div className="lws-field">
@@ -97,6 +108,17 @@ export function ShiftStatusCard({ shift, locations, kioskLocation, busy, interva
                   )}
                 </Select>
               )}
+            </div>
+            <div className="lws-field">
+              <Label htmlFor={noteId}>Where you&apos;ll be (optional)</Label>
+              <Input
+                id={noteId}
+                value={note}
+                maxLength={200}
+                placeholder="e.g. 12 Oak Street, back by 15:00"
+                onChange={(e) => setNote(e.target.value)}
+                data-testid="shift-note-input"
+              />
             </div>
             <p className="lws-muted" data-testid="check-in-note">
               You are required to check-in every {intervalWords(intervalMinutes)} for safety monitoring.

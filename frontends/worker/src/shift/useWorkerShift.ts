@@ -29,17 +29,22 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
   const [intervalMinutes, setIntervalMinutes] = useState(DEFAULT_CHECK_IN_INTERVAL_MINUTES);
   // "+15 min" presses this shift has left (issue 13); 0 off shift or when there are none.
   const [extensionsLeft, setExtensionsLeft] = useState(0);
+  // "Where I'll be" of the current shift (issue 13).
+  const [shiftNote, setShiftNote] = useState<string | null>(null);
   const generation = useRef(0);
 
   /** Resolves with the shift read, or null when it could not be read. */
   const reload = useCallback(async (): Promise<ShiftState | null> => {
     const started = generation.current;
     try {
-      const body = await api.get<{ settings?: { checkInInterval?: unknown } | null; extensionsLeft?: unknown }>(`/api/users/${userId}/with-relations`);
+      const body = await api.get<{ settings?: { checkInInterval?: unknown } | null; extensionsLeft?: unknown; shiftNote?: unknown }>(
+        `/api/users/${userId}/with-relations`,
+      );
       const shift = parseShiftState(body);
       const interval = body?.settings?.checkInInterval;
       setIntervalMinutes(typeof interval === 'number' && interval > 0 ? interval : DEFAULT_CHECK_IN_INTERVAL_MINUTES);
       setExtensionsLeft(extensionsOf(body));
+      setShiftNote(typeof body?.shiftNote === 'string' && body.shiftNote ? body.shiftNote : null);
       if (started === generation.current) setLoad({ state: 'ready', shift });
       return shift;
     } catch (e) {
@@ -62,5 +67,5 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
   // before it. A change heard meanwhile is fetched once it has settled.
   useLiveRefresh(reload, { types: ['worker', 'alarm'], when: (e) => 'userId' in e.data && e.data.userId === userId, pollMs: WORKER_REFETCH_MS, paused });
 
-  return { load, reload, set, intervalMinutes, extensionsLeft, setExtensionsLeft };
+  return { load, reload, set, intervalMinutes, extensionsLeft, setExtensionsLeft, shiftNote };
 }

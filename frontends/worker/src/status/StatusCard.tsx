@@ -1,4 +1,4 @@
-import { Card, CardContent, CardHeader, CardTitle, formatTime, useServerClock, useServerTimeEvery } from '@lws/fe-ui';
+import { Button, Card, CardContent, CardHeader, CardTitle, formatTime, useServerClock, useServerTimeEvery } from '@lws/fe-ui';
 import { statusUser, type ShiftState } from '@lws/fe-ui/shifts';
 import { formatCountdown, statusPill, workerDeadline, workerOwnStatus } from '@lws/rules';
 import { emergencyResetActive } from '../emergency/emergency-reset';
@@ -13,7 +13,16 @@ const COUNTDOWN_TICK_MS = 1000;
  * server's clock. When the countdown reaches zero the pill turns overdue at once rather than at
  * the next 15-second recheck. After an emergency the pill says so until the deadline it set.
  */
-export function StatusCard({ shift, resetDeadline }: { shift: ShiftState; resetDeadline: string | null }) {
+export interface StatusCardProps {
+  shift: ShiftState;
+  resetDeadline: string | null;
+  /** "+15 min" presses the shift has left (issue 13): offered beside the deadline while it is ahead. */
+  extensionsLeft: number;
+  extending: boolean;
+  onExtend(): void;
+}
+
+export function StatusCard({ shift, resetDeadline, extensionsLeft, extending, onExtend }: StatusCardProps) {
   const clock = useServerClock(COUNTDOWN_TICK_MS);
   const statusNow = useServerTimeEvery(STATUS_RECHECK_MS);
   const user = statusUser(shift);
@@ -42,9 +51,25 @@ export function StatusCard({ shift, resetDeadline }: { shift: ShiftState; resetD
             {formatCountdown(remaining)}
           </time>
         </p>
-        <p className="lws-muted" data-testid="check-in-deadline">
-          Check-in deadline: {formatTime(deadline)}
-        </p>
+        <div className="lws-status__deadline">
+          <p className="lws-muted" data-testid="check-in-deadline">
+            Check-in deadline: {formatTime(deadline)}
+          </p>
+          {shift.onShift && extensionsLeft > 0 && remaining > 0 ? (
+            <Button
+              variant="outline"
+              size="sm"
+              busy={extending}
+              onClick={onExtend}
+              aria-label={`Add 15 minutes before your check-in (${extensionsLeft} left this shift)`}
+              title={`${extensionsLeft} left this shift`}
+              data-left={extensionsLeft}
+              data-testid="extend-button"
+            >
+              +15 min
+            </Button>
+          ) : null}
+        </div>
       </CardContent>
     </Card>
   );

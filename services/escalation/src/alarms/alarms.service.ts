@@ -83,6 +83,8 @@ export class AlarmsService {
         shiftId: a.shiftId ?? worker?.shiftId ?? null,
         emergencyId: a.emergencyId ?? null,
         duress,
+        shiftNote: worker?.onShift ? worker.shiftNote : null,
+        lastPosition: worker?.lastPosition ?? null,
       })
       .onConflictDoNothing()
       .returning({ id: alarms.id });
@@ -438,6 +440,11 @@ export class AlarmsService {
     await this.repo.note(tx, alarmId, now, `${what[0].toUpperCase()}${what.slice(1)} was sent`);
   }
 
+  /** The provider's receipt: the message reached the phone ("The SMS to … was delivered"). */
+  async messageDelivered(tx: Tx, alarmId: string, what: string, now: Date): Promise<void> {
+    await this.repo.note(tx, alarmId, now, `${what[0].toUpperCase()}${what.slice(1)} was delivered`);
+  }
+
   async messageFailed(tx: Tx, emit: Emit, alarmId: string, what: string, error: string | undefined, now: Date): Promise<void> {
     const row = await this.deadlines.lock(tx, alarmKey(alarmId));
     const alarm = await this.repo.lock(tx, alarmId);
@@ -669,6 +676,11 @@ function toView(a: AlarmRow, history: string[], names: Map<number, string>): Ala
   if (a.duress) view.duress = true;
   // A cancel made with the duress PIN is no sign of safety: monitors read it in the history.
   if (a.workerSafeAt && !a.safeUnderDuress) view.workerSafeAt = iso(a.workerSafeAt);
+  if (a.shiftNote) view.shiftNote = a.shiftNote;
+  if (a.lastPosition) {
+    const p = a.lastPosition;
+    view.lastPosition = { lat: p.lat, lng: p.lng, at: p.at, ...(p.accuracyM !== undefined ? { accuracyM: p.accuracyM } : {}) };
+  }
   return view;
 }
 

@@ -24,7 +24,8 @@ const BATCH = 100;
  * benchmark's p99); any it lacks is asked for again, as it was and with the same request id
  * (notifications takes each request id once), every period while its alarm is not resolved. After
  * 3 unanswered asks an operator hears of it (system alert, metric). A taken request is asked about
- * every period until notifications reports it sent or failed; either goes on the alarm's history
+ * every period until notifications reports it sent (an SMS or WhatsApp message: delivered) or failed;
+ * each goes on the alarm's history
  * (a failure with its reason), and a failure can bring its next step forward (AlarmsService.messageFailed). Reminders are not tracked: a
  * lost reminder is not asked for again (the missed check-in alarm still fires at the deadline).
  */
@@ -86,8 +87,9 @@ export class RequestTracker implements OnApplicationBootstrap, BeforeApplication
       for (const r of due) {
         const outcome = taken.get(r.requestId);
         if (!outcome) continue;
-        // Still being tried: asked about again (not for) until it is sent or has failed, while the alarm is open.
-        const final = outcome.outcome !== 'pending' || states.get(r.alarmId) === 'resolved';
+        // Asked about again (not for) while the alarm is open: while it is still being tried, and a sent
+        // SMS or WhatsApp message until its delivery receipt (or failure) comes.
+        const final = settled(outcome.outcome, r.request.channel) || states.get(r.alarmId) === 'resolved';
         const key = `${outcome.outcome}:${final}`;
         if (!confirmed.has(key)) confirmed.set(key, { outcome: outcome.outcome, final, ids: [] });
         confirmed.get(key)!.ids.push(r.requestId);
@@ -104,11 +106,13 @@ export class RequestTracker implements OnApplicationBootstrap, BeforeApplication
       }
       for (const r of due) {
         const outcome = taken.get(r.requestId);
+        // What actually happened, per channel, on the alarm's history: sent, delivered, or failed and why.
         if (outcome?.outcome === 'failed' && r.lastStatus !== 'failed') {
           await this.alarmsService.messageFailed(tx, emit, r.alarmId, describe(r.request), outcome.error, now);
         } else if (outcome?.outcome === 'sent' && r.lastStatus !== 'sent') {
-          // What actually happened, per channel, on the alarm's history: sent, or failed and why.
           await this.alarmsService.messageSent(tx, r.alarmId, describe(r.request), now);
+        } else if (outcome?.outcome === 'delivered' && r.lastStatus !== 'delivered') {
+          await this.alarmsService.messageDelivered(tx, r.alarmId, describe(r.request), now);
         }
       }
       let asked = 0;
@@ -163,6 +167,13 @@ export class RequestTracker implements OnApplicationBootstrap, BeforeApplication
       return new Map();
     }
   }
+}
+
+/** Whether a request's outcome is its last word: SMS and WhatsApp have a delivery receipt to wait for once sent. */
+function settled(outcome: Outcome['outcome'], channel: string): boolean {
+  if (outcome === 'pending') return false;
+  if (outcome === 'sent') return channel !== 'sms' && channel !== 'whatsapp';
+  return true;
 }
 
 function describe(request: EventMap['escalation.notification.requested.v1']): string {

@@ -42,9 +42,22 @@ export const workers = escalationSchema.table(
     teamId: integer('team_id'),
     /** An admin away until then: their deputy takes their place as a team's monitor. */
     awayUntil: at('away_until'),
+    /** "Where I'll be" of the current (or last) shift, issue 13. */
+    shiftNote: text('shift_note'),
+    /** The position of the worker's last check-in that had one (deleted 30 days after its shift ends). */
+    lastPosition: jsonb('last_position').$type<KnownPosition>(),
   },
   (t) => [index('workers_on_shift_next_idx').on(t.nextCheckInAt, t.userId).where(sql`${t.onShift}`)],
 );
+
+/** A position as escalation keeps it: where, how precisely, when, and in which shift. */
+export interface KnownPosition {
+  lat: number;
+  lng: number;
+  accuracyM?: number;
+  at: string;
+  shiftId: string;
+}
 
 /** A team monitor, as identity lists them: in order, each with an optional deputy. */
 export interface TeamMonitor {
@@ -169,6 +182,9 @@ export const alarms = escalationSchema.table(
     workerSafeAt: at('worker_safe_at'),
     /** ...and it was the duress PIN: their screen shows the same, the alarm keeps escalating. */
     safeUnderDuress: boolean('safe_under_duress').notNull().default(false),
+    /** The worker's "where I'll be" and last known position when the alarm opened (issue 13). */
+    shiftNote: text('shift_note'),
+    lastPosition: jsonb('last_position').$type<KnownPosition>(),
   },
   (t) => [
     index('alarms_opened_idx').on(t.openedAt, t.id),

@@ -154,6 +154,8 @@ export class WorkersProjection {
 
   async shiftStarted(tx: Tx, e: EventMap['shifts.shift.started.v1']): Promise<DueNow> {
     const set = await this.setDeadline(tx, e.userId, e.shiftId, e.location, new Date(e.nextCheckInAt), new Date(e.startedAt), e.workerVersion);
+    // A new shift: its own "where I'll be", and no position until one of its check-ins has one.
+    if (set.applied) await tx.update(workers).set({ shiftNote: e.note ?? null, lastPosition: null }).where(eq(workers.userId, e.userId));
     return set.dueNow;
   }
 
@@ -161,6 +163,10 @@ export class WorkersProjection {
   async checkInRecorded(tx: Tx, emit: Emit, e: EventMap['shifts.checkin.recorded.v1']): Promise<DueNow> {
     const checkedInAt = new Date(e.checkedInAt);
     const set = await this.setDeadline(tx, e.userId, e.shiftId, e.location, new Date(e.nextCheckInAt), checkedInAt, e.workerVersion);
+    if (set.applied && e.position) {
+      const lastPosition = { ...e.position, at: e.checkedInAt, shiftId: e.shiftId };
+      await tx.update(workers).set({ lastPosition }).where(eq(workers.userId, e.userId));
+    }
     if (set.applied) await this.alarms.lateCheckIn(tx, emit, e.userId, checkedInAt);
     return set.dueNow;
   }

@@ -22,6 +22,8 @@ export function browserAlarm(a: AlarmView) {
     lateCheckInAt: a.lateCheckInAt ?? null,
     duress: a.duress === true,
     workerSafeAt: a.workerSafeAt ?? null,
+    shiftNote: a.shiftNote ?? null,
+    lastPosition: a.lastPosition ? { lat: a.lastPosition.lat, lng: a.lastPosition.lng, accuracy: a.lastPosition.accuracyM ?? null, at: a.lastPosition.at } : null,
     history: a.history,
   };
 }

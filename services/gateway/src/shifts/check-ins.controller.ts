@@ -38,13 +38,14 @@ export class CheckInsController {
   async record(@Body() body: unknown, @Headers('idempotency-key') keyHeader: string | undefined, @Req() req: AuthedRequest) {
     const { userId } = parseInput(checkInUserSchema, body);
     requireOwnShift(actorOf(req), userId);
-    const { location, pin } = parseInput(checkInSchema, body);
+    const { location, pin, position } = parseInput(checkInSchema, body);
     const idempotencyKey = parseIdempotencyKey(keyHeader);
     await checkWorkerPin(this.rpc, userId, pin);
     const { checkIn, worker } = await this.rpc.send('shifts.checkin.record.v1', {
       userId,
       ...(location ? { location } : {}),
       ...(idempotencyKey ? { idempotencyKey } : {}),
+      ...(position ? { position: { lat: position.lat, lng: position.lng, ...(position.accuracy !== undefined ? { accuracyM: position.accuracy } : {}) } } : {}),
     });
     return {
       id: checkIn.id,

@@ -19,8 +19,8 @@ export class ShiftsController {
   @HttpCode(200)
   async start(@Param('id', new PositiveIntPipe()) id: number, @Body() body: unknown, @Req() req: AuthedRequest) {
     requireOwnShift(actorOf(req), id);
-    const { location } = parseInput(startShiftSchema, body);
-    const { worker } = await this.rpc.send('shifts.shift.start.v1', { userId: id, location });
+    const { location, note } = parseInput(startShiftSchema, body);
+    const { worker } = await this.rpc.send('shifts.shift.start.v1', { userId: id, location, ...(note ? { note } : {}) });
     return browserWorker(worker);
   }
 

@@ -15,13 +15,43 @@ const positiveId = (message: string) =>
     z.number({ required_error: message, invalid_type_error: message }).int(message).min(1, message).max(2147483647, message),
   );
 
+const NOTE_INVALID = "Where you'll be must be text of at most 200 characters";
+
+/**
+ * "Where I'll be" (issue 13): optional, one line of plain text. Blank is no note; control and
+ * bidirectional-override characters are refused, as they would disguise what monitors read.
+ */
+const shiftNote = z
+  .string({ invalid_type_error: NOTE_INVALID })
+  .trim()
+  .max(200, NOTE_INVALID)
+  .refine((v) => !/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(v), NOTE_INVALID)
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
 export const startShiftSchema = z.object({
   location: z
     .string({ required_error: LOCATION_REQUIRED, invalid_type_error: LOCATION_REQUIRED })
     .trim()
     .min(1, LOCATION_REQUIRED)
     .max(100, LOCATION_TOO_LONG),
+  note: shiftNote,
 }).strict();
+
+const POSITION_INVALID = 'position must be {lat, lng, accuracy?} in degrees and metres';
+
+/** The device's position at a check-in (browser geolocation, when the worker allows it). */
+const position = z
+  .object(
+    {
+      lat: z.number({ invalid_type_error: POSITION_INVALID, required_error: POSITION_INVALID }).finite().min(-90, POSITION_INVALID).max(90, POSITION_INVALID),
+      lng: z.number({ invalid_type_error: POSITION_INVALID, required_error: POSITION_INVALID }).finite().min(-180, POSITION_INVALID).max(180, POSITION_INVALID),
+      accuracy: z.number({ invalid_type_error: POSITION_INVALID }).finite().min(0, POSITION_INVALID).max(100_000, POSITION_INVALID).optional(),
+    },
+    { invalid_type_error: POSITION_INVALID },
+  )
+  .strict(POSITION_INVALID)
+  .optional();
 
 export const endShiftSchema = z.object({ pin }).strict();
 
@@ -45,6 +75,7 @@ export const checkInSchema = z.object({
     .transform((l) => (l ? l : undefined)),
   pin,
   status: z.literal('safe', { errorMap: () => ({ message: "Check-in status must be 'safe'" }) }).optional(),
+  position,
   /** Sent by the spec's clients; the server computes the next deadline itself. */
   nextCheckInTime: z.unknown().optional(),
 }).strict().transform(({ nextCheckInTime: _dropped, ...rest }) => rest);

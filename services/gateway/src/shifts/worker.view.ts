@@ -24,6 +24,11 @@ export function extensionFields(w: WorkerStateView) {
   return w.onShift ? { extensionsLeft: w.extensionsLeft ?? 0, extensionMinutesLeft: w.extensionMinutesLeft ?? 0 } : {};
 }
 
+/** On shift: "where I'll be" as the worker wrote it (null: none); absent off shift. */
+export function shiftNoteField(w: WorkerStateView) {
+  return w.onShift ? { shiftNote: w.shiftNote ?? null } : {};
+}
+
 /** `Worker` of the shifts API: the dashboards' rows and the answer of every shift change. */
 export function browserWorker(w: WorkerStateView) {
   return { id: w.userId, name: w.name ?? null, username: w.username ?? null, phone: w.phone ?? null, ...shiftFields(w) };

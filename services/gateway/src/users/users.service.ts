@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { updateProfileSchema } from './users.schema';
 import { changePin } from '../credentials/pin-change';
 import { browserContact, browserSettings, browserUser } from './user.view';
-import { extensionFields, shiftFields } from '../shifts/worker.view';
+import { extensionFields, shiftFields, shiftNoteField } from '../shifts/worker.view';
 
 type ProfileUpdate = z.infer<typeof updateProfileSchema>;
 export type Manager = Actor & { role: 'admin' | 'superadmin' };
@@ -74,6 +74,7 @@ export class UsersService {
       emergencyContacts: found.emergencyContacts.map(browserContact),
       ...shiftFields(shift.workers[0]),
       ...extensionFields(shift.workers[0]),
+      ...shiftNoteField(shift.workers[0]),
       team: found.user.teamId !== undefined ? await this.teamOf(found.user.teamId) : null,
       // An admin away until then, whose deputies stand in (POST /api/users/{id}/away).
       ...(found.user.role === 'admin' ? { awayUntil: found.user.awayUntil ?? null } : {}),

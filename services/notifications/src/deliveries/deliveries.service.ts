@@ -20,6 +20,8 @@ export const DEFAULT_CALL_TIMEOUT_SECONDS = 60;
 /** Delivery statuses of a message still being tried, and of one that will never be sent. */
 const STILL_TRYING = new Set(['pending', 'sending']);
 const GAVE_UP = new Set(['failed', 'undelivered', 'canceled', 'expired']);
+/** The provider's receipt that a message reached the phone (Twilio's status callback). */
+const DELIVERED = new Set(['delivered', 'read']);
 
 @Injectable()
 export class DeliveriesService {
@@ -103,12 +105,14 @@ export class DeliveriesService {
   /**
    * Which of these request ids this service holds a delivery for, and what became of each: failed
    * once every delivery of it failed for good (a push to the monitors is one delivery per browser),
-   * sent once the provider or a browser took any, pending while one is still being tried.
+   * delivered once the provider reported any reached the phone, sent once the provider or a browser
+   * took any, pending while one is still being tried.
    */
   async taken(requestIds: string[]): Promise<Cmd<'notifications.requests.taken.v1'>['reply']> {
     const byRequest = new Map<string, { status: string; errorMessage: string | null }[]>();
     for (const r of await this.repo.requestStatuses(requestIds)) byRequest.set(r.requestId, [...(byRequest.get(r.requestId) ?? []), r]);
     const outcomes = [...byRequest].map(([requestId, rows]) => {
+      if (rows.some((r) => DELIVERED.has(r.status))) return { requestId, outcome: 'delivered' as const };
       if (rows.some((r) => STILL_TRYING.has(r.status))) return { requestId, outcome: 'pending' as const };
       if (rows.every((r) => GAVE_UP.has(r.status))) {
         const error = rows.map((r) => r.errorMessage).find(Boolean);

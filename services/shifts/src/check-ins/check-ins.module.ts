@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { WorkersModule } from '../workers/workers.module';
 import { CheckInsController } from './check-ins.controller';
 import { CheckInsService } from './check-ins.service';
+import { PositionsRetention } from './positions-retention';
 
-@Module({ imports: [WorkersModule], controllers: [CheckInsController], providers: [CheckInsService] })
+@Module({ imports: [WorkersModule], controllers: [CheckInsController], providers: [CheckInsService, PositionsRetention] })
 export class CheckInsModule {}

@@ -52,9 +52,10 @@ export class CheckInsService {
       // The check-in and the worker's new deadline in one hand-written statement, like lock(): every check-in runs it.
       const updated = (await tx.execute(sql`
         with recorded as (
-          insert into ${checkIns} (id, user_id, shift_id, location, checked_in_at, next_check_in_at, idempotency_key)
+          insert into ${checkIns} (id, user_id, shift_id, location, checked_in_at, next_check_in_at, idempotency_key, lat, lng, accuracy_m)
           values (${id}, ${req.userId}, ${state.currentShiftId}, ${location}, ${now.toISOString()}::timestamptz,
-                  ${due.toISOString()}::timestamptz, ${req.idempotencyKey ?? null})
+                  ${due.toISOString()}::timestamptz, ${req.idempotencyKey ?? null},
+                  ${req.position?.lat ?? null}::double precision, ${req.position?.lng ?? null}::double precision, ${req.position?.accuracyM ?? null}::double precision)
         )
         update ${workerState}
         set latest_check_in_id = ${id}, latest_check_in_at = ${now.toISOString()}::timestamptz,
@@ -72,6 +73,7 @@ export class CheckInsService {
         checkedInAt: now.toISOString(),
         nextCheckInAt: due.toISOString(),
         workerVersion,
+        ...(req.position ? { position: req.position } : {}),
       });
       return { checkIn: checkInView({ id, checkedInAt: now, location, nextCheckInAt: due }), worker: workerView(row), duplicate: false };
     });

@@ -1,4 +1,4 @@
-import { boolean, check, index, integer, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, doublePrecision, index, integer, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
 
@@ -22,6 +22,8 @@ export const shifts = shiftsSchema.table(
     endedAt: at('ended_at'),
     endedBy: integer('ended_by'),
     endReason: text('end_reason', { enum: END_REASONS }),
+    /** "Where I'll be" (issue 13), as the worker wrote it at the start. */
+    note: text('note'),
   },
   (t) => [
     index('shifts_user_started_idx').on(t.userId, t.startedAt),
@@ -46,6 +48,10 @@ export const checkIns = shiftsSchema.table(
     isSimulation: boolean('is_simulation').notNull().default(false),
     /** The client's Idempotency-Key: a retried request answers the first check-in. */
     idempotencyKey: text('idempotency_key'),
+    /** The device's position, when the worker allows it (issue 13); deleted 30 days after the shift ends. */
+    lat: doublePrecision('lat'),
+    lng: doublePrecision('lng'),
+    accuracyM: doublePrecision('accuracy_m'),
   },
   (t) => [
     index('check_ins_user_time_idx').on(t.userId, t.checkedInAt),
@@ -95,6 +101,8 @@ export const workerState = shiftsSchema.table(
     latestCheckInAt: at('latest_check_in_at'),
     latestCheckInLocation: text('latest_check_in_location'),
     nextCheckInAt: at('next_check_in_at'),
+    /** "Where I'll be" of the current shift (issue 13). */
+    shiftNote: text('shift_note'),
     /** "+15 min" presses and minutes this shift has left (issue 13), set when it starts. */
     extensionsLeft: integer('extensions_left').notNull().default(0),
     extensionMinutesLeft: integer('extension_minutes_left').notNull().default(0),

@@ -28,7 +28,7 @@ export class ShiftsService {
    * start. Starting while on shift answers the current shift unchanged, so a double submit
    * cannot open a second shift.
    */
-  async start(userId: number, location: string): Promise<WorkerStateView> {
+  async start(userId: number, location: string, note?: string): Promise<WorkerStateView> {
     return this.uow.run(async (tx, emit) => {
       const state = await this.workers.lockOrCreate(tx, userId);
       if (state.onShift) return workerView(state);
@@ -37,7 +37,7 @@ export class ShiftsService {
       const now = this.clock();
       const shiftId = randomUUID();
       const due = nextCheckInAt(now, state.checkInInterval);
-      await tx.insert(shifts).values({ id: shiftId, userId, location: name, startedAt: now });
+      await tx.insert(shifts).values({ id: shiftId, userId, location: name, startedAt: now, note: note ?? null });
       const changes = {
         ...OFF_SHIFT,
         onShift: true,
@@ -45,6 +45,7 @@ export class ShiftsService {
         location: name,
         shiftStartedAt: now,
         nextCheckInAt: due,
+        shiftNote: note ?? null,
         // The shift keeps the allowance it started with, whatever the configuration becomes.
         extensionsLeft: this.config.SHIFT_EXTENSION_MINUTES > 0 ? this.config.SHIFT_EXTENSIONS : 0,
         extensionMinutesLeft: this.config.SHIFT_EXTENSIONS > 0 ? this.config.SHIFT_EXTENSION_MINUTES : 0,
@@ -58,6 +59,7 @@ export class ShiftsService {
         startedAt: now.toISOString(),
         nextCheckInAt: due.toISOString(),
         workerVersion,
+        ...(note ? { note } : {}),
       });
       return workerView(row);
     });

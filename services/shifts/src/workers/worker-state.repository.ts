@@ -18,6 +18,7 @@ export const OFF_SHIFT: WorkerStateFields = {
   nextCheckInAt: null,
   extensionsLeft: 0,
   extensionMinutesLeft: 0,
+  shiftNote: null,
 };
 
 /** A worker_state row as a raw query returns it. */
@@ -36,6 +37,7 @@ interface RawWorkerState {
   latest_check_in_at: Date | string | null;
   latest_check_in_location: string | null;
   next_check_in_at: Date | string | null;
+  shift_note: string | null;
   extensions_left: number;
   extension_minutes_left: number;
   version: number;
@@ -62,6 +64,7 @@ function fromRaw(r: RawWorkerState): WorkerStateRow {
     latestCheckInAt: toDate(r.latest_check_in_at),
     latestCheckInLocation: r.latest_check_in_location,
     nextCheckInAt: toDate(r.next_check_in_at),
+    shiftNote: r.shift_note,
     extensionsLeft: r.extensions_left,
     extensionMinutesLeft: r.extension_minutes_left,
     version: r.version,

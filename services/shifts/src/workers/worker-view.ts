@@ -31,6 +31,7 @@ export function workerView(row: WorkerStateRow): WorkerStateView {
     ...(row.onShift && row.nextCheckInAt ? { nextCheckInAt: row.nextCheckInAt.toISOString() } : {}),
     checkInInterval: row.checkInInterval,
     ...(row.onShift ? { extensionsLeft: row.extensionsLeft, extensionMinutesLeft: row.extensionMinutesLeft } : {}),
+    ...(row.onShift && row.shiftNote ? { shiftNote: row.shiftNote } : {}),
   };
 }
 

@@ -1,0 +1,39 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { sql } from 'drizzle-orm';
+import { CONFIG, DB, LOGGER, PeriodicPurge, POSITION_RETENTION_DAYS, type Db, type Logger } from '@lws/platform';
+import type { ShiftsConfig } from '../config';
+import { checkIns, shifts } from '../db/schema';
+
+/** Check-ins' device positions are deleted 30 days after their shift ended (issue 13); the check-ins stay. */
+@Injectable()
+export class PositionsRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly purge: PeriodicPurge;
+
+  constructor(@Inject(DB) db: Db, @Inject(CONFIG) config: ShiftsConfig, @Inject(LOGGER) logger: Logger) {
+    this.purge = new PeriodicPurge({
+      service: 'shifts',
+      what: 'check-in positions',
+      intervalMs: config.POSITIONS_PURGE_INTERVAL_SECONDS * 1000,
+      logger,
+      purge: async () => {
+        const { rows } = (await db.execute(sql`
+          with purged as (
+            update ${checkIns} c set lat = null, lng = null, accuracy_m = null
+            from ${shifts} s
+            where c.shift_id = s.id and c.lat is not null
+              and s.ended_at < now() - make_interval(days => ${POSITION_RETENTION_DAYS})
+            returning 1)
+          select count(*)::int as n from purged`)) as unknown as { rows: { n: number }[] };
+        return Number(rows[0]?.n ?? 0);
+      },
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.purge.start();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.purge.stop();
+  }
+}
