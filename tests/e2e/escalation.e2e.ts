@@ -50,14 +50,22 @@ async function apiSession(playwright: { request: APIRequest }, username: string,
 }
 
 /** PINs are unique across users: this file draws from 9500-9599 (see accounts.e2e.ts) and retries a taken one. */
-async function createUser(playwright: { request: APIRequest }, fields: { name: string; role?: 'worker' | 'admin' }): Promise<Account> {
+async function createUser(playwright: { request: APIRequest }, fields: { name: string; role?: 'worker' | 'admin'; teamId?: number }): Promise<Account> {
   const password = 'Escalate123';
   // Each worker gets a phone of their own, so the messages sent to them can be told apart.
   const phone = `+4479112${String(randomInt(0, 100_000)).padStart(5, '0')}`;
   for (let attempt = 0; attempt < 10; attempt++) {
     const pin = String(randomInt(9500, 9600));
     const res = await superadminApi.post('/api/users', {
-      data: { username: uniqueUsername(fields.role === 'admin' ? 'eadm' : 'ewrk'), password, name: fields.name, phone, role: fields.role ?? 'worker', pinCode: pin },
+      data: {
+        username: uniqueUsername(fields.role === 'admin' ? 'eadm' : 'ewrk'),
+        password,
+        name: fields.name,
+        phone,
+        role: fields.role ?? 'worker',
+        pinCode: pin,
+        ...(fields.teamId ? { teamId: fields.teamId } : {}),
+      },
     });
     if (res.status() === 409) continue;
     expect(res.status(), await res.text()).toBe(201);
@@ -558,4 +566,53 @@ test("issue 13: where I'll be: the worker starts a shift with a note and checks 
   await expect(row.getByTestId('alarm-position').getByRole('link')).toHaveAttribute('href', /openstreetmap\.org\/\?mlat=51\.50135&mlon=-0\.14189/);
   await context.close();
   await monitor.context().close();
+});
+
+test('issue 13: a worker without data checks in by replying to the reminder with their PIN (the test provider plays the phone)', async ({ browser, playwright }) => {
+  const worker = await createUser(playwright, { name: 'Sol Signal' });
+  await startShift(worker);
+  const page = await pageAs(browser, superadminState, '/superadmin');
+  await page.getByRole('tab', { name: 'SMS Test Panel' }).click();
+  const form = page.getByTestId('inbound-sms-form');
+  await form.getByTestId('inbound-sms-from').fill(worker.phone);
+  await form.getByTestId('inbound-sms-body').fill(`PIN ${worker.pin}`);
+  await form.getByTestId('inbound-sms-send').click();
+  await expect(form.getByTestId('inbound-sms-reply')).toHaveText(/^LWS replied: LWS: checked in at \d{2}:\d{2}\. Your next check-in is due by \d{2}:\d{2}\.$/);
+  const latest = await worker.api.get(`/api/users/${worker.id}/latest-check-in`);
+  expect(((await latest.json()) as { location: string } | null)?.location).toBe('The Prospect Building');
+
+  // A stranger's number gets no answer at all.
+  await form.getByTestId('inbound-sms-from').fill('+447700900999');
+  await form.getByTestId('inbound-sms-send').click();
+  await expect(form.getByTestId('inbound-sms-reply')).toHaveText('LWS sent no reply.');
+  await page.context().close();
+});
+
+test("issue 13: a team's keypad reminder call: the worker keys their PIN and is checked in (the test provider plays the phone)", async ({ browser, playwright }) => {
+  test.setTimeout(90_000);
+  const created = await superadminApi.post('/api/teams', { data: { name: `Keypad ${run}`, voiceReminder: true } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id: teamId } = (await created.json()) as { id: number };
+  const worker = await createUser(playwright, { name: 'Kim Keypad', teamId });
+  await startShift(worker);
+  // The 2-minute reminder falls due 6 s from now.
+  const moved = await superadminApi.post(`/api/simulate-specific-time/${worker.id}`, { data: { minutesUntilDue: 2.1 } });
+  expect(moved.ok(), await moved.text()).toBe(true);
+
+  const page = await pageAs(browser, superadminState, '/superadmin');
+  await page.getByRole('tab', { name: 'SMS Test Panel' }).click();
+  const call = page.locator(`[data-testid="test-call-row"][data-to="${worker.phone}"]`);
+  await expect(call).toBeVisible({ timeout: 30_000 });
+  await call.getByTestId('test-call-keys').fill(worker.pin);
+  await call.getByTestId('test-call-accept').click();
+  await expect(call.getByTestId('test-call-confirmation')).toHaveText(/^Then: Thank you\. You are checked in\. Your next check-in is due by \d{2}:\d{2}\. Goodbye\.$/);
+  const latest = await worker.api.get(`/api/users/${worker.id}/latest-check-in`);
+  expect(await latest.json()).not.toBeNull();
+  await page.context().close();
+
+  // A second team changes who monitors whom: it goes, with its worker, so no other test meets it.
+  started.splice(started.indexOf(worker), 1);
+  expect((await superadminApi.delete(`/api/users/${worker.id}`)).ok()).toBe(true);
+  const removed = await superadminApi.delete(`/api/teams/${teamId}`);
+  expect(removed.ok(), await removed.text()).toBe(true);
 });

@@ -263,6 +263,7 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/test-provider/calls': superadminOnly(200),
   'POST /api/test-provider/calls/:callSid/accept': superadminOnly(400),
   'POST /api/test-provider/calls/:callSid/ignore': superadminOnly(400),
+  'POST /api/test-provider/inbound-sms': superadminOnly(400, { body: {} }),
   'GET /api/notifications/deliveries': superadminOnly(200),
   // live updates: any signed-in user; the matrix runs with LIVE_MAX_STREAMS_PER_USER=0, so a caller let
   // through gets 429 at once instead of an endless stream (live.test.ts covers the stream itself)
@@ -365,6 +366,7 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'GET /api/test-provider/calls': asTeamAdmin(403),
   'POST /api/test-provider/calls/:callSid/accept': asTeamAdmin(403),
   'POST /api/test-provider/calls/:callSid/ignore': asTeamAdmin(403),
+  'POST /api/test-provider/inbound-sms': asTeamAdmin(403, { body: {} }),
   'GET /api/notifications/deliveries': asTeamAdmin(403),
   'GET /api/events': asTeamAdmin(429),
   'POST /webhooks/twilio/:kind': asTeamAdmin(404),

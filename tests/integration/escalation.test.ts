@@ -144,7 +144,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
 
     advance(55 * MINUTE);
     const [sms5] = await expectRequests((r) => r.userId === w.userId && r.purpose === 'reminder_5min' && r.channel === 'sms', 1);
-    expect(sms5).toMatchObject({ toPhone: w.phone, body: 'LWS reminder: your check-in is due in 5 minutes (by 14:00). Open LWS and check in.' });
+    expect(sms5).toMatchObject({ toPhone: w.phone, body: 'LWS reminder: your check-in is due in 5 minutes (by 14:00). Open LWS and check in, or reply to this message with your PIN.' });
     expect(await requests((r) => r.userId === w.userId && r.purpose === 'reminder_5min' && r.channel === 'push')).toEqual([
       expect.objectContaining({ toUserId: w.userId }),
     ]);

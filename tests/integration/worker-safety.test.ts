@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { eventually } from '@lws/testing';
-import type request from 'supertest';
+import request from 'supertest';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
 import { nextMobile, signIn, superadminOf, type Account } from './support/accounts';
 import { streamEvents } from './support/stream-events';
@@ -17,6 +17,7 @@ const SITE = 'The Prospect Building';
 interface Worker extends Account {
   pin: string;
   name: string;
+  phone: string;
 }
 
 interface OwnEmergency {
@@ -58,8 +59,9 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     const password = 'Secret1pass';
     const pin = String(nextPin++);
     const name = `${role === 'admin' ? 'Alice' : 'Sam'} ${username}`;
-    const res = await creator.post('/api/users').set(XHR).send({ username, password, name, phone: nextMobile(), role, pinCode: pin }).expect(201);
-    return { id: res.body.user.id, username, password, role, agent: await signIn(t, username, password), pin, name };
+    const phone = nextMobile();
+    const res = await creator.post('/api/users').set(XHR).send({ username, password, name, phone, role, pinCode: pin }).expect(201);
+    return { id: res.body.user.id, username, password, role, agent: await signIn(t, username, password), pin, name, phone };
   }
 
   async function onShift(): Promise<Worker> {
@@ -326,6 +328,124 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
       } finally {
         await db.end();
       }
+    });
+  });
+
+  describe('checking in by replying to the reminder with the PIN (the test provider, as Twilio delivers a text)', () => {
+    const text = async (from: string, body: string) =>
+      (await superadmin.agent.post('/api/test-provider/inbound-sms').set(XHR).send({ from, body }).expect(200)).body.reply as string | null;
+    const CHECKED_IN = /^LWS: checked in at \d{2}:\d{2}\. Your next check-in is due by \d{2}:\d{2}\.$/;
+
+    it('the PIN from the worker’s own phone checks them in and says until when; a second text at once answers the same check-in', async () => {
+      const w = await onShift();
+      const first = await text(w.phone, `PIN ${w.pin}`);
+      expect(first).toMatch(CHECKED_IN);
+      expect(await text(w.phone, w.pin)).toBe(first);
+      const after = await relations(w);
+      expect(after.latestCheckIn).toMatchObject({ location: SITE });
+      const checkIns = async () => (await streamEvents(t, 'shifts.checkin.recorded.v1')).filter((e) => e.data.userId === w.id);
+      await eventually(async () => (await checkIns()).length === 1, EVENT_WAIT_MS);
+    });
+
+    it('a wrong PIN, no PIN, off shift and a stranger’s number each get their answer (a stranger none), and nothing is recorded', async () => {
+      const w = await onShift();
+      const wrong = w.pin === '0000' ? '1111' : '0000';
+      expect(await text(w.phone, wrong)).toBe('LWS: that PIN is not right. Reply with your 4-digit PIN to check in.');
+      expect(await text(w.phone, 'ok thanks')).toBe('LWS: to check in, reply with your 4-digit PIN.');
+      expect(await text('+447700900999', w.pin)).toBeNull();
+      expect((await relations(w)).latestCheckIn).toBeNull();
+
+      const off = await newAccount('worker', admin.agent);
+      expect(await text(off.phone, off.pin)).toBe('LWS: you are not on shift, so there is nothing to check in.');
+    });
+
+    it('counts toward the same lockout as the app: five wrong PINs lock texted check-ins too', async () => {
+      const w = await onShift();
+      const wrong = w.pin === '0000' ? '1111' : '0000';
+      for (let i = 0; i < 4; i++) expect(await text(w.phone, wrong)).toMatch(/not right/);
+      expect(await text(w.phone, wrong)).toBe('LWS: too many wrong PINs. PIN check-ins are locked for 15 minutes. Open LWS or call your monitor.');
+      expect(await text(w.phone, w.pin)).toMatch(/locked/);
+      expect((await w.agent.post('/api/check-ins').set(XHR).send({ userId: w.id, location: SITE, pin: w.pin })).status).toBe(423);
+    });
+
+    it('the duress PIN texted checks in as the PIN does, and monitors get a DURESS alarm', async () => {
+      const w = await onShift();
+      const duress = String(Number(w.pin) + 5000);
+      await w.agent.put(`/api/users/${w.id}/duress-pin`).set(XHR).send({ currentPin: w.pin, duressPin: duress }).expect(200);
+      expect(await text(w.phone, duress)).toMatch(CHECKED_IN);
+      await alarmWhen(w.id, (a) => a.duress);
+      expect(await own(w)).toBeNull();
+    });
+
+    it('refuses a text that is not signed by the provider', async () => {
+      const res = await request(t.url).post('/webhooks/twilio/sms-inbound').type('form').send({ From: '+447700900123', Body: '1234', MessageSid: `SM${'0'.repeat(32)}` });
+      expect(res.status).toBe(403);
+    });
+  });
+
+  describe("a team's keypad reminder call, 2 minutes before the deadline", () => {
+    interface FakeCall {
+      callSid: string;
+      to: string;
+      status: string;
+      say?: string;
+      confirmation?: string;
+    }
+    const callsTo = async (phone: string) => ((await superadmin.agent.get('/api/test-provider/calls').expect(200)).body.calls as FakeCall[]).filter((c) => c.to === phone);
+
+    async function workerOf(teamId: number): Promise<Worker> {
+      const username = `keypad${Math.random().toString(36).slice(2, 9)}`;
+      const pin = String(nextPin++);
+      const phone = nextMobile();
+      const res = await superadmin.agent
+        .post('/api/users')
+        .set(XHR)
+        .send({ username, password: 'Secret1pass', name: `Kit ${username}`, phone, role: 'worker', pinCode: pin, teamId })
+        .expect(201);
+      const w = { id: res.body.user.id, username, password: 'Secret1pass', role: 'worker' as const, agent: await signIn(t, username, 'Secret1pass'), pin, name: `Kit ${username}`, phone };
+      await eventually(async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200, EVENT_WAIT_MS, 100);
+      return w;
+    }
+
+    it('asks for the PIN on the keypad: the right PIN checks the worker in; a team without it gets no call', async () => {
+      const team = await superadmin.agent.post('/api/teams').set(XHR).send({ name: `Keypad ${Date.now()}`, voiceReminder: true }).expect(201);
+      expect(team.body.voiceReminder).toBe(true);
+      const w = await workerOf(team.body.id);
+      const plain = await onShift();
+      // The 2-minute reminder fires 6 s from now (one whose time has passed is skipped).
+      for (const x of [w, plain]) await superadmin.agent.post(`/api/simulate-specific-time/${x.id}`).set(XHR).send({ minutesUntilDue: 2.1 }).expect(200);
+
+      const [call] = (await eventually(async () => {
+        const calls = await callsTo(w.phone);
+        return calls.length > 0 ? calls : undefined;
+      }, EVENT_WAIT_MS, 200)) as FakeCall[];
+      const answered = await superadmin.agent.post(`/api/test-provider/calls/${call.callSid}/accept`).set(XHR).send({ digits: w.pin }).expect(200);
+      expect(answered.body.call.say).toMatch(/^This is an L W S check-in reminder\. Your check-in is due in 2 minutes, by \d{2}:\d{2}\. To check in, enter your 4 digit PIN now\./);
+      expect(answered.body.call.confirmation).toMatch(/^Thank you\. You are checked in\. Your next check-in is due by \d{2}:\d{2}\. Goodbye\.$/);
+      expect((await relations(w)).latestCheckIn).not.toBeNull();
+
+      // The team without it: its 2-minute reminder went by text and push only.
+      const deliveries = async () =>
+        ((await superadmin.agent.get(`/api/notifications/deliveries?userId=${plain.id}&limit=50`).expect(200)).body as { channel: string; purpose: string }[] | { deliveries: { channel: string; purpose: string }[] });
+      await eventually(async () => {
+        const body = await deliveries();
+        const list = Array.isArray(body) ? body : body.deliveries;
+        return list.some((d) => d.purpose === 'reminder_2min' && d.channel === 'sms');
+      }, EVENT_WAIT_MS, 200);
+      expect(await callsTo(plain.phone)).toEqual([]);
+    });
+
+    it('a wrong PIN on the keypad checks nobody in, and is asked for again', async () => {
+      const team = await superadmin.agent.post('/api/teams').set(XHR).send({ name: `Keypad wrong ${Date.now()}`, voiceReminder: true }).expect(201);
+      const w = await workerOf(team.body.id);
+      await superadmin.agent.post(`/api/simulate-specific-time/${w.id}`).set(XHR).send({ minutesUntilDue: 2.1 }).expect(200);
+      const [call] = (await eventually(async () => {
+        const calls = await callsTo(w.phone);
+        return calls.length > 0 ? calls : undefined;
+      }, EVENT_WAIT_MS, 200)) as FakeCall[];
+      const answered = await superadmin.agent.post(`/api/test-provider/calls/${call.callSid}/accept`).set(XHR).send({ digits: w.pin === '0000' ? '1111' : '0000' }).expect(200);
+      expect(answered.body.call.confirmation).toMatch(/^That PIN is not right\. Enter your 4 digit PIN again\./);
+      expect((await relations(w)).latestCheckIn).toBeNull();
     });
   });
 });

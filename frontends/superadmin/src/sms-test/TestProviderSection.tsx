@@ -8,6 +8,7 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
+  Input,
   Table,
   TableBody,
   TableCell,
@@ -20,6 +21,7 @@ import {
   useInterval,
   useToast,
 } from '@lws/fe-ui';
+import { InboundSmsForm } from './InboundSmsForm';
 import { FINISHED_CALL_STATUSES, parseDeliveries, parseFakeCalls, type Delivery, type FakeCall } from './reminders-api';
 
 /** Calls wait for an answer for a minute at most: the list is read often enough to answer in time. */
@@ -35,6 +37,8 @@ export function TestProviderSection() {
   const { toast } = useToast();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [answering, setAnswering] = useState<string | null>(null);
+  // Keys to press per call: empty presses 1 (accepting an alarm); a check-in reminder call takes a PIN.
+  const [keys, setKeys] = useState<Record<string, string>>({});
   const latest = useRef(0);
 
   const reload = useCallback(async () => {
@@ -62,7 +66,8 @@ export function TestProviderSection() {
   const answer = async (call: FakeCall, action: 'accept' | 'ignore') => {
     setAnswering(call.callSid);
     try {
-      await api.post(`/api/test-provider/calls/${encodeURIComponent(call.callSid)}/${action}`);
+      const digits = keys[call.callSid]?.trim();
+      await api.post(`/api/test-provider/calls/${encodeURIComponent(call.callSid)}/${action}`, action === 'accept' && digits ? { digits } : undefined);
       toast({ title: action === 'accept' ? 'Call accepted' : 'Call ignored', message: `Test call to ${call.to}` });
     } catch (e) {
       console.error('Answering the test call failed', e);
@@ -80,7 +85,9 @@ export function TestProviderSection() {
       <CardHeader className="lws-card__header--row">
         <div>
           <CardTitle>Test provider</CardTitle>
-          <CardDescription>The local fake provider: calls and messages it recorded. Answer a call as the person called would.</CardDescription>
+          <CardDescription>
+            The local fake provider: calls and messages it recorded. Answer a call as the person called would, or text LWS as a phone.
+          </CardDescription>
         </div>
         <Button variant="outline" size="sm" onClick={() => void reload()} data-testid="test-provider-refresh">
           Refresh
@@ -93,6 +100,7 @@ export function TestProviderSection() {
           </p>
         ) : (
           <>
+            <InboundSmsForm />
             <h3 className="lws-section-title">Calls</h3>
             {load.calls.length === 0 ? (
               <p className="lws-muted" data-testid="test-calls-empty">
@@ -117,10 +125,27 @@ export function TestProviderSection() {
                       <TableCell>
                         <Badge data-testid="test-call-status">{call.status}</Badge>
                       </TableCell>
-                      <TableCell>{call.say ?? ''}</TableCell>
+                      <TableCell>
+                        {call.say ?? ''}
+                        {call.confirmation ? (
+                          <div className="lws-muted" data-testid="test-call-confirmation">
+                            Then: {call.confirmation}
+                          </div>
+                        ) : null}
+                      </TableCell>
                       <TableCell>
                         {FINISHED_CALL_STATUSES.has(call.status) ? null : (
                           <div className="lws-actions">
+                            <Input
+                              aria-label="Keys to press (empty: 1)"
+                              className="lws-input--narrow"
+                              inputMode="numeric"
+                              maxLength={8}
+                              value={keys[call.callSid] ?? ''}
+                              placeholder="1"
+                              onChange={(e) => setKeys((k) => ({ ...k, [call.callSid]: e.target.value.replace(/[^0-9*#]/g, '') }))}
+                              data-testid="test-call-keys"
+                            />
                             <Button size="sm" busy={answering === call.callSid} onClick={() => void answer(call, 'accept')} data-testid="test-call-accept">
                               Accept
                             </Button>

@@ -77,6 +77,8 @@ export interface FakeCall {
   status: string;
   createdAt: string;
   say: string | null;
+  /** What the callee heard after pressing keys (a check-in reminder's answer to the PIN). */
+  confirmation: string | null;
 }
 
 export interface Delivery {
@@ -105,7 +107,14 @@ export function parseFakeCalls(body: unknown): FakeCall[] {
   return listOf(body, 'calls')
     .map(rec)
     .filter((c): c is Record<string, unknown> => c !== null && typeof c.callSid === 'string')
-    .map((c) => ({ callSid: c.callSid as string, to: str(c.to) ?? '', status: str(c.status) ?? 'unknown', createdAt: str(c.createdAt) ?? '', say: str(c.say) }));
+    .map((c) => ({
+      callSid: c.callSid as string,
+      to: str(c.to) ?? '',
+      status: str(c.status) ?? 'unknown',
+      createdAt: str(c.createdAt) ?? '',
+      say: str(c.say),
+      confirmation: str(c.confirmation),
+    }));
 }
 
 export function parseDeliveries(body: unknown): Delivery[] {

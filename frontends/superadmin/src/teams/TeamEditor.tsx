@@ -24,6 +24,7 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
   const [defaultInterval, setDefaultInterval] = useState(team.checkInPolicy.defaultInterval);
   const [allowed, setAllowed] = useState(team.checkInPolicy.allowedIntervals);
   const [numbers, setNumbers] = useState(team.emergencyNumbers.join('\n'));
+  const [voiceReminder, setVoiceReminder] = useState(team.voiceReminder === true);
   const [ownPolicy, setOwnPolicy] = useState(team.escalationPolicy !== null);
   const [steps, setSteps] = useState<Record<AlarmKind, PolicyStep[]>>({
     missed_check_in: team.escalationPolicy?.missed_check_in ?? starterSteps('missed_check_in'),
@@ -73,6 +74,7 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
         monitors,
         checkInPolicy: { defaultInterval, allowedIntervals: allowed },
         emergencyNumbers: numbers.split(/[\n,]/).map((n) => n.trim()).filter(Boolean),
+        voiceReminder,
         escalationPolicy: ownPolicy ? { missed_check_in: steps.missed_check_in.map(cleanStep), emergency: steps.emergency.map(cleanStep) } : null,
       });
       toast({ title: 'Team saved', message: `${name} is saved; its next alarms follow it` });
@@ -190,6 +192,12 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
           ))}
         </Select>
         <FieldError id="team-interval-error">{fieldError('checkInPolicy')}</FieldError>
+        <Checkbox
+          label="Also call 2 minutes before each check-in: workers key their PIN to check in without data"
+          checked={voiceReminder}
+          onChange={(e) => setVoiceReminder(e.target.checked)}
+          data-testid="team-voice-reminder"
+        />
       </fieldset>
 
       <div className="lws-field">

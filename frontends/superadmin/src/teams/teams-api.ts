@@ -28,6 +28,8 @@ export interface Team {
   checkInPolicy: { defaultInterval: number; allowedIntervals: number[] };
   escalationPolicy: TeamPolicy | null;
   emergencyNumbers: string[];
+  /** Issue 13: a call 2 minutes before each deadline takes the PIN on the keypad. */
+  voiceReminder?: boolean;
   memberCount: number;
   version: number;
 }

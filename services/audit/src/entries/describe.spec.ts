@@ -223,6 +223,22 @@ describe('what each event writes', () => {
     });
     expect(await describeOf(e)).toEqual({ userId: 3, type: 'call_made', details, at: new Date(T) });
   });
+
+  it.each([
+    ['not_accepted', '2-minute check-in reminder call to +447911123456: answered'],
+    ['no_answer', '2-minute check-in reminder call to +447911123456: no answer'],
+  ] as const)('a keypad reminder call completed %s: "%s", never "1 was not pressed" (it asks for a PIN)', async (outcome, details) => {
+    const e = envelope('notifications.call.completed.v1', {
+      messageId: MESSAGE,
+      userId: 3,
+      to: '+447911123456',
+      callSid: 'CA123',
+      outcome,
+      at: T,
+      purpose: 'reminder_2min',
+    });
+    expect(await describeOf(e)).toEqual({ userId: 3, type: 'call_made', details, at: new Date(T) });
+  });
 });
 
 describe('message updates from notifications', () => {

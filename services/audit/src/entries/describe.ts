@@ -86,6 +86,15 @@ const OUTCOMES: Record<EventMap['notifications.call.completed.v1']['outcome'], s
   canceled: 'the call was canceled',
 };
 
+const REMINDER_OUTCOMES: Record<EventMap['notifications.call.completed.v1']['outcome'], string> = {
+  accepted: 'answered',
+  not_accepted: 'answered',
+  no_answer: 'no answer',
+  busy: 'line busy',
+  failed: 'the call failed',
+  canceled: 'the call was canceled',
+};
+
 const STEP_ACTIONS: Record<EventMap['escalation.alarm.escalated.v1']['action'], string> = {
   notify_worker: 'alerting the worker',
   notify_monitors: 'alerting the monitors',
@@ -234,7 +243,9 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
       return describeMessage(event.data, new Date(event.occurredAt), await lookup.loggedStages(event.data.messageId));
     case 'notifications.call.completed.v1': {
       const e = event.data;
-      return { userId: e.userId ?? null, type: 'call_made', details: `Called ${e.to}: ${OUTCOMES[e.outcome]}`, at: new Date(e.at) };
+      // A reminder call asks for the PIN, not for a 1: whether the worker checked in is the check-in's own entry.
+      const reminder = e.purpose?.startsWith('reminder_') ? `${PURPOSES[e.purpose] ?? 'check-in reminder'} call to ${e.to}: ${REMINDER_OUTCOMES[e.outcome]}` : undefined;
+      return { userId: e.userId ?? null, type: 'call_made', details: reminder ?? `Called ${e.to}: ${OUTCOMES[e.outcome]}`, at: new Date(e.at) };
     }
   }
 }

@@ -4,6 +4,14 @@ import { pgArray, type Tx } from '@lws/platform';
 import { alarmEvents, alarms, teams, workerContacts, workers, type AlarmRow, type WorkerRow } from '../db/schema';
 import type { TeamPolicy } from './policy';
 
+/** What a reminder needs to know of its worker. */
+export interface ReminderRecipient {
+  name: string | null;
+  phone: string | null;
+  /** Their team's keypad PIN call 2 minutes before the deadline (issue 13). */
+  voiceReminder?: boolean;
+}
+
 export interface Contact {
   phone: string;
   name?: string;
@@ -102,16 +110,20 @@ export class AlarmsRepository {
     return row;
   }
 
-  /** Name and phone of many workers in one statement (the scheduler's batched reminders). */
-  async recipients(tx: Tx, userIds: readonly number[]): Promise<Map<number, { name: string | null; phone: string | null }>> {
-    const found = new Map<number, { name: string | null; phone: string | null }>();
+  /**
+   * Name and phone of many workers in one statement (the scheduler's batched reminders), and
+   * whether their team wants the keypad PIN call at T-2 (issue 13).
+   */
+  async recipients(tx: Tx, userIds: readonly number[]): Promise<Map<number, ReminderRecipient>> {
+    const found = new Map<number, ReminderRecipient>();
     if (userIds.length === 0) return found;
     const { rows } = (await tx.execute(sql`
-      select user_id, name, phone from ${workers}
-      where user_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(userIds)}::jsonb))`)) as unknown as {
-      rows: { user_id: number; name: string | null; phone: string | null }[];
+      select w.user_id, w.name, w.phone, coalesce(t.voice_reminder, false) as voice_reminder from ${workers} w
+      left join ${teams} t on t.id = w.team_id and t.deleted_at is null
+      where w.user_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(userIds)}::jsonb))`)) as unknown as {
+      rows: { user_id: number; name: string | null; phone: string | null; voice_reminder: boolean }[];
     };
-    for (const r of rows) found.set(Number(r.user_id), { name: r.name, phone: r.phone });
+    for (const r of rows) found.set(Number(r.user_id), { name: r.name, phone: r.phone, voiceReminder: r.voice_reminder === true });
     return found;
   }
 

@@ -7,8 +7,15 @@ export const workerLabel = (name: string | null | undefined, userId: number) => 
 
 const where = (location: string | null | undefined) => (location ? ` at ${location}` : '');
 
-export function reminderText(minutes: number, due: Date): string {
-  return `LWS reminder: your check-in is due in ${minutes} minutes (by ${londonTime(due)}). Open LWS and check in.`;
+/** `replyable`: a text message, which the worker may answer with their PIN to check in (issue 13). */
+export function reminderText(minutes: number, due: Date, replyable = false): string {
+  const how = replyable ? 'Open LWS and check in, or reply to this message with your PIN.' : 'Open LWS and check in.';
+  return `LWS reminder: your check-in is due in ${minutes} minutes (by ${londonTime(due)}). ${how}`;
+}
+
+/** What the keypad reminder call says before it asks for the PIN (issue 13). */
+export function voiceReminderText(due: Date): string {
+  return `Your check-in is due in 2 minutes, by ${londonTime(due)}.`;
 }
 
 export interface AlarmFacts {

@@ -77,6 +77,8 @@ export const teams = escalationSchema.table('teams', {
   escalationPolicy: jsonb('escalation_policy'),
   /** Empty: the organisation's EMERGENCY_NUMBER_1..3. */
   emergencyNumbers: text('emergency_numbers').array().notNull().default(sql`'{}'::text[]`),
+  /** The team's workers get a keypad PIN call 2 minutes before each deadline (issue 13). */
+  voiceReminder: boolean('voice_reminder').notNull().default(false),
   version: integer('version').notNull(),
   deletedAt: at('deleted_at'),
 });

@@ -4,9 +4,9 @@ import type { PendingEvent } from '@lws/messaging';
 import type { Emit, Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
 import { endedShifts, workers, type DeadlineRow } from '../db/schema';
-import { AlarmsRepository } from '../alarms/alarms.repository';
+import { AlarmsRepository, type ReminderRecipient } from '../alarms/alarms.repository';
 import { AlarmsService, type Fired } from '../alarms/alarms.service';
-import { londonTime, reminderText, workerLabel } from '../alarms/messages';
+import { londonTime, reminderText, voiceReminderText, workerLabel } from '../alarms/messages';
 import { requestEvent, systemAlertEvent } from '../alarms/notifier';
 import { dialable } from '../workers/phone';
 import { checkinKey, DeadlinesRepository } from './deadlines.repository';
@@ -61,7 +61,7 @@ export class CheckinsService {
       // The next deadline comes with the worker's next check-in; the alarm watches until then.
       return { next: null, status: alarmId ? 'missed_check_in' : 'alarm_already_open' };
     }
-    const worker = await this.repo.worker(tx, row.userId);
+    const worker = (await this.repo.recipients(tx, [row.userId])).get(row.userId);
     for (const e of this.reminderEvents(worker, row.userId, shiftId, step, due, now)) await emit(e.subject, e.data);
     return this.afterReminder(row, step, due, now);
   }
@@ -129,13 +129,16 @@ export class CheckinsService {
     const body = reminderText(minutes, due);
     const phone = dialable(worker?.phone);
     const events: PendingEvent[] = phone
-      ? this.settings.reminderChannels.map((channel) => requestEvent({ channel, toPhone: phone, purpose: step, body, userId }))
+      ? this.settings.reminderChannels.map((channel) =>
+          requestEvent({ channel, toPhone: phone, purpose: step, body: channel === 'sms' ? reminderText(minutes, due, true) : body, userId }),
+        )
       : [systemAlertEvent('worker_phone_missing', `No phone number known for ${worker?.name ?? `worker #${userId}`}: the ${minutes} minute reminder went by push only`, now, userId)];
     events.push(requestEvent({ channel: 'push', toUserId: userId, purpose: step, title: 'Check-in due soon', body, userId }));
+    // A team may add a call at T-2 that takes the PIN on the keypad: a check-in without data (issue 13).
+    if (phone && step === 'reminder_2min' && worker?.voiceReminder) {
+      events.push(requestEvent({ channel: 'voice', toPhone: phone, purpose: step, body: voiceReminderText(due), userId }));
+    }
     events.push({ subject: 'escalation.reminder.fired.v1', data: { userId, shiftId, dueAt: due.toISOString(), minutesBefore: minutes, firedAt: now.toISOString() } });
     return events;
   }
 }
-
-/** What a reminder needs to know of its worker. */
-export type ReminderRecipient = { name: string | null; phone: string | null };

@@ -82,6 +82,7 @@ export class WorkersProjection {
       monitors: t.monitors.map((m) => ({ userId: m.userId, ...(m.deputyUserId !== undefined ? { deputyUserId: m.deputyUserId } : {}) })),
       escalationPolicy: t.escalationPolicy !== undefined ? (JSON.parse(t.escalationPolicy) as unknown) : null,
       emergencyNumbers: t.emergencyNumbers,
+      voiceReminder: t.voiceReminder === true,
       version: t.version,
       deletedAt: deleted ? this.clock() : null,
     };

@@ -33,6 +33,24 @@ export const testCallSchema = z.object({
   location: z.string({ invalid_type_error: 'location must be text' }).trim().max(100, 'location is too long').optional(),
 }).strict();
 
+/** The keys the test provider's callee presses: 1 to accept an alarm call, or a PIN. */
+export const answerSchema = z
+  .object({ digits: z.string({ invalid_type_error: 'digits must be keypad keys' }).regex(/^[0-9*#]{1,8}$/, 'digits must be 1 to 8 keypad keys').optional() })
+  .strict();
+
+/** A text to LWS's number through the test provider, as a worker's phone would send it (issue 13). */
+export const inboundSmsSchema = z.object({
+  from: z
+    .string({ required_error: PHONE_REQUIRED, invalid_type_error: PHONE_REQUIRED })
+    .transform((p) => p.replace(/[\s()-]/g, ''))
+    .pipe(z.string().regex(/^\+[1-9][0-9]{6,14}$/, PHONE_REQUIRED)),
+  body: z
+    .string({ required_error: 'Please enter the message text', invalid_type_error: 'Please enter the message text' })
+    .trim()
+    .min(1, 'Please enter the message text')
+    .max(1600, 'The message is too long'),
+}).strict();
+
 const LIMIT = 'limit must be a whole number from 1 to 500';
 
 export const deliveriesQuery = z.object({

@@ -22,6 +22,7 @@ export function browserTeam(t: TeamView) {
     checkInPolicy: t.checkInPolicy,
     escalationPolicy: t.escalationPolicy ? (JSON.parse(t.escalationPolicy) as unknown) : null,
     emergencyNumbers: t.emergencyNumbers,
+    voiceReminder: t.voiceReminder === true,
     memberCount: t.memberCount,
     version: t.version,
     createdAt: t.createdAt,
@@ -81,6 +82,7 @@ export class TeamsController {
       checkInPolicy: input.checkInPolicy ?? current.checkInPolicy,
       escalationPolicy: input.escalationPolicy === undefined ? (current.escalationPolicy ? JSON.parse(current.escalationPolicy) : null) : input.escalationPolicy,
       emergencyNumbers: input.emergencyNumbers ?? current.emergencyNumbers,
+      voiceReminder: input.voiceReminder ?? current.voiceReminder === true,
     };
     const { team } = await this.rpc.send('identity.team.update.v1', { teamId: id, fields: toFields(merged), actorId: req.session!.userId });
     return browserTeam(team);
@@ -119,6 +121,7 @@ function toFields(input: {
   checkInPolicy: { defaultInterval: number; allowedIntervals: number[] };
   escalationPolicy?: unknown;
   emergencyNumbers: string[];
+  voiceReminder: boolean;
 }): TeamFields {
   return {
     name: input.name,
@@ -127,5 +130,6 @@ function toFields(input: {
     checkInPolicy: input.checkInPolicy,
     ...(input.escalationPolicy !== undefined && input.escalationPolicy !== null ? { escalationPolicy: JSON.stringify(input.escalationPolicy) } : {}),
     emergencyNumbers: input.emergencyNumbers,
+    ...(input.voiceReminder ? { voiceReminder: true } : {}),
   };
 }

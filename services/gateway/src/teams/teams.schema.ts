@@ -34,6 +34,8 @@ export const teamFields = {
   /** The organisation's policy when null or absent (ESCALATION_POLICY's form). */
   escalationPolicy: policyOverrideSchema.nullable(),
   emergencyNumbers: z.array(e164, { invalid_type_error: 'emergencyNumbers must be a list' }).max(3, 'At most 3 emergency numbers'),
+  /** Issue 13: a call 2 minutes before each deadline that takes the PIN on the keypad. */
+  voiceReminder: z.boolean({ invalid_type_error: 'voiceReminder must be true or false' }),
 };
 
 export const createTeamSchema = z
@@ -44,6 +46,7 @@ export const createTeamSchema = z
     checkInPolicy: teamFields.checkInPolicy.default({ defaultInterval: 60, allowedIntervals: [...INTERVALS] }),
     escalationPolicy: teamFields.escalationPolicy.optional(),
     emergencyNumbers: teamFields.emergencyNumbers.default([]),
+    voiceReminder: teamFields.voiceReminder.default(false),
   })
   .strict();
 
@@ -55,6 +58,7 @@ export const updateTeamSchema = z
     checkInPolicy: teamFields.checkInPolicy.optional(),
     escalationPolicy: teamFields.escalationPolicy.optional(),
     emergencyNumbers: teamFields.emergencyNumbers.optional(),
+    voiceReminder: teamFields.voiceReminder.optional(),
   })
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'Nothing to update');

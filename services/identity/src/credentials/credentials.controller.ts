@@ -20,6 +20,11 @@ export class CredentialsController {
     return this.credentials.changePin(req);
   }
 
+  @Command('identity.pin.verify_by_phone.v1')
+  verifyPinByPhone(@Payload() req: Req<'identity.pin.verify_by_phone.v1'>) {
+    return this.credentials.verifyPinByPhone(req);
+  }
+
   @Command('identity.pin.set_duress.v1')
   setDuressPin(@Payload() req: Req<'identity.pin.set_duress.v1'>) {
     return this.credentials.setDuressPin(req);

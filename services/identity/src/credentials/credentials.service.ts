@@ -7,7 +7,7 @@ import { pinFailures, users, type UserRow } from '../db/schema';
 import { PasswordHasher } from '../users/password-hasher';
 import { UsersRepository } from '../users/users.repository';
 import { toUserView } from '../users/user-view';
-import { CURRENT_PASSWORD_INCORRECT, CURRENT_PIN_REQUIRED, DURESS_SAME_AS_PIN, DURESS_WORKERS_ONLY, PIN_LOCKED, PIN_SAME_AS_DURESS, SUPERADMIN_ONLY, USER_NOT_FOUND } from './messages';
+import { CURRENT_PASSWORD_INCORRECT, CURRENT_PIN_REQUIRED, DURESS_SAME_AS_PIN, DURESS_WORKERS_ONLY, NO_WORKER_WITH_PHONE, PIN_LOCKED, PIN_SAME_AS_DURESS, SUPERADMIN_ONLY, USER_NOT_FOUND } from './messages';
 import { PinAssigner } from './pin-assigner';
 import { PinHasher } from './pin-hasher';
 import { PinVerifier } from './pin-verifier';
@@ -31,6 +31,18 @@ export class CredentialsService {
   async verifyPin(req: Request<'identity.pin.verify.v1'>): Promise<Reply<'identity.pin.verify.v1'>> {
     const { duress } = await this.verifier.verifyStep(req.userId, req.pin);
     return duress ? { valid: true, duress } : { valid: true };
+  }
+
+  /**
+   * A PIN texted in reply to a reminder (issue 13): the sender's number names the worker (only a
+   * worker, and only when exactly one has it: else nobody is named), then the one PIN path, with
+   * its lockout and the duress PIN, as for a PIN typed in the app.
+   */
+  async verifyPinByPhone(req: Request<'identity.pin.verify_by_phone.v1'>): Promise<Reply<'identity.pin.verify_by_phone.v1'>> {
+    const found = await this.repo.workersWithPhone(req.phone);
+    if (found.length !== 1) throw new RpcError(404, NO_WORKER_WITH_PHONE, { code: 'no_worker' });
+    const { duress } = await this.verifier.verifyStep(found[0], req.pin);
+    return duress ? { userId: found[0], duress } : { userId: found[0] };
   }
 
   /**

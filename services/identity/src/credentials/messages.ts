@@ -10,3 +10,4 @@ export const USER_NOT_FOUND = 'User not found';
 export const DURESS_SAME_AS_PIN = 'Your duress PIN must be different from your PIN';
 export const PIN_SAME_AS_DURESS = 'Your PIN must be different from your duress PIN';
 export const DURESS_WORKERS_ONLY = 'Only workers have a duress PIN';
+export const NO_WORKER_WITH_PHONE = 'No worker has this phone number';

@@ -53,6 +53,8 @@ export const users = identitySchema.table(
     check('users_role_check', sql`${t.role} in ('worker', 'admin', 'superadmin')`),
     check('users_worker_team', sql`${t.role} <> 'worker' or ${t.teamId} is not null`),
     index('users_team_idx').on(t.teamId),
+    // A PIN texted from a phone finds its worker by number (issue 13).
+    index('users_phone_idx').on(t.phone),
     check('users_username_lower', sql`${t.username} = lower(${t.username})`),
   ],
 );
@@ -83,6 +85,8 @@ export const teams = identitySchema.table(
     escalationPolicy: jsonb('escalation_policy'),
     /** Empty: the organisation's EMERGENCY_NUMBER_1..3. */
     emergencyNumbers: text('emergency_numbers').array().notNull().default(sql`'{}'`),
+    /** Issue 13: a call 2 minutes before each deadline takes the PIN on the keypad. */
+    voiceReminder: boolean('voice_reminder').notNull().default(false),
     /**
      * Whether other services have been told of the team (identity.team.changed.v1). A team made by a
      * migration ("Default") was not: identity tells them at its next start.

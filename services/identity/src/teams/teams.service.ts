@@ -303,6 +303,7 @@ export class TeamsService {
       allowedIntervals: allowed,
       escalationPolicy,
       emergencyNumbers: fields.emergencyNumbers,
+      voiceReminder: fields.voiceReminder === true,
     };
   }
 
@@ -336,6 +337,7 @@ function view(row: TeamRow, memberCount: number): TeamView {
     checkInPolicy: { defaultInterval: row.defaultInterval, allowedIntervals: row.allowedIntervals },
     ...(row.escalationPolicy !== null && row.escalationPolicy !== undefined ? { escalationPolicy: JSON.stringify(row.escalationPolicy) } : {}),
     emergencyNumbers: row.emergencyNumbers,
+    ...(row.voiceReminder ? { voiceReminder: true } : {}),
     memberCount,
     version: row.version,
     createdAt: row.createdAt.toISOString(),

@@ -23,6 +23,16 @@ export class UsersRepository {
     return row;
   }
 
+  /** The ids of the workers with this phone number (at most two: more than one names nobody). */
+  async workersWithPhone(phone: string): Promise<number[]> {
+    const rows = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.phone, phone), eq(users.role, 'worker')))
+      .limit(2);
+    return rows.map((r) => r.id);
+  }
+
   async findById(id: number): Promise<UserRow | undefined> {
     const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
     return row;

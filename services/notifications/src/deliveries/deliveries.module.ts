@@ -5,6 +5,8 @@ import { PushModule } from '../push/push.module';
 import { UsersProjection } from '../users/users.projection';
 import { WebhooksController } from '../webhooks/webhooks.controller';
 import { WebhooksService } from '../webhooks/webhooks.service';
+import { PinCheckIn } from '../inbound/pin-check-in';
+import { SmsCheckIn } from '../inbound/sms-check-in';
 import { DeliveriesController } from './deliveries.controller';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveriesService } from './deliveries.service';
@@ -17,7 +19,7 @@ const REQUEST_CONCURRENCY = 16;
 @Module({
   imports: [PushModule],
   controllers: [DeliveriesController, WebhooksController],
-  providers: [DeliveriesRepository, DeliveriesService, SenderService, WebhooksService, UsersProjection],
+  providers: [DeliveriesRepository, DeliveriesService, SenderService, WebhooksService, PinCheckIn, SmsCheckIn, UsersProjection],
 })
 export class DeliveriesModule implements OnModuleInit {
   constructor(

@@ -38,5 +38,6 @@ export function emitCallCompleted(emit: Emit, row: Delivery, at: Date): Promise<
     callSid: row.providerSid ?? UNPLACED_CALL_SID,
     outcome: row.outcome as EventMap['notifications.call.completed.v1']['outcome'],
     at: at.toISOString(),
+    purpose: row.purpose,
   });
 }

@@ -14,6 +14,32 @@ export function alertTwiml(message: string, gatherUrl: string): string {
   return r.toString();
 }
 
+/** Keyed PIN tries a reminder call allows before it asks the worker to use the app. */
+export const PIN_TRIES = 3;
+/** Seconds to key the PIN once asked. */
+export const PIN_GATHER_TIMEOUT_SECONDS = 20;
+
+/**
+ * A check-in reminder call (issue 13): the reminder, then the PIN on the keypad; `again` when the
+ * last try was wrong. No key within the timeout falls through to "use the app".
+ */
+export function pinReminderTwiml(message: string, gatherUrl: string, again = false): string {
+  const r = new twilio.twiml.VoiceResponse();
+  const gather = r.gather({ numDigits: 4, timeout: PIN_GATHER_TIMEOUT_SECONDS, action: gatherUrl, method: 'POST', actionOnEmptyResult: false });
+  gather.say(again ? 'That PIN is not right. Enter your 4 digit PIN again.' : `This is an L W S check-in reminder. ${message} To check in, enter your 4 digit PIN now.`);
+  r.say('No PIN was entered. Please check in with the L W S app. Goodbye.');
+  r.hangup();
+  return r.toString();
+}
+
+/** What the worker hears once the keyed PIN has been dealt with. */
+export function pinOutcomeTwiml(text: string): string {
+  const r = new twilio.twiml.VoiceResponse();
+  r.say(text);
+  r.hangup();
+  return r.toString();
+}
+
 export function acceptedTwiml(): string {
   const r = new twilio.twiml.VoiceResponse();
   r.say('Thank you. You have accepted this alert. Please act on it now. Goodbye.');

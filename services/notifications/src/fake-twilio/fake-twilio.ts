@@ -89,6 +89,12 @@ function says(twiml: string): string | undefined {
   return texts.length > 0 ? texts.join(' ') : undefined;
 }
 
+/** The text of a messaging TwiML's <Message>, what Twilio would text back. */
+function messageText(twiml: string): string | undefined {
+  const m = /<Message[^>]*>([\s\S]*?)<\/Message>/.exec(twiml);
+  return m ? unescapeXml(m[1]).trim() : undefined;
+}
+
 function gatherAction(twiml: string): string | undefined {
   const gather = /<Gather\b([^>]*)>/.exec(twiml);
   if (!gather) return undefined;
@@ -173,6 +179,21 @@ export class FakeTwilio {
     this.webhookFailures.length = 0;
     this.optedIn.clear();
     this.failures = { remaining: 0, status: 500 };
+  }
+
+  /**
+   * A text from `from` to LWS's number `to`, delivered as Twilio delivers one (a signed POST to the
+   * inbound SMS webhook, `url`); what the TwiML answer texts back is recorded as a message sent and
+   * returned (issue 13: a worker replies to a reminder with their PIN).
+   */
+  async inboundSms(from: string, to: string, body: string, url: string): Promise<{ reply?: string; status: number }> {
+    const accountSid = this.opts.accountSid ?? [...this.tokens.keys()][0] ?? '';
+    const answer = await this.signedPost(accountSid, url, { AccountSid: accountSid, MessageSid: sid('SM'), From: from, To: to, Body: body, NumMedia: '0' });
+    const reply = answer.status === 200 ? messageText(answer.body) : undefined;
+    if (reply) {
+      this.messages.push({ sid: sid('SM'), accountSid, channel: 'sms', to: from, from: to, body: reply, status: 'delivered', createdAt: new Date().toISOString() });
+    }
+    return { ...(reply ? { reply } : {}), status: answer.status };
   }
 
   /** The callee answers, hears the TwiML and presses 1. Resolves once every webhook has answered. */
@@ -492,7 +513,7 @@ export class FakeTwilio {
       return this.json(res, 200, this.view(found));
     }
     if (call && method === 'POST' && call[2]) {
-      const digits = typeof input.digits === 'string' && /^[0-9*#]$/.test(input.digits) ? input.digits : '1';
+      const digits = typeof input.digits === 'string' && /^[0-9*#]{1,8}$/.test(input.digits) ? input.digits : '1';
       return this.json(res, 200, call[2] === 'accept' ? await this.accept(call[1], digits) : await this.ignore(call[1]));
     }
     if (method === 'POST' && path === '/_fake/whatsapp-opt-in') {
@@ -509,6 +530,11 @@ export class FakeTwilio {
       }
       this.failNext(count, status);
       return this.json(res, 200, { count, status });
+    }
+    if (method === 'POST' && path === '/_fake/inbound-sms') {
+      const [from, to, body, url] = [input.from, input.to, input.body, input.url].map((v) => (typeof v === 'string' ? v : ''));
+      if (!E164.test(from) || !E164.test(to) || !body || !/^https?:\/\//.test(url)) throw new HttpError(400, 21211, 'from and to must be E.164, body text, url the webhook');
+      return this.json(res, 200, await this.inboundSms(from, to, body, url));
     }
     if (method === 'POST' && path === '/_fake/reset') {
       this.reset();
@@ -536,8 +562,8 @@ export class FakeTwilioControl {
     return this.request('GET', '/_fake/messages');
   }
 
-  answer(callSid: string, action: 'accept' | 'ignore'): Promise<FakeCall> {
-    return this.request('POST', `/_fake/calls/${encodeURIComponent(callSid)}/${action}`);
+  answer(callSid: string, action: 'accept' | 'ignore', digits?: string): Promise<FakeCall> {
+    return this.request('POST', `/_fake/calls/${encodeURIComponent(callSid)}/${action}`, digits ? { digits } : undefined);
   }
 
   optIn(number: string): Promise<unknown> {
@@ -546,6 +572,10 @@ export class FakeTwilioControl {
 
   failNext(count: number, status = 500): Promise<unknown> {
     return this.request('POST', '/_fake/fail-next', { count, status });
+  }
+
+  inboundSms(from: string, to: string, body: string, url: string): Promise<{ reply?: string; status: number }> {
+    return this.request('POST', '/_fake/inbound-sms', { from, to, body, url });
   }
 
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {

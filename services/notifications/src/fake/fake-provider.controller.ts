@@ -7,7 +7,15 @@ import { ProviderSettings } from '../provider/provider-settings';
 
 type View = CommandMap['notifications.fake.calls.v1']['reply']['calls'][number];
 
-const view = (c: FakeCall): View => ({ callSid: c.sid, to: c.to, status: c.status, createdAt: c.createdAt, ...(c.say ? { say: c.say } : {}) });
+const view = (c: FakeCall): View => ({
+  callSid: c.sid,
+  to: c.to,
+  status: c.status,
+  createdAt: c.createdAt,
+  ...(c.say ? { say: c.say } : {}),
+  ...(c.digits ? { digits: c.digits } : {}),
+  ...(c.confirmation ? { confirmation: c.confirmation } : {}),
+});
 
 /** The fake provider's calls, for the superadmin SMS Test panel and end-to-end tests. */
 @Controller()
@@ -25,10 +33,18 @@ export class FakeProviderController {
     return { calls: [...calls].reverse().map(view) };
   }
 
+  /** A text to LWS's number from `from`, as the test provider delivers it (issue 13: a PIN reply). */
+  @Command('notifications.fake.inbound_sms.v1')
+  async inboundSms(@Payload() req: CommandMap['notifications.fake.inbound_sms.v1']['request']) {
+    const { reply, status } = await this.fake().inboundSms(req.from, this.settings.fromNumber, req.body, this.settings.inboundSmsUrl());
+    if (status !== 200) throw new RpcError(502, `LWS's inbound SMS webhook answered ${status || 'nothing'}`);
+    return reply ? { reply } : {};
+  }
+
   @Command('notifications.fake.answer.v1')
   async answer(@Payload() req: CommandMap['notifications.fake.answer.v1']['request']) {
     try {
-      return { call: view(await this.fake().answer(req.callSid, req.action)) };
+      return { call: view(await this.fake().answer(req.callSid, req.action, req.digits)) };
     } catch (err) {
       const status = (err as { status?: number }).status;
       if (status === 404) throw new RpcError(404, 'Call not found', { field: 'callSid' });

@@ -105,4 +105,9 @@ export class ProviderSettings implements OnModuleInit, OnModuleDestroy {
   webhookUrl(kind: 'voice' | 'gather' | 'call-status' | 'message-status', messageId: string): string {
     return `${this.publicBaseUrl}/webhooks/twilio/${kind}?m=${messageId}`;
   }
+
+  /** Where Twilio posts texts to LWS's number: set as the number's "A message comes in" webhook. */
+  inboundSmsUrl(): string {
+    return `${this.publicBaseUrl}/webhooks/twilio/sms-inbound`;
+  }
 }

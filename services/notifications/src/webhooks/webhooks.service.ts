@@ -7,7 +7,9 @@ import { ProviderSettings } from '../provider/provider-settings';
 import { DeliveriesRepository } from '../deliveries/deliveries.repository';
 import { emitMessageStatus } from '../deliveries/delivery-events';
 import { SenderService } from '../deliveries/sender.service';
-import { acceptedTwiml, alertTwiml, goneTwiml, isTerminalCallStatus, notAcceptedTwiml } from '../deliveries/voice-flow';
+import { SmsCheckIn } from '../inbound/sms-check-in';
+import { acceptedTwiml, alertTwiml, goneTwiml, isTerminalCallStatus, notAcceptedTwiml, PIN_TRIES, pinOutcomeTwiml, pinReminderTwiml } from '../deliveries/voice-flow';
+import { PinCheckIn } from '../inbound/pin-check-in';
 
 type Request = CommandMap['notifications.webhook.twilio.v1']['request'];
 type Reply = CommandMap['notifications.webhook.twilio.v1']['reply'];
@@ -20,8 +22,8 @@ const EMPTY: Reply = { contentType: 'text/plain', body: '' };
 const MESSAGE_RANK: Record<string, number> = { queued: 1, sending: 2, sent: 3, delivered: 4, read: 5, undelivered: 6, failed: 6 };
 
 /**
- * Twilio's webhooks, as forwarded by the gateway: the call's TwiML, the key pressed, and status
- * callbacks. Each is checked against X-Twilio-Signature with the auth token first.
+ * Twilio's webhooks, as forwarded by the gateway: the call's TwiML, the key pressed, status
+ * callbacks, and texts to LWS's number (a PIN check-in, issue 13). Each is checked against X-Twilio-Signature with the auth token first.
  */
 @Injectable()
 export class WebhooksService {
@@ -29,6 +31,8 @@ export class WebhooksService {
     private readonly settings: ProviderSettings,
     private readonly repo: DeliveriesRepository,
     private readonly sender: SenderService,
+    private readonly smsCheckIn: SmsCheckIn,
+    private readonly pins: PinCheckIn,
     private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -39,13 +43,15 @@ export class WebhooksService {
       this.logger.warn({ kind: req.kind }, 'Twilio webhook with an invalid signature refused');
       throw new RpcError(403, 'Invalid Twilio signature', { code: 'bad_signature' });
     }
+    // A text to LWS's number: no delivery of ours behind it.
+    if (req.kind === 'sms_inbound') return { contentType: XML, body: await this.smsCheckIn.handle(req.params) };
     const id = new URL(req.url).searchParams.get('m') ?? '';
     if (!UUID.test(id)) throw new RpcError(400, 'Unknown delivery', { field: 'm' });
     switch (req.kind) {
       case 'voice':
         return this.voice(id, req.params);
       case 'gather':
-        return this.gather(id, req.params);
+        return this.gather(id, req.params, req.url);
       case 'call_status':
         return this.callStatus(id, req.params);
       case 'message_status':
@@ -69,10 +75,43 @@ export class WebhooksService {
   private async voice(id: string, params: Record<string, string>): Promise<Reply> {
     const row = await this.repo.find(id);
     if (!row || row.channel !== 'voice' || !this.sameSid(row.providerSid, params.CallSid)) return { contentType: XML, body: goneTwiml() };
+    if (isReminder(row.purpose) && row.userId !== null) return { contentType: XML, body: pinReminderTwiml(row.body, this.settings.webhookUrl('gather', id)) };
     return { contentType: XML, body: alertTwiml(row.body, this.settings.webhookUrl('gather', id)) };
   }
 
-  private async gather(id: string, params: Record<string, string>): Promise<Reply> {
+  private async gather(id: string, params: Record<string, string>, url: string): Promise<Reply> {
+    const row = await this.repo.find(id);
+    if (row && row.channel === 'voice' && isReminder(row.purpose) && row.userId !== null) return this.keyedPin(row.id, row.userId, row.body, params, url);
+    return this.acceptAlarm(id, params);
+  }
+
+  /**
+   * A PIN keyed in on a check-in reminder call (issue 13): checked in, or told why not; a wrong
+   * PIN may be keyed again, PIN_TRIES times in all (each counts toward the lockout, as anywhere).
+   */
+  private async keyedPin(id: string, userId: number, message: string, params: Record<string, string>, url: string): Promise<Reply> {
+    const digits = params.Digits ?? '';
+    const tries = Number(new URL(url).searchParams.get('try') ?? '1');
+    const twiml = (body: string) => ({ contentType: XML, body });
+    if (!/^\d{4}$/.test(digits)) return twiml(pinOutcomeTwiml('A PIN has 4 digits. Please check in with the L W S app. Goodbye.'));
+    const outcome = await this.pins.byUser(userId, digits, `call:${params.CallSid ?? id}`);
+    switch (outcome.kind) {
+      case 'checked_in':
+        return twiml(pinOutcomeTwiml(`Thank you. You are checked in. Your next check-in is due by ${outcome.due}. Goodbye.`));
+      case 'wrong_pin':
+        if (tries >= PIN_TRIES) return twiml(pinOutcomeTwiml('That PIN is not right. Please check in with the L W S app. Goodbye.'));
+        return twiml(pinReminderTwiml(message, `${this.settings.webhookUrl('gather', id)}&try=${tries + 1}`, true));
+      case 'locked':
+        return twiml(pinOutcomeTwiml('Too many wrong PINs. Please check in with the L W S app, or call your monitor. Goodbye.'));
+      case 'not_on_shift':
+        return twiml(pinOutcomeTwiml('You are not on shift. Goodbye.'));
+      case 'unknown_sender':
+      case 'failed':
+        return twiml(pinOutcomeTwiml('Your check-in could not be recorded. Please check in with the L W S app. Goodbye.'));
+    }
+  }
+
+  private async acceptAlarm(id: string, params: Record<string, string>): Promise<Reply> {
     const accepted = params.Digits === '1';
     const result = await this.uow.run(async (tx) => {
       const row = await this.repo.lock(tx, id);
@@ -125,4 +164,9 @@ export class WebhooksService {
   private sameSid(recorded: string | null, reported: string | undefined): boolean {
     return recorded === null || recorded === reported;
   }
+}
+
+/** A check-in reminder (a call of one takes the PIN on the keypad, issue 13), not an alarm. */
+function isReminder(purpose: string): boolean {
+  return purpose === 'reminder_5min' || purpose === 'reminder_2min';
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "identity"."teams" ADD COLUMN "voice_reminder" boolean DEFAULT false NOT NULL;

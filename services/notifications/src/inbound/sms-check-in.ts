@@ -1,0 +1,64 @@
+import { Inject, Injectable } from '@nestjs/common';
+import twilio from 'twilio';
+import { LOGGER, type Logger } from '@lws/platform';
+import { PinCheckIn } from './pin-check-in';
+
+const E164 = /^\+[1-9][0-9]{6,14}$/;
+/** The PIN in a reply: the first four digits standing alone ("1234", "PIN 1234", "1234 safe"). */
+const PIN_IN_TEXT = /(?:^|\D)(\d{4})(?:\D|$)/;
+/** A Twilio message SID: one texted check-in per message, however often Twilio delivers it. */
+const MESSAGE_SID = /^(SM|MM)[0-9a-fA-F]{32}$/;
+
+/** What LWS texts back (issue 13). None of it says whether a number belongs to anyone. */
+export const SMS_REPLIES = {
+  checkedIn: (at: string, due: string) => `LWS: checked in at ${at}. Your next check-in is due by ${due}.`,
+  noPin: 'LWS: to check in, reply with your 4-digit PIN.',
+  wrongPin: 'LWS: that PIN is not right. Reply with your 4-digit PIN to check in.',
+  locked: 'LWS: too many wrong PINs. PIN check-ins are locked for 15 minutes. Open LWS or call your monitor.',
+  notOnShift: 'LWS: you are not on shift, so there is nothing to check in.',
+  failed: 'LWS: your check-in could not be recorded just now. Please try again, or open LWS.',
+} as const;
+
+/**
+ * A worker checks in by replying to a reminder with their PIN from their own phone (issue 13).
+ * The answer is texted back (TwiML); a number no worker has gets none.
+ */
+@Injectable()
+export class SmsCheckIn {
+  constructor(
+    private readonly pins: PinCheckIn,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** The TwiML to answer Twilio with: the reply to text back, or none. */
+  async handle(params: Record<string, string>): Promise<string> {
+    const from = params.From ?? '';
+    const pin = PIN_IN_TEXT.exec(params.Body ?? '')?.[1];
+    if (!E164.test(from)) return reply();
+    if (!pin) return reply(SMS_REPLIES.noPin);
+    const sid = params.MessageSid ?? '';
+    const outcome = await this.pins.byPhone(from, pin, MESSAGE_SID.test(sid) ? `sms:${sid}` : `sms:${from}:${Date.now()}`);
+    switch (outcome.kind) {
+      case 'checked_in':
+        return reply(SMS_REPLIES.checkedIn(outcome.at, outcome.due));
+      case 'wrong_pin':
+        return reply(SMS_REPLIES.wrongPin);
+      case 'locked':
+        return reply(SMS_REPLIES.locked);
+      case 'not_on_shift':
+        return reply(SMS_REPLIES.notOnShift);
+      case 'unknown_sender':
+        // Texting back would tell a stranger the number is known.
+        this.logger.warn({ sid }, 'texted PIN from a number that names no worker; not answered');
+        return reply();
+      case 'failed':
+        return reply(SMS_REPLIES.failed);
+    }
+  }
+}
+
+function reply(text?: string): string {
+  const r = new twilio.twiml.MessagingResponse();
+  if (text) r.message(text);
+  return r.toString();
+}
