@@ -1,11 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { expect, test, type APIRequest, type APIRequestContext, type Browser, type Page, type Request } from '@playwright/test';
+import { apiSession, XHR } from './support/session';
 
 // Accounts, profile and kiosk screens against the real stack. Logins are few on purpose:
 // the gateway allows 30 login attempts per IP in 5 minutes, shared with the other e2e files.
 
-const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
-const baseURL = () => process.env.LWS_E2E_URL!;
 const run = Date.now().toString(36).slice(-5);
 let seq = 0;
 const uniqueUsername = (prefix: string) => `${prefix}${run}${++seq}`;
@@ -17,13 +16,6 @@ let superadminApi: APIRequestContext;
 let superadminState: StorageState;
 let adminState: StorageState;
 let adminApi: APIRequestContext;
-
-async function apiSession(playwright: { request: APIRequest }, username: string, password: string) {
-  const ctx = await playwright.request.newContext({ baseURL: baseURL(), extraHTTPHeaders: XHR });
-  const res = await ctx.post('/api/auth/login', { data: { username, password } });
-  expect(res.status(), await res.text()).toBe(200);
-  return ctx;
-}
 
 /**
  * PINs are unique across users, so a test that expects a PIN to be free or wrong must not meet

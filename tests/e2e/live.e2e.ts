@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { expect, test, type APIRequest, type APIRequestContext, type Browser, type Page, type Request } from '@playwright/test';
+import { apiSession } from './support/session';
 
 // Live screens against the real stack: changes reach every open screen over the event stream
 // (GET /api/events) within a second or two, without a reload, and without the polling that is
@@ -7,8 +8,6 @@ import { expect, test, type APIRequest, type APIRequestContext, type Browser, ty
 // (POST /api/test-clock); it is shared by the whole stack, so every test puts it back and ends the
 // shifts it started.
 
-const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
-const baseURL = () => process.env.LWS_E2E_URL!;
 const run = Date.now().toString(36).slice(-5);
 let seq = 0;
 const uniqueUsername = (prefix: string) => `${prefix}${run}${++seq}`;
@@ -29,13 +28,6 @@ let superadminApi: APIRequestContext;
 let admin: Account;
 const started: Account[] = [];
 const sessions: APIRequestContext[] = [];
-
-async function apiSession(playwright: { request: APIRequest }, username: string, password: string) {
-  const ctx = await playwright.request.newContext({ baseURL: baseURL(), extraHTTPHeaders: XHR });
-  const res = await ctx.post('/api/auth/login', { data: { username, password } });
-  expect(res.status(), await res.text()).toBe(200);
-  return ctx;
-}
 
 /** PINs are unique across users: this file draws from 9300-9399 (see accounts.e2e.ts) and retries a taken one. */
 async function createUser(playwright: { request: APIRequest }, fields: { name: string; role?: 'worker' | 'admin' }): Promise<Account> {

@@ -1,11 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { expect, test, type APIRequest, type APIRequestContext, type Page, type Request } from '@playwright/test';
+import { apiSession } from './support/session';
 
 // The Locations tab of the admin and superadmin dashboards against the real stack. The default
 // location is left as it is: the shift flows of other files start their shifts there.
 
-const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
-const baseURL = () => process.env.LWS_E2E_URL!;
 const run = Date.now().toString(36).slice(-5);
 const DEFAULT = 'The Prospect Building';
 
@@ -14,13 +13,6 @@ type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
 let superadminApi: APIRequestContext;
 let superadminState: StorageState;
 let adminState: StorageState;
-
-async function apiSession(playwright: { request: APIRequest }, username: string, password: string) {
-  const ctx = await playwright.request.newContext({ baseURL: baseURL(), extraHTTPHeaders: XHR });
-  const res = await ctx.post('/api/auth/login', { data: { username, password } });
-  expect(res.status(), await res.text()).toBe(200);
-  return ctx;
-}
 
 /** PINs are unique across users; issue-4 browser tests take theirs from 8xxx (see accounts.e2e.ts). */
 async function createAdmin(): Promise<{ username: string; password: string }> {

@@ -1,13 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { expect, test, type APIRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { apiSession } from './support/session';
 
 // Shifts, check-ins and the dashboards against the real stack. Deadlines are the server's:
 // instead of waiting an hour, the tests move the server's clock (POST /api/test-clock, which
 // exists because global-setup starts the stack with LWS_TEST_CLOCK=1). That clock is shared by
 // the whole stack, so every test puts it back and ends the shifts it started.
 
-const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
-const baseURL = () => process.env.LWS_E2E_URL!;
 const run = Date.now().toString(36).slice(-5);
 let seq = 0;
 const uniqueUsername = (prefix: string) => `${prefix}${run}${++seq}`;
@@ -28,13 +27,6 @@ let superadminState: StorageState;
 let adminState: StorageState;
 const started: Worker[] = [];
 const sessions: APIRequestContext[] = [];
-
-async function apiSession(playwright: { request: APIRequest }, username: string, password: string) {
-  const ctx = await playwright.request.newContext({ baseURL: baseURL(), extraHTTPHeaders: XHR });
-  const res = await ctx.post('/api/auth/login', { data: { username, password } });
-  expect(res.status(), await res.text()).toBe(200);
-  return ctx;
-}
 
 /** PINs are unique across users: this file draws from 8000-8999 (see accounts.e2e.ts) and retries a taken one. */
 async function createUser(

@@ -1,12 +1,11 @@
 import { expect, test, type APIRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { apiSession } from './support/session';
 
 // Teams against the real stack (issue 12): two admins of two teams each see only their own
 // worker's alarm; the superadmin edits a team's escalation policy in the Teams tab, with its
 // timeline preview, and the team's next alarm follows it. Everything made here is removed at the
 // end, so the files after this one find the single-team deployment they expect.
 
-const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
-const baseURL = () => process.env.LWS_E2E_URL!;
 const run = Date.now().toString(36).slice(-5);
 const SITE = 'The Prospect Building';
 
@@ -24,10 +23,9 @@ let superadminState: StorageState;
 const sessions: APIRequestContext[] = [];
 const made: { users: number[]; teams: number[] } = { users: [], teams: [] };
 
-async function apiSession(playwright: { request: APIRequest }, username: string, password: string) {
-  const ctx = await playwright.request.newContext({ baseURL: baseURL(), extraHTTPHeaders: XHR });
-  const res = await ctx.post('/api/auth/login', { data: { username, password } });
-  expect(res.status(), await res.text()).toBe(200);
+/** Signed in, and signed out with the others after the file's tests. */
+async function trackedSession(playwright: { request: APIRequest }, username: string, password: string) {
+  const ctx = await apiSession(playwright, username, password);
   sessions.push(ctx);
   return ctx;
 }
@@ -40,7 +38,7 @@ async function createUser(playwright: { request: APIRequest }, name: string, rol
   expect(res.status(), await res.text()).toBe(201);
   const { user } = (await res.json()) as { user: { id: number; username: string; name: string } };
   made.users.push(user.id);
-  const api = await apiSession(playwright, user.username, password);
+  const api = await trackedSession(playwright, user.username, password);
   return { ...user, api, state: await api.storageState() };
 }
 
@@ -70,7 +68,7 @@ async function pageAs(browser: Browser, state: StorageState, path: string): Prom
 }
 
 test.beforeAll(async ({ playwright }) => {
-  superadminApi = await apiSession(playwright, 'superadmin', process.env.LWS_E2E_SUPERADMIN_PASSWORD!);
+  superadminApi = await trackedSession(playwright, 'superadmin', process.env.LWS_E2E_SUPERADMIN_PASSWORD!);
   superadminState = await superadminApi.storageState();
 });
 

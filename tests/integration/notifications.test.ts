@@ -286,7 +286,7 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
 
     await eventually(async () => (await db.query('select 1 from notifications.users where user_id = any($1)', [[admin.id, worker.id]])).rowCount === 2);
     const requestId = randomUUID();
-    await request({ requestId, channel: 'push', toRole: 'monitors', purpose: 'missed_check_in', title: 'Missed check-in', body: 'Sam missed a check-in' });
+    await request({ requestId, channel: 'push', toRole: 'monitors', purpose: 'missed_check_in', title: 'Missed check-in', body: 'Sam missed a check-in', userId: worker.id });
     const got = await eventually(() => {
       const paths = push.received.map((r) => r.path);
       return [endpoints.superadmin, endpoints.admin].every((e) => paths.includes(new URL(e).pathname)) ? push.received : undefined;
@@ -294,7 +294,8 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
     expect(got.map((r) => r.path)).not.toContain(new URL(endpoints.worker).pathname);
     const toAdmin = got.find((r) => r.path === new URL(endpoints.admin).pathname)!;
     const payload = JSON.parse(ece.decrypt(toAdmin.body, { version: 'aes128gcm', privateKey: browsers.admin.ecdh, authSecret: browsers.admin.auth }).toString('utf8'));
-    expect(payload).toMatchObject({ title: 'Missed check-in', body: 'Sam missed a check-in', purpose: 'missed_check_in' });
+    // A tap on a monitor's notification opens their dashboard, where the alarm waits (issue 13).
+    expect(payload).toMatchObject({ title: 'Missed check-in', body: 'Sam missed a check-in', purpose: 'missed_check_in', userId: worker.id, url: '/' });
 
     // A team's monitors (issue 12): one request to the users named, their browsers only; one of
     // them without a subscription is no failure, all of them without one is refused once.
@@ -308,6 +309,13 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
     await request({ requestId: nobody, channel: 'push', toUsers: { userIds: [987_654, 987_655] }, purpose: 'missed_check_in', title: 'Missed check-in', body: 'Nobody' });
     await eventually(async () => (await delivery(nobody)).length === 1);
     expect((await delivery(nobody))[0]).toMatchObject({ status: 'failed' });
+
+    // The worker's own reminder opens their screen.
+    const reminded = push.received.length;
+    await request({ requestId: randomUUID(), channel: 'push', toUserId: worker.id, purpose: 'reminder_5min', title: 'Reminder', body: 'Check in soon', userId: worker.id });
+    const toWorker = await eventually(() => push.received.slice(reminded).find((r) => r.path === new URL(endpoints.worker).pathname));
+    const own = JSON.parse(ece.decrypt(toWorker.body, { version: 'aes128gcm', privateKey: browsers.worker.ecdh, authSecret: browsers.worker.auth }).toString('utf8'));
+    expect(own).toMatchObject({ purpose: 'reminder_5min', url: '/worker' });
 
     push.statusFor.set(new URL(endpoints.worker).pathname, 410);
     const expiring = randomUUID();

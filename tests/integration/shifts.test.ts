@@ -267,6 +267,40 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
       expect(recorded.filter((id) => id === first.body.id)).toHaveLength(1);
     });
 
+    it('counts a check-in the app kept offline from when it was made: sending it late never buys time', async () => {
+      const kept = await newWorker();
+      const started = (await startShift(kept, depot).expect(200)).body;
+      const firstDeadline = Date.parse(started.nextCheckInTime);
+      await advance(50);
+      const made = await serverNow();
+      // The network returns 12 minutes later, after the deadline the check-in was made for.
+      await advance(12);
+      const key = randomUUID();
+      const sent = (await checkIn(kept, { madeAt: new Date(made).toISOString() }).set('Idempotency-Key', key).expect(201)).body;
+      expect(near(sent.timestamp, made, 1000)).toBe(true);
+      expect(Date.parse(sent.nextCheckInTime)).toBe(Date.parse(sent.timestamp) + 60 * MINUTE);
+      expect(Date.parse(sent.timestamp)).toBeLessThan(firstDeadline);
+      // Sent again (the app did not hear the answer): the same check-in.
+      expect((await checkIn(kept, { madeAt: new Date(made).toISOString() }).set('Idempotency-Key', key).expect(201)).body.id).toBe(sent.id);
+      // One made before the latest check-in tells nothing new: it answers the latest.
+      const older = (await checkIn(kept, { madeAt: new Date(made - MINUTE).toISOString() }).set('Idempotency-Key', randomUUID()).expect(201)).body;
+      expect(older.id).toBe(sent.id);
+
+      // Kept so long that the next check-in is due already: it cannot say the worker is safe now.
+      const stale = new Date(made + MINUTE).toISOString();
+      await advance(60);
+      const refused = await checkIn(kept, { madeAt: stale }).set('Idempotency-Key', randomUUID()).expect(409);
+      expect(refused.body.message).toMatch(/^This check-in was made at \d{2}:\d{2} and the next one is already due: it cannot say you are safe now\. Please check in again\.$/);
+      expect((await kept.agent.get(`/api/users/${kept.id}/latest-check-in`).expect(200)).body.id).toBe(sent.id);
+
+      // A phone clock running ahead gains nothing: the check-in counts from its arrival.
+      const now = await serverNow();
+      const ahead = (await checkIn(kept, { madeAt: new Date(now + 30 * MINUTE).toISOString() }).set('Idempotency-Key', randomUUID()).expect(201)).body;
+      expect(near(ahead.timestamp, now)).toBe(true);
+      expect((await checkIn(kept, { madeAt: 'yesterday' }).expect(400)).body.field).toBe('madeAt');
+      await endShift(kept).expect(200);
+    });
+
     it('verifies the PIN first: a wrong one is a 400 and records nothing', async () => {
       const latest = (await w.agent.get(`/api/users/${w.id}/latest-check-in`).expect(200)).body;
       await advance(1);

@@ -62,6 +62,23 @@ function baseConfig({ dir, publicPath }) {
   };
 }
 
+/**
+ * Lists the host's files in `precache.json`, for the service worker to keep at install so the
+ * worker app opens without a network (issue 13): the lazily loaded chunks are named nowhere else.
+ */
+class PrecacheListPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('PrecacheList', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'PrecacheList', stage: rspack.Compilation.PROCESS_ASSETS_STAGE_REPORT }, (assets) => {
+        const names = Object.keys(assets)
+          .filter((name) => /\.(?:js|css|html)$/.test(name) && name !== 'sw.js')
+          .sort();
+        compilation.emitAsset('precache.json', new rspack.sources.RawSource(JSON.stringify(names)));
+      });
+    });
+  }
+}
+
 /** The host: served at `/`, finds its remotes at runtime from /config.json; `public/` is copied to the root as is. */
 export function hostConfig({ dir }) {
   return {
@@ -85,6 +102,7 @@ export function hostConfig({ dir }) {
       }),
       // Files served as they are at the site root, e.g. the service worker, whose scope is the folder it is served from.
       ...(existsSync(path.join(dir, 'public')) ? [new rspack.CopyRspackPlugin({ patterns: [{ from: 'public', to: '.' }] })] : []),
+      new PrecacheListPlugin(),
     ],
   };
 }

@@ -61,6 +61,7 @@ export type { PhoneHint } from './validation/phone';
 
 export { useInterval } from './hooks/useInterval';
 export { useMinimumBusy } from './hooks/useMinimumBusy';
+export { useOnline } from './hooks/useOnline';
 
 export { SERVER_CLOCK_SYNC_MS, serverNow, syncServerClock, useServerClock, useServerTimeEvery } from './time/server-clock';
 export type { ServerClock } from './time/server-clock';

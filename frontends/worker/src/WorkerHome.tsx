@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Alert, ApiError, Button, api, failureField, failureMessage, formatTime, serverNow, useToast, type User } from '@lws/fe-ui';
 import { checkInId, parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
 import { DEFAULT_LOCATION } from '@lws/rules';
@@ -6,6 +6,8 @@ import { CheckInAlertDialog, type AlertOutcome } from './alert/CheckInAlertDialo
 import { useCheckInAlert } from './alert/useCheckInAlert';
 import { CheckInCard } from './check-in/CheckInCard';
 import { devicePosition, within, type DevicePosition } from './check-in/device-position';
+import { KeptCheckInCard } from './check-in/KeptCheckInCard';
+import { keptCheckIns, worthKeeping } from './check-in/kept-check-in';
 import { EmergencyCard } from './emergency/EmergencyCard';
 import { EmergencyScreen } from './emergency/EmergencyScreen';
 import { useOwnEmergency, type OwnEmergency } from './emergency/useOwnEmergency';
@@ -83,7 +85,10 @@ export function WorkerHome({ user }: { user: User }) {
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const [resetDeadline, setResetDeadline] = useEmergencyReset(user.id);
   const loadedShift = load.state === 'ready' ? load.shift : null;
-  const alert = useCheckInAlert(loadedShift, resetDeadline);
+  // A check-in made without a network, until it reaches LWS (issue 13).
+  const kept = useSyncExternalStore(keptCheckIns.subscribe, keptCheckIns.snapshot);
+  // The worker has answered the overdue alert already: their check-in waits for the network.
+  const alert = useCheckInAlert(kept.kept ? null : loadedShift, resetDeadline);
   // The device's position for the check-in, asked for as its PIN is asked for (on shift only), so
   // the check-in itself never waits on it (issue 13).
   const position = useRef<Promise<DevicePosition | undefined> | null>(null);
@@ -105,6 +110,17 @@ export function WorkerHome({ user }: { user: User }) {
   useEffect(() => {
     if (loadedShift && resetDeadline && !emergencyResetCurrent(loadedShift, resetDeadline)) setResetDeadline(null);
   }, [loadedShift, resetDeadline, setResetDeadline]);
+
+  useEffect(() => keptCheckIns.restore(user.id), [user.id]);
+
+  // The kept check-in got through: the screen takes LWS's answer.
+  const keptOutcome = kept.outcome;
+  useEffect(() => {
+    if (keptOutcome?.kind !== 'sent') return;
+    toast({ title: 'Check-in sent', message: `Your check-in at ${formatTime(keptOutcome.madeAt)} has reached LWS. Stay safe!` });
+    keptCheckIns.dismiss();
+    void reload();
+  }, [keptOutcome, reload, toast]);
 
   useEffect(() => {
     const pending = timers.current;
@@ -198,14 +214,18 @@ export function WorkerHome({ user }: { user: User }) {
       return { status: 'failed' };
     }
     const location = shift.location ?? DEFAULT_LOCATION;
+    const key = idempotencyKey();
+    const madeAt = serverNow().toISOString();
+    let where: DevicePosition | undefined;
     setCheckingIn(true);
     try {
-      const where = await within(position.current);
+      where = await within(position.current);
       const body = await api.post(
         '/api/check-ins',
         { userId: user.id, location, pin, ...(where ? { position: where } : {}) },
-        { headers: { 'Idempotency-Key': idempotencyKey() } },
+        { headers: { 'Idempotency-Key': key } },
       );
+      keptCheckIns.supersede();
       set(parseCheckIn(body, shift, location));
       setResetDeadline(null);
       toast({ title: 'Check-in successful', message: 'Your status has been updated. Stay safe!' });
@@ -215,6 +235,11 @@ export function WorkerHome({ user }: { user: User }) {
       console.error('Check-in failed', e);
       const refusal = pinRefusal(e);
       if (refusal !== null) return { status: 'refused', message: refusal };
+      if (worthKeeping(e)) {
+        // No network (or LWS out of reach): kept and sent as soon as it can be, as made now.
+        keptCheckIns.keep({ userId: user.id, location, pin, key, madeAt, ...(where ? { position: where } : {}) });
+        return { status: 'done' };
+      }
       toast({ title: 'Check-in failed', message: 'There was a problem checking in. Please try again.', type: 'error' });
       void reload();
       return { status: 'failed' };
@@ -363,6 +388,7 @@ export function WorkerHome({ user }: { user: User }) {
   return (
     <>
       {emergencyScreen}
+      <KeptCheckInCard state={kept} onTryNow={() => void keptCheckIns.tryNow()} onDismiss={() => keptCheckIns.dismiss()} />
       {shift?.onShift ? (
         <>
           <StatusCard shift={shift} resetDeadline={resetDeadline} extensionsLeft={extensionsLeft} extending={extending} onExtend={() => void extend()} />

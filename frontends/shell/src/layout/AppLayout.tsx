@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cx, roleHome, useAuth } from '@lws/fe-ui';
 import { AlarmBanner } from '@lws/fe-ui/alarms';
+import { OfflineBanner } from '../offline/OfflineBanner';
 import { BottomNav } from './BottomNav';
 import { Header } from './Header';
 
@@ -14,6 +15,7 @@ export function AppLayout({ bottomNav = false, children }: { bottomNav?: boolean
         Skip to content
       </a>
       <Header />
+      {user ? <OfflineBanner worker={user.role === 'worker'} /> : null}
       {/* Every page a monitor opens says when an alarm waits for an owner. */}
       {monitor ? <AlarmBanner dashboardPath={roleHome(user.role)} /> : null}
       {/* A password a superadmin reset or an import generated is for the first sign-in only. */}

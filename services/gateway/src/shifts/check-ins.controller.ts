@@ -17,7 +17,8 @@ export class CheckInsController {
    * "I'm safe": the PIN is verified by identity first (400 wrong, 423 locked: nothing recorded; the
    * duress PIN checks in as the PIN does, and raises a silent duress emergency),
    * then shifts records it and computes the next deadline. A repeat within 5 s, or with an
-   * Idempotency-Key already used, answers the first check-in.
+   * Idempotency-Key already used, answers the first check-in. `madeAt`: a check-in the worker app
+   * kept offline counts from when it was made (409 when the next deadline has passed since).
    */
   /**
    * "+15 min" (issue 13): the worker's current deadline moves on 15 minutes, within what the
@@ -38,13 +39,14 @@ export class CheckInsController {
   async record(@Body() body: unknown, @Headers('idempotency-key') keyHeader: string | undefined, @Req() req: AuthedRequest) {
     const { userId } = parseInput(checkInUserSchema, body);
     requireOwnShift(actorOf(req), userId);
-    const { location, pin, position } = parseInput(checkInSchema, body);
+    const { location, pin, position, madeAt } = parseInput(checkInSchema, body);
     const idempotencyKey = parseIdempotencyKey(keyHeader);
     await checkWorkerPin(this.rpc, userId, pin);
     const { checkIn, worker } = await this.rpc.send('shifts.checkin.record.v1', {
       userId,
       ...(location ? { location } : {}),
       ...(idempotencyKey ? { idempotencyKey } : {}),
+      ...(madeAt ? { madeAt } : {}),
       ...(position ? { position: { lat: position.lat, lng: position.lng, ...(position.accuracy !== undefined ? { accuracyM: position.accuracy } : {}) } } : {}),
     });
     return {

@@ -38,6 +38,7 @@ export const startShiftSchema = z.object({
   note: shiftNote,
 }).strict();
 
+const MADE_AT_INVALID = 'madeAt must be a UTC time such as 2026-01-31T14:03:00.000Z';
 const POSITION_INVALID = 'position must be {lat, lng, accuracy?} in degrees and metres';
 
 /** The device's position at a check-in (browser geolocation, when the worker allows it). */
@@ -76,6 +77,14 @@ export const checkInSchema = z.object({
   pin,
   status: z.literal('safe', { errorMap: () => ({ message: "Check-in status must be 'safe'" }) }).optional(),
   position,
+  /**
+   * When the worker made a check-in the app kept while offline (issue 13): it counts from then, so
+   * sending it late never buys time. Shifts bounds it by the shift and by the moment it arrived.
+   */
+  madeAt: z
+    .string({ invalid_type_error: MADE_AT_INVALID })
+    .datetime({ message: MADE_AT_INVALID })
+    .optional(),
   /** Sent by the spec's clients; the server computes the next deadline itself. */
   nextCheckInTime: z.unknown().optional(),
 }).strict().transform(({ nextCheckInTime: _dropped, ...rest }) => rest);

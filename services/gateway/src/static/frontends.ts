@@ -10,7 +10,9 @@ export function frontendRouter(config: GatewayConfig): Router {
   const root = resolve(config.STATIC_DIR);
   const shellDist = join(root, 'shell', 'dist');
   const router = express.Router();
-  const noCacheFor = (path: string) => path.endsWith('.html') || path.endsWith('mf-manifest.json') || path.endsWith('remoteEntry.js');
+  // Files whose names carry no content hash: the browser asks again each time (the service worker
+  // keeps its own copies for when there is no network).
+  const noCacheFor = (path: string) => /(?:\.html|mf-manifest\.json|remoteEntry\.js|\/sw\.js|\/precache\.json|\.webmanifest)$/.test(path);
   const staticOpts = {
     index: false,
     fallthrough: true,

@@ -73,6 +73,9 @@ export class PushService {
       messageId: row.id,
       ...(row.alarmId ? { alarmId: row.alarmId } : {}),
       ...(row.userId ? { userId: row.userId } : {}),
+      // What a tap opens (issue 13): the worker's own screen for their reminders and alarms, a
+      // monitor's dashboard (where the alarm waits) for anyone else's.
+      url: row.userId !== null && sub.userId === row.userId ? '/worker' : '/',
     });
     try {
       const res = await webpush.sendNotification({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, payload, {

@@ -15,6 +15,22 @@ type Record_ = CommandMap['shifts.checkin.record.v1'];
 export const DUPLICATE_WINDOW_MS = 5000;
 export const NOT_ON_SHIFT = 'You are not on shift';
 
+const LONDON = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+export const checkInTooOld = (madeAt: Date) =>
+  `This check-in was made at ${LONDON.format(madeAt)} and the next one is already due: it cannot say you are safe now. Please check in again.`;
+
+/**
+ * When a check-in counts from (issue 13): the moment the worker made it, for one the worker app
+ * kept while offline, within what the server knows. Never later than its arrival (a phone's clock
+ * running fast gains nothing) and never before the shift began.
+ */
+function madeAt(claimed: string | undefined, received: Date, shiftStartedAt: Date | null): Date {
+  if (claimed === undefined) return received;
+  const at = Math.min(Date.parse(claimed), received.getTime());
+  return new Date(shiftStartedAt ? Math.max(at, shiftStartedAt.getTime()) : at);
+}
+
 @Injectable()
 export class CheckInsService {
   constructor(
@@ -24,7 +40,8 @@ export class CheckInsService {
   ) {}
 
   /**
-   * Records "I'm safe" and moves the deadline to one interval after now. Late and early
+   * Records "I'm safe" and moves the deadline to one interval after now (after the moment it was
+   * made, for one the worker app kept offline: it never buys time it did not cover). Late and early
    * check-ins count alike (a late one stops the escalation); the client's window is a UI rule.
    * The worker's row is locked first, so concurrent submits are answered one after the other and
    * the second finds the first.
@@ -40,42 +57,50 @@ export class CheckInsService {
         if (earlier && state) return { checkIn: checkInView(earlier), worker: workerView(state), duplicate: true };
       }
       if (!state?.onShift || !state.currentShiftId || !state.location) throw new RpcError(409, NOT_ON_SHIFT, { code: 'not_on_shift' });
-      const now = this.clock();
+      const received = this.clock();
       const latest = latestCheckInOf(state);
-      const sinceLatest = state.latestCheckInAt ? now.getTime() - state.latestCheckInAt.getTime() : Infinity;
+      const sinceLatest = state.latestCheckInAt ? received.getTime() - state.latestCheckInAt.getTime() : Infinity;
       if (latest && sinceLatest >= 0 && sinceLatest < DUPLICATE_WINDOW_MS) {
+        return { checkIn: latest, worker: workerView(state), duplicate: true };
+      }
+      const checkedInAt = madeAt(req.madeAt, received, state.shiftStartedAt);
+      // A kept check-in overtaken by a newer one (a text, a second device) tells nothing new.
+      if (req.madeAt !== undefined && latest && state.latestCheckInAt && checkedInAt.getTime() <= state.latestCheckInAt.getTime()) {
         return { checkIn: latest, worker: workerView(state), duplicate: true };
       }
       const id = randomUUID();
       const location = req.location?.trim() || state.location;
-      const due = nextCheckInAt(now, state.checkInInterval);
+      const due = nextCheckInAt(checkedInAt, state.checkInInterval);
+      if (due.getTime() <= received.getTime()) {
+        throw new RpcError(409, checkInTooOld(checkedInAt), { code: 'check_in_too_old' });
+      }
       // The check-in and the worker's new deadline in one hand-written statement, like lock(): every check-in runs it.
       const updated = (await tx.execute(sql`
         with recorded as (
           insert into ${checkIns} (id, user_id, shift_id, location, checked_in_at, next_check_in_at, idempotency_key, lat, lng, accuracy_m)
-          values (${id}, ${req.userId}, ${state.currentShiftId}, ${location}, ${now.toISOString()}::timestamptz,
+          values (${id}, ${req.userId}, ${state.currentShiftId}, ${location}, ${checkedInAt.toISOString()}::timestamptz,
                   ${due.toISOString()}::timestamptz, ${req.idempotencyKey ?? null},
                   ${req.position?.lat ?? null}::double precision, ${req.position?.lng ?? null}::double precision, ${req.position?.accuracyM ?? null}::double precision)
         )
         update ${workerState}
-        set latest_check_in_id = ${id}, latest_check_in_at = ${now.toISOString()}::timestamptz,
+        set latest_check_in_id = ${id}, latest_check_in_at = ${checkedInAt.toISOString()}::timestamptz,
             latest_check_in_location = ${location}, next_check_in_at = ${due.toISOString()}::timestamptz,
             version = version + 1, changed_at = now()
         where user_id = ${req.userId}
         returning version`)) as unknown as { rows: { version: number }[] };
       const workerVersion = updated.rows[0].version;
-      const row = { ...state, latestCheckInId: id, latestCheckInAt: now, latestCheckInLocation: location, nextCheckInAt: due, version: workerVersion };
+      const row = { ...state, latestCheckInId: id, latestCheckInAt: checkedInAt, latestCheckInLocation: location, nextCheckInAt: due, version: workerVersion };
       await emit('shifts.checkin.recorded.v1', {
         checkInId: id,
         shiftId: state.currentShiftId,
         userId: req.userId,
         location,
-        checkedInAt: now.toISOString(),
+        checkedInAt: checkedInAt.toISOString(),
         nextCheckInAt: due.toISOString(),
         workerVersion,
         ...(req.position ? { position: req.position } : {}),
       });
-      return { checkIn: checkInView({ id, checkedInAt: now, location, nextCheckInAt: due }), worker: workerView(row), duplicate: false };
+      return { checkIn: checkInView({ id, checkedInAt, location, nextCheckInAt: due }), worker: workerView(row), duplicate: false };
     });
   }
 
