@@ -1,4 +1,5 @@
 // `npm test`: install if needed, build, check the servers, then unit + integration (Jest) and browser (Playwright) tests.
+// `npm test -- unit` (no server, no build), `-- integration`, `-- e2e` run one part; several may be named.
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
@@ -48,20 +49,31 @@ function run(cmd, cmdArgs, env = {}) {
   return r.status ?? 1;
 }
 
+/** Unit tests (`*.spec.ts`, `*.spec.tsx`) need no server; integration tests (`*.test.ts`) and browser tests do. */
+const JEST_PARTS = { unit: ['**/*.spec.ts', '**/*.spec.tsx'], integration: ['**/*.test.ts'] };
+
 async function main() {
   ensureInstall();
-  const down = [];
-  for (const s of servers) if (!(await reachable(s))) down.push(`${s.name} at ${s.url}`);
-  if (down.length > 0) {
-    process.stderr.write(`Cannot run the tests: not reachable: ${down.join(', ')}.\nStart it (see README, "Tests").\n`);
-    process.exit(2);
+  const unitOnly = args.length > 0 && args.every((a) => a === 'unit');
+  if (unitOnly) {
+    // Only the generated contracts: every unit test imports sources, never a build.
+    if (run('npm', ['run', '--silent', 'gen:contracts']) !== 0) process.exit(1);
+  } else {
+    const down = [];
+    for (const s of servers) if (!(await reachable(s))) down.push(`${s.name} at ${s.url}`);
+    if (down.length > 0) {
+      process.stderr.write(`Cannot run the tests: not reachable: ${down.join(', ')}.\nStart it (see README, "Tests"), or run \`npm test -- unit\`, which needs none.\n`);
+      process.exit(2);
+    }
+    build();
   }
-  build();
   let failed = 0;
-  if (only('unit') || only('integration')) {
+  const jestParts = Object.keys(JEST_PARTS).filter(only);
+  if (jestParts.length > 0) {
     // PGlite loads its WebAssembly through a dynamic import(), which Jest's module VM only allows with this flag.
     const nodeOptions = `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules --disable-warning=ExperimentalWarning`.trim();
-    failed += run('npx', ['jest', '--ci'], { NODE_OPTIONS: nodeOptions }) === 0 ? 0 : 1;
+    const match = jestParts.length === Object.keys(JEST_PARTS).length ? [] : ['--testMatch', ...jestParts.flatMap((p) => JEST_PARTS[p])];
+    failed += run('npx', ['jest', '--ci', ...match], { NODE_OPTIONS: nodeOptions }) === 0 ? 0 : 1;
   }
   if (only('e2e')) {
     ensureChromium();

@@ -7,7 +7,8 @@ test('the cookie banner appears after a second; Accept hides it for good, Declin
   const banner = page.getByTestId('cookie-banner');
   await expect(banner).toBeHidden();
   await expect(banner).toBeVisible({ timeout: 3000 });
-  await expect(banner).toContainText('30 days');
+  // What the session cookie really lasts (decisions.md: remember-me keeps it 7 days), not the spec's 30.
+  await expect(banner).toContainText('for up to 7 days when you choose "Remember me"');
   await page.getByTestId('cookie-decline').click();
   await expect(banner).toBeHidden();
   expect(await page.evaluate(() => localStorage.getItem('cookieConsent'))).toBe('declined');

@@ -88,7 +88,8 @@ test('issue 13: the worker screen opens without a network, and a check-in made o
   const due = await superadminApi.post(`/api/simulate-specific-time/${worker.id}`, { data: { minutesUntilDue: 5 } });
   expect(due.ok(), await due.text()).toBe(true);
 
-  const context = await browser.newContext({ storageState: worker.state, serviceWorkers: 'allow' });
+  // On the phone the worker carries.
+  const context = await browser.newContext({ storageState: worker.state, serviceWorkers: 'allow', viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await page.goto('/worker');
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });

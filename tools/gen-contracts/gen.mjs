@@ -43,7 +43,7 @@ function parseArgs(argv) {
   return args;
 }
 
-function listFiles(dir, ext) {
+export function listFiles(dir, ext) {
   if (!existsSync(dir)) return [];
   const out = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -58,7 +58,7 @@ const toPosix = (p) => p.split(path.sep).join('/');
 const camel = (s) => s.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 const q = (s) => `'${String(s).replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 
-function loadRoot(protoDir, files) {
+export function loadRoot(protoDir, files) {
   const root = new protobuf.Root();
   root.resolvePath = (origin, target) => {
     if (path.isAbsolute(target)) return target;
@@ -129,7 +129,7 @@ function checkCustomOptions(obj, allowed, errors) {
   }
 }
 
-function rulesOf(field, errors) {
+export function rulesOf(field, errors) {
   const rules = {};
   for (const entry of field.parsedOptions ?? []) {
     const value = entry['(lws.rules)'];

@@ -2,6 +2,7 @@
 // and loaders can never drift apart.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 
@@ -79,6 +80,33 @@ class PrecacheListPlugin {
   }
 }
 
+/** Text files the gateway serves compressed, and the size below which compressing is not worth it. */
+const COMPRESSIBLE = /\.(?:js|css|html|json|webmanifest|svg|txt)$/;
+const COMPRESS_MIN_BYTES = 1024;
+
+/**
+ * Writes a brotli (`.br`) and a gzip (`.gz`) copy beside each text file, compressed once at
+ * build time at the highest level (issue 14): the gateway sends the one the browser accepts,
+ * without compressing on every request.
+ */
+class PrecompressPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('Precompress', (compilation) => {
+      // After every other step has written its files (the precache list among them).
+      compilation.hooks.processAssets.tap({ name: 'Precompress', stage: rspack.Compilation.PROCESS_ASSETS_STAGE_REPORT + 1 }, (assets) => {
+        for (const [name, source] of Object.entries(assets)) {
+          if (!COMPRESSIBLE.test(name)) continue;
+          const bytes = Buffer.from(source.buffer());
+          if (bytes.length < COMPRESS_MIN_BYTES) continue;
+          const br = brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+          compilation.emitAsset(`${name}.br`, new rspack.sources.RawSource(br));
+          compilation.emitAsset(`${name}.gz`, new rspack.sources.RawSource(gzipSync(bytes, { level: 9 })));
+        }
+      });
+    });
+  }
+}
+
 /** The host: served at `/`, finds its remotes at runtime from /config.json; `public/` is copied to the root as is. */
 export function hostConfig({ dir }) {
   return {
@@ -103,6 +131,7 @@ export function hostConfig({ dir }) {
       // Files served as they are at the site root, e.g. the service worker, whose scope is the folder it is served from.
       ...(existsSync(path.join(dir, 'public')) ? [new rspack.CopyRspackPlugin({ patterns: [{ from: 'public', to: '.' }] })] : []),
       new PrecacheListPlugin(),
+      new PrecompressPlugin(),
     ],
   };
 }
@@ -127,6 +156,7 @@ export function remoteConfig({ dir, name, expose }) {
         dts: false,
         manifest: { fileName: 'mf-manifest.json' },
       }),
+      new PrecompressPlugin(),
     ],
   };
 }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Controller, Global, Module, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { ScheduleModule, SchedulerRegistry } from '@nestjs/schedule';
 import type { PgSchema } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import {
@@ -25,6 +26,7 @@ import { metrics, rpcObserver, sampleMessagingTables, sampleReadiness } from './
 import { DeadLetters, deadLettersController } from './dead-letters';
 import { clockFor } from './clock';
 import { Shutdown } from './shutdown';
+import { Chores } from './chores';
 import { ANNOUNCE, CLOCK, CONFIG, Consumers, DB, LOGGER, RPC, UnitOfWork, type Announce, type Clock } from './runtime';
 
 export const VERSION = '0.1.0';
@@ -164,7 +166,9 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
 
     @Global()
     @Module({
+      imports: [ScheduleModule.forRoot()],
       providers: [
+        { provide: Chores, useFactory: (registry: SchedulerRegistry) => new Chores(def.name, registry, logger), inject: [SchedulerRegistry] },
         { provide: CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
         { provide: DB, useValue: database.db },
@@ -175,7 +179,7 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
         { provide: Readiness, useValue: readiness },
         { provide: RPC, useValue: rpc },
       ],
-      exports: [CONFIG, LOGGER, DB, CLOCK, ANNOUNCE, UnitOfWork, Consumers, Readiness, RPC],
+      exports: [Chores, CONFIG, LOGGER, DB, CLOCK, ANNOUNCE, UnitOfWork, Consumers, Readiness, RPC],
     })
     class RuntimeModule {}
 
@@ -203,13 +207,13 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
     await consumers.startAll();
     shutdown.add('durable consumers', () => consumers.stopAll());
 
-    const prune = () =>
-      pruneMessagingTables(database.db, def.tables, clock())
-        .then((n) => (n.outbox + n.processedEvents > 0 ? logger.info(n, 'pruned old outbox and dedupe rows') : undefined))
-        .catch((err) => logger.warn({ err }, 'pruning old outbox and dedupe rows failed; will retry'));
-    const pruneTimer = setInterval(prune, 3600_000);
-    pruneTimer.unref();
-    shutdown.add('prune timer', () => clearInterval(pruneTimer));
+    // The feature modules registered theirs as the app started; stopped before the app closes.
+    const chores = app.get(Chores);
+    chores.every('outbox-prune', 3600_000, async () => {
+      const n = await pruneMessagingTables(database.db, def.tables, clock());
+      if (n.outbox + n.processedEvents > 0) logger.info(n, 'pruned old outbox and dedupe rows');
+    });
+    shutdown.add('chores', () => chores.stop());
 
     await app.listen(config.HEALTH_PORT, config.HOST);
     const address = app.getHttpServer().address();

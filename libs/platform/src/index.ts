@@ -6,6 +6,7 @@ export * from './runtime';
 export * from './clock';
 export * from './outage-log';
 export * from './purge';
+export * from './chores';
 export * from './dead-letters';
 export * from './metrics';
 export * from './bootstrap';

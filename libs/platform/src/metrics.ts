@@ -111,6 +111,8 @@ export const metrics = {
   ]),
   purged: counter('lws_purged_total', 'Personal data deleted once its retention ended (device positions: 30 days after the shift), by what', ['service', 'what']),
   purgeRounds: counter('lws_purge_rounds_total', 'Retention rounds, by what and outcome (ok, or failed: retried at the next round)', ['service', 'what', 'outcome']),
+  choreRuns: counter('lws_chore_runs_total', 'Rounds of a periodic chore (pruning, purging, auditing, sweeping), by outcome (ok, or failed: retried at the next period)', ['service', 'chore', 'outcome']),
+  choreDuration: histogram('lws_chore_duration_seconds', 'How long a round of a periodic chore took', ['service', 'chore']),
   providerDuration: histogram('lws_provider_request_duration_seconds', 'Latency of requests to the messaging provider', ['service', 'channel', 'outcome']),
   sseClients: new SampledGauge('lws_sse_clients', 'Browsers connected to the live event stream', ['service']),
   ready: new SampledGauge('lws_ready', 'Whether the service reports ready (1) or not (0): database, bus and, for escalation, the scheduler', ['service']),

@@ -10,6 +10,7 @@ import { httpMetrics } from './common/http-metrics';
 import { GATEWAY_CONFIG, gatewayConfigShape } from './config';
 import { RPC } from './common/rpc';
 import { ApiExceptionFilter } from './common/api-exception.filter';
+import { responseCompression } from './common/compression';
 import { csrfGuard, securityHeaders } from './common/csrf.middleware';
 import { SessionGuard } from './common/session.guard';
 import { TextSafetyInterceptor } from './common/text-safety';
@@ -123,6 +124,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     app.set('trust proxy', config.TRUST_PROXY);
     app.use(httpMetrics);
     app.use(securityHeaders);
+    app.use(responseCompression);
     app.use(cookieParser());
     app.use(csrfGuard({ publicOrigin: config.PUBLIC_ORIGIN, trustProxy: config.TRUST_PROXY }));
     app.use(importBody());

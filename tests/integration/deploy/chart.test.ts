@@ -577,6 +577,7 @@ describe('monitoring', () => {
     'LwsNotificationUnconfirmed',
     'LwsReconcileRepaired',
     'LwsReconcileFailing',
+    'LwsChoreFailing',
     'LwsServiceNotReady',
     'LwsServiceDown',
   ];

@@ -65,7 +65,7 @@ export function CookieConsentBanner() {
           Cookies
         </h2>
         <p>
-          We use essential cookies to keep you logged in for up to 30 days and to remember your preferences. We do not
+          We use essential cookies to keep you logged in (for up to 7 days when you choose "Remember me") and to remember your preferences. We do not
           use advertising or tracking cookies.
         </p>
         <div className="lws-actions">

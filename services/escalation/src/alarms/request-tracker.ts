@@ -1,8 +1,8 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { CommandMap, EventMap } from '@lws/contracts';
 import { errorMessage, type RpcClient } from '@lws/messaging';
-import { CLOCK, LOGGER, metrics, OutageLog, RPC, UnitOfWork, type Clock, type Logger } from '@lws/platform';
+import { Chores, CLOCK, LOGGER, metrics, RPC, UnitOfWork, type Clock, type Logger } from '@lws/platform';
 import { SERVICE_NAME, SETTINGS, type EscalationSettings } from '../config';
 import { alarms, notificationRequests } from '../db/schema';
 import { AlarmsService } from './alarms.service';
@@ -30,11 +30,7 @@ const BATCH = 100;
  * lost reminder is not asked for again (the missed check-in alarm still fires at the deadline).
  */
 @Injectable()
-export class RequestTracker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private readonly outage: OutageLog;
-
+export class RequestTracker implements OnApplicationBootstrap {
   constructor(
     private readonly notifier: Notifier,
     private readonly alarmsService: AlarmsService,
@@ -43,24 +39,11 @@ export class RequestTracker implements OnApplicationBootstrap, BeforeApplication
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(SETTINGS) private readonly settings: EscalationSettings,
-  ) {
-    this.outage = new OutageLog(logger, 'notification request sweep');
-  }
+    private readonly chores: Chores,
+  ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.sweep()
-        .then(() => this.outage.succeeded())
-        .catch((err) => this.outage.failed(err))
-        .finally(() => (this.running = undefined));
-    }, SWEEP_MS);
-    this.timer.unref();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    this.chores.every('request-sweep', SWEEP_MS, () => this.sweep());
   }
 
   /** Asks again for the requests due for it; returns how many it asked for. Replicas share them (SKIP LOCKED). */

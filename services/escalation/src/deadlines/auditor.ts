@@ -1,6 +1,6 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { CLOCK, LOGGER, UnitOfWork, type Clock, type Logger } from '@lws/platform';
+import { Chores, CLOCK, LOGGER, UnitOfWork, type Clock, type Logger } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
 import { alarms, deadlines, workers } from '../db/schema';
 import { Notifier } from '../alarms/notifier';
@@ -18,10 +18,7 @@ const AUDIT_LOCK = 'lws-escalation-auditor';
  * already passed is missed at once) and an operator hears of it through a system alert.
  */
 @Injectable()
-export class Auditor implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-
+export class Auditor implements OnApplicationBootstrap {
   constructor(
     private readonly checkins: CheckinsService,
     private readonly notifier: Notifier,
@@ -30,21 +27,11 @@ export class Auditor implements OnApplicationBootstrap, BeforeApplicationShutdow
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(SETTINGS) private readonly settings: EscalationSettings,
+    private readonly chores: Chores,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.audit()
-        .catch((err) => this.logger.error({ err }, 'deadline audit failed; will retry'))
-        .finally(() => (this.running = undefined));
-    }, this.settings.auditIntervalMs);
-    this.timer.unref();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    this.chores.every('deadline-audit', this.settings.auditIntervalMs, () => this.audit());
   }
 
   /** Returns the user ids it repaired. One replica audits at a time (a transaction-scoped advisory lock). */

@@ -1,6 +1,6 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
-import { CONFIG, DB, LOGGER, PeriodicPurge, POSITION_RETENTION_DAYS, type Db, type Logger } from '@lws/platform';
+import { Chores, CONFIG, DB, LOGGER, PeriodicPurge, POSITION_RETENTION_DAYS, type Db, type Logger } from '@lws/platform';
 import type { EscalationConfig } from '../config';
 import { alarms, endedShifts, workers } from '../db/schema';
 
@@ -9,16 +9,17 @@ import { alarms, endedShifts, workers } from '../db/schema';
  * deleted 30 days after the shift they were taken in ended (issue 13), as shifts deletes its own.
  */
 @Injectable()
-export class PositionsRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class PositionsRetention implements OnApplicationBootstrap {
   private readonly purge: PeriodicPurge;
 
-  constructor(@Inject(DB) db: Db, @Inject(CONFIG) config: EscalationConfig, @Inject(LOGGER) logger: Logger) {
+  constructor(@Inject(DB) db: Db, @Inject(CONFIG) config: EscalationConfig, @Inject(LOGGER) logger: Logger, private readonly chores: Chores) {
     const expired = (position: unknown) => sql`exists (
       select 1 from ${endedShifts} e
       where e.shift_id = (${position}->>'shiftId')::uuid and e.ended_at < now() - make_interval(days => ${POSITION_RETENTION_DAYS}))`;
     this.purge = new PeriodicPurge({
       service: 'escalation',
       what: 'positions',
+      chore: 'positions-purge',
       intervalMs: config.POSITIONS_PURGE_INTERVAL_SECONDS * 1000,
       logger,
       purge: async () => {
@@ -38,10 +39,6 @@ export class PositionsRetention implements OnApplicationBootstrap, BeforeApplica
   }
 
   onApplicationBootstrap(): void {
-    this.purge.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.purge.stop();
+    this.purge.start(this.chores);
   }
 }

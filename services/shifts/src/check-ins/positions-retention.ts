@@ -1,18 +1,19 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
-import { CONFIG, DB, LOGGER, PeriodicPurge, POSITION_RETENTION_DAYS, type Db, type Logger } from '@lws/platform';
+import { Chores, CONFIG, DB, LOGGER, PeriodicPurge, POSITION_RETENTION_DAYS, type Db, type Logger } from '@lws/platform';
 import type { ShiftsConfig } from '../config';
 import { checkIns, shifts } from '../db/schema';
 
 /** Check-ins' device positions are deleted 30 days after their shift ended (issue 13); the check-ins stay. */
 @Injectable()
-export class PositionsRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class PositionsRetention implements OnApplicationBootstrap {
   private readonly purge: PeriodicPurge;
 
-  constructor(@Inject(DB) db: Db, @Inject(CONFIG) config: ShiftsConfig, @Inject(LOGGER) logger: Logger) {
+  constructor(@Inject(DB) db: Db, @Inject(CONFIG) config: ShiftsConfig, @Inject(LOGGER) logger: Logger, private readonly chores: Chores) {
     this.purge = new PeriodicPurge({
       service: 'shifts',
       what: 'check-in positions',
+      chore: 'positions-purge',
       intervalMs: config.POSITIONS_PURGE_INTERVAL_SECONDS * 1000,
       logger,
       purge: async () => {
@@ -30,10 +31,6 @@ export class PositionsRetention implements OnApplicationBootstrap, BeforeApplica
   }
 
   onApplicationBootstrap(): void {
-    this.purge.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.purge.stop();
+    this.purge.start(this.chores);
   }
 }
