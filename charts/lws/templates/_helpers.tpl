@@ -247,3 +247,32 @@ release here, with the name, instead of as a crash loop in the cluster.
 {{- fail "redis.url or redis.existingSecret is required: the gateway keeps sessions in Redis" -}}
 {{- end -}}
 {{- end -}}
+
+{{/* Whether a service's pod count is owned by a HorizontalPodAutoscaler. */}}
+{{- define "lws.autoscaled" -}}
+{{- if and .svc.autoscaling .svc.autoscaling.enabled -}}true{{- end -}}
+{{- end -}}
+
+{{/* A service's autoscaling settings: its own, else the top-level defaults. */}}
+{{- define "lws.autoscaling" -}}
+{{- toYaml (merge (deepCopy (.svc.autoscaling | default dict)) .root.Values.autoscaling) -}}
+{{- end -}}
+
+{{/* The fewest pods a service runs: its replicas, or its autoscaler's minimum. */}}
+{{- define "lws.minPods" -}}
+{{- if include "lws.autoscaled" . -}}
+{{- (include "lws.autoscaling" . | fromYaml).minReplicas -}}
+{{- else -}}
+{{- .svc.replicas -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The image of a remote that ships on its own tag (.remote: its values, .name). */}}
+{{- define "lws.remoteImage" -}}
+{{- $registry := .root.Values.image.registry -}}
+{{- if $registry -}}
+{{- printf "%s/%s:%s" (trimSuffix "/" $registry) .remote.image.repository .remote.image.tag -}}
+{{- else -}}
+{{- printf "%s:%s" .remote.image.repository .remote.image.tag -}}
+{{- end -}}
+{{- end -}}

@@ -1,6 +1,13 @@
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { getNodeAutoInstrumentations } from '@opentelemetry/auto-instrumentations-node';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { NestInstrumentation } from '@opentelemetry/instrumentation-nestjs-core';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
 export interface Tracing {
   enabled: boolean;
@@ -8,25 +15,41 @@ export interface Tracing {
 }
 
 /**
- * Starts OpenTelemetry before the app is loaded, so auto-instrumentation can wrap the
- * modules (http, express, pg, ioredis, nats) when they are first required. Off unless an
- * OTLP endpoint is configured; OTEL_SDK_DISABLED=true always wins.
+ * Starts OpenTelemetry before the app is loaded, so the instrumentations can wrap the modules
+ * (http, express, NestJS, pg, ioredis, pino) when they are first required; the bus carries the
+ * trace context itself (libs/messaging). Off unless an OTLP endpoint is configured;
+ * OTEL_SDK_DISABLED=true always wins.
+ *
+ * Only the tracer and these six instrumentations, not sdk-node's every exporter and
+ * auto-instrumentations' forty-odd libraries: a service image carries what it uses.
  */
 export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Tracing {
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (env.OTEL_SDK_DISABLED === 'true' || !endpoint) {
     return { enabled: false, shutdown: async () => undefined };
   }
-  const sdk = new NodeSDK({
-    serviceName: env.OTEL_SERVICE_NAME ?? `lws-${serviceName}`,
-    traceExporter: new OTLPTraceExporter(),
+  const resource = resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? `lws-${serviceName}` }).merge(
+    detectResources({ detectors: [envDetector, processDetector, hostDetector] }),
+  );
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+  // The global tracer provider, the async-context manager and the W3C trace-context propagator.
+  provider.register();
+  const unregister = registerInstrumentations({
+    tracerProvider: provider,
     instrumentations: [
-      getNodeAutoInstrumentations({
-        '@opentelemetry/instrumentation-fs': { enabled: false },
-        '@opentelemetry/instrumentation-dns': { enabled: false },
-      }),
+      new HttpInstrumentation(),
+      new ExpressInstrumentation(),
+      new NestInstrumentation(),
+      new PgInstrumentation(),
+      new IORedisInstrumentation(),
+      new PinoInstrumentation(),
     ],
   });
-  sdk.start();
-  return { enabled: true, shutdown: () => sdk.shutdown() };
+  return {
+    enabled: true,
+    shutdown: async () => {
+      unregister();
+      await provider.shutdown();
+    },
+  };
 }

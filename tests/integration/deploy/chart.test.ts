@@ -537,14 +537,18 @@ describe('skaffold', () => {
   const skaffold = parse(readFileSync(join(root, 'skaffold.yaml'), 'utf8'));
   const defaults = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8'));
 
-  test('builds every service image from the repository root with its own Dockerfile', () => {
+  test('builds every service image from the repository root with the one Dockerfile, naming the service', () => {
     expect(skaffold.apiVersion).toMatch(/^skaffold\/v4beta\d+$/);
-    const artifacts = skaffold.build.artifacts as Array<{ image: string; context: string; docker: { dockerfile: string } }>;
+    const artifacts = skaffold.build.artifacts as Array<{
+      image: string;
+      context: string;
+      docker: { dockerfile: string; target: string; buildArgs: Record<string, string> };
+    }>;
     expect(artifacts.map((a) => a.image).sort()).toEqual(SERVICES.map((s) => `lws/${s}`).sort());
     for (const artifact of artifacts) {
       const service = artifact.image.replace('lws/', '');
       expect(artifact.context).toBe('.');
-      expect(artifact.docker.dockerfile).toBe(`services/${service}/Dockerfile`);
+      expect(artifact.docker).toEqual({ dockerfile: 'Dockerfile', target: 'runtime', buildArgs: { SERVICE: service } });
       expect(existsSync(join(root, artifact.docker.dockerfile))).toBe(true);
     }
   });
@@ -653,5 +657,77 @@ describe('monitoring', () => {
       expect(json.panels.length).toBeGreaterThan(10);
       for (const panel of json.panels) expect(panel.targets.length).toBeGreaterThan(0);
     });
+  });
+});
+
+describe('autoscaling and separately shipped remotes', () => {
+  test('by default no service is autoscaled and every remote is the gateway image\'s own copy', () => {
+    const objects = render();
+    expect(ofKind(objects, 'HorizontalPodAutoscaler')).toEqual([]);
+    const gateway = deploymentOf(objects, 'gateway').spec.template.spec;
+    expect(gateway.initContainers).toBeUndefined();
+    expect(gateway.containers[0].volumeMounts.map((m: any) => m.mountPath)).toEqual(['/tmp']);
+  });
+
+  test('a service that turns autoscaling on gets an HPA on its Deployment, which no longer fixes its pod count', () => {
+    const values = writeValues(
+      'autoscaling.yaml',
+      [
+        'services:',
+        '  shifts:',
+        '    autoscaling:',
+        '      enabled: true',
+        '  gateway:',
+        '    autoscaling:',
+        '      enabled: true',
+        '      minReplicas: 3',
+        '      maxReplicas: 12',
+        '      targetMemoryUtilizationPercentage: 80',
+        '',
+      ].join('\n'),
+    );
+    const objects = render(values);
+    expect(schemaErrors(objects)).toEqual([]);
+    const hpas = ofKind(objects, 'HorizontalPodAutoscaler');
+    expect(hpas.map(component).sort()).toEqual(['gateway', 'shifts']);
+    const shifts = hpas.find((h) => component(h) === 'shifts')!;
+    expect(shifts.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deploymentOf(objects, 'shifts').metadata.name });
+    expect(shifts.spec).toMatchObject({ minReplicas: 2, maxReplicas: 6 });
+    expect(shifts.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
+    const gateway = hpas.find((h) => component(h) === 'gateway')!;
+    expect(gateway.spec).toMatchObject({ minReplicas: 3, maxReplicas: 12 });
+    expect(gateway.spec.metrics.map((m: any) => m.resource.name)).toEqual(['cpu', 'memory']);
+    // The autoscaler owns the count: a fixed replicas would be reset on every upgrade.
+    expect(deploymentOf(objects, 'shifts').spec.replicas).toBeUndefined();
+    expect(deploymentOf(objects, 'identity').spec.replicas).toBe(1);
+    // At least two pods: a disruption budget and spreading over nodes, as for fixed replicas.
+    expect(ofKind(objects, 'PodDisruptionBudget').map(component).sort()).toEqual(['escalation', 'gateway', 'shifts']);
+    expect(deploymentOf(objects, 'shifts').spec.template.spec.topologySpreadConstraints).toHaveLength(1);
+  });
+
+  test('an HPA cannot be given a bad target: the values schema refuses it', () => {
+    const values = writeValues('autoscaling-bad.yaml', 'services:\n  shifts:\n    autoscaling:\n      enabled: true\n      targetCPUUtilizationPercentage: 170\n');
+    expect(renderFailure(values)).toMatch(/targetCPUUtilizationPercentage/);
+  });
+
+  test('a remote shipped on its own tag is copied into the gateway\'s pod and served in place of its own copy', () => {
+    const values = writeValues(
+      'remotes.yaml',
+      'image:\n  registry: registry.example.com\nremotes:\n  admin:\n    image:\n      tag: "2.4.1"\nservices:\n  gateway:\n    image:\n      tag: "2.3.0"\n',
+    );
+    const objects = render(values);
+    expect(schemaErrors(objects)).toEqual([]);
+    const pod = deploymentOf(objects, 'gateway').spec.template.spec;
+    expect(containerOf(deploymentOf(objects, 'gateway')).image).toBe('registry.example.com/lws/gateway:2.3.0');
+    expect(pod.initContainers).toHaveLength(1);
+    const [init] = pod.initContainers;
+    expect(init.image).toBe('registry.example.com/lws/remote-admin:2.4.1');
+    expect(init.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    expect(init.volumeMounts).toEqual([{ name: 'remote-admin', mountPath: '/target' }]);
+    // The gateway serves STATIC_DIR (./frontends, under the image's /app) as frontends/<remote>/dist.
+    expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'remote-admin', mountPath: '/app/frontends/admin/dist', readOnly: true });
+    expect(pod.volumes).toContainEqual({ name: 'remote-admin', emptyDir: { sizeLimit: '128Mi' } });
+    // Other services' pods are not touched.
+    expect(deploymentOf(objects, 'shifts').spec.template.spec.initContainers).toBeUndefined();
   });
 });

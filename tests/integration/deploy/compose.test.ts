@@ -1,7 +1,7 @@
 /**
- * docker-compose.yml and the service Dockerfiles cannot run here (no Docker
- * daemon), so they are held to the same topology and configuration as the chart
- * by reading them.
+ * docker-compose.yml and the Dockerfile cannot run here (no Docker daemon), so they
+ * are held to the same topology and configuration as the chart by reading them.
+ * What an image holds, and that it starts, is images.test.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -27,9 +27,9 @@ const composeEnv = (name: string): Record<string, unknown> => composeService(nam
 
 type Instruction = { keyword: string; args: string };
 
-/** Instructions of a Dockerfile, continuation lines joined, comments dropped. */
-function dockerfileInstructions(service: string): Instruction[] {
-  const text = readFileSync(join(root, 'services', service, 'Dockerfile'), 'utf8');
+/** Instructions of the Dockerfile, continuation lines joined, comments dropped. */
+function dockerfileInstructions(): Instruction[] {
+  const text = readFileSync(join(root, 'Dockerfile'), 'utf8');
   const logical: string[] = [];
   let current = '';
   for (const raw of text.split('\n')) {
@@ -49,10 +49,12 @@ function dockerfileInstructions(service: string): Instruction[] {
   });
 }
 
-/** The instructions of the last stage, the one that becomes the image. */
-function finalStage(instructions: Instruction[]): Instruction[] {
-  const lastFrom = instructions.map((i) => i.keyword).lastIndexOf('FROM');
-  return instructions.slice(lastFrom);
+/** The instructions of one named stage (`FROM <image> AS <name>`). */
+function stage(instructions: Instruction[], name: string): Instruction[] {
+  const start = instructions.findIndex((i) => i.keyword === 'FROM' && new RegExp(`\\bAS ${name}$`, 'i').test(i.args));
+  expect(start).toBeGreaterThanOrEqual(0);
+  const next = instructions.findIndex((i, n) => n > start && i.keyword === 'FROM');
+  return instructions.slice(start, next < 0 ? undefined : next);
 }
 
 /** ENV key=value pairs (the only ENV form the Dockerfiles use). */
@@ -109,10 +111,9 @@ describe('docker-compose.yml', () => {
     expect(composeService('nats').healthcheck.test.join(' ')).toContain(':8222/healthz');
   });
 
-  test.each(SERVICES)('%s is built from its own Dockerfile with the repository root as context', (name) => {
+  test.each(SERVICES)('%s is built from the one Dockerfile, naming the service, with the repository root as context', (name) => {
     const build = composeService(name).build;
-    expect(build.context).toBe('.');
-    expect(build.dockerfile).toBe(`services/${name}/Dockerfile`);
+    expect(build).toEqual({ context: '.', dockerfile: 'Dockerfile', target: 'runtime', args: { SERVICE: name } });
     expect(existsSync(join(root, build.dockerfile))).toBe(true);
   });
 
@@ -132,7 +133,7 @@ describe('docker-compose.yml', () => {
     expect(composeEnv(name).NATS_URL).toBe('nats://nats:4222');
   });
 
-  test.each(DATABASE_SERVICES)('%s uses the compose PostgreSQL, listening where its Dockerfile says', (name) => {
+  test.each(DATABASE_SERVICES)('%s uses the compose PostgreSQL, listening on the port the chart probes', (name) => {
     expect(String(composeEnv(name).DATABASE_URL)).toMatch(/^postgres:\/\/[^@]+@postgres:5432\/lws$/);
     expect(Number(composeEnv(name).HEALTH_PORT)).toBe(chartValues.services[name].port);
   });
@@ -177,21 +178,29 @@ describe('docker-compose.yml', () => {
   });
 });
 
-describe.each(SERVICES)('services/%s/Dockerfile', (service) => {
-  const instructions = dockerfileInstructions(service);
-  const final = finalStage(instructions);
-  const port = chartValues.services[service].port as number;
+describe('the Dockerfile', () => {
+  const instructions = dockerfileInstructions();
+  const final = instructions.slice(instructions.map((i) => i.keyword).lastIndexOf('FROM'));
+  const runs = instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
 
-  test('is multi-stage and ends on the slim Node 20 runtime', () => {
-    expect(instructions.filter((i) => i.keyword === 'FROM').length).toBeGreaterThanOrEqual(2);
-    expect(final[0].args).toMatch(/^node:20-bookworm-slim\b/);
+  test('is multi-stage and ends on the runtime stage, the slim Node 24 LTS image', () => {
+    expect(instructions.filter((i) => i.keyword === 'FROM').length).toBeGreaterThanOrEqual(3);
+    expect(final[0].args).toMatch(/^node:24-bookworm-slim AS runtime$/);
+    // Every Node stage is on the same major version as the runtime.
+    for (const from of instructions.filter((i) => i.keyword === 'FROM' && i.args.startsWith('node:'))) expect(from.args).toMatch(/^node:24-/);
   });
 
-  test('installs from the lockfile and builds with npm run build, then drops dev dependencies', () => {
-    const runs = instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
-    expect(runs.some((r) => /\bnpm (ci|install)\b/.test(r))).toBe(true);
-    expect(runs.some((r) => /\bnpm run build\b/.test(r))).toBe(true);
-    expect(runs.some((r) => /npm (prune|ci) --omit=dev/.test(r))).toBe(true);
+  test('installs exactly the lockfile and builds once, whatever the service', () => {
+    const build = stage(instructions, 'build');
+    expect(build.map((i) => i.args).join('\n')).not.toContain('SERVICE');
+    expect(build.filter((i) => i.keyword === 'RUN').map((i) => i.args)).toEqual(expect.arrayContaining([expect.stringMatching(/^npm ci\b/), 'npm run build']));
+  });
+
+  test('the bundle stage takes the service from the build argument and assembles it with scripts/image.mjs', () => {
+    const bundle = stage(instructions, 'bundle');
+    expect(bundle.some((i) => i.keyword === 'ARG' && i.args === 'SERVICE')).toBe(true);
+    expect(bundle.filter((i) => i.keyword === 'RUN').map((i) => i.args).join('\n')).toContain('node scripts/image.mjs "$SERVICE" /out');
+    expect(runs.some((r) => /npm (prune|install) /.test(r))).toBe(false);
   });
 
   test('runs as a non-root user', () => {
@@ -202,43 +211,40 @@ describe.each(SERVICES)('services/%s/Dockerfile', (service) => {
     expect(final.map((i) => i.keyword).lastIndexOf('CMD')).toBeGreaterThan(lastUser);
   });
 
-  test('starts the service from its compiled dist/main.js', () => {
+  test('starts the image\'s main.js, which scripts/image.mjs writes for the service', () => {
     const cmds = final.filter((i) => i.keyword === 'CMD');
     expect(cmds).toHaveLength(1);
-    expect(JSON.parse(cmds[0].args)).toEqual(['node', `services/${service}/dist/main.js`]);
+    expect(JSON.parse(cmds[0].args)).toEqual(['node', 'main.js']);
   });
 
-  test('listens on 0.0.0.0 in production mode, on the port the chart probes', () => {
+  test('listens on 0.0.0.0 in production mode; each service\'s port default is the one the chart probes', () => {
     const env = envPairs(final);
-    expect(env.HOST).toBe('0.0.0.0');
-    expect(env.NODE_ENV).toBe('production');
-    const allowed = allowedVars(service);
-    expect(Object.keys(env).filter((v) => !allowed.has(v))).toEqual([]);
-    expect(Number(env[service === 'gateway' ? 'PORT' : 'HEALTH_PORT'])).toBe(port);
-    expect(final.filter((i) => i.keyword === 'EXPOSE').map((i) => Number(i.args))).toEqual([port]);
+    expect(env).toEqual({ NODE_ENV: 'production', HOST: '0.0.0.0' });
+    const script = readFileSync(join(root, 'scripts/image.mjs'), 'utf8');
+    for (const service of SERVICES) {
+      const port = chartValues.services[service].port as number;
+      expect(script).toMatch(new RegExp(`\\b${service}: \\{ portEnv: '${service === 'gateway' ? 'PORT' : 'HEALTH_PORT'}', port: ${port} \\}`));
+    }
   });
 
-  test('checks its health with node, since the slim image has no curl', () => {
+  test('checks its readiness with node, since the slim image has no curl', () => {
     const healthchecks = final.filter((i) => i.keyword === 'HEALTHCHECK');
     expect(healthchecks).toHaveLength(1);
     const command = healthchecks[0].args.slice(healthchecks[0].args.indexOf('CMD ') + 4);
-    const argv = JSON.parse(command) as string[];
-    expect(argv[0]).toBe('node');
-    expect(argv.join(' ')).toMatch(/\/(readyz|healthz)/);
+    expect(JSON.parse(command)).toEqual(['node', 'health.js']);
   });
 
-  test('ships only production files: no sources copied into the runtime image', () => {
+  test('ships only production files: the runtime copies nothing but the assembled /out', () => {
     const copies = final.filter((i) => i.keyword === 'COPY' || i.keyword === 'ADD');
-    expect(copies.length).toBeGreaterThan(0);
-    for (const copy of copies) expect(copy.args).toMatch(/^--from=/);
-    const bundle = instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args).join('\n');
-    expect(bundle).toContain(`services/${service}/dist`);
-    if (service === 'gateway') {
-      for (const frontend of ['shell', 'worker', 'admin', 'superadmin', 'kiosk']) expect(bundle).toContain(frontend);
-      expect(bundle).toContain('frontends/$fe/dist');
-    } else {
-      expect(bundle).toContain(`services/${service}/drizzle`);
-    }
+    expect(copies.map((c) => c.args)).toEqual(['--from=bundle /out/ ./']);
+  });
+
+  test('a remote\'s image holds only that remote\'s built files, and copies them for the gateway as a non-root user', () => {
+    const remote = stage(instructions, 'remote');
+    expect(remote.some((i) => i.keyword === 'ARG' && i.args === 'REMOTE')).toBe(true);
+    expect(remote.filter((i) => i.keyword === 'COPY').map((i) => i.args)).toEqual(['--from=build /src/frontends/${REMOTE}/dist/ /remote/']);
+    expect(remote.find((i) => i.keyword === 'USER')?.args).toBe('1000:1000');
+    expect(JSON.parse(remote.find((i) => i.keyword === 'CMD')!.args)).toEqual(['cp', '-R', '/remote/.', '/target/']);
   });
 });
 
@@ -266,20 +272,5 @@ describe('.dockerignore', () => {
     ];
     const ignoredTopLevel = patterns.filter((p) => !p.includes('*') && !p.includes('/'));
     for (const path of needed) expect(ignoredTopLevel).not.toContain(path.split('/')[0]);
-  });
-});
-
-describe('the service Dockerfiles', () => {
-  // Seven near-identical files are what the issue asks for (one Dockerfile per service); this keeps
-  // them in step, so a fix made to one cannot silently miss the others.
-  test('the six database services differ only in their name and health port', () => {
-    const normalised = DATABASE_SERVICES.map((service) => {
-      const port = String(chartValues.services[service].port);
-      return readFileSync(join(root, 'services', service, 'Dockerfile'), 'utf8')
-        .replace(new RegExp(`(?<=services/|lws/|LWS )${service}\\b`, 'g'), '<svc>')
-        .split(port)
-        .join('<port>');
-    });
-    for (const text of normalised) expect(text).toBe(normalised[0]);
   });
 });
