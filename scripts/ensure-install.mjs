@@ -12,9 +12,11 @@ export function ensureInstall() {
   const lock = join(root, 'package-lock.json');
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
   process.stdout.write('Installing dependencies...\n');
-  // npm install keeps every locked version and leaves package-lock.json unchanged, and unlike
-  // npm ci it keeps a node_modules that is already there.
-  execSync('npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+  // A fresh clone installs exactly the lockfile (it lists every platform's optional packages, so
+  // the tree stays clean). Later, after a package.json changed, npm install keeps every locked
+  // version, records the change in the lockfile, and keeps the node_modules that is there.
+  const fresh = !existsSync(join(root, 'node_modules'));
+  execSync(fresh ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) ensureInstall();

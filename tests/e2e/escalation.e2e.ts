@@ -506,7 +506,7 @@ test('issue 13: a worker asks for 15 more minutes twice; the countdown moves and
   await page.getByTestId('extend-button').click();
   await expect(toast(page, 'Check-in extended')).toContainText(/Your next check-in is now due at \d{2}:\d{2}\./);
   await expect(deadline).not.toHaveText(before ?? '');
-  await expect(page.getByTestId('extend-button')).toHaveAccessibleName('Add 15 minutes before your check-in (1 left this shift)');
+  await expect(page.getByTestId('extend-button')).toHaveAccessibleName('+15 min: add 15 minutes before your check-in (1 left this shift)');
   await page.getByTestId('extend-button').click();
   await expect(page.getByTestId('extend-button')).toBeHidden();
   await page.context().close();

@@ -49,6 +49,31 @@ describe('login end to end through the bus (real PostgreSQL, NATS, Redis)', () =
     expect(res.headers['set-cookie'][0]).toMatch(/Max-Age=604800/);
   });
 
+  it('signing in and out sets and clears a readable hint beside the httpOnly cookie, holding no secret', async () => {
+    const res = await login(t.superadmin.username, t.superadmin.password).expect(200);
+    const hint = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('lws_signed_in='))!;
+    expect(hint).toMatch(/^lws_signed_in=1; Max-Age=604800; Path=\/; Expires=[^;]+; SameSite=Lax$/);
+    expect(hint).not.toMatch(/HttpOnly/);
+    const sid = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('lws_sid='))!.split(';')[0];
+    const out = await request(t.url).post('/api/auth/logout').set(XHR).set('Cookie', sid).send({}).expect(200);
+    expect(out.headers['set-cookie']).toEqual(expect.arrayContaining([expect.stringMatching(/^lws_signed_in=; Path=\/; Expires=Thu, 01 Jan 1970/)]));
+  });
+
+  it('a page load brings the hints in line with the cookies the browser sent', async () => {
+    const page = (cookie: string) => request(t.url).get('/worker').set('Accept', 'text/html').set('Cookie', cookie).expect(200);
+    // A session cookie but no hint (signed in before hints existed): the hint is set.
+    const signedIn = await page('lws_sid=abc');
+    expect(signedIn.headers['set-cookie']).toEqual([expect.stringMatching(/^lws_signed_in=1;/)]);
+    // A hint but no session cookie (the browser dropped it at exit): the hint goes.
+    const signedOut = await page('lws_signed_in=1');
+    expect(signedOut.headers['set-cookie']).toEqual([expect.stringMatching(/^lws_signed_in=; Path=\/; Expires=Thu, 01 Jan 1970/)]);
+    // An enrolled kiosk's device cookie: its hint is set too; in line already: nothing is sent.
+    const kiosk = await page('lws_kiosk=tok');
+    expect(kiosk.headers['set-cookie']).toEqual([expect.stringMatching(/^lws_kiosk_enrolled=1; Max-Age=34560000;/)]);
+    const inLine = await page('lws_sid=abc; lws_signed_in=1');
+    expect(inLine.headers['set-cookie']).toBeUndefined();
+  });
+
   it('GET /api/auth/me answers 401 without a session and the user with one', async () => {
     await request(t.url).get('/api/auth/me').expect(401);
     const agent = request.agent(t.url);

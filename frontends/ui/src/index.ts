@@ -4,6 +4,7 @@ export type { HttpMethod, RequestOptions } from './api/api';
 export { AuthProvider, AuthError, useAuth, INVALID_SERVER_RESPONSE, KIOSK_IDLE_MS } from './auth/AuthContext';
 export type { AuthContextValue, KioskWho, LoginInput, LogoutOptions, PinLoginResult } from './auth/AuthContext';
 export { ROLES, isRole, parseUser, roleHome, roleLabel } from './auth/user';
+export { dropHint, hasHint, KIOSK_HINT, SIGNED_IN_HINT } from './auth/hints';
 export type { Role, User } from './auth/user';
 
 export { ToastProvider, useToast, TOAST_LIFETIME_MS } from './toast/ToastContext';

@@ -10,10 +10,13 @@ import {
   CardHeader,
   INVALID_SERVER_RESPONSE,
   Input,
+  KIOSK_HINT,
   Label,
   PageStatus,
   api,
   ApiError,
+  dropHint,
+  hasHint,
   roleHome,
   useAuth,
   useDocumentTitle,
@@ -133,11 +136,17 @@ export function KioskLogin() {
 
   useEffect(() => {
     let active = true;
+    // Only an enrolled kiosk has a roster; an ordinary browser is told so without asking.
+    if (!hasHint(KIOSK_HINT)) {
+      setDevice({ state: 'not-enrolled' });
+      return;
+    }
     api
       .get('/api/kiosks/roster')
       .then((body) => active && setDevice(deviceOf(body)))
       .catch((e: unknown) => {
         if (e instanceof ApiError && e.status === 403) {
+          dropHint(KIOSK_HINT);
           if (active) setDevice({ state: 'not-enrolled' });
           return;
         }
@@ -232,7 +241,7 @@ export function KioskLogin() {
   const busy = phase !== 'entering';
 
   return (
-    <div className="lws-kiosk" data-testid="remote-kiosk">
+    <main className="lws-kiosk" data-testid="remote-kiosk">
       <Card className="lws-kiosk__card">
         <CardHeader>
           <h1 className="lws-card__title">Kiosk Login</h1>
@@ -290,6 +299,6 @@ export function KioskLogin() {
           )}
         </CardContent>
       </Card>
-    </div>
+    </main>
   );
 }

@@ -36,7 +36,7 @@ export function App() {
                 path="/admin"
                 element={
                   <DashboardGate allow={['admin']}>
-                    <AppLayout>
+                    <AppLayout wide>
                       <RemoteSection name="admin" />
                     </AppLayout>
                   </DashboardGate>
@@ -46,7 +46,7 @@ export function App() {
                 path="/superadmin"
                 element={
                   <DashboardGate allow={['superadmin']}>
-                    <AppLayout>
+                    <AppLayout wide>
                       <RemoteSection name="superadmin" />
                     </AppLayout>
                   </DashboardGate>

@@ -6,7 +6,8 @@ import { OfflineBanner } from '../offline/OfflineBanner';
 import { BottomNav } from './BottomNav';
 import { Header } from './Header';
 
-export function AppLayout({ bottomNav = false, children }: { bottomNav?: boolean; children: ReactNode }) {
+/** `wide`: the monitors' dashboards use the screen's width (their tables are wide); other pages stay a readable column. */
+export function AppLayout({ bottomNav = false, wide = false, children }: { bottomNav?: boolean; wide?: boolean; children: ReactNode }) {
   const { user } = useAuth();
   const monitor = user?.role === 'admin' || user?.role === 'superadmin';
   return (
@@ -24,7 +25,7 @@ export function AppLayout({ bottomNav = false, children }: { bottomNav?: boolean
           You are using a temporary password. <Link to="/profile">Choose your own now</Link>.
         </div>
       ) : null}
-      <main id="main" tabIndex={-1} className={cx('lws-main', bottomNav && 'lws-main--with-bottom-nav')}>
+      <main id="main" tabIndex={-1} className={cx('lws-main', bottomNav && 'lws-main--with-bottom-nav', wide && 'lws-main--wide')}>
         {children}
       </main>
       {bottomNav ? <BottomNav /> : null}

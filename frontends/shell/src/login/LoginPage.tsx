@@ -61,7 +61,7 @@ export function LoginPage() {
   };
 
   return (
-    <div className="lws-auth-screen">
+    <main className="lws-auth-screen">
       <div className="lws-auth-card">
         <div className="lws-auth-brand">
           <span className="lws-header__logo" aria-hidden="true">
@@ -134,6 +134,6 @@ export function LoginPage() {
           </CardContent>
         </Card>
       </div>
-    </div>
+    </main>
   );
 }

@@ -148,7 +148,7 @@ export function DeadLettersCard() {
                 Nothing is parked.
               </p>
             ) : (
-              <Table data-testid="dead-letters-table">
+              <Table label="Dead letters" data-testid="dead-letters-table">
                 <TableHeader>
                   <TableRow>
                     <TableHead>First seen</TableHead>

@@ -118,7 +118,7 @@ export function ForceClockOutCard() {
             No active workers found
           </p>
         ) : (
-          <Table data-testid="force-clock-out-table">
+          <Table label="Workers on shift" data-testid="force-clock-out-table">
             <TableHeader>
               <TableRow>
                 <TableHead>Worker</TableHead>

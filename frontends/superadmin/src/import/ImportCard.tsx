@@ -161,7 +161,7 @@ export function ImportCard() {
                 </Button>
               ) : null}
             </div>
-            <Table data-testid="import-table">
+            <Table label="Import rows" data-testid="import-table">
               <TableCaption>
                 {rows.length > SHOWN_ROWS ? `The first ${SHOWN_ROWS} of ${rows.length} rows shown` : `${rows.length} row${rows.length === 1 ? '' : 's'} shown`}
               </TableCaption>

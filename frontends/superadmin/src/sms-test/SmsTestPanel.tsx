@@ -121,7 +121,7 @@ export function SmsTestPanel() {
                   No workers on shift
                 </p>
               ) : (
-                <Table data-testid="reminder-workers">
+                <Table label="Workers a reminder goes to" data-testid="reminder-workers">
                   <TableHeader>
                     <TableRow>
                       <TableHead>Worker</TableHead>

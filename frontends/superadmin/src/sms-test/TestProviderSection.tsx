@@ -107,7 +107,7 @@ export function TestProviderSection() {
                 No calls recorded
               </p>
             ) : (
-              <Table data-testid="test-calls">
+              <Table label="Calls" data-testid="test-calls">
                 <TableHeader>
                   <TableRow>
                     <TableHead>Called</TableHead>
@@ -166,7 +166,7 @@ export function TestProviderSection() {
                 No messages sent yet
               </p>
             ) : (
-              <Table data-testid="deliveries">
+              <Table label="Messages" data-testid="deliveries">
                 <TableHeader>
                   <TableRow>
                     <TableHead>Sent</TableHead>

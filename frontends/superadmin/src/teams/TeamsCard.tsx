@@ -137,7 +137,7 @@ export function TeamsCard() {
             Error loading teams.
           </Alert>
         ) : (
-          <Table data-testid="teams-table">
+          <Table label="Teams" data-testid="teams-table">
             <TableHeader>
               <TableRow>
                 <TableHead>Team</TableHead>

@@ -199,7 +199,7 @@ export function KiosksCard() {
               No kiosks enrolled yet.
             </p>
           ) : (
-            <Table data-testid="kiosks-table">
+            <Table label="Kiosks" data-testid="kiosks-table">
               <TableHeader>
                 <TableRow>
                   <TableHead>Name</TableHead>

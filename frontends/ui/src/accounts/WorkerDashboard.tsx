@@ -337,6 +337,7 @@ export function WorkerDashboard() {
             <WorkerTable
               {...tableProps}
               rows={activeRows}
+              label="Active workers"
               data-testid="active-workers-table"
               rowTestId="active-worker-row"
             />
@@ -362,6 +363,7 @@ export function WorkerDashboard() {
             <WorkerTable
               {...tableProps}
               rows={accountRows}
+              label="All worker accounts"
               data-testid="accounts-table"
               rowTestId="account-row"
             />

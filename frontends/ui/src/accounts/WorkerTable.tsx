@@ -65,14 +65,16 @@ export interface WorkerTableProps {
   teamName?: (teamId: number) => string | undefined;
   /** The kind of the worker's open alarm, if any: shown as their status, in red. */
   alarmOf?: (userId: number) => OpenAlarmKind | undefined;
+  /** Names the table, e.g. "Active workers". */
+  label: string;
   'data-testid': string;
   rowTestId: string;
 }
 
 /** The columns of spec section 2 shared by the Active Workers and All Worker Accounts tables. */
-export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset, teamName, alarmOf, 'data-testid': testId, rowTestId }: WorkerTableProps) {
+export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset, teamName, alarmOf, label, 'data-testid': testId, rowTestId }: WorkerTableProps) {
   return (
-    <Table data-testid={testId}>
+    <Table label={label} stickyFirstColumn data-testid={testId}>
       <TableHeader>
         <TableRow>
           <TableHead>Worker</TableHead>
@@ -149,11 +151,24 @@ export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset
               )}
             </TableCell>
             <TableCell>
-              {row.id !== viewerId ? (
-                <Button size="sm" variant="destructive" onClick={() => onDelete(row)} aria-label={`Delete ${row.name}`} data-testid="delete-user">
-                  Delete
-                </Button>
-              ) : null}
+              <div className="lws-actions">
+                {/* Call worker (spec section 2): the monitor's phone or softphone dials the worker. */}
+                {row.phone ? (
+                  <a
+                    className="lws-btn lws-btn--outline lws-btn--sm"
+                    href={`tel:${row.phone}`}
+                    aria-label={`Call ${row.name} on ${row.phone}`}
+                    data-testid="call-worker"
+                  >
+                    Call
+                  </a>
+                ) : null}
+                {row.id !== viewerId ? (
+                  <Button size="sm" variant="destructive" onClick={() => onDelete(row)} aria-label={`Delete ${row.name}`} data-testid="delete-user">
+                    Delete
+                  </Button>
+                ) : null}
+              </div>
             </TableCell>
           </TableRow>
         ))}

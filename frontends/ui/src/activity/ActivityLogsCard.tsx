@@ -174,7 +174,7 @@ export function ActivityLogsCard() {
             ))}
           </Select>
         </div>
-        <div className="lws-activity__list" data-testid="activity-list" role="log" aria-label="Activity log entries">
+        <div className="lws-activity__list" data-testid="activity-list" role="log" aria-label="Activity log entries" tabIndex={0}>
           {load.state === 'loading' ? (
             <div role="status" aria-label="Loading activity logs">
               <Skeleton height="2.5rem" />

@@ -260,7 +260,7 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
             No open alarms
           </p>
         ) : (
-          <Table data-testid="alarms-table">
+          <Table label="Alarms" stickyFirstColumn data-testid="alarms-table">
             <TableHeader>
               <TableRow>
                 <TableHead>Worker</TableHead>

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { api, ApiError, UNAUTHORIZED_EVENT } from '../api/api';
+import { dropHint, hasHint, SIGNED_IN_HINT } from './hints';
 import { clearKioskSession, isKioskSession, markKioskSession } from './kiosk-session';
 import { parseUser, type User } from './user';
 
@@ -90,6 +91,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     } catch (e) {
       if (started !== generation.current) return null;
       if (e instanceof ApiError && e.status === 401) {
+        dropHint(SIGNED_IN_HINT);
         setUser(null);
         setError(null);
         return null;
@@ -103,6 +105,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
+    // No session cookie, so nothing to check: signed out at once, with no 401 on the way.
+    if (!hasHint(SIGNED_IN_HINT)) {
+      setLoading(false);
+      return;
+    }
     void refresh();
   }, [refresh]);
 

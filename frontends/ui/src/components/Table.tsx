@@ -1,11 +1,22 @@
 import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from 'react';
 import { cx } from './cx';
 
-/** A table that scrolls sideways on a narrow screen instead of breaking the layout. */
-export function Table({ className, ...rest }: HTMLAttributes<HTMLTableElement>) {
+export interface TableProps extends HTMLAttributes<HTMLTableElement> {
+  /** Names the table and the region it scrolls in, for screen readers and keyboard users. */
+  label: string;
+  /** Keeps the first column (the worker, the name) in view while the others scroll sideways. */
+  stickyFirstColumn?: boolean;
+}
+
+/**
+ * A table that scrolls sideways on a narrow screen instead of breaking the layout. The scrolling
+ * region takes keyboard focus (arrow keys scroll it) and is named, as WCAG 2.1.1 asks of anything
+ * that scrolls.
+ */
+export function Table({ className, label, stickyFirstColumn = false, ...rest }: TableProps) {
   return (
-    <div className="lws-table-wrap">
-      <table className={cx('lws-table', className)} {...rest} />
+    <div className="lws-table-wrap" role="region" aria-label={label} tabIndex={0}>
+      <table className={cx('lws-table', stickyFirstColumn && 'lws-table--sticky-first', className)} aria-label={label} {...rest} />
     </div>
   );
 }

@@ -184,7 +184,7 @@ export function LocationsCard() {
             No locations available. Add your first location above.
           </p>
         ) : (
-          <Table className="lws-table--middle" data-testid="locations-table">
+          <Table className="lws-table--middle" label="Locations" data-testid="locations-table">
             <TableHeader>
               <TableRow>
                 <TableHead>Name</TableHead>

@@ -150,7 +150,7 @@ export function AlarmReportCard() {
             No alarms in this month
           </p>
         ) : (
-          <Table data-testid="alarm-report-table">
+          <Table label="Alarms by type" data-testid="alarm-report-table">
             <TableHeader>
               <TableRow>
                 <TableHead>Type</TableHead>
@@ -186,7 +186,7 @@ export function AlarmReportCard() {
           </Table>
         )}
         {load.state === 'ready' && load.report.total.count > 0 && load.report.byTeam.length > 1 ? (
-          <Table data-testid="alarm-report-teams">
+          <Table label="Alarms by team" data-testid="alarm-report-teams">
             <TableCaption>By team</TableCaption>
             <TableHeader>
               <TableRow>

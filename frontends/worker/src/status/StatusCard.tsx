@@ -61,7 +61,7 @@ export function StatusCard({ shift, resetDeadline, extensionsLeft, extending, on
               size="sm"
               busy={extending}
               onClick={onExtend}
-              aria-label={`Add 15 minutes before your check-in (${extensionsLeft} left this shift)`}
+              aria-label={`+15 min: add 15 minutes before your check-in (${extensionsLeft} left this shift)`}
               title={`${extensionsLeft} left this shift`}
               data-left={extensionsLeft}
               data-testid="extend-button"

@@ -5,6 +5,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { parseInput } from '../common/validation';
 import { Public, type AuthedRequest } from '../common/session.guard';
 import { SESSION_COOKIE, sessionCookieOptions } from '../sessions/cookies';
+import { clearHint, setHint, SIGNED_IN_HINT } from '../sessions/hints';
 import { loginSchema, logoutSchema } from './auth.schema';
 import { AuthService } from './auth.service';
 
@@ -24,6 +25,7 @@ export class AuthController {
     // A fresh id on every login: a session id planted before login is never promoted.
     await this.auth.logout(req.sessionId);
     res.cookie(SESSION_COOKIE, sessionId, sessionCookieOptions(req, this.config.COOKIE_SECURE, input.rememberMe));
+    setHint(req, res, this.config.COOKIE_SECURE, SIGNED_IN_HINT);
     return user;
   }
 
@@ -35,6 +37,7 @@ export class AuthController {
     await this.auth.logout(req.sessionId);
     const { maxAge: _ignored, ...opts } = sessionCookieOptions(req, this.config.COOKIE_SECURE, false);
     res.clearCookie(SESSION_COOKIE, opts);
+    clearHint(res, SIGNED_IN_HINT);
     return { ok: true, redirectTo: fromKiosk || req.get('x-kiosk-mode') === 'true' ? '/kiosk' : '/login' };
   }
 
@@ -49,6 +52,7 @@ export class AuthController {
         // The account was deleted: its session must not outlive it.
         await this.auth.logout(req.sessionId);
         res.clearCookie(SESSION_COOKIE, { path: '/' });
+        clearHint(res, SIGNED_IN_HINT);
         throw new UnauthorizedException({ message: 'Not authenticated' });
       }
       throw err;

@@ -7,6 +7,7 @@ import { actorOf, adminTeams, PositiveIntPipe, type Actor } from '../common/acce
 import { parseInput } from '../common/validation';
 import { Public, Roles, type AuthedRequest } from '../common/session.guard';
 import { SESSION_COOKIE, sessionCookieOptions } from '../sessions/cookies';
+import { KIOSK_HINT, setHint, SIGNED_IN_HINT } from '../sessions/hints';
 import { SESSION_STORE, type SessionStore } from '../sessions/session.store';
 import { KIOSK_COOKIE, kioskCookieOptions, kioskToken } from './kiosk-cookie';
 import { KioskLoginService, NOT_A_KIOSK } from './kiosk-login.service';
@@ -31,6 +32,7 @@ export class KiosksController {
     if (mine && !mine.has(input.location.toLowerCase())) throw new BadRequestException({ message: NOT_YOUR_LOCATION, field: 'location' });
     const { kiosk, token } = await this.rpc.send('identity.kiosk.enrol.v1', { ...input, enrolledBy: req.session!.userId });
     res.cookie(KIOSK_COOKIE, token, kioskCookieOptions(req, this.config.COOKIE_SECURE));
+    setHint(req, res, this.config.COOKIE_SECURE, KIOSK_HINT);
     return browserKiosk(kiosk);
   }
 
@@ -111,6 +113,7 @@ export class KiosksController {
     // A fresh id on every login: a session id planted before login is never promoted.
     if (req.sessionId) await this.sessions.destroy(req.sessionId);
     res.cookie(SESSION_COOKIE, sessionId, sessionCookieOptions(req, this.config.COOKIE_SECURE, false));
+    setHint(req, res, this.config.COOKIE_SECURE, SIGNED_IN_HINT);
     return user;
   }
 }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { GatewayConfig } from '../config';
+import { syncHints } from '../sessions/hints';
 
 export const REMOTES = ['worker', 'admin', 'superadmin', 'kiosk'] as const;
 
@@ -77,6 +78,7 @@ export function frontendRouter(config: GatewayConfig): Router {
     const index = join(shellDist, 'index.html');
     if (!req.accepts('html') || !existsSync(index)) return next();
     res.setHeader('Cache-Control', 'no-cache');
+    syncHints(req, res, config.COOKIE_SECURE);
     res.sendFile(index);
   });
   // What the static server refuses (no such file, a directory, a NUL or an encoded ../) is simply

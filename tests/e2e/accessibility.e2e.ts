@@ -1,0 +1,238 @@
+import { randomInt } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { apiSession } from './support/session';
+
+// axe-core on every screen (issue 14): the public pages, the worker's, the profile, every tab of
+// the admin and super admin dashboards, on a desktop and on a phone. No serious or critical
+// violation of WCAG 2.1 A/AA or axe's best practices is allowed; the issue's named findings
+// (a main landmark on login and kiosk, the header logo link's name on phones, the activity list
+// and report table reachable by keyboard) are also checked one by one.
+
+type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
+
+const run = Date.now().toString(36).slice(-5);
+const PHONE = { width: 390, height: 844 };
+const ADMIN_TABS = ['Worker Dashboard', 'Create User', 'Locations', 'Activity Logs', 'Kiosks', 'Reports'];
+const SUPERADMIN_TABS = [
+  ...ADMIN_TABS,
+  'Teams',
+  'Import',
+  'Force Clock Out',
+  'System Config',
+  'System Testing',
+  'Test Account',
+  'SMS Test Panel',
+  'Dead Letters',
+];
+
+let superadminApi: APIRequestContext;
+let superadminState: StorageState;
+let adminState: StorageState;
+let workerState: StorageState;
+let workerId: number;
+const sessions: APIRequestContext[] = [];
+
+/** The serious and critical violations on the page as it is now, one line each. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.html.slice(0, 160)).slice(0, 3).join(' | ')})`);
+}
+
+async function expectAccessible(page: Page, screen: string) {
+  expect({ screen, violations: await seriousViolations(page) }).toEqual({ screen, violations: [] });
+}
+
+async function open(browser: Browser, state: StorageState | undefined, path: string, viewport = { width: 1280, height: 720 }) {
+  const context = await browser.newContext({ ...(state ? { storageState: state } : {}), viewport });
+  const page = await context.newPage();
+  await page.goto(path);
+  return page;
+}
+
+/** PINs are unique across users: this file draws from 9600-9699 (see accounts.e2e.ts). */
+async function createUser(playwright: { request: import('@playwright/test').APIRequest }, role: 'worker' | 'admin') {
+  const password = 'Axe12345';
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const username = `axe${role[0]}${run}${attempt}`;
+    const res = await superadminApi.post('/api/users', {
+      data: { username, password, name: `Axe ${role}`, phone: '+447911123456', role, pinCode: String(randomInt(9600, 9700)) },
+    });
+    if (res.status() === 409) continue;
+    expect(res.status(), await res.text()).toBe(201);
+    const { user } = (await res.json()) as { user: { id: number } };
+    const api = await apiSession(playwright, username, password);
+    sessions.push(api);
+    return { id: user.id, api, state: await api.storageState() };
+  }
+  throw new Error('Could not find a free PIN');
+}
+
+test.beforeAll(async ({ playwright }) => {
+  superadminApi = await apiSession(playwright, 'superadmin', process.env.LWS_E2E_SUPERADMIN_PASSWORD!);
+  superadminState = await superadminApi.storageState();
+  const admin = await createUser(playwright, 'admin');
+  adminState = admin.state;
+  // A worker on shift, so the worker's screen, the dashboards' tables and the activity list have rows.
+  const worker = await createUser(playwright, 'worker');
+  workerState = worker.state;
+  workerId = worker.id;
+  const started = await worker.api.post(`/api/users/${worker.id}/start-shift`, { data: { location: 'The Prospect Building' } });
+  expect(started.ok(), await started.text()).toBe(true);
+});
+
+test.afterAll(async () => {
+  // The other files count the workers on shift and the alarms: this one leaves none behind.
+  const ended = await superadminApi.post(`/api/users/${workerId}/force-clock-out`);
+  expect(ended.ok(), await ended.text()).toBe(true);
+  await Promise.all([superadminApi, ...sessions].map((s) => s?.dispose()));
+});
+
+test.describe('public pages', () => {
+  for (const viewport of [{ width: 1280, height: 720 }, PHONE]) {
+    test(`login at ${viewport.width}px has a main landmark and no serious violations`, async ({ browser }) => {
+      const page = await open(browser, undefined, '/login', viewport);
+      await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible();
+      await expect(page.getByRole('main')).toHaveCount(1);
+      await expectAccessible(page, `/login ${viewport.width}px`);
+    });
+
+    test(`kiosk at ${viewport.width}px has a main landmark and no serious violations`, async ({ browser }) => {
+      const page = await open(browser, undefined, '/kiosk', viewport);
+      await expect(page.getByTestId('remote-kiosk')).toBeVisible();
+      await expect(page.getByRole('main')).toHaveCount(1);
+      await expectAccessible(page, `/kiosk ${viewport.width}px`);
+    });
+  }
+
+  test('the not-found page has no serious violations', async ({ browser }) => {
+    const page = await open(browser, undefined, `/no-such-page-${run}`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expectAccessible(page, 'not found');
+  });
+});
+
+test.describe('a worker', () => {
+  for (const viewport of [{ width: 1280, height: 720 }, PHONE]) {
+    test(`the worker screen at ${viewport.width}px, on shift`, async ({ browser }) => {
+      const page = await open(browser, workerState, '/worker', viewport);
+      await expect(page.getByTestId('remote-worker')).toBeVisible();
+      await expect(page.getByRole('button', { name: /check in/i }).first()).toBeVisible();
+      await expectAccessible(page, `/worker ${viewport.width}px`);
+    });
+  }
+
+  test('on a phone the header\'s logo link has a name', async ({ browser }) => {
+    const page = await open(browser, workerState, '/worker', PHONE);
+    const links = page.getByRole('banner').getByRole('link');
+    await expect(links.first()).toBeVisible();
+    for (const link of await links.all()) expect((await link.getAttribute('aria-label')) ?? (await link.innerText())).toMatch(/\w/);
+  });
+
+  test('the profile page', async ({ browser }) => {
+    const page = await open(browser, workerState, '/profile');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expectAccessible(page, '/profile');
+  });
+});
+
+/** Each tab in turn, once its panel's first answer from the API is in (no "Loading..."). */
+async function eachTab(page: Page, tabs: string[], where: string) {
+  for (const name of tabs) {
+    const tab = page.getByRole('tab', { name, exact: true });
+    await tab.click();
+    await expect(tab).toHaveAttribute('aria-selected', 'true');
+    const panel = page.getByRole('tabpanel', { name, exact: true });
+    await expect(panel).toBeVisible();
+    await expect(panel.getByText('Loading...', { exact: true })).toHaveCount(0);
+    await expectAccessible(page, `${where} · ${name}`);
+  }
+}
+
+test.describe('the monitors', () => {
+  test('every tab of the admin dashboard', async ({ browser }) => {
+    const page = await open(browser, adminState, '/admin');
+    await expect(page.getByTestId('remote-admin')).toBeVisible();
+    await eachTab(page, ADMIN_TABS, '/admin');
+  });
+
+  test('every tab of the super admin dashboard', async ({ browser }) => {
+    test.setTimeout(120_000);
+    const page = await open(browser, superadminState, '/superadmin');
+    await expect(page.getByTestId('remote-superadmin')).toBeVisible();
+    await eachTab(page, SUPERADMIN_TABS, '/superadmin');
+    // System Testing has tabs of its own.
+    await page.getByRole('tab', { name: 'System Testing', exact: true }).click();
+    await eachTab(page, ['Check-in Simulation', 'Emergency Tests', 'System Tools', 'Simulation Settings'], '/superadmin · System Testing');
+  });
+
+  test('the admin dashboard on a phone', async ({ browser }) => {
+    const page = await open(browser, adminState, '/admin', PHONE);
+    await expect(page.getByTestId('remote-admin')).toBeVisible();
+    await expectAccessible(page, '/admin 390px');
+  });
+
+  test('the activity list and the report table can be reached and scrolled by keyboard', async ({ browser }) => {
+    const page = await open(browser, adminState, '/admin');
+    for (const name of ['Activity Logs', 'Reports']) {
+      await page.getByRole('tab', { name, exact: true }).click();
+      const panel = page.getByRole('tabpanel');
+      await expect(panel.getByText('Loading...', { exact: true })).toHaveCount(0);
+      // Every scrolling region in the panel takes focus (axe: scrollable-region-focusable).
+      const regions = await panel.locator('*').evaluateAll((els) =>
+        els
+          .filter((el) => {
+            const style = getComputedStyle(el);
+            const scrolls = /(auto|scroll)/.test(style.overflowY + style.overflowX);
+            return scrolls && (el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth);
+          })
+          .map((el) => ({ tabIndex: (el as HTMLElement).tabIndex, name: el.getAttribute('aria-label') ?? el.getAttribute('aria-labelledby') })),
+      );
+      for (const region of regions) expect({ name, region }).toEqual({ name, region: { tabIndex: 0, name: expect.stringMatching(/\w/) } });
+    }
+  });
+});
+
+// Issue 14: the monitor console fits the screen it is given.
+test.describe('the monitor console at 1280×720 and 1920×1080', () => {
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
+    test(`at ${viewport.width}×${viewport.height} every super admin tab is in view and the worker column stays put`, async ({ browser }) => {
+      const page = await open(browser, superadminState, '/superadmin', viewport);
+      await expect(page.getByTestId('remote-superadmin')).toBeVisible();
+      // No tab is cut off: each lies wholly inside the window.
+      const tabs = page.getByRole('tablist', { name: 'Super Admin Dashboard sections' }).getByRole('tab');
+      await expect(tabs).toHaveCount(SUPERADMIN_TABS.length);
+      for (const tab of await tabs.all()) {
+        const box = (await tab.boundingBox())!;
+        expect({ tab: await tab.innerText(), left: box.x >= 0, right: box.x + box.width <= viewport.width }).toEqual({
+          tab: await tab.innerText(),
+          left: true,
+          right: true,
+        });
+      }
+      // The dashboard uses the width: wider than the 1024 px reading column of the other pages.
+      const main = (await page.getByRole('main').boundingBox())!;
+      expect(main.width).toBeGreaterThan(Math.min(viewport.width - 64, 1800));
+      // The accounts table scrolls inside its frame, the worker's name staying in view.
+      const region = page.getByRole('region', { name: 'All worker accounts' });
+      await expect(region).toBeVisible();
+      const fits = await region.evaluate((el) => el.scrollWidth <= el.clientWidth);
+      if (viewport.width >= 1920) expect(fits).toBe(true);
+      await region.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+      const frame = (await region.boundingBox())!;
+      const firstCell = (await region.locator('tbody tr').first().locator('td').first().boundingBox())!;
+      expect(Math.abs(firstCell.x - frame.x)).toBeLessThanOrEqual(2);
+    });
+  }
+
+  test('the worker tables offer to call a worker on their phone', async ({ browser }) => {
+    const page = await open(browser, adminState, '/admin');
+    const row = page.getByTestId('active-workers-table').locator('tbody tr', { hasText: 'Axe worker' });
+    const call = row.getByRole('link', { name: 'Call Axe worker on +447911123456' });
+    await expect(call).toHaveAttribute('href', 'tel:+447911123456');
+  });
+});
