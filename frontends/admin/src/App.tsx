@@ -1,4 +1,4 @@
-import { MonitorDashboard } from '@lws/fe-ui/accounts';
+import { MonitorDashboard } from '@lws/fe-monitor/accounts';
 
 /** The admin dashboard: the tabs every monitor shares, Activity Logs among them. */
 export default function AdminApp() {

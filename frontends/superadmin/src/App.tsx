@@ -1,4 +1,4 @@
-import { MonitorDashboard } from '@lws/fe-ui/accounts';
+import { MonitorDashboard } from '@lws/fe-monitor/accounts';
 import { DeadLettersCard } from './dead-letters/DeadLettersCard';
 import { ForceClockOutCard } from './force-clock-out/ForceClockOutCard';
 import { SmsTestPanel } from './sms-test/SmsTestPanel';

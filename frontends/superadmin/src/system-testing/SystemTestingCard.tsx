@@ -23,7 +23,7 @@ import {
   normaliseUkPhone,
   useToast,
 } from '@lws/fe-ui';
-import type { Account } from '@lws/fe-ui/accounts';
+import type { Account } from '@lws/fe-monitor/accounts';
 import { SimulationSelect } from '../test-tools/SimulationSelect';
 import { WorkerSelect } from '../test-tools/WorkerSelect';
 import {

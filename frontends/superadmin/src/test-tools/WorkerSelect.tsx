@@ -1,6 +1,6 @@
 import { useEffect, useId } from 'react';
 import { Label, Select } from '@lws/fe-ui';
-import type { Account } from '@lws/fe-ui/accounts';
+import type { Account } from '@lws/fe-monitor/accounts';
 
 interface WorkerSelectProps {
   workers: Account[];

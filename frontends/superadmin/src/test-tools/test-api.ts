@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, useLiveRefresh } from '@lws/fe-ui';
-import { parseAccounts, type Account } from '@lws/fe-ui/accounts';
+import { parseAccounts, type Account } from '@lws/fe-monitor/accounts';
 
 /** Spec section 9: the simulation times offered, in minutes until the check-in is due; 0.17 is 10 seconds. */
 export const SIMULATION_MINUTES = [0.17, 1, 5, 6, 10, 30] as const;

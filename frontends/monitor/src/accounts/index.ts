@@ -1,5 +1,5 @@
 // Account management screens shared by the admin and superadmin remotes.
-// Imported as '@lws/fe-ui/accounts': bundled into each remote that uses it,
+// Imported as '@lws/fe-monitor/accounts': bundled into each remote that uses it,
 // while everything it takes from '@lws/fe-ui' (auth, toasts, components)
 // comes from the one shared singleton, so the shell's providers reach it.
 export { WorkerDashboard, ACCOUNTS_POLL_MS, ADMIN_STALE_MS, REFRESH_SPINNER_MS, SUPERADMIN_STALE_MS } from './WorkerDashboard';
