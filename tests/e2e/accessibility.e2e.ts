@@ -109,6 +109,19 @@ test.describe('public pages', () => {
     });
   }
 
+  test('on a phone the cookie banner appearing moves nothing on the login page, and the page scrolls clear of it', async ({ browser }) => {
+    const page = await open(browser, undefined, '/login', PHONE);
+    const card = page.locator('.lws-auth-card');
+    await expect(card).toBeVisible();
+    const before = (await card.boundingBox())!;
+    const banner = page.getByTestId('cookie-banner');
+    await expect(banner).toBeVisible({ timeout: 3000 });
+    expect((await card.boundingBox())!.y).toBe(before.y);
+    const logIn = page.getByRole('button', { name: 'Log In' });
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    expect((await logIn.boundingBox())!.y + (await logIn.boundingBox())!.height).toBeLessThanOrEqual((await banner.boundingBox())!.y);
+  });
+
   test('the not-found page has no serious violations', async ({ browser }) => {
     const page = await open(browser, undefined, `/no-such-page-${run}`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
