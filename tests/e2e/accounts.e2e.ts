@@ -101,7 +101,12 @@ test('an admin creates a worker and sees the generated PIN once; the worker edit
   await admin.getByRole('tab', { name: 'Create User' }).click();
   await expect(admin.getByText('Create New User')).toBeVisible();
   const form = admin.getByTestId('create-user-form');
-  await expect(form.getByLabel('User Role').locator('option')).toHaveText(['Worker']);
+  // Spec: Worker or Administrator. An administrator an admin creates monitors the admin's own teams.
+  await expect(form.getByLabel('User Role').locator('option')).toHaveText(['Worker', 'Administrator']);
+  await form.getByLabel('User Role').selectOption({ label: 'Administrator' });
+  await expect(form.getByTestId('new-admin-teams-hint')).toHaveText('They will monitor the same teams as you.');
+  await form.getByLabel('User Role').selectOption({ label: 'Worker' });
+  await expect(form.getByTestId('new-admin-teams-hint')).toHaveCount(0);
   await expect(form.getByLabel('Phone Number')).toHaveValue('+44');
   await expect(form.getByText('UK format with country code (+44)')).toBeVisible();
 

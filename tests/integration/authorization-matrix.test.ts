@@ -134,7 +134,7 @@ const MATRIX: Record<string, Case[]> = {
     { who: 'anonymous', body: newUser('worker'), expect: 401 },
     { who: 'worker', body: newUser('worker'), expect: 403 },
     { who: 'admin', body: newUser('worker'), expect: 201 },
-    { who: 'admin', body: newUser('admin'), expect: 403 },
+    { who: 'admin', body: newUser('admin'), expect: 201 },
     { who: 'superadmin', body: newUser('admin'), expect: 201 },
   ],
   'GET /api/worker-accounts': managers(200),

@@ -164,6 +164,29 @@ describe('teams', () => {
     expect(adminInTeam.body.field).toBe('teamId');
   });
 
+  it('an admin creates an administrator, who monitors exactly the teams the creating admin monitors', async () => {
+    const creator = await createAccount(t, superadmin.agent, 'admin', 'tcreator');
+    const crew = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Night Crew', monitors: [{ userId: creator.id }] }).expect(201)).body;
+    const crewWorker = await createAccount(t, superadmin.agent, 'worker', 'tcrewworker');
+    await superadmin.agent.patch(`/api/users/${crewWorker.id}`).set(XHR).send({ teamId: crew.id }).expect(200);
+
+    const made = await createAccount(t, creator.agent, 'admin', 'tmade');
+    const teams = (await superadmin.agent.get('/api/teams').expect(200)).body as { id: number; monitors: { userId: number }[] }[];
+    expect(teams.find((x) => x.id === crew.id)!.monitors).toEqual([{ userId: creator.id }, { userId: made.id }]);
+    expect(teams.filter((x) => x.monitors.some((m) => m.userId === made.id)).map((x) => x.id)).toEqual([crew.id]);
+    // The new admin sees the creator's team's workers, and nobody else's.
+    const listed = ((await made.agent.get('/api/worker-accounts').expect(200)).body as { id: number }[]).map((u) => u.id);
+    expect(listed).toContain(crewWorker.id);
+    expect(listed).not.toContain(worker.id);
+    // An admin cannot place a new administrator in a team either.
+    const placed = await creator.agent
+      .post('/api/users')
+      .set(XHR)
+      .send({ username: `tplaced${Date.now()}`, password: 'secret1', name: 'Placed Admin', phone: nextMobile(), role: 'admin', teamId: crew.id })
+      .expect(400);
+    expect(placed.body.field).toBe('teamId');
+  });
+
   it("an admin sees and acts on only their teams' workers: another team's worker is a 404, in the account list as by id", async () => {
     const adminB = await createAccount(t, superadmin.agent, 'admin', 'tadminb');
     const teamB = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Team B', monitors: [{ userId: adminB.id }] }).expect(201)).body;

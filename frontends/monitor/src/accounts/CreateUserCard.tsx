@@ -48,11 +48,14 @@ function createdUser(body: unknown): { name: string; username: string; generated
   return { name: user.name, username: user.username, ...(typeof v?.generatedPin === 'string' ? { generatedPin: v.generatedPin } : {}) };
 }
 
-/** The Create User tab: admins create workers; a superadmin may also create administrators. */
+/**
+ * The Create User tab: a worker or an administrator (spec section 2). An administrator an admin
+ * creates monitors the teams that admin monitors (identity gives them no others).
+ */
 export function CreateUserCard() {
   const { user } = useAuth();
   const { toast } = useToast();
-  const roles: readonly CreatableRole[] = user?.role === 'superadmin' ? ['worker', 'admin'] : ['worker'];
+  const roles: readonly CreatableRole[] = ['worker', 'admin'];
   const [values, setValues] = useState<CreateUserInput>(EMPTY);
   const [errors, setErrors] = useState<CreateUserErrors>({});
   const [submitted, setSubmitted] = useState(false);
@@ -166,8 +169,13 @@ export function CreateUserCard() {
               <Label htmlFor={id('role')}>User Role</Label>
               <Select {...fieldProps('role')} value={values.role} onChange={(e) => set('role', e.target.value as CreatableRole)}>
                 <option value="worker">Worker</option>
-                {roles.includes('admin') ? <option value="admin">Administrator</option> : null}
+                <option value="admin">Administrator</option>
               </Select>
+              {values.role === 'admin' && user?.role === 'admin' ? (
+                <p className="lws-field-hint" data-testid="new-admin-teams-hint">
+                  They will monitor the same teams as you.
+                </p>
+              ) : null}
               {error('role')}
             </div>
             <div className="lws-field">

@@ -214,6 +214,12 @@ export class TeamsService {
     await this.changed(tx, emit, 'updated', row, actorId);
   }
 
+  /** A new admin an admin created joins the monitors of every team the creator monitors or deputises for, after the present ones. */
+  async shareMonitoring(tx: Tx, emit: Emit, creatorId: number, adminId: number): Promise<void> {
+    const rows = await tx.select({ id: teams.id }).from(teams).where(monitoredOrDeputised(creatorId)).orderBy(asc(teams.id));
+    for (const { id } of rows) await this.appendMonitors(tx, emit, id, [adminId], creatorId);
+  }
+
   /** Admins join a team's monitors after the present ones, in order (an import naming their team); one already there stays where they are. */
   async appendMonitors(tx: Tx, emit: Emit, teamId: number, adminIds: number[], actorId: number): Promise<void> {
     const [current] = await tx.select().from(teams).where(eq(teams.id, teamId)).for('update');

@@ -32,8 +32,10 @@ export class UsersService {
   async create(req: CreateUser['request']): Promise<CreateUser['reply']> {
     const username = req.username.trim().toLowerCase();
     const role: Role = req.role === 'admin' ? 'admin' : 'worker';
-    if (role === 'admin' && req.actorRole !== 'superadmin') {
-      throw new RpcError(403, 'Only a superadmin can create administrators', { field: 'role' });
+    // An admin may create an administrator (spec: Worker or Administrator), who then monitors the
+    // teams the creating admin monitors, and no others: an admin never widens their own reach.
+    if (role === 'admin' && req.actorRole === 'admin' && req.actorId === undefined) {
+      throw new RpcError(400, 'An admin creating an administrator must be named (actorId)', { field: 'actorId' });
     }
     if (role === 'admin' && req.teamId !== undefined) throw new RpcError(400, 'Only workers belong to a team', { field: 'teamId' });
     const passwordHash = await this.hasher.hash(req.password);
@@ -57,6 +59,7 @@ export class UsersService {
           teamId,
         });
         if (!inserted) return undefined;
+        if (role === 'admin' && req.actorRole === 'admin') await this.teams.shareMonitoring(tx, emit, req.actorId!, inserted.id);
         if (role === 'admin') await this.teams.adoptNewAdmin(tx, emit, inserted.id, req.actorId ?? inserted.id);
         const created = await writePinHash(tx, inserted.id, pinHash);
         await emit('identity.user.created.v1', userCreatedEvent(created));
