@@ -343,3 +343,22 @@ test('a superadmin force-clocks-out a worker, which ends the shift on the worker
   await superadmin.context().close();
   await workerPage.context().close();
 });
+
+test("the Test Account dashboard starts the test worker's shift at a location and ends it", async ({ browser, playwright }) => {
+  test.setTimeout(90_000);
+  const worker = await createUser(playwright, { name: 'Tess Account' });
+  const superadmin = await pageAs(browser, superadminState, '/superadmin');
+  await superadmin.getByRole('tab', { name: 'Test Account' }).click();
+  await superadmin.getByTestId('test-account-user').selectOption(String(worker.id));
+  await expect(superadmin.getByTestId('test-shift-badge')).toHaveText('Off Duty');
+  await superadmin.getByTestId('test-account-location').selectOption('The Prospect Building');
+  await superadmin.getByTestId('test-account-start-shift').click();
+  await expect(superadmin.getByTestId('test-shift-badge')).toHaveText('On Shift');
+  // The worker's own screen shows it too.
+  const workerPage = await pageAs(browser, worker.state, '/worker');
+  await expect(workerPage.getByTestId('shift-badge')).toHaveText('On Shift');
+  // Every test here ends the shifts it starts.
+  await superadmin.getByTestId('test-account-end-shift').click();
+  await superadmin.getByRole('dialog').getByRole('button', { name: 'End Shift' }).click();
+  await expect(superadmin.getByTestId('test-shift-badge')).toHaveText('Off Duty');
+});

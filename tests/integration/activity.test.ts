@@ -95,6 +95,21 @@ describe('activity log (real PostgreSQL, NATS, Redis)', () => {
     return id;
   }
 
+  it("a superadmin starts a worker's shift (the Test Account dashboard): the worker is on shift and the log names who started it", async () => {
+    const w = await newWorker();
+    let res!: request.Response;
+    await eventually(async () => {
+      res = await superadmin.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: depot });
+      return res.status === 200;
+    }, EVENT_WAIT_MS, 100);
+    expect(res.body).toMatchObject({ id: w.id, onShift: true, location: depot });
+    await entriesOf(w.id, hasDetails(`Started shift at ${depot} (started by ${superadmin.username})`));
+    // Never an admin's shift, and an admin cannot start a worker's.
+    await superadmin.agent.post(`/api/users/${admin.id}/start-shift`).set(XHR).send({ location: depot }).expect(403);
+    const other = await newWorker();
+    await admin.agent.post(`/api/users/${other.id}/start-shift`).set(XHR).send({ location: depot }).expect(403);
+  });
+
   it('writes what a worker does on shift, with the spec texts, labels and the username', async () => {
     const w = await newWorker();
     await startShift(w);

@@ -212,7 +212,13 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/time': signedIn(200),
   'GET /api/test-clock': signedIn(200),
   'POST /api/test-clock': superadminOnly(400, { body: {} }),
-  'POST /api/users/:id/start-shift': ownShift(400, { body: { location: '' } }),
+  // A superadmin may also start a worker's shift (the Test Account dashboard), never an admin's.
+  'POST /api/users/:id/start-shift': [
+    ...ownShift(400, { body: { location: '' } }).filter((c) => !(c.who === 'superadmin')),
+    { who: 'superadmin', on: 'worker', expect: 400, body: { location: '' } },
+    { who: 'superadmin', on: 'admin', expect: 403, body: { location: '' } },
+    { who: 'superadmin', on: 'superadmin', expect: 403, body: { location: '' } },
+  ],
   'POST /api/users/:id/end-shift': ownShift(400, { body: { pin: '12' } }),
   'POST /api/check-ins': ownShift(400, { body: (userId) => ({ userId, pin: '12' }) }),
   'POST /api/check-ins/extend': ownShift(400, { body: (userId) => ({ userId, minutes: 20 }) }),

@@ -9,6 +9,8 @@ import {
   CardHeader,
   CardTitle,
   ConfirmDialog,
+  Label,
+  Select,
   Skeleton,
   Tabs,
   TabsContent,
@@ -21,6 +23,7 @@ import {
   useMinimumBusy,
   useToast,
 } from '@lws/fe-ui';
+import { parseLocationOptions, type LocationOption } from '@lws/fe-ui/locations';
 import { parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
 import { SimulationSelect } from '../test-tools/SimulationSelect';
 import { WorkerSelect } from '../test-tools/WorkerSelect';
@@ -75,8 +78,9 @@ type Load = { state: 'idle' } | { state: 'loading' } | { state: 'error' } | { st
 
 /**
  * Test Account Dashboard (spec section 2): one worker's check-in timer, driven by the simulation
- * tools. The worker's own shift and check-ins need the worker's PIN, so they are done from the
- * worker's screen; from here a superadmin moves the deadline and can end the shift.
+ * tools. From here a superadmin starts the test worker's shift at a location (the activity log
+ * names who started it), moves the deadline and ends the shift; check-ins need the worker's PIN,
+ * so they are made from the worker's own screen.
  */
 export function TestAccountDashboard() {
   const { toast } = useToast();
@@ -86,6 +90,8 @@ export function TestAccountDashboard() {
   const [minutes, setMinutes] = useState<number>(DEFAULT_SIMULATION_MINUTES);
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmEnd, setConfirmEnd] = useState(false);
+  const [locations, setLocations] = useState<LocationOption[]>([]);
+  const [startAt, setStartAt] = useState('');
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
   const latest = useRef(0);
 
@@ -126,6 +132,27 @@ export function TestAccountDashboard() {
   const due = (body: unknown) => {
     const next = nextCheckInOf(body);
     return next ? `Next check-in due ${formatDateTime(next)}.` : 'The check-in timer was updated.';
+  };
+
+  useEffect(() => {
+    let active = true;
+    api
+      .get('/api/location-options')
+      .then((body) => {
+        if (!active) return;
+        const open = parseLocationOptions(body).filter((l) => l.isActive);
+        setLocations(open);
+        setStartAt((current) => current || open[0]?.name || '');
+      })
+      .catch((e: unknown) => console.error('Loading the locations failed', e));
+    return () => {
+      active = false;
+    };
+  }, []);
+
+  const startShift = async () => {
+    if (userId === null || !startAt) return;
+    await run('start', () => api.post(`/api/users/${userId}/start-shift`, { location: startAt }), { title: 'Shift started', message: due }, 'Failed to start shift');
   };
 
   const endShift = async () => {
@@ -213,7 +240,21 @@ export function TestAccountDashboard() {
                     End Shift
                   </Button>
                 ) : (
-                  <p className="lws-muted">The worker starts a shift from their own Check-In screen; it needs their login.</p>
+                  <div className="lws-actions">
+                    <div className="lws-field">
+                      <Label htmlFor="test-account-location">Location</Label>
+                      <Select id="test-account-location" value={startAt} onChange={(e) => setStartAt(e.target.value)} data-testid="test-account-location">
+                        {locations.map((l) => (
+                          <option key={l.id} value={l.name}>
+                            {l.name}
+                          </option>
+                        ))}
+                      </Select>
+                    </div>
+                    <Button busy={busy === 'start'} disabled={busy !== null || !startAt} onClick={() => void startShift()} data-testid="test-account-start-shift">
+                      Start Shift
+                    </Button>
+                  </div>
                 )}
               </CardContent>
             </Card>

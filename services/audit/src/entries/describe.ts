@@ -130,7 +130,8 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
   switch (event.subject) {
     case 'shifts.shift.started.v1': {
       const e = event.data;
-      return { userId: e.userId, type: 'start_shift', details: `Started shift at ${e.location}`, location: e.location, at: new Date(e.startedAt) };
+      const by = e.startedBy !== undefined ? ` (started by ${await nameOf(lookup, e.startedBy)})` : '';
+      return { userId: e.userId, type: 'start_shift', details: `Started shift at ${e.location}${by}`, location: e.location, at: new Date(e.startedAt) };
     }
     case 'shifts.shift.ended.v1': {
       const e = event.data;

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, ForbiddenException, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { RpcClient } from '@lws/messaging';
 import { actorOf, authorizeUserAccess, PositiveIntPipe } from '../common/access';
@@ -6,7 +6,7 @@ import { RPC } from '../common/rpc';
 import { Roles, type AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
 import { checkWorkerPin } from '../credentials/pin-check';
-import { requireOwnShift } from './own-shift';
+import { requireOwnShift, WORKERS_ONLY } from './own-shift';
 import { endShiftSchema, startShiftSchema } from './shifts.schema';
 import { browserCheckIn, browserWorker } from './worker.view';
 
@@ -18,9 +18,21 @@ export class ShiftsController {
   @Post('start-shift')
   @HttpCode(200)
   async start(@Param('id', new PositiveIntPipe()) id: number, @Body() body: unknown, @Req() req: AuthedRequest) {
-    requireOwnShift(actorOf(req), id);
+    const actor = actorOf(req);
+    // A worker starts their own shift; a superadmin may start a worker's (the Test Account
+    // dashboard's shift controls), and the activity log names them.
+    const forWorker = actor.role === 'superadmin' && actor.userId !== id;
+    if (forWorker) {
+      const target = await authorizeUserAccess(this.rpc, actor, id);
+      if (target.role !== 'worker') throw new ForbiddenException({ message: WORKERS_ONLY });
+    } else requireOwnShift(actor, id);
     const { location, note } = parseInput(startShiftSchema, body);
-    const { worker } = await this.rpc.send('shifts.shift.start.v1', { userId: id, location, ...(note ? { note } : {}) });
+    const { worker } = await this.rpc.send('shifts.shift.start.v1', {
+      userId: id,
+      location,
+      ...(note ? { note } : {}),
+      ...(forWorker ? { startedBy: actor.userId } : {}),
+    });
     return browserWorker(worker);
   }
 

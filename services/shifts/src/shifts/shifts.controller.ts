@@ -12,7 +12,7 @@ export class ShiftsController {
 
   @Command('shifts.shift.start.v1')
   async start(@Payload() req: Req<'shifts.shift.start.v1'>) {
-    return { worker: await this.shifts.start(req.userId, req.location, req.note) };
+    return { worker: await this.shifts.start(req.userId, req.location, req.note, req.startedBy) };
   }
 
   @Command('shifts.shift.end.v1')

@@ -26,9 +26,9 @@ export class ShiftsService {
   /**
    * Starts a shift at an active location; the first check-in falls due one interval after the
    * start. Starting while on shift answers the current shift unchanged, so a double submit
-   * cannot open a second shift.
+   * cannot open a second shift. `startedBy`: a superadmin who started it for the worker.
    */
-  async start(userId: number, location: string, note?: string): Promise<WorkerStateView> {
+  async start(userId: number, location: string, note?: string, startedBy?: number): Promise<WorkerStateView> {
     return this.uow.run(async (tx, emit) => {
       const state = await this.workers.lockOrCreate(tx, userId);
       if (state.onShift) return workerView(state);
@@ -60,6 +60,7 @@ export class ShiftsService {
         nextCheckInAt: due.toISOString(),
         workerVersion,
         ...(note ? { note } : {}),
+        ...(startedBy !== undefined && startedBy !== userId ? { startedBy } : {}),
       });
       return workerView(row);
     });
