@@ -1,6 +1,6 @@
 import { UNAUTHORIZED_EVENT } from '../api/api';
 import { isLiveEventType, parseLiveEvent, type LiveEvent } from './live-events';
-import { SseParser, type SseMessage } from './sse-parser';
+import { createParser } from 'eventsource-parser';
 
 /**
  * idle: nobody is signed in; connecting: the first connection has not said `ready` yet;
@@ -93,15 +93,24 @@ export class LiveStream {
       if (!(response.headers.get('content-type') ?? '').includes('text/event-stream') || !response.body) {
         throw new Error('The event stream answered with something other than an event stream');
       }
-      const parser = new SseParser((message) => this.dispatch(message, parser), this.lastEventId);
+      // The text/event-stream format by eventsource-parser. Comments (the server's `: ping`
+      // heartbeats) reach us only as bytes that arrived; an id carries over to the next connection,
+      // as the browser's EventSource does.
+      const parser = createParser({
+        onEvent: (message) => {
+          if (message.id !== undefined && !message.id.includes('\0')) this.lastEventId = message.id;
+          this.dispatch(message.event ?? 'message', message.data);
+        },
+        onRetry: (ms) => {
+          this.retryMs = ms;
+        },
+      });
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
         this.heard(controller);
-        parser.push(value);
-        this.lastEventId = parser.lastEventId;
-        if (parser.retryMs !== null) this.retryMs = parser.retryMs;
+        parser.feed(value);
       }
       throw new Error('The event stream ended');
     } catch (e) {
@@ -122,25 +131,24 @@ export class LiveStream {
     this.reconnectTimer = setTimeout(() => void this.connect(), delay);
   }
 
-  private dispatch(message: SseMessage, parser: SseParser): void {
+  private dispatch(type: string, data: string): void {
     if (this.stopped) return;
-    this.lastEventId = parser.lastEventId;
-    if (message.event === 'ready') {
+    if (type === 'ready') {
       this.failures = 0;
       this.setState('open');
       // Whatever happened before this connection (a first load, a gap) may not be on screen.
       this.handlers.onResync();
       return;
     }
-    if (message.event === 'reset') {
+    if (type === 'reset') {
       this.handlers.onResync();
       return;
     }
-    if (!isLiveEventType(message.event)) return;
-    const event = parseLiveEvent(message.event, message.data);
+    if (!isLiveEventType(type)) return;
+    const event = parseLiveEvent(type, data);
     if (event) this.handlers.onEvent(event);
     else {
-      console.error(`Unreadable "${message.event}" event; refreshing everything`, message.data);
+      console.error(`Unreadable "${type}" event; refreshing everything`, data);
       this.handlers.onResync();
     }
   }
