@@ -88,15 +88,18 @@ describe('a service started on its own (as its container runs it)', () => {
   });
 
   it('answers liveness and readiness, joins the bus and stops cleanly on SIGTERM', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // Port 0: the system picks a free one and the service logs it. A port chosen here could be
+    // taken by another process's outgoing connection before the service binds it.
     const { child, output } = run('shifts', {
-      HEALTH_PORT: String(port),
+      HEALTH_PORT: '0',
+      LOG_LEVEL: 'info',
       DATABASE_URL: db.url,
       NATS_URL: testServers.natsUrl,
       SUBJECT_PREFIX: prefix,
       EVENTS_STREAM: stream,
     });
     try {
+      const port = Number(await eventually(() => /"url":"http:\/\/[^"]+:(\d+)","msg":"shifts ready"/.exec(output())?.[1], 30_000, 100));
       await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 30_000, 200);
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
       const rpc = await RpcClient.create({ mode: 'nats', natsUrl: testServers.natsUrl, subjectPrefix: prefix, logger: console });

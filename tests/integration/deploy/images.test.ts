@@ -11,7 +11,6 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createServer } from 'node:net';
 import webpush from 'web-push';
 import { createTestDatabase, eventually, testServers, uniqueId, type TestDatabase } from '@lws/testing';
 
@@ -59,15 +58,6 @@ const devOnly = (() => {
   }
   return new Set([...dev].filter(([, only]) => only).map(([id]) => id));
 })();
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 const work = mkdtempSync(join(tmpdir(), 'lws-images-'));
 
@@ -123,21 +113,22 @@ describe.each(SERVICE_NAMES)('the lws/%s image', (service) => {
 
   test('starts from those files alone in production mode and reports ready to its health check', async () => {
     const { portEnv } = image;
-    const port = await freePort();
     const id = uniqueId('img');
+    // Ports 0: the system picks free ones and the service logs them (a port chosen here could be
+    // taken by another process's outgoing connection before the service binds it).
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
-      [portEnv]: String(port),
+      [portEnv]: '0',
       NATS_URL: testServers.natsUrl,
       EVENTS_STREAM: `LWS_${id.toUpperCase()}`,
       SUBJECT_PREFIX: `${id}.`,
       OTEL_SDK_DISABLED: 'true',
     };
     if (service === 'gateway') {
-      Object.assign(env, { HEALTH_PORT: String(await freePort()), REDIS_URL: testServers.redisUrl, REDIS_KEY_PREFIX: `${id}:` });
+      Object.assign(env, { HEALTH_PORT: '0', REDIS_URL: testServers.redisUrl, REDIS_KEY_PREFIX: `${id}:` });
     } else {
       db = await createTestDatabase('lws_img_');
       env.DATABASE_URL = db.url;
@@ -159,9 +150,20 @@ describe.each(SERVICE_NAMES)('the lws/%s image', (service) => {
     proc = spawn(process.execPath, ['main.js'], { cwd: out, env, stdio: ['ignore', 'pipe', 'pipe'] });
     proc.stdout!.on('data', (d) => (output += String(d)));
     proc.stderr!.on('data', (d) => (output += String(d)));
+    const ready = new RegExp(`"url":"http://127\\.0\\.0\\.1:(\\d+)"[^\\n]*"msg":"${service} ready"`);
+    const port = Number(
+      await eventually(
+        () => {
+          if (proc!.exitCode !== null) throw new Error(`lws/${service} exited (${proc!.exitCode}):\n${output}`);
+          return ready.exec(output)?.[1];
+        },
+        60_000,
+        100,
+      ),
+    );
     const healthy = () =>
       new Promise<boolean>((done) => {
-        const check = spawn(process.execPath, ['health.js'], { cwd: out, env });
+        const check = spawn(process.execPath, ['health.js'], { cwd: out, env: { ...env, [portEnv]: String(port) } });
         check.on('exit', (code) => done(code === 0));
       });
     await eventually(
