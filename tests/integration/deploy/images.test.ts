@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { connect } from 'nats';
 import webpush from 'web-push';
 import { createTestDatabase, eventually, testServers, uniqueId, type TestDatabase } from '@lws/testing';
 
@@ -69,6 +70,7 @@ describe.each(SERVICE_NAMES)('the lws/%s image', (service) => {
   let db: TestDatabase | undefined;
   let proc: ChildProcess | undefined;
   let output = '';
+  let stream: string | undefined;
 
   beforeAll(() => {
     const run = spawnSync(process.execPath, [join(root, 'scripts/image.mjs'), service, out, '--json'], { encoding: 'utf8' });
@@ -82,6 +84,12 @@ describe.each(SERVICE_NAMES)('the lws/%s image', (service) => {
       await Promise.race([once(proc, 'exit'), new Promise((r) => setTimeout(r, 10_000).unref())]);
     }
     await db?.drop();
+    // The service created its event stream: JetStream reserves storage for each one left behind.
+    if (stream) {
+      const nc = await connect({ servers: testServers.natsUrl });
+      await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
+      await nc.close();
+    }
   }, 30_000);
 
   test('carries production dependencies only: nothing a frontend, a build or a test needs', () => {
@@ -114,6 +122,7 @@ describe.each(SERVICE_NAMES)('the lws/%s image', (service) => {
   test('starts from those files alone in production mode and reports ready to its health check', async () => {
     const { portEnv } = image;
     const id = uniqueId('img');
+    stream = `LWS_${id.toUpperCase()}`;
     // Ports 0: the system picks free ones and the service logs them (a port chosen here could be
     // taken by another process's outgoing connection before the service binds it).
     const env: NodeJS.ProcessEnv = {
@@ -123,7 +132,7 @@ describe.each(SERVICE_NAMES)('the lws/%s image', (service) => {
       HOST: '127.0.0.1',
       [portEnv]: '0',
       NATS_URL: testServers.natsUrl,
-      EVENTS_STREAM: `LWS_${id.toUpperCase()}`,
+      EVENTS_STREAM: stream,
       SUBJECT_PREFIX: `${id}.`,
       OTEL_SDK_DISABLED: 'true',
     };
