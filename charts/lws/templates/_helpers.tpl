@@ -266,13 +266,3 @@ release here, with the name, instead of as a crash loop in the cluster.
 {{- .svc.replicas -}}
 {{- end -}}
 {{- end -}}
-
-{{/* The image of a remote that ships on its own tag (.remote: its values, .name). */}}
-{{- define "lws.remoteImage" -}}
-{{- $registry := .root.Values.image.registry -}}
-{{- if $registry -}}
-{{- printf "%s/%s:%s" (trimSuffix "/" $registry) .remote.image.repository .remote.image.tag -}}
-{{- else -}}
-{{- printf "%s:%s" .remote.image.repository .remote.image.tag -}}
-{{- end -}}
-{{- end -}}
