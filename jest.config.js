@@ -12,7 +12,7 @@ module.exports = {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
   },
   moduleNameMapper: {
-    '^@lws/(contracts|messaging|platform|testing|rules|telemetry)$': '<rootDir>/libs/$1/src',
+    '^@lws/(contracts|messaging|platform|testing|rules|schemas|telemetry)$': '<rootDir>/libs/$1/src',
     '^@lws/(gateway|identity|locations|shifts|escalation|notifications|audit)$': '<rootDir>/services/$1/src',
     '^@lws/stack$': '<rootDir>/tools/stack/src',
   },

@@ -5,6 +5,8 @@
 // Prints each page's scores and the audits that cost points, and fails below the targets
 // (issue 14): performance >= 90, accessibility 100, best practices 100.
 //   node bench/lighthouse/run.mjs [--runs N]   (N runs per page, the median is kept; default 3)
+//   --only /worker measures one page.
+//   LH_DUMP=<dir> also writes each page's median report there, whole.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +18,8 @@ import { startBenchStack } from '../support/stack.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const argRuns = process.argv.indexOf('--runs');
 const RUNS = argRuns > 0 ? Number(process.argv[argRuns + 1]) : 3;
+const argOnly = process.argv.indexOf('--only');
+const ONLY = argOnly > 0 ? process.argv[argOnly + 1] : null;
 const TARGETS = { performance: 90, accessibility: 100, 'best-practices': 100 };
 const CATEGORIES = Object.keys(TARGETS);
 
@@ -46,7 +50,7 @@ try {
     { path: '/login' },
     { path: '/kiosk' },
     { path: '/worker', cookies: worker },
-  ];
+  ].filter((p) => !ONLY || p.path === ONLY);
   const results = [];
   for (const page of pages) {
     const runs = [];
@@ -67,6 +71,8 @@ try {
     }
     runs.sort((a, b) => a.categories.performance.score - b.categories.performance.score);
     const lhr = runs[Math.floor(runs.length / 2)];
+    // LH_DUMP=<dir> keeps each page's median report whole, to see where the time goes.
+    if (process.env.LH_DUMP) writeFileSync(join(process.env.LH_DUMP, `${page.path.slice(1) || 'root'}.json`), JSON.stringify(lhr));
     const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c].score ?? 0) * 100)]));
     const lost = Object.values(lhr.audits)
       .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable')

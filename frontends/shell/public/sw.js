@@ -11,6 +11,9 @@
  *   the `data` cache, only for the worker screen, and only to show it when there is no network.
  *   Such an answer carries `X-LWS-Offline: 1`. Signing in or out empties it, so nobody sees the
  *   last user's screen; an answer of 401 does too.
+ * - A new version of the app replaces the old one's files: once it is active, each hashed file
+ *   in the `shell` cache that the new build does not list is deleted, so the cache holds one
+ *   build, not every build the phone has ever seen.
  * - Nothing that changes anything is cached or replayed here: a check-in made offline is kept by
  *   the worker screen itself, which sends it with its original idempotency key when it can.
  */
@@ -23,6 +26,8 @@ const HASHED = /\.[0-9a-f]{8}\.(?:js|css)$/;
 /** What the worker screen reads to show itself (never the time: a stale clock would be worse than none). */
 const WORKER_DATA = [/^\/api\/auth\/me$/, /^\/api\/users\/\d+\/with-relations$/, /^\/api\/users\/\d+\/emergency$/, /^\/api\/location-options$/, /^\/api\/settings$/];
 const MONITOR_PAGES = /^\/(?:admin|superadmin)$/;
+/** Where install keeps the list of the build's files, for activate to trim the cache by. */
+const FILE_LIST = '/__lws-app-files.json';
 /** Calls after which the kept data may belong to someone else. */
 const SESSION_CHANGES = /^\/api\/auth\/(?:login|logout|pin-login)$/;
 
@@ -53,8 +58,10 @@ self.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(SHELL);
+      const files = await appFiles();
       // One file that fails must not stop the worker app from installing.
-      await Promise.allSettled((await appFiles()).map((url) => cache.add(new Request(url, { cache: 'no-store' }))));
+      await Promise.allSettled(files.map((url) => cache.add(new Request(url, { cache: 'no-store' }))));
+      await cache.put(FILE_LIST, new Response(JSON.stringify(files), { headers: { 'Content-Type': 'application/json' } }));
       await self.skipWaiting();
     })(),
   );
@@ -64,10 +71,27 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) if (name.startsWith('lws-') && name !== SHELL && name !== DATA) await caches.delete(name);
+      await trimOldBuilds();
       await self.clients.claim();
     })(),
   );
 });
+
+/**
+ * Deletes the hashed files of earlier builds: those the installed build does not list. Kept when
+ * the list is missing (an install that could not list its files): better a full cache than an
+ * app that cannot open offline.
+ */
+async function trimOldBuilds() {
+  const cache = await caches.open(SHELL);
+  const list = await cache.match(FILE_LIST);
+  if (!list) return;
+  const current = new Set(await list.json());
+  for (const request of await cache.keys()) {
+    const path = new URL(request.url).pathname;
+    if (HASHED.test(path) && !current.has(path)) await cache.delete(request);
+  }
+}
 
 async function fromNetworkFirst(request, cacheName, cacheKey = request) {
   const cache = await caches.open(cacheName);

@@ -13,6 +13,8 @@ export const sharedSingletons = {
   'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
   'react-dom/client': { singleton: true, requiredVersion: '^19.0.0' },
   'react-router': { singleton: true, requiredVersion: '^7.0.0' },
+  // The page's one query cache is found through this module's React context.
+  '@tanstack/react-query': { singleton: true, requiredVersion: '^5.0.0' },
   // The shell's providers (auth, toasts) are only visible inside a remote if
   // both use the very same module instance of the design system.
   '@lws/fe-ui': { singleton: true, requiredVersion: false },
@@ -28,9 +30,12 @@ function baseConfig({ dir, publicPath }) {
     target: 'web',
     resolve: {
       extensions: ['.tsx', '.ts', '.mjs', '.js'],
-      // The status rules are compiled from source with the screens, as ES modules, so a
-      // screen never runs rules older than the ones beside it in the repository.
-      alias: { '@lws/rules$': path.join(repoRoot, 'libs/rules/src/index.ts') },
+      // The status rules and the forms' schemas are compiled from source with the screens, as ES
+      // modules, so a screen never runs rules older than the ones beside it in the repository.
+      alias: {
+        '@lws/rules$': path.join(repoRoot, 'libs/rules/src/index.ts'),
+        '@lws/schemas$': path.join(repoRoot, 'libs/schemas/src/index.ts'),
+      },
     },
     output: {
       path: path.join(dir, 'dist'),

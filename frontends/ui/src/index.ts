@@ -69,11 +69,9 @@ export type { ServerClock } from './time/server-clock';
 
 export {
   LiveEventsProvider,
-  useCoalescedReload,
   useLiveEvents,
   useLiveRefresh,
   useLiveState,
-  usePollWhileDown,
 } from './live/LiveEventsContext';
 export type { LiveRefreshOptions } from './live/LiveEventsContext';
 export { LiveStatusBadge } from './live/LiveStatusBadge';
@@ -91,3 +89,8 @@ export type {
   WorkerChange,
   WorkerEvent,
 } from './live/live-events';
+
+export { QUERY_RETRIES, QUERY_RETRY_MS, createQueryClient, loadOf, shouldRetryQuery } from './query/query-client';
+export type { Load } from './query/query-client';
+export { LiveQueries, concerns, invalidateFor, queryClientSingleton, useLiveQuery } from './query/live-queries';
+export type { LiveQueryOptions, LiveSource } from './query/live-queries';

@@ -1,4 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { Controller, useForm, type Resolver } from 'react-hook-form';
 import {
   ApiError,
   Button,
@@ -17,17 +20,25 @@ import {
   useAuth,
   useToast,
 } from '@lws/fe-ui';
+import { createUserSchema, type CreatableRole, type CreateUserRequest } from '@lws/schemas';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
-import {
-  toCreateUserRequest,
-  validateCreateUser,
-  type CreatableRole,
-  type CreateUserErrors,
-  type CreateUserField,
-  type CreateUserInput,
-} from './validate-create-user';
+
+/** The form's fields, as typed; the gateway's schema turns them into the request. */
+export interface CreateUserInput {
+  username: string;
+  password: string;
+  name: string;
+  phone: string;
+  role: CreatableRole;
+  medicalInfo: string;
+  /** Blank asks the server to generate one, shown once. */
+  pinCode: string;
+}
+type CreateUserField = keyof CreateUserInput;
 
 const EMPTY: CreateUserInput = { username: '', password: '', name: '', phone: '+44', role: 'worker', medicalInfo: '', pinCode: '' };
+// The request's schema checks the form: the words under a field are the gateway's own.
+const resolver = zodResolver(createUserSchema) as unknown as Resolver<CreateUserInput, unknown, CreateUserRequest>;
 
 /** Spec section 8, "User creation": what to say when the server refuses. */
 export function creationFailureText(error: unknown): string {
@@ -55,23 +66,16 @@ function createdUser(body: unknown): { name: string; username: string; generated
 export function CreateUserCard() {
   const { user } = useAuth();
   const { toast } = useToast();
-  const roles: readonly CreatableRole[] = ['worker', 'admin'];
-  const [values, setValues] = useState<CreateUserInput>(EMPTY);
-  const [errors, setErrors] = useState<CreateUserErrors>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [creating, setCreating] = useState(false);
+  const client = useQueryClient();
+  // After a first attempt the messages follow the input, so a fixed field clears at once.
+  const form = useForm<CreateUserInput, unknown, CreateUserRequest>({ resolver, defaultValues: EMPTY, mode: 'onSubmit', reValidateMode: 'onChange' });
+  const { errors, isSubmitting: creating } = form.formState;
+  const role = form.watch('role');
   const [revealPin, setRevealPin] = useState(false);
   const [secret, setSecret] = useState<OneTimeSecret | null>(null);
   const baseId = useId();
   const id = (field: CreateUserField) => `${baseId}-${field}`;
   const errorId = (field: CreateUserField) => `${baseId}-${field}-error`;
-
-  const set = <K extends CreateUserField>(field: K, value: CreateUserInput[K]) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    // After a first attempt the messages follow the input, so a fixed field clears at once.
-    if (submitted) setErrors(validateCreateUser(next, roles));
-  };
 
   const fieldProps = (field: CreateUserField) => ({
     id: id(field),
@@ -82,36 +86,27 @@ export function CreateUserCard() {
 
   const error = (field: CreateUserField) => (
     <FieldError id={errorId(field)} testId={`create-${field}-error`}>
-      {errors[field]}
+      {errors[field]?.message}
     </FieldError>
   );
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (creating) return;
-    setSubmitted(true);
-    const found = validateCreateUser(values, roles);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setCreating(true);
+  const onSubmit = form.handleSubmit(async (request) => {
     try {
-      const created = createdUser(await api.post('/api/users', toCreateUserRequest(values)));
+      const created = createdUser(await api.post('/api/users', request));
       if (!created) throw new Error('Invalid server response format');
       toast({ title: 'User Created', message: `${created.name} (${created.username}) has been created successfully.` });
       if (created.generatedPin) {
         setSecret({ title: `PIN for ${created.name}`, owner: created.name, value: created.generatedPin });
       }
-      setValues(EMPTY);
-      setErrors({});
-      setSubmitted(false);
+      form.reset(EMPTY);
+      // Every list of accounts shows the new one, even while the live stream is down.
+      void client.invalidateQueries({ queryKey: ['accounts'] });
     } catch (e) {
       const field = failureField(e);
-      if (field && field in EMPTY) setErrors({ [field]: creationFailureText(e) });
+      if (field && field in EMPTY) form.setError(field as CreateUserField, { message: creationFailureText(e) }, { shouldFocus: true });
       toast({ title: 'Error Creating User', message: creationFailureText(e), type: 'error' });
-    } finally {
-      setCreating(false);
     }
-  };
+  });
 
   return (
     <Card data-testid="create-user-card">
@@ -119,17 +114,16 @@ export function CreateUserCard() {
         <CardTitle>Create New User</CardTitle>
       </CardHeader>
       <CardContent>
-        <form className="lws-form" noValidate onSubmit={onSubmit} aria-label="Create new user" data-testid="create-user-form">
+        <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Create new user" data-testid="create-user-form">
           <div className="lws-grid-2">
             <div className="lws-field">
               <Label htmlFor={id('username')}>Username</Label>
               <Input
                 {...fieldProps('username')}
+                {...form.register('username')}
                 autoComplete="off"
                 autoCapitalize="none"
                 spellCheck={false}
-                value={values.username}
-                onChange={(e) => set('username', e.target.value)}
               />
               {error('username')}
             </div>
@@ -137,27 +131,25 @@ export function CreateUserCard() {
               <Label htmlFor={id('password')}>Password</Label>
               <Input
                 {...fieldProps('password')}
+                {...form.register('password')}
                 type="password"
                 autoComplete="new-password"
-                value={values.password}
-                onChange={(e) => set('password', e.target.value)}
               />
               {error('password')}
             </div>
             <div className="lws-field">
               <Label htmlFor={id('name')}>Full Name</Label>
-              <Input {...fieldProps('name')} autoComplete="off" value={values.name} onChange={(e) => set('name', e.target.value)} />
+              <Input {...fieldProps('name')} {...form.register('name')} autoComplete="off" />
               {error('name')}
             </div>
             <div className="lws-field">
               <Label htmlFor={id('phone')}>Phone Number</Label>
               <Input
                 {...fieldProps('phone')}
+                {...form.register('phone')}
                 type="tel"
                 inputMode="tel"
                 autoComplete="off"
-                value={values.phone}
-                onChange={(e) => set('phone', e.target.value)}
                 aria-describedby={[`${baseId}-phone-hint`, errors.phone ? errorId('phone') : ''].join(' ').trim()}
               />
               <p id={`${baseId}-phone-hint`} className="lws-field-hint">
@@ -167,11 +159,11 @@ export function CreateUserCard() {
             </div>
             <div className="lws-field">
               <Label htmlFor={id('role')}>User Role</Label>
-              <Select {...fieldProps('role')} value={values.role} onChange={(e) => set('role', e.target.value as CreatableRole)}>
+              <Select {...fieldProps('role')} {...form.register('role')}>
                 <option value="worker">Worker</option>
                 <option value="admin">Administrator</option>
               </Select>
-              {values.role === 'admin' && user?.role === 'admin' ? (
+              {role === 'admin' && user?.role === 'admin' ? (
                 <p className="lws-field-hint" data-testid="new-admin-teams-hint">
                   They will monitor the same teams as you.
                 </p>
@@ -180,12 +172,18 @@ export function CreateUserCard() {
             </div>
             <div className="lws-field">
               <Label htmlFor={id('pinCode')}>PIN (optional)</Label>
-              <PinInput
-                {...fieldProps('pinCode')}
-                value={values.pinCode}
-                onChange={(pin) => set('pinCode', pin)}
-                reveal={revealPin}
-                aria-describedby={[`${baseId}-pin-hint`, errors.pinCode ? errorId('pinCode') : ''].join(' ').trim()}
+              <Controller
+                control={form.control}
+                name="pinCode"
+                render={({ field }) => (
+                  <PinInput
+                    {...fieldProps('pinCode')}
+                    value={field.value}
+                    onChange={field.onChange}
+                    reveal={revealPin}
+                    aria-describedby={[`${baseId}-pin-hint`, errors.pinCode ? errorId('pinCode') : ''].join(' ').trim()}
+                  />
+                )}
               />
               <Button size="sm" variant="ghost" aria-pressed={revealPin} onClick={() => setRevealPin((r) => !r)} data-testid="create-pin-reveal">
                 {revealPin ? 'Hide PIN' : 'Show PIN'}
@@ -200,9 +198,8 @@ export function CreateUserCard() {
             <Label htmlFor={id('medicalInfo')}>Medical Information</Label>
             <Textarea
               {...fieldProps('medicalInfo')}
+              {...form.register('medicalInfo')}
               maxLength={2000}
-              value={values.medicalInfo}
-              onChange={(e) => set('medicalInfo', e.target.value)}
             />
             {error('medicalInfo')}
           </div>

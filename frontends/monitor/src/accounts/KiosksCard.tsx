@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
 import {
   Alert,
   Badge,
@@ -26,7 +27,7 @@ import {
   useAuth,
   useToast,
 } from '@lws/fe-ui';
-import { parseCurrentKiosk, parseKiosks, type CurrentKiosk, type Kiosk } from './accounts-api';
+import { parseCurrentKiosk, parseKiosks, type Kiosk } from './accounts-api';
 
 type Field = 'name' | 'location';
 const MAX_LENGTH = 100;
@@ -47,9 +48,13 @@ function validateEnrolment(input: Record<Field, string>): Partial<Record<Field, 
 export function KiosksCard() {
   const { logout } = useAuth();
   const { toast } = useToast();
-  const [kiosks, setKiosks] = useState<Kiosk[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [current, setCurrent] = useState<CurrentKiosk | null>(null);
+  const client = useQueryClient();
+  const list = useQuery({ queryKey: ['kiosks', 'list'], queryFn: async ({ signal }) => parseKiosks(await api.get('/api/kiosks', { signal })) });
+  // Whether this browser is itself an enrolled kiosk (and which); unknown when it cannot be read.
+  const here = useQuery({ queryKey: ['kiosks', 'current'], queryFn: async ({ signal }) => parseCurrentKiosk(await api.get('/api/kiosks/current', { signal })) });
+  const kiosks = list.data ?? null;
+  const loadError = list.error && !list.data ? failureMessage(list.error, 'The kiosk list could not be loaded.') : null;
+  const current = here.data ?? null;
   const [name, setName] = useState('');
   const [location, setLocation] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -58,25 +63,7 @@ export function KiosksCard() {
   const [busy, setBusy] = useState(false);
   const ids = { name: useId(), nameError: useId(), location: useId(), locationError: useId(), explain: useId() };
 
-  const reload = useCallback(async () => {
-    const [list, here] = await Promise.allSettled([api.get('/api/kiosks'), api.get('/api/kiosks/current')]);
-    if (list.status === 'fulfilled') {
-      try {
-        setKiosks(parseKiosks(list.value));
-        setLoadError(null);
-      } catch (e) {
-        setLoadError(e instanceof Error ? e.message : String(e));
-      }
-    } else {
-      console.error('Loading kiosks failed', list.reason);
-      setLoadError(failureMessage(list.reason, 'The kiosk list could not be loaded.'));
-    }
-    if (here.status === 'fulfilled') setCurrent(parseCurrentKiosk(here.value));
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
+  const reload = () => client.invalidateQueries({ queryKey: ['kiosks'] });
 
   const onEnrol = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 // From the shared singleton, so the shell's auth provider is the one read here.
 import { Alert, PageStatus, Tabs, TabsContent, TabsList, TabsTrigger, useAuth, useDocumentTitle } from '@lws/fe-ui';
-import { LocationsCard } from '@lws/fe-ui/locations';
+import { LocationsCard } from '../locations/LocationsCard';
 import { AlarmReportCard } from '../reports';
 import { ActivityLogsCard } from '../activity/ActivityLogsCard';
 import { CreateUserCard } from './CreateUserCard';

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useCallback, useRef, useState } from 'react';
 import type { WorkerEvent } from '@lws/fe-ui';
 import {
   Alert,
@@ -17,16 +18,17 @@ import {
   api,
   failureMessage,
   useAuth,
-  useCoalescedReload,
   useLiveEvents,
+  useLiveQuery,
   useMinimumBusy,
-  usePollWhileDown,
   syncServerClock,
   useServerTimeEvery,
   useToast,
 } from '@lws/fe-ui';
-import { ALARM_STATUS_RANK, applyWorkerChange, fetchActiveWorkers, type OpenAlarmKind, type ShiftState, type ShiftWorker } from '@lws/fe-ui/shifts';
-import { AlarmsPanel, type Alarm } from '@lws/fe-ui/alarms';
+import { applyWorkerChange, fetchActiveWorkers, type ShiftState, type ShiftWorker } from '@lws/fe-ui/shifts';
+import { ALARM_STATUS_RANK, type OpenAlarmKind } from './ShiftCells';
+import type { Alarm } from '@lws/fe-ui/alarms';
+import { AlarmsPanel } from '../alarms/AlarmsPanel';
 import { fetchTeamNames, parseAccounts, type Account } from './accounts-api';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
 import { WorkerTable, type ResetKind, type WorkerRow } from './WorkerTable';
@@ -48,37 +50,55 @@ function loadFailureText(what: string, error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function useList<T>(fetchItems: () => Promise<T[]>, what: string, label: string) {
-  const [load, setLoad] = useState<Load<T>>({ state: 'loading' });
-  const latest = useRef(0);
+const ACCOUNTS_KEY = ['accounts', 'workers'] as const;
+const ACTIVE_KEY = ['workers', 'active'] as const;
+const TEAMS_KEY = ['teams', 'names'] as const;
+
+/** What makes every list here old besides a worker's own events: an account change, a gap in the stream. */
+const ACCOUNT_CHANGES = { types: ['account'] } as const;
+
+/**
+ * One list of the dashboard, read through the page's query cache: fetched again on an account
+ * change, after a gap in the stream, every ACCOUNTS_POLL_MS while the stream is down, and on the
+ * window regaining focus once older than `staleMs` (spec section 7).
+ */
+function useList<T>(key: QueryKey, fetchItems: () => Promise<T[]>, what: string, staleMs: number) {
+  const client = useQueryClient();
   // Changes applied from the event stream while a fetch is in flight: its answer may have been read
   // before them, so they are applied to it again (the stream's order makes the result converge).
-  // Null while no fetch is in flight.
+  // Null while no fetch is in flight; each fetch keeps its own list, so a cancelled one cannot clear it.
   const inflightPatches = useRef<((items: T[]) => T[])[] | null>(null);
-  const reload = useCallback(async () => {
-    const ticket = ++latest.current;
-    inflightPatches.current = [];
-    try {
-      const fetched = await fetchItems();
-      if (ticket === latest.current) {
-        const items = (inflightPatches.current ?? []).reduce((acc, apply) => apply(acc), fetched);
-        inflightPatches.current = null;
-        setLoad({ state: 'ready', items });
+  const query = useLiveQuery({
+    queryKey: key,
+    queryFn: async () => {
+      const mine: ((items: T[]) => T[])[] = [];
+      inflightPatches.current = mine;
+      try {
+        const fetched = await fetchItems();
+        return mine.reduce((acc, apply) => apply(acc), fetched);
+      } finally {
+        if (inflightPatches.current === mine) inflightPatches.current = null;
       }
-    } catch (e) {
-      console.error(`Loading ${label} failed`, e);
-      // A failed poll keeps the table the user is reading; only a first load shows the error.
-      if (ticket === latest.current) {
-        inflightPatches.current = null;
-        setLoad((current) => (current.state === 'ready' ? current : { state: 'error', message: loadFailureText(what, e) }));
-      }
-      throw e;
-    }
-  }, [fetchItems, what, label]);
-  const patch = useCallback((apply: (items: T[]) => T[]) => {
-    inflightPatches.current?.push(apply);
-    setLoad((current) => (current.state === 'ready' ? { state: 'ready', items: apply(current.items) } : current));
-  }, []);
+    },
+    live: ACCOUNT_CHANGES,
+    pollMs: ACCOUNTS_POLL_MS,
+    staleTime: staleMs,
+    refetchOnWindowFocus: true,
+  });
+  // A failed poll keeps the table the user is reading; only a first load shows the error.
+  const load: Load<T> = query.data
+    ? { state: 'ready', items: query.data }
+    : query.error
+      ? { state: 'error', message: loadFailureText(what, query.error) }
+      : { state: 'loading' };
+  const reload = useCallback(() => client.invalidateQueries({ queryKey: key }), [client, key]);
+  const patch = useCallback(
+    (apply: (items: T[]) => T[]) => {
+      inflightPatches.current?.push(apply);
+      client.setQueryData<T[]>(key, (items) => (items ? apply(items) : items));
+    },
+    [client, key],
+  );
   return { load, reload, patch };
 }
 
@@ -145,9 +165,10 @@ export function WorkerDashboard() {
   const { user } = useAuth();
   const { toast } = useToast();
   const superadmin = user?.role === 'superadmin';
-  const accounts = useList(fetchAccounts, 'worker accounts', 'worker accounts');
-  const active = useList(fetchActiveWorkers, 'active workers', 'active workers');
-  const teams = useList(fetchTeamNames, 'teams', 'teams');
+  const staleMs = superadmin ? SUPERADMIN_STALE_MS : ADMIN_STALE_MS;
+  const accounts = useList(ACCOUNTS_KEY, fetchAccounts, 'worker accounts', staleMs);
+  const active = useList(ACTIVE_KEY, fetchActiveWorkers, 'active workers', staleMs);
+  const teams = useList(TEAMS_KEY, fetchTeamNames, 'teams', staleMs);
   // An admin of several teams (and the superadmin) narrows the worker tables to one team; alarms stay.
   const [teamFilter, setTeamFilter] = useState<number | 'all'>('all');
   // Each worker's open alarm (the panel's list), shown as their status: an emergency outranks Checked In.
@@ -168,25 +189,16 @@ export function WorkerDashboard() {
   const [resetting, setResetting] = useState<{ row: WorkerRow; kind: ResetKind } | null>(null);
   const [busy, setBusy] = useState(false);
   const [secret, setSecret] = useState<OneTimeSecret | null>(null);
-  const loadedAt = useRef(0);
 
   const { reload: reloadAccounts } = accounts;
   const { reload: reloadActive } = active;
   const { reload: reloadTeams } = teams;
   const reloadAll = useCallback(async () => {
-    loadedAt.current = Date.now();
-    await Promise.all([reloadActive().catch(() => undefined), reloadAccounts().catch(() => undefined), reloadTeams().catch(() => undefined)]);
+    await Promise.all([reloadActive(), reloadAccounts(), reloadTeams()]);
   }, [reloadActive, reloadAccounts, reloadTeams]);
 
-  useEffect(() => {
-    void reloadAll();
-  }, [reloadAll]);
-
-  // Live: a check-in or a moved deadline is applied from the event itself; anything else (a shift
-  // starting or ending, an emergency, an account change, a gap in the stream) fetches the lists afresh.
-  const refetchActive = useCoalescedReload(reloadActive);
-  const refetchAccounts = useCoalescedReload(reloadAccounts);
-  const refetchAll = useCoalescedReload(reloadAll);
+  // Live: a check-in or a moved deadline is applied from the event itself; a shift starting or
+  // ending, an emergency, fetches the lists afresh (account changes and gaps do, by the lists' keys).
   const { patch: patchActive } = active;
   const { patch: patchAccounts } = accounts;
   const onWorkerEvent = (event: WorkerEvent) => {
@@ -197,28 +209,17 @@ export function WorkerDashboard() {
     const activeShift = activeRow ? applyWorkerChange(activeRow, event) : null;
     const accountShift = accountRow ? applyWorkerChange(accountRow.shift, event) : null;
     if (activeShift) patchActive(patchRow(event, (w) => ({ ...w, ...patchedShift(w, event) })));
-    else refetchActive();
+    else void reloadActive();
     if (accountShift) patchAccounts(patchRow(event, (a) => ({ ...a, shift: patchedShift(a.shift, event) })));
-    else refetchAccounts();
+    else void reloadAccounts();
   };
   useLiveEvents(
-    ['worker', 'account'],
+    ['worker'],
     (event) => {
       if (event.type === 'worker') onWorkerEvent(event.data);
-      else refetchAll();
     },
-    refetchAll,
+    () => undefined,
   );
-  usePollWhileDown(refetchAll, ACCOUNTS_POLL_MS);
-
-  const staleMs = superadmin ? SUPERADMIN_STALE_MS : ADMIN_STALE_MS;
-  useEffect(() => {
-    const onFocus = () => {
-      if (Date.now() - loadedAt.current >= staleMs) void reloadAll();
-    };
-    window.addEventListener('focus', onFocus);
-    return () => window.removeEventListener('focus', onFocus);
-  }, [reloadAll, staleMs]);
 
   // A manual refresh also re-reads the server's clock, so statuses are judged on the latest time.
   const refreshData = () => runRefresh(() => Promise.all([reloadAll(), syncServerClock()]));

@@ -9,7 +9,8 @@ import {
   TableRow,
   roleLabel,
 } from '@lws/fe-ui';
-import { ShiftDetailCells, ShiftStatusBadge, type OpenAlarmKind, type ShiftState } from '@lws/fe-ui/shifts';
+import type { ShiftState } from '@lws/fe-ui/shifts';
+import { ShiftDetailCells, ShiftStatusBadge, type OpenAlarmKind } from './ShiftCells';
 import type { AccountContact } from './accounts-api';
 
 /** One row of a worker table: an account with its shift. */

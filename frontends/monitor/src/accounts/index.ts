@@ -11,7 +11,6 @@ export { OneTimeSecretDialog } from './OneTimeSecretDialog';
 export type { OneTimeSecret } from './OneTimeSecretDialog';
 export { parseAccounts, parseCurrentKiosk, parseKiosks } from './accounts-api';
 export type { Account, AccountContact, CurrentKiosk, Kiosk } from './accounts-api';
-export { toCreateUserRequest, validateCreateUser } from './validate-create-user';
-export type { CreatableRole, CreateUserErrors, CreateUserInput, CreateUserRequest } from './validate-create-user';
+export type { CreateUserInput } from './CreateUserCard';
 export { MonitorDashboard } from './MonitorDashboard';
 export type { ExtraTab } from './MonitorDashboard';

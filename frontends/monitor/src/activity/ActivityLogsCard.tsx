@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import {
   Alert,
   ApiError,
@@ -15,22 +16,19 @@ import {
   Skeleton,
   api,
   formatDateTime,
-  useCoalescedReload,
   useLiveEvents,
+  useLiveQuery,
+  useLiveState,
   useMinimumBusy,
-  usePollWhileDown,
+  type ActivityEvent,
+  type LiveSource,
 } from '@lws/fe-ui';
 import { fetchTeamNames, parseAccounts, type Account } from '../accounts/accounts-api';
-import { activityLabel, activityVariant, fetchActivityPage, mergeEntries, type ActivityEntry } from './activity-api';
+import { activityLabel, activityVariant, fetchActivityPage, mergeEntries, type ActivityPage } from './activity-api';
 
 /** Spec section 9: the activity log is read every 2 s, only while live updates are down. */
 export const ACTIVITY_POLL_MS = 2000;
 const REFRESH_SPINNER_MS = 500;
-
-type Load =
-  | { state: 'loading' }
-  | { state: 'error'; message: string }
-  | { state: 'ready'; entries: ActivityEntry[]; nextCursor: string | null };
 
 function loadFailureText(error: unknown): string {
   if (error instanceof ApiError) return `Failed to fetch activity logs: ${error.status}`;
@@ -39,62 +37,68 @@ function loadFailureText(error: unknown): string {
 
 const byName = (a: Account, b: Account) => a.name.localeCompare(b.name);
 
+/** The log's pages for one filter (null: every worker). */
+const activityKey = (userId: number | null) => ['activity', userId] as const;
+type ActivityPages = InfiniteData<ActivityPage, string | null>;
+
+/** `entry` put at the top of a filter's first page, unless the filter leaves it out. */
+export function withNewEntry(pages: ActivityPages | undefined, filter: number | null, entry: ActivityEvent): ActivityPages | undefined {
+  if (!pages || pages.pages.length === 0 || (filter !== null && entry.userId !== filter)) return pages;
+  const [first, ...rest] = pages.pages;
+  return { ...pages, pages: [{ ...first, entries: mergeEntries(first.entries, [entry]) }, ...rest] };
+}
+
+const deletedAccounts: LiveSource = { types: ['account'], when: (e) => e.type === 'account' && e.data.change === 'deleted' };
+
+/** The worker filter's choices and, with several teams in view, each worker's team name. */
+function useWorkerNames() {
+  const { data } = useLiveQuery({
+    queryKey: ['accounts', 'workers', 'with-teams'],
+    queryFn: async () => {
+      const [list, teams] = await Promise.all([api.get('/api/worker-accounts'), fetchTeamNames().catch(() => [])]);
+      return { accounts: parseAccounts(list).sort(byName), teamNames: new Map(teams.map((t) => [t.id, t.name])) };
+    },
+    live: { types: ['account'] },
+    pollMs: null,
+  });
+  // Without it the filter offers only "All workers"; the log itself still shows.
+  return data ?? { accounts: [] as Account[], teamNames: new Map<number, string>() };
+}
+
 /**
  * The Activity Logs tab (spec section 2): a 400px list, newest first, optionally for one worker.
  * New entries arrive from the event stream and appear at the top; the spec's 2-second poll is only
  * the fallback while the stream is down. The label comes from the type, by the spec's table.
  */
 export function ActivityLogsCard() {
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const client = useQueryClient();
   const [userId, setUserId] = useState<number | null>(null);
-  const [accounts, setAccounts] = useState<Account[]>([]);
-  const [teamNames, setTeamNames] = useState<Map<number, string>>(new Map());
-  const [loadingMore, setLoadingMore] = useState(false);
+  const { accounts, teamNames } = useWorkerNames();
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
   const filterId = useId();
-  // Bumped by every full load, so a slower answer for an older filter never lands on screen.
-  const generation = useRef(0);
-  const filter = useRef(userId);
-  filter.current = userId;
+  const streaming = useLiveState() === 'open';
 
-  /** The first page; `replace` drops what is on screen (a refresh), otherwise new entries are merged in. */
-  const reload = useCallback(async (replace: boolean) => {
-    const ticket = ++generation.current;
-    const forUser = filter.current;
-    try {
-      const page = await fetchActivityPage({ userId: forUser });
-      if (ticket !== generation.current) return;
-      setLoad((current) =>
-        replace || current.state !== 'ready'
-          ? { state: 'ready', entries: page.entries, nextCursor: page.nextCursor }
-          : { state: 'ready', entries: mergeEntries(current.entries, page.entries), nextCursor: current.nextCursor },
-      );
-    } catch (e) {
-      console.error('Loading the activity log failed', e);
-      if (ticket === generation.current) {
-        setLoad((current) => (current.state === 'ready' ? current : { state: 'error', message: loadFailureText(e) }));
+  const log = useInfiniteQuery({
+    queryKey: activityKey(userId),
+    queryFn: ({ pageParam, signal }) => fetchActivityPage({ userId, cursor: pageParam, signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    // A deleted user's entries go with them; after a gap in the stream the log is read afresh.
+    meta: { live: deletedAccounts },
+    refetchInterval: streaming ? false : ACTIVITY_POLL_MS,
+  });
+  // A new entry goes on top of every filter's list it belongs in, without a fetch.
+  useLiveEvents(
+    ['activity'],
+    (event) => {
+      if (event.type !== 'activity') return;
+      for (const [key] of client.getQueriesData<ActivityPages>({ queryKey: ['activity'] })) {
+        const filter = (key[1] ?? null) as number | null;
+        client.setQueryData<ActivityPages>(key, (pages) => withNewEntry(pages, filter, event.data));
       }
-    }
-  }, []);
-
-  const reloadAccounts = useCallback(async () => {
-    try {
-      const [list, teams] = await Promise.all([api.get('/api/worker-accounts'), fetchTeamNames().catch(() => [])]);
-      setAccounts(parseAccounts(list).sort(byName));
-      setTeamNames(new Map(teams.map((t) => [t.id, t.name])));
-    } catch (e) {
-      // The filter then offers only "All workers"; the log itself still shows.
-      console.error('Loading the worker list failed', e);
-    }
-  }, []);
-
-  useEffect(() => {
-    setLoad({ state: 'loading' });
-    void reload(true);
-  }, [userId, reload]);
-  useEffect(() => {
-    void reloadAccounts();
-  }, [reloadAccounts]);
+    },
+    () => undefined,
+  );
 
   // With several teams in view, each entry about a worker names their team.
   const teamOfWorker = new Map(accounts.flatMap((a) => (a.teamId !== undefined ? [[a.id, a.teamId] as const] : [])));
@@ -103,46 +107,16 @@ export function ActivityLogsCard() {
     return teamId === undefined ? undefined : teamNames.get(teamId);
   };
 
-  const refetch = useCoalescedReload(() => reload(true));
-  const refetchAccounts = useCoalescedReload(reloadAccounts);
-  const pollNewest = useCoalescedReload(() => reload(false));
-  useLiveEvents(
-    ['activity', 'account'],
-    (event) => {
-      if (event.type === 'activity') {
-        const entry = event.data;
-        if (filter.current !== null && entry.userId !== filter.current) return;
-        setLoad((current) => (current.state === 'ready' ? { ...current, entries: mergeEntries(current.entries, [entry]) } : current));
-      } else if (event.type === 'account') {
-        refetchAccounts();
-        // A deleted user's entries go with them.
-        if (event.data.change === 'deleted') refetch();
-      }
-    },
-    () => {
-      refetch();
-      refetchAccounts();
-    },
-  );
-  usePollWhileDown(pollNewest, ACTIVITY_POLL_MS);
-
-  const loadMore = async () => {
-    if (load.state !== 'ready' || !load.nextCursor || loadingMore) return;
-    const ticket = generation.current;
-    setLoadingMore(true);
-    try {
-      const page = await fetchActivityPage({ userId: filter.current, cursor: load.nextCursor });
-      if (ticket === generation.current) {
-        setLoad((current) =>
-          current.state === 'ready' ? { state: 'ready', entries: mergeEntries(current.entries, page.entries), nextCursor: page.nextCursor } : current,
-        );
-      }
-    } catch (e) {
-      console.error('Loading older activity failed', e);
-    } finally {
-      setLoadingMore(false);
-    }
+  const load = log.data
+    ? { state: 'ready' as const, entries: mergeEntries([], log.data.pages.flatMap((p) => p.entries)), more: log.hasNextPage }
+    : log.error
+      ? { state: 'error' as const, message: loadFailureText(log.error) }
+      : { state: 'loading' as const };
+  const loadingMore = log.isFetchingNextPage;
+  const loadMore = () => {
+    if (!loadingMore) void log.fetchNextPage();
   };
+  const reload = () => log.refetch();
 
   return (
     <Card data-testid="activity-logs">
@@ -153,7 +127,7 @@ export function ActivityLogsCard() {
           </CardTitle>
           <CardDescription>Shifts, check-ins, alarms, calls and messages, newest first.</CardDescription>
         </div>
-        <Button variant="outline" size="sm" busy={refreshing} onClick={() => void runRefresh(() => reload(true))} data-testid="activity-refresh">
+        <Button variant="outline" size="sm" busy={refreshing} onClick={() => void runRefresh(reload)} data-testid="activity-refresh">
           Refresh
         </Button>
       </CardHeader>
@@ -222,9 +196,9 @@ export function ActivityLogsCard() {
                   </li>
                 ))}
               </ol>
-              {load.nextCursor ? (
+              {load.more ? (
                 <div className="lws-activity__more">
-                  <Button variant="outline" size="sm" busy={loadingMore} onClick={() => void loadMore()} data-testid="activity-load-more">
+                  <Button variant="outline" size="sm" busy={loadingMore} onClick={loadMore} data-testid="activity-load-more">
                     Load more
                   </Button>
                 </div>

@@ -44,11 +44,19 @@ export interface ActivityPage {
 }
 
 /** One page of GET /api/activity-logs, newest first; entries a row cannot show are dropped. */
-export async function fetchActivityPage({ userId, cursor }: { userId: number | null; cursor?: string | null }): Promise<ActivityPage> {
+export async function fetchActivityPage({
+  userId,
+  cursor,
+  signal,
+}: {
+  userId: number | null;
+  cursor?: string | null;
+  signal?: AbortSignal;
+}): Promise<ActivityPage> {
   const query = new URLSearchParams({ limit: String(ACTIVITY_PAGE_SIZE) });
   if (userId !== null) query.set('userId', String(userId));
   if (cursor) query.set('cursor', cursor);
-  const { body, headers } = await apiResponse(`/api/activity-logs?${query}`);
+  const { body, headers } = await apiResponse(`/api/activity-logs?${query}`, { signal });
   if (!Array.isArray(body)) throw new Error('Invalid response format from server');
   const entries = body.map(parseActivityEntry).filter((e): e is ActivityEntry => e !== null);
   return { entries, nextCursor: headers.get('X-Next-Cursor') || null };

@@ -1,4 +1,5 @@
-import { useEffect, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import {
   Alert,
   Card,
@@ -17,10 +18,11 @@ import {
   TableHead,
   TableHeader,
   TableRow,
-  api,
   failureMessage,
   serverNow,
+  useLiveQuery,
 } from '@lws/fe-ui';
+import { fetchTeamNames } from '../accounts/accounts-api';
 import {
   MONTH_VALUE,
   REPORT_KIND_LABELS,
@@ -55,34 +57,26 @@ export function AlarmReportCard() {
   const current = monthOf(serverNow());
   const [month, setMonth] = useState(current);
   const [teamId, setTeamId] = useState<number | undefined>(undefined);
-  const [teams, setTeams] = useState<{ id: number; name: string }[]>([]);
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
   const monthId = useId();
   const teamSelectId = useId();
   const valid = MONTH_VALUE.test(month);
 
   // The teams the monitor sees, for the filter; with one team there is nothing to choose.
-  useEffect(() => {
-    api.get('/api/teams').then(
-      (body) => setTeams(Array.isArray(body) ? body.filter((t): t is { id: number; name: string } => typeof t?.id === 'number' && typeof t?.name === 'string') : []),
-      (e: unknown) => console.error('Loading the teams for the report filter failed', e),
-    );
-  }, []);
-
-  useEffect(() => {
-    if (!valid) return;
-    const controller = new AbortController();
-    setLoad({ state: 'loading' });
-    fetchAlarmReport(month, controller.signal, teamId).then(
-      (report) => setLoad({ state: 'ready', report }),
-      (e: unknown) => {
-        if (controller.signal.aborted) return;
-        console.error('Loading the alarm report failed', e);
-        setLoad({ state: 'error', message: failureMessage(e, 'Please try again.') });
-      },
-    );
-    return () => controller.abort();
-  }, [month, valid, teamId]);
+  const teamsQuery = useQuery({ queryKey: ['teams', 'names'], queryFn: fetchTeamNames });
+  const teams = teamsQuery.data ?? [];
+  // The figures change as alarms open, are acknowledged and resolved: each change reads them again.
+  const report = useLiveQuery({
+    queryKey: ['alarm-report', month, teamId ?? null],
+    queryFn: ({ signal }) => fetchAlarmReport(month, signal, teamId),
+    enabled: valid,
+    live: { types: ['alarm'] },
+    pollMs: null,
+  });
+  const load: Load = report.data
+    ? { state: 'ready', report: report.data }
+    : report.error
+      ? { state: 'error', message: failureMessage(report.error, 'Please try again.') }
+      : { state: 'loading' };
 
   const rows = load.state === 'ready' ? [...load.report.byKind, load.report.total] : [];
 

@@ -1,10 +1,9 @@
 import { BrowserRouter, Route, Routes } from 'react-router';
-import { AuthProvider, LiveEventsProvider, ToastProvider, ToastStack } from '@lws/fe-ui';
+import { AuthProvider, LiveEventsProvider, LiveQueries, ToastProvider, ToastStack } from '@lws/fe-ui';
 import { CookieConsentBanner } from '../cookie-consent/CookieConsentBanner';
 import { AppLayout } from '../layout/AppLayout';
-import { LoginPage } from '../login/LoginPage';
 import { NotFoundPage } from '../not-found/NotFoundPage';
-import { ProfilePage } from '../profile/ProfilePage';
+import { LoginRoute, ProfileRoute } from './pages';
 import { RemoteSection } from '../remotes/RemoteSection';
 import { DashboardGate, RequireAuth, RootRedirect, TestRemindersRedirect } from '../routing/guards';
 
@@ -17,63 +16,65 @@ export function App() {
       <ToastProvider>
         <AuthProvider>
           <LiveEventsProvider>
-            <Routes>
-              <Route path="/login" element={<LoginPage />} />
-              {/* The kiosk is a shared terminal: no session, no guard, no header. */}
-              <Route path="/kiosk" element={<RemoteSection name="kiosk" />} />
-              <Route path="/" element={<RootRedirect />} />
-              <Route
-                path="/worker"
-                element={
-                  <RequireAuth roles={['worker']}>
-                    <AppLayout bottomNav>
-                      <RemoteSection name="worker" />
+            <LiveQueries>
+              <Routes>
+                <Route path="/login" element={<LoginRoute />} />
+                {/* The kiosk is a shared terminal: no session, no guard, no header. */}
+                <Route path="/kiosk" element={<RemoteSection name="kiosk" />} />
+                <Route path="/" element={<RootRedirect />} />
+                <Route
+                  path="/worker"
+                  element={
+                    <RequireAuth roles={['worker']}>
+                      <AppLayout bottomNav>
+                        <RemoteSection name="worker" />
+                      </AppLayout>
+                    </RequireAuth>
+                  }
+                />
+                <Route
+                  path="/admin"
+                  element={
+                    <DashboardGate allow={['admin']}>
+                      <AppLayout wide>
+                        <RemoteSection name="admin" />
+                      </AppLayout>
+                    </DashboardGate>
+                  }
+                />
+                <Route
+                  path="/superadmin"
+                  element={
+                    <DashboardGate allow={['superadmin']}>
+                      <AppLayout wide>
+                        <RemoteSection name="superadmin" />
+                      </AppLayout>
+                    </DashboardGate>
+                  }
+                />
+                <Route
+                  path="/profile"
+                  element={
+                    <RequireAuth>
+                      <AppLayout bottomNav>
+                        <ProfileRoute />
+                      </AppLayout>
+                    </RequireAuth>
+                  }
+                />
+                <Route path="/test-reminders" element={<TestRemindersRedirect />} />
+                <Route
+                  path="*"
+                  element={
+                    <AppLayout>
+                      <NotFoundPage />
                     </AppLayout>
-                  </RequireAuth>
-                }
-              />
-              <Route
-                path="/admin"
-                element={
-                  <DashboardGate allow={['admin']}>
-                    <AppLayout wide>
-                      <RemoteSection name="admin" />
-                    </AppLayout>
-                  </DashboardGate>
-                }
-              />
-              <Route
-                path="/superadmin"
-                element={
-                  <DashboardGate allow={['superadmin']}>
-                    <AppLayout wide>
-                      <RemoteSection name="superadmin" />
-                    </AppLayout>
-                  </DashboardGate>
-                }
-              />
-              <Route
-                path="/profile"
-                element={
-                  <RequireAuth>
-                    <AppLayout bottomNav>
-                      <ProfilePage />
-                    </AppLayout>
-                  </RequireAuth>
-                }
-              />
-              <Route path="/test-reminders" element={<TestRemindersRedirect />} />
-              <Route
-                path="*"
-                element={
-                  <AppLayout>
-                    <NotFoundPage />
-                  </AppLayout>
-                }
-              />
-            </Routes>
-            <ToastStack />
-            <CookieConsentBanner />
+                  }
+                />
+              </Routes>
+              <ToastStack />
+              <CookieConsentBanner />
+            </LiveQueries>
           </LiveEventsProvider>
         </AuthProvider>
       </ToastProvider>

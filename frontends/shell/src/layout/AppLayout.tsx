@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cx, roleHome, useAuth } from '@lws/fe-ui';
-import { AlarmBanner } from '@lws/fe-ui/alarms';
+import { AlarmBanner } from '../alarms/AlarmBanner';
 import { OfflineBanner } from '../offline/OfflineBanner';
 import { BottomNav } from './BottomNav';
 import { Header } from './Header';

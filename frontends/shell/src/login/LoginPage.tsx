@@ -1,5 +1,8 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Navigate } from 'react-router';
+import type { z } from 'zod';
 import {
   Alert,
   Button,
@@ -18,47 +21,41 @@ import {
   useAuth,
   useDocumentTitle,
 } from '@lws/fe-ui';
+import { loginSchema } from '@lws/schemas';
 import { loginFailureText } from './login-failure';
 import { readRememberedUsername, saveRememberedUsername } from './remembered-username';
-import { validateLogin, type LoginErrors } from './validate-login';
 
+/**
+ * The login screen. The form checks what it sends with the gateway's own schema (the same words
+ * for an empty field), then the server's answer says whether the account exists.
+ */
 export function LoginPage() {
   const { user, loading, login } = useAuth();
   useDocumentTitle('Log in');
   const [remembered] = useState(readRememberedUsername);
-  const [username, setUsername] = useState(remembered ?? '');
-  const [password, setPassword] = useState('');
-  const [rememberMe, setRememberMe] = useState(remembered !== null);
-  const [errors, setErrors] = useState<LoginErrors>({});
+  const form = useForm<z.input<typeof loginSchema>, unknown, z.output<typeof loginSchema>>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { username: remembered ?? '', password: '', rememberMe: remembered !== null },
+  });
+  const { errors, isSubmitting } = form.formState;
   const [failure, setFailure] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const usernameRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
   const ids = { username: useId(), password: useId(), usernameError: useId(), passwordError: useId() };
 
   if (loading) return <PageStatus text="Loading..." />;
   if (user && isRole(user.role)) return <Navigate to={roleHome(user.role)} replace />;
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (submitting) return;
-    const found = validateLogin({ username, password });
-    setErrors(found);
+  const onSubmit = form.handleSubmit(async ({ username, password, rememberMe }) => {
     setFailure(null);
-    if (found.username) return usernameRef.current?.focus();
-    if (found.password) return passwordRef.current?.focus();
-
-    setSubmitting(true);
     try {
       await login({ username, password, rememberMe });
-      saveRememberedUsername(rememberMe ? username.trim() : null);
+      saveRememberedUsername(rememberMe ? username : null);
     } catch (error) {
       setFailure(loginFailureText(error));
-      setPassword('');
-      setSubmitting(false);
-      passwordRef.current?.focus();
+      form.resetField('password', { defaultValue: '' });
+      form.setFocus('password');
     }
-  };
+  }, () => setFailure(null));
+  const username = form.register('username');
 
   return (
     <main className="lws-auth-screen">
@@ -76,7 +73,7 @@ export function LoginPage() {
             <CardDescription>Enter your username and password to continue.</CardDescription>
           </CardHeader>
           <CardContent>
-            <form className="lws-form" noValidate onSubmit={onSubmit} data-testid="login-form" aria-label="Log in">
+            <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} data-testid="login-form" aria-label="Log in">
               {failure ? (
                 <Alert variant="error" data-testid="login-error">
                   {failure}
@@ -85,50 +82,47 @@ export function LoginPage() {
               <div className="lws-field">
                 <Label htmlFor={ids.username}>Username</Label>
                 <Input
-                  ref={usernameRef}
+                  {...username}
+                  // Usernames are lower case: what is typed is shown as it will be matched.
+                  onChange={(e) => {
+                    e.target.value = e.target.value.toLowerCase();
+                    void username.onChange(e);
+                  }}
                   id={ids.username}
-                  name="username"
                   autoComplete="username"
                   autoCapitalize="none"
                   autoCorrect="off"
                   spellCheck={false}
-                  value={username}
-                  onChange={(e) => setUsername(e.target.value.toLowerCase())}
                   invalid={Boolean(errors.username)}
                   aria-describedby={errors.username ? ids.usernameError : undefined}
                   data-testid="login-username"
                 />
                 <FieldError id={ids.usernameError} testId="login-username-error">
-                  {errors.username}
+                  {errors.username?.message}
                 </FieldError>
               </div>
               <div className="lws-field">
                 <Label htmlFor={ids.password}>Password</Label>
                 <Input
-                  ref={passwordRef}
+                  {...form.register('password')}
                   id={ids.password}
-                  name="password"
                   type="password"
                   autoComplete="current-password"
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
                   invalid={Boolean(errors.password)}
                   aria-describedby={errors.password ? ids.passwordError : undefined}
                   data-testid="login-password"
                 />
                 <FieldError id={ids.passwordError} testId="login-password-error">
-                  {errors.password}
+                  {errors.password?.message}
                 </FieldError>
               </div>
               <Checkbox
                 label="Remember me"
-                name="rememberMe"
-                checked={rememberMe}
-                onChange={(e) => setRememberMe(e.target.checked)}
+                {...form.register('rememberMe')}
                 data-testid="login-remember"
               />
-              <Button type="submit" size="lg" block busy={submitting} data-testid="login-submit">
-                {submitting ? 'Logging in...' : 'Log In'}
+              <Button type="submit" size="lg" block busy={isSubmitting} data-testid="login-submit">
+                {isSubmitting ? 'Logging in...' : 'Log In'}
               </Button>
             </form>
           </CardContent>

@@ -55,7 +55,9 @@ class FakeCaches {
     return {
       match: async (r: FakeRequest | string) => store.get(key(r))?.clone(),
       put: async (r: FakeRequest | string, res: Response) => void store.set(key(r), res),
-      add: async () => undefined,
+      add: async (r: FakeRequest | string) => void store.set(key(r), new Response(`file ${key(r)}`)),
+      keys: async () => [...store.keys()].map((url) => ({ url })),
+      delete: async (r: FakeRequest | string) => store.delete(key(r)),
     };
   }
 
@@ -96,7 +98,13 @@ function serviceWorker({ windows = [] as Window[], network = (_r: FakeRequest): 
       openWindow,
     },
   };
-  vm.runInNewContext(SOURCE, { self, caches, fetch, URL, Request, Response, Headers, RegExp, Promise, console });
+  // The browser resolves a path against the worker's origin; Node's Request wants it whole.
+  const PageRequest = class extends Request {
+    constructor(input: string, init?: RequestInit) {
+      super(new URL(input, ORIGIN), init);
+    }
+  };
+  vm.runInNewContext(SOURCE, { self, caches, fetch, URL, Request: PageRequest, Response, Headers, RegExp, Promise, console });
   return { handlers, caches, showNotification, openWindow, fetch };
 }
 
@@ -183,5 +191,33 @@ describe("the service worker: the worker's screen without a network", () => {
       expect(e.response).toBeUndefined();
     }
     expect(sw.fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('the service worker: one build in the cache (issue 14)', () => {
+  it("a new build's activation deletes the hashed files of the builds before it, and keeps the rest", async () => {
+    const build = ['index.html', 'main.1a2b3c4d.js', 'main.5e6f7a8b.css'];
+    const sw = serviceWorker({
+      // The worker asks for its lists by path.
+      network: async (r) => {
+        const url = typeof r === 'string' ? r : r.url;
+        return url.endsWith('/precache.json') ? Response.json(build) : url.endsWith('/config.json') ? Response.json({ remotes: { worker: 'https://cdn.example/worker/mf-manifest.json' } }) : new Response('ok');
+      },
+    });
+    const shell = await sw.caches.open('lws-shell-v1');
+    for (const old of ['/main.00000000.js', '/main.99999999.css', '/remotes/admin/admin.12345678.js']) await shell.put(old, new Response('old build'));
+    await shell.put('/config.json', new Response('{}'));
+
+    const install = event({});
+    sw.handlers.install(install);
+    await Promise.all(install.waits);
+    // Until the new build is active, the open pages may still ask for the old files.
+    expect(await shell.match('/main.00000000.js')).toBeDefined();
+    const activate = event({});
+    sw.handlers.activate(activate);
+    await Promise.all(activate.waits);
+
+    const kept = (await shell.keys()).map((r) => new URL(r.url).pathname).filter((p) => !p.startsWith('/__'));
+    expect(kept.sort()).toEqual(['/config.json', '/icons/icon-192.png', '/icons/icon-512.png', '/index.html', '/main.1a2b3c4d.js', '/main.5e6f7a8b.css', '/manifest.webmanifest']);
   });
 });

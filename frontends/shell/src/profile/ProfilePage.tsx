@@ -39,8 +39,8 @@ export function ProfilePage() {
   const navigate = useNavigate();
   const { toast } = useToast();
   useDocumentTitle('Profile');
-  const profile = useProfileData(user?.id ?? null);
   const [editingContacts, setEditingContacts] = useState(false);
+  const profile = useProfileData(user?.id ?? null, { paused: editingContacts, pollMs: RELATIONS_POLL_MS });
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
 
   // A change to this account (from this tab, another device or an admin) refetches both; the spec's
@@ -48,7 +48,6 @@ export function ProfilePage() {
   // (spec section 7), so nothing moves under the user's hands; one refetch follows when it closes.
   const ownAccount = (e: LiveEvent) => e.type === 'account' && e.data.userId === user?.id;
   useLiveRefresh(refresh, { types: ['account'], when: ownAccount, pollMs: ME_POLL_MS, paused: editingContacts });
-  useLiveRefresh(profile.reload, { types: ['account'], when: ownAccount, pollMs: RELATIONS_POLL_MS, paused: editingContacts });
 
   if (!user) return null;
 

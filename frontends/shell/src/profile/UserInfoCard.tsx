@@ -1,4 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import {
   Badge,
   Button,
@@ -13,46 +16,34 @@ import {
   api,
   failureField,
   failureMessage,
-  normaliseUkPhone,
   roleLabel,
   useAuth,
   useToast,
   type User,
 } from '@lws/fe-ui';
+import { profileDetailsSchema, type ProfileDetailsForm } from '@lws/schemas';
 import { UkPhoneField } from './UkPhoneField';
 import type { ProfileTeam } from './profile-data';
-import { hasErrors, validateProfile, type Errors } from './profile-validation';
-
-type Field = 'name' | 'phone';
 
 /** Who the user is, and a worker's team and its monitors; name and phone can be edited here. */
 export function UserInfoCard({ user, team }: { user: User; team: ProfileTeam | null }) {
   const { refresh } = useAuth();
   const { toast } = useToast();
   const [editing, setEditing] = useState(false);
-  const [name, setName] = useState('');
-  const [phone, setPhone] = useState('');
-  const [errors, setErrors] = useState<Errors<Field>>({});
-  const [saving, setSaving] = useState(false);
+  // The gateway's own schema checks the details, so the words under a field are the server's.
+  const form = useForm<ProfileDetailsForm, unknown, z.output<typeof profileDetailsSchema>>({ resolver: zodResolver(profileDetailsSchema) });
+  const { errors, isSubmitting: saving } = form.formState;
   const nameId = useId();
   const nameErrorId = useId();
 
   const startEditing = () => {
-    setName(user.name);
-    setPhone(user.phone ?? '+44');
-    setErrors({});
+    form.reset({ name: user.name, phone: user.phone ?? '+44' });
     setEditing(true);
   };
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (saving) return;
-    const input = { name: name.trim(), phone: normaliseUkPhone(phone) };
-    setPhone(input.phone);
-    const found = validateProfile(input);
-    setErrors(found);
-    if (hasErrors(found)) return;
-    setSaving(true);
+  const onSubmit = form.handleSubmit(async (input) => {
+    // What is saved is what the field shows: the number in +44 form.
+    form.setValue('phone', input.phone);
     try {
       await api.patch(`/api/users/${user.id}`, input);
       await refresh();
@@ -60,12 +51,10 @@ export function UserInfoCard({ user, team }: { user: User; team: ProfileTeam | n
       setEditing(false);
     } catch (e) {
       const field = failureField(e);
-      if (field === 'name' || field === 'phone') setErrors({ [field]: failureMessage(e, '') });
+      if (field === 'name' || field === 'phone') form.setError(field, { message: failureMessage(e, '') });
       toast({ title: 'Update failed', message: failureMessage(e, 'Your profile could not be saved. Please try again.'), type: 'error' });
-    } finally {
-      setSaving(false);
     }
-  };
+  });
 
   return (
     <Card data-testid="profile-user-info">
@@ -75,23 +64,28 @@ export function UserInfoCard({ user, team }: { user: User; team: ProfileTeam | n
       </CardHeader>
       <CardContent>
         {editing ? (
-          <form className="lws-form" noValidate onSubmit={onSubmit} aria-label="Edit your details" data-testid="profile-edit-form">
+          <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Edit your details" data-testid="profile-edit-form">
             <div className="lws-field">
               <Label htmlFor={nameId}>Full Name</Label>
               <Input
+                {...form.register('name')}
                 id={nameId}
                 autoComplete="name"
-                value={name}
-                onChange={(e) => setName(e.target.value)}
                 invalid={Boolean(errors.name)}
                 aria-describedby={errors.name ? nameErrorId : undefined}
                 data-testid="profile-name-input"
               />
               <FieldError id={nameErrorId} testId="profile-name-input-error">
-                {errors.name}
+                {errors.name?.message}
               </FieldError>
             </div>
-            <UkPhoneField label="Phone Number" value={phone} onChange={setPhone} error={errors.phone} testId="profile-phone-input" />
+            <Controller
+              control={form.control}
+              name="phone"
+              render={({ field }) => (
+                <UkPhoneField label="Phone Number" value={field.value} onChange={field.onChange} error={errors.phone?.message} testId="profile-phone-input" />
+              )}
+            />
             <div className="lws-actions">
               <Button type="submit" busy={saving} data-testid="profile-save">
                 {saving ? 'Saving...' : 'Save'}

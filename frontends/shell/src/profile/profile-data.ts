@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { api } from '@lws/fe-ui';
+import { useCallback } from 'react';
+import { api, useLiveQuery } from '@lws/fe-ui';
 
 export interface EmergencyContact {
   id: number;
@@ -88,34 +88,26 @@ export interface ProfileDataState {
   reload(): Promise<ProfileData>;
 }
 
-/** The signed-in user's profile with its relations (contacts, settings, medical information). */
-export function useProfileData(userId: number | null): ProfileDataState {
-  const [data, setData] = useState<ProfileData | null>(null);
-  const [error, setError] = useState<Error | null>(null);
-  // Only the newest request may write, so a slow poll cannot undo a fresh save.
-  const latest = useRef(0);
-
+/**
+ * The signed-in user's profile with its relations (contacts, settings, medical information), read
+ * afresh on each change to their account and every `pollMs` while the stream is down. While
+ * `paused` (a contact open for editing, spec section 7) nothing moves under the user's hands; it
+ * is read once when editing ends.
+ */
+export function useProfileData(userId: number | null, { paused = false, pollMs }: { paused?: boolean; pollMs: number }): ProfileDataState {
+  const query = useLiveQuery({
+    queryKey: ['profile', userId],
+    queryFn: async ({ signal }) => parseProfile(await api.get(`/api/users/${userId}/with-relations`, { signal })),
+    live: { types: ['account'], when: (e) => e.type === 'account' && e.data.userId === userId },
+    pollMs,
+    enabled: userId !== null && !paused,
+  });
+  const { refetch } = query;
   const reload = useCallback(async () => {
     if (userId === null) throw new Error('Not signed in');
-    const ticket = ++latest.current;
-    try {
-      const next = parseProfile(await api.get(`/api/users/${userId}/with-relations`));
-      if (ticket === latest.current) {
-        setData(next);
-        setError(null);
-      }
-      return next;
-    } catch (e) {
-      const failure = e instanceof Error ? e : new Error(String(e));
-      if (ticket === latest.current) setError(failure);
-      throw failure;
-    }
-  }, [userId]);
-
-  useEffect(() => {
-    if (userId === null) return;
-    reload().catch((e: unknown) => console.error('Loading the profile failed', e));
-  }, [reload, userId]);
-
-  return { data, error, reload };
+    const r = await refetch();
+    if (r.error || !r.data) throw r.error ?? new Error('The profile could not be read');
+    return r.data;
+  }, [refetch, userId]);
+  return { data: query.data ?? null, error: query.error, reload };
 }

@@ -6,7 +6,8 @@ export function hasErrors(errors: Record<string, string | undefined>): boolean {
   return Object.values(errors).some(Boolean);
 }
 
-export function validateProfile(input: { name: string; phone: string }): Errors<'name' | 'phone'> {
+/** The contact dialog's name and phone, by the spec's profile rules. */
+function validateNameAndPhone(input: { name: string; phone: string }): Errors<'name' | 'phone'> {
   const errors: Errors<'name' | 'phone'> = {};
   if (input.name.trim().length < 2) errors.name = 'Name is too short';
   const phone = validateUkPhone(input.phone);
@@ -15,7 +16,7 @@ export function validateProfile(input: { name: string; phone: string }): Errors<
 }
 
 export function validateContact(input: { name: string; phone: string; relation: string }): Errors<'name' | 'phone' | 'relation'> {
-  const errors: Errors<'name' | 'phone' | 'relation'> = validateProfile(input);
+  const errors: Errors<'name' | 'phone' | 'relation'> = validateNameAndPhone(input);
   if (!input.relation.trim()) errors.relation = 'Relation is required';
   return errors;
 }

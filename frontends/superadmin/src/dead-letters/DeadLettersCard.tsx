@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import {
   Alert,
   Badge,
@@ -19,7 +20,7 @@ import {
   api,
   failureMessage,
   formatDateTime,
-  useInterval,
+  loadOf,
   useToast,
 } from '@lws/fe-ui';
 
@@ -42,7 +43,6 @@ interface Listing {
   unreachable: string[];
 }
 
-type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; listing: Listing };
 
 export const DEAD_LETTERS_POLL_MS = 30_000;
 
@@ -61,26 +61,16 @@ function parseListing(body: unknown): Listing {
  */
 export function DeadLettersCard() {
   const { toast } = useToast();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [busy, setBusy] = useState<string | null>(null);
   const [discarding, setDiscarding] = useState<DeadLetter | null>(null);
-  const latest = useRef(0);
-
-  const reload = useCallback(async () => {
-    const ticket = ++latest.current;
-    try {
-      const listing = parseListing(await api.get('/api/dead-letters'));
-      if (ticket === latest.current) setLoad({ state: 'ready', listing });
-    } catch (e) {
-      if (ticket !== latest.current) return;
-      console.error('Loading the dead letters failed', e);
-      setLoad((current) => (current.state === 'ready' ? current : { state: 'error' }));
-    }
-  }, []);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-  useInterval(() => void reload(), DEAD_LETTERS_POLL_MS);
+  // Read every DEAD_LETTERS_POLL_MS: parking happens in the services, without an event of its own.
+  const query = useQuery({
+    queryKey: ['dead-letters'],
+    queryFn: async ({ signal }) => parseListing(await api.get('/api/dead-letters', { signal })),
+    refetchInterval: DEAD_LETTERS_POLL_MS,
+  });
+  const load = loadOf(query);
+  const reload = () => query.refetch();
 
   const replay = async (letter: DeadLetter) => {
     setBusy(letter.id);
@@ -135,15 +125,15 @@ export function DeadLettersCard() {
         ) : (
           <>
             <p data-testid="dead-letters-count">
-              <Badge variant={load.listing.count > 0 ? 'danger' : 'success'}>{load.listing.count}</Badge>{' '}
-              {load.listing.count === 1 ? 'dead letter' : 'dead letters'}
+              <Badge variant={load.data.count > 0 ? 'danger' : 'success'}>{load.data.count}</Badge>{' '}
+              {load.data.count === 1 ? 'dead letter' : 'dead letters'}
             </p>
-            {load.listing.unreachable.length > 0 ? (
+            {load.data.unreachable.length > 0 ? (
               <Alert variant="warning" title="Some services did not answer" data-testid="dead-letters-unreachable">
-                {load.listing.unreachable.join(', ')}: their dead letters are not counted.
+                {load.data.unreachable.join(', ')}: their dead letters are not counted.
               </Alert>
             ) : null}
-            {load.listing.letters.length === 0 ? (
+            {load.data.letters.length === 0 ? (
               <p className="lws-muted" data-testid="dead-letters-empty">
                 Nothing is parked.
               </p>
@@ -160,7 +150,7 @@ export function DeadLettersCard() {
                   </TableRow>
                 </TableHeader>
                 <TableBody>
-                  {load.listing.letters.map((letter) => (
+                  {load.data.letters.map((letter) => (
                     <TableRow key={letter.id} data-testid="dead-letter-row" data-id={letter.id}>
                       <TableCell>{formatDateTime(letter.firstSeenAt, 'Unknown')}</TableCell>
                       <TableCell>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import {
   Alert,
   ApiError,
@@ -20,7 +20,7 @@ import {
   api,
   failureMessage,
   formatDateTime,
-  useLiveRefresh,
+  useLiveQuery,
   useMinimumBusy,
   useServerClock,
   useToast,
@@ -43,29 +43,18 @@ type Load = { state: 'loading' } | { state: 'error'; message: string } | { state
 export function ForceClockOutCard() {
   const { toast } = useToast();
   const clock = useServerClock(DURATION_TICK_MS);
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [target, setTarget] = useState<ShiftWorker | null>(null);
   const [busy, setBusy] = useState(false);
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
-  const latest = useRef(0);
-
-  const reload = useCallback(async () => {
-    const ticket = ++latest.current;
-    try {
-      const workers = await fetchActiveWorkers();
-      if (ticket === latest.current) setLoad({ state: 'ready', workers });
-    } catch (e) {
-      console.error('Loading active workers failed', e);
-      const message = e instanceof ApiError ? `Failed to fetch active workers: ${e.status}` : 'An error occurred while loading worker data';
-      if (ticket === latest.current) setLoad((current) => (current.state === 'ready' ? current : { state: 'error', message }));
-    }
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
   // Who is on shift changes with shifts starting and ending; check-ins move the next check-in column.
-  useLiveRefresh(reload, { types: ['worker', 'account'], pollMs: POLL_MS });
+  const query = useLiveQuery({ queryKey: ['workers', 'on-shift'], queryFn: () => fetchActiveWorkers(), live: { types: ['worker', 'account'] }, pollMs: POLL_MS });
+  // A failed poll keeps the list on screen; only a first read that fails says so.
+  const load: Load = query.data
+    ? { state: 'ready', workers: query.data }
+    : query.error
+      ? { state: 'error', message: query.error instanceof ApiError ? `Failed to fetch active workers: ${query.error.status}` : 'An error occurred while loading worker data' }
+      : { state: 'loading' };
+  const reload = () => query.refetch();
 
   const confirm = async () => {
     if (!target) return;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import {
   Alert,
   Badge,
@@ -16,7 +16,7 @@ import {
   TableHeader,
   TableRow,
   formatDateTime,
-  useLiveRefresh,
+  useLiveQuery,
   useToast,
 } from '@lws/fe-ui';
 import { fetchReminderStatus, sendTestReminder, type ReminderStatus } from './reminders-api';
@@ -37,30 +37,17 @@ const yesNo = (flag: boolean) => (
  */
 export function SmsTestPanel() {
   const { toast } = useToast();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [sending, setSending] = useState<string | null>(null);
-  const latest = useRef(0);
-
-  const reload = useCallback(async () => {
-    const ticket = ++latest.current;
-    try {
-      const status = await fetchReminderStatus();
-      if (ticket === latest.current) setLoad({ state: 'ready', status });
-    } catch (e) {
-      console.error('Loading the reminder status failed', e);
-      if (ticket === latest.current) setLoad({ state: 'error' });
-    }
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
   // Live: shifts and deadlines change who is due, and a reminder sent shows as an 'SMS Sent' entry.
-  useLiveRefresh(reload, {
-    types: ['worker', 'activity', 'account'],
-    when: (e) => e.type !== 'activity' || e.data.type === 'sms_sent',
+  const query = useLiveQuery({
+    queryKey: ['reminders', 'status'],
+    queryFn: () => fetchReminderStatus(),
+    live: { types: ['worker', 'activity', 'account'], when: (e) => e.type !== 'activity' || e.data.type === 'sms_sent' },
     pollMs: REMINDER_STATUS_POLL_MS,
   });
+  // A failed read says so (the spec's panel), even with an older status on screen.
+  const load: Load = query.error ? { state: 'error' } : query.data ? { state: 'ready', status: query.data } : { state: 'loading' };
+  const reload = () => query.refetch();
 
   const send = async (userId: number, minutes: 5 | 2) => {
     const failed = `Failed to send ${minutes}-minute reminder. Check console for details`;

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import {
   ApiError,
   Badge,
@@ -18,7 +19,6 @@ import {
   api,
   failureMessage,
   formatDateTime,
-  useInterval,
   useToast,
 } from '@lws/fe-ui';
 import { InboundSmsForm } from './InboundSmsForm';
@@ -35,33 +35,32 @@ type Load = { state: 'loading' } | { state: 'absent' } | { state: 'error' } | { 
  */
 export function TestProviderSection() {
   const { toast } = useToast();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [answering, setAnswering] = useState<string | null>(null);
   // Keys to press per call: empty presses 1 (accepting an alarm); a check-in reminder call takes a PIN.
   const [keys, setKeys] = useState<Record<string, string>>({});
-  const latest = useRef(0);
-
-  const reload = useCallback(async () => {
-    const ticket = ++latest.current;
-    try {
-      const calls = parseFakeCalls(await api.get('/api/test-provider/calls'));
-      const deliveries = parseDeliveries(await api.get('/api/notifications/deliveries?limit=50'));
-      if (ticket === latest.current) setLoad({ state: 'ready', calls, deliveries });
-    } catch (e) {
-      if (ticket !== latest.current) return;
-      if (e instanceof ApiError && e.status === 404) {
-        setLoad({ state: 'absent' });
-        return;
+  const query = useQuery({
+    queryKey: ['test-provider'],
+    queryFn: async ({ signal }) => {
+      try {
+        const calls = parseFakeCalls(await api.get('/api/test-provider/calls', { signal }));
+        const deliveries = parseDeliveries(await api.get('/api/notifications/deliveries?limit=50', { signal }));
+        return { present: true as const, calls, deliveries };
+      } catch (e) {
+        // A real provider is configured: there is nothing to show, and nothing to poll.
+        if (e instanceof ApiError && e.status === 404) return { present: false as const };
+        throw e;
       }
-      console.error('Loading the test provider failed', e);
-      setLoad((current) => (current.state === 'ready' ? current : { state: 'error' }));
-    }
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-  useInterval(() => void reload(), load.state === 'absent' ? null : TEST_PROVIDER_POLL_MS);
+    },
+    refetchInterval: (q) => (q.state.data?.present === false ? false : TEST_PROVIDER_POLL_MS),
+  });
+  const load: Load = query.data
+    ? query.data.present
+      ? { state: 'ready', calls: query.data.calls, deliveries: query.data.deliveries }
+      : { state: 'absent' }
+    : query.error
+      ? { state: 'error' }
+      : { state: 'loading' };
+  const reload = () => query.refetch();
 
   const answer = async (call: FakeCall, action: 'accept' | 'ignore') => {
     setAnswering(call.callSid);

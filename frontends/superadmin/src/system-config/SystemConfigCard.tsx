@@ -1,9 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Alert, Card, CardContent, CardDescription, CardHeader, CardTitle, Skeleton, api } from '@lws/fe-ui';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Card, CardContent, CardDescription, CardHeader, CardTitle, Skeleton, api, loadOf } from '@lws/fe-ui';
 
 const NUMBER_KEYS = ['EMERGENCY_NUMBER_1', 'EMERGENCY_NUMBER_2', 'EMERGENCY_NUMBER_3'] as const;
-
-type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; values: Map<string, string> };
 
 function parseConfig(body: unknown): Map<string, string> {
   if (!Array.isArray(body)) throw new Error('Invalid response format from server');
@@ -22,22 +20,12 @@ function parseConfig(body: unknown): Map<string, string> {
  * a browser.
  */
 export function SystemConfigCard() {
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const query = useQuery({ queryKey: ['system-config'], queryFn: async ({ signal }) => parseConfig(await api.get('/api/system-config', { signal })) });
+  const load = loadOf(query);
 
-  const reload = useCallback(async () => {
-    try {
-      setLoad({ state: 'ready', values: parseConfig(await api.get('/api/system-config')) });
-    } catch (e) {
-      console.error('Loading the system configuration failed', e);
-      setLoad({ state: 'error' });
-    }
-  }, []);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-
-  const numbers = load.state === 'ready' ? NUMBER_KEYS.map((key) => ({ key, value: load.values.get(key) ?? '' })) : [];
-  const timeout = load.state === 'ready' ? (load.values.get('EMERGENCY_CALL_TIMEOUT') ?? '') : '';
+  const values = load.state === 'ready' ? load.data : null;
+  const numbers = values ? NUMBER_KEYS.map((key) => ({ key, value: values.get(key) ?? '' })) : [];
+  const timeout = values?.get('EMERGENCY_CALL_TIMEOUT') ?? '';
 
   return (
     <Card data-testid="system-config">

@@ -1,4 +1,5 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import { Alert, Button, Checkbox, FieldError, Input, Label, Select, Switch, Textarea, api, failureField, failureMessage, useToast } from '@lws/fe-ui';
 import { ALARM_KINDS, INTERVALS, parsePeople, starterSteps, type AlarmKind, type Person, type PolicyStep, type Team, type TeamMonitor } from './teams-api';
 import { cleanStep, PolicyEditor, stepsProblem } from './PolicyEditor';
@@ -32,21 +33,11 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
   });
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
-  const [members, setMembers] = useState<Person[] | null>(null);
   const [moving, setMoving] = useState('');
-
-  const loadMembers = async () => {
-    try {
-      setMembers(parsePeople(await api.get(`/api/teams/${team.id}/members`)));
-    } catch (e) {
-      console.error('Loading the team members failed', e);
-      setMembers([]);
-    }
-  };
-  useEffect(() => {
-    void loadMembers();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per team
-  }, [team.id]);
+  // Who is in the team; an empty list when it cannot be read (the editor still works).
+  const membersQuery = useQuery({ queryKey: ['teams', 'members', team.id], queryFn: async ({ signal }) => parsePeople(await api.get(`/api/teams/${team.id}/members`, { signal })) });
+  const members = membersQuery.data ?? (membersQuery.error ? [] : null);
+  const loadMembers = () => membersQuery.refetch();
 
   const nameOf = (id: number | undefined) => admins.find((a) => a.id === id)?.name ?? (id ? `#${id}` : '');
   const setMonitor = (i: number, patch: Partial<TeamMonitor>) =>

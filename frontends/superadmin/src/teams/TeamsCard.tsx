@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import {
   Alert,
   Badge,
@@ -20,6 +21,8 @@ import {
   TableRow,
   api,
   failureMessage,
+  loadOf,
+  useLiveQuery,
   useToast,
 } from '@lws/fe-ui';
 import { parseLocationOptions } from '@lws/fe-ui/locations';
@@ -33,8 +36,6 @@ interface Loaded {
   locations: { id: number; name: string }[];
 }
 
-type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; data: Loaded };
-
 /**
  * The Teams tab (issue 12): every team with its workers, monitors and locations; create, edit
  * (monitors and deputies, check-in policy, escalation policy with a timeline preview, members) and
@@ -42,38 +43,36 @@ type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; data: 
  */
 export function TeamsCard() {
   const { toast } = useToast();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [newName, setNewName] = useState('');
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<Team | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
 
-  const reload = useCallback(async () => {
-    try {
+  const client = useQueryClient();
+  // The teams with the people and places a team is made of; any account change may move them.
+  const query = useLiveQuery({
+    queryKey: ['teams', 'with-members'],
+    queryFn: async ({ signal }): Promise<Loaded> => {
       const [teams, accounts, workers, locations] = await Promise.all([
-        api.get('/api/teams'),
-        api.get('/api/worker-accounts'),
-        api.get('/api/data/workers'),
-        api.get('/api/location-options'),
+        api.get('/api/teams', { signal }),
+        api.get('/api/worker-accounts', { signal }),
+        api.get('/api/data/workers', { signal }),
+        api.get('/api/location-options', { signal }),
       ]);
-      setLoad({
-        state: 'ready',
-        data: {
-          teams: parseTeams(teams),
-          admins: parsePeople(accounts).filter((p) => p.role === 'admin'),
-          workers: parsePeople(workers),
-          locations: parseLocationOptions(locations),
-        },
-      });
-    } catch (e) {
-      console.error('Loading the teams failed', e);
-      setLoad((current) => (current.state === 'ready' ? current : { state: 'error' }));
-    }
-  }, []);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
+      return {
+        teams: parseTeams(teams),
+        admins: parsePeople(accounts).filter((p) => p.role === 'admin'),
+        workers: parsePeople(workers),
+        locations: parseLocationOptions(locations),
+      };
+    },
+    live: { types: ['account'] },
+    pollMs: null,
+  });
+  const load = loadOf(query);
+  // A team's change shows in every list of teams (the report's filter, the accounts' team names).
+  const reload = () => client.invalidateQueries({ queryKey: ['teams'] });
 
   const create = async (event: FormEvent) => {
     event.preventDefault();

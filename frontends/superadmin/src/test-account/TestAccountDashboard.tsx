@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
 import {
   Alert,
   Badge,
@@ -19,7 +20,7 @@ import {
   api,
   failureMessage,
   formatDateTime,
-  useLiveRefresh,
+  useLiveQuery,
   useMinimumBusy,
   useToast,
 } from '@lws/fe-ui';
@@ -86,34 +87,26 @@ export function TestAccountDashboard() {
   const { toast } = useToast();
   const { load: workers, reload: reloadWorkers } = useWorkerAccounts();
   const [userId, setUserId] = useState<number | null>(null);
-  const [load, setLoad] = useState<Load>({ state: 'idle' });
   const [minutes, setMinutes] = useState<number>(DEFAULT_SIMULATION_MINUTES);
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmEnd, setConfirmEnd] = useState(false);
-  const [locations, setLocations] = useState<LocationOption[]>([]);
   const [startAt, setStartAt] = useState('');
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
-  const latest = useRef(0);
-
-  const reload = useCallback(async () => {
-    if (userId === null) return;
-    const ticket = ++latest.current;
-    setLoad((current) => (current.state === 'ready' ? current : { state: 'loading' }));
-    try {
-      const user = parseTestUser(await api.get(`/api/users/${userId}/with-relations`));
-      if (ticket === latest.current) setLoad({ state: 'ready', user });
-    } catch (e) {
-      console.error('Loading the test user failed', e);
-      if (ticket === latest.current) setLoad({ state: 'error' });
-    }
-  }, [userId]);
-
-  useEffect(() => {
-    setLoad({ state: 'idle' });
-    void reload();
-  }, [reload]);
   // The test user's shift also changes from their own screen: follow it live (no poll: the spec has none here).
-  useLiveRefresh(reload, { types: ['worker', 'account'], when: (e) => 'userId' in e.data && e.data.userId === userId, pollMs: null });
+  const testUser = useLiveQuery({
+    queryKey: ['test-user', userId],
+    queryFn: async ({ signal }) => parseTestUser(await api.get(`/api/users/${userId}/with-relations`, { signal })),
+    live: { types: ['worker', 'account'], when: (e) => 'userId' in e.data && e.data.userId === userId },
+    pollMs: null,
+    enabled: userId !== null,
+  });
+  // A failed read says so, even with the user read before on screen.
+  const load: Load =
+    userId === null ? { state: 'idle' } : testUser.error ? { state: 'error' } : testUser.data ? { state: 'ready', user: testUser.data } : { state: 'loading' };
+  const { refetch } = testUser;
+  const reload = useCallback(async () => {
+    if (userId !== null) await refetch();
+  }, [refetch, userId]);
 
   const run = async (key: string, action: () => Promise<unknown>, ok: { title: string; message: (body: unknown) => string }, failedTitle: string) => {
     setBusy(key);
@@ -134,25 +127,17 @@ export function TestAccountDashboard() {
     return next ? `Next check-in due ${formatDateTime(next)}.` : 'The check-in timer was updated.';
   };
 
-  useEffect(() => {
-    let active = true;
-    api
-      .get('/api/location-options')
-      .then((body) => {
-        if (!active) return;
-        const open = parseLocationOptions(body).filter((l) => l.isActive);
-        setLocations(open);
-        setStartAt((current) => current || open[0]?.name || '');
-      })
-      .catch((e: unknown) => console.error('Loading the locations failed', e));
-    return () => {
-      active = false;
-    };
-  }, []);
+  const openLocations = useQuery({
+    queryKey: ['location-options', 'active'],
+    queryFn: async ({ signal }) => parseLocationOptions(await api.get('/api/location-options', { signal })).filter((l) => l.isActive),
+  });
+  const locations: LocationOption[] = openLocations.data ?? [];
+  // The first open location is chosen until the superadmin picks one.
+  const chosen = startAt || locations[0]?.name || '';
 
   const startShift = async () => {
-    if (userId === null || !startAt) return;
-    await run('start', () => api.post(`/api/users/${userId}/start-shift`, { location: startAt }), { title: 'Shift started', message: due }, 'Failed to start shift');
+    if (userId === null || !chosen) return;
+    await run('start', () => api.post(`/api/users/${userId}/start-shift`, { location: chosen }), { title: 'Shift started', message: due }, 'Failed to start shift');
   };
 
   const endShift = async () => {
@@ -243,7 +228,7 @@ export function TestAccountDashboard() {
                   <div className="lws-actions">
                     <div className="lws-field">
                       <Label htmlFor="test-account-location">Location</Label>
-                      <Select id="test-account-location" value={startAt} onChange={(e) => setStartAt(e.target.value)} data-testid="test-account-location">
+                      <Select id="test-account-location" value={chosen} onChange={(e) => setStartAt(e.target.value)} data-testid="test-account-location">
                         {locations.map((l) => (
                           <option key={l.id} value={l.name}>
                             {l.name}
@@ -251,7 +236,7 @@ export function TestAccountDashboard() {
                         ))}
                       </Select>
                     </div>
-                    <Button busy={busy === 'start'} disabled={busy !== null || !startAt} onClick={() => void startShift()} data-testid="test-account-start-shift">
+                    <Button busy={busy === 'start'} disabled={busy !== null || !chosen} onClick={() => void startShift()} data-testid="test-account-start-shift">
                       Start Shift
                     </Button>
                   </div>

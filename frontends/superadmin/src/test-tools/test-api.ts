@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import { api, useLiveRefresh } from '@lws/fe-ui';
+import { useCallback } from 'react';
+import { api, useLiveQuery } from '@lws/fe-ui';
 import { parseAccounts, type Account } from '@lws/fe-monitor/accounts';
 
 /** Spec section 9: the simulation times offered, in minutes until the check-in is due; 0.17 is 10 seconds. */
@@ -33,19 +33,16 @@ export type WorkersLoad = { state: 'loading' } | { state: 'error' } | { state: '
  * no such seed here, so they offer the real worker accounts, and say plainly that changes are real.
  */
 export function useWorkerAccounts() {
-  const [load, setLoad] = useState<WorkersLoad>({ state: 'loading' });
+  const query = useLiveQuery({
+    queryKey: ['accounts', 'workers', 'test-tools'],
+    queryFn: async ({ signal }) => parseAccounts(await api.get('/api/worker-accounts', { signal })).filter((a) => a.role === 'worker'),
+    live: { types: ['account'] },
+    pollMs: null,
+  });
+  const load: WorkersLoad = query.data ? { state: 'ready', workers: query.data } : query.error ? { state: 'error' } : { state: 'loading' };
+  const { refetch } = query;
   const reload = useCallback(async () => {
-    try {
-      const workers = parseAccounts(await api.get('/api/worker-accounts')).filter((a) => a.role === 'worker');
-      setLoad({ state: 'ready', workers });
-    } catch (e) {
-      console.error('Loading worker accounts failed', e);
-      setLoad((current) => (current.state === 'ready' ? current : { state: 'error' }));
-    }
-  }, []);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-  useLiveRefresh(reload, { types: ['account'], pollMs: null });
+    await refetch();
+  }, [refetch]);
   return { load, reload };
 }

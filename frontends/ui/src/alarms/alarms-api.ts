@@ -122,11 +122,14 @@ export function parseAlarms(body: unknown): Alarm[] {
 }
 
 /** Every alarm not yet resolved, newest first. */
-export async function fetchOpenAlarms(): Promise<Alarm[]> {
-  return parseAlarms(await api.get('/api/alarms?open=true&limit=50'));
+export async function fetchOpenAlarms(signal?: AbortSignal): Promise<Alarm[]> {
+  return parseAlarms(await api.get('/api/alarms?open=true&limit=50', { signal }));
 }
 
 export const acknowledgeAlarm = (id: string) => api.post(`/api/alarms/${encodeURIComponent(id)}/acknowledge`);
 
 export const resolveAlarm = (id: string, verdict: AlarmVerdict, note: string) =>
   api.post(`/api/alarms/${encodeURIComponent(id)}/resolve`, { verdict, note });
+
+/** The open alarms are read afresh on every alarm event; this poll runs only while live updates are down. */
+export const ALARMS_POLL_MS = 5000;

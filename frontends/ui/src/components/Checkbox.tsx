@@ -1,7 +1,7 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { cx } from './cx';
 
-export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> {
+export interface CheckboxProps extends Omit<ComponentProps<'input'>, 'type'> {
   /** The visible label; the whole row is clickable. */
   label: ReactNode;
 }
@@ -15,7 +15,7 @@ export function Checkbox({ label, className, ...rest }: CheckboxProps) {
   );
 }
 
-export interface SwitchProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'role'> {
+export interface SwitchProps extends Omit<ComponentProps<'input'>, 'type' | 'role'> {
   label: ReactNode;
 }
 

@@ -85,7 +85,7 @@ export function useLiveEvents(types: readonly LiveEventType[], onEvent: (event: 
  * (the running one may have read the server before the change that asked for it). While `paused`
  * (e.g. a change of the user's own is in flight) requests wait and one reload runs when it ends.
  */
-export function useCoalescedReload(reload: () => unknown, paused = false): () => void {
+function useCoalescedReload(reload: () => unknown, paused = false): () => void {
   const latest = useRef(reload);
   latest.current = reload;
   const flags = useRef({ running: false, again: false, paused, waiting: false });
@@ -125,7 +125,7 @@ export function useCoalescedReload(reload: () => unknown, paused = false): () =>
 }
 
 /** `callback` every `ms` while live updates are not flowing (the spec's polling, kept as the fallback). */
-export function usePollWhileDown(callback: () => void, ms: number | null): void {
+function usePollWhileDown(callback: () => void, ms: number | null): void {
   const live = useLiveState() === 'open';
   useInterval(callback, live ? null : ms);
 }

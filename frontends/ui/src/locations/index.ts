@@ -1,5 +1,4 @@
-// The Locations tab shared by the admin and superadmin remotes, imported as
-// '@lws/fe-ui/locations' (bundled into each remote, like '@lws/fe-monitor/accounts').
-export { LocationsCard, LOCATION_NAME_MAX } from './LocationsCard';
+// The location list's data, read by the worker (start a shift), the monitors' Locations tab (in
+// '@lws/fe-monitor') and the superadmin's screens; imported as '@lws/fe-ui/locations'.
 export { parseLocationOptions } from './locations-api';
 export type { LocationOption } from './locations-api';

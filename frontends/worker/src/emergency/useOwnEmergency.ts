@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
-import { api, useLiveRefresh } from '@lws/fe-ui';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { api, useLiveQuery } from '@lws/fe-ui';
 
 /** Issue 13: the worker's own emergency, as the server tells it (GET /api/users/{id}/emergency). */
 export interface OwnEmergency {
@@ -29,27 +30,36 @@ function parse(body: unknown): OwnEmergency | null {
  * on screen is gone: a monitor has resolved it.
  */
 export function useOwnEmergency(userId: number) {
-  const [emergency, setEmergency] = useState<OwnEmergency | null>(null);
+  const client = useQueryClient();
+  // What is on screen stays when a read fails: an emergency is never hidden because a request failed.
+  const { data, refetch } = useLiveQuery({
+    queryKey: ['own-emergency', userId],
+    queryFn: async ({ signal }) => parse(await api.get(`/api/users/${userId}/emergency`, { signal })),
+    live: { types: ['alarm'], when: (e) => 'userId' in e.data && e.data.userId === userId },
+    pollMs: OWN_EMERGENCY_REFETCH_MS,
+  });
+  const emergency = data ?? null;
+
+  // Noticed in the same render as the emergency going, so the screen never shows neither.
+  const [seen, setSeen] = useState<OwnEmergency | null>(null);
   const [closed, setClosed] = useState(false);
+  if (emergency !== seen) {
+    setSeen(emergency);
+    if (seen && !emergency) setClosed(true);
+    if (emergency) setClosed(false);
+  }
 
+  /** Records the emergency the server just answered (raising one); a read in flight cannot undo it. */
+  const set = useCallback(
+    (next: OwnEmergency | null) => {
+      void client.cancelQueries({ queryKey: ['own-emergency', userId] });
+      client.setQueryData(['own-emergency', userId], next);
+    },
+    [client, userId],
+  );
   const reload = useCallback(async () => {
-    try {
-      const next = parse(await api.get(`/api/users/${userId}/emergency`));
-      setEmergency((current) => {
-        if (current && !next) setClosed(true);
-        if (next) setClosed(false);
-        return next;
-      });
-    } catch (e) {
-      // What is on screen stays: an emergency is never hidden because a request failed.
-      console.error('Loading your emergency failed', e);
-    }
-  }, [userId]);
+    await refetch();
+  }, [refetch]);
 
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-  useLiveRefresh(reload, { types: ['alarm'], when: (e) => 'userId' in e.data && e.data.userId === userId, pollMs: OWN_EMERGENCY_REFETCH_MS });
-
-  return { emergency, set: setEmergency, reload, closed, dismissClosed: () => setClosed(false) };
+  return { emergency, set, reload, closed, dismissClosed: () => setClosed(false) };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { ApiError, api } from '@lws/fe-ui';
 import { parseLocationOptions, type LocationOption } from '@lws/fe-ui/locations';
 
@@ -6,38 +6,21 @@ export type LocationsLoad = { state: 'loading' } | { state: 'error' } | { state:
 
 const parseActive = (body: unknown) => parseLocationOptions(body).filter((l) => l.isActive);
 
-// Spec section 7: the worker screen fetches the location list once and keeps it for the
-// session; a failed fetch is forgotten so the next visit tries again.
-let cached: Promise<LocationOption[]> | null = null;
-
-function activeLocations(): Promise<LocationOption[]> {
-  cached ??= api
-    .get('/api/location-options')
-    .then(parseActive)
-    .catch((e: unknown) => {
-      cached = null;
-      // A 401 means the session ended; the session check takes the worker to the login page.
-      if (e instanceof ApiError && e.status === 401) return [];
-      throw e;
-    });
-  return cached;
+async function activeLocations(signal: AbortSignal): Promise<LocationOption[]> {
+  try {
+    return parseActive(await api.get('/api/location-options', { signal }));
+  } catch (e) {
+    // A 401 means the session ended; the session check takes the worker to the login page.
+    if (e instanceof ApiError && e.status === 401) return [];
+    throw e;
+  }
 }
 
-/** The active locations a shift can start at. */
+/**
+ * The active locations a shift can start at. Spec section 7: the worker screen fetches the list
+ * once and keeps it for the session; a failed fetch is not kept, so the next visit tries again.
+ */
 export function useLocationOptions(): LocationsLoad {
-  const [load, setLoad] = useState<LocationsLoad>({ state: 'loading' });
-  useEffect(() => {
-    let live = true;
-    activeLocations().then(
-      (active) => live && setLoad({ state: 'ready', active }),
-      (e: unknown) => {
-        console.error('Loading locations failed', e);
-        if (live) setLoad({ state: 'error' });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return load;
+  const { data, isError } = useQuery({ queryKey: ['location-options', 'active'], queryFn: ({ signal }) => activeLocations(signal), staleTime: Infinity });
+  return data ? { state: 'ready', active: data } : isError ? { state: 'error' } : { state: 'loading' };
 }

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, useLiveRefresh } from '@lws/fe-ui';
+import { useCallback } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { api, useLiveQuery } from '@lws/fe-ui';
 import { parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
 import { DEFAULT_CHECK_IN_INTERVAL_MINUTES } from '@lws/rules';
 
@@ -18,54 +19,75 @@ export function extensionsOf(body: unknown): number {
 
 export type ShiftLoad = { state: 'loading' } | { state: 'error' } | { state: 'ready'; shift: ShiftState };
 
+/** What the worker screen reads of GET /api/users/{id}/with-relations. */
+export interface OwnShift {
+  shift: ShiftState;
+  /** The worker's own check-in interval (their settings; 60 minutes without), which the texts follow. */
+  intervalMinutes: number;
+  /** "+15 min" presses this shift has left (issue 13); 0 off shift or when there are none. */
+  extensionsLeft: number;
+  /** "Where I'll be" of the current shift (issue 13). */
+  shiftNote: string | null;
+}
+
+export function parseOwnShift(body: unknown): OwnShift {
+  const b = (body && typeof body === 'object' ? body : {}) as { settings?: { checkInInterval?: unknown } | null; shiftNote?: unknown };
+  const interval = b.settings?.checkInInterval;
+  return {
+    shift: parseShiftState(body),
+    intervalMinutes: typeof interval === 'number' && interval > 0 ? interval : DEFAULT_CHECK_IN_INTERVAL_MINUTES,
+    extensionsLeft: extensionsOf(body),
+    shiftNote: typeof b.shiftNote === 'string' && b.shiftNote ? b.shiftNote : null,
+  };
+}
+
+export const ownShiftKey = (userId: number) => ['worker-shift', userId] as const;
+
 /**
- * The signed-in worker's shift, from GET /api/users/{id}/with-relations. `set` records a state
- * the screen already knows (an optimistic start, a server's answer); a fetch that was already
- * in flight then cannot put an older state back on screen.
+ * The signed-in worker's shift. `set` records a state the screen already knows (an optimistic
+ * start, a server's answer): a fetch already in flight is cancelled, so it cannot put an older
+ * state back on screen. While `paused` (a shift change or check-in in flight, which a fetch could
+ * answer with the state from before it) nothing is fetched; afterwards it is fetched once.
  */
 export function useWorkerShift(userId: number, { paused }: { paused: boolean }) {
-  const [load, setLoad] = useState<ShiftLoad>({ state: 'loading' });
-  // The worker's own check-in interval (their settings; 60 minutes without), which the texts follow.
-  const [intervalMinutes, setIntervalMinutes] = useState(DEFAULT_CHECK_IN_INTERVAL_MINUTES);
-  // "+15 min" presses this shift has left (issue 13); 0 off shift or when there are none.
-  const [extensionsLeft, setExtensionsLeft] = useState(0);
-  // "Where I'll be" of the current shift (issue 13).
-  const [shiftNote, setShiftNote] = useState<string | null>(null);
-  const generation = useRef(0);
+  const client = useQueryClient();
+  const key = ownShiftKey(userId);
+  const query = useLiveQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) => parseOwnShift(await api.get(`/api/users/${userId}/with-relations`, { signal })),
+    live: { types: ['worker', 'alarm'], when: (e) => 'userId' in e.data && e.data.userId === userId },
+    pollMs: WORKER_REFETCH_MS,
+    enabled: !paused,
+  });
+  const { data, error, refetch } = query;
 
   /** Resolves with the shift read, or null when it could not be read. */
   const reload = useCallback(async (): Promise<ShiftState | null> => {
-    const started = generation.current;
-    try {
-      const body = await api.get<{ settings?: { checkInInterval?: unknown } | null; extensionsLeft?: unknown; shiftNote?: unknown }>(
-        `/api/users/${userId}/with-relations`,
+    const r = await refetch();
+    return r.isError || !r.data ? null : r.data.shift;
+  }, [refetch]);
+
+  const update = useCallback(
+    (change: Partial<OwnShift>) => {
+      void client.cancelQueries({ queryKey: ownShiftKey(userId) });
+      client.setQueryData<OwnShift>(ownShiftKey(userId), (old) =>
+        old ? { ...old, ...change } : { shift: change.shift!, intervalMinutes: DEFAULT_CHECK_IN_INTERVAL_MINUTES, extensionsLeft: 0, shiftNote: null, ...change },
       );
-      const shift = parseShiftState(body);
-      const interval = body?.settings?.checkInInterval;
-      setIntervalMinutes(typeof interval === 'number' && interval > 0 ? interval : DEFAULT_CHECK_IN_INTERVAL_MINUTES);
-      setExtensionsLeft(extensionsOf(body));
-      setShiftNote(typeof body?.shiftNote === 'string' && body.shiftNote ? body.shiftNote : null);
-      if (started === generation.current) setLoad({ state: 'ready', shift });
-      return shift;
-    } catch (e) {
-      console.error('Loading your shift failed', e);
-      // A failed poll keeps what is on screen; only a first load shows the error.
-      if (started === generation.current) setLoad((current) => (current.state === 'ready' ? current : { state: 'error' }));
-      return null;
-    }
-  }, [userId]);
+    },
+    [client, userId],
+  );
+  const set = useCallback((shift: ShiftState) => update({ shift }), [update]);
+  const setExtensionsLeft = useCallback((extensionsLeft: number) => update({ extensionsLeft }), [update]);
 
-  const set = useCallback((shift: ShiftState) => {
-    generation.current += 1;
-    setLoad({ state: 'ready', shift });
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-  // Nothing is fetched while a shift change or check-in is in flight: it could answer the state from
-  // before it. A change heard meanwhile is fetched once it has settled.
-  useLiveRefresh(reload, { types: ['worker', 'alarm'], when: (e) => 'userId' in e.data && e.data.userId === userId, pollMs: WORKER_REFETCH_MS, paused });
-
-  return { load, reload, set, intervalMinutes, extensionsLeft, setExtensionsLeft, shiftNote };
+  // A failed refetch keeps what is on screen; only a first load shows the error.
+  const load: ShiftLoad = data ? { state: 'ready', shift: data.shift } : error ? { state: 'error' } : { state: 'loading' };
+  return {
+    load,
+    reload,
+    set,
+    intervalMinutes: data?.intervalMinutes ?? DEFAULT_CHECK_IN_INTERVAL_MINUTES,
+    extensionsLeft: data?.extensionsLeft ?? 0,
+    setExtensionsLeft,
+    shiftNote: data?.shiftNote ?? null,
+  };
 }

@@ -1,6 +1,6 @@
 import { Badge, TableCell, formatDateTime, type BadgeVariant } from '@lws/fe-ui';
 import { ADMIN_STATUS_LABEL, adminStatus, type AdminStatus } from '@lws/rules';
-import type { ShiftState } from './shifts-api';
+import type { ShiftState } from '@lws/fe-ui/shifts';
 
 const STATUS_VARIANT: Record<AdminStatus, BadgeVariant> = {
   'checked-in': 'success',

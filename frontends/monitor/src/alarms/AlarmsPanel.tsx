@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import {
   Alert,
   ApiError,
@@ -24,7 +24,6 @@ import {
   failureMessage,
   formatDateTime,
   serverNow,
-  useLiveRefresh,
   useToast,
 } from '@lws/fe-ui';
 import {
@@ -34,11 +33,11 @@ import {
   STATE_LABELS,
   VERDICT_LABELS,
   acknowledgeAlarm,
-  fetchOpenAlarms,
+  useOpenAlarms,
   resolveAlarm,
   type Alarm,
   type AlarmVerdict,
-} from './alarms-api';
+} from '@lws/fe-ui/alarms';
 
 /** "just now", or "14 min ago", on the server's clock. */
 function ago(at: string): string {
@@ -46,8 +45,6 @@ function ago(at: string): string {
   return age === 'just now' ? age : `${age} ago`;
 }
 
-/** The open alarms are read afresh on every alarm event; this poll runs only while live updates are down. */
-export const ALARMS_POLL_MS = 5000;
 
 type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; alarms: Alarm[] };
 
@@ -179,33 +176,21 @@ function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; on
  */
 export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelProps) {
   const { toast } = useToast();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [acknowledging, setAcknowledging] = useState<string | null>(null);
   const [resolving, setResolving] = useState<Alarm | null>(null);
-  const latest = useRef(0);
+  // A failed poll keeps the list a monitor is reading; only a first read that fails says so.
+  const query = useOpenAlarms();
+  const load: Load = query.data
+    ? { state: 'ready', alarms: query.data }
+    : query.error
+      ? { state: 'error', message: query.error instanceof ApiError ? `Failed to fetch alarms: ${query.error.status}` : 'An error occurred while loading alarms' }
+      : { state: 'loading' };
+  const reload = () => query.refetch();
 
-  const reload = useCallback(async () => {
-    const ticket = ++latest.current;
-    try {
-      const alarms = await fetchOpenAlarms();
-      if (ticket === latest.current) setLoad({ state: 'ready', alarms });
-    } catch (e) {
-      console.error('Loading open alarms failed', e);
-      const message = e instanceof ApiError ? `Failed to fetch alarms: ${e.status}` : 'An error occurred while loading alarms';
-      // A failed poll keeps the list a monitor is reading, but says that it may be out of date.
-      if (ticket === latest.current) setLoad((current) => (current.state === 'ready' ? current : { state: 'error', message }));
-    }
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
   const readAlarms = load.state === 'ready' ? load.alarms : undefined;
   useEffect(() => {
     if (readAlarms) onOpenAlarms?.(readAlarms);
   }, [readAlarms, onOpenAlarms]);
-  // A worker's emergency opens an alarm too; its own alarm event follows, the worker event may come first.
-  useLiveRefresh(reload, { types: ['alarm', 'worker'], when: (e) => e.type === 'alarm' || (e.type === 'worker' && e.data.change === 'emergency'), pollMs: ALARMS_POLL_MS });
 
   const acknowledge = async (alarm: Alarm) => {
     setAcknowledging(alarm.id);

@@ -1,7 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Button, useAuth, useLiveRefresh, useServerTimeEvery } from '@lws/fe-ui';
-import { alarmAge, alarmLabel, fetchOpenAlarms, type Alarm } from './alarms-api';
-import { ALARMS_POLL_MS } from './AlarmsPanel';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Button, useAuth, useServerTimeEvery } from '@lws/fe-ui';
+import { alarmAge, alarmLabel, useOpenAlarms, type Alarm } from '@lws/fe-ui/alarms';
 
 /** The alert sounds again this often while an alarm waits for an owner. */
 export const ALARM_SOUND_EVERY_MS = 10_000;
@@ -33,28 +32,12 @@ function beep(context: AudioContext): void {
 export function AlarmBanner({ dashboardPath }: { dashboardPath: string }) {
   const { user } = useAuth();
   const monitor = user?.role === 'admin' || user?.role === 'superadmin';
-  const [waiting, setWaiting] = useState<Alarm[]>([]);
+  // The banner keeps what it showed when a read fails; the dashboard's panel says when alarms cannot be read.
+  const { data: open } = useOpenAlarms({ enabled: monitor });
+  const waiting = useMemo(() => (open ?? []).filter((a) => a.state === 'open'), [open]);
   const [muted, setMuted] = useState<ReadonlySet<string>>(new Set());
   const now = useServerTimeEvery(15_000);
   const audio = useRef<AudioContext | null>(null);
-
-  const reload = useCallback(async () => {
-    try {
-      setWaiting((await fetchOpenAlarms()).filter((a) => a.state === 'open'));
-    } catch (e) {
-      // The banner keeps what it showed; the dashboard's panel says when alarms cannot be read.
-      console.error('Loading open alarms for the banner failed', e);
-    }
-  }, []);
-  useEffect(() => {
-    if (monitor) void reload();
-  }, [monitor, reload]);
-  useLiveRefresh(reload, {
-    types: ['alarm', 'worker'],
-    when: (e) => e.type === 'alarm' || (e.type === 'worker' && e.data.change === 'emergency'),
-    pollMs: ALARMS_POLL_MS,
-    paused: !monitor,
-  });
 
   const count = monitor ? waiting.length : 0;
   // The tab's title counts them, whatever the page named it.

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import {
   Alert,
   ApiError,
@@ -21,13 +22,13 @@ import {
   TableHeader,
   TableRow,
   api,
+  loadOf,
   useToast,
 } from '@lws/fe-ui';
-import { parseLocationOptions, type LocationOption } from './locations-api';
+import { parseLocationOptions, type LocationOption } from '@lws/fe-ui/locations';
 
 export const LOCATION_NAME_MAX = 100;
 
-type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; items: LocationOption[] };
 type Action = 'create' | 'update' | 'delete';
 
 const SUCCESS: Record<Action, string> = {
@@ -51,31 +52,19 @@ function failureText(action: Action, error: unknown): string {
  */
 export function LocationsCard() {
   const { toast } = useToast();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [newName, setNewName] = useState('');
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<{ id: number; name: string } | null>(null);
   const [pending, setPending] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<LocationOption | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
-  const latest = useRef(0);
   const addId = useId();
-
-  const reload = useCallback(async () => {
-    const ticket = ++latest.current;
-    try {
-      const items = parseLocationOptions(await api.get('/api/location-options'));
-      if (ticket === latest.current) setLoad({ state: 'ready', items });
-    } catch (e) {
-      console.error('Loading locations failed', e);
-      // A failed refresh keeps the table the admin is working in; only a first load shows the error.
-      if (ticket === latest.current) setLoad((current) => (current.state === 'ready' ? current : { state: 'error' }));
-    }
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
+  const client = useQueryClient();
+  // Every location, active or not; the worker screen's list of active ones shares the key's start,
+  // so a change made here is read afresh there too.
+  const query = useQuery({ queryKey: ['location-options', 'all'], queryFn: async ({ signal }) => parseLocationOptions(await api.get('/api/location-options', { signal })) });
+  const load = loadOf(query);
+  const reload = () => client.invalidateQueries({ queryKey: ['location-options'] });
 
   const succeeded = (action: Action) => toast({ title: 'Success', message: SUCCESS[action] });
   const failed = (action: Action, e: unknown) => {
@@ -179,7 +168,7 @@ export function LocationsCard() {
           <Alert variant="error" data-testid="locations-error">
             Error loading locations
           </Alert>
-        ) : load.items.length === 0 ? (
+        ) : load.data.length === 0 ? (
           <p className="lws-muted" data-testid="locations-empty">
             No locations available. Add your first location above.
           </p>
@@ -193,7 +182,7 @@ export function LocationsCard() {
               </TableRow>
             </TableHeader>
             <TableBody>
-              {load.items.map((location) => {
+              {load.data.map((location) => {
                 const isEditing = editing?.id === location.id;
                 const busy = pending === location.id;
                 return (

@@ -1,0 +1,92 @@
+/** @jest-environment jsdom */
+import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeApi, ScreenProviders, signedInHint, supportDialogs, writes, type FakeRoutes } from '@lws/fe-ui/testing';
+import { CreateUserCard } from './CreateUserCard';
+
+const ADMIN = { id: 2, username: 'admin', name: 'Ada Min', role: 'admin' };
+let restore = () => undefined as void;
+
+beforeAll(() => {
+  supportDialogs();
+  signedInHint();
+});
+
+async function renderCard(routes: FakeRoutes = {}) {
+  const fake = fakeApi({ 'GET /api/auth/me': { body: ADMIN }, ...routes });
+  restore = fake.restore;
+  render(
+    <ScreenProviders>
+      <CreateUserCard />
+    </ScreenProviders>,
+  );
+  const form = await screen.findByTestId('create-user-form');
+  return { ...fake, form: within(form), user: userEvent.setup() };
+}
+
+afterEach(() => {
+  cleanup();
+  restore();
+});
+
+describe('CreateUserCard (spec section 5; issue 14: react-hook-form with the gateway schema)', () => {
+  it('names every broken rule under its field in the spec\'s words, sends nothing, and follows the input after', async () => {
+    const { form, user, sent } = await renderCard();
+    await user.type(form.getByLabelText('Username'), 'ab');
+    await user.type(form.getByLabelText('Password'), '12345');
+    await user.type(form.getByLabelText('Full Name'), 'A');
+    await user.click(form.getByRole('button', { name: 'Create User' }));
+    expect((await form.findByTestId('create-username-error')).textContent).toBe('Username must be at least 3 characters');
+    expect(form.getByTestId('create-password-error').textContent).toBe('Password must be at least 6 characters');
+    expect(form.getByTestId('create-name-error').textContent).toBe('Name must be at least 2 characters');
+    expect(form.getByTestId('create-phone-error').textContent).toBe('Phone number must include country code');
+    expect(writes(sent)).toEqual([]);
+
+    const phone = form.getByLabelText('Phone Number');
+    await user.clear(phone);
+    await user.type(phone, '+3312345678');
+    expect(form.getByTestId('create-phone-error').textContent).toBe('Phone should start with +44 for UK format');
+    await user.clear(phone);
+    await user.type(phone, '+44791112345');
+    expect(form.getByTestId('create-phone-error').textContent).toBe('Phone number must be in format +44 followed by 10 digits');
+    await user.type(phone, '6');
+    expect(form.queryByTestId('create-phone-error')).toBeNull();
+    expect(writes(sent)).toEqual([]);
+  });
+
+  it('sends what the gateway expects (lower-cased username, prepared phone, blanks left out) and empties the form', async () => {
+    const { form, user, sent } = await renderCard({
+      'POST /api/users': { status: 201, body: { user: { id: 9, name: 'Bo Field', username: 'bo.field' }, generatedPin: '4821' } },
+    });
+    await user.type(form.getByLabelText('Username'), ' Bo.Field ');
+    await user.type(form.getByLabelText('Password'), 'secret1');
+    await user.type(form.getByLabelText('Full Name'), 'Bo Field');
+    const phone = form.getByLabelText('Phone Number');
+    await user.clear(phone);
+    await user.type(phone, '44 7911 123456');
+    await user.click(form.getByRole('button', { name: 'Create User' }));
+    expect((await screen.findByTestId('one-time-secret-value')).textContent).toBe('4821');
+    expect(writes(sent)).toEqual([
+      { method: 'POST', path: '/api/users', body: { username: 'bo.field', password: 'secret1', name: 'Bo Field', phone: '+447911123456', role: 'worker' } },
+    ]);
+    expect(screen.getByText('Bo Field (bo.field) has been created successfully.')).toBeTruthy();
+    expect((form.getByLabelText('Username') as HTMLInputElement).value).toBe('');
+    expect((form.getByLabelText('Phone Number') as HTMLInputElement).value).toBe('+44');
+  });
+
+  it('puts the server\'s refusal under the field it names', async () => {
+    const { form, user } = await renderCard({
+      'POST /api/users': { status: 409, body: { statusCode: 409, message: 'Username already exists', field: 'username' } },
+    });
+    await user.type(form.getByLabelText('Username'), 'ann');
+    await user.type(form.getByLabelText('Password'), 'secret1');
+    await user.type(form.getByLabelText('Full Name'), 'Ann Lone');
+    await user.type(form.getByLabelText('Phone Number'), '7911123456');
+    await user.selectOptions(form.getByLabelText('User Role'), 'admin');
+    expect(form.getByTestId('new-admin-teams-hint').textContent).toBe('They will monitor the same teams as you.');
+    await user.click(form.getByRole('button', { name: 'Create User' }));
+    await waitFor(() => expect(form.getByTestId('create-username-error').textContent).toBe('Username already exists'));
+    expect(screen.getByText('Error Creating User')).toBeTruthy();
+  });
+});

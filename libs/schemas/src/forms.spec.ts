@@ -1,0 +1,46 @@
+import { createUserSchema as gatewayCreateUser } from '../../../services/gateway/src/users/users.schema';
+import { createUserSchema, loginSchema, profileDetailsSchema } from './index';
+
+const firstMessage = (r: { success: boolean; error?: { issues: { message: string; path: (string | number)[] }[] } }) =>
+  r.success ? 'accepted' : `${r.error!.issues[0].path.join('.')}: ${r.error!.issues[0].message}`;
+
+const FORM = { username: ' Bo.Field ', password: 'secret1', name: ' Bo Field ', phone: '44 7911 123456', role: 'worker', medicalInfo: '  ', pinCode: '' };
+
+describe('the forms\' schemas, shared by the screens and the gateway (issue 14)', () => {
+  it('turn a filled-in create-user form into the request the gateway takes: trimmed, lower-cased, blanks left out', () => {
+    expect(createUserSchema.parse(FORM)).toEqual({ username: 'bo.field', password: 'secret1', name: 'Bo Field', phone: '+447911123456', role: 'worker' });
+    expect(createUserSchema.parse({ ...FORM, pinCode: '4821', medicalInfo: ' Asthma ' })).toMatchObject({ pinCode: '4821', medicalInfo: 'Asthma' });
+  });
+
+  it.each([
+    [{ username: 'ab' }, 'username: Username must be at least 3 characters'],
+    [{ password: '12345' }, 'password: Password must be at least 6 characters'],
+    [{ name: 'A' }, 'name: Name must be at least 2 characters'],
+    [{ phone: '+44' }, 'phone: Phone number must include country code'],
+    [{ phone: '+3312345678' }, 'phone: Phone should start with +44 for UK format'],
+    [{ phone: '+44791112345' }, 'phone: Phone number must be in format +44 followed by 10 digits'],
+    [{ pinCode: '12a4' }, 'pinCode: PIN must be exactly 4 digits'],
+    [{ role: 'superadmin' }, 'role: Role must be worker or admin'],
+  ])('say the spec\'s words for a broken create-user field, the same in the form and at the gateway: %p', (change, expected) => {
+    expect(firstMessage(createUserSchema.safeParse({ ...FORM, ...change }))).toBe(expected);
+    expect(firstMessage(gatewayCreateUser.safeParse({ ...FORM, ...change }))).toBe(expected);
+  });
+
+  it('leave the real-number check to the gateway, which refuses a number no UK line has', () => {
+    const drama = { ...FORM, phone: '+447700900123' };
+    expect(firstMessage(createUserSchema.safeParse(drama))).toBe('accepted');
+    expect(firstMessage(gatewayCreateUser.safeParse(drama))).toBe('phone: Phone number must be in format +44 followed by 10 digits');
+  });
+
+  it('check a login as the login form and POST /api/auth/login both do', () => {
+    expect(loginSchema.parse({ username: ' Ann ', password: 'x' })).toEqual({ username: 'ann', password: 'x', rememberMe: false });
+    expect(firstMessage(loginSchema.safeParse({ username: ' ', password: 'x' }))).toBe('username: Username is required');
+    expect(firstMessage(loginSchema.safeParse({ username: 'ann', password: '' }))).toBe('password: Password is required');
+  });
+
+  it('normalise a profile phone as typed and say why one does not fit', () => {
+    expect(profileDetailsSchema.parse({ name: ' Ann ', phone: '07911 123456' })).toEqual({ name: 'Ann', phone: '+447911123456' });
+    expect(firstMessage(profileDetailsSchema.safeParse({ name: 'A', phone: '+447911123456' }))).toBe('name: Name is too short');
+    expect(firstMessage(profileDetailsSchema.safeParse({ name: 'Ann', phone: '+33612345678' }))).toBe('phone: Phone number must start with +44 (UK format)');
+  });
+});
