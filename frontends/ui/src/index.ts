@@ -72,6 +72,7 @@ export {
   useLiveEvents,
   useLiveRefresh,
   useLiveState,
+  useStreaming,
 } from './live/LiveEventsContext';
 export type { LiveRefreshOptions } from './live/LiveEventsContext';
 export { LiveStatusBadge } from './live/LiveStatusBadge';
@@ -90,7 +91,7 @@ export type {
   WorkerEvent,
 } from './live/live-events';
 
-export { QUERY_RETRIES, QUERY_RETRY_MS, createQueryClient, loadOf, shouldRetryQuery } from './query/query-client';
+export { QUERY_FRESH_MS, QUERY_RETRIES, createQueryClient, loadOf, queryRetryDelay, shouldRetryQuery } from './query/query-client';
 export type { Load } from './query/query-client';
 export { LiveQueries, concerns, invalidateFor, queryClientSingleton, useLiveQuery } from './query/live-queries';
 export type { LiveQueryOptions, LiveSource } from './query/live-queries';

@@ -18,7 +18,7 @@ import {
   formatDateTime,
   useLiveEvents,
   useLiveQuery,
-  useLiveState,
+  useStreaming,
   useMinimumBusy,
   type ActivityEvent,
   type LiveSource,
@@ -76,7 +76,7 @@ export function ActivityLogsCard() {
   const { accounts, teamNames } = useWorkerNames();
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
   const filterId = useId();
-  const streaming = useLiveState() === 'open';
+  const streaming = useStreaming();
 
   const log = useInfiniteQuery({
     queryKey: activityKey(userId),

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { useAuth } from '../auth/AuthContext';
 import { useInterval } from '../hooks/useInterval';
 import type { LiveEvent, LiveEventType } from './live-events';
@@ -22,14 +22,24 @@ class LiveHub {
   resync = (): void => {
     for (const l of [...this.listeners]) l.onResync();
   };
+
+  /** The stream's state, kept here rather than in React state: a screen re-renders only for what it reads of it. */
+  state: LiveState = 'idle';
+  private readonly stateListeners = new Set<() => void>();
+
+  setState = (state: LiveState): void => {
+    if (state === this.state) return;
+    this.state = state;
+    for (const l of [...this.stateListeners]) l();
+  };
+
+  subscribeState = (listener: () => void): (() => void) => {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  };
 }
 
-interface LiveEventsValue {
-  state: LiveState;
-  hub: LiveHub;
-}
-
-const LiveEventsContext = createContext<LiveEventsValue | null>(null);
+const LiveEventsContext = createContext<LiveHub | null>(null);
 
 /**
  * The page's one connection to the server's event stream, opened while someone is signed in and
@@ -39,25 +49,35 @@ export function LiveEventsProvider({ children }: { children: ReactNode }) {
   const { user } = useAuth();
   const session = user ? `${user.id}:${user.role}` : null;
   const hub = useMemo(() => new LiveHub(), []);
-  const [state, setState] = useState<LiveState>('idle');
 
   useEffect(() => {
     if (!session) {
-      setState('idle');
+      hub.setState('idle');
       return;
     }
-    const stream = new LiveStream({ onState: setState, onEvent: hub.emit, onResync: hub.resync });
+    const stream = new LiveStream({ onState: hub.setState, onEvent: hub.emit, onResync: hub.resync });
     stream.start();
     return () => stream.stop();
   }, [session, hub]);
 
-  const value = useMemo(() => ({ state, hub }), [state, hub]);
-  return <LiveEventsContext.Provider value={value}>{children}</LiveEventsContext.Provider>;
+  return <LiveEventsContext.Provider value={hub}>{children}</LiveEventsContext.Provider>;
 }
+
+const noHub = () => () => undefined;
 
 /** Whether live updates arrive; 'idle' outside a provider. Polling is for every other state. */
 export function useLiveState(): LiveState {
-  return useContext(LiveEventsContext)?.state ?? 'idle';
+  const hub = useContext(LiveEventsContext);
+  return useSyncExternalStore(hub?.subscribeState ?? noHub, () => hub?.state ?? 'idle');
+}
+
+/**
+ * Whether events flow now. A screen that only needs this (to poll or not) re-renders when it flips,
+ * not at every step of a reconnection.
+ */
+export function useStreaming(): boolean {
+  const hub = useContext(LiveEventsContext);
+  return useSyncExternalStore(hub?.subscribeState ?? noHub, () => hub?.state === 'open');
 }
 
 /**
@@ -66,7 +86,7 @@ export function useLiveState(): LiveState {
  * The latest callbacks are always the ones called.
  */
 export function useLiveEvents(types: readonly LiveEventType[], onEvent: (event: LiveEvent) => void, onResync: () => void): void {
-  const hub = useContext(LiveEventsContext)?.hub;
+  const hub = useContext(LiveEventsContext);
   const callbacks = useRef({ onEvent, onResync });
   callbacks.current = { onEvent, onResync };
   const key = types.join(',');
@@ -126,7 +146,7 @@ function useCoalescedReload(reload: () => unknown, paused = false): () => void {
 
 /** `callback` every `ms` while live updates are not flowing (the spec's polling, kept as the fallback). */
 function usePollWhileDown(callback: () => void, ms: number | null): void {
-  const live = useLiveState() === 'open';
+  const live = useStreaming();
   useInterval(callback, live ? null : ms);
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../api/api';
 import type { LiveEvent } from '../live/live-events';
 import { invalidateFor } from './live-queries';
-import { createQueryClient, shouldRetryQuery } from './query-client';
+import { createQueryClient, queryRetryDelay, shouldRetryQuery } from './query-client';
 
 const workerEvent = (userId: number): LiveEvent => ({ type: 'worker', data: { userId, change: 'checked_in', at: '2026-11-27T10:00:00Z' } });
 
@@ -35,10 +35,11 @@ describe('live queries (issue 14: the stream invalidates server state)', () => {
     expect([shift(), report(), quiet()]).toEqual([true, true, false]);
   });
 
-  it('tries a server or network failure once more, never a refusal', () => {
+  it("tries a server or network failure twice more, 1 s then 2 s later (spec section 9), never a refusal", () => {
     expect(shouldRetryQuery(0, new TypeError('Failed to fetch'))).toBe(true);
-    expect(shouldRetryQuery(0, new ApiError(503, 'Service Unavailable', '', null))).toBe(true);
-    expect(shouldRetryQuery(1, new ApiError(503, 'Service Unavailable', '', null))).toBe(false);
+    expect(shouldRetryQuery(1, new ApiError(503, 'Service Unavailable', '', null))).toBe(true);
+    expect(shouldRetryQuery(2, new ApiError(503, 'Service Unavailable', '', null))).toBe(false);
     expect(shouldRetryQuery(0, new ApiError(403, 'Forbidden', '', null))).toBe(false);
+    expect([0, 1, 2, 3, 4].map(queryRetryDelay)).toEqual([1000, 2000, 4000, 8000, 10000]);
   });
 });

@@ -1,7 +1,7 @@
 import { QueryClientProvider, useQuery, useQueryClient, type Query, type QueryClient, type QueryKey, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
 import { useRef, useState, type ReactNode } from 'react';
 import { useAuth } from '../auth/AuthContext';
-import { useLiveEvents, useLiveState } from '../live/LiveEventsContext';
+import { useLiveEvents, useStreaming } from '../live/LiveEventsContext';
 import { LIVE_EVENT_TYPES, type LiveEvent, type LiveEventType } from '../live/live-events';
 import { createQueryClient } from './query-client';
 
@@ -83,6 +83,6 @@ export interface LiveQueryOptions<T> extends Omit<UseQueryOptions<T, Error, T, Q
  * concerns it and after any gap in the stream, and every `pollMs` only while the stream is down.
  */
 export function useLiveQuery<T>({ live, pollMs, ...options }: LiveQueryOptions<T>): UseQueryResult<T, Error> {
-  const streaming = useLiveState() === 'open';
+  const streaming = useStreaming();
   return useQuery<T, Error, T, QueryKey>({ ...options, meta: { live }, refetchInterval: streaming || pollMs === null ? false : pollMs });
 }
