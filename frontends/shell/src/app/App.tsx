@@ -2,8 +2,9 @@ import { BrowserRouter, Route, Routes } from 'react-router';
 import { AuthProvider, LiveEventsProvider, LiveQueries, ToastProvider, ToastStack } from '@lws/fe-ui';
 import { CookieConsentBanner } from '../cookie-consent/CookieConsentBanner';
 import { AppLayout } from '../layout/AppLayout';
+import { LoginPage } from '../login/LoginPage';
 import { NotFoundPage } from '../not-found/NotFoundPage';
-import { LoginRoute, ProfileRoute } from './pages';
+import { ProfileRoute } from './pages';
 import { RemoteSection } from '../remotes/RemoteSection';
 import { DashboardGate, RequireAuth, RootRedirect, TestRemindersRedirect } from '../routing/guards';
 
@@ -18,7 +19,7 @@ export function App() {
           <LiveEventsProvider>
             <LiveQueries>
               <Routes>
-                <Route path="/login" element={<LoginRoute />} />
+                <Route path="/login" element={<LoginPage />} />
                 {/* The kiosk is a shared terminal: no session, no guard, no header. */}
                 <Route path="/kiosk" element={<RemoteSection name="kiosk" />} />
                 <Route path="/" element={<RootRedirect />} />

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Navigate } from 'react-router';
@@ -21,20 +20,28 @@ import {
   useAuth,
   useDocumentTitle,
 } from '@lws/fe-ui';
-import { loginSchema } from '@lws/schemas';
+import type { loginSchema } from '@lws/schemas';
+import { lazyZodResolver } from './lazy-resolver';
 import { loginFailureText } from './login-failure';
 import { readRememberedUsername, saveRememberedUsername } from './remembered-username';
+
+type LoginForm = z.input<typeof loginSchema>;
+type LoginRequest = z.output<typeof loginSchema>;
+
+// The gateway's own login schema, fetched when the form is first checked: the login screen shows
+// without waiting for the validation library, and it is there by the time anyone presses Log In.
+const login = lazyZodResolver<LoginForm, LoginRequest>(() => import('@lws/schemas').then((m) => m.loginSchema));
 
 /**
  * The login screen. The form checks what it sends with the gateway's own schema (the same words
  * for an empty field), then the server's answer says whether the account exists.
  */
 export function LoginPage() {
-  const { user, loading, login } = useAuth();
+  const { user, loading, login: signIn } = useAuth();
   useDocumentTitle('Log in');
   const [remembered] = useState(readRememberedUsername);
-  const form = useForm<z.input<typeof loginSchema>, unknown, z.output<typeof loginSchema>>({
-    resolver: zodResolver(loginSchema),
+  const form = useForm<LoginForm, unknown, LoginRequest>({
+    resolver: login.resolver,
     defaultValues: { username: remembered ?? '', password: '', rememberMe: remembered !== null },
   });
   const { errors, isSubmitting } = form.formState;
@@ -47,7 +54,7 @@ export function LoginPage() {
   const onSubmit = form.handleSubmit(async ({ username, password, rememberMe }) => {
     setFailure(null);
     try {
-      await login({ username, password, rememberMe });
+      await signIn({ username, password, rememberMe });
       saveRememberedUsername(rememberMe ? username : null);
     } catch (error) {
       setFailure(loginFailureText(error));
@@ -73,7 +80,7 @@ export function LoginPage() {
             <CardDescription>Enter your username and password to continue.</CardDescription>
           </CardHeader>
           <CardContent>
-            <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} data-testid="login-form" aria-label="Log in">
+            <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} onFocus={login.warm} data-testid="login-form" aria-label="Log in">
               {failure ? (
                 <Alert variant="error" data-testid="login-error">
                   {failure}

@@ -13,7 +13,7 @@ import {
   useAuth,
   type Role,
 } from '@lws/fe-ui';
-import { LoginRoute } from '../app/pages';
+import { LoginPage } from '../login/LoginPage';
 
 export const LOADING_TEXT = 'Loading...';
 export const REDIRECTING_TEXT = 'Redirecting...';
@@ -77,7 +77,7 @@ export function DashboardGate({ allow, children }: { allow: readonly Role[]; chi
   const { user, loading, error } = useAuth();
   if (loading) return <PageStatus text={LOADING_TEXT} />;
   if (!user && error) return <SessionCheckFailed />;
-  if (!user) return <LoginRoute />;
+  if (!user) return <LoginPage />;
   if (!allow.includes(user.role as Role)) return <Navigate to={ownPage(user.role)} replace />;
   return <>{children}</>;
 }
