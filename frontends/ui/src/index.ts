@@ -53,10 +53,7 @@ export {
   UK_PHONE_PATTERN,
   normaliseUkPhone,
   normaliseUkPhoneWhileTyping,
-  prepareCreationPhone,
   ukPhoneHint,
-  validateCreationPhone,
-  validateUkPhone,
 } from './validation/phone';
 export type { PhoneHint } from './validation/phone';
 

@@ -76,3 +76,14 @@ export const profileName = z
 /** The profile's "Edit Details" (PATCH /api/users/{id} with a name and phone). */
 export const profileDetailsSchema = z.object({ name: profileName, phone: profilePhone }, { errorMap: unknownFieldErrors }).strict();
 export type ProfileDetailsForm = z.input<typeof profileDetailsSchema>;
+
+/** An emergency contact's relation to the worker ("Partner", "Parent", "Friend"). */
+export const contactRelation = z
+  .string({ required_error: 'Relation is required', invalid_type_error: 'Relation is required' })
+  .trim()
+  .min(1, 'Relation is required')
+  .max(50, 'Relation must be at most 50 characters');
+
+/** The emergency contact dialog (POST and PATCH /api/emergency-contacts add the owner's id). */
+export const contactDetailsSchema = z.object({ name: profileName, phone: profilePhone, relation: contactRelation }, { errorMap: unknownFieldErrors }).strict();
+export type ContactDetailsForm = z.input<typeof contactDetailsSchema>;

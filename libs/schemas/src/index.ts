@@ -9,6 +9,8 @@ export {
 } from './phone';
 export {
   CREATABLE_ROLES,
+  contactDetailsSchema,
+  contactRelation,
   PIN_FORMAT,
   createUserSchema,
   loginSchema,
@@ -16,4 +18,4 @@ export {
   profileName,
   unknownFieldErrors,
 } from './forms';
-export type { CreatableRole, CreateUserForm, CreateUserRequest, ProfileDetailsForm } from './forms';
+export type { ContactDetailsForm, CreatableRole, CreateUserForm, CreateUserRequest, ProfileDetailsForm } from './forms';

@@ -1,21 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
-import {
-  Button,
-  Dialog,
-  FieldError,
-  Input,
-  Label,
-  api,
-  failureField,
-  failureMessage,
-  normaliseUkPhone,
-  useToast,
-} from '@lws/fe-ui';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { Button, Dialog, FieldError, Input, Label, api, failureField, failureMessage, useToast } from '@lws/fe-ui';
+import { contactDetailsSchema, type ContactDetailsForm } from '@lws/schemas';
 import { UkPhoneField } from './UkPhoneField';
 import type { EmergencyContact } from './profile-data';
-import { hasErrors, validateContact, type Errors } from './profile-validation';
-
-type Field = 'name' | 'phone' | 'relation';
 
 export interface ContactDialogProps {
   userId: number;
@@ -25,25 +15,22 @@ export interface ContactDialogProps {
   onSaved(): void;
 }
 
-/** Add or edit one emergency contact. Mounted only while open, so each opening starts clean. */
+/**
+ * Add or edit one emergency contact. Mounted only while open, so each opening starts clean. The
+ * gateway's own schema checks it, so the words under a field are the server's.
+ */
 export function ContactDialog({ userId, contact, onClose, onSaved }: ContactDialogProps) {
   const { toast } = useToast();
-  const [name, setName] = useState(contact?.name ?? '');
-  const [phone, setPhone] = useState(contact?.phone ?? '+44');
-  const [relation, setRelation] = useState(contact?.relation ?? '');
-  const [errors, setErrors] = useState<Errors<Field>>({});
-  const [saving, setSaving] = useState(false);
+  const form = useForm<ContactDetailsForm, unknown, z.output<typeof contactDetailsSchema>>({
+    resolver: zodResolver(contactDetailsSchema),
+    defaultValues: { name: contact?.name ?? '', phone: contact?.phone ?? '+44', relation: contact?.relation ?? '' },
+  });
+  const { errors, isSubmitting: saving } = form.formState;
   const ids = { name: useId(), nameError: useId(), relation: useId(), relationError: useId() };
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (saving) return;
-    const input = { name: name.trim(), phone: normaliseUkPhone(phone), relation: relation.trim() };
-    setPhone(input.phone);
-    const found = validateContact(input);
-    setErrors(found);
-    if (hasErrors(found)) return;
-    setSaving(true);
+  const onSubmit = form.handleSubmit(async (input) => {
+    // What is saved is what the field shows: the number in +44 form.
+    form.setValue('phone', input.phone);
     try {
       if (contact) await api.patch(`/api/emergency-contacts/${contact.id}`, { ...input, userId });
       else await api.post('/api/emergency-contacts', { ...input, userId });
@@ -54,11 +41,10 @@ export function ContactDialog({ userId, contact, onClose, onSaved }: ContactDial
       onSaved();
     } catch (e) {
       const field = failureField(e);
-      if (field === 'name' || field === 'phone' || field === 'relation') setErrors({ [field]: failureMessage(e, '') });
+      if (field === 'name' || field === 'phone' || field === 'relation') form.setError(field, { message: failureMessage(e, '') });
       toast({ title: 'Update failed', message: failureMessage(e, 'The contact could not be saved. Please try again.'), type: 'error' });
-      setSaving(false);
     }
-  };
+  });
 
   return (
     <Dialog
@@ -70,35 +56,37 @@ export function ContactDialog({ userId, contact, onClose, onSaved }: ContactDial
       description="Who should be told if you raise an emergency."
       data-testid="contact-dialog"
     >
-      <form className="lws-form" noValidate onSubmit={onSubmit} aria-label={contact ? 'Edit emergency contact' : 'Add emergency contact'}>
+      <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={contact ? 'Edit emergency contact' : 'Add emergency contact'}>
         <div className="lws-field">
           <Label htmlFor={ids.name}>Name</Label>
           <Input
+            {...form.register('name')}
             id={ids.name}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
             invalid={Boolean(errors.name)}
             aria-describedby={errors.name ? ids.nameError : undefined}
             data-testid="contact-name"
           />
           <FieldError id={ids.nameError} testId="contact-name-error">
-            {errors.name}
+            {errors.name?.message}
           </FieldError>
         </div>
-        <UkPhoneField label="Phone Number" value={phone} onChange={setPhone} error={errors.phone} testId="contact-phone" />
+        <Controller
+          control={form.control}
+          name="phone"
+          render={({ field }) => <UkPhoneField label="Phone Number" value={field.value} onChange={field.onChange} error={errors.phone?.message} testId="contact-phone" />}
+        />
         <div className="lws-field">
           <Label htmlFor={ids.relation}>Relation</Label>
           <Input
+            {...form.register('relation')}
             id={ids.relation}
             placeholder="e.g. Partner, Parent, Friend"
-            value={relation}
-            onChange={(e) => setRelation(e.target.value)}
             invalid={Boolean(errors.relation)}
             aria-describedby={errors.relation ? ids.relationError : undefined}
             data-testid="contact-relation"
           />
           <FieldError id={ids.relationError} testId="contact-relation-error">
-            {errors.relation}
+            {errors.relation?.message}
           </FieldError>
         </div>
         <div className="lws-dialog__footer">

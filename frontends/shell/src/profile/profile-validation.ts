@@ -1,24 +1,7 @@
-import { validateUkPhone } from '@lws/fe-ui';
-
 export type Errors<K extends string> = Partial<Record<K, string>>;
 
 export function hasErrors(errors: Record<string, string | undefined>): boolean {
   return Object.values(errors).some(Boolean);
-}
-
-/** The contact dialog's name and phone, by the spec's profile rules. */
-function validateNameAndPhone(input: { name: string; phone: string }): Errors<'name' | 'phone'> {
-  const errors: Errors<'name' | 'phone'> = {};
-  if (input.name.trim().length < 2) errors.name = 'Name is too short';
-  const phone = validateUkPhone(input.phone);
-  if (phone) errors.phone = phone;
-  return errors;
-}
-
-export function validateContact(input: { name: string; phone: string; relation: string }): Errors<'name' | 'phone' | 'relation'> {
-  const errors: Errors<'name' | 'phone' | 'relation'> = validateNameAndPhone(input);
-  if (!input.relation.trim()) errors.relation = 'Relation is required';
-  return errors;
 }
 
 export function validateSettings(input: { primaryContact: string }): Errors<'primaryContact'> {

@@ -1,6 +1,6 @@
-// The spec's UK phone rules, mirrored in the browser so mistakes show before a
-// round trip. The server re-checks every number (with libphonenumber-js) and
-// its answer is the one that counts.
+// What a phone field does as the user types: +44 form and a hint line. The rules that refuse a
+// number are the forms' schemas in @lws/schemas (the gateway's own), loaded with the forms; this
+// stays free of them so every page can show a phone field without the validation library.
 
 export const UK_PHONE_PATTERN = /^\+44\d{10}$/;
 
@@ -36,25 +36,4 @@ export function ukPhoneHint(value: string): PhoneHint {
   if (UK_PHONE_PATTERN.test(value)) return { tone: 'valid', text: PHONE_VALID_HINT };
   if (!value.startsWith('+44')) return { tone: 'invalid', text: PHONE_PREFIX_HINT };
   return { tone: 'neutral', text: '+44 followed by 10 digits' };
-}
-
-/** Profile and emergency-contact phone rules; the first broken rule's message, or null. */
-export function validateUkPhone(phone: string): string | null {
-  if (phone.length < 12) return 'Phone number must include country code';
-  if (!phone.startsWith('+44')) return 'Phone number must start with +44 (UK format)';
-  if (!UK_PHONE_PATTERN.test(phone)) return 'Phone number must be in format +44 followed by 10 digits';
-  return null;
-}
-
-/** User creation (spec section 5): whitespace removed and a leading 44 given its + before sending. */
-export function prepareCreationPhone(raw: string): string {
-  const s = raw.replace(/\s+/g, '');
-  return s.startsWith('44') ? `+${s}` : s;
-}
-
-/** User-creation phone rules, applied to the prepared value. */
-export function validateCreationPhone(phone: string): string | null {
-  if (phone.length < 5) return 'Phone number must include country code';
-  if (!phone.startsWith('+44')) return 'Phone should start with +44 for UK format';
-  return null;
 }

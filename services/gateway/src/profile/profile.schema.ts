@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { contactRelation } from '@lws/schemas';
 import { profileName, profilePhone, unknownFieldErrors } from '../users/users.schema';
 
 export const CHECK_IN_INTERVALS = [30, 50, 60, 120, 240] as const;
@@ -18,11 +19,8 @@ const userId = z.preprocess(
     .max(2147483647, 'Invalid user ID'),
 );
 
-const relation = z
-  .string({ required_error: 'Relation is required', invalid_type_error: 'Relation is required' })
-  .trim()
-  .min(1, 'Relation is required')
-  .max(50, 'Relation must be at most 50 characters');
+/** The contact dialog's rule, from @lws/schemas. */
+const relation = contactRelation;
 
 export const createContactSchema = z
   .object({ userId, name: profileName, phone: profilePhone, relation }, { errorMap: unknownFieldErrors })

@@ -1,0 +1,69 @@
+/** @jest-environment jsdom */
+import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeApi, ScreenProviders, signedInHint, supportDialogs, writes, type FakeRoutes } from '@lws/fe-ui/testing';
+import { ContactDialog } from './ContactDialog';
+
+let restore = () => undefined as void;
+
+beforeAll(() => {
+  supportDialogs();
+  signedInHint();
+});
+
+afterEach(() => {
+  cleanup();
+  restore();
+});
+
+function renderDialog(routes: FakeRoutes = {}, contact: Parameters<typeof ContactDialog>[0]['contact'] = null) {
+  const fake = fakeApi({ 'GET /api/auth/me': { body: { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker' } }, ...routes });
+  restore = fake.restore;
+  const onSaved = jest.fn();
+  render(
+    <ScreenProviders>
+      <ContactDialog userId={7} contact={contact} onClose={() => undefined} onSaved={onSaved} />
+    </ScreenProviders>,
+  );
+  return { ...fake, onSaved, user: userEvent.setup(), dialog: within(screen.getByTestId('contact-dialog')) };
+}
+
+describe('ContactDialog (spec section 5; issue 14: react-hook-form with the gateway schema)', () => {
+  it('names each missing or broken field in the gateway\'s words and sends nothing', async () => {
+    const { dialog, user, sent, onSaved } = renderDialog();
+    await user.type(dialog.getByLabelText('Name'), 'B');
+    await user.click(dialog.getByRole('button', { name: 'Save Contact' }));
+    expect((await dialog.findByTestId('contact-name-error')).textContent).toBe('Name is too short');
+    expect(dialog.getByTestId('contact-phone-error').textContent).toBe('Phone number must include country code');
+    expect(dialog.getByTestId('contact-relation-error').textContent).toBe('Relation is required');
+    expect(writes(sent)).toEqual([]);
+    expect(onSaved).not.toHaveBeenCalled();
+  });
+
+  it('adds a contact with the number in +44 form, for the worker it belongs to', async () => {
+    const { dialog, user, sent, onSaved } = renderDialog({ 'POST /api/emergency-contacts': { status: 201, body: { id: 3 } } });
+    await user.type(dialog.getByLabelText('Name'), ' Cy Field ');
+    const phone = dialog.getByLabelText('Phone Number') as HTMLInputElement;
+    await user.clear(phone);
+    await user.type(phone, '07911 654321');
+    await user.type(dialog.getByLabelText('Relation'), 'Brother');
+    await user.click(dialog.getByRole('button', { name: 'Save Contact' }));
+    expect(await screen.findByText('Cy Field will be told if you raise an emergency.')).toBeTruthy();
+    expect(writes(sent)).toEqual([{ method: 'POST', path: '/api/emergency-contacts', body: { name: 'Cy Field', phone: '+447911654321', relation: 'Brother', userId: 7 } }]);
+    expect(onSaved).toHaveBeenCalledTimes(1);
+  });
+
+  it('edits a contact in place and shows the server\'s refusal under its field', async () => {
+    const contact = { id: 3, userId: 7, name: 'Cy Field', phone: '+447911654321', relation: 'Brother' };
+    const { dialog, user, sent, onSaved } = renderDialog(
+      { 'PATCH /api/emergency-contacts/3': { status: 400, body: { statusCode: 400, message: 'Please enter a valid phone number, e.g. +447700900123', field: 'phone' } } },
+      contact,
+    );
+    expect((dialog.getByLabelText('Relation') as HTMLInputElement).value).toBe('Brother');
+    await user.click(dialog.getByRole('button', { name: 'Save Contact' }));
+    expect((await dialog.findByTestId('contact-phone-error')).textContent).toBe('Please enter a valid phone number, e.g. +447700900123');
+    expect(writes(sent)).toEqual([{ method: 'PATCH', path: '/api/emergency-contacts/3', body: { name: 'Cy Field', phone: '+447911654321', relation: 'Brother', userId: 7 } }]);
+    expect(onSaved).not.toHaveBeenCalled();
+  });
+});
