@@ -40,11 +40,21 @@ export function AlarmBanner({ dashboardPath }: { dashboardPath: string }) {
   const audio = useRef<AudioContext | null>(null);
 
   const count = monitor ? waiting.length : 0;
-  // The tab's title counts them, whatever the page named it.
+  // The tab's title counts them, whatever the page named it and whenever it names it (a page that
+  // loads after the banner sets its own title later): the count is put back each time the title changes.
   useEffect(() => {
-    const base = document.title.replace(TITLE_COUNT, '');
-    document.title = count > 0 ? `(${count}) ${base}` : base;
-  });
+    const apply = () => {
+      const base = document.title.replace(TITLE_COUNT, '');
+      const next = count > 0 ? `(${count}) ${base}` : base;
+      if (document.title !== next) document.title = next;
+    };
+    apply();
+    const title = document.querySelector('title');
+    if (!title) return;
+    const observer = new MutationObserver(apply);
+    observer.observe(title, { childList: true, characterData: true, subtree: true });
+    return () => observer.disconnect();
+  }, [count]);
   useEffect(
     () => () => {
       document.title = document.title.replace(TITLE_COUNT, '');
