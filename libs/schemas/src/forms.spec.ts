@@ -11,17 +11,9 @@ describe('the forms\' schemas, shared by the screens and the gateway (issue 14)'
     expect(createUserSchema.parse({ ...FORM, pinCode: '4821', medicalInfo: ' Asthma ' })).toMatchObject({ pinCode: '4821', medicalInfo: 'Asthma' });
   });
 
-  it.each([
-    [{ username: 'ab' }, 'username: Username must be at least 3 characters'],
-    [{ password: '12345' }, 'password: Password must be at least 6 characters'],
-    [{ name: 'A' }, 'name: Name must be at least 2 characters'],
-    [{ phone: '+44' }, 'phone: Phone number must include country code'],
-    [{ phone: '+3312345678' }, 'phone: Phone should start with +44 for UK format'],
-    [{ phone: '+44791112345' }, 'phone: Phone number must be in format +44 followed by 10 digits'],
-    [{ pinCode: '12a4' }, 'pinCode: PIN must be exactly 4 digits'],
-    [{ role: 'superadmin' }, 'role: Role must be worker or admin'],
-  ])('say the spec\'s words for a broken create-user field, %p', (change, expected) => {
-    expect(firstMessage(createUserSchema.safeParse({ ...FORM, ...change }))).toBe(expected);
+  it('say the spec\'s words for a broken create-user field (the gateway\'s test compares every field with POST /api/users)', () => {
+    expect(firstMessage(createUserSchema.safeParse({ ...FORM, phone: '+3312345678' }))).toBe('phone: Phone should start with +44 for UK format');
+    expect(firstMessage(createUserSchema.safeParse({ ...FORM, pinCode: '12a4' }))).toBe('pinCode: PIN must be exactly 4 digits');
   });
 
   it('check a login as the login form and POST /api/auth/login both do', () => {
