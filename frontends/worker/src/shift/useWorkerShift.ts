@@ -70,8 +70,9 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
   const update = useCallback(
     (change: Partial<OwnShift>) => {
       void client.cancelQueries({ queryKey: ownShiftKey(userId) });
+      // Before the first read there is nothing to amend but a shift itself: a count alone waits for the read.
       client.setQueryData<OwnShift>(ownShiftKey(userId), (old) =>
-        old ? { ...old, ...change } : { shift: change.shift!, intervalMinutes: DEFAULT_CHECK_IN_INTERVAL_MINUTES, extensionsLeft: 0, shiftNote: null, ...change },
+        old ? { ...old, ...change } : change.shift ? { shift: change.shift, intervalMinutes: DEFAULT_CHECK_IN_INTERVAL_MINUTES, extensionsLeft: 0, shiftNote: null, ...change } : old,
       );
     },
     [client, userId],
