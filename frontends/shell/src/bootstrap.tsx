@@ -1,14 +1,18 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { hasHint, SIGNED_IN_HINT } from '@lws/fe-ui';
+import { takeEarlySessionCheck } from './early-requests';
 import { registerServiceWorker } from './offline/register-service-worker';
+import { preloadFirstRemote } from './remotes/remote-registry';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element in index.html');
 
+preloadFirstRemote(location.pathname, hasHint(SIGNED_IN_HINT));
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <App firstSessionCheck={takeEarlySessionCheck()} />
   </StrictMode>,
 );
 

@@ -1,4 +1,7 @@
 import '@lws/fe-ui/styles.css';
+import { startEarlyRequests } from './early-requests';
+
+startEarlyRequests();
 
 // The async boundary lets Module Federation set up the shared singletons
 // (react, react-router, @lws/fe-ui) before any of them is first used.

@@ -3,6 +3,9 @@ export type { HttpMethod, RequestOptions } from './api/api';
 
 export { AuthProvider, AuthError, useAuth, INVALID_SERVER_RESPONSE, KIOSK_IDLE_MS } from './auth/AuthContext';
 export type { AuthContextValue, KioskWho, LoginInput, LogoutOptions, PinLoginResult } from './auth/AuthContext';
+// The shell's router, for a remote to navigate with: react-router itself is bundled by the shell
+// alone (it is not a shared module), so a remote must not import it.
+export { useNavigate } from 'react-router';
 export { ROLES, isRole, parseUser, roleHome, roleLabel } from './auth/user';
 export { dropHint, hasHint, KIOSK_HINT, SIGNED_IN_HINT } from './auth/hints';
 export type { Role, User } from './auth/user';

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
 import {
   Alert,
   AuthError,
@@ -20,6 +19,7 @@ import {
   roleHome,
   useAuth,
   useDocumentTitle,
+  useNavigate,
 } from '@lws/fe-ui';
 import { PinPad } from './PinPad';
 

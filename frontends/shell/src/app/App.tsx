@@ -8,14 +8,15 @@ import { ProfileRoute } from './pages';
 import { RemoteSection } from '../remotes/RemoteSection';
 import { DashboardGate, RequireAuth, RootRedirect, TestRemindersRedirect } from '../routing/guards';
 
-export function App() {
+/** `firstSessionCheck`: GET /api/auth/me, if the page already sent it (early-requests.ts). */
+export function App({ firstSessionCheck }: { firstSessionCheck?: Promise<Response> }) {
   return (
     // Navigation is applied at once, not as a transition, so that logging out
     // (clear the user, go to /kiosk) lands in one render and no guard sees the
     // old page without a user and sends the kiosk to /login instead.
     <BrowserRouter useTransitions={false}>
       <ToastProvider>
-        <AuthProvider>
+        <AuthProvider firstCheck={firstSessionCheck}>
           <LiveEventsProvider>
             <LiveQueries>
               <Routes>

@@ -1,7 +1,8 @@
-import { Component, Suspense, useState, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useEffect, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Card, CardDescription, CardFooter, CardHeader, CardTitle, PageStatus } from '@lws/fe-ui';
 import { EmergencyFallback } from './EmergencyFallback';
-import { markRemoteFailed, remoteComponent, type RemoteName } from './remote-registry';
+import { loadedRemote, loadRemoteComponent, markRemoteFailed } from './remote-registry';
+import type { RemoteName } from './runtime-config';
 
 interface BoundaryProps {
   name: RemoteName;
@@ -44,22 +45,42 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
   }
 }
 
+/**
+ * The remote's component once loaded, the loading state until then. Not a Suspense boundary:
+ * React holds back content that resolves within 300 ms of a Suspense fallback, which put the
+ * worker's screen on the page 0.3 s after it had arrived. A load that fails is thrown here, for
+ * the error boundary around to show.
+ */
+function RemoteLoader({ name }: { name: RemoteName }) {
+  const [state, setState] = useState<{ component?: ComponentType; error?: unknown }>(() => ({ component: loadedRemote(name) }));
+  useEffect(() => {
+    if (state.component) return;
+    let current = true;
+    loadRemoteComponent(name).then(
+      (component) => current && setState({ component }),
+      (error: unknown) => current && setState({ error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [name, state.component]);
+  if (state.error) throw state.error;
+  const Remote = state.component;
+  if (Remote) return <Remote />;
+  return (
+    <>
+      {name === 'worker' ? <EmergencyFallback /> : null}
+      <PageStatus text="Loading..." testId="remote-loading" />
+    </>
+  );
+}
+
 /** Loads a role remote's root component by its manifest, with a loading state and a retryable failure state. */
 export function RemoteSection({ name }: { name: RemoteName }) {
   const [attempt, setAttempt] = useState(0);
-  const Remote = remoteComponent(name);
   return (
     <RemoteErrorBoundary key={attempt} name={name} onRetry={() => setAttempt((n) => n + 1)}>
-      <Suspense
-        fallback={
-          <>
-            {name === 'worker' ? <EmergencyFallback /> : null}
-            <PageStatus text="Loading..." testId="remote-loading" />
-          </>
-        }
-      >
-        <Remote />
-      </Suspense>
+      <RemoteLoader name={name} />
     </RemoteErrorBoundary>
   );
 }

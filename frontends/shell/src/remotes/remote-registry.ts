@@ -1,38 +1,9 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-
-export const REMOTE_NAMES = ['worker', 'admin', 'superadmin', 'kiosk'] as const;
-export type RemoteName = (typeof REMOTE_NAMES)[number];
+import { remoteManifests, type RemoteName } from './runtime-config';
 
 /** A remote that neither loads nor fails within this time is treated as down. */
 export const REMOTE_LOAD_TIMEOUT_MS = 20_000;
-
-type RemoteManifests = Partial<Record<RemoteName, string>>;
-
-let manifestsPromise: Promise<RemoteManifests> | null = null;
-
-async function fetchManifests(): Promise<RemoteManifests> {
-  const response = await fetch('/config.json', { cache: 'no-store', headers: { Accept: 'application/json' } });
-  if (!response.ok) throw new Error(`Runtime configuration unavailable: ${response.status}`);
-  const body: unknown = await response.json();
-  const remotes = (body as { remotes?: unknown } | null)?.remotes;
-  if (!remotes || typeof remotes !== 'object') throw new Error('Runtime configuration has no "remotes" map');
-  const manifests: RemoteManifests = {};
-  for (const name of REMOTE_NAMES) {
-    const url = (remotes as Record<string, unknown>)[name];
-    if (typeof url === 'string' && url) manifests[name] = url;
-  }
-  return manifests;
-}
-
-/** Remote locations come from /config.json at runtime, so one shell build serves every deployment. */
-function remoteManifests(): Promise<RemoteManifests> {
-  manifestsPromise ??= fetchManifests().catch((error: unknown) => {
-    manifestsPromise = null;
-    throw error;
-  });
-  return manifestsPromise;
-}
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -56,22 +27,44 @@ async function loadRemoteApp(name: RemoteName, afterFailure: boolean): Promise<R
   return module;
 }
 
-const components = new Map<RemoteName, LazyExoticComponent<ComponentType>>();
+const loaded = new Map<RemoteName, ComponentType>();
+const loading = new Map<RemoteName, Promise<ComponentType>>();
 const failed = new Set<RemoteName>();
 
-/** One lazy component per remote, kept across visits so returning to a page does not flash a loader. */
-export function remoteComponent(name: RemoteName): LazyExoticComponent<ComponentType> {
-  let component = components.get(name);
-  if (!component) {
-    const afterFailure = failed.has(name);
-    component = lazy(() => loadRemoteApp(name, afterFailure));
-    components.set(name, component);
+/**
+ * A remote's root component once it has loaded, kept across visits so returning to a page does
+ * not flash a loader; undefined until then.
+ */
+export function loadedRemote(name: RemoteName): ComponentType | undefined {
+  return loaded.get(name);
+}
+
+/** Loads a remote's root component, once: every caller shares the one load in flight. */
+export function loadRemoteComponent(name: RemoteName): Promise<ComponentType> {
+  let promise = loading.get(name);
+  if (!promise) {
+    promise = loadRemoteApp(name, failed.has(name)).then((module) => {
+      loaded.set(name, module.default);
+      return module.default;
+    });
+    loading.set(name, promise);
   }
-  return component;
+  return promise;
+}
+
+/**
+ * Starts loading the remote the page opens on, as the app starts rather than once its first
+ * render has run: the kiosk, and a signed-in worker's screen. A failure is shown when the section
+ * renders, which retries it.
+ */
+export function preloadFirstRemote(path: string, signedIn: boolean): void {
+  const name = path === '/kiosk' ? 'kiosk' : path === '/worker' && signedIn ? 'worker' : null;
+  if (name) loadRemoteComponent(name).catch(() => undefined);
 }
 
 /** Forgets a failed remote so that the next render loads it afresh. */
 export function markRemoteFailed(name: RemoteName): void {
   failed.add(name);
-  components.delete(name);
+  loading.delete(name);
+  loaded.delete(name);
 }

@@ -1,14 +1,6 @@
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+import { sendRequest, type RequestOptions } from './request';
 
-export interface RequestOptions {
-  method?: HttpMethod;
-  /** Sent as JSON. */
-  body?: unknown;
-  /** Sent as it is, with its own content type (a file upload), instead of `body`. */
-  file?: { content: Blob | string; contentType: string };
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-}
+export type { HttpMethod, RequestOptions } from './request';
 
 /** A non-OK response. `message` is `{status}: {body text}` (the status text when the body is empty). */
 export class ApiError extends Error {
@@ -62,20 +54,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
 
 /** As `apiRequest`, also giving the response headers (e.g. a list's `X-Next-Cursor`). */
 export async function apiResponse<T = unknown>(path: string, options: RequestOptions = {}): Promise<{ body: T; headers: Headers }> {
-  const { method = 'GET', body, file, headers, signal } = options;
-  const response = await fetch(path, {
-    method,
-    credentials: 'include',
-    cache: 'no-store',
-    signal,
-    headers: {
-      Accept: 'application/json',
-      'X-Requested-With': 'XMLHttpRequest',
-      ...(file ? { 'Content-Type': file.contentType } : body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      ...headers,
-    },
-    body: file ? file.content : body === undefined ? undefined : JSON.stringify(body),
-  });
+  const response = await (options.started ?? sendRequest(path, options));
   const text = await response.text();
 
   if (!response.ok) {

@@ -67,7 +67,16 @@ function sameUser(a: User, b: User): boolean {
   return true;
 }
 
-export function AuthProvider({ children }: { children: ReactNode }) {
+interface AuthProviderProps {
+  children: ReactNode;
+  /**
+   * GET /api/auth/me, already sent by the shell while the app's code was loading: the first
+   * session check reads this answer instead of asking again.
+   */
+  firstCheck?: Promise<Response>;
+}
+
+export function AuthProvider({ children, firstCheck }: AuthProviderProps) {
   const navigate = useNavigate();
   const [user, setUser] = useState<User | null>(null);
   const [loading, setLoading] = useState(true);
@@ -76,10 +85,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // flight cannot overwrite the newer state with a stale answer.
   const generation = useRef(0);
 
-  const refresh = useCallback(async (): Promise<User | null> => {
+  const refreshWith = useCallback(async (sent?: Promise<Response>): Promise<User | null> => {
     const started = generation.current;
     try {
-      const body = await api.get('/api/auth/me');
+      const body = await api.get('/api/auth/me', { started: sent });
       const me = parseUser(body);
       if (!me) throw new Error(INVALID_SERVER_RESPONSE);
       if (started === generation.current) {
@@ -103,15 +112,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setLoading(false);
     }
   }, []);
+  const refresh = useCallback(() => refreshWith(), [refreshWith]);
 
+  const early = useRef(firstCheck);
   useEffect(() => {
+    const sent = early.current;
+    early.current = undefined;
     // No session cookie, so nothing to check: signed out at once, with no 401 on the way.
     if (!hasHint(SIGNED_IN_HINT)) {
       setLoading(false);
       return;
     }
-    void refresh();
-  }, [refresh]);
+    void refreshWith(sent);
+  }, [refreshWith]);
 
   // Any other call answering 401 may mean the session ended on the server;
   // only the session check itself decides, so a stray 401 never logs anyone out.

@@ -1,0 +1,30 @@
+import { hasHint, SIGNED_IN_HINT } from '@lws/fe-ui/hints';
+import { sendRequest } from '@lws/fe-ui/request';
+import { remoteManifests } from './remotes/runtime-config';
+
+/** Pages that are a remote's: the remotes' addresses are needed at once there. */
+const REMOTE_PAGE = /^\/(?:worker|admin|superadmin|kiosk)(?:\/|$)/;
+
+let sessionCheck: Promise<Response> | undefined;
+
+/**
+ * Sends the first screen's requests as the page starts, while the app's code is still downloading,
+ * rather than after its first render: the session check (when the hint cookie says there is a
+ * session) and, on a remote's page, /config.json. Neither reports a failure here: whoever reads
+ * the answer does, as before.
+ */
+export function startEarlyRequests(): void {
+  if (hasHint(SIGNED_IN_HINT)) {
+    sessionCheck = sendRequest('/api/auth/me');
+    sessionCheck.catch(() => undefined);
+  }
+  // A failure is forgotten by remoteManifests itself, so the section asks again when it loads.
+  if (REMOTE_PAGE.test(location.pathname)) remoteManifests().catch(() => undefined);
+}
+
+/** The session check sent early, for the app's first check to read; given out once. */
+export function takeEarlySessionCheck(): Promise<Response> | undefined {
+  const sent = sessionCheck;
+  sessionCheck = undefined;
+  return sent;
+}
