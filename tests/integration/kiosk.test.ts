@@ -101,7 +101,7 @@ describe('kiosks', () => {
 
     it('trims and validates name and location', async () => {
       const res = await admin.post('/api/kiosks').set(XHR).send({ name: '   ', location: 'Depot' }).expect(400);
-      expect(res.body).toEqual({ message: 'Name is required', field: 'name' });
+      expect(res.body).toEqual({ message: 'Kiosk name is required', field: 'name' });
       const long = await admin.post('/api/kiosks').set(XHR).send({ name: 'Desk', location: 'x'.repeat(101) }).expect(400);
       expect(long.body).toEqual({ message: 'Location must be at most 100 characters', field: 'location' });
       const ok = await admin.post('/api/kiosks').set(XHR).send({ name: '  Gate  ', location: ' Yard ' }).expect(201);

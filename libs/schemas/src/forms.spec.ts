@@ -1,4 +1,4 @@
-import { createUserSchema, loginSchema, profileDetailsSchema } from './index';
+import { addLocationSchema, changePasswordFormSchema, changePasswordSchema, createUserSchema, enrolKioskSchema, loginSchema, profileDetailsSchema } from './index';
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string; path: (string | number)[] }[] } }) =>
   r.success ? 'accepted' : `${r.error!.issues[0].path.join('.')}: ${r.error!.issues[0].message}`;
@@ -26,5 +26,24 @@ describe('the forms\' schemas, shared by the screens and the gateway (issue 14)'
     expect(profileDetailsSchema.parse({ name: ' Ann ', phone: '07911 123456' })).toEqual({ name: 'Ann', phone: '+447911123456' });
     expect(firstMessage(profileDetailsSchema.safeParse({ name: 'A', phone: '+447911123456' }))).toBe('name: Name is too short');
     expect(firstMessage(profileDetailsSchema.safeParse({ name: 'Ann', phone: '+33612345678' }))).toBe('phone: Phone number must start with +44 (UK format)');
+  });
+
+  it('check a password change by the spec, the confirmation in the form only', () => {
+    const form = { currentPassword: ' old ', newPassword: ' Chosen123 ', confirmPassword: 'Chosen123' };
+    expect(changePasswordFormSchema.parse(form)).toEqual({ currentPassword: 'old', newPassword: 'Chosen123', confirmPassword: 'Chosen123' });
+    expect(firstMessage(changePasswordFormSchema.safeParse({ ...form, newPassword: 'chosen123', confirmPassword: 'chosen123' }))).toBe(
+      'newPassword: Password must contain at least one uppercase letter',
+    );
+    expect(firstMessage(changePasswordFormSchema.safeParse({ ...form, confirmPassword: 'Chosen124' }))).toBe("confirmPassword: Passwords don't match");
+    // The gateway takes no confirmation: it never leaves the browser.
+    expect(firstMessage(changePasswordSchema.safeParse(form))).toMatch(/Unrecognized key.*confirmPassword/);
+    expect(changePasswordSchema.parse({ currentPassword: 'old', newPassword: 'Chosen123' })).toEqual({ currentPassword: 'old', newPassword: 'Chosen123' });
+  });
+
+  it('name the kiosk and location fields as the Kiosks tab labels them', () => {
+    expect(enrolKioskSchema.parse({ name: ' Reception ', location: ' Ground floor ' })).toEqual({ name: 'Reception', location: 'Ground floor' });
+    expect(firstMessage(enrolKioskSchema.safeParse({ name: ' ', location: 'x' }))).toBe('name: Kiosk name is required');
+    expect(firstMessage(enrolKioskSchema.safeParse({ name: 'x', location: 'y'.repeat(101) }))).toBe('location: Location must be at most 100 characters');
+    expect(firstMessage(addLocationSchema.safeParse({ name: '   ' }))).toBe('name: Location name is required');
   });
 });

@@ -87,3 +87,58 @@ export const contactRelation = z
 /** The emergency contact dialog (POST and PATCH /api/emergency-contacts add the owner's id). */
 export const contactDetailsSchema = z.object({ name: profileName, phone: profilePhone, relation: contactRelation }, { errorMap: unknownFieldErrors }).strict();
 export type ContactDetailsForm = z.input<typeof contactDetailsSchema>;
+
+/** A required line of text, trimmed, named by its label in the message. */
+const requiredText = (label: string, max = 100) =>
+  z
+    .string({ required_error: `${label} is required`, invalid_type_error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+/** POST /api/kiosks: the Kiosks tab's "Enrol This Device". */
+export const enrolKioskSchema = z.object({ name: requiredText('Kiosk name'), location: requiredText('Location') }).strict();
+export type EnrolKioskForm = z.input<typeof enrolKioskSchema>;
+
+export const LOCATION_NAME_MAX = 100;
+/** A location's name (spec section 5: trimmed, non-empty, also when edited). */
+export const locationName = requiredText('Location name', LOCATION_NAME_MAX);
+/** The Locations tab's "Add Location" (POST /api/locations takes the same name). */
+export const addLocationSchema = z.object({ name: locationName }).strict();
+export type AddLocationForm = z.input<typeof addLocationSchema>;
+
+const CURRENT_PASSWORD_REQUIRED = 'Current password is required';
+const NEW_PASSWORD_TOO_SHORT = 'New password must be at least 6 characters';
+
+/** POST /api/auth/change-password (spec section 5): the rules in the spec's order, on trimmed values. */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z
+      .string({ required_error: CURRENT_PASSWORD_REQUIRED, invalid_type_error: CURRENT_PASSWORD_REQUIRED })
+      .trim()
+      .min(1, CURRENT_PASSWORD_REQUIRED)
+      .max(200, 'Password is too long'),
+    newPassword: z
+      .string({ required_error: NEW_PASSWORD_TOO_SHORT, invalid_type_error: NEW_PASSWORD_TOO_SHORT })
+      .trim()
+      .min(6, NEW_PASSWORD_TOO_SHORT)
+      .regex(/[A-Z]/, 'Password must contain at least one uppercase letter')
+      .regex(/[0-9]/, 'Password must contain at least one number')
+      .max(200, 'Password is too long'),
+  })
+  .strict();
+
+export const PASSWORD_CONFIRM_REQUIRED = 'Please confirm your password';
+export const PASSWORDS_DIFFER = "Passwords don't match";
+
+/**
+ * The Change Password form: the request's fields and their confirmation, which never leaves the
+ * browser. The confirmation is checked even while another field is still wrong.
+ */
+export const changePasswordFormSchema = changePasswordSchema
+  .extend({ confirmPassword: z.string().trim() })
+  .superRefine((form, ctx) => {
+    if (!form.confirmPassword) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['confirmPassword'], message: PASSWORD_CONFIRM_REQUIRED });
+    else if (form.confirmPassword !== form.newPassword) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['confirmPassword'], message: PASSWORDS_DIFFER });
+  });
+export type ChangePasswordForm = z.input<typeof changePasswordFormSchema>;

@@ -9,6 +9,14 @@ export {
 } from './phone';
 export {
   CREATABLE_ROLES,
+  LOCATION_NAME_MAX,
+  PASSWORD_CONFIRM_REQUIRED,
+  PASSWORDS_DIFFER,
+  addLocationSchema,
+  changePasswordFormSchema,
+  changePasswordSchema,
+  enrolKioskSchema,
+  locationName,
   contactDetailsSchema,
   contactRelation,
   PIN_FORMAT,
@@ -18,4 +26,4 @@ export {
   profileName,
   unknownFieldErrors,
 } from './forms';
-export type { ContactDetailsForm, CreatableRole, CreateUserForm, CreateUserRequest, ProfileDetailsForm } from './forms';
+export type { AddLocationForm, ChangePasswordForm, EnrolKioskForm, ContactDetailsForm, CreatableRole, CreateUserForm, CreateUserRequest, ProfileDetailsForm } from './forms';

@@ -1,5 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import {
   Alert,
   Badge,
@@ -27,19 +30,11 @@ import {
   useAuth,
   useToast,
 } from '@lws/fe-ui';
+import { enrolKioskSchema, type EnrolKioskForm } from '@lws/schemas';
 import { parseCurrentKiosk, parseKiosks, type Kiosk } from './accounts-api';
 
-type Field = 'name' | 'location';
 const MAX_LENGTH = 100;
-
-function validateEnrolment(input: Record<Field, string>): Partial<Record<Field, string>> {
-  const errors: Partial<Record<Field, string>> = {};
-  if (!input.name.trim()) errors.name = 'Kiosk name is required';
-  else if (input.name.trim().length > MAX_LENGTH) errors.name = `Kiosk name must be at most ${MAX_LENGTH} characters`;
-  if (!input.location.trim()) errors.location = 'Location is required';
-  else if (input.location.trim().length > MAX_LENGTH) errors.location = `Location must be at most ${MAX_LENGTH} characters`;
-  return errors;
-}
+const EMPTY: EnrolKioskForm = { name: '', location: '' };
 
 /**
  * The Kiosks tab. Enrolment is done from the shared terminal itself: it gives
@@ -55,37 +50,27 @@ export function KiosksCard() {
   const kiosks = list.data ?? null;
   const loadError = list.error && !list.data ? failureMessage(list.error, 'The kiosk list could not be loaded.') : null;
   const current = here.data ?? null;
-  const [name, setName] = useState('');
-  const [location, setLocation] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [enrolling, setEnrolling] = useState(false);
+  // The gateway's own schema checks the form, so the words under a field are the server's.
+  const form = useForm<EnrolKioskForm, unknown, z.output<typeof enrolKioskSchema>>({ resolver: zodResolver(enrolKioskSchema), defaultValues: EMPTY });
+  const { errors, isSubmitting: enrolling } = form.formState;
   const [revoking, setRevoking] = useState<Kiosk | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = { name: useId(), nameError: useId(), location: useId(), locationError: useId(), explain: useId() };
 
   const reload = () => client.invalidateQueries({ queryKey: ['kiosks'] });
 
-  const onEnrol = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (enrolling) return;
-    const found = validateEnrolment({ name, location });
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setEnrolling(true);
+  const onEnrol = form.handleSubmit(async (input) => {
     try {
-      await api.post('/api/kiosks', { name: name.trim(), location: location.trim() });
-      toast({ title: 'Kiosk enrolled', message: `This device is now the kiosk "${name.trim()}".` });
-      setName('');
-      setLocation('');
+      await api.post('/api/kiosks', input);
+      toast({ title: 'Kiosk enrolled', message: `This device is now the kiosk "${input.name}".` });
+      form.reset(EMPTY);
       await reload();
     } catch (e) {
       const field = failureField(e);
-      if (field === 'name' || field === 'location') setErrors({ [field]: failureMessage(e, '') });
+      if (field === 'name' || field === 'location') form.setError(field, { message: failureMessage(e, '') });
       toast({ title: 'Enrolment failed', message: failureMessage(e, 'This device could not be enrolled. Please try again.'), type: 'error' });
-    } finally {
-      setEnrolling(false);
     }
-  };
+  });
 
   const confirmRevoke = async () => {
     if (!revoking) return;
@@ -124,38 +109,36 @@ export function KiosksCard() {
               </Button>
             </Alert>
           ) : null}
-          <form className="lws-form" noValidate onSubmit={onEnrol} aria-label="Enrol this device" aria-describedby={ids.explain} data-testid="kiosk-enrol-form">
+          <form className="lws-form" noValidate onSubmit={(event) => void onEnrol(event)} aria-label="Enrol this device" aria-describedby={ids.explain} data-testid="kiosk-enrol-form">
             <div className="lws-grid-2">
               <div className="lws-field">
                 <Label htmlFor={ids.name}>Kiosk Name</Label>
                 <Input
+                  {...form.register('name')}
                   id={ids.name}
-                  value={name}
                   maxLength={MAX_LENGTH}
                   placeholder="e.g. Reception tablet"
-                  onChange={(e) => setName(e.target.value)}
                   invalid={Boolean(errors.name)}
                   aria-describedby={errors.name ? ids.nameError : undefined}
                   data-testid="kiosk-name"
                 />
                 <FieldError id={ids.nameError} testId="kiosk-name-error">
-                  {errors.name}
+                  {errors.name?.message}
                 </FieldError>
               </div>
               <div className="lws-field">
                 <Label htmlFor={ids.location}>Location</Label>
                 <Input
+                  {...form.register('location')}
                   id={ids.location}
-                  value={location}
                   maxLength={MAX_LENGTH}
                   placeholder="e.g. The Prospect Building, ground floor"
-                  onChange={(e) => setLocation(e.target.value)}
                   invalid={Boolean(errors.location)}
                   aria-describedby={errors.location ? ids.locationError : undefined}
                   data-testid="kiosk-location"
                 />
                 <FieldError id={ids.locationError} testId="kiosk-location-error">
-                  {errors.location}
+                  {errors.location?.message}
                 </FieldError>
               </div>
             </div>

@@ -1,5 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState, type KeyboardEvent } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import {
   Alert,
   ApiError,
@@ -26,8 +29,9 @@ import {
   useToast,
 } from '@lws/fe-ui';
 import { parseLocationOptions, type LocationOption } from '@lws/fe-ui/locations';
+import { addLocationSchema, LOCATION_NAME_MAX, type AddLocationForm } from '@lws/schemas';
 
-export const LOCATION_NAME_MAX = 100;
+export { LOCATION_NAME_MAX };
 
 type Action = 'create' | 'update' | 'delete';
 
@@ -52,8 +56,12 @@ function failureText(action: Action, error: unknown): string {
  */
 export function LocationsCard() {
   const { toast } = useToast();
-  const [newName, setNewName] = useState('');
-  const [adding, setAdding] = useState(false);
+  // Add is offered once the gateway's own schema would take the name.
+  const addForm = useForm<AddLocationForm, unknown, z.output<typeof addLocationSchema>>({
+    resolver: zodResolver(addLocationSchema),
+    mode: 'onChange',
+    defaultValues: { name: '' },
+  });
   const [editing, setEditing] = useState<{ id: number; name: string } | null>(null);
   const [pending, setPending] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<LocationOption | null>(null);
@@ -72,22 +80,16 @@ export function LocationsCard() {
     toast({ title: 'Error', message: failureText(action, e), type: 'error' });
   };
 
-  const onAdd = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const name = newName.trim();
-    if (!name || adding) return;
-    setAdding(true);
+  const onAdd = addForm.handleSubmit(async ({ name }) => {
     try {
       await api.post('/api/location-options', { name, isActive: true });
-      setNewName('');
+      addForm.reset({ name: '' });
       succeeded('create');
     } catch (e) {
       failed('create', e);
-    } finally {
-      setAdding(false);
     }
     await reload();
-  };
+  });
 
   const update = async (location: LocationOption, changes: { name: string } | { isActive: boolean }) => {
     setPending(location.id);
@@ -146,19 +148,18 @@ export function LocationsCard() {
         <CardDescription>Add, rename, deactivate or remove the locations workers start their shifts at.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form className="lws-inline-form" noValidate onSubmit={onAdd} aria-label="Add a location" data-testid="location-add-form">
+        <form className="lws-inline-form" noValidate onSubmit={(event) => void onAdd(event)} aria-label="Add a location" data-testid="location-add-form">
           <Label htmlFor={addId} className="lws-visually-hidden">
             New location name
           </Label>
           <Input
+            {...addForm.register('name')}
             id={addId}
-            value={newName}
             maxLength={LOCATION_NAME_MAX}
             placeholder="Enter new location name"
-            onChange={(e) => setNewName(e.target.value)}
             data-testid="location-new-name"
           />
-          <Button type="submit" disabled={!newName.trim()} busy={adding} data-testid="location-add">
+          <Button type="submit" disabled={!addForm.formState.isValid} busy={addForm.formState.isSubmitting} data-testid="location-add">
             Add
           </Button>
         </form>

@@ -1,4 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import {
   Alert,
   Button,
@@ -16,59 +19,49 @@ import {
   useAuth,
   useToast,
 } from '@lws/fe-ui';
-import { hasErrors, validatePasswordChange, type Errors, type PasswordChange } from './profile-validation';
+import { changePasswordFormSchema, type ChangePasswordForm } from '@lws/schemas';
 
-type Field = keyof PasswordChange;
+type Field = keyof ChangePasswordForm;
 
-const EMPTY: PasswordChange = { currentPassword: '', newPassword: '', confirmPassword: '' };
+const EMPTY: ChangePasswordForm = { currentPassword: '', newPassword: '', confirmPassword: '' };
 const FIELDS: { key: Field; label: string; autoComplete: string; testId: string }[] = [
   { key: 'currentPassword', label: 'Current Password', autoComplete: 'current-password', testId: 'password-current' },
   { key: 'newPassword', label: 'New Password', autoComplete: 'new-password', testId: 'password-new' },
   { key: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password', testId: 'password-confirm' },
 ];
 
-/** Spec section 5, "Change password": rules checked as the user types, values trimmed before sending. */
+/**
+ * Spec section 5, "Change password": rules checked as the user types, values trimmed before sending.
+ * The gateway's own schema checks it, so the words under a field are the server's.
+ */
 export function ChangePasswordCard({ temporary }: { temporary: boolean }) {
   const { toast } = useToast();
   const { refresh } = useAuth();
-  const [values, setValues] = useState<PasswordChange>(EMPTY);
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
-  const [serverErrors, setServerErrors] = useState<Errors<Field>>({});
-  const [saving, setSaving] = useState(false);
+  const form = useForm<ChangePasswordForm, unknown, z.output<typeof changePasswordFormSchema>>({
+    resolver: zodResolver(changePasswordFormSchema),
+    mode: 'onChange',
+    defaultValues: EMPTY,
+  });
+  const { errors, isSubmitting: saving } = form.formState;
   const baseId = useId();
 
-  const ruleErrors = validatePasswordChange(values);
-  const shown = (field: Field) => serverErrors[field] ?? (touched[field] ? ruleErrors[field] : undefined);
-
-  const onChange = (field: Field, value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setTouched((t) => ({ ...t, [field]: true }));
-    setServerErrors({});
+  // A new password typed after the confirmation rechecks it; an untouched confirmation stays quiet.
+  const recheckConfirmation = () => {
+    if (form.getFieldState('confirmPassword').isDirty) void form.trigger('confirmPassword');
   };
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (saving) return;
-    setTouched({ currentPassword: true, newPassword: true, confirmPassword: true });
-    if (hasErrors(ruleErrors)) return;
-    setSaving(true);
+  const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
     try {
-      await api.post('/api/auth/change-password', {
-        currentPassword: values.currentPassword.trim(),
-        newPassword: values.newPassword.trim(),
-      });
+      await api.post('/api/auth/change-password', { currentPassword, newPassword });
       toast({ title: 'Password Changed', message: 'Your password has been updated. Other devices have been logged out.' });
-      setValues(EMPTY);
-      setTouched({});
+      form.reset(EMPTY);
       await refresh();
     } catch (e) {
       const field = failureField(e);
-      if (field === 'currentPassword' || field === 'newPassword') setServerErrors({ [field]: failureMessage(e, '') });
+      if (field === 'currentPassword' || field === 'newPassword') form.setError(field, { message: failureMessage(e, '') });
       toast({ title: 'Password Change Failed', message: failureMessage(e, 'Failed to change password'), type: 'error' });
-    } finally {
-      setSaving(false);
     }
-  };
+  });
 
   return (
     <Card data-testid="profile-password">
@@ -77,14 +70,14 @@ export function ChangePasswordCard({ temporary }: { temporary: boolean }) {
         <CardDescription>At least 6 characters, with an uppercase letter and a number.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form className="lws-form" noValidate onSubmit={onSubmit} aria-label="Change password" data-testid="password-form">
+        <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Change password" data-testid="password-form">
           {temporary ? (
             <Alert variant="warning" data-testid="password-temporary">
               You are using a temporary password. Choose your own now.
             </Alert>
           ) : null}
           {FIELDS.map(({ key, label, autoComplete, testId }) => {
-            const error = shown(key);
+            const error = errors[key]?.message;
             const id = `${baseId}-${key}`;
             return (
               <div className="lws-field" key={key}>
@@ -93,8 +86,7 @@ export function ChangePasswordCard({ temporary }: { temporary: boolean }) {
                   id={id}
                   type="password"
                   autoComplete={autoComplete}
-                  value={values[key]}
-                  onChange={(e) => onChange(key, e.target.value)}
+                  {...form.register(key, key === 'newPassword' ? { onChange: recheckConfirmation } : undefined)}
                   invalid={Boolean(error)}
                   aria-describedby={error ? `${id}-error` : undefined}
                   data-testid={testId}

@@ -16,21 +16,5 @@ export const duressPinSchema = z
   .object({ currentPin: fourDigits, duressPin: fourDigits.nullable() })
   .strict('Only currentPin and duressPin may be sent');
 
-const CURRENT_REQUIRED = 'Current password is required';
-const NEW_TOO_SHORT = 'New password must be at least 6 characters';
-
-/** Spec section 5, checks in the spec's order; values are trimmed as the spec's client does. */
-export const changePasswordSchema = z.object({
-  currentPassword: z
-    .string({ required_error: CURRENT_REQUIRED, invalid_type_error: CURRENT_REQUIRED })
-    .trim()
-    .min(1, CURRENT_REQUIRED)
-    .max(200, 'Password is too long'),
-  newPassword: z
-    .string({ required_error: NEW_TOO_SHORT, invalid_type_error: NEW_TOO_SHORT })
-    .trim()
-    .min(6, NEW_TOO_SHORT)
-    .regex(/[A-Z]/, 'Password must contain at least one uppercase letter')
-    .regex(/[0-9]/, 'Password must contain at least one number')
-    .max(200, 'Password is too long'),
-}).strict();
+/** Spec section 5, checks in the spec's order; values are trimmed as the spec's client does. The Change Password form checks with the same schema. */
+export { changePasswordSchema } from '@lws/schemas';

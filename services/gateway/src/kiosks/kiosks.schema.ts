@@ -1,18 +1,12 @@
 import { z } from 'zod';
 import { PIN_FORMAT } from '../credentials/credentials.schema';
 
-const text = (label: string) =>
-  z
-    .string({ required_error: `${label} is required`, invalid_type_error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(100, `${label} must be at most 100 characters`);
-
 export const KIOSK_NOT_FOUND = 'Kiosk not found';
 /** An admin of some teams enrols kiosks at those teams' locations only. */
 export const NOT_YOUR_LOCATION = "Choose a location of one of your teams";
 
-export const enrolKioskSchema = z.object({ name: text('Name'), location: text('Location') }).strict();
+/** The Kiosks tab's enrolment form checks with the same schema. */
+export { enrolKioskSchema } from '@lws/schemas';
 
 export const WHO_FIRST = 'Choose your name first';
 

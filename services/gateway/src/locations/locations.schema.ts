@@ -1,16 +1,12 @@
 import { z } from 'zod';
+import { locationName } from '@lws/schemas';
 import { unknownFieldErrors } from '../users/users.schema';
 
-export const LOCATION_NAME_MAX = 100;
-const NAME_REQUIRED = 'Location name is required';
+export { LOCATION_NAME_MAX } from '@lws/schemas';
 const ACTIVE_BOOLEAN = 'isActive must be true or false';
 
-/** Spec section 5: trimmed, non-empty (also when edited). */
-const name = z
-  .string({ required_error: NAME_REQUIRED, invalid_type_error: NAME_REQUIRED })
-  .trim()
-  .min(1, NAME_REQUIRED)
-  .max(LOCATION_NAME_MAX, `Location name must be at most ${LOCATION_NAME_MAX} characters`);
+/** Spec section 5: trimmed, non-empty (also when edited); the Locations tab checks the same. */
+const name = locationName;
 
 const isActive = z.boolean({ required_error: ACTIVE_BOOLEAN, invalid_type_error: ACTIVE_BOOLEAN });
 
