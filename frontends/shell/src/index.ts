@@ -4,7 +4,7 @@ import { startEarlyRequests } from './early-requests';
 startEarlyRequests();
 
 // The async boundary lets Module Federation set up the shared singletons
-// (react, react-router, @lws/fe-ui) before any of them is first used.
+// (react, the query library, @lws/fe-ui) before any of them is first used.
 import('./bootstrap').catch((error: unknown) => {
   console.error('The application failed to start', error);
   const root = document.getElementById('root');
