@@ -253,7 +253,7 @@ test('a worker misses a check-in: reminders and the alarm call go out, the call 
     await expect(dialog.getByRole('heading', { name: 'Resolve Alarm' })).toBeVisible();
     await dialog.getByRole('button', { name: 'Resolve Alarm' }).click();
     await expect(dialog.getByTestId('resolve-verdict-error')).toBeVisible();
-    await expect(dialog.getByTestId('resolve-note-error')).toHaveText('A note is required');
+    await expect(dialog.getByTestId('resolve-note-error')).toHaveText('Please write a note on how the alarm was resolved');
     await dialog.getByLabel('False alarm').check();
     await dialog.getByLabel('Note').fill('Phone battery died; the worker was safe.');
     await dialog.getByRole('button', { name: 'Resolve Alarm' }).click();

@@ -203,13 +203,13 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
 
     it('resolving needs a verdict and a note, each named when missing or wrong', async () => {
       const resolve = (body: object) => admin.agent.post(`/api/alarms/${alarm.id}/resolve`).set(XHR).send(body);
-      const verdict = { message: "verdict must be 'genuine' or 'false_alarm'", field: 'verdict' };
+      const verdict = { message: 'Choose whether the alarm was genuine or a false alarm', field: 'verdict' };
       const note = { message: 'Please write a note on how the alarm was resolved', field: 'note' };
       expect((await resolve({}).expect(400)).body).toEqual(verdict);
       expect((await resolve({ verdict: 'maybe', note: 'Spoke to her' }).expect(400)).body).toEqual(verdict);
       expect((await resolve({ verdict: 'false_alarm' }).expect(400)).body).toEqual(note);
       expect((await resolve({ verdict: 'false_alarm', note: '   ' }).expect(400)).body).toEqual(note);
-      expect((await resolve({ verdict: 'false_alarm', note: 'x'.repeat(2001) }).expect(400)).body).toEqual({ message: 'note must be at most 2000 characters', field: 'note' });
+      expect((await resolve({ verdict: 'false_alarm', note: 'x'.repeat(2001) }).expect(400)).body).toEqual({ message: 'The note must be at most 2000 characters', field: 'note' });
       expect((await alarms()).find((a) => a.id === alarm.id)).toMatchObject({ state: 'acknowledged', verdict: null });
     });
 

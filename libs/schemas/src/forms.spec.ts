@@ -1,4 +1,4 @@
-import { addLocationSchema, changePasswordFormSchema, changePasswordSchema, createUserSchema, enrolKioskSchema, loginSchema, profileDetailsSchema } from './index';
+import { inboundSmsSchema, resolveAlarmSchema, testCallFormSchema, testCallSchema, awayFormSchema, awaySchema, contactSettingsSchema, medicalInfoSchema, addLocationSchema, changePasswordFormSchema, changePasswordSchema, createUserSchema, enrolKioskSchema, loginSchema, profileDetailsSchema } from './index';
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string; path: (string | number)[] }[] } }) =>
   r.success ? 'accepted' : `${r.error!.issues[0].path.join('.')}: ${r.error!.issues[0].message}`;
@@ -45,5 +45,46 @@ describe('the forms\' schemas, shared by the screens and the gateway (issue 14)'
     expect(firstMessage(enrolKioskSchema.safeParse({ name: ' ', location: 'x' }))).toBe('name: Kiosk name is required');
     expect(firstMessage(enrolKioskSchema.safeParse({ name: 'x', location: 'y'.repeat(101) }))).toBe('location: Location must be at most 100 characters');
     expect(firstMessage(addLocationSchema.safeParse({ name: '   ' }))).toBe('name: Location name is required');
+  });
+
+  it('check contact settings as typed; the gateway adds whether the number can exist', () => {
+    expect(contactSettingsSchema.parse({ primaryContact: ' 07911 123456 ', secondaryContact: '  ', checkInInterval: '120' })).toEqual({
+      primaryContact: '07911 123456',
+      secondaryContact: null,
+      checkInInterval: 120,
+    });
+    expect(firstMessage(contactSettingsSchema.safeParse({ primaryContact: '12345' }))).toBe('primaryContact: Phone number is too short');
+    expect(firstMessage(contactSettingsSchema.safeParse({ primaryContact: 'javascript:alert(1)//' }))).toBe(
+      'primaryContact: Please enter a valid phone number, e.g. +447700900123',
+    );
+    expect(firstMessage(contactSettingsSchema.safeParse({ primaryContact: '07911123456', checkInInterval: '45' }))).toBe(
+      'checkInInterval: Check-in interval must be 30, 50, 60, 120 or 240 minutes',
+    );
+  });
+
+  it('take the medical information as text of at most 2000 characters', () => {
+    expect(medicalInfoSchema.parse({ medicalInfo: 'Asthma' })).toEqual({ medicalInfo: 'Asthma' });
+    expect(firstMessage(medicalInfoSchema.safeParse({ medicalInfo: 'x'.repeat(2001) }))).toBe('medicalInfo: Medical information must be at most 2000 characters');
+  });
+
+  it("turn the Away form's local time into the instant POST /api/users/{id}/away takes", () => {
+    const { until } = awayFormSchema.parse({ until: '2030-06-01T09:30' });
+    expect(until).toBe(new Date('2030-06-01T09:30').toISOString());
+    expect(awaySchema.parse({ until })).toEqual({ until });
+    expect(firstMessage(awayFormSchema.safeParse({ until: '' }))).toBe('until: Choose a date and time');
+    expect(awaySchema.parse({ until: null })).toEqual({ until: null });
+  });
+
+  it('check a test call and a text to LWS by one international-number rule; the test call form also takes 07...', () => {
+    expect(testCallFormSchema.parse({ phoneNumber: '07700 900123', workerName: ' Ann ' })).toEqual({ phoneNumber: '+447700900123', workerName: 'Ann' });
+    expect(testCallSchema.parse({ phoneNumber: '+1 (555) 010-0000' }).phoneNumber).toBe('+15550100000');
+    expect(firstMessage(testCallSchema.safeParse({ phoneNumber: '07700 900123' }))).toBe('phoneNumber: Please enter a valid phone number');
+    expect(firstMessage(inboundSmsSchema.safeParse({ from: '+447700900123', body: '  ' }))).toBe('body: Please enter the message text');
+  });
+
+  it('resolve an alarm only with a verdict and a note, in words a monitor reads', () => {
+    expect(resolveAlarmSchema.parse({ verdict: 'false_alarm', note: ' Battery died ' })).toEqual({ verdict: 'false_alarm', note: 'Battery died' });
+    expect(firstMessage(resolveAlarmSchema.safeParse({ verdict: '', note: 'x' }))).toBe('verdict: Choose whether the alarm was genuine or a false alarm');
+    expect(firstMessage(resolveAlarmSchema.safeParse({ verdict: 'genuine', note: ' ' }))).toBe('note: Please write a note on how the alarm was resolved');
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { creationPhone, profilePhone } from './phone';
+import { creationPhone, internationalPhone, normaliseUkPhone, profilePhone } from './phone';
 
 /** Fields a client may not send are refused by name rather than silently ignored. */
 export function unknownFieldErrors(issue: z.ZodIssueOptionalMessage, ctx: z.ErrorMapCtx) {
@@ -142,3 +142,122 @@ export const changePasswordFormSchema = changePasswordSchema
     else if (form.confirmPassword !== form.newPassword) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['confirmPassword'], message: PASSWORDS_DIFFER });
   });
 export type ChangePasswordForm = z.input<typeof changePasswordFormSchema>;
+
+export const CHECK_IN_INTERVALS = [30, 50, 60, 120, 240] as const;
+export const DEFAULT_CHECK_IN_INTERVAL = 60;
+const CHECK_IN_INTERVAL_MESSAGE = 'Check-in interval must be 30, 50, 60, 120 or 240 minutes';
+export const PHONE_TOO_SHORT = 'Phone number is too short';
+export const CONTACT_NUMBER_INVALID = 'Please enter a valid phone number, e.g. +447700900123';
+
+/** The spec's clients send ids and intervals as numbers or as numeric strings (a select's value). */
+export const numericText = (v: unknown) => (typeof v === 'string' && /^\s*\d{1,10}\s*$/.test(v) ? Number(v) : v);
+
+/**
+ * A primary or secondary contact as typed: digits and separators, 10 to 30 characters. The gateway
+ * also asks libphonenumber-js whether such a number can exist, and stores it in E.164.
+ */
+export const contactNumberText = z
+  .string({ required_error: PHONE_TOO_SHORT, invalid_type_error: PHONE_TOO_SHORT })
+  .trim()
+  .min(10, PHONE_TOO_SHORT)
+  .max(30, 'Phone number is too long')
+  .regex(/^[+0-9\s().-]+$/, CONTACT_NUMBER_INVALID);
+
+/** A second number, optional: absent, null or blank means none. */
+export const optionalContactNumber = <T extends z.ZodTypeAny>(number: T) =>
+  z.string({ invalid_type_error: PHONE_TOO_SHORT }).trim().nullable().optional().transform((v) => v || null).pipe(number.nullable());
+
+/** How often check-ins are due, in minutes; the default when absent. */
+export const checkInInterval = z
+  .preprocess(
+    numericText,
+    z.number({ invalid_type_error: CHECK_IN_INTERVAL_MESSAGE }).refine((v) => (CHECK_IN_INTERVALS as readonly number[]).includes(v), CHECK_IN_INTERVAL_MESSAGE),
+  )
+  .optional()
+  .transform((v) => v ?? DEFAULT_CHECK_IN_INTERVAL);
+
+/** The profile's Emergency Contact Settings (PATCH /api/users/{id}/settings, POST /api/settings with the owner). */
+export const contactSettingsSchema = z
+  .object({ primaryContact: contactNumberText, secondaryContact: optionalContactNumber(contactNumberText), checkInInterval }, { errorMap: unknownFieldErrors })
+  .strict();
+export type ContactSettingsForm = z.input<typeof contactSettingsSchema>;
+
+export const MEDICAL_INFO_MAX_LENGTH = 2000;
+/** Free text responders see in an emergency; null or empty clears it. */
+export const medicalInfoText = z
+  .string({ invalid_type_error: 'Medical information must be text' })
+  .max(MEDICAL_INFO_MAX_LENGTH, `Medical information must be at most ${MEDICAL_INFO_MAX_LENGTH} characters`);
+/** The profile's Medical Information (PATCH /api/users/{id} with `{medicalInfo}`). */
+export const medicalInfoSchema = z.object({ medicalInfo: medicalInfoText }, { errorMap: unknownFieldErrors }).strict();
+export type MedicalInfoForm = z.input<typeof medicalInfoSchema>;
+
+const AWAY_UNTIL = 'until must be a date and time, e.g. 2026-12-01T09:00:00Z, or null to be back';
+/** An instant with its offset, as an ISO string; null to be back now. */
+const awayUntil = z
+  .string({ required_error: AWAY_UNTIL, invalid_type_error: AWAY_UNTIL })
+  .max(40, AWAY_UNTIL)
+  .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)), AWAY_UNTIL)
+  .transform((v) => new Date(v).toISOString())
+  .nullable();
+
+/** `POST /api/users/{id}/away`: `{until}` away until then, `{until: null}` back now (issue 12). */
+export const awaySchema = z.object({ until: awayUntil }).strict();
+
+export const AWAY_TIME_REQUIRED = 'Choose a date and time';
+/**
+ * The profile's Away form: a local date and time as the browser's picker gives it, sent as the
+ * instant the gateway takes.
+ */
+export const awayFormSchema = z
+  .object({
+    until: z
+      .string({ required_error: AWAY_TIME_REQUIRED })
+      .refine((v) => v !== '' && !Number.isNaN(new Date(v).getTime()), AWAY_TIME_REQUIRED)
+      .transform((v) => new Date(v).toISOString())
+      .pipe(awayUntil),
+  })
+  .strict();
+export type AwayForm = z.input<typeof awayFormSchema>;
+
+export const ALARM_VERDICTS = ['genuine', 'false_alarm'] as const;
+export const VERDICT_REQUIRED = 'Choose whether the alarm was genuine or a false alarm';
+export const RESOLVE_NOTE_REQUIRED = 'Please write a note on how the alarm was resolved';
+
+/** `POST /api/alarms/{id}/resolve` and the monitor's Resolve Alarm dialog: a verdict and a note. */
+export const resolveAlarmSchema = z
+  .object({
+    verdict: z.enum(ALARM_VERDICTS, { errorMap: () => ({ message: VERDICT_REQUIRED }) }),
+    note: z
+      .string({ required_error: RESOLVE_NOTE_REQUIRED, invalid_type_error: RESOLVE_NOTE_REQUIRED })
+      .trim()
+      .min(1, RESOLVE_NOTE_REQUIRED)
+      .max(2000, 'The note must be at most 2000 characters'),
+  })
+  .strict();
+export type ResolveAlarmForm = z.input<typeof resolveAlarmSchema>;
+
+/** The superadmin's test voice call (the spec's emergency-call body with phoneNumber). */
+export const testCallSchema = z
+  .object({
+    phoneNumber: internationalPhone,
+    workerName: z.string({ invalid_type_error: 'workerName must be text' }).trim().max(100, 'workerName is too long').optional(),
+    location: z.string({ invalid_type_error: 'location must be text' }).trim().max(100, 'location is too long').optional(),
+  })
+  .strict();
+/** The System Testing form: a UK number may be typed as dialled at home (07...), as on the profile. */
+export const testCallFormSchema = testCallSchema.extend({ phoneNumber: z.string().transform(normaliseUkPhone).pipe(internationalPhone) });
+export type TestCallForm = z.input<typeof testCallFormSchema>;
+
+export const MESSAGE_TEXT_REQUIRED = 'Please enter the message text';
+/** A text to LWS's number through the test provider, as a worker's phone would send it (issue 13). */
+export const inboundSmsSchema = z
+  .object({
+    from: internationalPhone,
+    body: z
+      .string({ required_error: MESSAGE_TEXT_REQUIRED, invalid_type_error: MESSAGE_TEXT_REQUIRED })
+      .trim()
+      .min(1, MESSAGE_TEXT_REQUIRED)
+      .max(1600, 'The message is too long'),
+  })
+  .strict();
+export type InboundSmsForm = z.input<typeof inboundSmsSchema>;

@@ -1,6 +1,8 @@
 export {
   PHONE_FORMAT,
   PHONE_NEEDS_COUNTRY_CODE,
+  PHONE_REQUIRED,
+  internationalPhone,
   UK_PHONE_PATTERN,
   creationPhone,
   normaliseUkPhone,
@@ -8,7 +10,30 @@ export {
   profilePhone,
 } from './phone';
 export {
+  ALARM_VERDICTS,
+  inboundSmsSchema,
+  MESSAGE_TEXT_REQUIRED,
+  testCallFormSchema,
+  testCallSchema,
+  AWAY_TIME_REQUIRED,
+  RESOLVE_NOTE_REQUIRED,
+  VERDICT_REQUIRED,
+  resolveAlarmSchema,
+  awayFormSchema,
+  awaySchema,
+  CHECK_IN_INTERVALS,
+  CONTACT_NUMBER_INVALID,
   CREATABLE_ROLES,
+  DEFAULT_CHECK_IN_INTERVAL,
+  MEDICAL_INFO_MAX_LENGTH,
+  medicalInfoSchema,
+  medicalInfoText,
+  PHONE_TOO_SHORT,
+  checkInInterval,
+  contactNumberText,
+  contactSettingsSchema,
+  numericText,
+  optionalContactNumber,
   LOCATION_NAME_MAX,
   PASSWORD_CONFIRM_REQUIRED,
   PASSWORDS_DIFFER,
@@ -26,4 +51,4 @@ export {
   profileName,
   unknownFieldErrors,
 } from './forms';
-export type { AddLocationForm, ChangePasswordForm, EnrolKioskForm, ContactDetailsForm, CreatableRole, CreateUserForm, CreateUserRequest, ProfileDetailsForm } from './forms';
+export type { AddLocationForm, InboundSmsForm, TestCallForm, ResolveAlarmForm, AwayForm, MedicalInfoForm, ContactSettingsForm, ChangePasswordForm, EnrolKioskForm, ContactDetailsForm, CreatableRole, CreateUserForm, CreateUserRequest, ProfileDetailsForm } from './forms';

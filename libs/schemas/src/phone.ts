@@ -46,3 +46,11 @@ export const profilePhone = phoneText.transform(normaliseUkPhone).pipe(
     .refine((p) => p.startsWith('+44'), 'Phone number must start with +44 (UK format)')
     .refine((p) => UK_PHONE_PATTERN.test(p), PHONE_FORMAT),
 );
+
+export const PHONE_REQUIRED = 'Please enter a valid phone number';
+
+/** Any country's number in international form, separators dropped: +, then 7 to 15 digits. */
+export const internationalPhone = z
+  .string({ required_error: PHONE_REQUIRED, invalid_type_error: PHONE_REQUIRED })
+  .transform((p) => p.replace(/[\s()-]/g, ''))
+  .pipe(z.string().regex(/^\+[1-9][0-9]{6,14}$/, PHONE_REQUIRED));

@@ -1,4 +1,8 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { resolveAlarmSchema, type ResolveAlarmForm } from '@lws/schemas';
 import {
   Alert,
   ApiError,
@@ -60,54 +64,44 @@ export interface AlarmsPanelProps {
   onOpenAlarms?(alarms: Alarm[]): void;
 }
 
+const NO_VERDICT: ResolveAlarmForm = { verdict: '' as ResolveAlarmForm['verdict'], note: '' };
+
 function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; onClose(): void; onResolved(): void }) {
   const { toast } = useToast();
-  const [verdict, setVerdict] = useState<AlarmVerdict | ''>('');
-  const [note, setNote] = useState('');
-  const [errors, setErrors] = useState<{ verdict?: string; note?: string }>({});
-  const [busy, setBusy] = useState(false);
+  // The gateway's own schema checks the dialog, so the words under a field are the server's.
+  const form = useForm<ResolveAlarmForm, unknown, z.output<typeof resolveAlarmSchema>>({ resolver: zodResolver(resolveAlarmSchema), defaultValues: NO_VERDICT });
+  const { errors, isSubmitting: busy } = form.formState;
   const noteId = useId();
   const noteErrorId = useId();
   const verdictErrorId = useId();
 
   useEffect(() => {
-    setVerdict('');
-    setNote('');
-    setErrors({});
-  }, [alarm?.id]);
+    form.reset(NO_VERDICT);
+  }, [alarm?.id, form]);
 
   const close = () => {
     if (!busy) onClose();
   };
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!alarm || busy) return;
-    const found: typeof errors = {};
-    if (!verdict) found.verdict = 'Choose whether the alarm was genuine or a false alarm';
-    if (!note.trim()) found.note = 'A note is required';
-    setErrors(found);
-    if (found.verdict || found.note || !verdict) return;
-    setBusy(true);
+  const submit = form.handleSubmit(async ({ verdict, note }) => {
+    if (!alarm) return;
     try {
-      await resolveAlarm(alarm.id, verdict, note.trim());
+      await resolveAlarm(alarm.id, verdict, note);
       toast({ title: 'Alarm resolved', message: `The alarm for ${alarm.workerName} is closed as ${VERDICT_LABELS[verdict].toLowerCase()}.` });
       onResolved();
     } catch (e) {
       console.error('Resolving the alarm failed', e);
       const field = failureField(e);
       if (e instanceof ApiError && e.status === 400 && (field === 'note' || field === 'verdict')) {
-        setErrors({ [field]: failureMessage(e, 'This value is not valid') });
+        form.setError(field, { message: failureMessage(e, 'This value is not valid') });
       } else if (e instanceof ApiError && e.status === 409) {
         toast({ title: 'Alarm already resolved', message: 'Another monitor resolved this alarm first.', type: 'warning' });
         onResolved();
       } else {
         toast({ title: 'Resolve failed', message: failureMessage(e, 'Failed to resolve the alarm. Please try again.'), type: 'error' });
       }
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
     <Dialog
@@ -122,38 +116,29 @@ function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; on
           <legend className="lws-label">Verdict</legend>
           {(Object.keys(VERDICT_LABELS) as AlarmVerdict[]).map((v) => (
             <label key={v} className="lws-checkbox">
-              <input
-                type="radio"
-                name="verdict"
-                value={v}
-                className="lws-checkbox__input"
-                checked={verdict === v}
-                onChange={() => setVerdict(v)}
-                disabled={busy}
-              />
+              <input type="radio" {...form.register('verdict')} value={v} className="lws-checkbox__input" disabled={busy} />
               <span className="lws-checkbox__label">{VERDICT_LABELS[v]}</span>
             </label>
           ))}
           <FieldError id={verdictErrorId} testId="resolve-verdict-error">
-            {errors.verdict}
+            {errors.verdict?.message}
           </FieldError>
         </fieldset>
         <div className="lws-field">
           <Label htmlFor={noteId}>Note</Label>
           <Textarea
+            {...form.register('note')}
             id={noteId}
-            value={note}
             maxLength={2000}
             required
             invalid={Boolean(errors.note)}
             aria-describedby={errors.note ? noteErrorId : undefined}
-            onChange={(event) => setNote(event.target.value)}
             disabled={busy}
             placeholder="What happened and what was done"
             data-testid="resolve-note"
           />
           <FieldError id={noteErrorId} testId="resolve-note-error">
-            {errors.note}
+            {errors.note?.message}
           </FieldError>
         </div>
         <div className="lws-dialog__footer">

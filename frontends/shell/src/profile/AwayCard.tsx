@@ -1,5 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, FieldError, Input, Label, api, failureMessage, formatDateTime, useToast } from '@lws/fe-ui';
+import { awayFormSchema, type AwayForm } from '@lws/schemas';
 
 /** An `<input type="datetime-local">` value (local time, minutes) for an instant. */
 function localValue(at: Date): string {
@@ -13,35 +17,34 @@ function localValue(at: Date): string {
  */
 export function AwayCard({ userId, awayUntil, onChanged }: { userId: number; awayUntil: string | null; onChanged: () => Promise<unknown> }) {
   const { toast } = useToast();
-  const [until, setUntil] = useState(() => localValue(new Date(Date.now() + 24 * 3600_000)));
-  const [error, setError] = useState<string | null>(null);
+  const form = useForm<AwayForm, unknown, z.output<typeof awayFormSchema>>({
+    resolver: zodResolver(awayFormSchema),
+    defaultValues: { until: localValue(new Date(Date.now() + 24 * 3600_000)) },
+  });
+  // "I'm back" is a button, not the form: its failure is shown in the same place.
+  const [backError, setBackError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const error = form.formState.errors.until?.message ?? backError;
   const inputId = useId();
   const errorId = useId();
 
   const send = async (value: string | null) => {
     setBusy(true);
-    setError(null);
+    setBackError(null);
     try {
       await api.post(`/api/users/${userId}/away`, { until: value });
       toast({ title: value ? 'Away set' : 'Welcome back', message: value ? 'Your deputies are told of your teams\u2019 alarms until then.' : 'You are told of your teams\u2019 alarms again.' });
       await onChanged();
     } catch (e) {
-      setError(failureMessage(e, 'That did not save. Please try again.'));
+      const message = failureMessage(e, 'That did not save. Please try again.');
+      if (value) form.setError('until', { message });
+      else setBackError(message);
     } finally {
       setBusy(false);
     }
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const at = new Date(until);
-    if (Number.isNaN(at.getTime())) {
-      setError('Choose a date and time');
-      return;
-    }
-    void send(at.toISOString());
-  };
+  const onSubmit = form.handleSubmit(({ until }) => send(until));
 
   return (
     <Card data-testid="away-card">
@@ -58,13 +61,12 @@ export function AwayCard({ userId, awayUntil, onChanged }: { userId: number; awa
             </Button>
           </div>
         ) : (
-          <form className="lws-inline-form" onSubmit={onSubmit}>
+          <form className="lws-inline-form" noValidate onSubmit={(event) => void onSubmit(event)}>
             <Label htmlFor={inputId}>Away until</Label>
             <Input
               id={inputId}
               type="datetime-local"
-              value={until}
-              onChange={(e) => setUntil(e.target.value)}
+              {...form.register('until')}
               aria-describedby={error ? errorId : undefined}
               invalid={!!error}
               data-testid="away-until"

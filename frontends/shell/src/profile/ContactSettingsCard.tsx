@@ -1,4 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import {
   Button,
   Card,
@@ -15,8 +18,8 @@ import {
   failureMessage,
   useToast,
 } from '@lws/fe-ui';
-import { CHECK_IN_INTERVALS, DEFAULT_CHECK_IN_INTERVAL, type ContactSettings } from './profile-data';
-import { hasErrors, validateSettings, type Errors } from './profile-validation';
+import { CHECK_IN_INTERVALS, contactSettingsSchema, DEFAULT_CHECK_IN_INTERVAL, type ContactSettingsForm } from '@lws/schemas';
+import type { ContactSettings } from './profile-data';
 
 function intervalLabel(minutes: number): string {
   if (minutes < 60) return `${minutes} minutes`;
@@ -34,11 +37,17 @@ export interface ContactSettingsCardProps {
 /** Emergency contact settings: who is called first and second, and how often check-ins are due. */
 export function ContactSettingsCard({ userId, settings, onSaved }: ContactSettingsCardProps) {
   const { toast } = useToast();
-  const [primaryContact, setPrimary] = useState(settings?.primaryContact ?? '');
-  const [secondaryContact, setSecondary] = useState(settings?.secondaryContact ?? '');
-  const [interval, setCheckInInterval] = useState(String(settings?.checkInInterval ?? DEFAULT_CHECK_IN_INTERVAL));
-  const [errors, setErrors] = useState<Errors<'primaryContact' | 'secondaryContact' | 'checkInInterval'>>({});
-  const [saving, setSaving] = useState(false);
+  // The gateway's own schema checks the form (the gateway also asks libphonenumber whether the
+  // number can exist), so the words under a field are the server's.
+  const form = useForm<ContactSettingsForm, unknown, z.output<typeof contactSettingsSchema>>({
+    resolver: zodResolver(contactSettingsSchema),
+    defaultValues: {
+      primaryContact: settings?.primaryContact ?? '',
+      secondaryContact: settings?.secondaryContact ?? '',
+      checkInInterval: String(settings?.checkInInterval ?? DEFAULT_CHECK_IN_INTERVAL),
+    },
+  });
+  const { errors, isSubmitting: saving } = form.formState;
   const ids = {
     primary: useId(),
     primaryError: useId(),
@@ -48,18 +57,7 @@ export function ContactSettingsCard({ userId, settings, onSaved }: ContactSettin
     intervalError: useId(),
   };
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (saving) return;
-    const found = validateSettings({ primaryContact });
-    setErrors(found);
-    if (hasErrors(found)) return;
-    const body = {
-      primaryContact: primaryContact.trim(),
-      secondaryContact: secondaryContact.trim() || null,
-      checkInInterval: Number.parseInt(interval, 10),
-    };
-    setSaving(true);
+  const onSubmit = form.handleSubmit(async (body) => {
     try {
       if (settings) await api.patch(`/api/users/${userId}/settings`, body);
       else await api.post('/api/settings', { userId, ...body });
@@ -67,14 +65,10 @@ export function ContactSettingsCard({ userId, settings, onSaved }: ContactSettin
       await onSaved().catch((e: unknown) => console.error('Reloading the profile failed', e));
     } catch (e) {
       const field = failureField(e);
-      if (field === 'primaryContact' || field === 'secondaryContact' || field === 'checkInInterval') {
-        setErrors({ [field]: failureMessage(e, '') });
-      }
+      if (field === 'primaryContact' || field === 'secondaryContact' || field === 'checkInInterval') form.setError(field, { message: failureMessage(e, '') });
       toast({ title: 'Failed to save settings', message: failureMessage(e, 'Please try again.'), type: 'error' });
-    } finally {
-      setSaving(false);
     }
-  };
+  });
 
   return (
     <Card data-testid="profile-settings">
@@ -83,45 +77,42 @@ export function ContactSettingsCard({ userId, settings, onSaved }: ContactSettin
         <CardDescription>Who is called first if you miss a check-in, and how often you check in.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form className="lws-form" noValidate onSubmit={onSubmit} aria-label="Emergency contact settings">
+        <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Emergency contact settings">
           <div className="lws-field">
             <Label htmlFor={ids.primary}>Primary Contact</Label>
             <Input
+              {...form.register('primaryContact')}
               id={ids.primary}
               type="tel"
               inputMode="tel"
-              value={primaryContact}
-              onChange={(e) => setPrimary(e.target.value)}
               invalid={Boolean(errors.primaryContact)}
               aria-describedby={errors.primaryContact ? ids.primaryError : undefined}
               data-testid="settings-primary"
             />
             <FieldError id={ids.primaryError} testId="settings-primary-error">
-              {errors.primaryContact}
+              {errors.primaryContact?.message}
             </FieldError>
           </div>
           <div className="lws-field">
             <Label htmlFor={ids.secondary}>Secondary Contact (optional)</Label>
             <Input
+              {...form.register('secondaryContact')}
               id={ids.secondary}
               type="tel"
               inputMode="tel"
-              value={secondaryContact}
-              onChange={(e) => setSecondary(e.target.value)}
               invalid={Boolean(errors.secondaryContact)}
               aria-describedby={errors.secondaryContact ? ids.secondaryError : undefined}
               data-testid="settings-secondary"
             />
             <FieldError id={ids.secondaryError} testId="settings-secondary-error">
-              {errors.secondaryContact}
+              {errors.secondaryContact?.message}
             </FieldError>
           </div>
           <div className="lws-field">
             <Label htmlFor={ids.interval}>Check-in Interval</Label>
             <Select
+              {...form.register('checkInInterval')}
               id={ids.interval}
-              value={interval}
-              onChange={(e) => setCheckInInterval(e.target.value)}
               invalid={Boolean(errors.checkInInterval)}
               aria-describedby={errors.checkInInterval ? ids.intervalError : undefined}
               data-testid="settings-interval"
@@ -133,7 +124,7 @@ export function ContactSettingsCard({ userId, settings, onSaved }: ContactSettin
               ))}
             </Select>
             <FieldError id={ids.intervalError} testId="settings-interval-error">
-              {errors.checkInInterval}
+              {errors.checkInInterval?.message}
             </FieldError>
           </div>
           <div className="lws-actions">

@@ -1,4 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import {
   Button,
   Card,
@@ -6,14 +9,16 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
+  FieldError,
   Label,
   Textarea,
   api,
+  failureField,
   failureMessage,
   useToast,
 } from '@lws/fe-ui';
+import { MEDICAL_INFO_MAX_LENGTH, medicalInfoSchema, type MedicalInfoForm } from '@lws/schemas';
 
-export const MEDICAL_INFO_MAX_LENGTH = 2000;
 
 export interface MedicalInfoCardProps {
   userId: number;
@@ -24,25 +29,22 @@ export interface MedicalInfoCardProps {
 
 export function MedicalInfoCard({ userId, medicalInfo, onSaved }: MedicalInfoCardProps) {
   const { toast } = useToast();
-  const [text, setText] = useState(medicalInfo);
-  const [saving, setSaving] = useState(false);
+  const form = useForm<MedicalInfoForm, unknown, z.output<typeof medicalInfoSchema>>({ resolver: zodResolver(medicalInfoSchema), defaultValues: { medicalInfo } });
+  const { errors, isSubmitting: saving } = form.formState;
   const id = useId();
   const hintId = useId();
+  const errorId = useId();
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (saving) return;
-    setSaving(true);
+  const onSubmit = form.handleSubmit(async (body) => {
     try {
-      await api.patch(`/api/users/${userId}`, { medicalInfo: text });
+      await api.patch(`/api/users/${userId}`, body);
       toast({ title: 'Medical information updated', message: 'Responders will see what you saved.' });
       await onSaved().catch((e: unknown) => console.error('Reloading the profile failed', e));
     } catch (e) {
+      if (failureField(e) === 'medicalInfo') form.setError('medicalInfo', { message: failureMessage(e, '') });
       toast({ title: 'Update failed', message: failureMessage(e, 'Your medical information could not be saved. Please try again.'), type: 'error' });
-    } finally {
-      setSaving(false);
     }
-  };
+  });
 
   return (
     <Card data-testid="profile-medical">
@@ -51,21 +53,24 @@ export function MedicalInfoCard({ userId, medicalInfo, onSaved }: MedicalInfoCar
         <CardDescription>Anything responders should know in an emergency.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form className="lws-form" noValidate onSubmit={onSubmit} aria-label="Medical information">
+        <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Medical information">
           <div className="lws-field">
             <Label htmlFor={id}>Medical Information</Label>
             <Textarea
+              {...form.register('medicalInfo')}
               id={id}
-              value={text}
               maxLength={MEDICAL_INFO_MAX_LENGTH}
               placeholder="Conditions, allergies, medication, blood type..."
-              aria-describedby={hintId}
-              onChange={(e) => setText(e.target.value)}
+              invalid={Boolean(errors.medicalInfo)}
+              aria-describedby={errors.medicalInfo ? `${hintId} ${errorId}` : hintId}
               data-testid="medical-info-input"
             />
             <p id={hintId} className="lws-field-hint">
               Free text, up to {MEDICAL_INFO_MAX_LENGTH} characters.
             </p>
+            <FieldError id={errorId} testId="medical-info-error">
+              {errors.medicalInfo?.message}
+            </FieldError>
           </div>
           <div className="lws-actions">
             <Button type="submit" busy={saving} data-testid="medical-info-save">

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { api, useLiveQuery } from '@lws/fe-ui';
+import { DEFAULT_CHECK_IN_INTERVAL } from '@lws/schemas';
 
 export interface EmergencyContact {
   id: number;
@@ -39,8 +40,6 @@ export interface ProfileData {
   emergencyContacts: EmergencyContact[];
 }
 
-export const CHECK_IN_INTERVALS = [30, 50, 60, 120, 240] as const;
-export const DEFAULT_CHECK_IN_INTERVAL = 60;
 
 function asContact(value: unknown): EmergencyContact | null {
   if (!value || typeof value !== 'object') return null;

@@ -1,70 +1,77 @@
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { Button, FieldError, Input, Label, api, failureField, failureMessage } from '@lws/fe-ui';
+import { inboundSmsSchema, type InboundSmsForm as InboundSmsFields } from '@lws/schemas';
 
 type Sent = { reply: string | null } | null;
 
 /**
  * Texts LWS's number from a phone through the test provider, exactly as Twilio delivers a text
  * (issue 13): a worker replying to a reminder with their PIN checks in. Shows what LWS texted back.
+ * The gateway's own schema checks the form, so the words under a field are the server's.
  */
 export function InboundSmsForm() {
-  const fromId = useId();
-  const bodyId = useId();
-  const errorId = useId();
-  const [from, setFrom] = useState('');
-  const [body, setBody] = useState('');
-  const [busy, setBusy] = useState(false);
+  const ids = { from: useId(), fromError: useId(), body: useId(), bodyError: useId(), error: useId() };
+  const form = useForm<InboundSmsFields, unknown, z.output<typeof inboundSmsSchema>>({ resolver: zodResolver(inboundSmsSchema), defaultValues: { from: '', body: '' } });
+  const { errors, isSubmitting: busy } = form.formState;
   const [sent, setSent] = useState<Sent>(null);
-  const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
+  // A failure that names no field (the provider refused, the network) is shown under the form.
+  const [failure, setFailure] = useState<string | null>(null);
+  const filled = form.watch('from').trim() !== '' && form.watch('body').trim() !== '';
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
+  const submit = form.handleSubmit(async (text) => {
+    setFailure(null);
     setSent(null);
     try {
-      const answer = await api.post<{ reply?: unknown }>('/api/test-provider/inbound-sms', { from, body });
+      const answer = await api.post<{ reply?: unknown }>('/api/test-provider/inbound-sms', text);
       setSent({ reply: typeof answer?.reply === 'string' ? answer.reply : null });
     } catch (e) {
-      setError({ field: failureField(e) ?? null, message: failureMessage(e, 'The text could not be delivered.') });
-    } finally {
-      setBusy(false);
+      const field = failureField(e);
+      const message = failureMessage(e, 'The text could not be delivered.');
+      if (field === 'from' || field === 'body') form.setError(field, { message });
+      else setFailure(message);
     }
-  };
+  });
 
   return (
     <form className="lws-form" noValidate onSubmit={(e) => void submit(e)} aria-label="Text LWS as a phone" data-testid="inbound-sms-form">
       <h3 className="lws-section-title">Text LWS as a phone</h3>
       <p className="lws-muted">A worker replies to a reminder with their PIN, from their own phone number, to check in.</p>
       <div className="lws-field">
-        <Label htmlFor={fromId}>From (phone number)</Label>
+        <Label htmlFor={ids.from}>From (phone number)</Label>
         <Input
-          id={fromId}
-          value={from}
-          onChange={(e) => setFrom(e.target.value)}
+          {...form.register('from')}
+          id={ids.from}
           placeholder="+447700900123"
-          invalid={error?.field === 'from'}
-          aria-describedby={error ? errorId : undefined}
+          invalid={Boolean(errors.from)}
+          aria-describedby={errors.from ? ids.fromError : undefined}
           data-testid="inbound-sms-from"
         />
+        <FieldError id={ids.fromError} testId="inbound-sms-from-error">
+          {errors.from?.message}
+        </FieldError>
       </div>
       <div className="lws-field">
-        <Label htmlFor={bodyId}>Message</Label>
+        <Label htmlFor={ids.body}>Message</Label>
         <Input
-          id={bodyId}
-          value={body}
-          onChange={(e) => setBody(e.target.value)}
+          {...form.register('body')}
+          id={ids.body}
           placeholder="1234"
-          invalid={error?.field === 'body'}
-          aria-describedby={error ? errorId : undefined}
+          invalid={Boolean(errors.body)}
+          aria-describedby={errors.body ? ids.bodyError : undefined}
           data-testid="inbound-sms-body"
         />
+        <FieldError id={ids.bodyError} testId="inbound-sms-body-error">
+          {errors.body?.message}
+        </FieldError>
       </div>
-      <FieldError id={errorId} testId="inbound-sms-error">
-        {error?.message ?? null}
+      <FieldError id={ids.error} testId="inbound-sms-error">
+        {failure}
       </FieldError>
       <div className="lws-actions">
-        <Button type="submit" busy={busy} disabled={!from.trim() || !body.trim()} data-testid="inbound-sms-send">
+        <Button type="submit" busy={busy} disabled={!filled} data-testid="inbound-sms-send">
           Send text
         </Button>
       </div>

@@ -1,4 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import {
   Alert,
   ApiError,
@@ -20,9 +23,9 @@ import {
   failureField,
   failureMessage,
   formatDateTime,
-  normaliseUkPhone,
   useToast,
 } from '@lws/fe-ui';
+import { PHONE_REQUIRED, testCallFormSchema, type TestCallForm } from '@lws/schemas';
 import type { Account } from '@lws/fe-monitor/accounts';
 import { SimulationSelect } from '../test-tools/SimulationSelect';
 import { WorkerSelect } from '../test-tools/WorkerSelect';
@@ -37,8 +40,6 @@ import {
   useWorkerAccounts,
 } from '../test-tools/test-api';
 
-/** A rough shape check before the call: the server checks every number properly and names the field when it refuses one. */
-const E164 = /^\+[1-9]\d{7,14}$/;
 const OPT_IN_FAILED = 'Failed to send - Check opt-in status';
 
 interface WhatsAppResult {
@@ -133,37 +134,28 @@ function EmergencyTests() {
   const phoneErrorId = useId();
   const nameId = useId();
   const locationId = useId();
-  const [phone, setPhone] = useState('');
-  const [workerName, setWorkerName] = useState('Test Worker');
-  const [location, setLocation] = useState(TEST_LOCATION);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // The gateway's own schema checks the form (a UK number may be typed as dialled at home).
+  const form = useForm<TestCallForm, unknown, z.output<typeof testCallFormSchema>>({
+    resolver: zodResolver(testCallFormSchema),
+    defaultValues: { phoneNumber: '', workerName: 'Test Worker', location: TEST_LOCATION },
+  });
+  const { errors, isSubmitting: busy } = form.formState;
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const phoneNumber = normaliseUkPhone(phone);
-    if (!E164.test(phoneNumber)) {
-      setError('Please enter a valid phone number');
-      return;
-    }
-    setError(null);
-    setBusy(true);
+  const submit = form.handleSubmit(async ({ phoneNumber, workerName, location }) => {
     try {
       const body = (await api.post('/api/emergency-call', {
         phoneNumber,
-        workerName: workerName.trim() || 'Test Worker',
-        location: location.trim() || TEST_LOCATION,
+        workerName: workerName || 'Test Worker',
+        location: location || TEST_LOCATION,
       })) as { callSid?: unknown; status?: unknown } | undefined;
       const sid = typeof body?.callSid === 'string' ? body.callSid : 'unknown';
       toast({ title: 'Test call initiated', message: `Calling ${phoneNumber} (call ${sid}, ${typeof body?.status === 'string' ? body.status : 'queued'}).` });
     } catch (e) {
       console.error('The test call failed', e);
-      if (e instanceof ApiError && e.status === 400 && failureField(e) === 'phoneNumber') setError('Please enter a valid phone number');
+      if (e instanceof ApiError && e.status === 400 && failureField(e) === 'phoneNumber') form.setError('phoneNumber', { message: failureMessage(e, PHONE_REQUIRED) });
       toast({ title: 'Call failed', message: failureMessage(e, 'Failed to place call. Please try again.'), type: 'error' });
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
     <form className="lws-form" noValidate onSubmit={(event) => void submit(event)} aria-label="Test voice call" data-testid="emergency-tests">
@@ -171,26 +163,25 @@ function EmergencyTests() {
       <div className="lws-field">
         <Label htmlFor={phoneId}>Phone number</Label>
         <Input
+          {...form.register('phoneNumber')}
           id={phoneId}
           type="tel"
-          value={phone}
           placeholder="+447700900123"
-          invalid={Boolean(error)}
-          aria-describedby={error ? phoneErrorId : undefined}
-          onChange={(event) => setPhone(event.target.value)}
+          invalid={Boolean(errors.phoneNumber)}
+          aria-describedby={errors.phoneNumber ? phoneErrorId : undefined}
           data-testid="test-call-phone"
         />
         <FieldError id={phoneErrorId} testId="test-call-phone-error">
-          {error}
+          {errors.phoneNumber?.message}
         </FieldError>
       </div>
       <div className="lws-field">
         <Label htmlFor={nameId}>Worker name</Label>
-        <Input id={nameId} value={workerName} maxLength={100} onChange={(event) => setWorkerName(event.target.value)} />
+        <Input {...form.register('workerName')} id={nameId} maxLength={100} />
       </div>
       <div className="lws-field">
         <Label htmlFor={locationId}>Location</Label>
-        <Input id={locationId} value={location} maxLength={100} onChange={(event) => setLocation(event.target.value)} />
+        <Input {...form.register('location')} id={locationId} maxLength={100} />
       </div>
       <div className="lws-actions">
         <Button type="submit" variant="destructive" busy={busy} data-testid="test-call-submit">

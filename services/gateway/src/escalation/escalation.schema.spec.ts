@@ -29,7 +29,7 @@ describe('resolveAlarmSchema', () => {
   });
 
   it.each([[{}], [{ verdict: 'maybe', note: 'n' }], [{ verdict: 'Genuine', note: 'n' }], [{ verdict: null, note: 'n' }]])('names verdict: %p', (body) => {
-    expect(firstIssue(resolveAlarmSchema.safeParse(body))).toEqual(['verdict', "verdict must be 'genuine' or 'false_alarm'"]);
+    expect(firstIssue(resolveAlarmSchema.safeParse(body))).toEqual(['verdict', 'Choose whether the alarm was genuine or a false alarm']);
   });
 
   it.each([[undefined], [''], ['   '], [42]])('requires a note: %p', (note) => {
@@ -37,7 +37,7 @@ describe('resolveAlarmSchema', () => {
   });
 
   it('refuses a note over 2000 characters', () => {
-    expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'genuine', note: 'x'.repeat(2001) }))).toEqual(['note', 'note must be at most 2000 characters']);
+    expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'genuine', note: 'x'.repeat(2001) }))).toEqual(['note', 'The note must be at most 2000 characters']);
   });
 });
 

@@ -3,9 +3,6 @@ import { z } from 'zod';
 
 const LIMIT = 'limit must be a whole number from 1 to 500';
 const OPEN = "open must be 'true' or 'false'";
-const VERDICT = "verdict must be 'genuine' or 'false_alarm'";
-const NOTE_REQUIRED = 'Please write a note on how the alarm was resolved';
-const NOTE_TOO_LONG = 'note must be at most 2000 characters';
 const MINUTES = 'minutesUntilDue must be a number of minutes from 0 to 1440';
 
 export const DEFAULT_ALARM_LIMIT = 50;
@@ -26,14 +23,8 @@ export const alarmListQuery = z.object({
   cursor: z.string({ invalid_type_error: 'Invalid cursor' }).min(1, 'Invalid cursor').max(200, 'Invalid cursor').optional(),
 });
 
-export const resolveAlarmSchema = z.object({
-  verdict: z.enum(['genuine', 'false_alarm'], { errorMap: () => ({ message: VERDICT }) }),
-  note: z
-    .string({ required_error: NOTE_REQUIRED, invalid_type_error: NOTE_REQUIRED })
-    .trim()
-    .min(1, NOTE_REQUIRED)
-    .max(2000, NOTE_TOO_LONG),
-}).strict();
+/** The monitor's Resolve Alarm dialog checks with the same schema. */
+export { resolveAlarmSchema } from '@lws/schemas';
 
 /** `{minutesUntilDue}` (the spec's `minutes_until_due` too); a numeric string from a form counts. */
 export const simulateTimeSchema = z.object({

@@ -21,35 +21,16 @@ export const subscribeSchema = z.object({
 
 export const reminderTestSchema = z.object({ userId: positiveId('Invalid user ID') }).strict();
 
-export const PHONE_REQUIRED = 'Please enter a valid phone number';
-
-/** The superadmin's test voice call (the spec's emergency-call body with phoneNumber). */
-export const testCallSchema = z.object({
-  phoneNumber: z
-    .string({ required_error: PHONE_REQUIRED, invalid_type_error: PHONE_REQUIRED })
-    .transform((p) => p.replace(/[\s()-]/g, ''))
-    .pipe(z.string().regex(/^\+[1-9][0-9]{6,14}$/, PHONE_REQUIRED)),
-  workerName: z.string({ invalid_type_error: 'workerName must be text' }).trim().max(100, 'workerName is too long').optional(),
-  location: z.string({ invalid_type_error: 'location must be text' }).trim().max(100, 'location is too long').optional(),
-}).strict();
+/** The System Testing form checks the test call with the same schema. */
+export { PHONE_REQUIRED, testCallSchema } from '@lws/schemas';
 
 /** The keys the test provider's callee presses: 1 to accept an alarm call, or a PIN. */
 export const answerSchema = z
   .object({ digits: z.string({ invalid_type_error: 'digits must be keypad keys' }).regex(/^[0-9*#]{1,8}$/, 'digits must be 1 to 8 keypad keys').optional() })
   .strict();
 
-/** A text to LWS's number through the test provider, as a worker's phone would send it (issue 13). */
-export const inboundSmsSchema = z.object({
-  from: z
-    .string({ required_error: PHONE_REQUIRED, invalid_type_error: PHONE_REQUIRED })
-    .transform((p) => p.replace(/[\s()-]/g, ''))
-    .pipe(z.string().regex(/^\+[1-9][0-9]{6,14}$/, PHONE_REQUIRED)),
-  body: z
-    .string({ required_error: 'Please enter the message text', invalid_type_error: 'Please enter the message text' })
-    .trim()
-    .min(1, 'Please enter the message text')
-    .max(1600, 'The message is too long'),
-}).strict();
+/** The test provider's Text LWS form checks with the same schema. */
+export { inboundSmsSchema } from '@lws/schemas';
 
 const LIMIT = 'limit must be a whole number from 1 to 500';
 

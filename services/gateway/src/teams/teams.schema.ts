@@ -63,16 +63,5 @@ export const updateTeamSchema = z
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'Nothing to update');
 
-const AWAY_UNTIL = 'until must be a date and time, e.g. 2026-12-01T09:00:00Z, or null to be back';
-
-/** `POST /api/users/{id}/away`: `{until}` away until then, `{until: null}` back now. */
-export const awaySchema = z
-  .object({
-    until: z
-      .string({ required_error: AWAY_UNTIL, invalid_type_error: AWAY_UNTIL })
-      .max(40, AWAY_UNTIL)
-      .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)), AWAY_UNTIL)
-      .transform((v) => new Date(v).toISOString())
-      .nullable(),
-  })
-  .strict();
+/** `POST /api/users/{id}/away`; the profile's Away form ends in the same rule. */
+export { awaySchema } from '@lws/schemas';

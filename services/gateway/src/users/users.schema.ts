@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import {
   PHONE_FORMAT,
+  medicalInfoText,
   createUserSchema as sharedCreateUserSchema,
   creationPhone as sharedCreationPhone,
   profileName,
@@ -26,11 +27,7 @@ export const updateProfileSchema = z
     {
       name: profileName.optional(),
       phone: profilePhone.optional(),
-      medicalInfo: z
-        .string({ invalid_type_error: 'Medical information must be text' })
-        .max(2000, 'Medical information must be at most 2000 characters')
-        .nullable()
-        .optional(),
+      medicalInfo: medicalInfoText.nullable().optional(),
     },
     { errorMap: unknownFieldErrors },
   )
