@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { AuthProvider, useAuth } from '@lws/fe-ui';
 import { fakeApi, signedInHint } from '@lws/fe-ui/testing';
 import { startEarlyRequests, takeEarlySessionCheck } from './early-requests';
+import { loadedLoginPage, loadLoginPage } from './login/login-module';
 
 const WORKER = { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker' };
 const ROUTES = {
@@ -26,13 +27,17 @@ function Who() {
 // The first screen's requests go out while the app's code is still downloading (issue 14: on a
 // phone's slow network the session check and the remotes' addresses each waited for the code).
 describe('early requests', () => {
-  it('sends nothing for a signed-out visitor on /login', () => {
+  it("asks the server nothing for a signed-out visitor on /login, but fetches the login page's code at once", async () => {
     window.history.pushState({}, '', '/login');
     const fake = fakeApi(ROUTES);
     restore = fake.restore;
+    expect(loadedLoginPage()).toBeUndefined();
     startEarlyRequests();
     expect(fake.sent).toEqual([]);
     expect(takeEarlySessionCheck()).toBeUndefined();
+    // The load startEarlyRequests began (the same one, not a second).
+    await loadLoginPage();
+    expect(loadedLoginPage()?.name).toBe('LoginPage');
   });
 
   it("on a signed-in worker's page, asks for the session and the remotes' addresses at once, and the app reads that answer instead of asking again", async () => {

@@ -2,7 +2,7 @@ import { BrowserRouter, Route, Routes } from 'react-router';
 import { AuthProvider, LiveEventsProvider, LiveQueries, ToastProvider, ToastStack } from '@lws/fe-ui';
 import { CookieConsentBanner } from '../cookie-consent/CookieConsentBanner';
 import { AppLayout } from '../layout/AppLayout';
-import { LoginPage } from '../login/LoginPage';
+import { LoginRoute } from '../login/LoginRoute';
 import { NotFoundPage } from '../not-found/NotFoundPage';
 import { ProfileRoute } from './pages';
 import { RemoteSection } from '../remotes/RemoteSection';
@@ -20,7 +20,7 @@ export function App({ firstSessionCheck }: { firstSessionCheck?: Promise<Respons
           <LiveEventsProvider>
             <LiveQueries>
               <Routes>
-                <Route path="/login" element={<LoginPage />} />
+                <Route path="/login" element={<LoginRoute />} />
                 {/* The kiosk is a shared terminal: no session, no guard, no header. */}
                 <Route path="/kiosk" element={<RemoteSection name="kiosk" />} />
                 <Route path="/" element={<RootRedirect />} />

@@ -1,5 +1,6 @@
-import { Component, useEffect, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useState, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Card, CardDescription, CardFooter, CardHeader, CardTitle, PageStatus } from '@lws/fe-ui';
+import { useLoaded } from '../app/use-loaded';
 import { EmergencyFallback } from './EmergencyFallback';
 import { loadedRemote, loadRemoteComponent, markRemoteFailed } from './remote-registry';
 import type { RemoteName } from './runtime-config';
@@ -45,27 +46,14 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
   }
 }
 
-/**
- * The remote's component once loaded, the loading state until then. Not a Suspense boundary:
- * React holds back content that resolves within 300 ms of a Suspense fallback, which put the
- * worker's screen on the page 0.3 s after it had arrived. A load that fails is thrown here, for
- * the error boundary around to show.
- */
+/** The remote's component once loaded, the loading state until then; a load that fails is thrown for the error boundary around to show. */
 function RemoteLoader({ name }: { name: RemoteName }) {
-  const [state, setState] = useState<{ component?: ComponentType; error?: unknown }>(() => ({ component: loadedRemote(name) }));
-  useEffect(() => {
-    if (state.component) return;
-    let current = true;
-    loadRemoteComponent(name).then(
-      (component) => current && setState({ component }),
-      (error: unknown) => current && setState({ error }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [name, state.component]);
-  if (state.error) throw state.error;
-  const Remote = state.component;
+  const remote = useLoaded(
+    () => loadedRemote(name),
+    () => loadRemoteComponent(name),
+  );
+  if (remote.error) throw remote.error;
+  const Remote = remote.value;
   if (Remote) return <Remote />;
   return (
     <>

@@ -13,7 +13,7 @@ import {
   useAuth,
   type Role,
 } from '@lws/fe-ui';
-import { LoginPage } from '../login/LoginPage';
+import { LoginRoute } from '../login/LoginRoute';
 
 export const LOADING_TEXT = 'Loading...';
 export const REDIRECTING_TEXT = 'Redirecting...';
@@ -77,7 +77,7 @@ export function DashboardGate({ allow, children }: { allow: readonly Role[]; chi
   const { user, loading, error } = useAuth();
   if (loading) return <PageStatus text={LOADING_TEXT} />;
   if (!user && error) return <SessionCheckFailed />;
-  if (!user) return <LoginPage />;
+  if (!user) return <LoginRoute />;
   if (!allow.includes(user.role as Role)) return <Navigate to={ownPage(user.role)} replace />;
   return <>{children}</>;
 }
