@@ -52,3 +52,5 @@ export {
   unknownFieldErrors,
 } from './forms';
 export type { AddLocationForm, InboundSmsForm, TestCallForm, ResolveAlarmForm, AwayForm, MedicalInfoForm, ContactSettingsForm, ChangePasswordForm, EnrolKioskForm, ContactDetailsForm, CreatableRole, CreateUserForm, CreateUserRequest, ProfileDetailsForm } from './forms';
+export { EMERGENCY_NUMBER_INVALID, emergencyNumberText, teamFormFields, teamFormSchema } from './teams';
+export type { TeamForm } from './teams';

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Checkbox, FieldError, Input, Label, Select, Switch, Textarea, api, failureField, failureMessage, useToast } from '@lws/fe-ui';
 import { ALARM_KINDS, INTERVALS, parsePeople, starterSteps, type AlarmKind, type Person, type PolicyStep, type Team, type TeamMonitor } from './teams-api';
+import { teamFormSchema } from '@lws/schemas';
 import { cleanStep, PolicyEditor, stepsProblem } from './PolicyEditor';
 
 interface TeamEditorProps {
@@ -52,6 +53,20 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
+    // The gateway's own rules for the team's fields, before anything is sent; the policy has its editor's.
+    const checked = teamFormSchema.safeParse({
+      name,
+      locationIds,
+      monitors,
+      checkInPolicy: { defaultInterval, allowedIntervals: allowed },
+      emergencyNumbers: numbers.split(/[\n,]/).map((n) => n.trim()).filter(Boolean),
+      voiceReminder,
+    });
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      setError({ message: issue.message, field: issue.path.join('.') });
+      return;
+    }
     if (policyProblem) {
       setError({ message: policyProblem, field: 'escalationPolicy' });
       return;
@@ -60,15 +75,10 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
     setError(null);
     try {
       await api.patch(`/api/teams/${team.id}`, {
-        name,
-        locationIds,
-        monitors,
-        checkInPolicy: { defaultInterval, allowedIntervals: allowed },
-        emergencyNumbers: numbers.split(/[\n,]/).map((n) => n.trim()).filter(Boolean),
-        voiceReminder,
+        ...checked.data,
         escalationPolicy: ownPolicy ? { missed_check_in: steps.missed_check_in.map(cleanStep), emergency: steps.emergency.map(cleanStep) } : null,
       });
-      toast({ title: 'Team saved', message: `${name} is saved; its next alarms follow it` });
+      toast({ title: 'Team saved', message: `${checked.data.name} is saved; its next alarms follow it` });
       onSaved();
     } catch (e) {
       setError({ message: failureMessage(e, 'The team could not be saved. Please try again.'), field: failureField(e) });
