@@ -249,3 +249,35 @@ test.describe('the monitor console at 1280×720 and 1920×1080', () => {
     await expect(call).toHaveAttribute('href', 'tel:+447911123456');
   });
 });
+
+// What each first screen downloads (issue 14: each remote loads only its own code). The login
+// page's code is the chunk named "login"; remotes are under /remotes/<name>/.
+test.describe('what each page downloads', () => {
+  async function scriptsFor(browser: Browser, state: StorageState | undefined, path: string, ready: string) {
+    const context = await browser.newContext({ ...(state ? { storageState: state } : {}) });
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto(path);
+    await expect(page.getByTestId(ready)).toBeVisible();
+    await context.close();
+    return {
+      remotes: [...new Set(scripts.flatMap((s) => /^\/remotes\/([a-z]+)\//.exec(s)?.[1] ?? []))],
+      login: scripts.some((s) => /^\/login\.[0-9a-f]{8}\.js$/.test(s)),
+    };
+  }
+
+  test('the kiosk loads its own remote and not the login form', async ({ browser }) => {
+    expect(await scriptsFor(browser, undefined, '/kiosk', 'remote-kiosk')).toEqual({ remotes: ['kiosk'], login: false });
+  });
+
+  test("a signed-in worker's screen loads the worker remote and not the login form", async ({ browser }) => {
+    expect(await scriptsFor(browser, workerState, '/worker', 'remote-worker')).toEqual({ remotes: ['worker'], login: false });
+  });
+
+  test('/login loads the login form and no remote', async ({ browser }) => {
+    expect(await scriptsFor(browser, undefined, '/login', 'login-form')).toEqual({ remotes: [], login: true });
+  });
+});

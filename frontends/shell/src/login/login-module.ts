@@ -9,7 +9,8 @@ let loading: Promise<ComponentType> | undefined;
 
 /** Loads the login page once; a failed load is forgotten, so the next call tries again. */
 export function loadLoginPage(): Promise<ComponentType> {
-  loading ??= import('./LoginPage').then(
+  // Named, so that a test (and anyone reading a network log) can tell the login page's code apart.
+  loading ??= import(/* webpackChunkName: "login" */ './LoginPage').then(
     (module) => (page = module.LoginPage),
     (error: unknown) => {
       console.error('The login page could not be loaded', error);
