@@ -64,6 +64,7 @@ export interface AlarmsPanelProps {
   onOpenAlarms?(alarms: Alarm[]): void;
 }
 
+/** No verdict chosen yet: the radio group starts with none checked. */
 const NO_VERDICT: ResolveAlarmForm = { verdict: '' as ResolveAlarmForm['verdict'], note: '' };
 
 function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; onClose(): void; onResolved(): void }) {
