@@ -261,3 +261,24 @@ export const inboundSmsSchema = z
   })
   .strict();
 export type InboundSmsForm = z.input<typeof inboundSmsSchema>;
+
+/** Four digits, the only shape a PIN has. */
+export const pinDigits = z.string({ required_error: PIN_FORMAT, invalid_type_error: PIN_FORMAT }).regex(/^\d{4}$/, PIN_FORMAT);
+
+/** POST /api/users/{id}/verify-pin: the Change PIN wizard's first step. */
+export const verifyPinSchema = z.object({ pin: pinDigits }).strict();
+
+/** The PIN branch of PATCH /api/users/{id}; currentPin is required by identity when a PIN is set. */
+export const changePinSchema = z.object({ currentPin: pinDigits.optional(), pinCode: pinDigits }).strict('Only currentPin and pinCode may be sent with a PIN change');
+
+export const DURESS_SAME_AS_PIN = 'Your duress PIN must be different from your PIN';
+/**
+ * PUT /api/users/{id}/duress-pin and the profile's Duress PIN form (issue 13); duressPin null removes
+ * it. One the same as the PIN typed beside it is refused before anything is sent (identity also
+ * refuses one equal to the stored PIN).
+ */
+export const duressPinSchema = z
+  .object({ currentPin: pinDigits, duressPin: pinDigits.nullable() })
+  .strict('Only currentPin and duressPin may be sent')
+  .refine((b) => b.duressPin !== b.currentPin, { message: DURESS_SAME_AS_PIN, path: ['duressPin'] });
+export type DuressPinForm = z.input<typeof duressPinSchema>;

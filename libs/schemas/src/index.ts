@@ -11,6 +11,11 @@ export {
 } from './phone';
 export {
   ALARM_VERDICTS,
+  changePinSchema,
+  DURESS_SAME_AS_PIN,
+  duressPinSchema,
+  pinDigits,
+  verifyPinSchema,
   inboundSmsSchema,
   MESSAGE_TEXT_REQUIRED,
   testCallFormSchema,
@@ -51,6 +56,6 @@ export {
   profileName,
   unknownFieldErrors,
 } from './forms';
-export type { AddLocationForm, InboundSmsForm, TestCallForm, ResolveAlarmForm, AwayForm, MedicalInfoForm, ContactSettingsForm, ChangePasswordForm, EnrolKioskForm, ContactDetailsForm, CreatableRole, CreateUserForm, CreateUserRequest, ProfileDetailsForm } from './forms';
+export type { AddLocationForm, DuressPinForm, InboundSmsForm, TestCallForm, ResolveAlarmForm, AwayForm, MedicalInfoForm, ContactSettingsForm, ChangePasswordForm, EnrolKioskForm, ContactDetailsForm, CreatableRole, CreateUserForm, CreateUserRequest, ProfileDetailsForm } from './forms';
 export { EMERGENCY_NUMBER_INVALID, emergencyNumberText, teamFormFields, teamFormSchema } from './teams';
 export type { TeamForm } from './teams';

@@ -1,4 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import {
   ApiError,
   Button,
@@ -17,6 +20,7 @@ import {
   useAuth,
   useToast,
 } from '@lws/fe-ui';
+import { duressPinSchema, type DuressPinForm } from '@lws/schemas';
 
 type Mode = 'idle' | 'set' | 'remove';
 
@@ -29,47 +33,46 @@ export function DuressPinCard({ userId, duressPinSet }: { userId: number; duress
   const { toast } = useToast();
   const { refresh } = useAuth();
   const [mode, setMode] = useState<Mode>('idle');
-  const [current, setCurrent] = useState('');
-  const [duress, setDuress] = useState('');
   const [reveal, setReveal] = useState(false);
-  const [error, setError] = useState<{ field: 'currentPin' | 'duressPin'; message: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  // The gateway's own schema checks the form: a duress PIN equal to the PIN typed beside it is
+  // refused before it is sent.
+  const form = useForm<DuressPinForm, unknown, z.output<typeof duressPinSchema>>({ resolver: zodResolver(duressPinSchema), defaultValues: { currentPin: '', duressPin: '' } });
+  const { errors, isSubmitting: busy } = form.formState;
   const currentId = useId();
   const duressId = useId();
   const errorId = useId();
+  const error = errors.currentPin?.message ?? errors.duressPin?.message;
+
+  const open = (next: Mode) => {
+    form.reset({ currentPin: '', duressPin: next === 'remove' ? null : '' });
+    setMode(next);
+  };
 
   const close = () => {
     setMode('idle');
-    setCurrent('');
-    setDuress('');
     setReveal(false);
-    setError(null);
+    form.reset({ currentPin: '', duressPin: '' });
   };
 
-  const ready = current.length === PIN_LENGTH && (mode === 'remove' || duress.length === PIN_LENGTH);
+  const [current, duress] = form.watch(['currentPin', 'duressPin']);
+  const ready = current.length === PIN_LENGTH && (mode === 'remove' || duress?.length === PIN_LENGTH);
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy || !ready) return;
-    setBusy(true);
+  const onSubmit = form.handleSubmit(async (body) => {
     try {
-      await api.put(`/api/users/${userId}/duress-pin`, { currentPin: current, duressPin: mode === 'remove' ? null : duress });
+      await api.put(`/api/users/${userId}/duress-pin`, body);
       toast({ title: mode === 'remove' ? 'Duress PIN removed' : 'Duress PIN saved', message: mode === 'remove' ? 'Only your PIN works now.' : 'Remember it: never write it down with your PIN.' });
       close();
       await refresh();
     } catch (e) {
       const field = failureField(e);
       if (e instanceof ApiError && e.status === 400 && (field === 'currentPin' || field === 'duressPin')) {
-        setError({ field, message: field === 'currentPin' ? 'Incorrect PIN. Please try again.' : failureMessage(e, 'Please choose a different duress PIN.') });
-        if (field === 'currentPin') setCurrent('');
-        else setDuress('');
+        form.setValue(field, '');
+        form.setError(field, { message: field === 'currentPin' ? 'Incorrect PIN. Please try again.' : failureMessage(e, 'Please choose a different duress PIN.') });
       } else {
         toast({ title: 'Duress PIN not saved', message: failureMessage(e, 'Please try again.'), type: 'error' });
       }
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
     <Card data-testid="profile-duress-pin">
@@ -86,11 +89,11 @@ export function DuressPinCard({ userId, duressPinSet }: { userId: number; duress
             <span className="lws-muted" data-testid="duress-pin-status">
               {duressPinSet ? 'A duress PIN is set.' : 'No duress PIN set.'}
             </span>
-            <Button variant="outline" onClick={() => setMode('set')} data-testid="duress-pin-start">
+            <Button variant="outline" onClick={() => open('set')} data-testid="duress-pin-start">
               {duressPinSet ? 'Change duress PIN' : 'Set duress PIN'}
             </Button>
             {duressPinSet ? (
-              <Button variant="ghost" onClick={() => setMode('remove')} data-testid="duress-pin-remove">
+              <Button variant="ghost" onClick={() => open('remove')} data-testid="duress-pin-remove">
                 Remove
               </Button>
             ) : null}
@@ -99,29 +102,41 @@ export function DuressPinCard({ userId, duressPinSet }: { userId: number; duress
           <form className="lws-form" noValidate onSubmit={(e) => void onSubmit(e)} aria-label="Duress PIN" data-testid="duress-pin-form">
             <div className="lws-field">
               <Label htmlFor={currentId}>Your PIN</Label>
-              <PinInput
-                id={currentId}
-                value={current}
-                onChange={setCurrent}
-                invalid={error?.field === 'currentPin'}
-                disabled={busy}
-                autoFocus
-                aria-describedby={error ? errorId : undefined}
-                data-testid="duress-current-input"
+              <Controller
+                control={form.control}
+                name="currentPin"
+                render={({ field }) => (
+                  <PinInput
+                    id={currentId}
+                    value={field.value}
+                    onChange={field.onChange}
+                    invalid={Boolean(errors.currentPin)}
+                    disabled={busy}
+                    autoFocus
+                    aria-describedby={error ? errorId : undefined}
+                    data-testid="duress-current-input"
+                  />
+                )}
               />
             </div>
             {mode === 'set' ? (
               <div className="lws-field">
                 <Label htmlFor={duressId}>Duress PIN</Label>
-                <PinInput
-                  id={duressId}
-                  value={duress}
-                  onChange={setDuress}
-                  invalid={error?.field === 'duressPin'}
-                  disabled={busy}
-                  reveal={reveal}
-                  aria-describedby={error ? errorId : undefined}
-                  data-testid="duress-new-input"
+                <Controller
+                  control={form.control}
+                  name="duressPin"
+                  render={({ field }) => (
+                    <PinInput
+                      id={duressId}
+                      value={field.value ?? ''}
+                      onChange={field.onChange}
+                      invalid={Boolean(errors.duressPin)}
+                      disabled={busy}
+                      reveal={reveal}
+                      aria-describedby={error ? errorId : undefined}
+                      data-testid="duress-new-input"
+                    />
+                  )}
                 />
                 <Button size="sm" variant="ghost" aria-pressed={reveal} onClick={() => setReveal((r) => !r)} data-testid="duress-reveal">
                   {reveal ? 'Hide PIN' : 'Show PIN'}
@@ -129,7 +144,7 @@ export function DuressPinCard({ userId, duressPinSet }: { userId: number; duress
               </div>
             ) : null}
             <FieldError id={errorId} testId="duress-pin-error">
-              {error?.message ?? null}
+              {error}
             </FieldError>
             <div className="lws-actions">
               <Button type="submit" busy={busy} disabled={!ready} data-testid="duress-pin-submit">
