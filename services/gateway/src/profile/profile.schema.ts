@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { checkInInterval, CONTACT_NUMBER_INVALID, contactNumberText, contactRelation, numericText, optionalContactNumber } from '@lws/schemas';
+import { possibleE164 } from '../common/possible-phone';
 import { profileName, profilePhone, unknownFieldErrors } from '../users/users.schema';
 
 export { CHECK_IN_INTERVALS, CONTACT_NUMBER_INVALID } from '@lws/schemas';
@@ -32,20 +32,11 @@ export const updateContactSchema = z
   .refine((b) => b.name !== undefined || b.phone !== undefined || b.relation !== undefined, 'Nothing to update');
 
 /**
- * A primary or secondary contact: the number escalation texts and calls in an emergency, so a phone
- * number (digits and separators only, as the settings form checks too, and a length
- * libphonenumber-js accepts for its country; a national number is read as UK), stored in E.164.
- * Possible rather than "valid", as escalation dials it: a range the library's metadata does not know
- * yet is still worth calling. Anything else (`javascript:alert(1)//` was stored) is refused.
+ * A primary or secondary contact: the number escalation texts and calls in an emergency (digits and
+ * separators only, as the settings form checks too), stored in E.164. Anything else
+ * (`javascript:alert(1)//` was stored) is refused.
  */
-const contactNumber = contactNumberText.transform((v, ctx) => {
-  const parsed = parsePhoneNumberFromString(v.replace(/[\s().-]/g, ''), 'GB');
-  if (!parsed?.isPossible()) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: CONTACT_NUMBER_INVALID });
-    return z.NEVER;
-  }
-  return parsed.number;
-});
+const contactNumber = contactNumberText.transform(possibleE164(CONTACT_NUMBER_INVALID));
 
 const settingsFields = {
   primaryContact: contactNumber,

@@ -1,17 +1,10 @@
 import { z } from 'zod';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { policyOverrideSchema } from '@lws/platform';
 import { CHECK_IN_INTERVALS, EMERGENCY_NUMBER_INVALID, emergencyNumberText, teamFormFields } from '@lws/schemas';
+import { possibleE164 } from '../common/possible-phone';
 
-/** An emergency number as the editor checks it, that libphonenumber-js also finds possible; stored in E.164. */
-const e164 = emergencyNumberText.transform((v, ctx) => {
-  const parsed = parsePhoneNumberFromString(v.replace(/[\s().-]/g, ''), 'GB');
-  if (!parsed?.isPossible()) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: EMERGENCY_NUMBER_INVALID });
-    return z.NEVER;
-  }
-  return parsed.number;
-});
+/** An emergency number as the editor checks it, stored in E.164. */
+const e164 = emergencyNumberText.transform(possibleE164(EMERGENCY_NUMBER_INVALID));
 
 /**
  * A team as the superadmin writes it (`POST /api/teams`; `PATCH /api/teams/{id}` takes any of the
