@@ -83,18 +83,41 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       result.url = stack.url;
     },
     async stop() {
-      await stack.close();
-      if (db) await db.drop();
+      // Each step is bounded so that one that hangs (once seen in CI: 60 s in login.test.ts, after
+      // every test had passed) says which it was, with the stack's last log lines, and the rest of
+      // the cleanup still runs, instead of the suite failing on a bare hook timeout.
+      await bounded('closing the stack', 30_000, () => stack.close(), logs);
+      if (db) await bounded('dropping the test database', 10_000, () => db!.drop(), logs);
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-      if (env.EVENTS_STREAM && env.NATS_URL) {
-        const nc = await connect({ servers: env.NATS_URL });
-        const jsm = await nc.jetstreamManager();
-        await jsm.streams.delete(env.EVENTS_STREAM).catch(() => undefined);
-        await nc.close();
+      const { NATS_URL: natsUrl, EVENTS_STREAM: stream } = env;
+      if (stream && natsUrl) {
+        await bounded('deleting the test stream', 10_000, async () => {
+          const nc = await connect({ servers: natsUrl });
+          const jsm = await nc.jetstreamManager();
+          await jsm.streams.delete(stream).catch(() => undefined);
+          await nc.close();
+        }, logs);
       }
     },
   };
   return result;
+}
+
+/**
+ * Waits for `step` at most `ms`. Past that it writes to stderr what did not finish, with the stack's
+ * last log lines, and returns; the step goes on in the background. A step that fails still throws.
+ */
+async function bounded(what: string, ms: number, step: () => Promise<unknown>, logs: string[]): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    const outcome = await Promise.race([step().then(() => 'done' as const), late]);
+    if (outcome === 'late') process.stderr.write(`test stack: ${what} did not finish within ${ms / 1000} s; going on. The stack's last log lines:\n${logs.slice(-40).join('')}\n`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
