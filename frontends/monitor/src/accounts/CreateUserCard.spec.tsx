@@ -1,34 +1,20 @@
 /** @jest-environment jsdom */
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { fakeApi, ScreenProviders, signedInHint, supportDialogs, writes, type FakeRoutes } from '@lws/fe-ui/testing';
+import { screen, waitFor, within } from '@testing-library/react';
+import { renderScreen, resetScreen, supportDialogs, writes, type FakeRoutes } from '@lws/fe-ui/testing';
 import { CreateUserCard } from './CreateUserCard';
 
 const ADMIN = { id: 2, username: 'admin', name: 'Ada Min', role: 'admin' };
-let restore = () => undefined as void;
 
-beforeAll(() => {
-  supportDialogs();
-  signedInHint();
-});
+beforeAll(supportDialogs);
 
 async function renderCard(routes: FakeRoutes = {}) {
-  const fake = fakeApi({ 'GET /api/auth/me': { body: ADMIN }, ...routes });
-  restore = fake.restore;
-  render(
-    <ScreenProviders>
-      <CreateUserCard />
-    </ScreenProviders>,
-  );
+  const rendered = renderScreen(<CreateUserCard />, { signedInAs: ADMIN, routes });
   const form = await screen.findByTestId('create-user-form');
-  return { ...fake, form: within(form), user: userEvent.setup() };
+  return { ...rendered, form: within(form) };
 }
 
-afterEach(() => {
-  cleanup();
-  restore();
-});
+afterEach(resetScreen);
 
 describe('CreateUserCard (spec section 5; issue 14: react-hook-form with the gateway schema)', () => {
   it('names every broken rule under its field in the spec\'s words, sends nothing, and follows the input after', async () => {

@@ -1,32 +1,21 @@
 /** @jest-environment jsdom */
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { fakeApi, ScreenProviders, signedInHint, supportDialogs, writes, type FakeRoutes } from '@lws/fe-ui/testing';
+import { screen, within } from '@testing-library/react';
+import { renderScreen, resetScreen, supportDialogs, writes, type FakeRoutes } from '@lws/fe-ui/testing';
 import { KiosksCard } from './KiosksCard';
 
 const ADMIN = { id: 2, username: 'ada', name: 'Ada Min', role: 'admin' };
-let restore = () => undefined as void;
 
-beforeAll(() => {
-  signedInHint();
-  supportDialogs();
-});
-afterEach(() => {
-  cleanup();
-  restore();
-});
+beforeAll(supportDialogs);
+afterEach(resetScreen);
 
 async function renderCard(routes: FakeRoutes = {}) {
-  const fake = fakeApi({ 'GET /api/auth/me': { body: ADMIN }, 'GET /api/kiosks': { body: [] }, 'GET /api/kiosks/current': { body: { enrolled: false } }, ...routes });
-  restore = fake.restore;
-  render(
-    <ScreenProviders>
-      <KiosksCard />
-    </ScreenProviders>,
-  );
+  const rendered = renderScreen(<KiosksCard />, {
+    signedInAs: ADMIN,
+    routes: { 'GET /api/kiosks': { body: [] }, 'GET /api/kiosks/current': { body: { enrolled: false } }, ...routes },
+  });
   expect(await screen.findByTestId('kiosks-empty')).toBeTruthy();
-  return { ...fake, user: userEvent.setup(), form: within(screen.getByTestId('kiosk-enrol-form')) };
+  return { ...rendered, form: within(screen.getByTestId('kiosk-enrol-form')) };
 }
 
 describe('KiosksCard enrolment (issue 14: react-hook-form with the gateway schema)', () => {

@@ -1,30 +1,18 @@
 /** @jest-environment jsdom */
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { screen, within } from '@testing-library/react';
 import type { User } from '@lws/fe-ui';
-import { fakeApi, ScreenProviders, signedInHint, writes, type FakeRoutes } from '@lws/fe-ui/testing';
+import { renderScreen, resetScreen, writes, type FakeRoutes } from '@lws/fe-ui/testing';
 import { ChangePasswordCard } from './ChangePasswordCard';
 
 const ANN: User = { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker', phone: '+447911123456' };
-let restore = () => undefined as void;
 
-beforeAll(signedInHint);
-afterEach(() => {
-  cleanup();
-  restore();
-});
+afterEach(resetScreen);
 
 function renderCard(routes: FakeRoutes = {}) {
-  const fake = fakeApi({ 'GET /api/auth/me': { body: ANN }, ...routes });
-  restore = fake.restore;
-  render(
-    <ScreenProviders>
-      <ChangePasswordCard temporary={false} />
-    </ScreenProviders>,
-  );
+  const rendered = renderScreen(<ChangePasswordCard temporary={false} />, { signedInAs: ANN, routes });
   const form = within(screen.getByTestId('password-form'));
-  return { ...fake, user: userEvent.setup(), form, error: (testId: string) => form.queryByTestId(testId)?.textContent ?? null };
+  return { ...rendered, form, error: (testId: string) => form.queryByTestId(testId)?.textContent ?? null };
 }
 
 describe('ChangePasswordCard (spec section 5; issue 14: react-hook-form with the gateway schema)', () => {

@@ -1,32 +1,19 @@
 /** @jest-environment jsdom */
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { fakeApi, ScreenProviders, signedInHint, supportDialogs, writes, type FakeRoutes } from '@lws/fe-ui/testing';
+import { screen, within } from '@testing-library/react';
+import { renderScreen, resetScreen, supportDialogs, writes, type FakeRoutes } from '@lws/fe-ui/testing';
 import { ContactDialog } from './ContactDialog';
 
-let restore = () => undefined as void;
-
-beforeAll(() => {
-  supportDialogs();
-  signedInHint();
-});
-
-afterEach(() => {
-  cleanup();
-  restore();
-});
+beforeAll(supportDialogs);
+afterEach(resetScreen);
 
 function renderDialog(routes: FakeRoutes = {}, contact: Parameters<typeof ContactDialog>[0]['contact'] = null) {
-  const fake = fakeApi({ 'GET /api/auth/me': { body: { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker' } }, ...routes });
-  restore = fake.restore;
   const onSaved = jest.fn();
-  render(
-    <ScreenProviders>
-      <ContactDialog userId={7} contact={contact} onClose={() => undefined} onSaved={onSaved} />
-    </ScreenProviders>,
-  );
-  return { ...fake, onSaved, user: userEvent.setup(), dialog: within(screen.getByTestId('contact-dialog')) };
+  const rendered = renderScreen(<ContactDialog userId={7} contact={contact} onClose={() => undefined} onSaved={onSaved} />, {
+    signedInAs: { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker' },
+    routes,
+  });
+  return { ...rendered, onSaved, dialog: within(screen.getByTestId('contact-dialog')) };
 }
 
 describe('ContactDialog (spec section 5; issue 14: react-hook-form with the gateway schema)', () => {

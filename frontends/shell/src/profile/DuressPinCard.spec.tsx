@@ -1,29 +1,21 @@
 /** @jest-environment jsdom */
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { screen, within } from '@testing-library/react';
+import type userEvent from '@testing-library/user-event';
 import type { User } from '@lws/fe-ui';
-import { fakeApi, ScreenProviders, signedInHint, writes, type FakeRoutes } from '@lws/fe-ui/testing';
+import { renderScreen, resetScreen, writes, type FakeRoutes } from '@lws/fe-ui/testing';
 import { DuressPinCard } from './DuressPinCard';
 
 const ANN: User = { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker', phone: '+447911123456' };
-let restore = () => undefined as void;
 
-beforeAll(signedInHint);
-afterEach(() => {
-  cleanup();
-  restore();
-});
+afterEach(resetScreen);
 
 function renderCard(duressPinSet: boolean, routes: FakeRoutes = {}) {
-  const fake = fakeApi({ 'GET /api/auth/me': { body: ANN }, 'PUT /api/users/7/duress-pin': { body: { ok: true } }, ...routes });
-  restore = fake.restore;
-  render(
-    <ScreenProviders>
-      <DuressPinCard userId={7} duressPinSet={duressPinSet} />
-    </ScreenProviders>,
-  );
-  return { ...fake, user: userEvent.setup(), card: within(screen.getByTestId('profile-duress-pin')) };
+  const rendered = renderScreen(<DuressPinCard userId={7} duressPinSet={duressPinSet} />, {
+    signedInAs: ANN,
+    routes: { 'PUT /api/users/7/duress-pin': { body: { ok: true } }, ...routes },
+  });
+  return { ...rendered, card: within(screen.getByTestId('profile-duress-pin')) };
 }
 
 /** Types a PIN into a PinInput, from its first box. */

@@ -1,10 +1,9 @@
 /** @jest-environment jsdom */
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import type { User } from '@lws/fe-ui';
-import { fakeApi, ScreenProviders, signedInHint, writes, type FakeRoutes } from '@lws/fe-ui/testing';
+import { renderScreen, resetScreen, writes, type FakeRoutes } from '@lws/fe-ui/testing';
 import { AwayCard } from './AwayCard';
 import { ContactSettingsCard } from './ContactSettingsCard';
 import { MedicalInfoCard } from './MedicalInfoCard';
@@ -13,25 +12,17 @@ import { MedicalInfoCard } from './MedicalInfoCard';
 // through react-hook-form (issue 14), with no server: what the user reads, and what is sent.
 
 const ANN: User = { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker', phone: '+447911123456' };
-let restore = () => undefined as void;
 let reloads = 0;
 const reload = async () => {
   reloads += 1;
 };
 
-beforeAll(signedInHint);
 afterEach(() => {
-  cleanup();
-  restore();
+  resetScreen();
   reloads = 0;
 });
 
-function renderForm(card: ReactNode, routes: FakeRoutes = {}) {
-  const fake = fakeApi({ 'GET /api/auth/me': { body: ANN }, ...routes });
-  restore = fake.restore;
-  render(<ScreenProviders>{card}</ScreenProviders>);
-  return { ...fake, user: userEvent.setup() };
-}
+const renderForm = (card: ReactNode, routes: FakeRoutes = {}) => renderScreen(card, { signedInAs: ANN, routes });
 
 describe('Emergency Contact Settings', () => {
   it("says why a contact number is refused, in the gateway's words, and sends nothing", async () => {

@@ -1,33 +1,19 @@
 /** @jest-environment jsdom */
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { screen, within } from '@testing-library/react';
 import type { User } from '@lws/fe-ui';
-import { fakeApi, ScreenProviders, signedInHint, writes, type FakeRoutes } from '@lws/fe-ui/testing';
+import { renderScreen, resetScreen, writes, type FakeRoutes } from '@lws/fe-ui/testing';
 import { UserInfoCard } from './UserInfoCard';
 
 const ANN: User = { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker', phone: '+447911123456' };
-let restore = () => undefined as void;
-
-beforeAll(signedInHint);
 
 async function renderCard(routes: FakeRoutes = {}) {
-  const fake = fakeApi({ 'GET /api/auth/me': { body: ANN }, ...routes });
-  restore = fake.restore;
-  render(
-    <ScreenProviders>
-      <UserInfoCard user={ANN} team={{ name: 'North', monitors: ['Ada Min'] }} />
-    </ScreenProviders>,
-  );
-  const user = userEvent.setup();
-  await user.click(await screen.findByRole('button', { name: 'Edit Details' }));
-  return { ...fake, user, form: within(screen.getByTestId('profile-edit-form')) };
+  const screenState = renderScreen(<UserInfoCard user={ANN} team={{ name: 'North', monitors: ['Ada Min'] }} />, { signedInAs: ANN, routes });
+  await screenState.user.click(await screen.findByRole('button', { name: 'Edit Details' }));
+  return { ...screenState, form: within(screen.getByTestId('profile-edit-form')) };
 }
 
-afterEach(() => {
-  cleanup();
-  restore();
-});
+afterEach(resetScreen);
 
 describe('UserInfoCard (spec section 5; issue 14: react-hook-form with the gateway schema)', () => {
   it('checks name and phone by the spec before sending, in the gateway\'s words', async () => {

@@ -1,28 +1,16 @@
 /** @jest-environment jsdom */
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { fakeApi, ScreenProviders, signedInHint, writes, type FakeRoutes } from '@lws/fe-ui/testing';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { screen, within } from '@testing-library/react';
+import { renderScreen, resetScreen, writes, type FakeRoutes } from '@lws/fe-ui/testing';
 import { InboundSmsForm } from './InboundSmsForm';
 
 const ROOT = { id: 1, username: 'root', name: 'Super Admin', role: 'superadmin' };
-let restore = () => undefined as void;
 
-beforeAll(signedInHint);
-afterEach(() => {
-  cleanup();
-  restore();
-});
+afterEach(resetScreen);
 
 function renderForm(routes: FakeRoutes = {}) {
-  const fake = fakeApi({ 'GET /api/auth/me': { body: ROOT }, ...routes });
-  restore = fake.restore;
-  render(
-    <ScreenProviders>
-      <InboundSmsForm />
-    </ScreenProviders>,
-  );
-  return { ...fake, user: userEvent.setup(), form: within(screen.getByTestId('inbound-sms-form')) };
+  const rendered = renderScreen(<InboundSmsForm />, { signedInAs: ROOT, routes });
+  return { ...rendered, form: within(screen.getByTestId('inbound-sms-form')) };
 }
 
 describe('InboundSmsForm (issue 14: react-hook-form with the gateway schema)', () => {

@@ -1,8 +1,7 @@
 /** @jest-environment jsdom */
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { fakeApi, ScreenProviders, signedInHint, writes, type FakeRoutes } from '@lws/fe-ui/testing';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { screen, within } from '@testing-library/react';
+import { renderScreen, resetScreen, writes, type FakeRoutes } from '@lws/fe-ui/testing';
 import { TeamEditor } from './TeamEditor';
 import type { Team } from './teams-api';
 
@@ -19,25 +18,19 @@ const NORTH: Team = {
   memberCount: 0,
   version: 1,
 };
-let restore = () => undefined as void;
 let saved = 0;
 
-beforeAll(signedInHint);
 afterEach(() => {
-  cleanup();
-  restore();
+  resetScreen();
   saved = 0;
 });
 
 function renderEditor(routes: FakeRoutes = {}) {
-  const fake = fakeApi({ 'GET /api/auth/me': { body: ROOT }, 'GET /api/teams/3/members': { body: [] }, ...routes });
-  restore = fake.restore;
-  render(
-    <ScreenProviders>
-      <TeamEditor team={NORTH} admins={[{ id: 2, name: 'Ada Min', username: 'ada' }]} workers={[]} locations={[]} onSaved={() => (saved += 1)} />
-    </ScreenProviders>,
+  const rendered = renderScreen(
+    <TeamEditor team={NORTH} admins={[{ id: 2, name: 'Ada Min', username: 'ada' }]} workers={[]} locations={[]} onSaved={() => (saved += 1)} />,
+    { signedInAs: ROOT, routes: { 'GET /api/teams/3/members': { body: [] }, ...routes } },
   );
-  return { ...fake, user: userEvent.setup(), editor: within(screen.getByTestId('team-editor')) };
+  return { ...rendered, editor: within(screen.getByTestId('team-editor')) };
 }
 
 describe('TeamEditor (issue 14: checked with the gateway schema before it sends)', () => {
