@@ -111,3 +111,29 @@ test('a remote that cannot be loaded shows the unavailable state, and Retry reco
   await unavailable.getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByRole('heading', { name: 'Super Admin Dashboard' })).toBeVisible();
 });
+
+test('the login page or the profile failing to download offers Retry instead of a blank page', async ({ browser }) => {
+  // No service worker: it would answer from its own copies, which this page's routes do not see.
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  let down = true;
+  await page.route(/\/(login|profile)\.[0-9a-f]{8}\.js$/, (route) => (down ? route.abort('connectionrefused') : route.continue()));
+  await page.goto('/login');
+  const login = page.getByTestId('login-unavailable');
+  await expect(login).toContainText('Cannot load the login page');
+  down = false;
+  await login.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByTestId('login-form')).toBeVisible();
+
+  down = true;
+  const { username, password } = superadmin();
+  expect((await page.request.post('/api/auth/login', { headers: XHR, data: { username, password } })).status()).toBe(200);
+  await page.goto('/profile');
+  const profile = page.getByTestId('profile-unavailable');
+  await expect(profile).toContainText('Cannot load the profile page');
+  await expect(page.getByTestId('header-user-name')).toBeVisible();
+  down = false;
+  await profile.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
+  await context.close();
+});

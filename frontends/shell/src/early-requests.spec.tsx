@@ -5,7 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { AuthProvider, useAuth } from '@lws/fe-ui';
 import { fakeApi, signedInHint } from '@lws/fe-ui/testing';
 import { startEarlyRequests, takeEarlySessionCheck } from './early-requests';
-import { loadedLoginPage, loadLoginPage } from './login/login-module';
+import { loginPage } from './login/login-module';
 
 const WORKER = { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker' };
 const ROUTES = {
@@ -31,13 +31,13 @@ describe('early requests', () => {
     window.history.pushState({}, '', '/login');
     const fake = fakeApi(ROUTES);
     restore = fake.restore;
-    expect(loadedLoginPage()).toBeUndefined();
+    expect(loginPage.loaded()).toBeUndefined();
     startEarlyRequests();
     expect(fake.sent).toEqual([]);
     expect(takeEarlySessionCheck()).toBeUndefined();
     // The load startEarlyRequests began (the same one, not a second).
-    await loadLoginPage();
-    expect(loadedLoginPage()?.name).toBe('LoginPage');
+    await loginPage.load();
+    expect(loginPage.loaded()?.name).toBe('LoginPage');
   });
 
   it("on a signed-in worker's page, asks for the session and the remotes' addresses at once, and the app reads that answer instead of asking again", async () => {

@@ -1,6 +1,6 @@
 import { hasHint, SIGNED_IN_HINT } from '@lws/fe-ui/hints';
 import { sendRequest } from '@lws/fe-ui/request';
-import { loadLoginPage } from './login/login-module';
+import { loginPage } from './login/login-module';
 import { remoteManifests } from './remotes/runtime-config';
 
 /** Pages that are a remote's: the remotes' addresses are needed at once there. */
@@ -22,7 +22,7 @@ export function startEarlyRequests(): void {
     sessionCheck = sendRequest('/api/auth/me');
     sessionCheck.catch(() => undefined);
   } else if (LOGIN_PAGE.test(location.pathname)) {
-    loadLoginPage().catch(() => undefined);
+    loginPage.load().catch(() => undefined);
   }
   // A failure is forgotten by remoteManifests itself, so the section asks again when it loads.
   if (REMOTE_PAGE.test(location.pathname)) remoteManifests().catch(() => undefined);

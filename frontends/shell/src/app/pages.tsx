@@ -1,17 +1,11 @@
-import { lazy, Suspense } from 'react';
-import { PageStatus } from '@lws/fe-ui';
+import type { ComponentType } from 'react';
+import { OnDemandPage } from './OnDemandPage';
+import { onDemand } from './on-demand';
 
 // The profile loads on its own (with its forms and their validation library), so a worker who
-// opens their screen never downloads it. The login page is part of the shell: it is the first
-// screen of most visits, and waiting for a chunk of its own would delay it.
-const ProfilePage = lazy(() => import('../profile/ProfilePage').then((m) => ({ default: m.ProfilePage })));
-
-const loading = <PageStatus text="Loading..." />;
+// opens their screen never downloads it. A failed load offers Retry instead of blanking the app.
+const profilePage = onDemand<ComponentType>('profile page', () => import(/* webpackChunkName: "profile" */ '../profile/ProfilePage').then((m) => m.ProfilePage));
 
 export function ProfileRoute() {
-  return (
-    <Suspense fallback={loading}>
-      <ProfilePage />
-    </Suspense>
-  );
+  return <OnDemandPage page={profilePage} name="profile page" testId="profile-unavailable" />;
 }
