@@ -1,4 +1,4 @@
-import { bigserial, index, integer, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
 
@@ -26,6 +26,11 @@ export const entries = auditSchema.table(
     at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
     /** The event the entry was written for: an event redelivered after its dedupe row was pruned still writes nothing. */
     sourceEventId: uuid('source_event_id').unique('entries_source_event_id_key'),
+    /**
+     * For monitors only, never the worker it is about: anything of a duress alarm, whose worker's
+     * phone may be in the hands of the person threatening them.
+     */
+    monitorsOnly: boolean('monitors_only').notNull().default(false),
   },
   (t) => [
     index('entries_at_idx').on(t.at.desc(), t.id.desc()),

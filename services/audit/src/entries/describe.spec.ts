@@ -119,6 +119,30 @@ describe('what each event writes', () => {
     expect(await describeOf(opened)).toMatchObject({ type: 'emergency', details: 'DURESS alarm opened at Depot; every step runs at once' });
   });
 
+  it("duress: every entry of a duress alarm is for monitors only; an ordinary alarm's entries are not marked", async () => {
+    const life = (duress: boolean) => [
+      envelope('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: 3, shiftId: SHIFT, location: 'Depot', raisedAt: T, ...(duress ? { duress } : {}) }),
+      envelope('escalation.alarm.opened.v1', { alarmId: ALARM, userId: 3, kind: 'emergency', openedAt: T, location: 'Depot', ...(duress ? { duress } : {}) }),
+      envelope('escalation.alarm.escalated.v1', { alarmId: ALARM, userId: 3, step: 0, action: 'notify_monitors', at: T, details: 'Pushed', ...(duress ? { duress } : {}) }),
+      envelope('escalation.alarm.acknowledged.v1', { alarmId: ALARM, userId: 3, byUserId: 1, at: T, ...(duress ? { duress } : {}) }),
+      envelope('escalation.alarm.resolved.v1', { alarmId: ALARM, userId: 3, byUserId: 1, at: T, verdict: 'genuine', note: 'Police sent', ...(duress ? { duress } : {}) }),
+    ];
+    for (const e of life(true)) expect(await describeOf(e)).toMatchObject({ monitorsOnly: true });
+    for (const e of life(false)) expect((await describeOf(e))?.monitorsOnly).toBeUndefined();
+  });
+
+  it('duress: "I\'m safe" entered with the duress PIN is a monitors-only warning, not the safe entry', async () => {
+    const safe = (underDuress: boolean) => envelope('escalation.alarm.worker_safe.v1', { alarmId: ALARM, userId: 3, at: T, ...(underDuress ? { underDuress } : {}) });
+    expect(await describeOf(safe(true))).toEqual({
+      userId: 3,
+      type: 'system_alert',
+      details: 'DURESS PIN entered to cancel the emergency at 14:30: they may be under threat; escalation continues',
+      at: new Date(T),
+      monitorsOnly: true,
+    });
+    expect(await describeOf(safe(false))).toMatchObject({ details: expect.stringMatching(/^Said they are safe at 14:30/) });
+  });
+
   it("deadline changed: the worker's extension is an entry of its own; a superadmin's test tools are not logged", async () => {
     const moved = (reason: 'extended' | 'simulated' | 'reset') =>
       envelope('shifts.deadline.changed.v1', {

@@ -38,7 +38,12 @@ export interface EntryDraft {
   at: Date;
   /** The message stages this entry shows: recorded with it, so no later update repeats them. */
   marks?: { messageId: string; stages: MessageStage[] };
+  /** Anything of a duress alarm: monitors read it, the worker's own log never shows it. */
+  monitorsOnly?: boolean;
 }
+
+/** A duress entry is for monitors alone; every other entry leaves the field out. */
+const duressOnly = (duress: boolean | undefined): { monitorsOnly?: true } => (duress ? { monitorsOnly: true } : {});
 
 export interface Lookup {
   usernameOf(userId: number): Promise<string | undefined>;
@@ -154,7 +159,7 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
       const e = event.data;
       const raised = e.duress ? 'DURESS PIN entered: silent emergency raised' : 'Emergency alert raised';
       const details = e.location ? `${raised} at ${e.location}` : `${raised} (not on shift)`;
-      return { userId: e.userId, type: 'emergency', details, location: e.location, at: new Date(e.raisedAt) };
+      return { userId: e.userId, type: 'emergency', details, location: e.location, at: new Date(e.raisedAt), ...duressOnly(e.duress) };
     }
     case 'shifts.deadline.changed.v1': {
       // The worker's "+15 min" (issue 13); a superadmin's test tools move deadlines unrecorded, as before.
@@ -185,11 +190,18 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
         details: e.duress ? `DURESS alarm opened${at(e.location)}; every step runs at once` : `Emergency alarm opened${at(e.location)}; escalation started`,
         location: e.location,
         at: new Date(e.openedAt),
+        ...duressOnly(e.duress),
       };
     }
     case 'escalation.alarm.acknowledged.v1': {
       const e = event.data;
-      return { userId: e.userId, type: 'system_alert', details: `Alarm acknowledged by ${await nameOf(lookup, e.byUserId)}`, at: new Date(e.at) };
+      return {
+        userId: e.userId,
+        type: 'system_alert',
+        details: `Alarm acknowledged by ${await nameOf(lookup, e.byUserId)}`,
+        at: new Date(e.at),
+        ...duressOnly(e.duress),
+      };
     }
     case 'escalation.alarm.resolved.v1': {
       const e = event.data;
@@ -200,16 +212,32 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
         type: 'system_alert',
         details: `Alarm resolved by ${await nameOf(lookup, e.byUserId)} as ${VERDICTS[e.verdict]}${shown ? `. Note: ${shown}` : ''}`,
         at: new Date(e.at),
+        ...duressOnly(e.duress),
       };
     }
     case 'escalation.alarm.escalated.v1': {
       const e = event.data;
       const more = e.details.trim() ? `: ${e.details.trim()}` : '';
       // Steps are numbered from 0 on the wire; people count from 1.
-      return { userId: e.userId, type: 'system_alert', details: `Escalation step ${e.step + 1}, ${STEP_ACTIONS[e.action]}${more}`, at: new Date(e.at) };
+      return {
+        userId: e.userId,
+        type: 'system_alert',
+        details: `Escalation step ${e.step + 1}, ${STEP_ACTIONS[e.action]}${more}`,
+        at: new Date(e.at),
+        ...duressOnly(e.duress),
+      };
     }
     case 'escalation.alarm.worker_safe.v1': {
       const e = event.data;
+      if (e.underDuress) {
+        return {
+          userId: e.userId,
+          type: 'system_alert',
+          details: `DURESS PIN entered to cancel the emergency at ${londonTime(e.at)}: they may be under threat; escalation continues`,
+          at: new Date(e.at),
+          monitorsOnly: true,
+        };
+      }
       return {
         userId: e.userId,
         type: 'system_alert',

@@ -4,6 +4,7 @@ import { DB, pgArray, type Db, type Tx } from '@lws/platform';
 import { entries, loggedMessages, users } from '../db/schema';
 import type { Position } from './cursor';
 import type { MessageStage } from './describe';
+import { WORKER_VISIBLE_TYPES } from './entry-types';
 
 /** The namespace of audit's per-user advisory locks (any constant; the second key is the user id). */
 const USER_LOCK = 0x61756474;
@@ -16,6 +17,7 @@ export interface NewEntry {
   location: string | null;
   at: Date;
   sourceEventId: string | null;
+  monitorsOnly: boolean;
 }
 
 export interface ListedEntry {
@@ -98,11 +100,12 @@ export class EntriesRepository {
   }
 
   /**
-   * One page, newest first: a keyset read on (at, id), or on (user_id, at, id) when filtered.
-   * The username is the one stored with the entry, else what audit has learnt since.
+   * One page, newest first: a keyset read on (at, id), or on (user_id, at, id) when filtered; of
+   * one user, or (`userIds`, an admin's scope) of those users only. `workerView`: only what a
+   * worker may read of their own log (WORKER_VISIBLE_TYPES, nothing for monitors only). The
+   * username is the one stored with the entry, else what audit has learnt since.
    */
-  /** Newest first: of one user, or (`userIds`, an admin's scope) of those users only. */
-  async page(limit: number, userId?: number, after?: Position, userIds?: readonly number[]): Promise<ListedEntry[]> {
+  async page(limit: number, userId?: number, after?: Position, userIds?: readonly number[], workerView = false): Promise<ListedEntry[]> {
     return this.db
       .select({
         id: entries.id,
@@ -120,6 +123,7 @@ export class EntriesRepository {
           userId !== undefined ? eq(entries.userId, userId) : undefined,
           userIds ? sql`${entries.userId} = any(${pgArray(userIds)}::int[])` : undefined,
           after ? sql`(${entries.at}, ${entries.id}) < (${after.at.toISOString()}::timestamptz, ${after.id})` : undefined,
+          workerView ? sql`not ${entries.monitorsOnly} and ${entries.type} = any(${pgArray(WORKER_VISIBLE_TYPES)}::text[])` : undefined,
         ),
       )
       .orderBy(desc(entries.at), desc(entries.id))

@@ -60,7 +60,7 @@ export class EntriesService {
       if (!after) throw new RpcError(400, 'Invalid cursor', { field: 'cursor' });
     }
     if (req.scope?.userIds.length === 0) return { entries: [] };
-    const rows = await this.repo.page(req.limit + 1, req.userId, after, req.scope?.userIds);
+    const rows = await this.repo.page(req.limit + 1, req.userId, after, req.scope?.userIds, req.workerView === true);
     const shown = rows.slice(0, req.limit);
     const last = shown[shown.length - 1];
     return {
@@ -110,6 +110,7 @@ export class EntriesService {
       location: draft.location ?? null,
       at: draft.at,
       sourceEventId: sourceEventId ?? null,
+      monitorsOnly: draft.monitorsOnly === true,
     });
     if (!row) return undefined;
     await emit('audit.entry.recorded.v1', {

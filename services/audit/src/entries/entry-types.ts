@@ -15,6 +15,13 @@ export const ENTRY_LABELS = {
 export type EntryType = keyof typeof ENTRY_LABELS;
 export const ENTRY_TYPES = Object.keys(ENTRY_LABELS) as EntryType[];
 
+/**
+ * What a worker reads of their own log: what they did and what became of their check-ins. Not the
+ * escalation's steps, messages, calls or system alerts, which are the monitors' record: whoever
+ * holds a worker's phone must not learn from them who was called about the worker, or when.
+ */
+export const WORKER_VISIBLE_TYPES: readonly EntryType[] = ['check_in', 'start_shift', 'end_shift', 'extension', 'emergency', 'missed_check_in'];
+
 /** The username shown on an entry that belongs to no user. */
 export const SYSTEM_USERNAME = 'System';
 

@@ -8,6 +8,7 @@ import { SETTINGS, type EscalationSettings } from '../config';
 import { alarms, calls, notificationRequests, type AlarmKind, type AlarmRow, type CallRow, type DeadlineRow, type TeamMonitor } from '../db/schema';
 import { alarmKey, DeadlinesRepository, type NextStep } from '../deadlines/deadlines.repository';
 import { dialable } from '../workers/phone';
+import { ownsAlarm, ownsNothing } from './alarm-scope';
 import { AlarmsRepository, type Contact } from './alarms.repository';
 import { callText, contactText, londonTime, monitorsAlarmText, monitorsAlarmTitle, stillOpenText, WORKER_TEXT, workerAlarmText, type AlarmFacts } from './messages';
 import { Notifier } from './notifier';
@@ -36,6 +37,20 @@ const facts = (a: AlarmRow): AlarmFacts => ({
   dueAt: a.dueAt,
   duress: a.duress,
 });
+
+/**
+ * Whether the worker's own session may hear of this alarm's steps: not of a duress alarm, nor of
+ * one they cancelled with the duress PIN (the PIN would have stopped its steps, so any step they
+ * saw after it would tell the person holding their phone which PIN it was).
+ */
+const hiddenFromWorker = (a: AlarmRow): boolean => a.duress || a.safeUnderDuress;
+const monitorsOnly = (a: AlarmRow): { duress?: true } => (hiddenFromWorker(a) ? { duress: true } : {});
+
+/** A check-in as escalation hears of it: when it reached the server, and when the worker's device says it was made. */
+export interface HeardCheckIn {
+  receivedAt: Date;
+  madeAt?: Date;
+}
 
 /**
  * Alarms and their escalation: each runs the policy frozen onto it at opening, one step after
@@ -172,7 +187,15 @@ export class AlarmsService {
   private async runStep(tx: Tx, emit: Emit, alarm: AlarmRow, step: PolicyStep, index: number, now: Date): Promise<NextStep | null> {
     const f = facts(alarm);
     const escalated = (details: string) =>
-      emit('escalation.alarm.escalated.v1', { alarmId: alarm.id, userId: alarm.userId, step: index, action: step.action, at: now.toISOString(), details });
+      emit('escalation.alarm.escalated.v1', {
+        alarmId: alarm.id,
+        userId: alarm.userId,
+        step: index,
+        action: step.action,
+        at: now.toISOString(),
+        details,
+        ...monitorsOnly(alarm),
+      });
     const ids = { userId: alarm.userId, alarmId: alarm.id };
     switch (step.action) {
       case 'notify_worker': {
@@ -378,6 +401,7 @@ export class AlarmsService {
       action: calling ? 'call_emergency_numbers' : 'notify_monitors',
       at: now.toISOString(),
       details: calling ? 'Still unacknowledged: monitors reminded, emergency numbers called again' : 'Still unacknowledged: monitors reminded',
+      ...monitorsOnly(alarm),
     });
     if (calling) {
       const next = await this.startRound(tx, emit, alarm, true, now);
@@ -406,25 +430,34 @@ export class AlarmsService {
 
   // ---- Worker events ----
 
-  /** A check-in while a missed-check-in alarm is open stops its steps; the alarm stays for a monitor to resolve. */
-  async lateCheckIn(tx: Tx, emit: Emit, userId: number, checkedInAt: Date): Promise<void> {
+  /**
+   * A check-in while a missed-check-in alarm is open stops its steps; the alarm stays open, a missed
+   * check-in, for a monitor to resolve. It is recorded at the time it reached the server: the time a
+   * device says it was made (a check-in kept offline) is only the device's word, so it is shown as
+   * that and never makes the check-in "before the deadline".
+   */
+  async lateCheckIn(tx: Tx, emit: Emit, userId: number, checkIn: HeardCheckIn): Promise<void> {
     const now = this.clock();
+    const { receivedAt, madeAt } = checkIn;
+    const claim = madeAt && madeAt.getTime() !== receivedAt.getTime() ? ` (the worker's device says it was made at ${londonTime(madeAt)})` : '';
     for (const candidate of await this.repo.activeMissed(tx, userId)) {
       await this.deadlines.lock(tx, alarmKey(candidate.id));
       const alarm = await this.repo.lock(tx, candidate.id);
       if (!alarm || alarm.state === 'resolved' || alarm.stepsStoppedReason) continue;
       await this.deadlines.remove(tx, alarmKey(alarm.id));
-      await this.repo.update(tx, alarm.id, { lateCheckInAt: checkedInAt, stepsStoppedReason: 'late_check_in' });
-      const early = alarm.dueAt && checkedInAt.getTime() <= alarm.dueAt.getTime();
+      await this.repo.update(tx, alarm.id, { lateCheckInAt: receivedAt, stepsStoppedReason: 'late_check_in' });
+      // Only the server's own time can put a check-in before the deadline: one that reached it in
+      // time, whose event reached escalation after the alarm had opened.
+      const early = alarm.dueAt && receivedAt.getTime() <= alarm.dueAt.getTime();
       await this.repo.note(
         tx,
         alarm.id,
         now,
         early
-          ? `Checked in at ${londonTime(checkedInAt)}, before the deadline (the check-in reached escalation late): no further steps`
-          : `Late check-in at ${londonTime(checkedInAt)}: no further steps`,
+          ? `Checked in at ${londonTime(receivedAt)}, before the deadline (the check-in reached escalation late): no further steps`
+          : `Late check-in at ${londonTime(receivedAt)}${claim}: no further steps`,
       );
-      await emit('escalation.alarm.late_check_in.v1', { alarmId: alarm.id, userId, checkedInAt: checkedInAt.toISOString() });
+      await emit('escalation.alarm.late_check_in.v1', { alarmId: alarm.id, userId, checkedInAt: receivedAt.toISOString() });
     }
   }
 
@@ -489,7 +522,7 @@ export class AlarmsService {
     return this.uow.run(async (tx, emit) => {
       await this.deadlines.lock(tx, alarmKey(req.alarmId));
       const alarm = await this.repo.lock(tx, req.alarmId);
-      if (!alarm || !inScope(req.scope, alarm.userId)) throw new RpcError(404, 'Alarm not found', { code: 'alarm_not_found' });
+      if (!alarm || !ownsAlarm(req, alarm)) throw new RpcError(404, 'Alarm not found', { code: 'alarm_not_found' });
       if (alarm.state === 'resolved') throw new RpcError(409, 'Alarm already resolved', { code: 'alarm_resolved' });
       if (alarm.acknowledgedAt) return { alarm: await this.view(tx, alarm) };
       const now = this.clock();
@@ -497,7 +530,13 @@ export class AlarmsService {
       await this.repo.update(tx, alarm.id, set);
       const by = await this.personName(tx, req.byUserId);
       await this.repo.note(tx, alarm.id, now, `Acknowledged by ${by}`, WORKER_TEXT.dealing(by === 'a monitor' ? 'A monitor' : by));
-      await emit('escalation.alarm.acknowledged.v1', { alarmId: alarm.id, userId: alarm.userId, byUserId: req.byUserId, at: now.toISOString() });
+      await emit('escalation.alarm.acknowledged.v1', {
+        alarmId: alarm.id,
+        userId: alarm.userId,
+        byUserId: req.byUserId,
+        at: now.toISOString(),
+        ...(alarm.duress ? { duress: true } : {}),
+      });
       return { alarm: await this.view(tx, { ...alarm, ...set }) };
     });
   }
@@ -506,7 +545,7 @@ export class AlarmsService {
     return this.uow.run(async (tx, emit) => {
       await this.deadlines.lock(tx, alarmKey(req.alarmId));
       const alarm = await this.repo.lock(tx, req.alarmId);
-      if (!alarm || !inScope(req.scope, alarm.userId)) throw new RpcError(404, 'Alarm not found', { code: 'alarm_not_found' });
+      if (!alarm || !ownsAlarm(req, alarm)) throw new RpcError(404, 'Alarm not found', { code: 'alarm_not_found' });
       if (alarm.state === 'resolved') throw new RpcError(409, 'Alarm already resolved', { code: 'alarm_resolved' });
       const now = this.clock();
       const set = {
@@ -528,6 +567,7 @@ export class AlarmsService {
         at: now.toISOString(),
         verdict: req.verdict,
         note: req.note,
+        ...(alarm.duress ? { duress: true } : {}),
       });
       return { alarm: await this.view(tx, { ...alarm, ...set }) };
     });
@@ -572,6 +612,8 @@ export class AlarmsService {
             `DURESS: ${label} cancelled this emergency with their duress PIN at ${londonTime(now)}: they may be under threat; escalation continues`,
             WORKER_TEXT.safe,
           );
+          // The worker's stream must change exactly as for the PIN; the flag tells monitors apart.
+          await emit('escalation.alarm.worker_safe.v1', { alarmId: alarm.id, userId: alarm.userId, at: now.toISOString(), underDuress: true });
           continue;
         }
         await this.repo.update(tx, alarm.id, { workerSafeAt: now, stepsStoppedReason: alarm.stepsStoppedReason ?? 'worker_safe' });
@@ -614,8 +656,8 @@ export class AlarmsService {
   async list(req: CommandMap['escalation.alarm.list.v1']['request']): Promise<CommandMap['escalation.alarm.list.v1']['reply']> {
     const after = req.cursor ? decodeCursor(req.cursor) : undefined;
     return this.uow.run(async (tx) => {
-      if (req.scope?.userIds.length === 0) return { alarms: [] };
-      const rows = await this.repo.page(tx, req.openOnly, req.limit + 1, after, req.scope?.userIds);
+      if (ownsNothing(req)) return { alarms: [] };
+      const rows = await this.repo.page(tx, req.openOnly, req.limit + 1, after, req);
       const page = rows.slice(0, req.limit);
       const history = await this.repo.history(tx, page.map((r) => r.id));
       const names = await this.names(tx, page);
@@ -646,8 +688,6 @@ export class AlarmsService {
   }
 }
 
-/** An alarm of a worker outside an admin's scope is not theirs to see: a 404, as if it did not exist. */
-const inScope = (scope: { userIds: number[] } | undefined, userId: number) => !scope || scope.userIds.includes(userId);
 
 const labelOf = (a: AlarmRow) => a.workerName ?? `worker #${a.userId}`;
 

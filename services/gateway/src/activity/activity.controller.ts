@@ -35,6 +35,8 @@ export class ActivityController {
       ...(cursor ? { cursor } : {}),
       ...(only !== undefined ? { userId: only } : {}),
       ...scopeField(scope && { userIds: [...scope.userIds, actor.userId] }),
+      // A worker's own log leaves out what only monitors may read, above all a duress alarm's record.
+      ...(actor.role === 'worker' ? { workerView: true } : {}),
     });
     if (reply.nextCursor) res.setHeader(NEXT_CURSOR_HEADER, reply.nextCursor);
     return reply.entries.map(browserEntry);

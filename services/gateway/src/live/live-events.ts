@@ -58,11 +58,13 @@ function alarmChange(alarmId: string, userId: number, change: string, at: string
 
 /**
  * Monitors see the change; so does the worker's own emergency screen, which refetches what it
- * shows through the API (which never shows them an alarm raised by their duress PIN).
+ * shows through the API. `monitorsOnly`: a duress alarm's change (or a step of one the worker
+ * cancelled with the duress PIN), which the worker's stream must not carry: whoever holds their
+ * phone would see the screen react to an alarm it never shows.
  */
-function alarmChangeBoth(alarmId: string, userId: number, change: string, at: string): LiveDelivery[] {
+function alarmChangeBoth(alarmId: string, userId: number, change: string, at: string, monitorsOnly = false): LiveDelivery[] {
   const frame = alarmChange(alarmId, userId, change, at);
-  return [frame, { ...frame, to: { userId } }];
+  return monitorsOnly ? [frame] : [frame, { ...frame, to: { userId } }];
 }
 
 /**
@@ -76,6 +78,12 @@ function accountUpdated(userId: number): LiveDelivery[] {
     { type: 'account', data, to: { userId } },
   ];
 }
+
+const ALARM_CHANGES = {
+  'escalation.alarm.acknowledged.v1': 'acknowledged',
+  'escalation.alarm.resolved.v1': 'resolved',
+  'escalation.alarm.escalated.v1': 'escalated',
+} as const;
 
 /**
  * What one bus event becomes on the stream, and for whom (docs/api-live.md). Only ids, changes and
@@ -101,7 +109,9 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
     }
     case 'shifts.emergency.raised.v1': {
       const d = envelope.data;
-      return workerChange(d.userId, 'emergency', d.raisedAt, { location: d.location ?? null });
+      const frames = workerChange(d.userId, 'emergency', d.raisedAt, { location: d.location ?? null });
+      // Raised by the duress PIN: the monitors' alone, like the alarm it opens.
+      return d.duress ? frames.filter((f) => f.to === 'monitors') : frames;
     }
     case 'escalation.alarm.opened.v1': {
       const d = envelope.data;
@@ -111,12 +121,13 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
       return [opened, { ...opened, to: { userId: d.userId } }];
     }
     case 'escalation.alarm.acknowledged.v1':
-      return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'acknowledged', envelope.data.at);
     case 'escalation.alarm.resolved.v1':
-      return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'resolved', envelope.data.at);
-    case 'escalation.alarm.escalated.v1':
-      return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'escalated', envelope.data.at);
+    case 'escalation.alarm.escalated.v1': {
+      const d = envelope.data;
+      return alarmChangeBoth(d.alarmId, d.userId, ALARM_CHANGES[envelope.subject], d.at, d.duress === true);
+    }
     case 'escalation.alarm.worker_safe.v1':
+      // Under duress the worker's frame is the PIN's exactly; monitors read which it was in the alarm.
       return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'worker_safe', envelope.data.at);
     case 'escalation.alarm.late_check_in.v1':
       return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'late_check_in', envelope.data.checkedInAt)];

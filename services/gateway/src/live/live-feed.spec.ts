@@ -97,6 +97,39 @@ describe('LiveFeed', () => {
     expect(seven.frames[0]).not.toContain('duress');
   });
 
+  it("carries nothing of a duress alarm's life to the worker: not the emergency, its steps, who took it, nor how it ended", async () => {
+    await start();
+    const admin = client(1, 'admin');
+    const seven = client(7, 'worker');
+    for (const c of [admin, seven]) feed.attach(c);
+    const alarmId = randomUUID();
+    const at = NOW.toISOString();
+    await bus.publish(event('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: 7, location: 'Depot', raisedAt: at, workerVersion: 3, duress: true }));
+    await bus.publish(event('escalation.alarm.opened.v1', { alarmId, userId: 7, kind: 'emergency', openedAt: at, duress: true }));
+    await bus.publish(event('escalation.alarm.escalated.v1', { alarmId, userId: 7, step: 0, action: 'notify_monitors', at, details: 'Pushed', duress: true }));
+    await bus.publish(event('escalation.alarm.acknowledged.v1', { alarmId, userId: 7, byUserId: 1, at, duress: true }));
+    await bus.publish(event('escalation.alarm.resolved.v1', { alarmId, userId: 7, byUserId: 1, at, verdict: 'genuine', note: 'Police sent', duress: true }));
+    expect(types(admin)).toEqual(['worker', 'alarm', 'alarm', 'alarm', 'alarm']);
+    expect(seven.frames).toEqual([]);
+    // The same life of an ordinary emergency reaches the worker's screen, which refetches it.
+    await bus.publish(event('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: 7, location: 'Depot', raisedAt: at, workerVersion: 4 }));
+    await bus.publish(event('escalation.alarm.acknowledged.v1', { alarmId: randomUUID(), userId: 7, byUserId: 1, at }));
+    expect(types(seven)).toEqual(['worker', 'alarm']);
+  });
+
+  it('tells the worker "safe" alike whichever PIN cancelled their emergency', async () => {
+    await start();
+    const admin = client(1, 'admin');
+    const seven = client(7, 'worker');
+    for (const c of [admin, seven]) feed.attach(c);
+    const alarmId = randomUUID();
+    await bus.publish(event('escalation.alarm.worker_safe.v1', { alarmId, userId: 7, at: NOW.toISOString() }));
+    await bus.publish(event('escalation.alarm.worker_safe.v1', { alarmId, userId: 7, at: NOW.toISOString(), underDuress: true }));
+    const [real, duress] = seven.frames.map((f) => f.replace(/^id: \S+\n/, ''));
+    expect(duress).toBe(real);
+    expect(types(admin)).toEqual(['alarm', 'alarm']);
+  });
+
   it('tells a worker about changes to its own account, never another worker\'s, without names or phones', async () => {
     await start();
     const admin = client(1, 'admin');

@@ -4,7 +4,7 @@ import { actorOf } from '../common/access';
 import { RPC } from '../common/rpc';
 import type { AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
-import { checkWorkerPin } from '../credentials/pin-check';
+import { verifyWorkerPin } from '../credentials/pin-check';
 import { requireOwnShift } from './own-shift';
 import { checkInSchema, checkInUserSchema, extendSchema, parseIdempotencyKey } from './shifts.schema';
 import { browserWorker, extensionFields } from './worker.view';
@@ -15,7 +15,8 @@ export class CheckInsController {
 
   /**
    * "I'm safe": the PIN is verified by identity first (400 wrong, 423 locked: nothing recorded; the
-   * duress PIN checks in as the PIN does, and raises a silent duress emergency),
+   * duress PIN checks in as the PIN does, and shifts raises a silent duress emergency in the same
+   * transaction, so the answer takes the PIN's path),
    * then shifts records it and computes the next deadline. A repeat within 5 s, or with an
    * Idempotency-Key already used, answers the first check-in. `madeAt`: a check-in the worker app
    * kept offline counts from when it was made (409 when the next deadline has passed since).
@@ -41,9 +42,10 @@ export class CheckInsController {
     requireOwnShift(actorOf(req), userId);
     const { location, pin, position, madeAt } = parseInput(checkInSchema, body);
     const idempotencyKey = parseIdempotencyKey(keyHeader);
-    await checkWorkerPin(this.rpc, userId, pin);
+    const { duress } = await verifyWorkerPin(this.rpc, userId, pin);
     const { checkIn, worker } = await this.rpc.send('shifts.checkin.record.v1', {
       userId,
+      ...(duress ? { duress } : {}),
       ...(location ? { location } : {}),
       ...(idempotencyKey ? { idempotencyKey } : {}),
       ...(madeAt ? { madeAt } : {}),

@@ -5,7 +5,7 @@ import { actorOf, PositiveIntPipe } from '../common/access';
 import { RPC } from '../common/rpc';
 import type { AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
-import { checkWorkerPin } from '../credentials/pin-check';
+import { verifyWorkerPin, withDuress } from '../credentials/pin-check';
 import { AlarmIdPipe } from '../escalation/escalation.schema';
 import { requireOwnShift } from './own-shift';
 import { cancelEmergencySchema } from './shifts.schema';
@@ -56,8 +56,10 @@ export class OwnEmergencyController {
     // Checked after the access rule, so another's request is a 403 whatever the id.
     const alarmId = new AlarmIdPipe().transform(rawAlarmId);
     const { pin } = parseInput(cancelEmergencySchema, body);
-    const { duress } = await checkWorkerPin(this.rpc, id, pin);
-    const { alarm } = await this.rpc.send('escalation.alarm.mark_safe.v1', { alarmId, userId: id, ...(duress ? { underDuress: true } : {}) });
+    const { duress } = await verifyWorkerPin(this.rpc, id, pin);
+    const { alarm } = await withDuress(this.rpc, id, duress, () =>
+      this.rpc.send('escalation.alarm.mark_safe.v1', { alarmId, userId: id, ...(duress ? { underDuress: true } : {}) }),
+    );
     return { emergency: browserOwnEmergency(alarm) };
   }
 }

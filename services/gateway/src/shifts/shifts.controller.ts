@@ -5,7 +5,7 @@ import { actorOf, authorizeUserAccess, PositiveIntPipe } from '../common/access'
 import { RPC } from '../common/rpc';
 import { Roles, type AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
-import { checkWorkerPin } from '../credentials/pin-check';
+import { verifyWorkerPin } from '../credentials/pin-check';
 import { requireOwnShift, WORKERS_ONLY } from './own-shift';
 import { endShiftSchema, startShiftSchema } from './shifts.schema';
 import { browserCheckIn, browserWorker } from './worker.view';
@@ -36,14 +36,17 @@ export class ShiftsController {
     return browserWorker(worker);
   }
 
-  /** The PIN goes through identity's one verification path first: 400 wrong, 423 locked, and nothing ends (the duress PIN: as the PIN). */
+  /**
+   * The PIN goes through identity's one verification path first: 400 wrong, 423 locked, and nothing
+   * ends. The duress PIN ends it as the PIN does, and shifts raises a silent duress emergency first.
+   */
   @Post('end-shift')
   @HttpCode(200)
   async end(@Param('id', new PositiveIntPipe()) id: number, @Body() body: unknown, @Req() req: AuthedRequest) {
     requireOwnShift(actorOf(req), id);
     const { pin } = parseInput(endShiftSchema, body);
-    await checkWorkerPin(this.rpc, id, pin);
-    const { worker } = await this.rpc.send('shifts.shift.end.v1', { userId: id });
+    const { duress } = await verifyWorkerPin(this.rpc, id, pin);
+    const { worker } = await this.rpc.send('shifts.shift.end.v1', { userId: id, ...(duress ? { duress } : {}) });
     return browserWorker(worker);
   }
 

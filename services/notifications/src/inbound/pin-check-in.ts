@@ -11,6 +11,7 @@ export type PinCheckInOutcome =
   | { kind: 'locked' }
   | { kind: 'not_on_shift' }
   | { kind: 'unknown_sender' }
+  | { kind: 'shared_number' }
   | { kind: 'failed' };
 
 /**
@@ -49,6 +50,7 @@ export class PinCheckIn {
 
   private refused(err: unknown, notFound: 'unknown_sender' | 'failed'): PinCheckInOutcome {
     if (err instanceof RemoteError && err.status === 404) return { kind: notFound };
+    if (err instanceof RemoteError && err.status === 409 && err.code === 'shared_phone') return { kind: 'shared_number' };
     if (err instanceof RemoteError && err.status === 400) return { kind: 'wrong_pin' };
     if (err instanceof RemoteError && err.status === 423) return { kind: 'locked' };
     return this.failed(err);
@@ -56,8 +58,8 @@ export class PinCheckIn {
 
   private async record(userId: number, duress: boolean, key: string): Promise<PinCheckInOutcome> {
     try {
-      if (duress) await this.rpc.send('shifts.emergency.raise.v1', { userId, duress: true });
-      const { checkIn } = await this.rpc.send('shifts.checkin.record.v1', { userId, idempotencyKey: key });
+      // The duress PIN: shifts raises the silent emergency in the check-in's own transaction.
+      const { checkIn } = await this.rpc.send('shifts.checkin.record.v1', { userId, idempotencyKey: key, ...(duress ? { duress } : {}) });
       this.logger.info({ userId, via: key.split(':')[0] }, 'checked in without the app');
       return { kind: 'checked_in', at: LONDON.format(new Date(checkIn.checkedInAt)), due: LONDON.format(new Date(checkIn.nextCheckInAt)) };
     } catch (err) {

@@ -3,9 +3,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, sql } from 'drizzle-orm';
 import type { CommandMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
-import { CLOCK, UnitOfWork, type Clock } from '@lws/platform';
+import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
 import { nextCheckInAt } from '@lws/rules';
 import { checkIns, workerState } from '../db/schema';
+import { EmergenciesService } from '../emergencies/emergencies.service';
 import { WorkerStateRepository } from '../workers/worker-state.repository';
 import { checkInView, latestCheckInOf, workerView } from '../workers/worker-view';
 
@@ -35,6 +36,7 @@ function madeAt(claimed: string | undefined, received: Date, shiftStartedAt: Dat
 export class CheckInsService {
   constructor(
     private readonly workers: WorkerStateRepository,
+    private readonly emergencies: EmergenciesService,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -44,64 +46,81 @@ export class CheckInsService {
    * made, for one the worker app kept offline: it never buys time it did not cover). Late and early
    * check-ins count alike (a late one stops the escalation); the client's window is a UI rule.
    * The worker's row is locked first, so concurrent submits are answered one after the other and
-   * the second finds the first.
+   * the second finds the first. `duress`: a silent duress emergency is raised in the same
+   * transaction, and kept even when the check-in is refused (the worker is told as for the PIN).
    */
   async record(req: Record_['request']): Promise<Record_['reply']> {
-    return this.uow.run(async (tx, emit) => {
-      const state = await this.workers.lock(tx, req.userId);
-      if (req.idempotencyKey !== undefined) {
-        const [earlier] = await tx
-          .select()
-          .from(checkIns)
-          .where(and(eq(checkIns.userId, req.userId), eq(checkIns.idempotencyKey, req.idempotencyKey)));
-        if (earlier && state) return { checkIn: checkInView(earlier), worker: workerView(state), duplicate: true };
+    const outcome = await this.uow.run(async (tx, emit) => {
+      if (!req.duress) return { reply: await this.recordIn(tx, emit, req) };
+      // The duress PIN: the silent emergency commits whatever becomes of the check-in itself.
+      await this.emergencies.raiseIn(tx, emit, req.userId, true);
+      try {
+        return { reply: await this.recordIn(tx, emit, req) };
+      } catch (err) {
+        if (err instanceof RpcError) return { refused: err };
+        throw err;
       }
-      if (!state?.onShift || !state.currentShiftId || !state.location) throw new RpcError(409, NOT_ON_SHIFT, { code: 'not_on_shift' });
-      const received = this.clock();
-      const latest = latestCheckInOf(state);
-      const sinceLatest = state.latestCheckInAt ? received.getTime() - state.latestCheckInAt.getTime() : Infinity;
-      if (latest && sinceLatest >= 0 && sinceLatest < DUPLICATE_WINDOW_MS) {
-        return { checkIn: latest, worker: workerView(state), duplicate: true };
-      }
-      const checkedInAt = madeAt(req.madeAt, received, state.shiftStartedAt);
-      // A kept check-in overtaken by a newer one (a text, a second device) tells nothing new.
-      if (req.madeAt !== undefined && latest && state.latestCheckInAt && checkedInAt.getTime() <= state.latestCheckInAt.getTime()) {
-        return { checkIn: latest, worker: workerView(state), duplicate: true };
-      }
-      const id = randomUUID();
-      const location = req.location?.trim() || state.location;
-      const due = nextCheckInAt(checkedInAt, state.checkInInterval);
-      if (due.getTime() <= received.getTime()) {
-        throw new RpcError(409, checkInTooOld(checkedInAt), { code: 'check_in_too_old' });
-      }
-      // The check-in and the worker's new deadline in one hand-written statement, like lock(): every check-in runs it.
-      const updated = (await tx.execute(sql`
-        with recorded as (
-          insert into ${checkIns} (id, user_id, shift_id, location, checked_in_at, next_check_in_at, idempotency_key, lat, lng, accuracy_m)
-          values (${id}, ${req.userId}, ${state.currentShiftId}, ${location}, ${checkedInAt.toISOString()}::timestamptz,
-                  ${due.toISOString()}::timestamptz, ${req.idempotencyKey ?? null},
-                  ${req.position?.lat ?? null}::double precision, ${req.position?.lng ?? null}::double precision, ${req.position?.accuracyM ?? null}::double precision)
-        )
-        update ${workerState}
-        set latest_check_in_id = ${id}, latest_check_in_at = ${checkedInAt.toISOString()}::timestamptz,
-            latest_check_in_location = ${location}, next_check_in_at = ${due.toISOString()}::timestamptz,
-            version = version + 1, changed_at = now()
-        where user_id = ${req.userId}
-        returning version`)) as unknown as { rows: { version: number }[] };
-      const workerVersion = updated.rows[0].version;
-      const row = { ...state, latestCheckInId: id, latestCheckInAt: checkedInAt, latestCheckInLocation: location, nextCheckInAt: due, version: workerVersion };
-      await emit('shifts.checkin.recorded.v1', {
-        checkInId: id,
-        shiftId: state.currentShiftId,
-        userId: req.userId,
-        location,
-        checkedInAt: checkedInAt.toISOString(),
-        nextCheckInAt: due.toISOString(),
-        workerVersion,
-        ...(req.position ? { position: req.position } : {}),
-      });
-      return { checkIn: checkInView({ id, checkedInAt, location, nextCheckInAt: due }), worker: workerView(row), duplicate: false };
     });
+    if ('refused' in outcome) throw outcome.refused;
+    return outcome.reply;
+  }
+
+  private async recordIn(tx: Tx, emit: Emit, req: Record_['request']): Promise<Record_['reply']> {
+    const state = await this.workers.lock(tx, req.userId);
+    if (req.idempotencyKey !== undefined) {
+      const [earlier] = await tx
+        .select()
+        .from(checkIns)
+        .where(and(eq(checkIns.userId, req.userId), eq(checkIns.idempotencyKey, req.idempotencyKey)));
+      if (earlier && state) return { checkIn: checkInView(earlier), worker: workerView(state), duplicate: true };
+    }
+    if (!state?.onShift || !state.currentShiftId || !state.location) throw new RpcError(409, NOT_ON_SHIFT, { code: 'not_on_shift' });
+    const received = this.clock();
+    const latest = latestCheckInOf(state);
+    const sinceLatest = state.latestCheckInAt ? received.getTime() - state.latestCheckInAt.getTime() : Infinity;
+    if (latest && sinceLatest >= 0 && sinceLatest < DUPLICATE_WINDOW_MS) {
+      return { checkIn: latest, worker: workerView(state), duplicate: true };
+    }
+    const checkedInAt = madeAt(req.madeAt, received, state.shiftStartedAt);
+    // A kept check-in overtaken by a newer one (a text, a second device) tells nothing new.
+    if (req.madeAt !== undefined && latest && state.latestCheckInAt && checkedInAt.getTime() <= state.latestCheckInAt.getTime()) {
+      return { checkIn: latest, worker: workerView(state), duplicate: true };
+    }
+    const id = randomUUID();
+    const location = req.location?.trim() || state.location;
+    const due = nextCheckInAt(checkedInAt, state.checkInInterval);
+    if (due.getTime() <= received.getTime()) {
+      throw new RpcError(409, checkInTooOld(checkedInAt), { code: 'check_in_too_old' });
+    }
+    // The check-in and the worker's new deadline in one hand-written statement, like lock(): every check-in runs it.
+    const updated = (await tx.execute(sql`
+      with recorded as (
+        insert into ${checkIns} (id, user_id, shift_id, location, checked_in_at, next_check_in_at, idempotency_key, lat, lng, accuracy_m)
+        values (${id}, ${req.userId}, ${state.currentShiftId}, ${location}, ${checkedInAt.toISOString()}::timestamptz,
+                ${due.toISOString()}::timestamptz, ${req.idempotencyKey ?? null},
+                ${req.position?.lat ?? null}::double precision, ${req.position?.lng ?? null}::double precision, ${req.position?.accuracyM ?? null}::double precision)
+      )
+      update ${workerState}
+      set latest_check_in_id = ${id}, latest_check_in_at = ${checkedInAt.toISOString()}::timestamptz,
+          latest_check_in_location = ${location}, next_check_in_at = ${due.toISOString()}::timestamptz,
+          version = version + 1, changed_at = now()
+      where user_id = ${req.userId}
+      returning version`)) as unknown as { rows: { version: number }[] };
+    const workerVersion = updated.rows[0].version;
+    const row = { ...state, latestCheckInId: id, latestCheckInAt: checkedInAt, latestCheckInLocation: location, nextCheckInAt: due, version: workerVersion };
+    await emit('shifts.checkin.recorded.v1', {
+      checkInId: id,
+      shiftId: state.currentShiftId,
+      userId: req.userId,
+      location,
+      checkedInAt: checkedInAt.toISOString(),
+      nextCheckInAt: due.toISOString(),
+      workerVersion,
+      ...(req.position ? { position: req.position } : {}),
+      // Counted from the device's moment: escalation records it against an open alarm by its arrival.
+      ...(checkedInAt.getTime() !== received.getTime() ? { receivedAt: received.toISOString() } : {}),
+    });
+    return { checkIn: checkInView({ id, checkedInAt, location, nextCheckInAt: due }), worker: workerView(row), duplicate: false };
   }
 
   /** The latest check-in of the current shift; none off shift or before the first. */

@@ -9,6 +9,10 @@ import { workerView } from '../workers/worker-view';
 
 type Raise = CommandMap['shifts.emergency.raise.v1'];
 
+/** Where an emergency is raised: the shift and its place, or neither off shift. */
+const onShiftAt = (state: WorkerStateRow) =>
+  state.onShift ? { shiftId: state.currentShiftId ?? undefined, location: state.location ?? undefined } : { shiftId: undefined, location: undefined };
+
 /** The check-in row an emergency records: not the worker saying "I'm safe". */
 export const EMERGENCY_RESET_STATUS = 'emergency_reset';
 
@@ -28,27 +32,36 @@ export class EmergenciesService {
    */
   async raise(userId: number, duress = false): Promise<Raise['reply']> {
     return this.uow.run(async (tx, emit) => {
-      const state = await this.workers.lockOrCreate(tx, userId);
-      const now = this.clock();
-      const id = randomUUID();
-      const shiftId = state.onShift ? (state.currentShiftId ?? undefined) : undefined;
-      const location = state.onShift ? (state.location ?? undefined) : undefined;
-      await tx.insert(emergencies).values({ id, userId, shiftId: shiftId ?? null, location: location ?? null, raisedAt: now, duress });
-      // An emergency changes the worker's state as escalation sees it: it raises their version too.
-      const workerVersion = await this.workers.update(tx, userId, {});
-      await emit('shifts.emergency.raised.v1', {
-        emergencyId: id,
-        userId,
-        ...(shiftId ? { shiftId } : {}),
-        ...(location ? { location } : {}),
-        raisedAt: now.toISOString(),
-        workerVersion,
-        ...(duress ? { duress } : {}),
-      });
-      const raised = { ...state, version: workerVersion };
-      const after = shiftId && location && !duress ? await this.resetTimer(tx, emit, raised, shiftId, location, now) : raised;
-      return { emergencyId: id, raisedAt: now.toISOString(), worker: workerView(after) };
+      const { emergencyId, raisedAt, state } = await this.raiseIn(tx, emit, userId, duress);
+      const { shiftId, location } = onShiftAt(state);
+      const after = shiftId && location && !duress ? await this.resetTimer(tx, emit, state, shiftId, location, raisedAt) : state;
+      return { emergencyId, raisedAt: raisedAt.toISOString(), worker: workerView(after) };
     });
+  }
+
+  /**
+   * Records an emergency inside the caller's transaction (locking the worker's row first), so a
+   * PIN step taken with the duress PIN raises it in the same transaction as the step itself: the
+   * answer takes the same path as the PIN's, and the alarm cannot be lost between two calls.
+   */
+  async raiseIn(tx: Tx, emit: Emit, userId: number, duress: boolean): Promise<{ emergencyId: string; raisedAt: Date; state: WorkerStateRow }> {
+    const state = await this.workers.lockOrCreate(tx, userId);
+    const now = this.clock();
+    const id = randomUUID();
+    const { shiftId, location } = onShiftAt(state);
+    await tx.insert(emergencies).values({ id, userId, shiftId: shiftId ?? null, location: location ?? null, raisedAt: now, duress });
+    // An emergency changes the worker's state as escalation sees it: it raises their version too.
+    const workerVersion = await this.workers.update(tx, userId, {});
+    await emit('shifts.emergency.raised.v1', {
+      emergencyId: id,
+      userId,
+      ...(shiftId ? { shiftId } : {}),
+      ...(location ? { location } : {}),
+      raisedAt: now.toISOString(),
+      workerVersion,
+      ...(duress ? { duress } : {}),
+    });
+    return { emergencyId: id, raisedAt: now, state: { ...state, version: workerVersion } };
   }
 
   /**

@@ -17,7 +17,7 @@ export class ShiftsController {
 
   @Command('shifts.shift.end.v1')
   async end(@Payload() req: Req<'shifts.shift.end.v1'>) {
-    return { worker: await this.shifts.end(req.userId) };
+    return { worker: await this.shifts.end(req.userId, req.duress === true) };
   }
 
   @Command('shifts.shift.force_end.v1')

@@ -7,6 +7,7 @@ import { CLOCK, CONFIG, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/
 import type { ShiftsConfig } from '../config';
 import { DEFAULT_CHECK_IN_INTERVAL_MINUTES, nextCheckInAt } from '@lws/rules';
 import { shifts, type EndReason, type WorkerStateRow } from '../db/schema';
+import { EmergenciesService } from '../emergencies/emergencies.service';
 import { LocationsRepository } from '../projections/locations.repository';
 import { OFF_SHIFT, WorkerStateRepository } from '../workers/worker-state.repository';
 import { unknownWorkerView, workerView } from '../workers/worker-view';
@@ -18,6 +19,7 @@ export class ShiftsService {
   constructor(
     private readonly workers: WorkerStateRepository,
     private readonly locations: LocationsRepository,
+    private readonly emergencies: EmergenciesService,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: ShiftsConfig,
@@ -67,8 +69,10 @@ export class ShiftsService {
   }
 
   /** The worker's own clock-out (the gateway verified the PIN). Off shift: the state as it is. */
-  async end(userId: number): Promise<WorkerStateView> {
+  async end(userId: number, duress = false): Promise<WorkerStateView> {
     return this.uow.run(async (tx, emit) => {
+      // The duress PIN: the silent emergency is raised while they are still on shift, where they are.
+      if (duress) await this.emergencies.raiseIn(tx, emit, userId, true);
       const state = await this.workers.lock(tx, userId);
       if (!state) return unknownWorkerView(userId, DEFAULT_CHECK_IN_INTERVAL_MINUTES);
       return workerView(await this.endLocked(tx, emit, state, userId, 'worker'));
