@@ -209,7 +209,7 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
       expect(changed).toEqual({ userId: worker.id, checkInInterval: 120, primaryContact: '+447911111222', version: expect.any(Number) });
     });
 
-    it('POST /api/settings upserts, defaulting the interval to 60; snake_case accepted', async () => {
+    it("POST /api/settings upserts, defaulting the interval to the one that applies (the team's default, 60 here); snake_case accepted", async () => {
       const res = await admin.agent
         .post('/api/settings')
         .set(XHR)
@@ -264,6 +264,8 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         phone: expect.stringMatching(/^\+44\d{10}$/),
         pinSet: expect.any(Boolean),
         settings: { userId: worker.id, primaryContact: '+447911111222', secondaryContact: null, checkInInterval: 120 },
+        // The interval that applies: the worker's own here.
+        checkInInterval: 120,
         emergencyContacts: [c],
         onShift: false,
         location: 'Off Shift',
@@ -271,7 +273,12 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         latestCheckIn: null,
         nextCheckInTime: null,
         // A single-team deployment: "Default", monitored by every admin.
-        team: { id: expect.any(Number), name: 'Default', monitors: expect.arrayContaining(['Admin Person']) },
+        team: {
+          id: expect.any(Number),
+          name: 'Default',
+          monitors: expect.arrayContaining(['Admin Person']),
+          checkInPolicy: { defaultInterval: 60, allowedIntervals: [30, 50, 60, 120, 240] },
+        },
       });
       expect(JSON.stringify(body)).not.toMatch(/hash|password/i);
       await worker.agent.get(`/api/users/${other.id}/with-relations`).expect(403);

@@ -17,6 +17,7 @@ import { useLocationOptions } from './locations/useLocationOptions';
 import { INCORRECT_PIN_TEXT, PinVerificationDialog, type PinPurpose } from './pin/PinVerificationDialog';
 import { ShiftStatusCard, type ShiftBusy } from './shift/ShiftStatusCard';
 import { extensionsOf, useWorkerShift } from './shift/useWorkerShift';
+import { useIntervalNotice } from './shift/interval-notice';
 import { StatusCard } from './status/StatusCard';
 
 /** Spec section 9: the worker's record is fetched again 300 ms after a shift change; the busy flag clears 300 ms after. */
@@ -78,9 +79,10 @@ export function WorkerHome({ user }: { user: User }) {
   const [checkingIn, setCheckingIn] = useState(false);
   const [alertBusy, setAlertBusy] = useState(false);
   const [extending, setExtending] = useState(false);
-  const { load, reload, set, intervalMinutes, extensionsLeft, setExtensionsLeft, shiftNote } = useWorkerShift(user.id, {
+  const { load, reload, set, intervalMinutes, intervalRead, extensionsLeft, setExtensionsLeft, shiftNote } = useWorkerShift(user.id, {
     paused: busy !== null || pinBusy || alertBusy || extending,
   });
+  useIntervalNotice(user.id, intervalRead);
   const locations = useLocationOptions();
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const [resetDeadline, setResetDeadline] = useEmergencyReset(user.id);

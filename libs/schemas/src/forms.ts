@@ -167,14 +167,14 @@ export const contactNumberText = z
 export const optionalContactNumber = <T extends z.ZodTypeAny>(number: T) =>
   z.string({ invalid_type_error: PHONE_TOO_SHORT }).trim().nullable().optional().transform((v) => v || null).pipe(number.nullable());
 
+/** How often check-ins are due, in minutes, when given (the worker's team may allow fewer: the gateway asks identity). */
+export const checkInIntervalGiven = z.preprocess(
+  numericText,
+  z.number({ invalid_type_error: CHECK_IN_INTERVAL_MESSAGE }).refine((v) => (CHECK_IN_INTERVALS as readonly number[]).includes(v), CHECK_IN_INTERVAL_MESSAGE),
+);
+
 /** How often check-ins are due, in minutes; the default when absent. */
-export const checkInInterval = z
-  .preprocess(
-    numericText,
-    z.number({ invalid_type_error: CHECK_IN_INTERVAL_MESSAGE }).refine((v) => (CHECK_IN_INTERVALS as readonly number[]).includes(v), CHECK_IN_INTERVAL_MESSAGE),
-  )
-  .optional()
-  .transform((v) => v ?? DEFAULT_CHECK_IN_INTERVAL);
+export const checkInInterval = checkInIntervalGiven.optional().transform((v) => v ?? DEFAULT_CHECK_IN_INTERVAL);
 
 /** The profile's Emergency Contact Settings (PATCH /api/users/{id}/settings, POST /api/settings with the owner). */
 export const contactSettingsSchema = z

@@ -35,6 +35,7 @@ export {
   medicalInfoText,
   PHONE_TOO_SHORT,
   checkInInterval,
+  checkInIntervalGiven,
   contactNumberText,
   contactSettingsSchema,
   numericText,

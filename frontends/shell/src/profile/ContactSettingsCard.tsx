@@ -18,7 +18,7 @@ import {
   failureMessage,
   useToast,
 } from '@lws/fe-ui';
-import { CHECK_IN_INTERVALS, contactSettingsSchema, DEFAULT_CHECK_IN_INTERVAL, type ContactSettingsForm } from '@lws/schemas';
+import { CHECK_IN_INTERVALS, contactSettingsSchema, type ContactSettingsForm } from '@lws/schemas';
 import type { ContactSettings } from './profile-data';
 
 function intervalLabel(minutes: number): string {
@@ -31,11 +31,16 @@ export interface ContactSettingsCardProps {
   userId: number;
   /** The saved settings, or null when none exist yet; the card is re-mounted when they change. */
   settings: ContactSettings | null;
+  /** The interval that applies now (the team's default without settings), chosen until another is. */
+  checkInInterval: number;
+  /** The intervals the worker's team allows; absent: every one. The gateway refuses the others. */
+  allowedIntervals?: readonly number[] | null;
   onSaved(): Promise<unknown>;
 }
 
 /** Emergency contact settings: who is called first and second, and how often check-ins are due. */
-export function ContactSettingsCard({ userId, settings, onSaved }: ContactSettingsCardProps) {
+export function ContactSettingsCard({ userId, settings, checkInInterval, allowedIntervals, onSaved }: ContactSettingsCardProps) {
+  const choices = CHECK_IN_INTERVALS.filter((m) => !allowedIntervals || allowedIntervals.includes(m));
   const { toast } = useToast();
   // The gateway's own schema checks the form (the gateway also asks libphonenumber whether the
   // number can exist), so the words under a field are the server's.
@@ -44,7 +49,7 @@ export function ContactSettingsCard({ userId, settings, onSaved }: ContactSettin
     defaultValues: {
       primaryContact: settings?.primaryContact ?? '',
       secondaryContact: settings?.secondaryContact ?? '',
-      checkInInterval: String(settings?.checkInInterval ?? DEFAULT_CHECK_IN_INTERVAL),
+      checkInInterval: String(settings?.checkInInterval ?? checkInInterval),
     },
   });
   const { errors, isSubmitting: saving } = form.formState;
@@ -117,7 +122,7 @@ export function ContactSettingsCard({ userId, settings, onSaved }: ContactSettin
               aria-describedby={errors.checkInInterval ? ids.intervalError : undefined}
               data-testid="settings-interval"
             >
-              {CHECK_IN_INTERVALS.map((m) => (
+              {choices.map((m) => (
                 <option key={m} value={String(m)}>
                   {intervalLabel(m)}
                 </option>

@@ -26,7 +26,7 @@ const renderForm = (card: ReactNode, routes: FakeRoutes = {}) => renderScreen(ca
 
 describe('Emergency Contact Settings', () => {
   it("says why a contact number is refused, in the gateway's words, and sends nothing", async () => {
-    const { user, sent } = renderForm(<ContactSettingsCard userId={7} settings={null} onSaved={reload} />);
+    const { user, sent } = renderForm(<ContactSettingsCard userId={7} settings={null} checkInInterval={60} onSaved={reload} />);
     const form = within(screen.getByTestId('profile-settings'));
     await user.type(form.getByLabelText('Primary Contact'), '12345');
     await user.type(form.getByLabelText('Secondary Contact (optional)'), 'call 0161 496 0000');
@@ -37,7 +37,7 @@ describe('Emergency Contact Settings', () => {
   });
 
   it('creates the settings with the interval as a number and a blank second contact as none', async () => {
-    const { user, sent } = renderForm(<ContactSettingsCard userId={7} settings={null} onSaved={reload} />, { 'POST /api/settings': { status: 201, body: {} } });
+    const { user, sent } = renderForm(<ContactSettingsCard userId={7} settings={null} checkInInterval={60} onSaved={reload} />, { 'POST /api/settings': { status: 201, body: {} } });
     const form = within(screen.getByTestId('profile-settings'));
     await user.type(form.getByLabelText('Primary Contact'), ' 07911 123456 ');
     await user.selectOptions(form.getByLabelText('Check-in Interval'), '120');
@@ -51,7 +51,7 @@ describe('Emergency Contact Settings', () => {
 
   it('updates saved settings in place', async () => {
     const saved = { userId: 7, primaryContact: '+447911123456', secondaryContact: '+447911654321', checkInInterval: 30 };
-    const { user, sent } = renderForm(<ContactSettingsCard userId={7} settings={saved} onSaved={reload} />, { 'PATCH /api/users/7/settings': { body: {} } });
+    const { user, sent } = renderForm(<ContactSettingsCard userId={7} settings={saved} checkInInterval={30} onSaved={reload} />, { 'PATCH /api/users/7/settings': { body: {} } });
     const form = within(screen.getByTestId('profile-settings'));
     expect((form.getByLabelText('Check-in Interval') as HTMLSelectElement).value).toBe('30');
     await user.click(form.getByRole('button', { name: 'Save Settings' }));
@@ -59,6 +59,33 @@ describe('Emergency Contact Settings', () => {
     expect(writes(sent)).toEqual([
       { method: 'PATCH', path: '/api/users/7/settings', body: { primaryContact: '+447911123456', secondaryContact: '+447911654321', checkInInterval: 30 } },
     ]);
+  });
+
+  it("offers only the intervals the worker's team allows, starting on the team's default", async () => {
+    const { user, sent } = renderForm(<ContactSettingsCard userId={7} settings={null} checkInInterval={30} allowedIntervals={[30, 60]} onSaved={reload} />, {
+      'POST /api/settings': { status: 201, body: {} },
+    });
+    const form = within(screen.getByTestId('profile-settings'));
+    const select = form.getByLabelText('Check-in Interval') as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['30 minutes', '1 hour']);
+    expect(select.value).toBe('30');
+    await user.type(form.getByLabelText('Primary Contact'), '07911 123456');
+    await user.click(form.getByRole('button', { name: 'Save Settings' }));
+    expect(await screen.findByText('Check-ins are due every 30 minutes.')).toBeTruthy();
+    expect(writes(sent)).toEqual([
+      { method: 'POST', path: '/api/settings', body: { userId: 7, primaryContact: '07911 123456', secondaryContact: null, checkInInterval: 30 } },
+    ]);
+  });
+
+  it("puts the gateway's refusal of an interval the team does not allow under the field", async () => {
+    const saved = { userId: 7, primaryContact: '+447911123456', secondaryContact: null, checkInInterval: 60 };
+    const refusal = 'Check-in interval must be 30 minutes for team North';
+    const { user } = renderForm(<ContactSettingsCard userId={7} settings={saved} checkInInterval={60} onSaved={reload} />, {
+      'PATCH /api/users/7/settings': { status: 400, body: { message: refusal, field: 'checkInInterval' } },
+    });
+    const form = within(screen.getByTestId('profile-settings'));
+    await user.click(form.getByRole('button', { name: 'Save Settings' }));
+    expect((await form.findByTestId('settings-interval-error')).textContent).toBe(refusal);
   });
 });
 

@@ -84,7 +84,14 @@ export function ProfilePage() {
         data ? (
           <>
             <MedicalInfoCard key={`medical:${data.medicalInfo}`} userId={user.id} medicalInfo={data.medicalInfo} onSaved={profile.reload} />
-            <ContactSettingsCard key={`settings:${JSON.stringify(data.settings)}`} userId={user.id} settings={data.settings} onSaved={profile.reload} />
+            <ContactSettingsCard
+              key={`settings:${JSON.stringify([data.settings, data.checkInInterval, data.team?.allowedIntervals])}`}
+              userId={user.id}
+              settings={data.settings}
+              checkInInterval={data.checkInInterval}
+              allowedIntervals={data.team?.allowedIntervals}
+              onSaved={profile.reload}
+            />
           </>
         ) : (
           <Spinner label="Loading your emergency information" />

@@ -21,12 +21,20 @@ export interface ContactSettings {
 export interface ProfileTeam {
   name: string;
   monitors: string[];
+  /** The check-in intervals the team allows; null or absent when the server sent none (every interval). */
+  allowedIntervals?: number[] | null;
 }
 
 function asTeam(value: unknown): ProfileTeam | null {
   const v = value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
   if (!v || typeof v.name !== 'string') return null;
-  return { name: v.name, monitors: Array.isArray(v.monitors) ? v.monitors.filter((m): m is string => typeof m === 'string') : [] };
+  const policy = v.checkInPolicy && typeof v.checkInPolicy === 'object' ? (v.checkInPolicy as Record<string, unknown>) : null;
+  const allowed = Array.isArray(policy?.allowedIntervals) ? policy.allowedIntervals.filter((m): m is number => typeof m === 'number') : [];
+  return {
+    name: v.name,
+    monitors: Array.isArray(v.monitors) ? v.monitors.filter((m): m is string => typeof m === 'string') : [],
+    allowedIntervals: allowed.length > 0 ? allowed : null,
+  };
 }
 
 export interface ProfileData {
@@ -37,6 +45,8 @@ export interface ProfileData {
   medicalInfo: string;
   pinSet: boolean;
   settings: ContactSettings | null;
+  /** The check-in interval that applies: the settings' own, else the team's default. */
+  checkInInterval: number;
   emergencyContacts: EmergencyContact[];
 }
 
@@ -76,6 +86,7 @@ export function parseProfile(body: unknown): ProfileData {
     medicalInfo: typeof v.medicalInfo === 'string' ? v.medicalInfo : '',
     pinSet: v.pinSet === true,
     settings: asSettings(v.settings),
+    checkInInterval: typeof v.checkInInterval === 'number' && v.checkInInterval > 0 ? v.checkInInterval : DEFAULT_CHECK_IN_INTERVAL,
     emergencyContacts: contacts.map(asContact).filter((c): c is EmergencyContact => c !== null),
   };
 }

@@ -47,6 +47,8 @@ interface TestUser {
   medicalInfo: string;
   contacts: { id: number; name: string; phone: string; relation: string }[];
   settings: { primaryContact: string; secondaryContact: string | null; checkInInterval: number } | null;
+  /** The interval that applies: the settings' own, else the worker's team's default. */
+  checkInInterval: number;
   shift: ShiftState;
 }
 
@@ -71,6 +73,7 @@ function parseTestUser(body: unknown): TestUser {
             checkInInterval: Number(s.checkInInterval) || 60,
           }
         : null,
+    checkInInterval: typeof v.checkInInterval === 'number' && v.checkInInterval > 0 ? v.checkInInterval : 60,
     shift: parseShiftState(v),
   };
 }
@@ -321,7 +324,7 @@ export function TestAccountDashboard() {
                       <dd>{user.settings.checkInInterval} minutes</dd>
                     </dl>
                   ) : (
-                    <p className="lws-muted">No settings saved; check-ins are due every 60 minutes.</p>
+                    <p className="lws-muted">No settings saved; check-ins are due every {user.checkInInterval} minutes (the team's default).</p>
                   )}
                 </TabsContent>
               </Tabs>

@@ -22,7 +22,7 @@ export type ShiftLoad = { state: 'loading' } | { state: 'error' } | { state: 're
 /** What the worker screen reads of GET /api/users/{id}/with-relations. */
 export interface OwnShift {
   shift: ShiftState;
-  /** The worker's own check-in interval (their settings; 60 minutes without), which the texts follow. */
+  /** The worker's check-in interval (their own, else their team's default), which the texts follow. */
   intervalMinutes: number;
   /** "+15 min" presses this shift has left (issue 13); 0 off shift or when there are none. */
   extensionsLeft: number;
@@ -31,8 +31,8 @@ export interface OwnShift {
 }
 
 export function parseOwnShift(body: unknown): OwnShift {
-  const b = (body && typeof body === 'object' ? body : {}) as { settings?: { checkInInterval?: unknown } | null; shiftNote?: unknown };
-  const interval = b.settings?.checkInInterval;
+  const b = (body && typeof body === 'object' ? body : {}) as { checkInInterval?: unknown; settings?: { checkInInterval?: unknown } | null; shiftNote?: unknown };
+  const interval = b.checkInInterval ?? b.settings?.checkInInterval;
   return {
     shift: parseShiftState(body),
     intervalMinutes: typeof interval === 'number' && interval > 0 ? interval : DEFAULT_CHECK_IN_INTERVAL_MINUTES,
@@ -55,7 +55,8 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
   const query = useLiveQuery({
     queryKey: key,
     queryFn: async ({ signal }) => parseOwnShift(await api.get(`/api/users/${userId}/with-relations`, { signal })),
-    live: { types: ['worker', 'alarm'], when: (e) => 'userId' in e.data && e.data.userId === userId },
+    // An account frame: the worker's settings or team changed, and with them perhaps their interval.
+    live: { types: ['worker', 'alarm', 'account'], when: (e) => 'userId' in e.data && e.data.userId === userId },
     pollMs: WORKER_REFETCH_MS,
     enabled: !paused,
   });
@@ -87,6 +88,8 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
     reload,
     set,
     intervalMinutes: data?.intervalMinutes ?? DEFAULT_CHECK_IN_INTERVAL_MINUTES,
+    /** The interval as read from the server; null before the first read. */
+    intervalRead: data?.intervalMinutes ?? null,
     extensionsLeft: data?.extensionsLeft ?? 0,
     setExtensionsLeft,
     shiftNote: data?.shiftNote ?? null,

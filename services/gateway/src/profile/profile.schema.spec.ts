@@ -1,13 +1,13 @@
 import { createContactSchema, settingsSchema } from './profile.schema';
 
 describe('settingsSchema', () => {
-  it('accepts a numeric-string interval, defaults it to 60 and turns a blank secondary contact into null', () => {
+  it('accepts a numeric-string interval, leaves an absent one to the interval that applies now and turns a blank secondary contact into null', () => {
     expect(settingsSchema.parse({ primaryContact: ' +447911123456 ', checkInInterval: '240' })).toEqual({
       primaryContact: '+447911123456',
       secondaryContact: null,
       checkInInterval: 240,
     });
-    expect(settingsSchema.parse({ primaryContact: '+447911123456', secondaryContact: '  ' }).checkInInterval).toBe(60);
+    expect(settingsSchema.parse({ primaryContact: '+447911123456', secondaryContact: '  ' }).checkInInterval).toBeUndefined();
     expect(settingsSchema.parse({ primaryContact: '+447911123456', secondaryContact: '  ' }).secondaryContact).toBeNull();
   });
 

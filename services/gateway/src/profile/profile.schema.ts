@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkInInterval, CONTACT_NUMBER_INVALID, contactNumberText, contactRelation, numericText, optionalContactNumber } from '@lws/schemas';
+import { checkInIntervalGiven, CONTACT_NUMBER_INVALID, contactNumberText, contactRelation, numericText, optionalContactNumber } from '@lws/schemas';
 import { possibleE164 } from '../common/possible-phone';
 import { profileName, profilePhone, unknownFieldErrors } from '../users/users.schema';
 
@@ -42,7 +42,8 @@ const settingsFields = {
   primaryContact: contactNumber,
   /** Optional: absent, null or blank means none. */
   secondaryContact: optionalContactNumber(contactNumber),
-  checkInInterval,
+  /** Absent: the interval that applies now (the worker's own, else their team's default). */
+  checkInInterval: checkInIntervalGiven.optional(),
 };
 
 export const settingsSchema = z.object(settingsFields, { errorMap: unknownFieldErrors }).strict();

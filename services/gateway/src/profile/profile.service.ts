@@ -1,6 +1,7 @@
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type { z } from 'zod';
 import { RemoteError, type RpcClient } from '@lws/messaging';
+import { DEFAULT_CHECK_IN_INTERVAL } from '@lws/schemas';
 import { authorizeUserAccess, mayActOn, type Actor } from '../common/access';
 import { RPC } from '../common/rpc';
 import { browserContact, browserSettings } from '../users/user.view';
@@ -45,13 +46,15 @@ export class ProfileService {
     return { ok: true };
   }
 
+  /** Identity refuses an interval the worker's team does not allow (400 naming checkInInterval and the allowed ones). */
   async saveSettings(actor: Actor, userId: number, input: Settings) {
     await authorizeUserAccess(this.rpc, actor, userId);
+    const checkInInterval = input.checkInInterval ?? (await this.rpc.send('identity.user.get_with_relations.v1', { userId })).checkInInterval ?? DEFAULT_CHECK_IN_INTERVAL;
     const { settings } = await this.rpc.send('identity.settings.save.v1', {
       userId,
       primaryContact: input.primaryContact,
       ...(input.secondaryContact ? { secondaryContact: input.secondaryContact } : {}),
-      checkInInterval: input.checkInInterval,
+      checkInInterval,
     });
     return browserSettings(settings);
   }

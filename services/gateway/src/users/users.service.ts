@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RemoteError, type RpcClient } from '@lws/messaging';
-import { actorOf, authorizeUserAccess, type Actor } from '../common/access';
+import { actorOf, authorizeUserAccess, type Actor, type UserView } from '../common/access';
 import type { AuthedRequest } from '../common/session.guard';
 import { RPC } from '../common/rpc';
 import { SESSION_STORE, type SessionStore } from '../sessions/session.store';
 import type { z } from 'zod';
+import { DEFAULT_CHECK_IN_INTERVAL } from '@lws/schemas';
 import type { updateProfileSchema } from './users.schema';
 import { changePin } from '../credentials/pin-change';
 import { browserContact, browserSettings, browserUser } from './user.view';
@@ -39,14 +40,29 @@ export class UsersService {
     const workers = (
       await Promise.all(chunk(accounts.map((a) => a.user.id), PAGE).map((userIds) => this.rpc.send('shifts.worker.states.v1', { userIds })))
     ).flatMap((r) => r.workers);
+    const creators = actor.role === 'superadmin' ? await this.creators(accounts.map((a) => a.user)) : undefined;
     return accounts.map((a, i) => ({
       ...browserUser(a.user),
       // The worker's team: the dashboards show it, and an admin of several teams filters by it.
       ...(a.user.teamId !== undefined ? { teamId: a.user.teamId } : {}),
       emergencyContacts: a.emergencyContacts.map(({ id, name, phone, relation }) => ({ id, name, phone, relation })),
       ...(actor.role === 'superadmin' ? { passwordSet: a.passwordSet ?? false, pinSet: a.pinSet ?? false } : {}),
+      ...(creators ? { createdBy: creatorOf(a.user, creators) } : {}),
       ...shiftFields(workers[i]),
     }));
+  }
+
+  /**
+   * The accounts that created these, by id, for the superadmin: most are in the list already (admins);
+   * the rest (superadmins) are asked for, and an account since deleted is missing from the map.
+   */
+  private async creators(users: UserView[]): Promise<Map<number, UserView>> {
+    const known = new Map(users.map((u) => [u.id, u]));
+    const wanted = [...new Set(users.flatMap((u) => (u.createdBy !== undefined && !known.has(u.createdBy) ? [u.createdBy] : [])))];
+    for (const found of await Promise.all(wanted.map((userId) => unlessGone(this.rpc.send('identity.user.get.v1', { userId }))))) {
+      if (found) known.set(found.user.id, found.user);
+    }
+    return known;
   }
 
   /** Every worker for the superadmin; an admin's are those of the teams they monitor or deputise for. */
@@ -71,22 +87,25 @@ export class UsersService {
       ...browserUser(found.user),
       pinSet: found.user.pinSet,
       settings: found.settings ? browserSettings(found.settings) : null,
+      // The interval that applies: the settings' own, else the worker's team's default.
+      checkInInterval: found.checkInInterval ?? found.settings?.checkInInterval ?? DEFAULT_CHECK_IN_INTERVAL,
       emergencyContacts: found.emergencyContacts.map(browserContact),
       ...shiftFields(shift.workers[0]),
       ...extensionFields(shift.workers[0]),
       ...shiftNoteField(shift.workers[0]),
       team: found.user.teamId !== undefined ? await this.teamOf(found.user.teamId) : null,
+      ...(actor.role === 'superadmin' ? { createdBy: creatorOf(found.user, await this.creators([found.user])) } : {}),
       // An admin away until then, whose deputies stand in (POST /api/users/{id}/away).
       ...(found.user.role === 'admin' ? { awayUntil: found.user.awayUntil ?? null } : {}),
     };
   }
 
-  /** A worker's team as their profile shows it: its name and who monitors it, in order. */
-  private async teamOf(teamId: number): Promise<{ id: number; name: string; monitors: string[] } | null> {
+  /** A worker's team as their profile shows it: its name, who monitors it, in order, and the check-in intervals it allows. */
+  private async teamOf(teamId: number): Promise<{ id: number; name: string; monitors: string[]; checkInPolicy: { defaultInterval: number; allowedIntervals: number[] } } | null> {
     const found = await unlessGone(this.rpc.send('identity.team.get.v1', { teamId }));
     if (!found) return null;
     const monitors = await Promise.all(found.team.monitors.map(async (m) => (await unlessGone(this.rpc.send('identity.user.get.v1', { userId: m.userId })))?.user.name));
-    return { id: found.team.id, name: found.team.name, monitors: monitors.filter((n): n is string => !!n) };
+    return { id: found.team.id, name: found.team.name, monitors: monitors.filter((n): n is string => !!n), checkInPolicy: found.team.checkInPolicy };
   }
 
   async updateProfile(actor: Actor, userId: number, input: ProfileUpdate) {
@@ -113,6 +132,17 @@ export class UsersService {
     await this.sessions.destroyAllForUser(userId);
     return { ok: true };
   }
+}
+
+/**
+ * Who created an account, as the superadmin reads it: null when unknown (the bootstrap superadmin,
+ * or created before this was kept); name and role null once that account is deleted. An admin
+ * created by an admin shows as such by the creator's role.
+ */
+function creatorOf(user: UserView, creators: Map<number, UserView>): { id: number; name: string | null; role: string | null } | null {
+  if (user.createdBy === undefined) return null;
+  const creator = creators.get(user.createdBy);
+  return { id: user.createdBy, name: creator?.name ?? null, role: creator?.role ?? null };
 }
 
 /** What identity answers, or undefined for something deleted meanwhile (a 404); any other failure stands. */

@@ -8,6 +8,7 @@ import { ContactsRepository } from './contacts.repository';
 import { SettingsRepository } from './settings.repository';
 import { toContactView, toSettingsView } from './profile.views';
 import { TeamsService } from '../teams/teams.service';
+import { TeamIntervals } from '../teams/team-intervals';
 
 type ListAccounts = CommandMap['identity.account.list.v1'];
 type WithRelations = CommandMap['identity.user.get_with_relations.v1'];
@@ -20,6 +21,7 @@ export class AccountsService {
     private readonly contacts: ContactsRepository,
     private readonly settings: SettingsRepository,
     private readonly teams: TeamsService,
+    private readonly intervals: TeamIntervals,
   ) {}
 
   /** Admins see workers; a superadmin sees workers and admins, and whether each has a password and a PIN. */
@@ -48,11 +50,13 @@ export class AccountsService {
   async withRelations(userId: number): Promise<WithRelations['reply']> {
     const row = await this.users.findById(userId);
     if (!row) throw new RpcError(404, 'User not found', { field: 'userId' });
-    const [contacts, settings] = await Promise.all([this.contacts.listForUser(userId), this.settings.findForUser(userId)]);
+    const [contacts, settings, effective] = await Promise.all([this.contacts.listForUser(userId), this.settings.findForUser(userId), this.intervals.effective([userId])]);
+    const checkInInterval = effective.get(userId);
     return {
       user: toUserView(row),
       ...(settings ? { settings: toSettingsView(settings) } : {}),
       emergencyContacts: contacts.map(toContactView),
+      ...(checkInInterval !== undefined ? { checkInInterval } : {}),
     };
   }
 }

@@ -3,6 +3,7 @@ import type { CommandMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { UnitOfWork } from '@lws/platform';
 import { UsersRepository } from '../users/users.repository';
+import { TeamIntervals } from '../teams/team-intervals';
 import { SettingsRepository } from './settings.repository';
 import { toSettingsView } from './profile.views';
 
@@ -14,9 +15,13 @@ export class SettingsService {
     private readonly settings: SettingsRepository,
     private readonly users: UsersRepository,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    private readonly intervals: TeamIntervals,
   ) {}
 
-  /** Shifts and escalation schedule check-ins from checkInInterval: they hear of every change. */
+  /**
+   * Shifts and escalation schedule check-ins from checkInInterval: they hear of every change. A
+   * worker's interval must be one their team allows (400 naming checkInInterval and the allowed ones).
+   */
   async save(req: Save['request']): Promise<Save['reply']> {
     const fields = {
       primaryContact: req.primaryContact,
@@ -24,7 +29,10 @@ export class SettingsService {
       checkInInterval: req.checkInInterval,
     };
     const row = await this.uow.run(async (tx, emit) => {
-      if (!(await this.users.findByIdForUpdate(tx, req.userId))) throw new RpcError(404, 'User not found', { field: 'userId' });
+      const user = await this.users.findByIdForUpdate(tx, req.userId);
+      if (!user) throw new RpcError(404, 'User not found', { field: 'userId' });
+      // Read after the user's lock: a policy change that got there first is the one checked against.
+      await this.intervals.checkAllowed(tx, user.role === 'worker' ? user.teamId : null, fields.checkInInterval);
       const current = await this.settings.findForUpdate(tx, req.userId);
       const unchanged =
         current &&

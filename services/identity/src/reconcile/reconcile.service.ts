@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import type { CommandMap } from '@lws/contracts';
 import { DB, digestLines, lineHashesText, reconcileBuckets, reconcileIds, type Db } from '@lws/platform';
-import { emergencyContacts, userSettings, users } from '../db/schema';
+import { emergencyContacts, teams, userSettings, users } from '../db/schema';
 
 type Digest = CommandMap['identity.reconcile.digest.v1'];
 type Hashes = CommandMap['identity.reconcile.hashes.v1'];
@@ -12,6 +12,8 @@ type Users = CommandMap['identity.reconcile.users.v1'];
  * What a copy of users' data (escalation's phone numbers, settings and emergency contacts) is
  * compared with: every user digested by bucket (proto/identity.proto, ReconcileUsersDigestRequest,
  * defines the line hashed; the copy builds the same), then the users of the buckets that differ.
+ * The check-in interval is the one that applies, as identity publishes it: a worker without
+ * settings follows their team's default.
  */
 @Injectable()
 export class ReconcileService {
@@ -30,11 +32,12 @@ export class ReconcileService {
     const bucketIds = reconcileBuckets(req);
     const userIds = reconcileIds(req.userIds, 'userIds');
     const { rows } = (await this.db.execute(sql`
-      select u.id, u.version, u.version_changed_at, u.name, u.phone, u.role, u.team_id, u.away_until, s.check_in_interval, s.primary_contact, s.secondary_contact,
+      select u.id, u.version, u.version_changed_at, u.name, u.phone, u.role, u.team_id, u.away_until,
+        coalesce(s.check_in_interval, t.default_interval) as check_in_interval, s.primary_contact, s.secondary_contact,
         (select coalesce(json_agg(json_build_object('contactId', c.id, 'name', c.name, 'phone', c.phone, 'relation', c.relation) order by c.id), '[]')
            from ${emergencyContacts} c where c.user_id = u.id) as contacts,
         now() as now
-      from ${users} u left join ${userSettings} s on s.user_id = u.id
+      from ${users} u left join ${userSettings} s on s.user_id = u.id left join ${teams} t on t.id = u.team_id
       where u.id % ${req.buckets} = any(${bucketIds}::int[]) or u.id = any(${userIds}::int[])`)) as unknown as { rows: UserRow[] };
     const now = rows[0]?.now ?? (((await this.db.execute(sql`select now() as now`)) as unknown as { rows: { now: unknown }[] }).rows[0].now);
     return {
@@ -60,12 +63,12 @@ export class ReconcileService {
   private lines() {
     return sql`lines as (
       select u.id as user_id,
-        u.id::text || '|' || u.name || '|' || coalesce(u.phone, '') || '|' || u.role || '|' || coalesce(s.check_in_interval, 60)::text || '|'
+        u.id::text || '|' || u.name || '|' || coalesce(u.phone, '') || '|' || u.role || '|' || coalesce(s.check_in_interval, t.default_interval, 60)::text || '|'
           || coalesce(s.primary_contact, '') || '|' || coalesce(s.secondary_contact, '') || '|'
           || coalesce((select string_agg(c.id::text || ':' || c.phone || ':' || c.name || ':' || c.relation, ',' order by c.id)
                        from ${emergencyContacts} c where c.user_id = u.id), '') || '|'
           || coalesce(u.team_id::text, '') || '|' || coalesce(floor(extract(epoch from u.away_until) * 1000)::bigint::text, '') as line
-      from ${users} u left join ${userSettings} s on s.user_id = u.id)`;
+      from ${users} u left join ${userSettings} s on s.user_id = u.id left join ${teams} t on t.id = u.team_id)`;
   }
 }
 

@@ -50,6 +50,11 @@ export class TeamsController {
     return this.teams.scope(req.adminId, req.members !== false);
   }
 
+  @Command('identity.team.add_location.v1')
+  addLocation(@Payload() req: Req<'identity.team.add_location.v1'>) {
+    return this.teams.addLocation(req);
+  }
+
   @Command('identity.user.set_team.v1')
   setUserTeam(@Payload() req: Req<'identity.user.set_team.v1'>) {
     return this.teams.setUserTeam(req);

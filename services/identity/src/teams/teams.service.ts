@@ -5,6 +5,8 @@ import { RpcError } from '@lws/messaging';
 import { CLOCK, DB, isUniqueViolation, policyOverrideSchema, UnitOfWork, type Clock, type Db, type Emit, type Tx } from '@lws/platform';
 import { teams, users, type TeamMonitorEntry, type TeamRow } from '../db/schema';
 import { userUpdatedEvent } from '../users/user-view';
+import { ASSUMED_INTERVAL } from './check-in-policy';
+import { TeamIntervals } from './team-intervals';
 
 type Reply<P extends keyof CommandMap> = CommandMap[P]['reply'];
 type Request<P extends keyof CommandMap> = CommandMap[P]['request'];
@@ -13,6 +15,8 @@ type TeamFields = Request<'identity.team.create.v1'>['fields'];
 
 export const TEAM_NOT_FOUND = 'Team not found';
 export const TEAM_NAME_TAKEN = 'A team with this name already exists';
+export const DEPUTY_CANNOT_CREATE_ADMINS = "You only deputise for your teams: only a team's monitor or the superadmin creates administrators";
+export const NO_TEAM_FOR_NEW_ADMIN = "You monitor no team: only a team's monitor or the superadmin creates administrators";
 
 /**
  * Teams (issue 12): identity owns them, as it owns the accounts in them. Each change raises the
@@ -25,6 +29,7 @@ export class TeamsService {
     @Inject(DB) private readonly db: Db,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly intervals: TeamIntervals,
   ) {}
 
   async list(req: Request<'identity.team.list.v1'>): Promise<Reply<'identity.team.list.v1'>> {
@@ -50,7 +55,7 @@ export class TeamsService {
       const values = await this.checked(tx, req.fields);
       const [row] = await tx
         .insert(teams)
-        .values({ ...values, announced: true, createdAt: this.clock(), updatedAt: this.clock() })
+        .values({ ...values, announced: true, defaultHeard: values.defaultInterval, createdAt: this.clock(), updatedAt: this.clock() })
         .onConflictDoNothing()
         .returning();
       if (!row) throw new RpcError(409, TEAM_NAME_TAKEN, { field: 'name' });
@@ -78,6 +83,8 @@ export class TeamsService {
           if (isUniqueViolation(err, TEAM_NAME_INDEX)) throw new RpcError(409, TEAM_NAME_TAKEN, { field: 'name' });
           throw err;
         });
+      const policyChanged = current.defaultInterval !== row.defaultInterval || current.allowedIntervals.join() !== row.allowedIntervals.join();
+      if (policyChanged) await this.intervals.bringTeamWithin(tx, emit, row.id);
       return { team: await this.changed(tx, emit, 'updated', row, req.actorId) };
     });
   }
@@ -110,22 +117,26 @@ export class TeamsService {
 
   /**
    * Moves a worker to another team; the user's version is raised like any other change to them, and
-   * the other services hear the whole profile with its new team (identity.user.updated.v1).
+   * the other services hear the whole profile with its new team (identity.user.updated.v1). The new
+   * team's check-in policy applies to them from then on, as a policy change would.
    */
   async setUserTeam(req: Request<'identity.user.set_team.v1'>): Promise<Reply<'identity.user.set_team.v1'>> {
     return this.uow.run(async (tx, emit) => {
-      const [team] = await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, req.teamId));
+      const team = await this.intervals.policy(tx, req.teamId, true);
       if (!team) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
       const [user] = await tx.select({ id: users.id, role: users.role, teamId: users.teamId }).from(users).where(eq(users.id, req.userId)).for('update');
       if (!user) throw new RpcError(404, 'User not found', { field: 'userId' });
       if (user.role !== 'worker') throw new RpcError(400, 'Only workers belong to a team', { field: 'teamId' });
       if (user.teamId !== req.teamId) {
+        const before = user.teamId === null ? undefined : await this.intervals.policy(tx, user.teamId);
+        const heardBefore = before?.defaultHeard ?? ASSUMED_INTERVAL;
         const [moved] = await tx
           .update(users)
           .set({ teamId: req.teamId, version: sql`${users.version} + 1`, versionChangedAt: this.clock(), updatedAt: this.clock() })
           .where(eq(users.id, req.userId))
           .returning();
         await emit('identity.user.updated.v1', userUpdatedEvent(moved));
+        await this.intervals.bringWithin(tx, emit, [moved.id], () => heardBefore);
       }
       return { teamId: req.teamId };
     });
@@ -214,10 +225,42 @@ export class TeamsService {
     await this.changed(tx, emit, 'updated', row, actorId);
   }
 
-  /** A new admin an admin created joins the monitors of every team the creator monitors or deputises for, after the present ones. */
+  /**
+   * A new admin an admin created joins the monitors of every team the creator monitors, after the
+   * present ones. Never a team the creator only deputises for: a deputy stands in for a monitor
+   * and must not mint monitors who outlast their own place. 403 when the creator monitors no team.
+   */
   async shareMonitoring(tx: Tx, emit: Emit, creatorId: number, adminId: number): Promise<void> {
-    const rows = await tx.select({ id: teams.id }).from(teams).where(monitoredOrDeputised(creatorId)).orderBy(asc(teams.id));
+    const rows = await tx.select({ id: teams.id }).from(teams).where(monitoring(creatorId)).orderBy(asc(teams.id));
+    if (rows.length === 0) {
+      const deputises = (await tx.select({ id: teams.id }).from(teams).where(monitoredOrDeputised(creatorId)).limit(1)).length > 0;
+      throw new RpcError(403, deputises ? DEPUTY_CANNOT_CREATE_ADMINS : NO_TEAM_FOR_NEW_ADMIN, { code: deputises ? 'deputy_only' : 'no_team' });
+    }
     for (const { id } of rows) await this.appendMonitors(tx, emit, id, [adminId], creatorId);
+  }
+
+  /**
+   * A new location joins these teams after their present locations (an admin's new location joins
+   * the teams they look after); a team already listing it is left as it is. Teams are locked in id
+   * order, as every multi-team change here takes them.
+   */
+  async addLocation(req: Request<'identity.team.add_location.v1'>): Promise<Reply<'identity.team.add_location.v1'>> {
+    const teamIds = [...new Set(req.teamIds)].sort((a, b) => a - b);
+    return this.uow.run(async (tx, emit) => {
+      const rows = teamIds.length === 0 ? [] : await tx.select().from(teams).where(inArray(teams.id, teamIds)).orderBy(asc(teams.id)).for('update');
+      const missing = req.teamIds.findIndex((id) => !rows.some((r) => r.id === id));
+      if (missing >= 0) throw new RpcError(400, TEAM_NOT_FOUND, { field: `teamIds.${missing}` });
+      for (const row of rows) {
+        if (row.locationIds.includes(req.locationId)) continue;
+        const [updated] = await tx
+          .update(teams)
+          .set({ locationIds: [...row.locationIds, req.locationId], version: sql`${teams.version} + 1`, updatedAt: this.clock() })
+          .where(eq(teams.id, row.id))
+          .returning();
+        await this.changed(tx, emit, 'updated', updated, req.actorId);
+      }
+      return { teamIds };
+    });
   }
 
   /** Admins join a team's monitors after the present ones, in order (an import naming their team); one already there stays where they are. */
@@ -233,6 +276,25 @@ export class TeamsService {
       .where(eq(teams.id, teamId))
       .returning();
     await this.changed(tx, emit, 'updated', row, actorId);
+  }
+
+  /**
+   * A deleted location leaves every team that listed it (locations.location.deleted.v1), so no team
+   * keeps an id that names nothing: a team saved with one would be refused. Each team changed is
+   * heard at its new version, as changed by whoever deleted the location (else the first superadmin).
+   */
+  async forgetLocation(tx: Tx, emit: Emit, locationId: number, deletedBy: number | undefined): Promise<void> {
+    const rows = await tx.select().from(teams).where(sql`${locationId} = any(${teams.locationIds})`).orderBy(asc(teams.id)).for('update');
+    if (rows.length === 0) return;
+    const by = deletedBy ?? (await tx.select({ id: users.id }).from(users).where(eq(users.role, 'superadmin')).orderBy(asc(users.id)).limit(1))[0]?.id;
+    for (const row of rows) {
+      const [updated] = await tx
+        .update(teams)
+        .set({ locationIds: row.locationIds.filter((id) => id !== locationId), version: sql`${teams.version} + 1`, updatedAt: this.clock() })
+        .where(eq(teams.id, row.id))
+        .returning();
+      if (by !== undefined) await this.changed(tx, emit, 'updated', updated, by);
+    }
   }
 
   /**
@@ -329,6 +391,9 @@ export class TeamsService {
 const MAX_AWAY_MS = 90 * 24 * 3600 * 1000;
 /** The case-insensitive unique index on team names (db/schema.ts). */
 const TEAM_NAME_INDEX = 'teams_name_lower_key';
+
+/** The teams an admin monitors, in a `monitors` entry of their own (a deputy's place is not one). */
+const monitoring = (adminId: number) => sql`${teams.monitors} @> ${JSON.stringify([{ userId: adminId }])}::jsonb`;
 
 /** The teams an admin monitors or deputises for (the one rule for it). */
 const monitoredOrDeputised = (adminId: number) =>

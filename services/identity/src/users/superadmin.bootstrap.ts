@@ -5,11 +5,13 @@ import type { IdentityConfig } from '../config';
 import { PasswordHasher } from './password-hasher';
 import { UsersRepository } from './users.repository';
 import { TeamsService } from '../teams/teams.service';
+import { TeamIntervals } from '../teams/team-intervals';
 
 /**
  * The first start creates the superadmin. A generated password is shown once on the
  * terminal and never logged; afterwards only its hash exists. Then (every start) the other services
- * are told of any team they have not heard of (the "Default" a migration made).
+ * are told of any team they have not heard of (the "Default" a migration made), and a worker whose
+ * own check-in interval their team does not allow is brought within the team's policy.
  */
 @Injectable()
 export class SuperadminBootstrap implements OnApplicationBootstrap {
@@ -21,12 +23,15 @@ export class SuperadminBootstrap implements OnApplicationBootstrap {
     private readonly repo: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly teams: TeamsService,
+    private readonly intervals: TeamIntervals,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.createSuperadmin();
     const told = await this.teams.announceUnheard();
     if (told > 0) this.logger.info({ teams: told }, 'told the other services of teams made by a migration');
+    const brought = await this.intervals.bringAllWithin();
+    if (brought > 0) this.logger.info({ workers: brought }, 'gave workers whose check-in interval their team does not allow the nearest one it does');
   }
 
   private async createSuperadmin(): Promise<void> {

@@ -1,0 +1,1 @@
+ALTER TABLE "identity"."teams" ADD COLUMN "default_heard" integer;
