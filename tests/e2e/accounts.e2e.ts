@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { expect, test, type APIRequest, type APIRequestContext, type Browser, type Page, type Request } from '@playwright/test';
-import { apiSession, XHR } from './support/session';
+import { apiSession, uniqueMobile, XHR } from './support/session';
 
 // Accounts, profile and kiosk screens against the real stack. Logins are few on purpose:
 // the gateway allows 30 login attempts per IP in 5 minutes, shared with the other e2e files.
@@ -36,7 +36,7 @@ async function createUser(
         username: uniqueUsername(fields.role === 'admin' ? 'adm' : 'wrk'),
         password,
         name: fields.name,
-        phone: fields.phone ?? '+447911123456',
+        phone: fields.phone ?? uniqueMobile(),
         role: fields.role ?? 'worker',
         ...(pinCode ? { pinCode } : {}),
       },

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { expect, test, type APIRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { apiSession } from './support/session';
+import { apiSession, uniqueMobile } from './support/session';
 
 // Escalation against the real stack: reminders, the missed check-in, the alarm call through the
 // embedded fake provider, and the monitors who own the alarm. Deadlines are the server's: the
@@ -46,7 +46,7 @@ const sessions: APIRequestContext[] = [];
 async function createUser(playwright: { request: APIRequest }, fields: { name: string; role?: 'worker' | 'admin'; teamId?: number }): Promise<Account> {
   const password = 'Escalate123';
   // Each worker gets a phone of their own, so the messages sent to them can be told apart.
-  const phone = `+4479112${String(randomInt(0, 100_000)).padStart(5, '0')}`;
+  const phone = uniqueMobile();
   for (let attempt = 0; attempt < 10; attempt++) {
     const pin = String(randomInt(9500, 9600));
     const res = await superadminApi.post('/api/users', {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { expect, test, type APIRequest, type APIRequestContext, type Browser, type Page, type Request } from '@playwright/test';
-import { apiSession } from './support/session';
+import { apiSession, uniqueMobile } from './support/session';
 
 // Live screens against the real stack: changes reach every open screen over the event stream
 // (GET /api/events) within a second or two, without a reload, and without the polling that is
@@ -35,7 +35,7 @@ async function createUser(playwright: { request: APIRequest }, fields: { name: s
   for (let attempt = 0; attempt < 10; attempt++) {
     const pin = String(randomInt(9300, 9400));
     const res = await superadminApi.post('/api/users', {
-      data: { username: uniqueUsername(fields.role === 'admin' ? 'ladm' : 'lwrk'), password, name: fields.name, phone: '+447911123456', role: fields.role ?? 'worker', pinCode: pin },
+      data: { username: uniqueUsername(fields.role === 'admin' ? 'ladm' : 'lwrk'), password, name: fields.name, phone: uniqueMobile(), role: fields.role ?? 'worker', pinCode: pin },
     });
     if (res.status() === 409) continue;
     expect(res.status(), await res.text()).toBe(201);

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { expect, test, type APIRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { apiSession } from './support/session';
+import { apiSession, uniqueMobile } from './support/session';
 
 // Shifts, check-ins and the dashboards against the real stack. Deadlines are the server's:
 // instead of waiting an hour, the tests move the server's clock (POST /api/test-clock, which
@@ -16,6 +16,7 @@ interface Worker {
   id: number;
   username: string;
   name: string;
+  phone: string;
   password: string;
   pin: string;
   api: APIRequestContext;
@@ -41,14 +42,14 @@ async function createUser(
         username: uniqueUsername(fields.role === 'admin' ? 'sadm' : 'swrk'),
         password,
         name: fields.name,
-        phone: '+447911123456',
+        phone: uniqueMobile(),
         role: fields.role ?? 'worker',
         pinCode: pin,
       },
     });
     if (res.status() === 409) continue;
     expect(res.status(), await res.text()).toBe(201);
-    const { user } = (await res.json()) as { user: { id: number; username: string; name: string } };
+    const { user } = (await res.json()) as { user: { id: number; username: string; name: string; phone: string } };
     const api = await apiSession(playwright, user.username, password);
     sessions.push(api);
     return { ...user, password, pin, api, state: await api.storageState() };
@@ -315,7 +316,7 @@ test('a superadmin force-clocks-out a worker, which ends the shift on the worker
   const card = superadmin.getByTestId('force-clock-out');
   const row = card.locator(`[data-testid="force-clock-out-row"][data-username="${worker.username}"]`);
   await expect(row).toContainText('Fred Forgetful');
-  await expect(row).toContainText('+447911123456');
+  await expect(row).toContainText(worker.phone);
   await expect(row.getByTestId('worker-location')).toHaveText('The Prospect Building');
   await expect(row.getByTestId('worker-duration')).toHaveText(/^1h 3[45]m$/);
   await expect(row.getByTestId('worker-next-check-in')).not.toHaveText('No check-in scheduled');

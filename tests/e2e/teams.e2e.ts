@@ -1,5 +1,5 @@
 import { expect, test, type APIRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { apiSession } from './support/session';
+import { apiSession, uniqueMobile } from './support/session';
 
 // Teams against the real stack (issue 12): two admins of two teams each see only their own
 // worker's alarm; the superadmin edits a team's escalation policy in the Teams tab, with its
@@ -33,7 +33,7 @@ async function trackedSession(playwright: { request: APIRequest }, username: str
 async function createUser(playwright: { request: APIRequest }, name: string, role: 'worker' | 'admin', teamId?: number): Promise<Account> {
   const password = 'Teams123';
   const res = await superadminApi.post('/api/users', {
-    data: { username: `t${role[0]}${run}${made.users.length}`, password, name, phone: '+447911123456', role, ...(teamId ? { teamId } : {}) },
+    data: { username: `t${role[0]}${run}${made.users.length}`, password, name, phone: uniqueMobile(), role, ...(teamId ? { teamId } : {}) },
   });
   expect(res.status(), await res.text()).toBe(201);
   const { user } = (await res.json()) as { user: { id: number; username: string; name: string } };

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { expect, test, type APIRequest, type APIRequestContext } from '@playwright/test';
-import { apiSession } from './support/session';
+import { apiSession, uniqueMobile } from './support/session';
 
 // Issue 13, "installable and resilient worker app", on the embedded stack (`npm start`'s
 // defaults) as well as the real servers: the manifest and icons, the service worker, the worker
@@ -26,7 +26,7 @@ async function createWorker(playwright: { request: APIRequest }, name: string) {
   for (let attempt = 0; attempt < 10; attempt++) {
     const pin = String(randomInt(7000, 7100));
     const res = await superadminApi.post('/api/users', {
-      data: { username: `off${run}${++seq}`, password, name, phone: `+447913${String(randomInt(0, 1_000_000)).padStart(6, '0')}`, role: 'worker', pinCode: pin },
+      data: { username: `off${run}${++seq}`, password, name, phone: uniqueMobile(), role: 'worker', pinCode: pin },
     });
     if (res.status() === 409) continue;
     expect(res.status(), await res.text()).toBe(201);

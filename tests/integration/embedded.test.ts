@@ -41,9 +41,9 @@ describe('embedded mode (PGlite, in-process bus, in-memory sessions)', () => {
     await admin.post('/api/auth/login').set(XHR).send({ username: 'superadmin', password: superadminPassword }).expect(200);
     const worker = { password: 'secret1', name: 'Embedded Worker', phone: '+447911123456', role: 'worker' };
     const created = await admin.post('/api/users').set(XHR).send({ ...worker, username: 'emb.one', pinCode: '4321' }).expect(201);
-    // PINs are not unique: a second worker may have the same one.
-    await admin.post('/api/users').set(XHR).send({ ...worker, username: 'emb.same', pinCode: '4321' }).expect(201);
-    const generated = await admin.post('/api/users').set(XHR).send({ ...worker, username: 'emb.two' }).expect(201);
+    // PINs are not unique: a second worker may have the same one (a phone number, though, is a worker's own).
+    await admin.post('/api/users').set(XHR).send({ ...worker, phone: '+447911123455', username: 'emb.same', pinCode: '4321' }).expect(201);
+    const generated = await admin.post('/api/users').set(XHR).send({ ...worker, phone: '+447911123454', username: 'emb.two' }).expect(201);
     expect(generated.body.generatedPin).toMatch(/^\d{4}$/);
 
     const w = request.agent(t.url);

@@ -74,6 +74,8 @@ describe('kiosks', () => {
       .expect(201);
     adminId = res.body.user.id;
     admin = await signIn('kadmin', 'secret1');
+    // A kiosk stands at a location that exists (by its id).
+    for (const name of ['Depot', 'Depot 2', 'Head office', 'Yard']) await superadmin.post('/api/location-options').set(XHR).send({ name }).expect(201);
   }, 120_000);
   afterAll(() => t?.stop());
 
@@ -84,6 +86,7 @@ describe('kiosks', () => {
         id: expect.any(Number),
         name: 'Reception',
         location: 'Head office',
+        locationId: expect.any(Number),
         enrolledAt: expect.any(String),
         enrolledBy: adminId,
         lastUsedAt: null,

@@ -18,6 +18,8 @@ interface Option {
   name: string;
   isActive: boolean;
   createdAt: string;
+  /** Admins and the superadmin only: whether they may change it. */
+  canChange?: boolean;
 }
 
 describe('location options (real PostgreSQL, NATS, Redis)', () => {
@@ -44,7 +46,8 @@ describe('location options (real PostgreSQL, NATS, Redis)', () => {
 
   it("has 'The Prospect Building', active, from the first start, announced once on the stream", async () => {
     const seeded = (await list()).filter((l) => l.name === DEFAULT);
-    expect(seeded).toEqual([{ id: expect.any(Number), name: DEFAULT, isActive: true, createdAt: expect.stringMatching(ISO) }]);
+    // An admin of a one-team deployment may change every location (location-ownership.test.ts has teams).
+    expect(seeded).toEqual([{ id: expect.any(Number), name: DEFAULT, isActive: true, createdAt: expect.stringMatching(ISO), canChange: true }]);
     const created = await eventsOf('locations.location.created.v1', seeded[0].id, 1);
     expect(created).toEqual([{ locationId: seeded[0].id, name: DEFAULT, isActive: true }]);
   });
@@ -78,7 +81,7 @@ describe('location options (real PostgreSQL, NATS, Redis)', () => {
       { locationId: depot.id, name: 'Riverside Depot East', isActive: false },
       { locationId: depot.id, name: 'Riverside Depot East', isActive: true },
     ]);
-    expect(await eventsOf('locations.location.deleted.v1', depot.id, 1)).toEqual([{ locationId: depot.id, name: 'Riverside Depot East' }]);
+    expect(await eventsOf('locations.location.deleted.v1', depot.id, 1)).toEqual([{ locationId: depot.id, name: 'Riverside Depot East', deletedBy: admin.id }]);
   });
 
   it('creates an inactive location when asked, and announces nothing for an edit that changes nothing', async () => {
@@ -114,7 +117,7 @@ describe('location options (real PostgreSQL, NATS, Redis)', () => {
     expect((await patch('abc', { isActive: false }).expect(400)).body).toEqual({ message: 'Invalid location ID', field: 'id' });
     expect((await admin.agent.delete('/api/location-options/0').set(XHR).expect(400)).body).toEqual({ message: 'Invalid location ID', field: 'id' });
     await patch(999999, { name: 'Nowhere' }).expect(404, { message: 'Location not found', field: 'id' });
-    expect((await list()).find((l) => l.id === loc.id)).toEqual(loc);
+    expect((await list()).find((l) => l.id === loc.id)).toEqual({ ...loc, canChange: true });
   });
 
   it('refuses a duplicate name in any letter case, on create and on rename (409)', async () => {
@@ -142,7 +145,7 @@ describe('location options (real PostgreSQL, NATS, Redis)', () => {
     await worker.agent.delete(`/api/location-options/${loc.id}`).set(XHR).expect(403);
     await request(t.url).get('/api/location-options').expect(401);
     const after = await list();
-    expect(after.find((l) => l.id === loc.id)).toEqual(loc);
+    expect(after.find((l) => l.id === loc.id)).toEqual({ ...loc, canChange: true });
     expect(after.some((l) => l.name === 'Worker Made')).toBe(false);
   });
 
@@ -210,7 +213,7 @@ describe('location options in embedded mode (PGlite, in-process bus)', () => {
     const agent = request.agent(t.url);
     await agent.post('/api/auth/login').set(XHR).send({ username: t.superadmin.username, password: t.superadmin.password }).expect(200);
     const first = (await agent.get('/api/location-options').expect(200)).body as Option[];
-    expect(first).toEqual([{ id: expect.any(Number), name: DEFAULT, isActive: true, createdAt: expect.stringMatching(ISO) }]);
+    expect(first).toEqual([{ id: expect.any(Number), name: DEFAULT, isActive: true, createdAt: expect.stringMatching(ISO), canChange: true }]);
 
     const taken = { message: 'A location with this name already exists', field: 'name' };
     await agent.post('/api/location-options').set(XHR).send({ name: 'the prospect building' }).expect(409, taken);

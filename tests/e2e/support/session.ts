@@ -13,3 +13,16 @@ export async function apiSession(playwright: { request: APIRequest }, username: 
   expect(res.status(), await res.text()).toBe(200);
   return ctx;
 }
+
+let mobiles = 0;
+/** Playwright runs each file in a process of its own: each counts from a random start of its own. */
+const FIRST_MOBILE = Math.floor(Math.random() * 10_000_000);
+
+/**
+ * A UK mobile no other worker of the run is likely to have (the files share one stack): a worker's
+ * number must be their own, as a texted PIN finds its worker by it.
+ */
+export function uniqueMobile(): string {
+  mobiles += 1;
+  return `+44795${String((FIRST_MOBILE + mobiles) % 10_000_000).padStart(7, '0')}`;
+}

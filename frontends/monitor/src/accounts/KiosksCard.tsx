@@ -132,7 +132,7 @@ export function KiosksCard() {
                   {...form.register('location')}
                   id={ids.location}
                   maxLength={MAX_LENGTH}
-                  placeholder="e.g. The Prospect Building, ground floor"
+                  placeholder="One of your locations, e.g. The Prospect Building"
                   invalid={Boolean(errors.location)}
                   aria-describedby={errors.location ? ids.locationError : undefined}
                   data-testid="kiosk-location"

@@ -86,6 +86,21 @@ describe('WorkerTable (spec section 2; issue 14)', () => {
     expect(onReset).toHaveBeenCalledWith(expect.objectContaining({ id: 7 }), 'password');
   });
 
+  it("shows a superadmin who created each admin, an admin's creation as such; nobody else sees it", () => {
+    const rows = [
+      row({ id: 20, name: 'Ada Min', username: 'ada', role: 'admin', createdBy: { id: 21, name: 'Deb Uty', role: 'admin' } }),
+      row({ id: 22, name: 'Ed Min', username: 'ed', role: 'admin', createdBy: { id: 23, name: null, role: null } }),
+      row({ id: 24, name: 'Wyn Orker', username: 'wyn', createdBy: { id: 21, name: 'Deb Uty', role: 'admin' } }),
+    ];
+    renderTable({ rows, superadmin: true });
+    expect(within(rowOf('Ada Min')).getByTestId('account-created-by').textContent).toBe('Created by Deb Uty (Admin)');
+    expect(within(rowOf('Ed Min')).getByTestId('account-created-by').textContent).toBe('Created by a deleted account');
+    expect(within(rowOf('Wyn Orker')).queryByTestId('account-created-by')).toBeNull();
+    cleanup();
+    renderTable({ rows });
+    expect(screen.queryAllByTestId('account-created-by')).toEqual([]);
+  });
+
   it('lists emergency contacts with relation and phone, or None', () => {
     renderTable();
     expect(within(rowOf('Bo Field')).getByTestId('account-contacts').textContent).toBe('Cy Field (Brother)+447911654321');

@@ -11,7 +11,7 @@ import {
 } from '@lws/fe-ui';
 import type { ShiftState } from '@lws/fe-ui/shifts';
 import { ShiftDetailCells, ShiftStatusBadge, type OpenAlarmKind } from './ShiftCells';
-import type { AccountContact } from './accounts-api';
+import type { AccountContact, AccountCreator } from './accounts-api';
 
 /** One row of a worker table: an account with its shift. */
 export interface WorkerRow {
@@ -24,7 +24,13 @@ export interface WorkerRow {
   emergencyContacts: AccountContact[];
   passwordSet?: boolean;
   pinSet?: boolean;
+  createdBy?: AccountCreator | null;
   shift: ShiftState;
+}
+
+/** "Created by Sam Lee (Admin)": an admin an admin created shows as such to the superadmin. */
+function createdByText(c: AccountCreator): string {
+  return `Created by ${c.name ?? 'a deleted account'}${c.role ? ` (${roleLabel(c.role)})` : ''}`;
 }
 
 export type ResetKind = 'password' | 'pin';
@@ -107,6 +113,11 @@ export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset
                 </>
               ) : null}
               {row.phone ? <div className="lws-muted">{row.phone}</div> : null}
+              {superadmin && row.role === 'admin' && row.createdBy ? (
+                <div className="lws-muted" data-testid="account-created-by">
+                  {createdByText(row.createdBy)}
+                </div>
+              ) : null}
             </TableCell>
             <TableCell>{row.username}</TableCell>
             {teamName ? <TableCell data-testid="worker-team">{row.teamId !== undefined ? (teamName(row.teamId) ?? '—') : '—'}</TableCell> : null}

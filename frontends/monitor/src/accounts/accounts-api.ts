@@ -8,7 +8,14 @@ export interface AccountContact {
   relation: string;
 }
 
-/** A row of GET /api/worker-accounts with its shift. `passwordSet` and `pinSet` come only to a superadmin. */
+/** Who created an account (the superadmin's view): name and role are null once that account is deleted. */
+export interface AccountCreator {
+  id: number;
+  name: string | null;
+  role: string | null;
+}
+
+/** A row of GET /api/worker-accounts with its shift. `passwordSet`, `pinSet` and `createdBy` come only to a superadmin. */
 export interface Account {
   id: number;
   username: string;
@@ -20,6 +27,7 @@ export interface Account {
   emergencyContacts: AccountContact[];
   passwordSet?: boolean;
   pinSet?: boolean;
+  createdBy?: AccountCreator | null;
   shift: ShiftState;
 }
 
@@ -43,6 +51,12 @@ function record(value: unknown): Record<string, unknown> | null {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+function parseCreator(value: unknown): AccountCreator | null {
+  const v = record(value);
+  if (!v || typeof v.id !== 'number') return null;
+  return { id: v.id, name: str(v.name), role: str(v.role) };
+}
 
 function parseContact(value: unknown): AccountContact | null {
   const v = record(value);
@@ -69,6 +83,7 @@ export function parseAccounts(body: unknown): Account[] {
         : [],
       ...(typeof v.passwordSet === 'boolean' ? { passwordSet: v.passwordSet } : {}),
       ...(typeof v.pinSet === 'boolean' ? { pinSet: v.pinSet } : {}),
+      ...('createdBy' in v ? { createdBy: parseCreator(v.createdBy) } : {}),
       shift: parseShiftState(v),
     });
   }

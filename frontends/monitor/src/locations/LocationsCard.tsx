@@ -52,7 +52,9 @@ function failureText(action: Action, error: unknown): string {
 
 /**
  * The Locations tab: 'Location Management' with an add row and a table of every location.
- * Active locations are the ones workers can pick when they start a shift.
+ * Active locations are the ones workers can pick when they start a shift. A location the caller may
+ * not change (the organisation's, or another team's, for an admin) is listed without its actions;
+ * the server refuses them anyway.
  */
 export function LocationsCard() {
   const { toast } = useToast();
@@ -186,6 +188,7 @@ export function LocationsCard() {
               {load.data.map((location) => {
                 const isEditing = editing?.id === location.id;
                 const busy = pending === location.id;
+                const mayChange = location.canChange !== false;
                 return (
                   <TableRow key={location.id} data-testid="location-row" data-location-name={location.name}>
                     <TableCell>
@@ -223,35 +226,41 @@ export function LocationsCard() {
                       <Switch
                         label={location.isActive ? 'Active' : 'Inactive'}
                         checked={location.isActive}
-                        disabled={busy}
+                        disabled={busy || !mayChange}
                         onChange={() => void update(location, { isActive: !location.isActive })}
                         aria-label={`${location.name} active`}
                         data-testid="location-toggle"
                       />
                     </TableCell>
                     <TableCell>
-                      <div className="lws-actions">
-                        <Button
-                          size="sm"
-                          variant="outline"
-                          disabled={isEditing || busy}
-                          onClick={() => setEditing({ id: location.id, name: location.name })}
-                          aria-label={`Edit ${location.name}`}
-                          data-testid="location-edit"
-                        >
-                          Edit
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="destructive"
-                          disabled={busy}
-                          onClick={() => setDeleting(location)}
-                          aria-label={`Delete ${location.name}`}
-                          data-testid="location-delete"
-                        >
-                          Delete
-                        </Button>
-                      </div>
+                      {mayChange ? (
+                        <div className="lws-actions">
+                          <Button
+                            size="sm"
+                            variant="outline"
+                            disabled={isEditing || busy}
+                            onClick={() => setEditing({ id: location.id, name: location.name })}
+                            aria-label={`Edit ${location.name}`}
+                            data-testid="location-edit"
+                          >
+                            Edit
+                          </Button>
+                          <Button
+                            size="sm"
+                            variant="destructive"
+                            disabled={busy}
+                            onClick={() => setDeleting(location)}
+                            aria-label={`Delete ${location.name}`}
+                            data-testid="location-delete"
+                          >
+                            Delete
+                          </Button>
+                        </div>
+                      ) : (
+                        <span className="lws-muted" data-testid="location-superadmin-only">
+                          Changed by the superadmin
+                        </span>
+                      )}
                     </TableCell>
                   </TableRow>
                 );

@@ -4,6 +4,8 @@ export interface LocationOption {
   name: string;
   isActive: boolean;
   createdAt: string | null;
+  /** Sent to admins and the superadmin: false for a location only the superadmin may change. */
+  canChange?: boolean;
 }
 
 /** Rows without an id or a name are dropped rather than shown half-empty; isActive defaults to true as on the server. */
@@ -12,6 +14,14 @@ export function parseLocationOptions(body: unknown): LocationOption[] {
   return body.flatMap((item: unknown) => {
     const v = item && typeof item === 'object' ? (item as Record<string, unknown>) : null;
     if (!v || typeof v.id !== 'number' || typeof v.name !== 'string') return [];
-    return [{ id: v.id, name: v.name, isActive: v.isActive !== false, createdAt: typeof v.createdAt === 'string' ? v.createdAt : null }];
+    return [
+      {
+        id: v.id,
+        name: v.name,
+        isActive: v.isActive !== false,
+        createdAt: typeof v.createdAt === 'string' ? v.createdAt : null,
+        ...(typeof v.canChange === 'boolean' ? { canChange: v.canChange } : {}),
+      },
+    ];
   });
 }

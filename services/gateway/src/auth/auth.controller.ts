@@ -1,7 +1,9 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
 import type { Response } from 'express';
-import { RemoteError } from '@lws/messaging';
+import { RemoteError, type RpcClient } from '@lws/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+import { RPC } from '../common/rpc';
+import { kioskLocationName, locationNames } from '../kiosks/kiosk-view';
 import { parseInput } from '../common/validation';
 import { Public, type AuthedRequest } from '../common/session.guard';
 import { SESSION_COOKIE, sessionCookieOptions } from '../sessions/cookies';
@@ -14,6 +16,7 @@ export class AuthController {
   constructor(
     private readonly auth: AuthService,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(RPC) private readonly rpc: RpcClient,
   ) {}
 
   @Public()
@@ -45,8 +48,12 @@ export class AuthController {
   async me(@Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
     try {
       const user = await this.auth.currentUser(req.session!.userId);
-      // At a kiosk the screens sign out after 2 minutes without input and start shifts at its location.
-      return req.session!.kiosk ? { ...user, kiosk: { location: req.session!.kioskLocation ?? null } } : user;
+      // At a kiosk the screens sign out after 2 minutes without input and start shifts at its
+      // location, named as it is now: a rename during the session follows the kiosk's location id.
+      const session = req.session!;
+      if (!session.kiosk) return user;
+      const location = session.kioskLocationId !== undefined ? kioskLocationName(await locationNames(this.rpc), session.kioskLocationId, session.kioskLocation ?? '') : session.kioskLocation;
+      return { ...user, kiosk: { location: location || null } };
     } catch (err) {
       if (err instanceof RemoteError && err.status === 404) {
         // The account was deleted: its session must not outlive it.

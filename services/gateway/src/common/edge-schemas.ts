@@ -3,7 +3,7 @@ import { activityListQuery, recordEntrySchema } from '../activity/activity.schem
 import { loginSchema, logoutSchema } from '../auth/auth.schema';
 import { changePasswordSchema, changePinSchema, verifyPinSchema } from '../credentials/credentials.schema';
 import { alarmListQuery, resolveAlarmSchema, simulateTimeSchema } from '../escalation/escalation.schema';
-import { enrolKioskSchema, pinLoginSchema } from '../kiosks/kiosks.schema';
+import { enrolKioskRequestSchema, pinLoginSchema } from '../kiosks/kiosks.schema';
 import { createLocationSchema, updateLocationSchema } from '../locations/locations.schema';
 import { deliveriesQuery, reminderTestSchema, subscribeSchema, testCallSchema } from '../notifications/notifications.schema';
 import { createContactSchema, settingsSchema, updateContactSchema, upsertSettingsSchema } from '../profile/profile.schema';
@@ -33,7 +33,7 @@ export const EDGE_BODIES: Record<string, z.ZodTypeAny[]> = {
   'PATCH /api/emergency-contacts/:id': [updateContactSchema],
   'PATCH /api/users/:id/settings': [settingsSchema],
   'POST /api/settings': [upsertSettingsSchema],
-  'POST /api/kiosks': [enrolKioskSchema],
+  'POST /api/kiosks': [enrolKioskRequestSchema],
   'POST /api/location-options': [createLocationSchema],
   'PATCH /api/location-options/:id': [updateLocationSchema],
   'POST /api/test-clock': [moveSchema],

@@ -7,7 +7,8 @@ import { COUNTERS, type Counters } from '../sessions/rate-limiter';
 import { SESSION_STORE, type SessionStore } from '../sessions/session.store';
 import { KIOSK_SESSION_IDLE_SECONDS } from '../sessions/cookies';
 import { publicUser } from '../auth/auth.service';
-import { raiseDuress } from '../credentials/pin-check';
+import { kioskLocationName, locationNames } from './kiosk-view';
+import { withDuress } from '../credentials/pin-check';
 
 export const NOT_A_KIOSK = 'This device is not an enrolled kiosk';
 export const TOO_MANY_PIN_ATTEMPTS = 'Too many attempts on this kiosk. Please wait a few minutes and try again.';
@@ -40,22 +41,22 @@ export class KioskLoginService {
       if (err instanceof RemoteError && err.status === 401) await this.counters.hit(deviceKey, this.config.KIOSK_PIN_WINDOW_SECONDS);
       throw err;
     }
-    const { user, kioskId, kioskLocation, duress } = reply;
-    if (duress) await raiseDuress(this.rpc, user.id);
-    const sessionId = await this.sessions.create(
-      {
-        userId: user.id,
-        role: user.role,
-        username: user.username,
-        name: user.name,
-        remember: false,
-        kiosk: true,
-        kioskId,
-        kioskLocation,
-        createdAt: new Date().toISOString(),
-      },
-      KIOSK_SESSION_IDLE_SECONDS,
-    );
+    const { user, kioskId, kioskLocationId, duress } = reply;
+    // The location's name as it is now (identity keeps the one it was enrolled at).
+    const kioskLocation = kioskLocationId !== undefined ? kioskLocationName(await locationNames(this.rpc), kioskLocationId, reply.kioskLocation) : reply.kioskLocation;
+    const session = {
+      userId: user.id,
+      role: user.role,
+      username: user.username,
+      name: user.name,
+      remember: false,
+      kiosk: true,
+      kioskId,
+      kioskLocation,
+      ...(kioskLocationId !== undefined ? { kioskLocationId } : {}),
+      createdAt: new Date().toISOString(),
+    };
+    const sessionId = await withDuress(this.rpc, user.id, duress === true, () => this.sessions.create(session, KIOSK_SESSION_IDLE_SECONDS));
     // As /api/auth/me answers a kiosk session: its screens start shifts at the kiosk's location.
     return { sessionId, user: { ...publicUser(user), kiosk: { location: kioskLocation } } };
   }

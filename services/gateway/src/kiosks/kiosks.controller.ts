@@ -11,8 +11,8 @@ import { KIOSK_HINT, setHint, SIGNED_IN_HINT } from '../sessions/hints';
 import { SESSION_STORE, type SessionStore } from '../sessions/session.store';
 import { KIOSK_COOKIE, kioskCookieOptions, kioskToken } from './kiosk-cookie';
 import { KioskLoginService, NOT_A_KIOSK } from './kiosk-login.service';
-import { browserKiosk } from './kiosk-view';
-import { enrolKioskSchema, KIOSK_NOT_FOUND, NOT_YOUR_LOCATION, pinLoginSchema } from './kiosks.schema';
+import { browserKiosk, kioskLocationName, locationNames } from './kiosk-view';
+import { enrolKioskRequestSchema, KIOSK_NOT_FOUND, LOCATION_NOT_FOUND, NOT_YOUR_LOCATION, pinLoginSchema } from './kiosks.schema';
 
 @Controller()
 export class KiosksController {
@@ -23,23 +23,31 @@ export class KiosksController {
     private readonly kioskLogin: KioskLoginService,
   ) {}
 
-  /** The admin enrols from the terminal itself: this browser receives the device cookie. */
+  /**
+   * The admin enrols from the terminal itself: this browser receives the device cookie. The kiosk is
+   * bound to the location's id, found here by id or by name, so a later rename never moves it.
+   */
   @Post('api/kiosks')
   @Roles('admin', 'superadmin')
   async enrol(@Body() body: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
-    const input = parseInput(enrolKioskSchema, body);
-    const mine = await this.teamLocations(actorOf(req));
-    if (mine && !mine.has(input.location.toLowerCase())) throw new BadRequestException({ message: NOT_YOUR_LOCATION, field: 'location' });
-    const { kiosk, token } = await this.rpc.send('identity.kiosk.enrol.v1', { ...input, enrolledBy: req.session!.userId });
+    const input = parseInput(enrolKioskRequestSchema, body);
+    const [{ locations }, mine] = await Promise.all([this.rpc.send('locations.location.list.v1', {}), this.teamLocations(actorOf(req))]);
+    const field = input.locationId !== undefined ? 'locationId' : 'location';
+    const place =
+      input.locationId !== undefined ? locations.find((l) => l.id === input.locationId) : locations.find((l) => l.name.toLowerCase() === input.location!.toLowerCase());
+    if (!place) throw new BadRequestException({ message: LOCATION_NOT_FOUND, field });
+    if (mine && !mine.has(place.id)) throw new BadRequestException({ message: NOT_YOUR_LOCATION, field });
+    const { kiosk, token } = await this.rpc.send('identity.kiosk.enrol.v1', { name: input.name, location: place.name, locationId: place.id, enrolledBy: req.session!.userId });
     res.cookie(KIOSK_COOKIE, token, kioskCookieOptions(req, this.config.COOKIE_SECURE));
     setHint(req, res, this.config.COOKIE_SECURE, KIOSK_HINT);
-    return browserKiosk(kiosk);
+    return browserKiosk(kiosk, new Map(locations.map((l) => [l.id, l.name])));
   }
 
   @Get('api/kiosks')
   @Roles('admin', 'superadmin')
   async list(@Req() req: AuthedRequest) {
-    return (await this.visibleKiosks(actorOf(req))).map(browserKiosk);
+    const [kiosks, names] = await Promise.all([this.visibleKiosks(actorOf(req)), locationNames(this.rpc)]);
+    return kiosks.map((k) => browserKiosk(k, names));
   }
 
   @Public()
@@ -47,7 +55,10 @@ export class KiosksController {
   async current(@Req() req: AuthedRequest) {
     const token = kioskToken(req);
     if (!token) return { enrolled: false };
-    return this.rpc.send('identity.kiosk.current.v1', { token });
+    const here = await this.rpc.send('identity.kiosk.current.v1', { token });
+    if (!here.enrolled) return { enrolled: false };
+    const names = here.locationId !== undefined ? await locationNames(this.rpc) : new Map<number, string>();
+    return { enrolled: true, name: here.name, location: kioskLocationName(names, here.locationId, here.location ?? '') };
   }
 
   @Delete('api/kiosks/:id')
@@ -72,33 +83,27 @@ export class KiosksController {
   async roster(@Req() req: AuthedRequest) {
     const token = kioskToken(req);
     if (!token) throw new ForbiddenException({ message: NOT_A_KIOSK });
-    // The kiosk's location by id (identity keeps its name), so the roster holds the teams working there.
-    const [here, { locations }] = await Promise.all([this.rpc.send('identity.kiosk.current.v1', { token }), this.rpc.send('locations.location.list.v1', {})]);
-    const locationId = here.enrolled ? locations.find((l) => l.name.toLowerCase() === here.location?.toLowerCase())?.id : undefined;
-    const { name, location, workers } = await this.rpc.send('identity.kiosk.roster.v1', { token, ...(locationId !== undefined ? { locationId } : {}) });
-    return { name, location, workers: workers.map((w) => ({ id: w.userId, label: w.label })) };
+    // Identity reads the kiosk's own location id: the roster holds the teams working there.
+    const { name, location, locationId, workers } = await this.rpc.send('identity.kiosk.roster.v1', { token });
+    const names = locationId !== undefined ? await locationNames(this.rpc) : new Map<number, string>();
+    return { name, location: kioskLocationName(names, locationId, location), workers: workers.map((w) => ({ id: w.userId, label: w.label })) };
   }
 
-  /** Every kiosk for the superadmin; an admin's are those at their teams' locations. */
+  /** Every kiosk for the superadmin; an admin's are those bound to their teams' locations. */
   private async visibleKiosks(actor: Actor) {
     const [{ kiosks }, mine] = await Promise.all([this.rpc.send('identity.kiosk.list.v1', {}), this.teamLocations(actor)]);
-    return mine ? kiosks.filter((k) => mine.has(k.location.toLowerCase())) : kiosks;
+    return mine ? kiosks.filter((k) => k.locationId !== undefined && mine.has(k.locationId)) : kiosks;
   }
 
   /**
-   * The names (lower-cased) of the locations of the teams an admin monitors; absent when they see
-   * every kiosk (the superadmin, an admin of every team).
+   * The ids of the locations of the teams an admin monitors or deputises for; absent when they see
+   * every kiosk (the superadmin, an admin of every team). By id: renaming a location changes nothing.
    */
-  private async teamLocations(actor: Actor): Promise<Set<string> | undefined> {
+  private async teamLocations(actor: Actor): Promise<Set<number> | undefined> {
     if (actor.role !== 'admin') return undefined;
-    const [scope, { teams }, { locations }] = await Promise.all([
-      adminTeams(this.rpc, actor, false),
-      this.rpc.send('identity.team.list.v1', { monitoredBy: actor.userId }),
-      this.rpc.send('locations.location.list.v1', {}),
-    ]);
+    const [scope, { teams }] = await Promise.all([adminTeams(this.rpc, actor, false), this.rpc.send('identity.team.list.v1', { monitoredBy: actor.userId })]);
     if (!scope || scope.all) return undefined;
-    const ids = new Set(teams.flatMap((t) => t.locationIds));
-    return new Set(locations.filter((l) => ids.has(l.id)).map((l) => l.name.toLowerCase()));
+    return new Set(teams.flatMap((t) => t.locationIds));
   }
 
   /** A browser-session cookie (never remember-me): a shared terminal must not keep a worker signed in. */

@@ -8,8 +8,12 @@ export interface SessionData {
   name: string;
   remember: boolean;
   kiosk: boolean;
-  /** A session signed in at a kiosk: which kiosk, and its location (a shift started there defaults to it). */
+  /**
+   * A session signed in at a kiosk: which kiosk, and its location (a shift started there defaults
+   * to it), by id (absent for a kiosk not yet bound to one) and by its name at sign-in.
+   */
   kioskId?: number;
+  kioskLocationId?: number;
   kioskLocation?: string;
   createdAt: string;
 }

@@ -7,7 +7,7 @@ import { pinFailures, users, type UserRow } from '../db/schema';
 import { PasswordHasher } from '../users/password-hasher';
 import { UsersRepository } from '../users/users.repository';
 import { toUserView } from '../users/user-view';
-import { CURRENT_PASSWORD_INCORRECT, CURRENT_PIN_REQUIRED, DURESS_SAME_AS_PIN, DURESS_WORKERS_ONLY, NO_WORKER_WITH_PHONE, PIN_LOCKED, PIN_SAME_AS_DURESS, SUPERADMIN_ONLY, USER_NOT_FOUND } from './messages';
+import { CURRENT_PASSWORD_INCORRECT, CURRENT_PIN_REQUIRED, DURESS_SAME_AS_PIN, DURESS_WORKERS_ONLY, NO_WORKER_WITH_PHONE, PHONE_SHARED, PIN_LOCKED, PIN_SAME_AS_DURESS, SUPERADMIN_ONLY, USER_NOT_FOUND } from './messages';
 import { PinAssigner } from './pin-assigner';
 import { PinHasher } from './pin-hasher';
 import { PinVerifier } from './pin-verifier';
@@ -36,10 +36,13 @@ export class CredentialsService {
   /**
    * A PIN texted in reply to a reminder (issue 13): the sender's number names the worker (only a
    * worker, and only when exactly one has it: else nobody is named), then the one PIN path, with
-   * its lockout and the duress PIN, as for a PIN typed in the app.
+   * its lockout and the duress PIN, as for a PIN typed in the app. A number several workers share
+   * (kept from before numbers had to be a worker's own) is a 409 of its own, so the sender is told
+   * to use the app rather than hearing nothing; no PIN is tried, so no worker's lockout moves.
    */
   async verifyPinByPhone(req: Request<'identity.pin.verify_by_phone.v1'>): Promise<Reply<'identity.pin.verify_by_phone.v1'>> {
     const found = await this.repo.workersWithPhone(req.phone);
+    if (found.length > 1) throw new RpcError(409, PHONE_SHARED, { code: 'shared_phone' });
     if (found.length !== 1) throw new RpcError(404, NO_WORKER_WITH_PHONE, { code: 'no_worker' });
     const { duress } = await this.verifier.verifyStep(found[0], req.pin);
     return duress ? { userId: found[0], duress } : { userId: found[0] };

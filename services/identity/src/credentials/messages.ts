@@ -11,3 +11,6 @@ export const DURESS_SAME_AS_PIN = 'Your duress PIN must be different from your P
 export const PIN_SAME_AS_DURESS = 'Your PIN must be different from your duress PIN';
 export const DURESS_WORKERS_ONLY = 'Only workers have a duress PIN';
 export const NO_WORKER_WITH_PHONE = 'No worker has this phone number';
+export const PHONE_SHARED = 'More than one worker has this phone number';
+/** A texted PIN finds its worker by the sender's number, so no two workers may share one. */
+export const PHONE_TAKEN = 'This phone number is already used by another worker';

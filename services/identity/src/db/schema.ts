@@ -46,6 +46,12 @@ export const users = identitySchema.table(
     awayUntil: timestamp('away_until', { withTimezone: true }),
     /** A worker's team (every worker has one); null for admins and the superadmin. */
     teamId: integer('team_id').references((): AnyPgColumn => teams.id),
+    /**
+     * Who created the account, for the superadmin to see (an admin created by an admin above all).
+     * No foreign key: the creator's id stays after their account is deleted. Null: created by the
+     * start-up bootstrap, or before this was recorded.
+     */
+    createdBy: integer('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -81,6 +87,12 @@ export const teams = identitySchema.table(
     monitors: jsonb('monitors').$type<TeamMonitorEntry[]>().notNull().default(sql`'[]'::jsonb`),
     defaultInterval: integer('default_interval').notNull().default(60),
     allowedIntervals: integer('allowed_intervals').array().notNull().default(sql`'{30,50,60,120,240}'`),
+    /**
+     * The default interval the other services were last told applies to this team's workers who
+     * saved none of their own; null: never told, so they assume 60. Identity tells them at start
+     * when it differs from default_interval (teams from before the policy was enforced).
+     */
+    defaultHeard: integer('default_heard'),
     /** ESCALATION_POLICY's form; null: the organisation's. */
     escalationPolicy: jsonb('escalation_policy'),
     /** Empty: the organisation's EMERGENCY_NUMBER_1..3. */
@@ -152,7 +164,14 @@ export const kiosks = identitySchema.table(
   {
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
+    /** The location's name when enrolled: shown only while the location service no longer has it. */
     location: text('location').notNull(),
+    /**
+     * The location the kiosk stands at, by id (names change): its roster, which admins see it and
+     * the location its sessions start shifts at follow it. Null for a kiosk enrolled by name before
+     * ids were kept, until the start-up binding finds its location by that name.
+     */
+    locationId: integer('location_id'),
     tokenHash: text('token_hash').notNull().unique(),
     enrolledBy: integer('enrolled_by').notNull(),
     enrolledAt: timestamp('enrolled_at', { withTimezone: true }).notNull().defaultNow(),

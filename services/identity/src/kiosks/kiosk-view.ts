@@ -6,6 +6,7 @@ export function toKioskView(row: KioskRow) {
     id: row.id,
     name: row.name,
     location: row.location,
+    ...(row.locationId !== null ? { locationId: row.locationId } : {}),
     enrolledAt: row.enrolledAt.toISOString(),
     enrolledBy: row.enrolledBy,
     ...(row.lastUsedAt ? { lastUsedAt: row.lastUsedAt.toISOString() } : {}),

@@ -43,6 +43,7 @@ export class KiosksService {
       .values({
         name: req.name.trim(),
         location: req.location.trim(),
+        locationId: req.locationId ?? null,
         tokenHash: kioskTokenHash(token),
         enrolledBy: req.enrolledBy,
         enrolledAt: this.clock(),
@@ -70,7 +71,8 @@ export class KiosksService {
 
   async current(req: Request<'identity.kiosk.current.v1'>): Promise<Reply<'identity.kiosk.current.v1'>> {
     const kiosk = await this.activeKiosk(req.token);
-    return kiosk ? { enrolled: true, name: kiosk.name, location: kiosk.location } : { enrolled: false };
+    if (!kiosk) return { enrolled: false };
+    return { enrolled: true, name: kiosk.name, location: kiosk.location, ...(kiosk.locationId !== null ? { locationId: kiosk.locationId } : {}) };
   }
 
   async roster(req: Request<'identity.kiosk.roster.v1'>): Promise<Reply<'identity.kiosk.roster.v1'>> {
@@ -78,7 +80,8 @@ export class KiosksService {
     if (!kiosk) throw new RpcError(403, NOT_A_KIOSK, { code: 'not_a_kiosk' });
     // A kiosk lists the workers of the teams working at its location and of teams bound to no
     // location (every worker while no team names the location); anyone else types their username.
-    const loc = req.locationId;
+    // Its own location id, never one found by name: renaming locations cannot move it between teams.
+    const loc = kiosk.locationId ?? req.locationId;
     const here =
       loc === undefined
         ? undefined
@@ -91,7 +94,7 @@ export class KiosksService {
       .orderBy(asc(users.name), asc(users.id))
       .limit(ROSTER_MAX);
     const workers = rows.map((r) => ({ userId: r.id, label: rosterLabel(r.name) })).sort((a, b) => a.label.localeCompare(b.label) || a.userId - b.userId);
-    return { name: kiosk.name, location: kiosk.location, workers };
+    return { name: kiosk.name, location: kiosk.location, workers, ...(kiosk.locationId !== null ? { locationId: kiosk.locationId } : {}) };
   }
 
   /**
@@ -108,14 +111,17 @@ export class KiosksService {
       .from(users)
       .where(req.userId !== undefined ? eq(users.id, req.userId) : eq(users.username, req.username!.trim().toLowerCase()))
       .limit(1);
-    if (!candidate || candidate.role !== 'worker' || !candidate.pinHash) throw new RpcError(401, INVALID_PIN, { code: 'invalid_pin' });
+    // Nobody who can sign in here (an unknown name, an account that is no worker or has no PIN) goes
+    // through the same verification as a worker's wrong PIN, so the answer's time tells nothing.
+    const worker = candidate && candidate.role === 'worker' && candidate.pinHash ? candidate : undefined;
+    const named = candidate?.username ?? req.username?.trim().toLowerCase() ?? `user-${req.userId}`;
     let user: UserRow;
     let duress: boolean;
     try {
-      ({ user, duress } = await this.verifier.verifyStep(candidate.id, req.pin));
+      ({ user, duress } = await this.verifier.verifyKioskStep(worker?.id, named, req.pin));
     } catch (err) {
       if (err instanceof RpcError && err.status === 423) {
-        await this.uow.run((_tx, emit) => emit('identity.login.failed.v1', { username: candidate.username, reason: 'locked' }));
+        await this.uow.run((_tx, emit) => emit('identity.login.failed.v1', { username: named, reason: 'locked' }));
         throw new RpcError(423, PIN_LOCKED, { code: 'pin_locked' });
       }
       if (err instanceof RpcError && err.status < 500) throw new RpcError(401, INVALID_PIN, { code: 'invalid_pin' });
@@ -125,7 +131,13 @@ export class KiosksService {
       await tx.update(kiosks).set({ lastUsedAt: this.clock() }).where(eq(kiosks.id, kiosk.id));
       await emit('identity.login.succeeded.v1', { userId: user.id, username: user.username, method: 'pin' });
     });
-    return { user: toUserView(user), kioskId: kiosk.id, kioskLocation: kiosk.location, ...(duress ? { duress } : {}) };
+    return {
+      user: toUserView(user),
+      kioskId: kiosk.id,
+      kioskLocation: kiosk.location,
+      ...(kiosk.locationId !== null ? { kioskLocationId: kiosk.locationId } : {}),
+      ...(duress ? { duress } : {}),
+    };
   }
 
   private async activeKiosk(token: string): Promise<KioskRow | undefined> {

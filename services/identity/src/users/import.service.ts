@@ -7,7 +7,11 @@ import { teams, userImportRows, users, type UserImportRow, type UserRow } from '
 import { PinHasher } from '../credentials/pin-hasher';
 import { temporaryPassword } from '../credentials/temporary-password';
 import { TeamsService } from '../teams/teams.service';
+import { TeamIntervals } from '../teams/team-intervals';
+import { ASSUMED_INTERVAL } from '../teams/check-in-policy';
+import { PHONE_TAKEN } from '../credentials/messages';
 import { PasswordHasher } from './password-hasher';
+import { lockPhones } from './users.repository';
 import { userCreatedEvent, userUpdatedEvent } from './user-view';
 
 type Request<P extends keyof CommandMap> = CommandMap[P]['request'];
@@ -25,6 +29,7 @@ const LOOKUP_BATCH = 5000;
 
 export const IMPORT_INCOMPLETE = 'Part of the file did not arrive: nothing was imported. Send the file again.';
 export const IMPORT_RACED = 'A username in the file was taken while it was being imported: nothing was imported. Try again.';
+export const IMPORT_PIN_IS_DURESS = "The PIN must be different from this worker's duress PIN";
 
 interface TeamRef {
   id: number;
@@ -52,6 +57,7 @@ export class ImportService {
     private readonly passwords: PasswordHasher,
     private readonly pins: PinHasher,
     private readonly teamsService: TeamsService,
+    private readonly intervals: TeamIntervals,
   ) {}
 
   async stage(req: Request<'identity.user.import_stage.v1'>): Promise<Reply<'identity.user.import_stage.v1'>> {
@@ -102,6 +108,7 @@ export class ImportService {
     const prepared = await this.preparePasswords(draft.filter((p) => p.kind === 'create').map((p) => p.row.username));
     return this.uow.run(async (tx, emit) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_KEY})`);
+      await lockPhones(tx);
       // Planned again under the locks: the accounts or teams may have changed since the draft.
       const plan = await this.plan(tx, staged, true);
       await tx.delete(userImportRows).where(mine);
@@ -134,6 +141,7 @@ export class ImportService {
       const query = db.select().from(users).where(inArray(users.username, names.slice(i, i + LOOKUP_BATCH)));
       for (const u of lock ? await query.for('update') : await query) existing.set(u.username, u);
     }
+    const phoneOwners = await this.phoneOwners(db, staged);
     const firstLine = new Map<string, number>();
     return staged.map((row): Planned => {
       const error = (field: ErrorField, message: string): Planned => ({ kind: 'error', row, field, message });
@@ -143,14 +151,23 @@ export class ImportService {
       const team = row.team === null ? undefined : byName.get(row.team.toLowerCase());
       if (row.team !== null && !team) return error('team', 'No team has this name');
       const user = existing.get(row.username);
+      // A worker given a number another worker has, or will have once the file is imported; a
+      // number the account already shares is left as it is.
+      const sharer = row.role === 'worker' && row.phone !== user?.phone ? phoneOwners.get(row.phone)?.find((o) => o.username !== row.username) : undefined;
+      const phoneTaken = sharer && error('phone', sharer.line === undefined ? PHONE_TAKEN : `Another worker in the file has this phone number (row ${sharer.line})`);
       if (!user) {
         if (row.role === 'admin') return { kind: 'create', row, teamId: null, ...(team ? { monitorOf: team.id } : {}) };
+        if (phoneTaken) return phoneTaken;
         const teamId = team?.id ?? defaultTeamId;
         if (teamId === null) return error('team', 'No team has this name');
         return { kind: 'create', row, teamId };
       }
       if (user.role === 'superadmin') return error('username', 'This username belongs to the superadmin');
       if (user.role !== row.role) return error('role', `This username belongs to an existing ${user.role}: an import does not change roles`);
+      if (phoneTaken) return phoneTaken;
+      // As on the PIN change screen: the PIN is compared first, so a duress PIN equal to it would
+      // silently stop raising the alarm while the worker believes it set.
+      if (row.pinHash !== null && row.pinHash === user.duressPinHash) return error('pin', IMPORT_PIN_IS_DURESS);
       const fields: ChangedField[] = [];
       if (row.name !== user.name) fields.push('name');
       if (row.phone !== user.phone) fields.push('phone');
@@ -162,6 +179,32 @@ export class ImportService {
       if (fields.length === 0) return { kind: 'unchanged', row };
       return { kind: 'update', row, user, fields, ...(moveTo !== undefined ? { teamId: moveTo } : {}), ...(monitorOf !== undefined ? { monitorOf } : {}) };
     });
+  }
+
+  /**
+   * Who will have each of the file's workers' numbers once it is imported: the file's workers (with
+   * their row), and the other workers who have one now. A worker the file names takes the file's
+   * number instead of their own.
+   */
+  private async phoneOwners(db: Db | Tx, staged: UserImportRow[]): Promise<Map<string, { username: string; line?: number }[]>> {
+    const owners = new Map<string, { username: string; line?: number }[]>();
+    const own = (phone: string, owner: { username: string; line?: number }) => owners.set(phone, [...(owners.get(phone) ?? []), owner]);
+    const named = new Set(staged.map((r) => r.username));
+    const seen = new Set<string>();
+    for (const r of staged) {
+      if (r.role !== 'worker' || seen.has(r.username)) continue;
+      seen.add(r.username);
+      own(r.phone, { username: r.username, line: r.line });
+    }
+    const phones = [...owners.keys()];
+    for (let i = 0; i < phones.length; i += LOOKUP_BATCH) {
+      const holders = await db
+        .select({ username: users.username, phone: users.phone })
+        .from(users)
+        .where(and(eq(users.role, 'worker'), inArray(users.phone, phones.slice(i, i + LOOKUP_BATCH))));
+      for (const h of holders) if (h.phone !== null && !named.has(h.username)) own(h.phone, { username: h.username });
+    }
+    return owners;
   }
 
   private async preparePasswords(usernames: string[]): Promise<Map<string, { password: string; hash: string }>> {
@@ -198,6 +241,7 @@ export class ImportService {
           role: p.row.role,
           teamId: p.teamId,
           pinHash: p.row.pinHash ?? this.pins.hash(generatedPin!),
+          createdBy: actorId,
         };
       });
       const inserted = await tx.insert(users).values(batch).onConflictDoNothing({ target: users.username }).returning();
@@ -207,12 +251,21 @@ export class ImportService {
         await emit('identity.user.created.v1', userCreatedEvent(row));
         if (row.role === 'admin') await this.teamsService.adoptNewAdmin(tx, emit, row.id, actorId);
       }
+      // New workers start on their team's default interval, as one created alone does.
+      await this.intervals.bringWithin(tx, emit, inserted.filter((r) => r.role === 'worker').map((r) => r.id), () => ASSUMED_INTERVAL);
     }
     return credentials;
   }
 
   private async update(tx: Tx, emit: Emit, plan: Planned[], actorId: number) {
     const now = this.clock();
+    // A worker who moves takes their new team's check-in policy, as one moved alone does.
+    const movedFrom = new Map<number, number | null>();
+    for (const p of plan) {
+      if (p.kind === 'update' && p.teamId !== undefined) movedFrom.set(p.user.id, p.user.teamId);
+    }
+    const defaults =
+      movedFrom.size === 0 ? new Map<number, number>() : new Map((await tx.select({ id: teams.id, defaultInterval: teams.defaultInterval }).from(teams)).map((t) => [t.id, t.defaultInterval]));
     for (const p of plan) {
       if (p.kind !== 'update') continue;
       const profile = p.fields.some((f) => f === 'name' || f === 'phone' || f === 'team');
@@ -233,6 +286,10 @@ export class ImportService {
         if (p.fields.includes('pin')) await emit('identity.credential.changed.v1', { userId: row.id, credential: 'pin', changedBy: actorId, reset: true });
       }
     }
+    await this.intervals.bringWithin(tx, emit, [...movedFrom.keys()], (userId) => {
+      const from = movedFrom.get(userId);
+      return (from === null || from === undefined ? undefined : defaults.get(from)) ?? ASSUMED_INTERVAL;
+    });
   }
 
   /** Admins named with a team monitor it, after its present monitors and in the file's order. */

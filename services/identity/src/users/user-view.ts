@@ -15,6 +15,7 @@ export function toUserView(row: UserRow) {
     passwordIsTemporary: row.passwordIsTemporary,
     ...(row.teamId !== null ? { teamId: row.teamId } : {}),
     ...(row.awayUntil ? { awayUntil: row.awayUntil.toISOString() } : {}),
+    ...(row.createdBy !== null ? { createdBy: row.createdBy } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { DB, type Db, type Tx } from '@lws/platform';
 import { emergencyContacts, users, type Role, type UserRow } from '../db/schema';
 
@@ -12,6 +12,20 @@ export interface NewUser {
   medicalInfo?: string | null;
   /** A worker's team (required for workers). */
   teamId?: number | null;
+  /** Who created the account. */
+  createdBy?: number | null;
+}
+
+/**
+ * Serialises every write that gives a worker a phone number (a create, a profile change, an
+ * import), so two of them cannot both find the number free. A lock rather than a unique index:
+ * deployments may hold workers who already share a number, and those must stay editable.
+ */
+const PHONE_LOCK_KEY = 7_120_026;
+
+/** Held to the end of the transaction; taken before any user or team row is locked. */
+export async function lockPhones(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${PHONE_LOCK_KEY})`);
 }
 
 @Injectable()
@@ -31,6 +45,16 @@ export class UsersRepository {
       .where(and(eq(users.phone, phone), eq(users.role, 'worker')))
       .limit(2);
     return rows.map((r) => r.id);
+  }
+
+  /** Whether a worker other than `exceptId` has this number (call under lockPhones). */
+  async phoneTakenByWorker(tx: Tx, phone: string, exceptId?: number): Promise<boolean> {
+    const rows = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.phone, phone), eq(users.role, 'worker'), exceptId !== undefined ? ne(users.id, exceptId) : undefined))
+      .limit(1);
+    return rows.length > 0;
   }
 
   async findById(id: number): Promise<UserRow | undefined> {

@@ -3,11 +3,14 @@ import type { CommandMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { UnitOfWork } from '@lws/platform';
 import { PasswordHasher } from './password-hasher';
-import { UsersRepository } from './users.repository';
+import { lockPhones, UsersRepository } from './users.repository';
 import { toUserView, userCreatedEvent, userUpdatedEvent } from './user-view';
 import { PinAssigner, writePinHash } from '../credentials/pin-assigner';
 import { TEAM_NOT_FOUND, TeamsService } from '../teams/teams.service';
+import { TeamIntervals } from '../teams/team-intervals';
+import { ASSUMED_INTERVAL } from '../teams/check-in-policy';
 import type { Role } from '../db/schema';
+import { PHONE_TAKEN } from '../credentials/messages';
 
 type CreateUser = CommandMap['identity.user.create.v1'];
 type UpdateProfile = CommandMap['identity.user.update_profile.v1'];
@@ -21,6 +24,7 @@ export class UsersService {
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     private readonly pins: PinAssigner,
     private readonly teams: TeamsService,
+    private readonly intervals: TeamIntervals,
   ) {}
 
   async get(userId: number) {
@@ -33,7 +37,8 @@ export class UsersService {
     const username = req.username.trim().toLowerCase();
     const role: Role = req.role === 'admin' ? 'admin' : 'worker';
     // An admin may create an administrator (spec: Worker or Administrator), who then monitors the
-    // teams the creating admin monitors, and no others: an admin never widens their own reach.
+    // teams the creating admin monitors, and no others: an admin never widens their own reach, and
+    // one who only deputises creates none (TeamsService.shareMonitoring).
     if (role === 'admin' && req.actorRole === 'admin' && req.actorId === undefined) {
       throw new RpcError(400, 'An admin creating an administrator must be named (actorId)', { field: 'actorId' });
     }
@@ -42,12 +47,16 @@ export class UsersService {
     // The creator's PIN, or a random free one returned once (see PinAssigner).
     const { result: row, generatedPin } = await this.pins.assign(req.pin, (pinHash) =>
       this.uow.run(async (tx, emit) => {
+        if (role === 'worker') await lockPhones(tx);
+        const phoneTaken = role === 'worker' && (await this.repo.phoneTakenByWorker(tx, req.phone));
         // A worker joins the team named, or the oldest (an upgraded deployment's "Default").
         let teamId: number | null = null;
         if (role === 'worker') {
           if (req.teamId !== undefined && !(await this.teams.exists(tx, req.teamId))) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
           teamId = req.teamId ?? (await this.teams.defaultTeamId(tx)) ?? null;
           if (teamId === null) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
+          // Held until the worker is in: a policy change to the team waits, then brings them within it.
+          await this.intervals.policy(tx, teamId, true);
         }
         const inserted = await this.repo.insert(tx, {
           username,
@@ -57,12 +66,17 @@ export class UsersService {
           role,
           medicalInfo: req.medicalInfo?.trim() || null,
           teamId,
+          createdBy: req.actorId ?? null,
         });
         if (!inserted) return undefined;
+        // After the username, so a taken username answers as it always has; the insert is undone.
+        if (phoneTaken) throw new RpcError(400, PHONE_TAKEN, { field: 'phone' });
         if (role === 'admin' && req.actorRole === 'admin') await this.teams.shareMonitoring(tx, emit, req.actorId!, inserted.id);
         if (role === 'admin') await this.teams.adoptNewAdmin(tx, emit, inserted.id, req.actorId ?? inserted.id);
         const created = await writePinHash(tx, inserted.id, pinHash);
         await emit('identity.user.created.v1', userCreatedEvent(created));
+        // A worker starts on their team's default interval: the other services hear it unless it is the one they assume.
+        if (role === 'worker') await this.intervals.bringWithin(tx, emit, [created.id], () => ASSUMED_INTERVAL);
         return created;
       }),
     );
@@ -82,11 +96,16 @@ export class UsersService {
   /** Changes only the fields given; other services hear the whole profile at its new version. */
   async updateProfile(req: UpdateProfile['request']): Promise<UpdateProfile['reply']> {
     const row = await this.uow.run(async (tx, emit) => {
+      // Before the user's row is locked: every writer of a phone number takes the two in this order.
+      if (req.phone !== undefined) await lockPhones(tx);
       const current = await this.repo.findByIdForUpdate(tx, req.userId);
       if (!current) throw new RpcError(404, 'User not found', { field: 'userId' });
       const changes: { name?: string; phone?: string; medicalInfo?: string | null } = {};
       if (req.name !== undefined && req.name !== current.name) changes.name = req.name;
-      if (req.phone !== undefined && req.phone !== current.phone) changes.phone = req.phone;
+      if (req.phone !== undefined && req.phone !== current.phone) {
+        if (current.role === 'worker' && (await this.repo.phoneTakenByWorker(tx, req.phone, current.id))) throw new RpcError(400, PHONE_TAKEN, { field: 'phone' });
+        changes.phone = req.phone;
+      }
       if (req.medicalInfo !== undefined) {
         const medicalInfo = req.medicalInfo.trim() || null;
         if (medicalInfo !== current.medicalInfo) changes.medicalInfo = medicalInfo;

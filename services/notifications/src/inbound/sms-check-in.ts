@@ -16,6 +16,7 @@ export const SMS_REPLIES = {
   wrongPin: 'LWS: that PIN is not right. Reply with your 4-digit PIN to check in.',
   locked: 'LWS: too many wrong PINs. PIN check-ins are locked for 15 minutes. Open LWS or call your monitor.',
   notOnShift: 'LWS: you are not on shift, so there is nothing to check in.',
+  sharedNumber: 'LWS: this number belongs to more than one worker, so a texted PIN cannot check you in. Please check in in the LWS app, and ask your monitor to give each worker their own number.',
   failed: 'LWS: your check-in could not be recorded just now. Please try again, or open LWS.',
 } as const;
 
@@ -47,6 +48,10 @@ export class SmsCheckIn {
         return reply(SMS_REPLIES.locked);
       case 'not_on_shift':
         return reply(SMS_REPLIES.notOnShift);
+      case 'shared_number':
+        // Only the number's own phone reads the answer, and it belongs to one of these workers.
+        this.logger.warn({ sid }, 'texted PIN from a number several workers share; told to check in in the app');
+        return reply(SMS_REPLIES.sharedNumber);
       case 'unknown_sender':
         // Texting back would tell a stranger the number is known.
         this.logger.warn({ sid }, 'texted PIN from a number that names no worker; not answered');

@@ -106,6 +106,7 @@ export class WebhooksService {
       case 'not_on_shift':
         return twiml(pinOutcomeTwiml('You are not on shift. Goodbye.'));
       case 'unknown_sender':
+      case 'shared_number':
       case 'failed':
         return twiml(pinOutcomeTwiml('Your check-in could not be recorded. Please check in with the L W S app. Goodbye.'));
     }
