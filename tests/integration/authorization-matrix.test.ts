@@ -11,11 +11,12 @@ import { servedRoutes } from './support/routes';
  * (or the table names one it no longer serves), so a new endpoint cannot ship without its row.
  */
 
-type Who = 'anonymous' | 'worker' | 'admin' | 'superadmin' | 'teamAdmin';
+type Who = 'anonymous' | 'worker' | 'admin' | 'superadmin' | 'teamAdmin' | 'deputy';
 
 /**
  * What `:id` stands for. Fixtures: worker, otherWorker, admin, otherAdmin (all in the team
- * "Default"), superadmin, and teamAdmin, who monitors only another team ("Elsewhere").
+ * "Default"), superadmin, teamAdmin, who monitors only another team ("Elsewhere"), and deputy, who
+ * only deputises for admin in "Default".
  */
 type Target =
   | Fixture
@@ -25,9 +26,10 @@ type Target =
   | `new contact of ${Fixture}`
   | 'new kiosk'
   | 'new location'
+  | 'shared location'
   | 'default team'
   | 'new team';
-type Fixture = 'worker' | 'otherWorker' | 'admin' | 'otherAdmin' | 'superadmin' | 'teamAdmin';
+type Fixture = 'worker' | 'otherWorker' | 'admin' | 'otherAdmin' | 'superadmin' | 'teamAdmin' | 'deputy';
 
 interface Case {
   who: Who;
@@ -136,6 +138,9 @@ const MATRIX: Record<string, Case[]> = {
     { who: 'admin', body: newUser('worker'), expect: 201 },
     { who: 'admin', body: newUser('admin'), expect: 201 },
     { who: 'superadmin', body: newUser('admin'), expect: 201 },
+    // A deputy adds workers to the team they stand in for, but mints no monitors.
+    { who: 'deputy', body: newUser('worker'), expect: 201 },
+    { who: 'deputy', body: newUser('admin'), expect: 403 },
   ],
   'GET /api/worker-accounts': managers(200),
   'GET /api/data/workers': managers(200),
@@ -205,8 +210,13 @@ const MATRIX: Record<string, Case[]> = {
   // locations
   'GET /api/location-options': signedIn(200),
   'POST /api/location-options': managers(201, { body: () => ({ name: `Matrix ${Math.random().toString(36).slice(2, 10)}` }) }),
-  'PATCH /api/location-options/:id': managers(200, { on: 'new location', body: { isActive: false } }),
-  'DELETE /api/location-options/:id': managers(200, { on: 'new location' }),
+  // The admin's new location is their team's; one of the whole organisation is the superadmin's.
+  'PATCH /api/location-options/:id': [
+    ...managers(200, { on: 'new location', body: { isActive: false } }),
+    { who: 'admin', on: 'shared location', body: { isActive: false }, expect: 403 },
+    { who: 'superadmin', on: 'shared location', body: { isActive: false }, expect: 200 },
+  ],
+  'DELETE /api/location-options/:id': [...managers(200, { on: 'new location' }), { who: 'admin', on: 'shared location', expect: 403 }],
 
   // shifts (bodies that fail validation show the call got past authorization without changing anything)
   'GET /api/time': signedIn(200),
@@ -326,11 +336,11 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'PATCH /api/teams/:id': asTeamAdmin(403, { on: 'new team', body: { emergencyNumbers: [] } }),
   'DELETE /api/teams/:id': asTeamAdmin(403, { on: 'new team' }),
   'POST /api/users/:id/away': asTeamAdmin(403, { on: 'admin', body: { until: null } }),
-  // Locations are the organisation's, shared by its teams.
+  // A new location joins the admin's own team; the Default team's is a 404 as if it did not exist.
   'GET /api/location-options': asTeamAdmin(200),
   'POST /api/location-options': asTeamAdmin(201, { body: () => ({ name: `Matrix ${Math.random().toString(36).slice(2, 10)}` }) }),
-  'PATCH /api/location-options/:id': asTeamAdmin(200, { on: 'new location', body: { isActive: false } }),
-  'DELETE /api/location-options/:id': asTeamAdmin(200, { on: 'new location' }),
+  'PATCH /api/location-options/:id': asTeamAdmin(404, { on: 'new location', body: { isActive: false } }),
+  'DELETE /api/location-options/:id': asTeamAdmin(404, { on: 'new location' }),
   'GET /api/time': asTeamAdmin(200),
   'GET /api/test-clock': asTeamAdmin(200),
   'POST /api/test-clock': asTeamAdmin(403, { body: {} }),
@@ -363,6 +373,7 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'POST /api/simulate-specific-time/:id': asTeamAdmin(403, { on: 'worker', body: { minutesUntilDue: -1 } }),
   'POST /api/reset-check-in-timer/:id': asTeamAdmin(403, { on: 'worker' }),
   'POST /api/simulate-check-in-due/:id': asTeamAdmin(403, { on: 'worker' }),
+  // Runs only what is due of their own team (alarm-ownership.test.ts): nothing of the fixtures' team.
   'POST /api/process-missed-check-ins': asTeamAdmin(200),
   'GET /api/push/public-key': asTeamAdmin(200),
   'POST /api/push/subscribe': asTeamAdmin(400, { body: {} }),
@@ -398,6 +409,9 @@ describe('authorization matrix: every gateway endpoint × {anonymous, worker, ad
     const elsewhere = (await people.superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Elsewhere' }).expect(201)).body.id;
     people.teamAdmin = await createAccount(t, people.superadmin.agent, 'admin', 'teamadmin');
     await people.superadmin.agent.patch(`/api/teams/${elsewhere}`).set(XHR).send({ monitors: [{ userId: people.teamAdmin.id }] }).expect(200);
+    people.deputy = await createAccount(t, people.superadmin.agent, 'admin', 'deputy');
+    const monitors = [{ userId: people.admin.id, deputyUserId: people.deputy.id }, { userId: people.otherAdmin.id }];
+    await people.superadmin.agent.patch(`/api/teams/${teams[0].id}`).set(XHR).send({ monitors }).expect(200);
     for (const f of Object.keys(people) as Fixture[]) contacts[f] = await addContact(f);
   }, 120_000);
   afterAll(() => t?.stop());
@@ -418,6 +432,10 @@ describe('authorization matrix: every gateway endpoint × {anonymous, worker, ad
     if (target === 'new location') {
       const name = `Matrix site ${Math.random().toString(36).slice(2, 10)}`;
       return (await people.admin.agent.post('/api/location-options').set(XHR).send({ name }).expect(201)).body.id;
+    }
+    if (target === 'shared location') {
+      const name = `Matrix shared ${Math.random().toString(36).slice(2, 10)}`;
+      return (await people.superadmin.agent.post('/api/location-options').set(XHR).send({ name }).expect(201)).body.id;
     }
     if (target === 'new kiosk') {
       // Enrolled from a browser of its own: the kiosk cookie must not land on a matrix caller.

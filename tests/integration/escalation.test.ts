@@ -262,6 +262,44 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     expect(await deadline(w.userId)).toMatchObject({ step: 'reminder_5min' });
   });
 
+  it('a check-in that reached the server after the alarm opened stays late, whatever time the device says it was made', async () => {
+    const w = await worker({ minutes: 1 });
+    advance(MINUTE + 1000);
+    const alarm = await alarmOf(w.userId);
+    // Kept offline: sent 8 minutes after the alarm opened, saying it was made 30 s before the deadline.
+    advance(8 * MINUTE);
+    const arrived = nowMs;
+    const claimed = w.due - 30_000;
+    await publish('shifts.checkin.recorded.v1', {
+      checkInId: randomUUID(),
+      shiftId: w.shiftId,
+      userId: w.userId,
+      location: 'Depot',
+      checkedInAt: iso(claimed),
+      nextCheckInAt: iso(claimed + 60 * MINUTE),
+      receivedAt: iso(arrived),
+    });
+    const [late] = await eventually(async () => {
+      const found = await events('escalation.alarm.late_check_in.v1', (e) => e.alarmId === alarm.alarmId);
+      return found.length === 1 && found;
+    }, 10_000, 20);
+    expect(late.checkedInAt).toBe(iso(arrived));
+    const view = await viewOf(alarm.alarmId);
+    expect(view).toMatchObject({ kind: 'missed_check_in', state: 'open', lateCheckInAt: iso(arrived) });
+    const london = (ms: number) => new Date(ms).toLocaleTimeString('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit' });
+    expect(view.history.at(-1)).toBe(`Late check-in at ${london(arrived)} (the worker's device says it was made at ${london(claimed)}): no further steps`);
+    expect(view.history.join('\n')).not.toContain('before the deadline');
+
+    // One that reached the server in time, heard by escalation only after the alarm opened, is what "before the deadline" means.
+    const v = await worker({ minutes: 1 });
+    advance(MINUTE + 1000);
+    const raced = await alarmOf(v.userId);
+    const inTime = v.due - 2000;
+    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: v.shiftId, userId: v.userId, location: 'Depot', checkedInAt: iso(inTime), nextCheckInAt: iso(inTime + 60 * MINUTE) });
+    await eventually(async () => (await events('escalation.alarm.late_check_in.v1', (e) => e.alarmId === raced.alarmId)).length === 1, 10_000, 20);
+    expect((await viewOf(raced.alarmId)).history.at(-1)).toBe(`Checked in at ${london(inTime)}, before the deadline (the check-in reached escalation late): no further steps`);
+  });
+
   it('a shift end cancels the deadline, and stops the steps of an open missed-check-in alarm', async () => {
     const w = await worker({ minutes: 3 });
     await publish('shifts.shift.ended.v1', { shiftId: w.shiftId, userId: w.userId, endedAt: iso(nowMs), endedBy: w.userId, reason: 'worker' });

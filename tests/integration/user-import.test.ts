@@ -1,8 +1,10 @@
+import { connect } from 'node:net';
 import { Client } from 'pg';
 import request from 'supertest';
 import { eventually } from '@lws/testing';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
 import { createAccount, nextMobile, signIn, superadminOf, type Account } from './support/accounts';
+import { sessionCookie } from './support/sse-client';
 
 /**
  * Bulk onboarding (issue 12, item 5): POST /api/users/import takes a CSV. The dry run says what each
@@ -85,14 +87,14 @@ describe('importing accounts from a CSV file', () => {
   });
 
   it('imports workers and admins once, returns their credentials once, and a second import of the same file changes nothing', async () => {
-    const phones = [nextMobile(), nextMobile(), nextMobile(), nextMobile()];
+    const phones = [nextMobile(), nextMobile(), nextMobile(), nextMobile(), nextMobile()];
     const csv = [
       'username,name,phone,role,team,pin',
       `imp.ann,"Ann, Field Carer",${phones[0]},worker,North Estates,`,
       `imp.bob,Bob Chose,${phones[1]},Worker,North Estates,4821`,
       `imp.cat,Cat Default,${phones[2]},,,`,
       `imp.dan,Dan Monitor,${phones[3]},admin,North Estates,`,
-      `${existing.username},Renamed Worker,${phones[0]},worker,North Estates,`,
+      `${existing.username},Renamed Worker,${phones[4]},worker,North Estates,`,
     ].join('\r\n');
     const dry = await post(csv, '?dryRun=true').expect(200);
     expect(dry.body.summary).toEqual({ rows: 5, created: 4, updated: 1, unchanged: 0, errors: 0 });
@@ -146,7 +148,8 @@ describe('importing accounts from a CSV file', () => {
 
   it('lists every account of a large organisation: 5,000 imported workers, more than one bus message holds', async () => {
     const n = 5000;
-    const csv = ['username,name,phone,role,team', ...Array.from({ length: n }, (_, i) => `bulk${i},Bulk Worker ${String(n - i).padStart(5, '0')},+4479111${String(20000 + (i % 70000)).padStart(5, '0')},worker,North Estates`)].join('\n');
+    // Numbers of their own, in a range nextMobile never gives: no worker shares another's.
+    const csv = ['username,name,phone,role,team', ...Array.from({ length: n }, (_, i) => `bulk${i},Bulk Worker ${String(n - i).padStart(5, '0')},+4479112${String(20000 + i).padStart(5, '0')},worker,North Estates`)].join('\n');
     const res = await post(csv);
     expect(res.status).toBe(200);
     expect(res.body.summary.created).toBe(n);
@@ -178,5 +181,74 @@ describe('importing accounts from a CSV file', () => {
     // Without a session the gateway does not even read a large file: the answer is the 401, not a 413.
     await request(t.url).post('/api/users/import').set(XHR).set('Content-Type', 'text/csv').send('x'.repeat(6 * 1024 * 1024)).expect(401);
     expect(await snapshot()).toEqual(before);
+  });
+
+  /**
+   * A POST whose head declares `declared` bytes of body, of which only the first 64 KB are ever sent:
+   * the gateway's answer, or null when none comes within 5 s (it is waiting for the rest).
+   */
+  function halfSent(path: string, headers: Record<string, string>, declared: number): Promise<{ status: number; body: unknown } | null> {
+    const { hostname, port } = new URL(t.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      let raw = '';
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve(null);
+      }, 5000);
+      socket.on('error', reject);
+      socket.on('data', (chunk) => {
+        raw += chunk.toString('latin1');
+        const end = raw.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const length = Number(/content-length: (\d+)/i.exec(raw.slice(0, end))?.[1] ?? 0);
+        if (raw.length - end - 4 < length) return;
+        clearTimeout(timer);
+        socket.destroy();
+        resolve({ status: Number(raw.slice(9, 12)), body: JSON.parse(raw.slice(end + 4, end + 4 + length)) });
+      });
+      const head = { Host: `${hostname}:${port}`, ...XHR, 'Content-Length': String(declared), ...headers };
+      socket.write(`POST ${path} HTTP/1.1\r\n${Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+      socket.write('x'.repeat(64 * 1024));
+    });
+  }
+
+  it('reads a large body only for a signed-in superadmin: anyone else is answered while still sending, and every other route takes 100 KB', async () => {
+    const declared = Math.floor(4.9 * 1024 * 1024);
+    const csv = { 'Content-Type': 'text/csv' };
+    // A forged (or expired) session cookie is no session: the 401 comes before the body.
+    expect(await halfSent('/api/users/import', { ...csv, Cookie: 'lws_sid=forged-session-id' }, declared)).toEqual({ status: 401, body: { message: 'Not authenticated' } });
+    expect(await halfSent('/api/users/import', csv, declared)).toEqual({ status: 401, body: { message: 'Not authenticated' } });
+    const adminCookie = await sessionCookie(t.url, admin.username, admin.password);
+    expect(await halfSent('/api/users/import', { ...csv, Cookie: adminCookie }, declared)).toEqual({ status: 403, body: { message: 'Not allowed for your role' } });
+    // Any other route, signed in or not, refuses a body over 100 KB from its declared length.
+    expect(await halfSent('/api/auth/login', { 'Content-Type': 'application/json' }, declared)).toEqual({ status: 413, body: { message: 'Request body is too large (limit 100 KB)' } });
+    expect(await halfSent('/api/location-options', { 'Content-Type': 'application/json', Cookie: adminCookie }, 200 * 1024)).toEqual({
+      status: 413,
+      body: { message: 'Request body is too large (limit 100 KB)' },
+    });
+    // The superadmin's file: over the import's limit is refused the same way; under it, the gateway waits for the rest.
+    const superadminCookie = await sessionCookie(t.url, superadmin.username, superadmin.password);
+    expect(await halfSent('/api/users/import', { ...csv, Cookie: superadminCookie }, 6 * 1024 * 1024)).toEqual({ status: 413, body: { message: 'The file is too large (limit 5 MB)', field: 'file' } });
+    expect(await halfSent('/api/users/import', { ...csv, Cookie: superadminCookie }, declared)).toBeNull();
+  });
+
+  it("refuses a row whose PIN is the worker's duress PIN, naming pin, and writes nothing of it", async () => {
+    const username = `duress${Math.random().toString(36).slice(2, 8)}`;
+    const phone = nextMobile();
+    const created = await superadmin.agent.post('/api/users').set(XHR).send({ username, password: 'Secret1pass', name: 'Dora Duress', phone, role: 'worker', pinCode: '2468' }).expect(201);
+    const id = created.body.user.id as number;
+    const worker = await signIn(t, username, 'Secret1pass');
+    await worker.put(`/api/users/${id}/duress-pin`).set(XHR).send({ currentPin: '2468', duressPin: '1357' }).expect(200);
+    const before = await snapshot();
+
+    const csv = ['username,name,phone,role,team,pin', `${username},Dora Duress,${phone},worker,,1357`].join('\n');
+    const refusal = { row: 2, username, action: 'error', errors: [{ field: 'pin', message: "The PIN must be different from this worker's duress PIN" }] };
+    expect((await post(csv, '?dryRun=true').expect(200)).body.rows).toEqual([refusal]);
+    expect((await post(csv).expect(422)).body.rows).toEqual([refusal]);
+    expect(await snapshot()).toEqual(before);
+    // Both PINs still do what the worker set them for.
+    expect((await worker.get('/api/auth/me').expect(200)).body.duressPinSet).toBe(true);
+    await worker.post(`/api/users/${id}/verify-pin`).set(XHR).send({ pin: '2468' }).expect(200);
   });
 });

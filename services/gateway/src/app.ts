@@ -37,7 +37,8 @@ import { AwayController } from './teams/away.controller';
 import { TeamsController } from './teams/teams.controller';
 import { KioskLoginService } from './kiosks/kiosk-login.service';
 import { frontendRouter } from './static/frontends';
-import { importBody } from './users/import-body';
+import { importBody, isImportRequest } from './users/import-body';
+import { bodyLimit } from './common/body-limit';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -127,7 +128,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     app.use(responseCompression);
     app.use(cookieParser());
     app.use(csrfGuard({ publicOrigin: config.PUBLIC_ORIGIN, trustProxy: config.TRUST_PROXY }));
-    app.use(importBody());
+    app.use(bodyLimit(isImportRequest));
+    app.use(importBody(store));
     app.use(frontendRouter(config));
     await opts.beforeListen?.();
     await app.listen(config.PORT, config.HOST);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import { pgArray, type Tx } from '@lws/platform';
+import type { Tx } from '@lws/platform';
 import { alarmEvents, alarms, teams, workerContacts, workers, type AlarmRow, type WorkerRow } from '../db/schema';
+import { alarmScopeSql, type AlarmScope } from './alarm-scope';
 import type { TeamPolicy } from './policy';
 
 /** What a reminder needs to know of its worker. */
@@ -74,11 +75,11 @@ export class AlarmsRepository {
     return out;
   }
 
-  /** Newest first; the cursor is the last row's (opened_at, id). `userIds`: only those workers' alarms. */
-  page(tx: Tx, openOnly: boolean, limit: number, after?: { openedAt: Date; id: string }, userIds?: readonly number[]): Promise<AlarmRow[]> {
+  /** Newest first; the cursor is the last row's (opened_at, id). `scope`: only an admin's alarms. */
+  page(tx: Tx, openOnly: boolean, limit: number, after?: { openedAt: Date; id: string }, scope: AlarmScope = {}): Promise<AlarmRow[]> {
     const conditions = [
       openOnly ? ne(alarms.state, 'resolved') : undefined,
-      userIds ? sql`${alarms.userId} = any(${pgArray(userIds)}::int[])` : undefined,
+      alarmScopeSql(scope),
       after ? or(lt(alarms.openedAt, after.openedAt), and(eq(alarms.openedAt, after.openedAt), lt(alarms.id, after.id))) : undefined,
     ].filter((c) => c !== undefined);
     return tx

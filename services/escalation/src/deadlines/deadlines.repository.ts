@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Tx } from '@lws/platform';
+import { deadlineScopeSql, type AlarmScope } from '../alarms/alarm-scope';
 import { deadlines, type DeadlinePayload, type DeadlineRow } from '../db/schema';
 
 export interface DeadlineSpec {
@@ -50,12 +51,12 @@ export class DeadlinesRepository {
     return row;
   }
 
-  /** Due rows no other scheduler holds, oldest first. */
-  claimDue(tx: Tx, now: Date, limit: number): Promise<DeadlineRow[]> {
+  /** Due rows no other scheduler holds, oldest first; with a scope, only an admin's (process_due). */
+  claimDue(tx: Tx, now: Date, limit: number, scope: AlarmScope = {}): Promise<DeadlineRow[]> {
     return tx
       .select()
       .from(deadlines)
-      .where(lte(deadlines.dueAt, now))
+      .where(and(lte(deadlines.dueAt, now), deadlineScopeSql(scope)))
       .orderBy(asc(deadlines.dueAt))
       .limit(limit)
       .for('update', { skipLocked: true });

@@ -3,6 +3,7 @@ import type { PendingEvent } from '@lws/messaging';
 import { CLOCK, LOGGER, metrics, OutageLog, Readiness, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
 import { SERVICE_NAME, SETTINGS, type EscalationSettings } from '../config';
 import type { DeadlineRow } from '../db/schema';
+import type { AlarmScope } from '../alarms/alarm-scope';
 import { AlarmsRepository } from '../alarms/alarms.repository';
 import { AlarmsService, type Fired } from '../alarms/alarms.service';
 import { CheckinsService } from './checkins.service';
@@ -138,13 +139,13 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     }
   }
 
-  /** One claim-and-fire transaction over the due rows; what process_due runs. */
-  async pass(): Promise<PassResult[]> {
-    return (await this.run()).results;
+  /** One claim-and-fire transaction over the due rows (an admin's only, with a scope); what process_due runs. */
+  async pass(scope: AlarmScope = {}): Promise<PassResult[]> {
+    return (await this.run(scope)).results;
   }
 
-  private async run(): Promise<{ results: PassResult[]; more: boolean }> {
-    const run = this.claimAndFire();
+  private async run(scope: AlarmScope = {}): Promise<{ results: PassResult[]; more: boolean }> {
+    const run = this.claimAndFire(scope);
     this.inflight.add(run);
     try {
       const outcome = await run;
@@ -155,10 +156,10 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     }
   }
 
-  private claimAndFire(): Promise<{ results: PassResult[]; more: boolean }> {
+  private claimAndFire(scope: AlarmScope): Promise<{ results: PassResult[]; more: boolean }> {
     const now = this.clock();
     return this.uow.run(async (tx, emit, afterCommit) => {
-      const rows = await this.deadlines.claimDue(tx, now, this.settings.batchSize);
+      const rows = await this.deadlines.claimDue(tx, now, this.settings.batchSize, scope);
       const checkins = rows.filter((r) => r.kind === 'checkin');
       const recipients = checkins.length > 0 ? await this.alarmsRepo.recipients(tx, [...new Set(checkins.map((r) => r.userId))]) : new Map();
       const planned: Planned[] = [];

@@ -1,4 +1,6 @@
 import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import type { CommandMap } from '@lws/contracts';
 import { Command } from '@lws/messaging';
 import { RemindersService } from './reminders.service';
 
@@ -12,8 +14,8 @@ export class RemindersController {
   }
 
   @Command('escalation.deadline.process_due.v1')
-  processDue() {
-    return this.reminders.processDue();
+  processDue(@Payload() req: CommandMap['escalation.deadline.process_due.v1']['request']) {
+    return this.reminders.processDue(req);
   }
 
   @Command('escalation.config.get.v1')

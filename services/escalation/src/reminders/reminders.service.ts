@@ -3,9 +3,11 @@ import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import type { CommandMap } from '@lws/contracts';
 import { CLOCK, DB, type Clock, type Db } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
+import { ownsNothing } from '../alarms/alarm-scope';
 import { workers } from '../db/schema';
 import { Scheduler } from '../deadlines/scheduler';
 
+type Request<P extends keyof CommandMap> = CommandMap[P]['request'];
 type Reply<P extends keyof CommandMap> = CommandMap[P]['reply'];
 
 const STATUS_LIMIT = 1000;
@@ -46,8 +48,10 @@ export class RemindersService {
     };
   }
 
-  async processDue(): Promise<Reply<'escalation.deadline.process_due.v1'>> {
-    const results = await this.scheduler.pass();
+  /** Runs what is due now: every deadline, or with a scope only an admin's (their workers' check-ins and their alarms' steps). */
+  async processDue(req: Request<'escalation.deadline.process_due.v1'>): Promise<Reply<'escalation.deadline.process_due.v1'>> {
+    if (ownsNothing(req)) return { processed: 0, results: [] };
+    const results = await this.scheduler.pass(req);
     return { processed: results.length, results: results.map((r) => ({ userId: r.userId, status: r.status })) };
   }
 

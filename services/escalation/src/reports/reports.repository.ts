@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
-import { DB, pgArray, type Db } from '@lws/platform';
+import { DB, type Db } from '@lws/platform';
+import { alarmScopeSql, type AlarmScope } from '../alarms/alarm-scope';
 import { alarms, type AlarmKind } from '../db/schema';
 
 /** One kind's figures, or every kind's when kind is null. Seconds are whole; null when no alarm reached the state. */
@@ -48,17 +49,12 @@ export class ReportsRepository {
    * percentile_disc is nearest-rank: the smallest value whose cumulative share reaches p. Both it
    * and max skip the nulls of alarms that never reached the state (hence the case: greatest()
    * would turn a null into 0). A duration is clamped at zero so a clock moved back (test clock)
-   * cannot report a negative time. `only`: those workers' alarms (an admin's scope), that team's. Every
+   * cannot report a negative time. `only`: an admin's alarms (AlarmScope), that team's. Every
    * figure comes for the whole report and per team.
    */
-  async figures(from: Date, to: Date, only: { userIds?: readonly number[]; teamId?: number } = {}): Promise<KindFigures[]> {
-    const scoped = sql.join(
-      [
-        only.userIds ? sql` and ${alarms.userId} = any(${pgArray(only.userIds)}::int[])` : sql``,
-        only.teamId !== undefined ? sql` and ${alarms.teamId} = ${only.teamId}` : sql``,
-      ],
-      sql``,
-    );
+  async figures(from: Date, to: Date, only: AlarmScope & { teamId?: number } = {}): Promise<KindFigures[]> {
+    const mine = alarmScopeSql(only);
+    const scoped = sql.join([mine ? sql` and ${mine}` : sql``, only.teamId !== undefined ? sql` and ${alarms.teamId} = ${only.teamId}` : sql``], sql``);
     const ack = sql`case when ${alarms.acknowledgedAt} is not null then greatest(0, round(extract(epoch from (${alarms.acknowledgedAt} - ${alarms.openedAt}))))::int end`;
     const res = sql`case when ${alarms.resolvedAt} is not null then greatest(0, round(extract(epoch from (${alarms.resolvedAt} - ${alarms.openedAt}))))::int end`;
     const result = (await this.db.execute(sql`

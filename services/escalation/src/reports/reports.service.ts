@@ -48,7 +48,7 @@ export class ReportsService {
 
   async monthly(req: Monthly['request']): Promise<Monthly['reply']> {
     const { from, to } = monthBounds(req.month);
-    const figures = await this.repo.figures(from, to, { ...(req.scope ? { userIds: req.scope.userIds } : {}), ...(req.teamId !== undefined ? { teamId: req.teamId } : {}) });
+    const figures = await this.repo.figures(from, to, req);
     const rowsOf = (team: number | null | 'all') => {
       const mine = figures.filter((f) => f.team === team);
       const of = (kind: AlarmReportRow['kind']) => mine.find((f) => (kind === 'all' ? f.kind === null : f.kind === kind)) ?? none(kind);

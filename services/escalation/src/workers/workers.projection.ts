@@ -168,7 +168,9 @@ export class WorkersProjection {
       const lastPosition = { ...e.position, at: e.checkedInAt, shiftId: e.shiftId };
       await tx.update(workers).set({ lastPosition }).where(eq(workers.userId, e.userId));
     }
-    if (set.applied) await this.alarms.lateCheckIn(tx, emit, e.userId, checkedInAt);
+    // Kept offline, a check-in counts from when the device says it was made; it reached shifts at receivedAt.
+    const heard = e.receivedAt ? { receivedAt: new Date(e.receivedAt), madeAt: checkedInAt } : { receivedAt: checkedInAt };
+    if (set.applied) await this.alarms.lateCheckIn(tx, emit, e.userId, heard);
     return set.dueNow;
   }
 
@@ -226,7 +228,9 @@ export class WorkersProjection {
   ): Promise<{ applied: boolean; dueNow: DueNow }> {
     const set = await this.setDeadline(tx, o.userId, o.shiftId, o.location, o.nextCheckInAt, o.asOf, o.version, { repair: true });
     if (set.applied && o.latestCheckInAt && (!set.previousAsOf || o.latestCheckInAt.getTime() > set.previousAsOf.getTime())) {
-      await this.alarms.lateCheckIn(tx, emit, o.userId, o.latestCheckInAt);
+      // When the lost check-in reached shifts is not known, and its own time may be a device's word:
+      // it counts as arriving now, when escalation learnt of it.
+      await this.alarms.lateCheckIn(tx, emit, o.userId, { receivedAt: this.clock() });
     }
     return set;
   }

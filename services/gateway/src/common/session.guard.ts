@@ -18,6 +18,15 @@ export interface AuthedRequest extends Request {
   sessionId?: string;
 }
 
+export const NOT_AUTHENTICATED = 'Not authenticated';
+export const ROLE_NOT_ALLOWED = 'Not allowed for your role';
+
+/** The session cookie's id, when it is one the store could hold. */
+export function sessionIdOf(req: Request): string | undefined {
+  const id: unknown = req.cookies?.[SESSION_COOKIE];
+  return typeof id === 'string' && id.length > 0 && id.length < 200 ? id : undefined;
+}
+
 /** Every API route needs a session unless marked @Public(); @Roles narrows it further. */
 @Injectable()
 export class SessionGuard implements CanActivate {
@@ -29,8 +38,8 @@ export class SessionGuard implements CanActivate {
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     if (ctx.getType() !== 'http') return true;
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
-    const id: unknown = req.cookies?.[SESSION_COOKIE];
-    if (typeof id === 'string' && id.length > 0 && id.length < 200) {
+    const id = sessionIdOf(req);
+    if (id) {
       const session = await this.store.get(id);
       if (session?.kiosk && Date.parse(session.createdAt) + KIOSK_SESSION_MAX_SECONDS * 1000 <= Date.now()) {
         await this.store.destroy(id);
@@ -43,9 +52,9 @@ export class SessionGuard implements CanActivate {
     }
     const targets = [ctx.getHandler(), ctx.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return true;
-    if (!req.session) throw new UnauthorizedException({ message: 'Not authenticated' });
+    if (!req.session) throw new UnauthorizedException({ message: NOT_AUTHENTICATED });
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES, targets);
-    if (roles && !roles.includes(req.session.role)) throw new ForbiddenException({ message: 'Not allowed for your role' });
+    if (roles && !roles.includes(req.session.role)) throw new ForbiddenException({ message: ROLE_NOT_ALLOWED });
     return true;
   }
 }

@@ -6,6 +6,7 @@ import { RPC } from '../common/rpc';
 import { Roles, type AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
 import { browserWorker } from '../shifts/worker.view';
+import { alarmScope } from './alarm-scope';
 import { simulateTimeSchema } from './escalation.schema';
 
 export const WORKER_NOT_ON_SHIFT = 'This worker is not on shift';
@@ -68,13 +69,15 @@ export class TestToolsController {
 
   /**
    * The spec's clients call this every 5 minutes. Escalation's own timers already run every due
-   * step within seconds; this runs whatever is due at once and reports it.
+   * step within seconds; this runs at once whatever is due of the caller's: an admin's teams'
+   * workers' check-ins and their teams' alarms, everything for the superadmin.
    */
   @Post('process-missed-check-ins')
   @Roles('admin', 'superadmin')
   @HttpCode(200)
-  async processMissedCheckIns() {
-    const reply = await this.rpc.send('escalation.deadline.process_due.v1', {}, { timeoutMs: PROCESS_DUE_TIMEOUT_MS });
+  async processMissedCheckIns(@Req() req: AuthedRequest) {
+    const scope = await alarmScope(this.rpc, actorOf(req));
+    const reply = await this.rpc.send('escalation.deadline.process_due.v1', scope, { timeoutMs: PROCESS_DUE_TIMEOUT_MS });
     return { processed: reply.processed, results: reply.results.map((r) => ({ userId: r.userId, status: r.status })) };
   }
 

@@ -2,10 +2,11 @@ import { Controller, Get, Header, Inject, NotFoundException, Query, Req, Res } f
 import type { Response } from 'express';
 import type { RpcClient } from '@lws/messaging';
 import { CLOCK, type Clock } from '@lws/platform';
-import { actorOf, adminTeams, scopeField, scopeOf } from '../common/access';
+import { actorOf, adminTeams } from '../common/access';
 import { RPC } from '../common/rpc';
 import { Roles, type AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
+import { alarmScopeFields } from '../escalation/alarm-scope';
 import { browserReport, reportCsv } from './alarm-report.view';
 import { reportQuery } from './reports.schema';
 
@@ -19,19 +20,19 @@ export class ReportsController {
   ) {}
 
   /**
-   * An admin's figures count only the alarms of their teams' workers, and a team filter names one
-   * of their teams (another is a 404). Team names come from identity.
+   * An admin's figures count only their teams' alarms (each alarm is the team's its worker was in
+   * when it opened, so a worker who moved in brings none of their older alarms), and a team filter
+   * names one of their teams (another is a 404). Team names come from identity.
    */
   private async report(query: unknown, req: AuthedRequest) {
     const { month, teamId } = parseInput(reportQuery(this.clock()), query);
     const actor = actorOf(req);
     const [mine, { teams }] = await Promise.all([adminTeams(this.rpc, actor), this.rpc.send('identity.team.list.v1', {})]);
-    const scope = scopeOf(mine);
     if (teamId !== undefined) {
       const visible = !mine || mine.all ? teams : teams.filter((t) => mine.teamIds.includes(t.id));
       if (!visible.some((t) => t.id === teamId)) throw new NotFoundException({ message: 'Team not found', field: 'teamId' });
     }
-    const report = await this.rpc.send('escalation.report.monthly.v1', { month, ...scopeField(scope), ...(teamId !== undefined ? { teamId } : {}) });
+    const report = await this.rpc.send('escalation.report.monthly.v1', { month, ...alarmScopeFields(mine), ...(teamId !== undefined ? { teamId } : {}) });
     return { report, names: new Map(teams.map((t) => [t.id, t.name])) };
   }
 

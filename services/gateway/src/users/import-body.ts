@@ -1,28 +1,38 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { SESSION_COOKIE } from '../sessions/cookies';
+import { NOT_AUTHENTICATED, ROLE_NOT_ALLOWED, sessionIdOf } from '../common/session.guard';
+import type { SessionStore } from '../sessions/session.store';
 import { IMPORT_LIMIT_MB } from './import-csv';
 
 const IMPORT_PATH = /^\/api\/users\/import\/?$/i;
+const IMPORT_LIMIT_BYTES = IMPORT_LIMIT_MB * 1024 * 1024;
+
+/** POST /api/users/import: the one route whose body may be larger than the JSON limit. */
+export const isImportRequest = (req: Request) => req.method === 'POST' && IMPORT_PATH.test(req.path);
 
 /**
  * The one route that takes a file: POST /api/users/import reads `text/csv` up to IMPORT_LIMIT_MB
- * (every other body stays under the 100 KB JSON limit), and only for a caller holding a session
- * cookie. Same charsets and encodings as the JSON parser, so the exception filter words its
- * refusals; a file too large names the import's limit.
+ * (every other body stays under the 100 KB JSON limit), and only for a signed-in superadmin. The
+ * session is looked up before any of the body is read: anyone else gets the guard's answer (401
+ * without a session, a forged or expired one included; 403 for another role) while they may still
+ * be sending, and the gateway never buffers their body. A body that says it is over the limit is a
+ * 413 from its Content-Length, before it is read. Same charsets and encodings as the JSON parser,
+ * so the exception filter words its refusals; a file too large names the import's limit.
  */
-export function importBody() {
-  const parse = express.text({ type: 'text/csv', limit: `${IMPORT_LIMIT_MB}mb` });
+export function importBody(sessions: SessionStore) {
+  const parse = express.text({ type: 'text/csv', limit: IMPORT_LIMIT_BYTES });
+  const tooLarge = (res: Response) => res.status(413).json({ message: `The file is too large (limit ${IMPORT_LIMIT_MB} MB)`, field: 'file' });
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'POST' || !IMPORT_PATH.test(req.path)) return next();
-    // Read a large body only for a caller with a session: anyone else gets the guard's 401 without
-    // making the gateway buffer up to IMPORT_LIMIT_MB first.
-    if (!(req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE]) return next();
-    parse(req, res, (err?: unknown) => {
-      if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
-        res.status(413).json({ message: `The file is too large (limit ${IMPORT_LIMIT_MB} MB)`, field: 'file' });
-        return;
-      }
-      next(err);
-    });
+    if (!isImportRequest(req)) return next();
+    const id = sessionIdOf(req);
+    // A store that fails leaves the answer to the guard, which asks it again (503).
+    void (id ? sessions.get(id) : Promise.resolve(undefined)).then((session) => {
+      if (!session) return void res.status(401).json({ message: NOT_AUTHENTICATED });
+      if (session.role !== 'superadmin') return void res.status(403).json({ message: ROLE_NOT_ALLOWED });
+      if (Number(req.headers['content-length']) > IMPORT_LIMIT_BYTES) return void tooLarge(res);
+      parse(req, res, (err?: unknown) => {
+        if ((err as { type?: string } | undefined)?.type === 'entity.too.large') return void tooLarge(res);
+        next(err);
+      });
+    }, () => next());
   };
 }

@@ -33,6 +33,11 @@ async function lockUser(tx: Tx, userId: number): Promise<UserRow | undefined> {
 
 type Outcome = 'ok' | 'duress' | 'wrong' | 'locked' | 'no-pin' | 'missing';
 
+/** No user has it (ids start at 1): a kiosk's PIN step for nobody it can sign in. */
+const NOBODY = 0;
+/** What a PIN is compared with when there is no user's hash: an HMAC-SHA256's length, matching no PIN. */
+const NO_PIN_HASH = '0'.repeat(64);
+
 /**
  * The one PIN-verification path: every PIN step in the product (end shift, check-in, alert
  * dialog, PIN change, kiosk login) goes through here, so the lockout cannot be sidestepped.
@@ -68,12 +73,33 @@ export class PinVerifier {
     return this.check(userId, pin, 'pin', true);
   }
 
-  private async check(userId: number, pin: string, field: string, allowDuress: boolean): Promise<{ user: UserRow; duress: boolean }> {
+  /**
+   * A kiosk sign-in's PIN step, for the worker picked on the roster or typed (`username`), or for
+   * nobody (`userId` undefined: an unknown name, an account that is no worker or has no PIN). Every
+   * refusal is a failed sign-in of `username`, recorded in the step's own transaction. Nobody takes
+   * the path of a wrong PIN (the row lock, the comparison, the failure and its count, the event, one
+   * commit), its statements writing nothing of their own, so the answer's time does not tell whether
+   * a name is a worker's (as a password sign-in verifies against nothing for an unknown name).
+   */
+  async verifyKioskStep(userId: number | undefined, username: string, pin: string): Promise<{ user: UserRow; duress: boolean }> {
+    return this.check(userId ?? NOBODY, pin, 'pin', true, username);
+  }
+
+  private async check(userId: number, pin: string, field: string, allowDuress: boolean, signingIn?: string): Promise<{ user: UserRow; duress: boolean }> {
     const now = this.clock();
     const { outcome, user } = await this.uow.run(async (tx, emit): Promise<{ outcome: Outcome; user?: UserRow }> => {
+      const failedSignIn = async () => {
+        if (signingIn !== undefined) await emit('identity.login.failed.v1', { username: signingIn, reason: 'bad_credentials' });
+      };
       // Row lock: concurrent guesses for one account are counted one after the other.
       const row = await lockUser(tx, userId);
-      if (!row) return { outcome: 'missing' };
+      if (!row) {
+        // The same comparison and statements as a wrong PIN, so nobody is not answered sooner.
+        this.hasher.matches(NO_PIN_HASH, pin);
+        await this.recordFailure(tx, userId, now);
+        await failedSignIn();
+        return { outcome: 'missing' };
+      }
       if (!row.pinHash) return { outcome: this.isLocked(row, now) ? 'locked' : 'no-pin' };
       if (this.isLocked(row, now)) return { outcome: 'locked' };
       if (this.hasher.matches(row.pinHash, pin)) {
@@ -84,13 +110,10 @@ export class PinVerifier {
         await this.clearFailures(tx, row);
         return { outcome: 'duress', user: row };
       }
-      const failedAt = now.toISOString();
-      const windowStart = new Date(now.getTime() - PIN_FAILURE_WINDOW_MS).toISOString();
-      await tx.execute(sql`insert into ${pinFailures} (user_id, failed_at) values (${userId}, ${failedAt}::timestamptz)`);
-      const { rows } = (await tx.execute(
-        sql`select count(*)::int as n from ${pinFailures} where user_id = ${userId} and failed_at > ${windowStart}::timestamptz`,
-      )) as unknown as { rows: { n: number }[] };
-      if (rows[0].n < MAX_PIN_FAILURES) return { outcome: 'wrong' };
+      if ((await this.recordFailure(tx, userId, now)) < MAX_PIN_FAILURES) {
+        await failedSignIn();
+        return { outcome: 'wrong' };
+      }
       const lockedUntil = new Date(now.getTime() + PIN_LOCK_MS);
       await tx.execute(sql`update ${users} set pin_locked_until = ${lockedUntil.toISOString()}::timestamptz where id = ${userId}`);
       // The lock replaces the failures: once it ends the account starts from zero.
@@ -112,6 +135,21 @@ export class PinVerifier {
       case 'wrong':
         throw new RpcError(400, INCORRECT_PIN, { field, code: 'wrong_pin' });
     }
+  }
+
+  /**
+   * Records a wrong PIN and answers how many fell in the window. For a user id nobody has, the same
+   * two statements insert nothing and count none.
+   */
+  private async recordFailure(tx: Tx, userId: number, now: Date): Promise<number> {
+    const windowStart = new Date(now.getTime() - PIN_FAILURE_WINDOW_MS).toISOString();
+    await tx.execute(
+      sql`insert into ${pinFailures} (user_id, failed_at) select ${userId}, ${now.toISOString()}::timestamptz where exists (select 1 from ${users} where id = ${userId})`,
+    );
+    const { rows } = (await tx.execute(
+      sql`select count(*)::int as n from ${pinFailures} where user_id = ${userId} and failed_at > ${windowStart}::timestamptz`,
+    )) as unknown as { rows: { n: number }[] };
+    return rows[0].n;
   }
 
   /** A correct PIN forgets earlier wrong ones, and an expired lock. */
