@@ -46,6 +46,9 @@ const facts = (a: AlarmRow): AlarmFacts => ({
 const hiddenFromWorker = (a: AlarmRow): boolean => a.duress || a.safeUnderDuress;
 const monitorsOnly = (a: AlarmRow): { duress?: true } => (hiddenFromWorker(a) ? { duress: true } : {});
 
+/** The team an alarm's events name: the worker's when it opened, whose admins hear of it (none before teams). */
+const teamOf = (teamId: number | null | undefined): { teamId?: number } => (teamId ? { teamId } : {});
+
 /** A check-in as escalation hears of it: when it reached the server, and when the worker's device says it was made. */
 export interface HeardCheckIn {
   receivedAt: Date;
@@ -116,6 +119,7 @@ export class AlarmsService {
       ...(location ? { location } : {}),
       ...(a.dueAt ? { dueAt: a.dueAt.toISOString() } : {}),
       ...(duress ? { duress } : {}),
+      ...teamOf(worker?.teamId),
     });
     await this.deadlines.put(tx, { jobKey: alarmKey(id), kind: 'alarm', userId: a.userId, step: 'step', dueAt: a.now, payload: { alarmId: id, index: 0 } });
     return id;
@@ -195,6 +199,7 @@ export class AlarmsService {
         at: now.toISOString(),
         details,
         ...monitorsOnly(alarm),
+        ...teamOf(alarm.teamId),
       });
     const ids = { userId: alarm.userId, alarmId: alarm.id };
     switch (step.action) {
@@ -402,6 +407,7 @@ export class AlarmsService {
       at: now.toISOString(),
       details: calling ? 'Still unacknowledged: monitors reminded, emergency numbers called again' : 'Still unacknowledged: monitors reminded',
       ...monitorsOnly(alarm),
+      ...teamOf(alarm.teamId),
     });
     if (calling) {
       const next = await this.startRound(tx, emit, alarm, true, now);
@@ -457,7 +463,7 @@ export class AlarmsService {
           ? `Checked in at ${londonTime(receivedAt)}, before the deadline (the check-in reached escalation late): no further steps`
           : `Late check-in at ${londonTime(receivedAt)}${claim}: no further steps`,
       );
-      await emit('escalation.alarm.late_check_in.v1', { alarmId: alarm.id, userId, checkedInAt: receivedAt.toISOString() });
+      await emit('escalation.alarm.late_check_in.v1', { alarmId: alarm.id, userId, checkedInAt: receivedAt.toISOString(), ...teamOf(alarm.teamId) });
     }
   }
 
@@ -536,6 +542,7 @@ export class AlarmsService {
         byUserId: req.byUserId,
         at: now.toISOString(),
         ...(alarm.duress ? { duress: true } : {}),
+        ...teamOf(alarm.teamId),
       });
       return { alarm: await this.view(tx, { ...alarm, ...set }) };
     });
@@ -568,6 +575,7 @@ export class AlarmsService {
         verdict: req.verdict,
         note: req.note,
         ...(alarm.duress ? { duress: true } : {}),
+        ...teamOf(alarm.teamId),
       });
       return { alarm: await this.view(tx, { ...alarm, ...set }) };
     });
@@ -613,7 +621,7 @@ export class AlarmsService {
             WORKER_TEXT.safe,
           );
           // The worker's stream must change exactly as for the PIN; the flag tells monitors apart.
-          await emit('escalation.alarm.worker_safe.v1', { alarmId: alarm.id, userId: alarm.userId, at: now.toISOString(), underDuress: true });
+          await emit('escalation.alarm.worker_safe.v1', { alarmId: alarm.id, userId: alarm.userId, at: now.toISOString(), underDuress: true, ...teamOf(alarm.teamId) });
           continue;
         }
         await this.repo.update(tx, alarm.id, { workerSafeAt: now, stepsStoppedReason: alarm.stepsStoppedReason ?? 'worker_safe' });
@@ -625,7 +633,7 @@ export class AlarmsService {
           `${label} said they are safe at ${londonTime(now)} (PIN entered): no further steps; confirm it and resolve it as a false alarm`,
           WORKER_TEXT.safe,
         );
-        await emit('escalation.alarm.worker_safe.v1', { alarmId: alarm.id, userId: alarm.userId, at: now.toISOString() });
+        await emit('escalation.alarm.worker_safe.v1', { alarmId: alarm.id, userId: alarm.userId, at: now.toISOString(), ...teamOf(alarm.teamId) });
       }
       const current = await this.repo.find(tx, asked.id);
       return { alarm: await this.workerView(tx, current!) };

@@ -39,6 +39,8 @@ export interface LiveDelivery {
   to: Audience;
   /** The user a monitors' frame is about, which decides which admins see it; absent: about nobody in particular. */
   about?: number;
+  /** The team an alarm's frame is about (the worker's when it opened): it decides instead of `about`. */
+  aboutTeam?: number;
 }
 
 type WorkerChange = 'shift_started' | 'shift_ended' | 'checked_in' | 'deadline_changed' | 'emergency';
@@ -52,8 +54,8 @@ function workerChange(userId: number, change: WorkerChange, at: string, extra: {
   ];
 }
 
-function alarmChange(alarmId: string, userId: number, change: string, at: string, kind?: string): LiveDelivery {
-  return { type: 'alarm', data: { alarmId, userId, change, ...(kind ? { kind } : {}), at }, to: 'monitors', about: userId };
+function alarmChange(alarmId: string, userId: number, change: string, at: string, kind?: string, teamId?: number): LiveDelivery {
+  return { type: 'alarm', data: { alarmId, userId, change, ...(kind ? { kind } : {}), at }, to: 'monitors', about: userId, ...(teamId !== undefined ? { aboutTeam: teamId } : {}) };
 }
 
 /**
@@ -62,8 +64,8 @@ function alarmChange(alarmId: string, userId: number, change: string, at: string
  * cancelled with the duress PIN), which the worker's stream must not carry: whoever holds their
  * phone would see the screen react to an alarm it never shows.
  */
-function alarmChangeBoth(alarmId: string, userId: number, change: string, at: string, monitorsOnly = false): LiveDelivery[] {
-  const frame = alarmChange(alarmId, userId, change, at);
+function alarmChangeBoth(alarmId: string, userId: number, change: string, at: string, teamId: number | undefined, monitorsOnly = false): LiveDelivery[] {
+  const frame = alarmChange(alarmId, userId, change, at, undefined, teamId);
   return monitorsOnly ? [frame] : [frame, { ...frame, to: { userId } }];
 }
 
@@ -115,7 +117,7 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
     }
     case 'escalation.alarm.opened.v1': {
       const d = envelope.data;
-      const opened = alarmChange(d.alarmId, d.userId, 'opened', d.openedAt, d.kind);
+      const opened = alarmChange(d.alarmId, d.userId, 'opened', d.openedAt, d.kind, d.teamId);
       // A duress alarm is the monitors' alone: the worker's screen must not change because of it.
       if (d.duress) return [{ ...opened, data: { ...opened.data, duress: true } }];
       return [opened, { ...opened, to: { userId: d.userId } }];
@@ -124,13 +126,13 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
     case 'escalation.alarm.resolved.v1':
     case 'escalation.alarm.escalated.v1': {
       const d = envelope.data;
-      return alarmChangeBoth(d.alarmId, d.userId, ALARM_CHANGES[envelope.subject], d.at, d.duress === true);
+      return alarmChangeBoth(d.alarmId, d.userId, ALARM_CHANGES[envelope.subject], d.at, d.teamId, d.duress === true);
     }
     case 'escalation.alarm.worker_safe.v1':
       // Under duress the worker's frame is the PIN's exactly; monitors read which it was in the alarm.
-      return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'worker_safe', envelope.data.at);
+      return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'worker_safe', envelope.data.at, envelope.data.teamId);
     case 'escalation.alarm.late_check_in.v1':
-      return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'late_check_in', envelope.data.checkedInAt)];
+      return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'late_check_in', envelope.data.checkedInAt, undefined, envelope.data.teamId)];
     case 'audit.entry.recorded.v1': {
       const d = envelope.data;
       const entry = browserEntry({

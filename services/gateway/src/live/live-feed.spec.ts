@@ -246,6 +246,24 @@ describe('LiveFeed', () => {
       expect(admin.frames.filter((f) => f.includes('event: account')).length).toBe(1);
     });
 
+    it("sends an alarm's frames to the admins of the team it opened in, after its worker moved to another team", async () => {
+      await start();
+      const northAdmin = await scoped(client(1, 'admin'), async () => north());
+      const southAdmin = await scoped(client(3, 'admin'), async () => ({ teamIds: new Set([20]), userIds: new Set([7]) }));
+      for (const c of [northAdmin, southAdmin]) feed.attach(c);
+      const alarmId = randomUUID();
+      // Worker 7 now works for South; the alarm opened while they were North's.
+      await bus.publish(event('escalation.alarm.acknowledged.v1', { alarmId, userId: 7, byUserId: 1, at: NOW.toISOString(), teamId: 10 }));
+      await bus.publish(event('escalation.alarm.resolved.v1', { alarmId, userId: 7, byUserId: 1, at: NOW.toISOString(), verdict: 'genuine', note: 'ok', teamId: 10 }));
+      const alarmFrames = (c: Client) => c.frames.filter((f) => f.includes('event: alarm')).length;
+      expect(alarmFrames(northAdmin)).toBe(2);
+      expect(alarmFrames(southAdmin)).toBe(0);
+      // An alarm from before teams (no teamId) follows the worker, as before.
+      await bus.publish(event('escalation.alarm.acknowledged.v1', { alarmId: randomUUID(), userId: 7, byUserId: 1, at: NOW.toISOString() }));
+      expect(alarmFrames(southAdmin)).toBe(1);
+      expect(alarmFrames(northAdmin)).toBe(2);
+    });
+
     it('looks the teams up again when a team changes, keeping a move heard while the lookup was in flight', async () => {
       await start();
       let answer: (s: TeamScope) => void = () => undefined;

@@ -95,8 +95,8 @@ export interface LiveSubscriber {
 interface Buffered {
   sequence: number;
   storedAt: number;
-  /** The frame monitors get, if any, and the user it is about (which admins see it). */
-  monitors?: { frame: string; about?: number };
+  /** The frame monitors get, if any, and the user and team it is about (which admins see it). */
+  monitors?: { frame: string; about?: number; aboutTeam?: number };
   /** The frame the worker it is about gets, if any. */
   worker?: { userId: number; frame: string };
 }
@@ -111,11 +111,16 @@ const CURSOR = /^([a-z0-9]{1,40})-(\d{1,15})$/;
 
 const isMonitor = (role: Role) => role === 'admin' || role === 'superadmin';
 
-/** The superadmin sees every monitors' frame; an admin of some teams those about their teams' workers or themselves. */
-function sees(subscriber: LiveSubscriber, about: number | undefined): boolean {
+/**
+ * The superadmin sees every monitors' frame; an admin of some teams those about their teams'
+ * workers or themselves, and those about an alarm of one of their teams (an alarm stays the team's
+ * it opened in when its worker moves on).
+ */
+function sees(subscriber: LiveSubscriber, on: { about?: number; aboutTeam?: number }): boolean {
   const scope = subscriber.scope?.get();
   if (!scope) return true;
-  return about !== undefined && (about === subscriber.userId || scope.userIds.has(about));
+  if (on.aboutTeam !== undefined) return scope.teamIds.has(on.aboutTeam);
+  return on.about !== undefined && (on.about === subscriber.userId || scope.userIds.has(on.about));
 }
 
 export function frame(type: string, data: unknown, id?: string): string {
@@ -222,7 +227,7 @@ export class LiveFeed {
     for (let i = this.first; i < this.buffer.length; i++) {
       const e = this.buffer[i];
       if (e.sequence <= a.after) continue;
-      const f = monitor ? (e.monitors && sees(a.subscriber, e.monitors.about) ? e.monitors.frame : undefined) : e.worker?.userId === a.subscriber.userId ? e.worker.frame : undefined;
+      const f = monitor ? (e.monitors && sees(a.subscriber, e.monitors) ? e.monitors.frame : undefined) : e.worker?.userId === a.subscriber.userId ? e.worker.frame : undefined;
       if (f) out.push(f);
     }
     return out;
@@ -246,12 +251,14 @@ export class LiveFeed {
     const entry: Buffered = { sequence: message.sequence, storedAt: Date.now() };
     for (const d of deliveries) {
       const f = frame(d.type, d.data, id);
-      if (d.to === 'monitors') entry.monitors = { frame: f, ...(d.about !== undefined ? { about: d.about } : {}) };
+      if (d.to === 'monitors') {
+        entry.monitors = { frame: f, ...(d.about !== undefined ? { about: d.about } : {}), ...(d.aboutTeam !== undefined ? { aboutTeam: d.aboutTeam } : {}) };
+      }
       else entry.worker = { userId: d.to.userId, frame: f };
     }
     this.store(entry);
     const monitors = entry.monitors;
-    if (monitors) for (const a of this.monitors) if (sees(a.subscriber, monitors.about)) this.deliver(a, entry.sequence, monitors.frame);
+    if (monitors) for (const a of this.monitors) if (sees(a.subscriber, monitors)) this.deliver(a, entry.sequence, monitors.frame);
     if (entry.worker) {
       const set = this.workers.get(entry.worker.userId);
       if (set) for (const a of set) this.deliver(a, entry.sequence, entry.worker.frame);
