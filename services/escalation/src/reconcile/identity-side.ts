@@ -79,9 +79,11 @@ export class IdentitySide implements ReconcileSide {
   /**
    * The teams, compared whole (they are few): one identity has at a newer version than escalation's
    * copy, or escalation lacks, is taken as identity has it; one identity no longer has is gone. A lost
-   * identity.team.changed would otherwise send a team's alarms to the monitors it had before.
+   * identity.team.changed would otherwise send a team's alarms to the monitors it had before. A team
+   * changed within the grace is left to its event, which is on its way (a fresh install's Default
+   * team, announced at identity's first start, is no lost change).
    */
-  async wholeRepairs(): Promise<Repair[]> {
+  async wholeRepairs(startedAt: Date): Promise<Repair[]> {
     const [{ teams: theirs }, ours] = await Promise.all([
       this.rpc.send('identity.team.list.v1', {}, { timeoutMs: RPC_TIMEOUT_MS }),
       this.db.select({ id: teams.id, name: teams.name, version: teams.version, deletedAt: teams.deletedAt }).from(teams),
@@ -91,6 +93,7 @@ export class IdentitySide implements ReconcileSide {
     for (const team of theirs) {
       const copy = mine.get(team.id);
       if (copy && copy.version >= team.version) continue;
+      if (startedAt.getTime() - Date.parse(team.updatedAt) < this.settings.reconcileGraceMs) continue;
       repairs.push({
         kind: 'team_stale',
         userId: 0,

@@ -153,7 +153,8 @@ export class TeamsService {
       const [by] = await tx.select({ id: users.id }).from(users).where(eq(users.role, 'superadmin')).orderBy(asc(users.id)).limit(1);
       if (!by) return 0;
       for (const row of rows) await this.changed(tx, emit, 'created', row, by.id);
-      await tx.update(teams).set({ announced: true }).where(inArray(teams.id, rows.map((r) => r.id)));
+      // Told now: a change as fresh as any other, which the other services' reconciliation leaves to its event.
+      await tx.update(teams).set({ announced: true, updatedAt: this.clock() }).where(inArray(teams.id, rows.map((r) => r.id)));
       return rows.length;
     });
   }
