@@ -354,4 +354,29 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     // Within bounds an owner answers, also for buckets with nobody in them.
     expect(await rpc.send('identity.reconcile.hashes.v1', { buckets: 65536, bucketIds: [65535] })).toEqual({ hashes: '' });
   });
+
+  it('raises one summary alert for a round of many repairs, naming the count and the first workers, not one alert each', async () => {
+    const userIds: number[] = [];
+    for (let i = 0; i < 12; i++) userIds.push(await newWorker(`Rec Many ${i}`));
+    const copies = async () => (await db.query('select user_id, phone, profile_version from escalation.workers where user_id = any($1)', [userIds])).rows;
+    await eventually(async () => (await copies()).length === userIds.length, 20_000, 100);
+    const before = new Map((await copies()).map((r) => [r.user_id as number, r]));
+    // Each changes their phone; escalation hears, then its copy is put back as if it never had.
+    for (const userId of userIds) await rpc.send('identity.user.update_profile.v1', { userId, phone: nextMobile() });
+    await eventually(async () => (await copies()).every((r) => r.phone !== before.get(r.user_id)!.phone), 20_000, 100);
+    for (const userId of userIds) {
+      const b = before.get(userId)!;
+      await db.query('update escalation.workers set phone = $2, profile_version = $3 where user_id = $1', [userId, b.phone, b.profile_version]);
+    }
+
+    const round = (await reconciler.round('identity')) as RoundResult;
+    expect(round.repairs.filter((r) => userIds.includes(r.userId)).map((r) => r.kind)).toEqual(userIds.map(() => 'profile_stale'));
+    const summary = await eventually(async () => {
+      const { rows } = await db.query(`select details from audit.entries where type = 'system_alert' and details like 'Reconciliation with identity repaired%'`);
+      return rows.length > 0 ? (rows as { details: string }[]) : undefined;
+    }, 20_000, 200);
+    expect(summary).toHaveLength(1);
+    expect(summary[0].details).toMatch(/^Reconciliation with identity repaired 12 copies whose change was lost \(profile_stale 12\): workers \d+, \d+, \d+ and 9 more/);
+    expect(await repairAlerts(userIds)).toEqual([]);
+  });
 });

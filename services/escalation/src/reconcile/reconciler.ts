@@ -48,8 +48,8 @@ export interface RoundResult {
  * per owner in the database). Both sides digest their data by bucket of user ids, and only
  * differing buckets are fetched and compared. A change younger than
  * ESCALATION_RECONCILE_GRACE_SECONDS is left to its event, which is likely on its way; the next
- * round repairs it if not. Every repair raises a system alert naming the worker and counts in
- * lws_reconcile_repairs_total{kind}.
+ * round repairs it if not. Every repair counts in lws_reconcile_repairs_total{kind} and raises a
+ * system alert naming the worker; a round of many raises one summary alert instead (apply).
  */
 @Injectable()
 export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -232,9 +232,13 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
   /**
    * Applies the repairs, a batch per transaction and APPLY_LANES transactions at once (each waits on
    * the database as much as it computes); a worker's repairs stay in one batch, so two batches
-   * never wait on each other's rows. Each repair that changed something is alerted and counted.
+   * never wait on each other's rows. Each repair that changed something is counted, and alerted in
+   * its own transaction; a round of more than ALERT_EACH_AT_MOST repairs raises one summary alert
+   * instead, naming the count and the first workers (a flood of alerts buries the one that matters).
    */
   private async apply(repairs: Repair[], result: RoundResult): Promise<void> {
+    const each = repairs.length <= ALERT_EACH_AT_MOST;
+    const before = result.repairs.length;
     const batches: Repair[][] = [];
     let current: Repair[] = [];
     repairs.forEach((r, i) => {
@@ -254,11 +258,11 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
         for (const r of batch) {
           const outcome = await r.apply(tx, emit);
           if (!outcome.changed) continue;
-          alerts.push(systemAlertEvent('reconcile_repaired', `Reconciliation: ${outcome.details}`, now, r.userId > 0 ? r.userId : undefined));
+          if (each) alerts.push(systemAlertEvent('reconcile_repaired', `Reconciliation: ${outcome.details}`, now, r.userId > 0 ? r.userId : undefined));
           changed.push({ kind: r.kind, userId: r.userId, dueNow: outcome.dueNow });
         }
         // The batch's alerts in one statement, after its repairs' own events.
-        await emit.many(alerts);
+        if (alerts.length > 0) await emit.many(alerts);
         return changed;
       });
       for (const d of done) {
@@ -267,6 +271,24 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
         wake ||= d.dueNow;
       }
     });
+    const applied = result.repairs.slice(before);
+    if (!each && applied.length > 0) await this.uow.run((_tx: Tx, emit: Emit) => emit.many([summaryAlert(result.owner, applied, this.clock())]));
     if (wake) this.scheduler.wake();
   }
+}
+
+/** A round of more repairs than this raises one summary alert, not one each. */
+export const ALERT_EACH_AT_MOST = 10;
+
+/** "Reconciliation with identity repaired 12 copies whose change was lost (profile_stale 12): workers 4, 5, 6 and 9 more." */
+function summaryAlert(owner: Owner, repairs: RoundResult['repairs'], now: Date): PendingEvent {
+  const kinds = new Map<string, number>();
+  for (const r of repairs) kinds.set(r.kind, (kinds.get(r.kind) ?? 0) + 1);
+  const workers = [...new Set(repairs.map((r) => r.userId).filter((id) => id > 0))];
+  const shown = workers.slice(0, 3);
+  const more = workers.length - shown.length;
+  const who = shown.length > 0 ? `: workers ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}` : '';
+  const byKind = [...kinds].map(([kind, n]) => `${kind} ${n}`).join(', ');
+  const details = `Reconciliation with ${owner} repaired ${repairs.length} copies whose change was lost (${byKind})${who}; each is counted in lws_reconcile_repairs_total`;
+  return systemAlertEvent('reconcile_repaired', details, now);
 }
