@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import type { EventMap, EventSubject } from '@lws/contracts';
 import { InProcessBus, RpcClient, RemoteError } from '@lws/messaging';
 import { createLogger, startService, type RunningService } from '@lws/platform';
-import { escalationService, Auditor, SINGLES_PER_PASS } from '@lws/escalation';
+import { escalationService, Auditor, Scheduler, SINGLES_PER_PASS } from '@lws/escalation';
 import { createTestDatabase, eventually, type TestDatabase } from '@lws/testing';
 
 /**
@@ -224,6 +224,45 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     expect(new Set(texts.map((t) => t.toPhone)).size).toBe(ws.length);
     expect(await events('escalation.alarm.opened.v1', (a) => ids.has(a.userId))).toHaveLength(ws.length);
   }, 60_000);
+
+  it('an emergency raised behind a backlog of due reminders and missed check-ins is fired first, and the missed check-ins before the reminders', async () => {
+    const scheduler = svc.app.get(Scheduler, { strict: false });
+    const { rows: [{ last }] } = await pg.query('select coalesce(max(seq), 0)::int as last from escalation.outbox');
+    await scheduler.stop();
+    let emergencyAlarm: string;
+    const missed: number[] = [];
+    const reminded: number[] = [];
+    try {
+      // Deadlines 6 minutes away (their first reminder is at 1 minute) are older in the queue than the missed ones.
+      for (let i = 0; i < SINGLES_PER_PASS; i++) reminded.push((await worker({ minutes: 6, contacts: [] })).userId);
+      for (let i = 0; i < 2 * SINGLES_PER_PASS + 5; i++) missed.push((await worker({ minutes: 1.5, contacts: [] })).userId);
+      const pressed = await worker({ minutes: 60, contacts: [] });
+      advance(2 * MINUTE);
+      await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: pressed.userId, location: 'Car park', raisedAt: iso(nowMs) });
+      emergencyAlarm = (await alarmOf(pressed.userId, 'emergency')).alarmId;
+      const { rows } = await pg.query('select job_key, priority from escalation.deadlines where job_key = any($1) order by priority, due_at', [
+        [`alarm:${emergencyAlarm}`, `checkin:${missed[0]}`, `checkin:${reminded[0]}`],
+      ]);
+      expect(rows.map((r) => r.job_key)).toEqual([`alarm:${emergencyAlarm}`, `checkin:${missed[0]}`, `checkin:${reminded[0]}`]);
+    } finally {
+      scheduler.start();
+    }
+    const backlog = new Set([...missed, ...reminded]);
+    const firstSeqOf = async (where: (d: Requested) => boolean) => {
+      const { rows } = await pg.query(`select seq, payload from escalation.outbox where subject like 'escalation.notification.%' and seq > $1 order by seq`, [last]);
+      return rows.filter((r) => where(r.payload.data as Requested)).map((r) => Number(r.seq));
+    };
+    const seqs = await eventually(async () => {
+      const emergency = await firstSeqOf((r) => r.alarmId === emergencyAlarm);
+      const missedTexts = await firstSeqOf((r) => backlog.has(r.userId!) && r.purpose === 'missed_check_in');
+      const reminders = await firstSeqOf((r) => backlog.has(r.userId!) && r.purpose === 'reminder_5min');
+      return emergency.length > 0 && missedTexts.length >= missed.length && reminders.length >= reminded.length && { emergency, missedTexts, reminders };
+    }, 30_000, 50);
+    // The emergency's first messages were written before anything of the backlog, and every missed
+    // check-in's before the reminders: under FIFO the emergency, due last, came out last.
+    expect(seqs.emergency[0]).toBeLessThan(Math.min(...seqs.missedTexts, ...seqs.reminders));
+    expect(Math.max(...seqs.missedTexts)).toBeLessThan(Math.min(...seqs.reminders));
+  }, 90_000);
 
   it('a check-in before T cancels the pending steps and schedules the next deadline', async () => {
     const w = await worker();

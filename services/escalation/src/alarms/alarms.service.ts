@@ -5,7 +5,7 @@ import type { CommandMap, EventMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
-import { alarms, calls, notificationRequests, type AlarmKind, type AlarmRow, type CallRow, type DeadlineRow, type TeamMonitor } from '../db/schema';
+import { alarms, calls, notificationRequests, type AlarmKind, type AlarmRow, type CallRow, type DeadlinePayload, type DeadlineRow, type TeamMonitor } from '../db/schema';
 import { alarmKey, DeadlinesRepository, type NextStep } from '../deadlines/deadlines.repository';
 import { dialable } from '../workers/phone';
 import { ownsAlarm, ownsNothing } from './alarm-scope';
@@ -16,7 +16,8 @@ import { duressPolicy, freezePolicy, stepDueAt, watchdogDueAt, type PolicyStep }
 
 type AlarmView = CommandMap['escalation.alarm.list.v1']['reply']['alarms'][number];
 type WorkerAlarmView = CommandMap['escalation.alarm.mark_safe.v1']['reply']['alarm'];
-export type Fired = { next: NextStep | null; status: string };
+/** What a step did: its follow-up (none: the deadline is done), a status for metrics, and the alarm it opened, if any. */
+export type Fired = { next: NextStep | null; status: string; opened?: string };
 
 const OUTCOME_LABEL: Record<string, string> = {
   accepted: 'accepted (pressed 1)',
@@ -45,6 +46,13 @@ const facts = (a: AlarmRow): AlarmFacts => ({
  */
 const hiddenFromWorker = (a: AlarmRow): boolean => a.duress || a.safeUnderDuress;
 const monitorsOnly = (a: AlarmRow): { duress?: true } => (hiddenFromWorker(a) ? { duress: true } : {});
+
+/** An alarm deadline's payload; an emergency's (duress included) is marked urgent, which the scheduler claims first. */
+const stepPayload = (alarm: Pick<AlarmRow, 'id' | 'kind'>, step: Omit<DeadlinePayload, 'alarmId' | 'urgent'>): DeadlinePayload => ({
+  alarmId: alarm.id,
+  ...step,
+  ...(alarm.kind === 'emergency' ? { urgent: true as const } : {}),
+});
 
 /** The team an alarm's events name: the worker's when it opened, whose admins hear of it (none before teams). */
 const teamOf = (teamId: number | null | undefined): { teamId?: number } => (teamId ? { teamId } : {});
@@ -121,7 +129,7 @@ export class AlarmsService {
       ...(duress ? { duress } : {}),
       ...teamOf(worker?.teamId),
     });
-    await this.deadlines.put(tx, { jobKey: alarmKey(id), kind: 'alarm', userId: a.userId, step: 'step', dueAt: a.now, payload: { alarmId: id, index: 0 } });
+    await this.deadlines.put(tx, { jobKey: alarmKey(id), kind: 'alarm', userId: a.userId, step: 'step', dueAt: a.now, payload: stepPayload({ id, kind: a.kind }, { index: 0 }) });
     return id;
   }
 
@@ -177,7 +185,7 @@ export class AlarmsService {
     let ran = 'alarm_step';
     for (let i = index; i < steps.length; i++) {
       const due = stepDueAt(alarm.policy, i, alarm.openedAt, now, alarm.nobodyReachedAt);
-      if (due.getTime() > now.getTime()) return { next: { step: 'step', dueAt: due, payload: { alarmId: alarm.id, index: i } }, status: ran };
+      if (due.getTime() > now.getTime()) return { next: { step: 'step', dueAt: due, payload: stepPayload(alarm, { index: i }) }, status: ran };
       await this.repo.update(tx, alarm.id, { stepIndex: i });
       alarm.stepIndex = i;
       const waiting = await this.runStep(tx, emit, alarm, steps[i], i, now);
@@ -299,7 +307,7 @@ export class AlarmsService {
     if (c.purpose === 'primary_contact') return null;
     // The worker hears of the round once, at its first number.
     await this.repo.note(tx, alarm.id, now, `Calling ${c.phone}`, c.index === 0 ? WORKER_TEXT.callingLine : undefined);
-    return { step: 'call_watchdog', dueAt: watchdogDueAt(alarm.policy, now), payload: { alarmId: alarm.id, requestId, index: alarm.stepIndex } };
+    return { step: 'call_watchdog', dueAt: watchdogDueAt(alarm.policy, now), payload: stepPayload(alarm, { requestId, index: alarm.stepIndex }) };
   }
 
   /** A call of the round ended (or its watchdog gave up): accept, try the next number, or finish the round. */
@@ -390,7 +398,7 @@ export class AlarmsService {
   private policyDone(alarm: AlarmRow, now: Date, status: string): Fired {
     if (alarm.state !== 'open' || alarm.callAcceptedAt) return { next: null, status };
     const dueAt = new Date(now.getTime() + alarm.policy.repeatAfterSeconds * 1000);
-    return { next: { step: 'repeat', dueAt, payload: { alarmId: alarm.id } }, status };
+    return { next: { step: 'repeat', dueAt, payload: stepPayload(alarm, {}) }, status };
   }
 
   private async repeat(tx: Tx, emit: Emit, alarm: AlarmRow, now: Date): Promise<Fired> {
@@ -498,7 +506,7 @@ export class AlarmsService {
     const waiting = row?.step === 'step' ? (row.payload.index ?? 0) : undefined;
     if (callsAt < 0 || waiting === undefined || waiting > callsAt) return;
     await this.repo.update(tx, alarm.id, { nobodyReachedAt: now });
-    await this.deadlines.put(tx, { jobKey: alarmKey(alarm.id), kind: 'alarm', userId: alarm.userId, step: 'step', dueAt: now, payload: { alarmId: alarm.id, index: waiting } });
+    await this.deadlines.put(tx, { jobKey: alarmKey(alarm.id), kind: 'alarm', userId: alarm.userId, step: 'step', dueAt: now, payload: stepPayload(alarm, { index: waiting }) });
     await this.repo.note(tx, alarm.id, now, 'Nobody could be told of the alarm (every message to the worker and the monitors failed): calling the emergency numbers now');
     await this.notifier.systemAlert(
       emit,

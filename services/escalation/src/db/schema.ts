@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid, bigint } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgSchema, smallint, text, timestamp, uniqueIndex, uuid, bigint } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
 import type { EventMap } from '@lws/contracts';
@@ -125,9 +125,26 @@ export const deadlines = escalationSchema.table(
     dueAt: at('due_at').notNull(),
     version: integer('version').notNull().default(1),
     payload: jsonb('payload').$type<DeadlinePayload>().notNull(),
+    /**
+     * The order schedulers claim in (PRIORITY): derived from the row by PostgreSQL, so every writer
+     * (a new deadline, a step's follow-up, a repair) keeps it right without knowing of it.
+     */
+    priority: smallint('priority')
+      .generatedAlwaysAs(sql`case when kind = 'alarm' and payload ? 'urgent' then 0 when kind = 'alarm' or step = 'missed' then 1 else 2 end`)
+      .notNull(),
+    /** Failed tries of the current step (0 once it fires), and the last one's error: what an operator reads on the row. */
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
   },
-  (t) => [index('deadlines_due_at_idx').on(t.dueAt), index('deadlines_user_idx').on(t.userId)],
+  (t) => [index('deadlines_claim_idx').on(t.priority, t.dueAt), index('deadlines_user_idx').on(t.userId)],
 );
+
+/**
+ * Claim order, most urgent first: an emergency's alarm (duress included) never waits behind a
+ * flood of missed check-ins, nor a missed check-in behind a flood of reminders.
+ */
+export const PRIORITY = { emergency: 0, missed: 1, reminder: 2 } as const;
+export const PRIORITIES = [PRIORITY.emergency, PRIORITY.missed, PRIORITY.reminder] as const;
 
 export interface DeadlinePayload {
   /** checkin: the check-in deadline itself (T). */
@@ -138,6 +155,8 @@ export interface DeadlinePayload {
   index?: number;
   /** alarm call_watchdog: the call it guards. */
   requestId?: string;
+  /** alarm: an emergency's (duress included), claimed before everything else. */
+  urgent?: true;
 }
 
 export const ALARM_KINDS = ['missed_check_in', 'emergency'] as const;

@@ -59,7 +59,7 @@ export class CheckinsService {
       if (stale) return stale;
       const alarmId = await this.alarms.open(tx, emit, { kind: 'missed_check_in', userId: row.userId, now, dueAt: due, shiftId: shiftId || null });
       // The next deadline comes with the worker's next check-in; the alarm watches until then.
-      return { next: null, status: alarmId ? 'missed_check_in' : 'alarm_already_open' };
+      return alarmId ? { next: null, status: 'missed_check_in', opened: alarmId } : { next: null, status: 'alarm_already_open' };
     }
     const worker = (await this.repo.recipients(tx, [row.userId])).get(row.userId);
     for (const e of this.reminderEvents(worker, row.userId, shiftId, step, due, now)) await emit(e.subject, e.data);

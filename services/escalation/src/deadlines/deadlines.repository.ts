@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Tx } from '@lws/platform';
 import { deadlineScopeSql, type AlarmScope } from '../alarms/alarm-scope';
-import { deadlines, type DeadlinePayload, type DeadlineRow } from '../db/schema';
+import { deadlines, PRIORITIES, PRIORITY, type DeadlinePayload, type DeadlineRow } from '../db/schema';
 
 export interface DeadlineSpec {
   jobKey: string;
@@ -32,7 +32,7 @@ export class DeadlinesRepository {
       insert into ${deadlines} as d (job_key, kind, user_id, step, due_at, version, payload)
       values (${d.jobKey}, ${d.kind}, ${d.userId}, ${d.step}, ${d.dueAt.toISOString()}::timestamptz, 1, ${JSON.stringify(d.payload)}::jsonb)
       on conflict (job_key) do update set step = excluded.step, due_at = excluded.due_at, payload = excluded.payload,
-        kind = excluded.kind, user_id = excluded.user_id, version = d.version + 1`);
+        kind = excluded.kind, user_id = excluded.user_id, version = d.version + 1, attempts = 0, last_error = null`);
   }
 
   async remove(tx: Tx, jobKey: string): Promise<boolean> {
@@ -51,15 +51,42 @@ export class DeadlinesRepository {
     return row;
   }
 
-  /** Due rows no other scheduler holds, oldest first; with a scope, only an admin's (process_due). */
-  claimDue(tx: Tx, now: Date, limit: number, scope: AlarmScope = {}): Promise<DeadlineRow[]> {
-    return tx
-      .select()
-      .from(deadlines)
-      .where(and(lte(deadlines.dueAt, now), deadlineScopeSql(scope)))
-      .orderBy(asc(deadlines.dueAt))
-      .limit(limit)
-      .for('update', { skipLocked: true });
+  /**
+   * Due rows no other scheduler holds, most urgent first (PRIORITIES), oldest first within each;
+   * with a scope, only an admin's (process_due). One index range scan per priority. At most
+   * `urgentLimit` emergencies and missed check-ins (each fired on its own); once those fill it,
+   * no reminder is claimed at all: the pass is for them, and a flood of reminders is never even
+   * read while an emergency or a missed check-in waits.
+   */
+  async claimDue(tx: Tx, now: Date, limits: { limit: number; urgentLimit: number }, scope: AlarmScope = {}): Promise<DeadlineRow[]> {
+    const rows: DeadlineRow[] = [];
+    for (const priority of PRIORITIES) {
+      const room = priority === PRIORITY.reminder ? limits.limit - rows.length : Math.min(limits.limit, limits.urgentLimit) - rows.length;
+      if (room <= 0) break;
+      rows.push(
+        ...(await tx
+          .select()
+          .from(deadlines)
+          .where(and(eq(deadlines.priority, priority), lte(deadlines.dueAt, now), deadlineScopeSql(scope)))
+          .orderBy(asc(deadlines.dueAt))
+          .limit(room)
+          .for('update', { skipLocked: true })),
+      );
+    }
+    return rows;
+  }
+
+  /**
+   * A claimed step failed: it is tried again after `retryAt`, and the row keeps the count of tries
+   * and the last error (fenced by the claimed version, like advance()).
+   */
+  async failed(tx: Tx, claimed: DeadlineRow, retryAt: Date, error: string): Promise<boolean> {
+    const moved = await tx
+      .update(deadlines)
+      .set({ dueAt: retryAt, attempts: claimed.attempts + 1, lastError: error.slice(0, 2000), version: claimed.version + 1 })
+      .where(and(eq(deadlines.jobKey, claimed.jobKey), eq(deadlines.version, claimed.version)))
+      .returning({ jobKey: deadlines.jobKey });
+    return moved.length > 0;
   }
 
   /**
@@ -77,7 +104,7 @@ export class DeadlinesRepository {
     }));
     const { rows } = (await tx.execute(sql`
       update ${deadlines} as d
-      set step = u.step, due_at = u.due_at, payload = u.payload, version = u.version + 1
+      set step = u.step, due_at = u.due_at, payload = u.payload, version = u.version + 1, attempts = 0, last_error = null
       from jsonb_to_recordset(${JSON.stringify(spec)}::jsonb) as u(job_key text, version int, step text, due_at timestamptz, payload jsonb)
       where d.job_key = u.job_key and d.version = u.version
       returning d.job_key`)) as unknown as { rows: { job_key: string }[] };
@@ -93,7 +120,7 @@ export class DeadlinesRepository {
     }
     const moved = await tx
       .update(deadlines)
-      .set({ step: next.step, dueAt: next.dueAt, payload: next.payload, version: claimed.version + 1 })
+      .set({ step: next.step, dueAt: next.dueAt, payload: next.payload, version: claimed.version + 1, attempts: 0, lastError: null })
       .where(fence)
       .returning({ jobKey: deadlines.jobKey });
     return moved.length > 0;

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { PendingEvent } from '@lws/messaging';
+import { backoffDelay, errorMessage, type PendingEvent, type RetryBackoff } from '@lws/messaging';
 import { CLOCK, LOGGER, metrics, OutageLog, Readiness, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
 import { SERVICE_NAME, SETTINGS, type EscalationSettings } from '../config';
 import type { DeadlineRow } from '../db/schema';
@@ -7,7 +7,7 @@ import type { AlarmScope } from '../alarms/alarm-scope';
 import { AlarmsRepository } from '../alarms/alarms.repository';
 import { AlarmsService, type Fired } from '../alarms/alarms.service';
 import { CheckinsService } from './checkins.service';
-import { DeadlinesRepository } from './deadlines.repository';
+import { alarmKey, DeadlinesRepository } from './deadlines.repository';
 import { ShiftsOwner, type OwnerAnswer } from './shifts-owner';
 
 export interface PassResult {
@@ -19,8 +19,12 @@ export interface PassResult {
 
 /** Readiness fails when the loop has not completed a pass for this long. */
 export const STALL_MS = 10_000;
-/** A step that failed is retried after this long rather than at once, so one bad row cannot spin the loop. */
-const RETRY_MS = 5_000;
+/**
+ * A step that failed is tried again after 5 s, doubling to at most 60 s, rather than at once, so
+ * one bad row cannot spin the loop; never given up on (an alarm step may be someone's only help).
+ * Its row keeps the count of tries and the last error.
+ */
+export const STEP_RETRY: RetryBackoff = { initialMs: 5_000, maxMs: 60_000 };
 /**
  * Missed check-ins and alarm steps fired per pass, each in a savepoint of its own. Nothing a pass
  * fires is visible until it commits, so when many fall due at once a few at a time reach people
@@ -159,7 +163,7 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
   private claimAndFire(scope: AlarmScope): Promise<{ results: PassResult[]; more: boolean }> {
     const now = this.clock();
     return this.uow.run(async (tx, emit, afterCommit) => {
-      const rows = await this.deadlines.claimDue(tx, now, this.settings.batchSize, scope);
+      const rows = await this.deadlines.claimDue(tx, now, { limit: this.settings.batchSize, urgentLimit: SINGLES_PER_PASS }, scope);
       const checkins = rows.filter((r) => r.kind === 'checkin');
       const recipients = checkins.length > 0 ? await this.alarmsRepo.recipients(tx, [...new Set(checkins.map((r) => r.userId))]) : new Map();
       const planned: Planned[] = [];
@@ -179,8 +183,16 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
       // One question to shifts for every missed check-in of the pass: does the deadline still stand?
       const missed = urgent.filter((r) => this.checkins.missedAt(r, now)).map((r) => r.userId);
       const owner = await this.owner.current(missed);
-      // Alarm steps and missed check-ins first: they are the urgent ones.
-      for (const row of urgent) results.set(row, await this.fireOne(tx, emit, row, now, owner.get(row.userId)));
+      // Emergencies, then missed check-ins and alarm steps (claimed in that order): the urgent ones.
+      // An alarm a missed check-in opens runs its first step here too, not a pass later.
+      const opened: DeadlineRow[] = [];
+      for (const row of urgent) {
+        const fired = await this.fireOne(tx, emit, row, now, owner.get(row.userId));
+        results.set(row, fired.result);
+        const first = fired.opened ? await this.deadlines.lock(tx, alarmKey(fired.opened)) : undefined;
+        if (first) opened.push(first);
+      }
+      for (const row of opened) results.set(row, (await this.fireOne(tx, emit, row, now)).result);
       if (planned.length > 0) {
         let batched: Map<DeadlineRow, PassResult> | undefined;
         try {
@@ -188,9 +200,9 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
         } catch (err) {
           this.logger.error({ err, rows: planned.length }, 'batched reminders failed; firing them one by one');
         }
-        for (const p of planned) results.set(p.row, batched?.get(p.row) ?? (await this.fireOne(tx, emit, p.row, now)));
+        for (const p of planned) results.set(p.row, batched?.get(p.row) ?? (await this.fireOne(tx, emit, p.row, now)).result);
       }
-      afterCommit(() => this.observe(rows, results));
+      afterCommit(() => this.observe([...rows, ...opened], results));
       // Rows left for the next pass (beyond SINGLES_PER_PASS) are unchanged and due: it runs at once.
       return { results: rows.flatMap((row) => results.get(row) ?? []), more: rows.length >= this.settings.batchSize || single.length > 0 };
     });
@@ -225,19 +237,20 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   /** One step in a savepoint of its own: a step that throws rolls back only its own writes and events. */
-  private async fireOne(tx: Tx, emit: Emit, row: DeadlineRow, now: Date, owner?: OwnerAnswer): Promise<PassResult> {
+  private async fireOne(tx: Tx, emit: Emit, row: DeadlineRow, now: Date, owner?: OwnerAnswer): Promise<{ result: PassResult; opened?: string }> {
     let fired: Fired;
     try {
       fired = await tx.transaction((sp) => (row.kind === 'checkin' ? this.checkins.fire(sp, emit, row, now, owner) : this.alarms.fire(sp, emit, row, now)));
     } catch (err) {
-      this.logger.error({ err, jobKey: row.jobKey, step: row.step }, 'deadline step failed; retrying shortly');
-      await this.deadlines.advance(tx, row, { step: row.step, dueAt: new Date(now.getTime() + RETRY_MS), payload: row.payload });
-      return result(row, 'failed');
+      const retryAt = new Date(now.getTime() + backoffDelay(STEP_RETRY, row.attempts + 1));
+      this.logger.error({ err, jobKey: row.jobKey, step: row.step, attempts: row.attempts + 1, retryAt }, 'deadline step failed; trying again');
+      await this.deadlines.failed(tx, row, retryAt, errorMessage(err));
+      return { result: result(row, 'failed') };
     }
     const applied = await this.deadlines.advance(tx, row, fired.next);
     if (!applied) this.logger.warn({ jobKey: row.jobKey, version: row.version }, 'deadline moved while claimed; follow-up not written');
     this.logger.debug({ jobKey: row.jobKey, step: row.step, status: fired.status, next: fired.next?.step }, 'deadline step fired');
-    return result(row, fired.status);
+    return { result: result(row, fired.status), ...(fired.opened ? { opened: fired.opened } : {}) };
   }
 }
 
