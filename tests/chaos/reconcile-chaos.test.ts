@@ -208,9 +208,10 @@ describe('events lost from the stream while escalation was away (real processes,
       const requested = await eventually(
         async () => {
           const rows = await s.escalationQuery<{ channel: string; to: string }>(
-            `select o.payload->'data'->>'channel' as channel, o.payload->'data'->>'toPhone' as to from escalation.outbox o
-               join escalation.alarms a on a.id::text = o.payload->'data'->>'alarmId'
-              where a.emergency_id = $1 and o.subject = 'escalation.notification.requested.v1' and o.payload->'data' ? 'toPhone'`,
+            // An emergency's requests go on the urgent subject, each wrapping the request.
+            `select o.payload->'data'->'request'->>'channel' as channel, o.payload->'data'->'request'->>'toPhone' as to from escalation.outbox o
+               join escalation.alarms a on a.id::text = o.payload->'data'->'request'->>'alarmId'
+              where a.emergency_id = $1 and o.subject = 'escalation.notification.urgent.v1' and o.payload->'data'->'request' ? 'toPhone'`,
             [emergencyId],
           );
           return rows.some((r) => r.channel === 'voice' && r.to === newPrimary) && rows.some((r) => r.channel === 'sms' && r.to === newContact) ? rows : undefined;

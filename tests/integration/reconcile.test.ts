@@ -265,8 +265,9 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     const { emergencyId } = await rpc.send('shifts.emergency.raise.v1', { userId });
     const numbers = await eventually(async () => {
       const { rows } = await db.query(
-        `select o.payload->'data'->>'toPhone' as to from escalation.outbox o join escalation.alarms a on a.id::text = o.payload->'data'->>'alarmId'
-          where a.emergency_id = $1 and o.subject = 'escalation.notification.requested.v1' and o.payload->'data' ? 'toPhone'`,
+        // An emergency's requests go on the urgent subject, each wrapping the request.
+        `select o.payload->'data'->'request'->>'toPhone' as to from escalation.outbox o join escalation.alarms a on a.id::text = o.payload->'data'->'request'->>'alarmId'
+          where a.emergency_id = $1 and o.subject = 'escalation.notification.urgent.v1' and o.payload->'data'->'request' ? 'toPhone'`,
         [emergencyId],
       );
       const to = rows.map((r) => r.to as string);

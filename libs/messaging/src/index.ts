@@ -4,7 +4,7 @@ export { parseEnvelope } from './envelope';
 export type { EventEnvelope, EnvelopeOf, AnyEventEnvelope } from './envelope';
 export type { MessagingLogger } from './logger';
 export { errorMessage } from './logger';
-export { Outbox } from './outbox';
+export { Outbox, eventPriority, EVENT_PRIORITY } from './outbox';
 export type { OutboxOptions, PendingEvent } from './outbox';
 export { PoisonMessageError } from './failures';
 export { STREAM_DOMAINS, DEFAULT_MAX_DELIVER, DEFAULT_BACKOFF_MS } from './bus';

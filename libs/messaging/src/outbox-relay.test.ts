@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -59,11 +60,11 @@ describe('Outbox and OutboxRelay on JetStream', () => {
   }
 
   /** Every event that reaches the stream, in stream order. */
-  async function received(): Promise<AnyEventEnvelope[]> {
+  async function received(subjects = ['identity.>']): Promise<AnyEventEnvelope[]> {
     const events: AnyEventEnvelope[] = [];
     const handle: ConsumerHandle = await bus.consume({
       durable: 'observer',
-      subjects: ['identity.>'],
+      subjects,
       handler: async (m) => {
         events.push(m.data as AnyEventEnvelope);
       },
@@ -126,6 +127,33 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     await eventually(() => events.length === 150);
     expect(events).toEqual(written);
     await eventually(async () => (await outboxRows()).every((r) => r.published_at !== null));
+  });
+
+  it("publishes an emergency's events before a backlog written earlier, and reminders after everything else", async () => {
+    const events = await received(['>']);
+    const request = (i: number, purpose: 'reminder_5min' | 'missed_check_in') => ({
+      requestId: randomUUID(),
+      channel: 'sms' as const,
+      toPhone: '+447911000001',
+      purpose,
+      title: '',
+      body: `message ${i}`,
+      userId: i + 1,
+    });
+    const reminders = Array.from({ length: 120 }, (_, i) => ({ subject: 'escalation.notification.requested.v1' as const, data: request(i, 'reminder_5min') }));
+    const missed = Array.from({ length: 60 }, (_, i) => ({ subject: 'escalation.notification.requested.v1' as const, data: request(i, 'missed_check_in') }));
+    await t.db.transaction((tx) => outbox.enqueueMany(tx, [...reminders, ...missed]));
+    const [urgent] = await t.db.transaction((tx) =>
+      outbox.enqueueMany(tx, [{ subject: 'escalation.notification.urgent.v1', data: { request: { ...request(999, 'missed_check_in'), purpose: 'emergency' } } }]),
+    );
+    await startRelay({ batchSize: 40 });
+    await eventually(() => events.length === 181);
+    // Written last, published first; the missed check-ins' messages before the reminders written before them.
+    expect(events[0].id).toBe(urgent.id);
+    const purposes = events.slice(1).map((e) => (e.data as { purpose: string }).purpose);
+    expect(purposes).toEqual([...missed.map(() => 'missed_check_in'), ...reminders.map(() => 'reminder_5min')]);
+    // In the order written within each priority.
+    expect(events.slice(1, 61).map((e) => (e.data as { body: string }).body)).toEqual(missed.map((m) => m.data.body));
   });
 
   it('enqueueMany checks every event before writing: one that breaks the contract writes none', async () => {

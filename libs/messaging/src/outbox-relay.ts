@@ -34,9 +34,10 @@ interface BatchResult {
 }
 
 /**
- * Publishes committed outbox rows to the bus, oldest first, and marks them published in the same
- * transaction that claimed them. Rows are claimed with FOR UPDATE SKIP LOCKED so replicas share
- * the work without publishing a row twice; if a publish is repeated anyway (crash between publish
+ * Publishes committed outbox rows to the bus, most urgent first (eventPriority) and in the order
+ * written within a priority, and marks them published in the same transaction that claimed them.
+ * Rows are claimed with FOR UPDATE SKIP LOCKED so replicas share the work without publishing a
+ * row twice; if a publish is repeated anyway (crash between publish
  * and commit), the bus drops it by envelope id and consumers deduplicate.
  */
 export class OutboxRelay {
@@ -113,7 +114,7 @@ export class OutboxRelay {
       const { rows } = (await tx.execute(sql`
         select id, subject, attempts, payload from ${outbox}
         where published_at is null and parked_at is null
-        order by seq
+        order by priority, seq
         limit ${this.batchSize}
         for update skip locked`)) as unknown as { rows: { id: string; subject: string; attempts: number; payload: unknown }[] };
       // Pipelined: every publish of the batch is handed to the bus, in order, before the first

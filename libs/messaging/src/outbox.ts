@@ -47,8 +47,8 @@ export class Outbox {
     // A template, not the query builder: every event pays for this statement inside its
     // transaction, and composing it with the builder costs about fifty times the CPU (bench/checkin).
     await tx.execute(sql`
-      insert into ${this.options.tables.outbox} (id, subject, payload, created_at)
-      values (${envelope.id}, ${subject}, ${JSON.stringify(envelope)}::jsonb, ${envelope.occurredAt}::timestamptz)`);
+      insert into ${this.options.tables.outbox} (id, subject, payload, created_at, priority)
+      values (${envelope.id}, ${subject}, ${JSON.stringify(envelope)}::jsonb, ${envelope.occurredAt}::timestamptz, ${eventPriority(subject, parsed)})`);
     return envelope;
   }
 
@@ -65,10 +65,12 @@ export class Outbox {
     const envelopes = parsed.map(
       (e) => ({ id: randomUUID(), subject: e.subject, occurredAt, producer: this.options.producer, data: e.data, ...(trace ? { trace } : {}) }) as AnyEventEnvelope,
     );
-    // One parameter for the whole batch, unpacked by PostgreSQL; the ordinality keeps the seq order.
+    // One parameter for the envelopes and one for their priorities, unpacked by PostgreSQL; the
+    // ordinality keeps the seq order.
+    const priorities = envelopes.map((e) => eventPriority(e.subject, e.data));
     await tx.execute(sql`
-      insert into ${this.options.tables.outbox} (id, subject, payload, created_at)
-      select (e->>'id')::uuid, e->>'subject', e, ${occurredAt}::timestamptz
+      insert into ${this.options.tables.outbox} (id, subject, payload, created_at, priority)
+      select (e->>'id')::uuid, e->>'subject', e, ${occurredAt}::timestamptz, (${JSON.stringify(priorities)}::jsonb ->> (n - 1)::int)::smallint
       from jsonb_array_elements(${JSON.stringify(envelopes)}::jsonb) with ordinality as x(e, n)
       order by n`);
     return envelopes;
@@ -77,3 +79,27 @@ export class Outbox {
 
 /** An event not yet written: what enqueueMany takes. */
 export type PendingEvent = { [S in EventSubject]: { subject: S; data: EventMap[S] } }[EventSubject];
+
+/**
+ * The relay publishes the most urgent events first (then in the order written): an emergency's
+ * (its alarm opening, its messages) ahead of everything, reminders behind everything. Order is
+ * kept within a priority; across subjects it never was (each subject has a consumer of its own).
+ */
+export const EVENT_PRIORITY = { urgent: 0, normal: 1, routine: 2 } as const;
+
+export function eventPriority(subject: EventSubject, data: unknown): number {
+  const d = data as { kind?: string; purpose?: string };
+  switch (subject) {
+    case 'escalation.notification.urgent.v1':
+    case 'shifts.emergency.raised.v1':
+      return EVENT_PRIORITY.urgent;
+    case 'escalation.alarm.opened.v1':
+      return d.kind === 'emergency' ? EVENT_PRIORITY.urgent : EVENT_PRIORITY.normal;
+    case 'escalation.notification.requested.v1':
+      return d.purpose?.startsWith('reminder_') ? EVENT_PRIORITY.routine : EVENT_PRIORITY.normal;
+    case 'escalation.reminder.fired.v1':
+      return EVENT_PRIORITY.routine;
+    default:
+      return EVENT_PRIORITY.normal;
+  }
+}

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, PgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, PgSchema, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The outbox and the consumer dedupe table, placed in the calling service's own schema so
@@ -21,9 +21,11 @@ export function messagingTables(schema: PgSchema<string>) {
       lastError: text('last_error'),
       /** Set when the bus refused the row for good: the relay passes over it, an operator replays or discards it. */
       parkedAt: timestamp('parked_at', { withTimezone: true, mode: 'date' }),
+      /** Publishing order (eventPriority): an emergency's events first, then the rest, reminders last. */
+      priority: smallint('priority').notNull().default(1),
     },
     (t) => [
-      index('outbox_unpublished_idx').on(t.seq).where(sql`published_at is null and parked_at is null`),
+      index('outbox_unpublished_idx').on(t.priority, t.seq).where(sql`published_at is null and parked_at is null`),
       index('outbox_parked_idx').on(t.parkedAt).where(sql`parked_at is not null`),
       index('outbox_created_at_idx').on(t.createdAt),
     ],

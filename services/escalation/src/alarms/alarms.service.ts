@@ -54,6 +54,9 @@ const stepPayload = (alarm: Pick<AlarmRow, 'id' | 'kind'>, step: Omit<DeadlinePa
   ...(alarm.kind === 'emergency' ? { urgent: true as const } : {}),
 });
 
+/** Whom an alarm's requests are about; an emergency's (duress included) go on notifications' urgent lane. */
+const requestIds = (alarm: AlarmRow) => ({ userId: alarm.userId, alarmId: alarm.id, urgent: alarm.kind === 'emergency' });
+
 /** The team an alarm's events name: the worker's when it opened, whose admins hear of it (none before teams). */
 const teamOf = (teamId: number | null | undefined): { teamId?: number } => (teamId ? { teamId } : {});
 
@@ -209,7 +212,7 @@ export class AlarmsService {
         ...monitorsOnly(alarm),
         ...teamOf(alarm.teamId),
       });
-    const ids = { userId: alarm.userId, alarmId: alarm.id };
+    const ids = requestIds(alarm);
     switch (step.action) {
       case 'notify_worker': {
         const worker = await this.repo.worker(tx, alarm.userId);
@@ -298,8 +301,7 @@ export class AlarmsService {
       purpose: 'alarm_call',
       title: monitorsAlarmTitle(facts(alarm)),
       body: callText(facts(alarm)),
-      userId: alarm.userId,
-      alarmId: alarm.id,
+      ...requestIds(alarm),
       callTimeoutSeconds: alarm.policy.callTimeoutSeconds,
       ...(c.name ? { contactName: c.name.slice(0, 100) } : {}),
     });
@@ -346,7 +348,7 @@ export class AlarmsService {
    * so an alarm is never told to no one. Answers the note for the alarm's history.
    */
   private async notifyMonitors(tx: Tx, emit: Emit, alarm: AlarmRow, step: PolicyStep, body: string, now: Date): Promise<string> {
-    const ids = { userId: alarm.userId, alarmId: alarm.id };
+    const ids = requestIds(alarm);
     const title = monitorsAlarmTitle(facts(alarm));
     const team = alarm.policy.monitors;
     const who = team && step.action !== 'notify_organisation' ? await this.teamRecipients(tx, team, step, now) : undefined;

@@ -21,9 +21,9 @@ const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)
 export class Notifier {
   constructor(@Inject(CLOCK) private readonly clock: Clock, @Inject(SETTINGS) private readonly settings: EscalationSettings) {}
 
-  async request(tx: Tx, emit: Emit, r: RequestSpec): Promise<string> {
+  async request(tx: Tx, emit: Emit, { urgent, ...r }: RequestSpec & { urgent?: boolean }): Promise<string> {
     const event = requestEvent(r);
-    await emit(event.subject, event.data);
+    await emitRequest(emit, event.data, urgent === true);
     if (r.alarmId) {
       const now = this.clock();
       await tx.insert(notificationRequests).values({
@@ -37,7 +37,7 @@ export class Notifier {
     return event.data.requestId;
   }
 
-  text(tx: Tx, emit: Emit, channel: 'sms' | 'whatsapp', toPhone: string, purpose: Purpose, body: string, extra: { userId: number; alarmId?: string }) {
+  text(tx: Tx, emit: Emit, channel: 'sms' | 'whatsapp', toPhone: string, purpose: Purpose, body: string, extra: RequestAbout) {
     return this.request(tx, emit, { channel, toPhone, purpose, body, ...extra });
   }
 
@@ -48,7 +48,7 @@ export class Notifier {
     purpose: Purpose,
     title: string,
     body: string,
-    extra: { userId: number; alarmId?: string },
+    extra: RequestAbout,
   ) {
     return this.request(tx, emit, { channel: 'push', ...target, purpose, title, body, ...extra });
   }
@@ -60,6 +60,16 @@ export class Notifier {
 }
 
 type RequestSpec = Omit<Request, 'requestId' | 'title' | 'body'> & { title?: string; body: string };
+/** Whom a request is about; urgent: an emergency's, sent on notifications' urgent lane. */
+type RequestAbout = { userId: number; alarmId?: string; urgent?: boolean };
+
+/**
+ * Writes a request to the outbox: an emergency's on escalation.notification.urgent.v1, which the
+ * relay publishes first and notifications takes on a consumer of its own; the rest as requested.
+ */
+export function emitRequest(emit: Emit, request: Request, urgent: boolean): Promise<unknown> {
+  return urgent ? emit('escalation.notification.urgent.v1', { request }) : emit('escalation.notification.requested.v1', request);
+}
 
 /** The request event itself, for callers that write events in batches (the scheduler). */
 export function requestEvent(r: RequestSpec): { subject: 'escalation.notification.requested.v1'; data: Request } {

@@ -6,7 +6,7 @@ import { Chores, CLOCK, LOGGER, metrics, RPC, UnitOfWork, type Clock, type Logge
 import { SERVICE_NAME, SETTINGS, type EscalationSettings } from '../config';
 import { alarms, notificationRequests } from '../db/schema';
 import { AlarmsService } from './alarms.service';
-import { Notifier } from './notifier';
+import { emitRequest, Notifier } from './notifier';
 
 type Outcome = CommandMap['notifications.requests.taken.v1']['reply']['outcomes'][number];
 
@@ -61,9 +61,9 @@ export class RequestTracker implements OnApplicationBootstrap {
       // Which of them notifications already holds (those were taken, only the news of it was slow or
       // lost), and what became of them.
       const taken = await this.taken(due.map((r) => r.requestId));
-      const states = new Map(
-        (await tx.select({ id: alarms.id, state: alarms.state }).from(alarms).where(inArray(alarms.id, [...new Set(due.map((r) => r.alarmId))]))).map((a) => [a.id, a.state]),
-      );
+      const alarmsOf = await tx.select({ id: alarms.id, state: alarms.state, kind: alarms.kind }).from(alarms).where(inArray(alarms.id, [...new Set(due.map((r) => r.alarmId))]));
+      const states = new Map(alarmsOf.map((a) => [a.id, a.state]));
+      const emergencies = new Set(alarmsOf.filter((a) => a.kind === 'emergency').map((a) => a.id));
       const next = new Date(now.getTime() + this.settings.requestConfirmMs);
       // One statement per outcome, not one per request: a burst of alarms confirms hundreds at once.
       const confirmed = new Map<string, { outcome: Outcome['outcome']; final: boolean; ids: string[] }>();
@@ -107,7 +107,7 @@ export class RequestTracker implements OnApplicationBootstrap {
           continue;
         }
         const asks = r.asks + 1;
-        await emit('escalation.notification.requested.v1', r.request);
+        await emitRequest(emit, r.request, emergencies.has(r.alarmId));
         metrics.requestsAskedAgain.inc({ service: SERVICE_NAME });
         asked++;
         const alert = asks > ASKS_BEFORE_ALERT && !r.alertedAt;

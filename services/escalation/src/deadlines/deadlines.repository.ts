@@ -60,9 +60,11 @@ export class DeadlinesRepository {
    */
   async claimDue(tx: Tx, now: Date, limits: { limit: number; urgentLimit: number }, scope: AlarmScope = {}): Promise<DeadlineRow[]> {
     const rows: DeadlineRow[] = [];
+    const urgentRoom = Math.min(limits.limit, limits.urgentLimit);
     for (const priority of PRIORITIES) {
-      const room = priority === PRIORITY.reminder ? limits.limit - rows.length : Math.min(limits.limit, limits.urgentLimit) - rows.length;
-      if (room <= 0) break;
+      // Urgent rows that filled their room may have more behind them: those go first, next pass.
+      if (rows.length >= urgentRoom) break;
+      const room = (priority === PRIORITY.reminder ? limits.limit : urgentRoom) - rows.length;
       rows.push(
         ...(await tx
           .select()

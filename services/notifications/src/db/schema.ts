@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgSchema, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
 
@@ -47,12 +47,14 @@ export const deliveries = notificationsSchema.table(
     accepted: boolean('accepted').notNull().default(false),
     /** Voice: set once, when call.completed is published. */
     outcome: text('outcome'),
+    /** The order the sender claims in (DELIVERY_PRIORITY): an emergency's first, a reminder last. */
+    priority: smallint('priority').notNull().default(1),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
   },
   (t) => [
     uniqueIndex('deliveries_request_fanout_key').on(t.requestId, t.fanoutKey).where(sql`${t.requestId} is not null`),
-    index('deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('deliveries_due_idx').on(t.priority, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('deliveries_sending_idx').on(t.claimedUntil).where(sql`${t.status} = 'sending'`),
     index('deliveries_open_calls_idx').on(t.updatedAt).where(sql`${t.channel} = 'voice' and ${t.outcome} is null and ${t.providerSid} is not null`),
     index('deliveries_provider_sid_idx').on(t.providerSid),
@@ -60,6 +62,13 @@ export const deliveries = notificationsSchema.table(
     index('deliveries_user_created_idx').on(t.userId, t.createdAt),
   ],
 );
+
+/**
+ * Sending order, most urgent first: an emergency's messages (duress included) never wait behind a
+ * flood of missed check-ins', nor those behind a flood of reminders.
+ */
+export const DELIVERY_PRIORITY = { emergency: 0, alarm: 1, reminder: 2 } as const;
+export const DELIVERY_PRIORITIES = [DELIVERY_PRIORITY.emergency, DELIVERY_PRIORITY.alarm, DELIVERY_PRIORITY.reminder] as const;
 
 /** Browsers' web push subscriptions; a 404/410 from the push service deletes the row. */
 export const pushSubscriptions = notificationsSchema.table(

@@ -43,6 +43,19 @@ export class DeliveriesModule implements OnModuleInit {
         afterCommit(() => this.sender.kick());
       },
     });
+    // An emergency's requests (duress included) on a consumer of their own: however many other
+    // requests are queued, one of these is taken at once, and its deliveries are sent first.
+    this.consumers.register({
+      name: 'notification-requests-urgent',
+      subjects: ['escalation.notification.urgent.v1'],
+      concurrency: REQUEST_CONCURRENCY,
+      handler: async (event, tx, emit, afterCommit) => {
+        const e = event as AnyEventEnvelope;
+        if (e.subject !== 'escalation.notification.urgent.v1') return;
+        await this.deliveries.requested(tx, emit, e.data.request, true);
+        afterCommit(() => this.sender.kick());
+      },
+    });
     this.consumers.register({
       name: 'alarm-outcomes',
       subjects: ['escalation.alarm.resolved.v1'],

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { DB, type Db, type Tx } from '@lws/platform';
-import { deliveries } from '../db/schema';
+import { deliveries, DELIVERY_PRIORITIES } from '../db/schema';
 
 export type Delivery = typeof deliveries.$inferSelect;
 export type NewDelivery = typeof deliveries.$inferInsert;
@@ -23,7 +23,6 @@ export class DeliveriesRepository {
       .returning();
   }
 
-  /** Takes due pending rows for this sender; a concurrent sender (another replica) skips them. */
   /** The deliveries' statuses (and last error) of those of the request ids this service holds. */
   async requestStatuses(requestIds: string[]): Promise<{ requestId: string; status: string; errorMessage: string | null }[]> {
     if (requestIds.length === 0) return [];
@@ -56,17 +55,27 @@ export class DeliveriesRepository {
       .returning();
   }
 
+  /**
+   * Takes due pending rows for this sender, most urgent first (DELIVERY_PRIORITIES), oldest first
+   * within each: one index range scan per priority, none once the claim is full. A concurrent
+   * sender (another replica) skips them.
+   */
   async claimDue(now: Date, limit: number): Promise<Delivery[]> {
     return this.db.transaction(async (tx) => {
-      const due = await tx
-        .select({ id: deliveries.id })
-        .from(deliveries)
-        .where(and(eq(deliveries.status, 'pending'), lte(deliveries.nextAttemptAt, now)))
-        .orderBy(asc(deliveries.nextAttemptAt))
-        .limit(limit)
-        .for('update', { skipLocked: true });
+      const due: string[] = [];
+      for (const priority of DELIVERY_PRIORITIES) {
+        if (due.length >= limit) break;
+        const rows = await tx
+          .select({ id: deliveries.id })
+          .from(deliveries)
+          .where(and(eq(deliveries.status, 'pending'), eq(deliveries.priority, priority), lte(deliveries.nextAttemptAt, now)))
+          .orderBy(asc(deliveries.nextAttemptAt))
+          .limit(limit - due.length)
+          .for('update', { skipLocked: true });
+        due.push(...rows.map((r) => r.id));
+      }
       if (due.length === 0) return [];
-      return tx
+      const claimed = await tx
         .update(deliveries)
         .set({
           status: 'sending',
@@ -75,13 +84,11 @@ export class DeliveriesRepository {
           nextAttemptAt: null,
           updatedAt: now,
         })
-        .where(
-          inArray(
-            deliveries.id,
-            due.map((d) => d.id),
-          ),
-        )
+        .where(inArray(deliveries.id, due))
         .returning();
+      // In the order claimed, which the sender starts them in.
+      const order = new Map(due.map((id, i) => [id, i]));
+      return claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     });
   }
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { CommandMap, EventMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
+import { DELIVERY_PRIORITY } from '../db/schema';
 import { SubscriptionsRepository } from '../push/subscriptions.repository';
 import { TwilioProvider, WHATSAPP_NOT_OPTED_IN, type ProviderResult } from '../provider/twilio-provider';
 import { CLAIM_MS, DeliveriesRepository, type Delivery, type NewDelivery } from './deliveries.repository';
@@ -37,7 +38,7 @@ export class DeliveriesService {
    * Stores the request's deliveries as pending, in the consumer's transaction; the sender sends
    * them. A push fans out to every subscription of its target, one row each.
    */
-  async requested(tx: Tx, emit: Emit, e: EventMap['escalation.notification.requested.v1']): Promise<void> {
+  async requested(tx: Tx, emit: Emit, e: EventMap['escalation.notification.requested.v1'], urgent = false): Promise<void> {
     // Asked again for a request already taken (escalation heard no status for it: the status or the
     // first request was lost on the way): the deliveries stand, and their status is reported again.
     const known = await this.repo.forRequest(tx, e.requestId);
@@ -56,6 +57,7 @@ export class DeliveriesService {
       nextAttemptAt: now,
       userId: e.userId ?? null,
       alarmId: e.alarmId ?? null,
+      priority: urgent ? DELIVERY_PRIORITY.emergency : e.purpose.startsWith('reminder_') ? DELIVERY_PRIORITY.reminder : DELIVERY_PRIORITY.alarm,
       createdAt: now,
       updatedAt: now,
     } satisfies Partial<NewDelivery>;
