@@ -34,6 +34,10 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
   const lost = new Set<string>();
   /** What notifications says became of a taken request (default: sent). */
   const outcomes = new Map<string, { outcome: 'pending' | 'sent' | 'delivered' | 'failed'; error?: string }>();
+  /** While set, the stand-in for notifications answers only once it resolves (a slow notifications). */
+  let answering: Promise<void> | undefined;
+  /** Called each time escalation asks notifications which requests it took. */
+  let asked: (() => void) | undefined;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -56,6 +60,8 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     rpc = await RpcClient.create({ mode: 'in-process', bus });
     // notifications, as far as escalation's request tracking asks it: which requests it has taken.
     bus.serve('notifications.requests.taken.v1', async (data) => {
+      asked?.();
+      await answering;
       const requestIds = (data as { requestIds: string[] }).requestIds.filter((id) => !lost.has(id));
       return { response: { requestIds, outcomes: requestIds.map((requestId) => ({ requestId, ...(outcomes.get(requestId) ?? { outcome: 'sent' }) })) } };
     });
@@ -484,6 +490,27 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
 
   const outcome = (alarmId: string, r: Requested, o: EventMap['notifications.call.completed.v1']['outcome']) =>
     publish('notifications.call.completed.v1', { messageId: randomUUID(), requestId: r.requestId, alarmId, to: r.toPhone!, callSid: `CA${randomUUID().slice(0, 8)}`, outcome: o, at: iso(nowMs) });
+
+  it('asks notifications which requests it took without holding their rows, and applies the answer after', async () => {
+    const { alarm } = await missedAlarm({ contacts: [] });
+    const [sms] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'sms', 1);
+    let answer!: () => void;
+    answering = new Promise((resolve) => (answer = resolve));
+    const askedNow = new Promise<void>((resolve) => (asked = resolve));
+    try {
+      advance(31_000);
+      await askedNow;
+      // While notifications takes its time, the request's row is free: nothing waits on the sweep.
+      const lock = await pg.query('select asks from escalation.notification_requests where request_id = $1 for update nowait', [sms.requestId]);
+      expect(lock.rowCount).toBe(1);
+    } finally {
+      asked = undefined;
+      answer();
+      answering = undefined;
+    }
+    // The answer (taken, sent) is applied once it comes: the SMS waits for its delivery receipt.
+    await eventually(async () => (await pg.query('select last_status from escalation.notification_requests where request_id = $1', [sms.requestId])).rows[0]?.last_status === 'sent', 10_000, 20);
+  });
 
   it("an alarm's request notifications never took is asked for again with the same id, and after 3 asks an operator hears of it", async () => {
     const { w, alarm } = await missedAlarm({ contacts: [] });

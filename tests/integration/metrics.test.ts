@@ -19,6 +19,9 @@ export const LWS_METRICS = [
   'lws_outbox_parked_total',
   'lws_dead_letters_open',
   'lws_deadline_lateness_seconds',
+  'lws_chain_wait_seconds',
+  'lws_chain_queued',
+  'lws_due_to_provider_seconds',
   'lws_deadline_steps_fired_total',
   'lws_scheduler_last_pass_age_seconds',
   'lws_alarms_open',
@@ -77,6 +80,11 @@ describe('metrics: every service exports what an operator needs to see a stall (
     expect(value(s, 'lws_scheduler_last_pass_age_seconds', { service: 'escalation' })).toBeLessThan(10);
     expect(s.samples.some((x) => x.name === 'lws_alarms_open' && x.labels.kind === 'missed_check_in')).toBe(true);
     expect(s.samples.some((x) => x.name === 'lws_consumer_pending_events' && x.labels.consumer === 'escalation-shifts')).toBe(true);
+    // Each stage's queue by priority (issue 27): the scheduler's, and every service's relay.
+    for (const priority of ['emergency', 'alarm', 'reminder']) {
+      expect(s.samples.some((x) => x.name === 'lws_chain_queued' && x.labels.stage === 'scheduler' && x.labels.service === 'escalation' && x.labels.priority === priority)).toBe(true);
+      expect(s.samples.some((x) => x.name === 'lws_chain_queued' && x.labels.stage === 'relay' && x.labels.service === 'shifts' && x.labels.priority === priority)).toBe(true);
+    }
 
     // Each process's health port serves the same; the public port never does.
     const gateway = t.stack.services.find((x) => x.name === 'gateway') as { healthUrl: string };

@@ -22,7 +22,7 @@ import { baseConfigShape, healthPortShape, loadConfig, type BaseConfig } from '.
 import { createLogger, NestPinoLogger, type Logger } from './logger';
 import { openDatabase, type Database } from './database';
 import { HealthController, MetricsController, Readiness } from './health';
-import { metrics, rpcObserver, sampleMessagingTables, sampleReadiness } from './metrics';
+import { metrics, priorityLabel, rpcObserver, sampleMessagingTables, sampleReadiness } from './metrics';
 import { DeadLetters, deadLettersController } from './dead-letters';
 import { clockFor } from './clock';
 import { Shutdown } from './shutdown';
@@ -156,6 +156,10 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
       bus,
       logger,
       onParked: () => metrics.outboxParkedTotal.inc({ service: def.name }),
+      onPublished: (rows) => {
+        const now = Date.now();
+        for (const r of rows) metrics.chainWait.observe({ service: def.name, stage: 'relay', priority: priorityLabel(r.priority) }, Math.max(0, now - r.createdAt.getTime()) / 1000);
+      },
     });
     const readiness = new Readiness();
     const unsample = [...sampleMessagingTables(def.name, database.db, def.tables), sampleReadiness(def.name, readiness)];

@@ -63,6 +63,11 @@ export const metrics = {
     'Events a durable consumer received, by outcome: handled, duplicate, retried (infrastructure or error) or parked',
     ['service', 'consumer', 'outcome'],
   ),
+  consumerBatches: counter(
+    'lws_consumer_batches_total',
+    'Batches of events a durable consumer applied in one transaction (committed), or that failed and went one event at a time (fallback)',
+    ['service', 'consumer', 'outcome'],
+  ),
   consumerPending: new SampledGauge('lws_consumer_pending_events', 'Events on the bus a consumer has not acknowledged yet', ['service', 'consumer']),
   consumerOldestAge: new SampledGauge(
     'lws_consumer_oldest_pending_age_seconds',
@@ -78,6 +83,19 @@ export const metrics = {
     ['service', 'kind'],
   ),
   deadlineLateness: histogram('lws_deadline_lateness_seconds', 'How late a deadline step fired (fired minus due)', ['service', 'kind'], LATENESS_BUCKETS),
+  chainWait: histogram(
+    'lws_chain_wait_seconds',
+    'How long work waited at one stage of the alarm chain, by priority (emergency, alarm, reminder): scheduler (due to fired), relay (written to published), sender (asked to taken by the provider)',
+    ['service', 'stage', 'priority'],
+    LATENESS_BUCKETS,
+  ),
+  chainQueued: new SampledGauge('lws_chain_queued', 'Work due and not yet taken at one stage of the alarm chain, by priority', ['service', 'stage', 'priority']),
+  dueToProvider: histogram(
+    'lws_due_to_provider_seconds',
+    "From when a message fell due (an emergency's press, a missed deadline, a reminder's time) to the provider taking it, by priority",
+    ['service', 'channel', 'priority'],
+    LATENESS_BUCKETS,
+  ),
   stepsFired: counter('lws_deadline_steps_fired_total', 'Deadline steps fired, by step and what they did', ['service', 'step', 'status']),
   schedulerLastPassAge: new SampledGauge('lws_scheduler_last_pass_age_seconds', 'Seconds since the deadline scheduler last completed a pass', ['service']),
   alarmsOpen: new SampledGauge('lws_alarms_open', 'Open alarms (not resolved), by kind', ['service', 'kind']),
@@ -155,14 +173,20 @@ export function sampleMessagingTables(service: string, db: Db, tables: Messaging
         (select count(*) from ${tables.outbox} where published_at is null and parked_at is null)::int as unpublished,
         coalesce(extract(epoch from now() - (select min(created_at) from ${tables.outbox} where published_at is null and parked_at is null)), 0)::float8 as oldest,
         (select count(*) from ${tables.outbox} where parked_at is not null and published_at is null)::int as parked,
-        (select count(*) from ${tables.deadLetters} where resolved_at is null)::int as letters`)) as unknown as {
-      rows: { unpublished: number; oldest: number; parked: number; letters: number }[];
+        (select count(*) from ${tables.deadLetters} where resolved_at is null)::int as letters,
+        (select coalesce(jsonb_object_agg(priority, n), '{}'::jsonb) from (
+          select priority, count(*)::int as n from ${tables.outbox} where published_at is null and parked_at is null group by priority) p) as by_priority`)) as unknown as {
+      rows: { unpublished: number; oldest: number; parked: number; letters: number; by_priority: Record<string, number> }[];
     };
     return rows[0];
   });
   return [
     metrics.outboxUnpublished.sample(async (g) => g.set({ service }, (await read()).unpublished)),
     metrics.outboxOldestAge.sample(async (g) => g.set({ service }, Math.max(0, (await read()).oldest))),
+    metrics.chainQueued.sample(async (g) => {
+      const byPriority = (await read()).by_priority;
+      for (const [priority] of PRIORITY_LABELS.entries()) g.set({ service, stage: 'relay', priority: priorityLabel(priority) }, byPriority[priority] ?? 0);
+    }),
     metrics.deadLettersOpen.sample(async (g) => {
       const r = await read();
       g.set({ service, kind: 'consumer' }, r.letters);
@@ -170,6 +194,10 @@ export function sampleMessagingTables(service: string, db: Db, tables: Messaging
     }),
   ];
 }
+
+/** The labels of priorities 0, 1 and 2 (deadlines, outbox rows, deliveries), in lws_chain_* metrics. */
+export const PRIORITY_LABELS = ['emergency', 'alarm', 'reminder'] as const;
+export const priorityLabel = (priority: number): string => PRIORITY_LABELS[priority] ?? String(priority);
 
 /** The text Prometheus scrapes. */
 export async function metricsText(): Promise<{ contentType: string; body: string }> {

@@ -573,6 +573,8 @@ describe('monitoring', () => {
   const ALERTS = [
     'LwsDeadlineLate',
     'LwsSchedulerStalled',
+    'LwsEmergencySlow',
+    'LwsAlarmChainBehind',
     'LwsOutboxStuck',
     'LwsConsumerLagging',
     'LwsDeadLetter',

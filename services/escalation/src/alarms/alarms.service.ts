@@ -55,7 +55,13 @@ const stepPayload = (alarm: Pick<AlarmRow, 'id' | 'kind'>, step: Omit<DeadlinePa
 });
 
 /** Whom an alarm's requests are about; an emergency's (duress included) go on notifications' urgent lane. */
-const requestIds = (alarm: AlarmRow) => ({ userId: alarm.userId, alarmId: alarm.id, urgent: alarm.kind === 'emergency' });
+const requestIds = (alarm: AlarmRow, since: Date) => ({ userId: alarm.userId, alarmId: alarm.id, urgent: alarm.kind === 'emergency', since: since.toISOString() });
+
+/**
+ * When a step fell due, which notifications measures to the provider from: the first step's is the
+ * emergency's press or the missed deadline (not when escalation heard of it), a later one its own time.
+ */
+const stepSince = (alarm: AlarmRow, index: number, due: Date): Date => (index === 0 ? (alarm.raisedAt ?? alarm.dueAt ?? due) : due);
 
 /** The team an alarm's events name: the worker's when it opened, whose admins hear of it (none before teams). */
 const teamOf = (teamId: number | null | undefined): { teamId?: number } => (teamId ? { teamId } : {});
@@ -87,7 +93,7 @@ export class AlarmsService {
   async open(
     tx: Tx,
     emit: Emit,
-    a: { kind: AlarmKind; userId: number; now: Date; dueAt?: Date; location?: string | null; shiftId?: string | null; emergencyId?: string; duress?: boolean },
+    a: { kind: AlarmKind; userId: number; now: Date; dueAt?: Date; raisedAt?: Date; location?: string | null; shiftId?: string | null; emergencyId?: string; duress?: boolean },
   ): Promise<string | undefined> {
     const worker = await this.repo.worker(tx, a.userId);
     const id = randomUUID();
@@ -111,6 +117,7 @@ export class AlarmsService {
         location,
         shiftId: a.shiftId ?? worker?.shiftId ?? null,
         emergencyId: a.emergencyId ?? null,
+        raisedAt: a.raisedAt ?? null,
         duress,
         shiftNote: worker?.onShift ? worker.shiftNote : null,
         lastPosition: worker?.lastPosition ?? null,
@@ -191,7 +198,7 @@ export class AlarmsService {
       if (due.getTime() > now.getTime()) return { next: { step: 'step', dueAt: due, payload: stepPayload(alarm, { index: i }) }, status: ran };
       await this.repo.update(tx, alarm.id, { stepIndex: i });
       alarm.stepIndex = i;
-      const waiting = await this.runStep(tx, emit, alarm, steps[i], i, now);
+      const waiting = await this.runStep(tx, emit, alarm, steps[i], i, now, stepSince(alarm, i, due));
       ran = steps[i].action;
       if (waiting) return { next: waiting, status: ran };
     }
@@ -199,7 +206,7 @@ export class AlarmsService {
   }
 
   /** Runs one step; answers the watchdog deadline when a call round is under way. */
-  private async runStep(tx: Tx, emit: Emit, alarm: AlarmRow, step: PolicyStep, index: number, now: Date): Promise<NextStep | null> {
+  private async runStep(tx: Tx, emit: Emit, alarm: AlarmRow, step: PolicyStep, index: number, now: Date, since: Date): Promise<NextStep | null> {
     const f = facts(alarm);
     const escalated = (details: string) =>
       emit('escalation.alarm.escalated.v1', {
@@ -212,7 +219,7 @@ export class AlarmsService {
         ...monitorsOnly(alarm),
         ...teamOf(alarm.teamId),
       });
-    const ids = requestIds(alarm);
+    const ids = requestIds(alarm, since);
     switch (step.action) {
       case 'notify_worker': {
         const worker = await this.repo.worker(tx, alarm.userId);
@@ -229,7 +236,7 @@ export class AlarmsService {
       case 'notify_monitor':
       case 'notify_deputy':
       case 'notify_organisation': {
-        const details = await this.notifyMonitors(tx, emit, alarm, step, monitorsAlarmText(f), now);
+        const details = await this.notifyMonitors(tx, emit, alarm, step, monitorsAlarmText(f), now, since);
         await this.repo.note(tx, alarm.id, now, details, WORKER_TEXT.monitorsAlerted);
         await escalated(details);
         return null;
@@ -244,7 +251,7 @@ export class AlarmsService {
         const lines: [string, string?][] = [];
         if (contacts.length) lines.push([`Messaged emergency contacts: ${contacts.map((c) => c.phone).join(', ')}`, WORKER_TEXT.contactsMessaged]);
         if (step.callPrimaryContact && primary) {
-          await this.call(tx, emit, alarm, { purpose: 'primary_contact', phone: primary.phone, name: primary.name, round: alarm.callRound, index: 0, repeat: false }, now);
+          await this.call(tx, emit, alarm, { purpose: 'primary_contact', phone: primary.phone, name: primary.name, round: alarm.callRound, index: 0, repeat: false }, now, since);
           lines.push([`Calling primary contact ${primary.phone}`, WORKER_TEXT.callingContact(primary.name)]);
         }
         if (!contacts.length) {
@@ -261,12 +268,12 @@ export class AlarmsService {
           await escalated('Skipped: acknowledged');
           return null;
         }
-        return this.startRound(tx, emit, alarm, false, now, escalated);
+        return this.startRound(tx, emit, alarm, false, now, since, escalated);
       }
     }
   }
 
-  private async startRound(tx: Tx, emit: Emit, alarm: AlarmRow, repeat: boolean, now: Date, escalated?: (d: string) => Promise<unknown>): Promise<NextStep | null> {
+  private async startRound(tx: Tx, emit: Emit, alarm: AlarmRow, repeat: boolean, now: Date, since: Date, escalated?: (d: string) => Promise<unknown>): Promise<NextStep | null> {
     const numbers = alarm.policy.emergencyNumbers;
     if (numbers.length === 0) {
       await this.notifier.systemAlert(
@@ -284,7 +291,7 @@ export class AlarmsService {
     await this.repo.update(tx, alarm.id, { callRound: round });
     alarm.callRound = round;
     await escalated?.(`Calling ${numbers.length} emergency number(s) in order`);
-    return this.call(tx, emit, alarm, { purpose: 'emergency_number', phone: numbers[0], round, index: 0, repeat }, now);
+    return this.call(tx, emit, alarm, { purpose: 'emergency_number', phone: numbers[0], round, index: 0, repeat }, now, since);
   }
 
   /** Asks for one voice call; an emergency-number call answers its watchdog deadline. */
@@ -294,6 +301,7 @@ export class AlarmsService {
     alarm: AlarmRow,
     c: { purpose: CallRow['purpose']; phone: string; name?: string; round: number; index: number; repeat: boolean },
     now: Date,
+    since: Date,
   ): Promise<NextStep | null> {
     const requestId = await this.notifier.request(tx, emit, {
       channel: 'voice',
@@ -301,7 +309,7 @@ export class AlarmsService {
       purpose: 'alarm_call',
       title: monitorsAlarmTitle(facts(alarm)),
       body: callText(facts(alarm)),
-      ...requestIds(alarm),
+      ...requestIds(alarm, since),
       callTimeoutSeconds: alarm.policy.callTimeoutSeconds,
       ...(c.name ? { contactName: c.name.slice(0, 100) } : {}),
     });
@@ -325,7 +333,7 @@ export class AlarmsService {
     } else if (stopOnAck && alarm.state !== 'open') {
       await this.repo.note(tx, alarm.id, now, 'Calls stopped: the alarm was acknowledged');
     } else if (call.numberIndex + 1 < numbers.length) {
-      const next = await this.call(tx, emit, alarm, { purpose: 'emergency_number', phone: numbers[call.numberIndex + 1], round: call.round, index: call.numberIndex + 1, repeat: call.repeat }, now);
+      const next = await this.call(tx, emit, alarm, { purpose: 'emergency_number', phone: numbers[call.numberIndex + 1], round: call.round, index: call.numberIndex + 1, repeat: call.repeat }, now, now);
       return { next, status: 'call_next_number' };
     } else {
       await this.notifier.systemAlert(
@@ -347,8 +355,8 @@ export class AlarmsService {
    * for an alarm with no team, for notify_organisation, and whenever the step would reach nobody,
    * so an alarm is never told to no one. Answers the note for the alarm's history.
    */
-  private async notifyMonitors(tx: Tx, emit: Emit, alarm: AlarmRow, step: PolicyStep, body: string, now: Date): Promise<string> {
-    const ids = requestIds(alarm);
+  private async notifyMonitors(tx: Tx, emit: Emit, alarm: AlarmRow, step: PolicyStep, body: string, now: Date, since: Date): Promise<string> {
+    const ids = requestIds(alarm, since);
     const title = monitorsAlarmTitle(facts(alarm));
     const team = alarm.policy.monitors;
     const who = team && step.action !== 'notify_organisation' ? await this.teamRecipients(tx, team, step, now) : undefined;
@@ -406,7 +414,7 @@ export class AlarmsService {
   private async repeat(tx: Tx, emit: Emit, alarm: AlarmRow, now: Date): Promise<Fired> {
     if (alarm.state !== 'open' || alarm.callAcceptedAt) return { next: null, status: 'alarm_owned' };
     const f = facts(alarm);
-    const reminded = await this.notifyMonitors(tx, emit, alarm, { action: 'notify_monitors', after: 0 }, stillOpenText(f), now);
+    const reminded = await this.notifyMonitors(tx, emit, alarm, { action: 'notify_monitors', after: 0 }, stillOpenText(f), now, now);
     await this.repo.note(tx, alarm.id, now, `Still unacknowledged: ${reminded.charAt(0).toLowerCase()}${reminded.slice(1)}`);
     const calling = alarm.policy.steps.some((s) => s.action === 'call_emergency_numbers') && alarm.policy.emergencyNumbers.length > 0;
     await emit('escalation.alarm.escalated.v1', {
@@ -420,7 +428,7 @@ export class AlarmsService {
       ...teamOf(alarm.teamId),
     });
     if (calling) {
-      const next = await this.startRound(tx, emit, alarm, true, now);
+      const next = await this.startRound(tx, emit, alarm, true, now, now);
       if (next) return { next, status: 'repeat_calls' };
     }
     return this.policyDone(alarm, now, 'repeat_reminder');

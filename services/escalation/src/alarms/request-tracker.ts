@@ -48,23 +48,31 @@ export class RequestTracker implements OnApplicationBootstrap {
 
   /** Asks again for the requests due for it; returns how many it asked for. Replicas share them (SKIP LOCKED). */
   async sweep(): Promise<number> {
-    return this.uow.run(async (tx, emit) => {
-      const now = this.clock();
-      const due = await tx
+    const now = this.clock();
+    const next = new Date(now.getTime() + this.settings.requestConfirmMs);
+    // Leased, not locked: the rows due are taken and their next ask moved a period on in a short
+    // transaction of their own (another replica's sweep passes them by), so no row is held while
+    // notifications is asked. A sweep that dies before it applies the answer leaves them to the
+    // next period, as an unanswered ask would.
+    const due = await this.uow.run(async (tx) => {
+      const rows = await tx
         .select()
         .from(notificationRequests)
         .where(and(isNotNull(notificationRequests.nextAskAt), lte(notificationRequests.nextAskAt, now)))
         .orderBy(asc(notificationRequests.nextAskAt))
         .limit(BATCH)
         .for('update', { skipLocked: true });
-      if (due.length === 0) return 0;
-      // Which of them notifications already holds (those were taken, only the news of it was slow or
-      // lost), and what became of them.
-      const taken = await this.taken(due.map((r) => r.requestId));
+      if (rows.length > 0) await tx.update(notificationRequests).set({ nextAskAt: next }).where(inArray(notificationRequests.requestId, rows.map((r) => r.requestId)));
+      return rows;
+    });
+    if (due.length === 0) return 0;
+    // Which of them notifications already holds (those were taken, only the news of it was slow or
+    // lost), and what became of them.
+    const taken = await this.taken(due.map((r) => r.requestId));
+    return this.uow.run(async (tx, emit) => {
       const alarmsOf = await tx.select({ id: alarms.id, state: alarms.state, kind: alarms.kind }).from(alarms).where(inArray(alarms.id, [...new Set(due.map((r) => r.alarmId))]));
       const states = new Map(alarmsOf.map((a) => [a.id, a.state]));
       const emergencies = new Set(alarmsOf.filter((a) => a.kind === 'emergency').map((a) => a.id));
-      const next = new Date(now.getTime() + this.settings.requestConfirmMs);
       // One statement per outcome, not one per request: a burst of alarms confirms hundreds at once.
       const confirmed = new Map<string, { outcome: Outcome['outcome']; final: boolean; ids: string[] }>();
       for (const r of due) {

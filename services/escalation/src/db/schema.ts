@@ -187,6 +187,8 @@ export const alarms = escalationSchema.table(
     shiftId: uuid('shift_id'),
     /** emergency: the emergency it answers (one alarm per emergency). */
     emergencyId: uuid('emergency_id'),
+    /** emergency: when the worker pressed (shifts' time), which the time to the provider is measured from. */
+    raisedAt: at('raised_at'),
     acknowledgedBy: integer('acknowledged_by'),
     acknowledgedAt: at('acknowledged_at'),
     resolvedBy: integer('resolved_by'),

@@ -10,7 +10,7 @@ import { londonTime, reminderText, voiceReminderText, workerLabel } from '../ala
 import { requestEvent, systemAlertEvent } from '../alarms/notifier';
 import { dialable } from '../workers/phone';
 import { checkinKey, DeadlinesRepository } from './deadlines.repository';
-import { firstStep, isCheckinStep, minutesBefore, nextAfter, stepToRun } from './checkin-steps';
+import { firstStep, isCheckinStep, minutesBefore, nextAfter, stepTime, stepToRun } from './checkin-steps';
 import type { OwnerAnswer } from './shifts-owner';
 
 /** The `checkin:<userId>` deadline: reminders at T-5 and T-2, then the missed check-in at T. */
@@ -128,15 +128,16 @@ export class CheckinsService {
     const minutes = minutesBefore(step);
     const body = reminderText(minutes, due);
     const phone = dialable(worker?.phone);
+    const since = stepTime(step, due).toISOString();
     const events: PendingEvent[] = phone
       ? this.settings.reminderChannels.map((channel) =>
-          requestEvent({ channel, toPhone: phone, purpose: step, body: channel === 'sms' ? reminderText(minutes, due, true) : body, userId }),
+          requestEvent({ channel, toPhone: phone, purpose: step, body: channel === 'sms' ? reminderText(minutes, due, true) : body, userId, since }),
         )
       : [systemAlertEvent('worker_phone_missing', `No phone number known for ${worker?.name ?? `worker #${userId}`}: the ${minutes} minute reminder went by push only`, now, userId)];
-    events.push(requestEvent({ channel: 'push', toUserId: userId, purpose: step, title: 'Check-in due soon', body, userId }));
+    events.push(requestEvent({ channel: 'push', toUserId: userId, purpose: step, title: 'Check-in due soon', body, userId, since }));
     // A team may add a call at T-2 that takes the PIN on the keypad: a check-in without data (issue 13).
     if (phone && step === 'reminder_2min' && worker?.voiceReminder) {
-      events.push(requestEvent({ channel: 'voice', toPhone: phone, purpose: step, body: voiceReminderText(due), userId }));
+      events.push(requestEvent({ channel: 'voice', toPhone: phone, purpose: step, body: voiceReminderText(due), userId, since }));
     }
     events.push({ subject: 'escalation.reminder.fired.v1', data: { userId, shiftId, dueAt: due.toISOString(), minutesBefore: minutes, firedAt: now.toISOString() } });
     return events;

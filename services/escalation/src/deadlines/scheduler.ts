@@ -1,6 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { backoffDelay, errorMessage, type PendingEvent, type RetryBackoff } from '@lws/messaging';
-import { CLOCK, LOGGER, metrics, OutageLog, Readiness, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
+import { CLOCK, LOGGER, metrics, OutageLog, priorityLabel, Readiness, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
 import { SERVICE_NAME, SETTINGS, type EscalationSettings } from '../config';
 import type { DeadlineRow } from '../db/schema';
 import type { AlarmScope } from '../alarms/alarm-scope';
@@ -215,7 +215,9 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
       const r = results.get(row);
       if (!r) continue;
       metrics.stepsFired.inc({ service: SERVICE_NAME, step: r.step, status: r.status });
-      metrics.deadlineLateness.observe({ service: SERVICE_NAME, kind: row.kind }, Math.max(0, firedAt - row.dueAt.getTime()) / 1000);
+      const late = Math.max(0, firedAt - row.dueAt.getTime()) / 1000;
+      metrics.deadlineLateness.observe({ service: SERVICE_NAME, kind: row.kind }, late);
+      metrics.chainWait.observe({ service: SERVICE_NAME, stage: 'scheduler', priority: priorityLabel(row.priority) }, late);
     }
   }
 

@@ -1,14 +1,15 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
-import { CLOCK, DB, metrics, oncePerScrape, type Clock, type Db } from '@lws/platform';
-import { ALARM_KINDS, alarms } from '../db/schema';
+import { CLOCK, DB, metrics, oncePerScrape, priorityLabel, type Clock, type Db } from '@lws/platform';
+import { ALARM_KINDS, alarms, deadlines, PRIORITIES } from '../db/schema';
 import { SERVICE_NAME } from '../config';
 
 type Row = { kind: string; open: number; unacked: number; oldest_open: number | null; oldest_unacked: number | null };
 
 /**
  * Open and unacknowledged alarms, by kind, read from the alarms table when Prometheus scrapes: an
- * alarm nobody owns for ten minutes pages someone (charts/lws alert LwsAlarmUnacknowledged).
+ * alarm nobody owns for ten minutes pages someone (charts/lws alert LwsAlarmUnacknowledged). Also
+ * the scheduler's queue: deadlines due and not fired, by priority.
  */
 @Injectable()
 export class AlarmMetrics implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -30,8 +31,19 @@ export class AlarmMetrics implements OnApplicationBootstrap, OnApplicationShutdo
       metrics.alarmsUnacknowledged.sample(async (g) => each((kind, r) => g.set({ service, kind }, r?.unacked ?? 0))()),
       metrics.alarmOldestOpenAge.sample(async (g) => each((kind, r) => g.set({ service, kind }, Math.max(0, r?.oldest_open ?? 0)))()),
       metrics.alarmOldestUnacknowledgedAge.sample(async (g) => each((kind, r) => g.set({ service, kind }, Math.max(0, r?.oldest_unacked ?? 0)))()),
+      metrics.chainQueued.sample(async (g) => {
+        const due = await this.dueDeadlines();
+        for (const priority of PRIORITIES) g.set({ service, stage: 'scheduler', priority: priorityLabel(priority) }, due.get(priority) ?? 0);
+      }),
     );
   }
+
+  /** Deadlines due and not fired yet, by priority: the scheduler's queue (one index range per priority). */
+  private readonly dueDeadlines = oncePerScrape(async () => {
+    const now = this.clock().toISOString();
+    const result = await this.db.execute(sql`select priority, count(*)::int as n from ${deadlines} where due_at <= ${now}::timestamptz group by priority`);
+    return new Map((result as unknown as { rows: { priority: number; n: number }[] }).rows.map((r) => [r.priority, r.n]));
+  });
 
   onApplicationShutdown(): void {
     this.unsample.splice(0).forEach((remove) => remove());

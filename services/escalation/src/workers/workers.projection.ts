@@ -209,6 +209,7 @@ export class WorkersProjection {
       location: e.location ?? null,
       shiftId: e.shiftId ?? null,
       emergencyId: e.emergencyId,
+      raisedAt: new Date(e.raisedAt),
       ...(e.duress ? { duress: true } : {}),
     });
     return !!opened;

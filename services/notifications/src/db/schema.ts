@@ -49,6 +49,8 @@ export const deliveries = notificationsSchema.table(
     outcome: text('outcome'),
     /** The order the sender claims in (DELIVERY_PRIORITY): an emergency's first, a reminder last. */
     priority: smallint('priority').notNull().default(1),
+    /** When what it is about fell due (the press, the deadline): lws_due_to_provider_seconds counts from it. */
+    dueSince: at('due_since'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
   },

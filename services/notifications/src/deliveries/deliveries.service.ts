@@ -57,6 +57,7 @@ export class DeliveriesService {
       nextAttemptAt: now,
       userId: e.userId ?? null,
       alarmId: e.alarmId ?? null,
+      dueSince: e.since ? new Date(e.since) : null,
       priority: urgent ? DELIVERY_PRIORITY.emergency : e.purpose.startsWith('reminder_') ? DELIVERY_PRIORITY.reminder : DELIVERY_PRIORITY.alarm,
       createdAt: now,
       updatedAt: now,

@@ -1,0 +1,1 @@
+ALTER TABLE "escalation"."alarms" ADD COLUMN "raised_at" timestamp with time zone;

@@ -1,0 +1,1 @@
+ALTER TABLE "notifications"."deliveries" ADD COLUMN "due_since" timestamp with time zone;
