@@ -220,7 +220,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     expect(await events('escalation.reminder.fired.v1', (e) => e.userId === bad.userId)).toHaveLength(1);
   });
 
-  it('many missed check-ins due at once (more than one pass fires) each open one alarm and text the worker once', async () => {
+  it('many missed check-ins due at once are opened together: each opens one alarm and texts the worker once', async () => {
     const ws = [];
     for (let i = 0; i < 2 * SINGLES_PER_PASS + 5; i++) ws.push(await worker({ minutes: 1, contacts: [] }));
     advance(MINUTE + 1000);
@@ -235,6 +235,12 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     const texts = await expectRequests((r) => alarmIds.has(r.alarmId!) && r.channel === 'sms' && r.toPhone !== undefined && ws.some((w) => w.phone === r.toPhone), ws.length);
     expect(new Set(texts.map((t) => t.toPhone)).size).toBe(ws.length);
     expect(await events('escalation.alarm.opened.v1', (a) => ids.has(a.userId))).toHaveLength(ws.length);
+    // Opened together, not one savepoint each: one (sub)transaction wrote every alarm row.
+    const { rows: [{ writers }] } = await pg.query('select count(distinct xmin::text)::int as writers from escalation.alarms where id = any($1)', [[...alarmIds]]);
+    expect(writers).toBe(1);
+    // Each alarm ran its first two steps (the worker, the monitors) as it opened, and waits for the calls.
+    const { rows: waiting } = await pg.query(`select step, payload->>'index' as index from escalation.deadlines where job_key = any($1)`, [[...alarmIds].map((id) => `alarm:${id}`)]);
+    expect(waiting).toEqual([...alarmIds].map(() => ({ step: 'step', index: '2' })));
   }, 60_000);
 
   it('an emergency raised behind a backlog of due reminders and missed check-ins is fired first, and the missed check-ins before the reminders', async () => {

@@ -6,6 +6,8 @@ import { messaging } from './db/schema';
 import { AlarmsController } from './alarms/alarms.controller';
 import { AlarmsRepository } from './alarms/alarms.repository';
 import { AlarmsService } from './alarms/alarms.service';
+import { AlarmSteps } from './alarms/alarm-steps';
+import { MissedAlarms } from './alarms/missed-alarms';
 import { Notifier } from './alarms/notifier';
 import { RequestTracker } from './alarms/request-tracker';
 import { Auditor } from './deadlines/auditor';
@@ -33,6 +35,8 @@ import { WorkersProjection, type DueNow } from './workers/workers.projection';
     Notifier,
     RequestTracker,
     AlarmsService,
+    AlarmSteps,
+    MissedAlarms,
     CheckinsService,
     ShiftsOwner,
     AlarmMetrics,

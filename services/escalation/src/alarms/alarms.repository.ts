@@ -106,6 +106,29 @@ export class AlarmsRepository {
     return new Map(rows.map((r) => [r.userId, r]));
   }
 
+  /** Many workers in one statement (a pass's missed check-ins). */
+  async workersOf(tx: Tx, userIds: readonly number[]): Promise<Map<number, WorkerRow>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await tx.select().from(workers).where(inArray(workers.userId, [...new Set(userIds)]));
+    return new Map(rows.map((r) => [r.userId, r]));
+  }
+
+  /** Many teams in one statement, as team() reads one. */
+  async teamsOf(tx: Tx, teamIds: readonly number[]): Promise<Map<number, TeamPolicy & { id: number }>> {
+    if (teamIds.length === 0) return new Map();
+    const rows = await tx.select().from(teams).where(and(inArray(teams.id, [...new Set(teamIds)]), isNull(teams.deletedAt)));
+    return new Map(rows.map((row) => [row.id, { id: row.id, monitors: row.monitors, escalationPolicy: row.escalationPolicy, emergencyNumbers: row.emergencyNumbers }]));
+  }
+
+  /** The step each of many alarms is at, in one statement. */
+  async setStepIndexes(tx: Tx, changes: readonly { id: string; stepIndex: number }[]): Promise<void> {
+    if (changes.length === 0) return;
+    await tx.execute(sql`
+      update ${alarms} as a set step_index = u.step_index
+      from jsonb_to_recordset(${JSON.stringify(changes.map((c) => ({ id: c.id, step_index: c.stepIndex })))}::jsonb) as u(id uuid, step_index int)
+      where a.id = u.id`);
+  }
+
   async worker(tx: Tx, userId: number): Promise<WorkerRow | undefined> {
     const [row] = await tx.select().from(workers).where(eq(workers.userId, userId));
     return row;

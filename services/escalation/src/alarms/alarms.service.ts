@@ -1,18 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { CommandMap, EventMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
-import { alarms, calls, notificationRequests, type AlarmKind, type AlarmRow, type CallRow, type DeadlinePayload, type DeadlineRow, type TeamMonitor } from '../db/schema';
+import { alarms, calls, notificationRequests, type AlarmKind, type AlarmRow, type CallRow, type DeadlineRow } from '../db/schema';
 import { alarmKey, DeadlinesRepository, type NextStep } from '../deadlines/deadlines.repository';
 import { dialable } from '../workers/phone';
 import { ownsAlarm, ownsNothing } from './alarm-scope';
 import { AlarmsRepository, type Contact } from './alarms.repository';
-import { callText, contactText, londonTime, monitorsAlarmText, monitorsAlarmTitle, stillOpenText, WORKER_TEXT, workerAlarmText, type AlarmFacts } from './messages';
+import { callText, contactText, londonTime, monitorsAlarmText, monitorsAlarmTitle, stillOpenText, WORKER_TEXT } from './messages';
+import { AlarmSteps, escalatedEvent, facts, labelOf, monitorsOnly, monitorsPush, peopleOf, planNotifyMonitors, planNotifyWorker, requestIds, stepPayload, teamOf } from './alarm-steps';
+import { opening } from './missed-alarms';
 import { Notifier } from './notifier';
-import { duressPolicy, freezePolicy, stepDueAt, watchdogDueAt, type PolicyStep } from './policy';
+import { stepDueAt, watchdogDueAt, type PolicyStep } from './policy';
 
 type AlarmView = CommandMap['escalation.alarm.list.v1']['reply']['alarms'][number];
 type WorkerAlarmView = CommandMap['escalation.alarm.mark_safe.v1']['reply']['alarm'];
@@ -29,42 +30,12 @@ const OUTCOME_LABEL: Record<string, string> = {
   timeout: 'no outcome reported in time',
 };
 
-const facts = (a: AlarmRow): AlarmFacts => ({
-  kind: a.kind,
-  userId: a.userId,
-  workerName: a.workerName,
-  location: a.location,
-  openedAt: a.openedAt,
-  dueAt: a.dueAt,
-  duress: a.duress,
-});
-
-/**
- * Whether the worker's own session may hear of this alarm's steps: not of a duress alarm, nor of
- * one they cancelled with the duress PIN (the PIN would have stopped its steps, so any step they
- * saw after it would tell the person holding their phone which PIN it was).
- */
-const hiddenFromWorker = (a: AlarmRow): boolean => a.duress || a.safeUnderDuress;
-const monitorsOnly = (a: AlarmRow): { duress?: true } => (hiddenFromWorker(a) ? { duress: true } : {});
-
-/** An alarm deadline's payload; an emergency's (duress included) is marked urgent, which the scheduler claims first. */
-const stepPayload = (alarm: Pick<AlarmRow, 'id' | 'kind'>, step: Omit<DeadlinePayload, 'alarmId' | 'urgent'>): DeadlinePayload => ({
-  alarmId: alarm.id,
-  ...step,
-  ...(alarm.kind === 'emergency' ? { urgent: true as const } : {}),
-});
-
-/** Whom an alarm's requests are about; an emergency's (duress included) go on notifications' urgent lane. */
-const requestIds = (alarm: AlarmRow, since: Date) => ({ userId: alarm.userId, alarmId: alarm.id, urgent: alarm.kind === 'emergency', since: since.toISOString() });
 
 /**
  * When a step fell due, which notifications measures to the provider from: the first step's is the
  * emergency's press or the missed deadline (not when escalation heard of it), a later one its own time.
  */
 const stepSince = (alarm: AlarmRow, index: number, due: Date): Date => (index === 0 ? (alarm.raisedAt ?? alarm.dueAt ?? due) : due);
-
-/** The team an alarm's events name: the worker's when it opened, whose admins hear of it (none before teams). */
-const teamOf = (teamId: number | null | undefined): { teamId?: number } => (teamId ? { teamId } : {});
 
 /** A check-in as escalation hears of it: when it reached the server, and when the worker's device says it was made. */
 export interface HeardCheckIn {
@@ -84,6 +55,7 @@ export class AlarmsService {
     private readonly repo: AlarmsRepository,
     private readonly deadlines: DeadlinesRepository,
     private readonly notifier: Notifier,
+    private readonly steps: AlarmSteps,
     @Inject(SETTINGS) private readonly settings: EscalationSettings,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -96,49 +68,14 @@ export class AlarmsService {
     a: { kind: AlarmKind; userId: number; now: Date; dueAt?: Date; raisedAt?: Date; location?: string | null; shiftId?: string | null; emergencyId?: string; duress?: boolean },
   ): Promise<string | undefined> {
     const worker = await this.repo.worker(tx, a.userId);
-    const id = randomUUID();
     // The worker's team, as escalation last heard of it; none known: the organisation's policy and every admin.
     const team = worker?.teamId ? await this.repo.team(tx, worker.teamId) : undefined;
-    const frozen = freezePolicy(a.kind, this.settings.policy, team);
-    const duress = a.kind === 'emergency' && a.duress === true;
-    const policy = duress ? duressPolicy(frozen) : frozen;
-    const location = a.location ?? worker?.location ?? null;
-    const inserted = await tx
-      .insert(alarms)
-      .values({
-        id,
-        userId: a.userId,
-        kind: a.kind,
-        teamId: worker?.teamId ?? null,
-        policy,
-        openedAt: a.now,
-        dueAt: a.dueAt ?? null,
-        workerName: worker?.name ?? null,
-        location,
-        shiftId: a.shiftId ?? worker?.shiftId ?? null,
-        emergencyId: a.emergencyId ?? null,
-        raisedAt: a.raisedAt ?? null,
-        duress,
-        shiftNote: worker?.onShift ? worker.shiftNote : null,
-        lastPosition: worker?.lastPosition ?? null,
-      })
-      .onConflictDoNothing()
-      .returning({ id: alarms.id });
+    const { values, note, opened } = opening(a, worker, team, this.settings);
+    const id = values.id;
+    const inserted = await tx.insert(alarms).values(values).onConflictDoNothing().returning({ id: alarms.id });
     if (inserted.length === 0) return undefined;
-    if (duress) await this.repo.note(tx, id, a.now, `DURESS: the worker entered their duress PIN at ${londonTime(a.now)}; every step runs at once, and nothing is sent to the worker`);
-    else if (a.kind === 'emergency') await this.repo.note(tx, id, a.now, `Emergency raised at ${londonTime(a.now)}`, WORKER_TEXT.requested);
-    else await this.repo.note(tx, id, a.now, `Missed check-in due at ${londonTime(a.dueAt ?? a.now)}`);
-    await emit('escalation.alarm.opened.v1', {
-      alarmId: id,
-      userId: a.userId,
-      kind: a.kind,
-      openedAt: a.now.toISOString(),
-      ...(worker?.name ? { workerName: worker.name } : {}),
-      ...(location ? { location } : {}),
-      ...(a.dueAt ? { dueAt: a.dueAt.toISOString() } : {}),
-      ...(duress ? { duress } : {}),
-      ...teamOf(worker?.teamId),
-    });
+    await this.repo.note(tx, id, a.now, note.text, note.workerText);
+    await emit(opened.subject, opened.data);
     await this.deadlines.put(tx, { jobKey: alarmKey(id), kind: 'alarm', userId: a.userId, step: 'step', dueAt: a.now, payload: stepPayload({ id, kind: a.kind }, { index: 0 }) });
     return id;
   }
@@ -208,37 +145,22 @@ export class AlarmsService {
   /** Runs one step; answers the watchdog deadline when a call round is under way. */
   private async runStep(tx: Tx, emit: Emit, alarm: AlarmRow, step: PolicyStep, index: number, now: Date, since: Date): Promise<NextStep | null> {
     const f = facts(alarm);
-    const escalated = (details: string) =>
-      emit('escalation.alarm.escalated.v1', {
-        alarmId: alarm.id,
-        userId: alarm.userId,
-        step: index,
-        action: step.action,
-        at: now.toISOString(),
-        details,
-        ...monitorsOnly(alarm),
-        ...teamOf(alarm.teamId),
-      });
+    const escalated = (details: string) => {
+      const e = escalatedEvent(alarm, index, step.action, now, details);
+      return emit(e.subject, e.data);
+    };
     const ids = requestIds(alarm, since);
     switch (step.action) {
       case 'notify_worker': {
-        const worker = await this.repo.worker(tx, alarm.userId);
-        await this.notifier.push(tx, emit, { toUserId: alarm.userId }, alarm.kind, monitorsAlarmTitle(f), workerAlarmText(f), ids);
-        const phone = dialable(worker?.phone);
-        if (phone) await this.notifier.text(tx, emit, 'sms', phone, alarm.kind, workerAlarmText(f), ids);
-        else await this.notifier.systemAlert(emit, 'worker_phone_missing', `No phone number known for ${labelOf(alarm)}: the alarm SMS to the worker was not sent`, now, alarm.userId);
-        const details = phone ? `Worker notified by push and SMS to ${phone}` : 'Worker notified by push (no phone number for SMS)';
-        await this.repo.note(tx, alarm.id, now, details);
-        await escalated(details);
+        await this.steps.apply(tx, emit, [planNotifyWorker(alarm, index, await this.repo.worker(tx, alarm.userId), since)], now);
         return null;
       }
       case 'notify_monitors':
       case 'notify_monitor':
       case 'notify_deputy':
       case 'notify_organisation': {
-        const details = await this.notifyMonitors(tx, emit, alarm, step, monitorsAlarmText(f), now, since);
-        await this.repo.note(tx, alarm.id, now, details, WORKER_TEXT.monitorsAlerted);
-        await escalated(details);
+        const people = await this.repo.people(tx, peopleOf(alarm.policy.monitors));
+        await this.steps.apply(tx, emit, [planNotifyMonitors(alarm, index, step, monitorsAlarmText(f), people, now, since)], now);
         return null;
       }
       case 'message_contacts': {
@@ -349,61 +271,6 @@ export class AlarmsService {
     return this.runFrom(tx, emit, alarm, alarm.stepIndex + 1, now);
   }
 
-  /**
-   * Pushes the alarm to the monitors a step names (issue 12): the team's monitors in order, one of
-   * them, or a deputy, each away monitor replaced by their deputy; the organisation's (every admin)
-   * for an alarm with no team, for notify_organisation, and whenever the step would reach nobody,
-   * so an alarm is never told to no one. Answers the note for the alarm's history.
-   */
-  private async notifyMonitors(tx: Tx, emit: Emit, alarm: AlarmRow, step: PolicyStep, body: string, now: Date, since: Date): Promise<string> {
-    const ids = requestIds(alarm, since);
-    const title = monitorsAlarmTitle(facts(alarm));
-    const team = alarm.policy.monitors;
-    const who = team && step.action !== 'notify_organisation' ? await this.teamRecipients(tx, team, step, now) : undefined;
-    if (!who || who.userIds.length === 0) {
-      await this.notifier.push(tx, emit, { toRole: 'monitors' }, alarm.kind, title, body, ids);
-      const why = !team || step.action === 'notify_organisation' ? '' : `: ${who?.why ?? 'no team monitor could be told'}`;
-      return `All monitors notified by push${why}`;
-    }
-    // One request for all of them, as for every admin: a monitor without a push subscription is no failure while another has one.
-    await this.notifier.push(tx, emit, { toUsers: { userIds: who.userIds } }, alarm.kind, title, body, ids);
-    return `${who.label} notified by push`;
-  }
-
-  /** Who of a team a step reaches now: monitors in order, an away one's deputy in their place. */
-  private async teamRecipients(tx: Tx, monitors: TeamMonitor[], step: PolicyStep, now: Date): Promise<{ userIds: number[]; label: string; why?: string }> {
-    const people = await this.repo.people(
-      tx,
-      monitors.flatMap((m) => [m.userId, ...(m.deputyUserId !== undefined ? [m.deputyUserId] : [])]),
-    );
-    const away = (id: number) => (people.get(id)?.awayUntil?.getTime() ?? 0) > now.getTime();
-    // One escalation has not heard of is told all the same: only a deleted account is passed over.
-    const known = (id: number) => !people.get(id)?.deletedAt;
-    const name = (id: number) => people.get(id)?.name ?? `user #${id}`;
-    /** The monitor, or their deputy while they are away; undefined when neither can be told. */
-    const stand = (m: TeamMonitor) => {
-      if (known(m.userId) && !away(m.userId)) return { id: m.userId, label: name(m.userId) };
-      if (m.deputyUserId !== undefined && known(m.deputyUserId) && !away(m.deputyUserId)) {
-        return { id: m.deputyUserId, label: `${name(m.deputyUserId)} (deputy for ${name(m.userId)}, away)` };
-      }
-      return undefined;
-    };
-    if (step.action === 'notify_monitor' || step.action === 'notify_deputy') {
-      const m = monitors[step.position - 1];
-      if (!m) return { userIds: [], label: '', why: `the team has no monitor ${step.position}` };
-      if (step.action === 'notify_monitor') {
-        const s = stand(m);
-        return s ? { userIds: [s.id], label: `Monitor ${step.position}, ${s.label},` } : { userIds: [], label: '', why: `monitor ${step.position} and their deputy are away` };
-      }
-      const d = m.deputyUserId;
-      if (d === undefined || !known(d) || away(d)) return { userIds: [], label: '', why: `monitor ${step.position} has no deputy who can be told` };
-      return { userIds: [d], label: `${name(d)}, deputy for ${name(m.userId)},` };
-    }
-    const stands = monitors.map(stand).filter((x) => x !== undefined);
-    const unique = [...new Map(stands.map((x) => [x.id, x])).values()];
-    return { userIds: unique.map((x) => x.id), label: `Team monitors ${unique.map((x) => x.label).join(', ')}`, why: 'every team monitor and deputy is away' };
-  }
-
   /** Nobody owns the alarm yet and nobody accepted a call: keep escalating. */
   private policyDone(alarm: AlarmRow, now: Date, status: string): Fired {
     if (alarm.state !== 'open' || alarm.callAcceptedAt) return { next: null, status };
@@ -414,8 +281,9 @@ export class AlarmsService {
   private async repeat(tx: Tx, emit: Emit, alarm: AlarmRow, now: Date): Promise<Fired> {
     if (alarm.state !== 'open' || alarm.callAcceptedAt) return { next: null, status: 'alarm_owned' };
     const f = facts(alarm);
-    const reminded = await this.notifyMonitors(tx, emit, alarm, { action: 'notify_monitors', after: 0 }, stillOpenText(f), now, now);
-    await this.repo.note(tx, alarm.id, now, `Still unacknowledged: ${reminded.charAt(0).toLowerCase()}${reminded.slice(1)}`);
+    const people = await this.repo.people(tx, peopleOf(alarm.policy.monitors));
+    const { request, details: reminded } = monitorsPush(alarm, { action: 'notify_monitors', after: 0 }, stillOpenText(f), people, now, now);
+    await this.steps.apply(tx, emit, [{ alarm, index: alarm.stepIndex, action: 'notify_monitors', requests: [request], alerts: [], notes: [{ text: `Still unacknowledged: ${reminded.charAt(0).toLowerCase()}${reminded.slice(1)}` }] }], now);
     const calling = alarm.policy.steps.some((s) => s.action === 'call_emergency_numbers') && alarm.policy.emergencyNumbers.length > 0;
     await emit('escalation.alarm.escalated.v1', {
       alarmId: alarm.id,
@@ -715,7 +583,6 @@ export class AlarmsService {
 }
 
 
-const labelOf = (a: AlarmRow) => a.workerName ?? `worker #${a.userId}`;
 
 function toView(a: AlarmRow, history: string[], names: Map<number, string>): AlarmView {
   const iso = (d: Date | null) => (d ? d.toISOString() : undefined);

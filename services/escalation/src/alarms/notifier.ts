@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventMap } from '@lws/contracts';
+import type { PendingEvent } from '@lws/messaging';
 import { CLOCK, type Clock, type Emit, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
 import { notificationRequests } from '../db/schema';
@@ -59,7 +60,7 @@ export class Notifier {
   }
 }
 
-type RequestSpec = Omit<Request, 'requestId' | 'title' | 'body'> & { title?: string; body: string };
+export type RequestSpec = Omit<Request, 'requestId' | 'title' | 'body'> & { title?: string; body: string };
 /** Whom a request is about; urgent: an emergency's, sent on notifications' urgent lane. */
 type RequestAbout = { userId: number; alarmId?: string; urgent?: boolean };
 
@@ -69,6 +70,11 @@ type RequestAbout = { userId: number; alarmId?: string; urgent?: boolean };
  */
 export function emitRequest(emit: Emit, request: Request, urgent: boolean): Promise<unknown> {
   return urgent ? emit('escalation.notification.urgent.v1', { request }) : emit('escalation.notification.requested.v1', request);
+}
+
+/** The event a request is written as: an emergency's on the urgent subject, the rest as requested. */
+export function urgentOrNot(request: Request, urgent: boolean): PendingEvent {
+  return urgent ? { subject: 'escalation.notification.urgent.v1', data: { request } } : { subject: 'escalation.notification.requested.v1', data: request };
 }
 
 /** The request event itself, for callers that write events in batches (the scheduler). */

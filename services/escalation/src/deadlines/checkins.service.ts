@@ -66,6 +66,22 @@ export class CheckinsService {
     return this.afterReminder(row, step, due, now);
   }
 
+  /**
+   * A claimed row whose step is the missed check-in, with the deadline it missed, when the owner's
+   * answer lets it stand (shifts holds the same deadline, or could not be asked): what the
+   * scheduler opens alarms for together (MissedAlarms). Undefined for any other row, which fire() takes.
+   */
+  standingMiss(row: DeadlineRow, now: Date, owner: OwnerAnswer = { kind: 'unavailable' }): { due: Date; shiftId: string | null } | undefined {
+    if (row.kind !== 'checkin' || !isCheckinStep(row.step)) return undefined;
+    const { due, shiftId, step } = this.stepOf(row, now);
+    if (step !== 'missed') return undefined;
+    if (owner.kind === 'known') {
+      const view = owner.view;
+      if (!view.onShift || !view.shiftId || !view.nextCheckInAt || new Date(view.nextCheckInAt).getTime() > now.getTime()) return undefined;
+    }
+    return { due, shiftId: shiftId || null };
+  }
+
   /** Applies the owner's newer state when escalation's copy is behind it; undefined when the deadline stands. */
   private async behindOwner(tx: Tx, emit: Emit, row: DeadlineRow, due: Date, now: Date, owner: OwnerAnswer): Promise<Fired | undefined> {
     if (owner.kind !== 'known') return undefined;

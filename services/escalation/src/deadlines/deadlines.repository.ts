@@ -35,6 +35,29 @@ export class DeadlinesRepository {
         kind = excluded.kind, user_id = excluded.user_id, version = d.version + 1, attempts = 0, last_error = null`);
   }
 
+  /** put() for many deadlines in one statement. */
+  async putMany(tx: Tx, specs: readonly DeadlineSpec[]): Promise<void> {
+    if (specs.length === 0) return;
+    const rows = specs.map((d) => ({ job_key: d.jobKey, kind: d.kind, user_id: d.userId, step: d.step, due_at: d.dueAt.toISOString(), payload: d.payload }));
+    await tx.execute(sql`
+      insert into ${deadlines} as d (job_key, kind, user_id, step, due_at, version, payload)
+      select u.job_key, u.kind, u.user_id, u.step, u.due_at, 1, u.payload
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as u(job_key text, kind text, user_id int, step text, due_at timestamptz, payload jsonb)
+      on conflict (job_key) do update set step = excluded.step, due_at = excluded.due_at, payload = excluded.payload,
+        kind = excluded.kind, user_id = excluded.user_id, version = d.version + 1, attempts = 0, last_error = null`);
+  }
+
+  /** Deletes claimed rows, each only at the version it was claimed at; answers the job keys deleted. */
+  async removeMany(tx: Tx, claimed: readonly DeadlineRow[]): Promise<Set<string>> {
+    if (claimed.length === 0) return new Set();
+    const { rows } = (await tx.execute(sql`
+      delete from ${deadlines} as d
+      using jsonb_to_recordset(${JSON.stringify(claimed.map((c) => ({ job_key: c.jobKey, version: c.version })))}::jsonb) as u(job_key text, version int)
+      where d.job_key = u.job_key and d.version = u.version
+      returning d.job_key`)) as unknown as { rows: { job_key: string }[] };
+    return new Set(rows.map((r) => r.job_key));
+  }
+
   async remove(tx: Tx, jobKey: string): Promise<boolean> {
     const gone = await tx.delete(deadlines).where(eq(deadlines.jobKey, jobKey)).returning({ jobKey: deadlines.jobKey });
     return gone.length > 0;

@@ -2,10 +2,11 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import { backoffDelay, errorMessage, type PendingEvent, type RetryBackoff } from '@lws/messaging';
 import { CLOCK, LOGGER, metrics, OutageLog, priorityLabel, Readiness, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
 import { SERVICE_NAME, SETTINGS, type EscalationSettings } from '../config';
-import type { DeadlineRow } from '../db/schema';
+import { PRIORITY, type DeadlineRow } from '../db/schema';
 import type { AlarmScope } from '../alarms/alarm-scope';
 import { AlarmsRepository } from '../alarms/alarms.repository';
 import { AlarmsService, type Fired } from '../alarms/alarms.service';
+import { MissedAlarms, type Missed } from '../alarms/missed-alarms';
 import { CheckinsService } from './checkins.service';
 import { alarmKey, DeadlinesRepository } from './deadlines.repository';
 import { ShiftsOwner, type OwnerAnswer } from './shifts-owner';
@@ -26,11 +27,18 @@ export const STALL_MS = 10_000;
  */
 export const STEP_RETRY: RetryBackoff = { initialMs: 5_000, maxMs: 60_000 };
 /**
- * Missed check-ins and alarm steps fired per pass, each in a savepoint of its own. Nothing a pass
- * fires is visible until it commits, so when many fall due at once a few at a time reach people
- * sooner (and the other lane takes the next ones meanwhile); the rest stay due for the next pass.
+ * Alarm steps fired one by one per pass, each in a savepoint of its own (missed check-ins are
+ * opened together, below). Nothing a pass fires is visible until it commits, so when many fall due
+ * at once a few at a time reach people sooner (and the other lanes take the next ones meanwhile);
+ * the rest stay due for the next pass.
  */
 export const SINGLES_PER_PASS = 20;
+/**
+ * Emergencies, missed check-ins and alarm steps claimed per pass. Missed check-ins are opened
+ * together (MissedAlarms), so a flood of them goes in passes of this many; once they fill a pass,
+ * no reminder is claimed.
+ */
+export const URGENT_PER_PASS = 200;
 
 /**
  * Fires due deadlines. One pass claims up to a batch of due rows in one transaction (FOR UPDATE
@@ -57,6 +65,7 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly deadlines: DeadlinesRepository,
     private readonly checkins: CheckinsService,
     private readonly alarms: AlarmsService,
+    private readonly missed: MissedAlarms,
     private readonly alarmsRepo: AlarmsRepository,
     private readonly owner: ShiftsOwner,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
@@ -163,7 +172,7 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
   private claimAndFire(scope: AlarmScope): Promise<{ results: PassResult[]; more: boolean }> {
     const now = this.clock();
     return this.uow.run(async (tx, emit, afterCommit) => {
-      const rows = await this.deadlines.claimDue(tx, now, { limit: this.settings.batchSize, urgentLimit: SINGLES_PER_PASS }, scope);
+      const rows = await this.deadlines.claimDue(tx, now, { limit: this.settings.batchSize, urgentLimit: URGENT_PER_PASS }, scope);
       const checkins = rows.filter((r) => r.kind === 'checkin');
       const recipients = checkins.length > 0 ? await this.alarmsRepo.recipients(tx, [...new Set(checkins.map((r) => r.userId))]) : new Map();
       const planned: Planned[] = [];
@@ -179,20 +188,47 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
         else single.push(row);
       }
       const results = new Map<DeadlineRow, PassResult>();
-      const urgent = single.slice(0, SINGLES_PER_PASS);
       // One question to shifts for every missed check-in of the pass: does the deadline still stand?
-      const missed = urgent.filter((r) => this.checkins.missedAt(r, now)).map((r) => r.userId);
-      const owner = await this.owner.current(missed);
-      // Emergencies, then missed check-ins and alarm steps (claimed in that order): the urgent ones.
-      // An alarm a missed check-in opens runs its first step here too, not a pass later.
-      const opened: DeadlineRow[] = [];
-      for (const row of urgent) {
+      const owner = await this.owner.current(single.filter((r) => this.checkins.missedAt(r, now)).map((r) => r.userId));
+      const standing: Missed[] = [];
+      const others: DeadlineRow[] = [];
+      for (const row of single) {
+        const miss = this.checkins.standingMiss(row, now, owner.get(row.userId));
+        if (miss) standing.push({ row, ...miss });
+        else others.push(row);
+      }
+      // Claimed most urgent first: emergencies, then the missed check-ins (opened together, with
+      // their first steps), then alarm steps and the rest, at most SINGLES_PER_PASS of those one by one.
+      const emergencies = others.filter((r) => r.priority === PRIORITY.emergency);
+      const rest = others.filter((r) => r.priority !== PRIORITY.emergency).slice(0, Math.max(0, SINGLES_PER_PASS - emergencies.length));
+      const followUps: DeadlineRow[] = [];
+      const fire = async (row: DeadlineRow) => {
         const fired = await this.fireOne(tx, emit, row, now, owner.get(row.userId));
         results.set(row, fired.result);
         const first = fired.opened ? await this.deadlines.lock(tx, alarmKey(fired.opened)) : undefined;
-        if (first) opened.push(first);
+        if (first) followUps.push(first);
+      };
+      for (const row of emergencies) await fire(row);
+      if (standing.length > 0) {
+        let batch: Awaited<ReturnType<MissedAlarms['open']>> | undefined;
+        try {
+          batch = await tx.transaction((sp) => this.missed.open(sp, emit, standing, now));
+        } catch (err) {
+          this.logger.error({ err, rows: standing.length }, 'opening missed check-in alarms together failed; opening them one by one');
+        }
+        if (batch) {
+          for (const m of standing) results.set(m.row, result(m.row, 'missed_check_in'));
+          for (const id of batch.followUps) {
+            const first = await this.deadlines.lock(tx, alarmKey(id));
+            if (first) followUps.push(first);
+          }
+        } else {
+          for (const m of standing) await fire(m.row);
+        }
       }
-      for (const row of opened) results.set(row, (await this.fireOne(tx, emit, row, now)).result);
+      for (const row of rest) await fire(row);
+      // An alarm opened here runs its first step here too, not a pass later.
+      for (const row of followUps) results.set(row, (await this.fireOne(tx, emit, row, now)).result);
       if (planned.length > 0) {
         let batched: Map<DeadlineRow, PassResult> | undefined;
         try {
@@ -202,7 +238,7 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
         }
         for (const p of planned) results.set(p.row, batched?.get(p.row) ?? (await this.fireOne(tx, emit, p.row, now)).result);
       }
-      afterCommit(() => this.observe([...rows, ...opened], results));
+      afterCommit(() => this.observe([...rows, ...followUps], results));
       // Rows left for the next pass (beyond SINGLES_PER_PASS) are unchanged and due: it runs at once.
       return { results: rows.flatMap((row) => results.get(row) ?? []), more: rows.length >= this.settings.batchSize || single.length > 0 };
     });
