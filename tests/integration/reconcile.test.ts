@@ -10,7 +10,7 @@
 import { Client } from 'pg';
 import request from 'supertest';
 import { RpcClient } from '@lws/messaging';
-import { Reconciler, type RoundResult } from '@lws/escalation';
+import { Reconciler, Scheduler, type RoundResult } from '@lws/escalation';
 import { eventually } from '@lws/testing';
 import { nextMobile } from './support/accounts';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
@@ -24,6 +24,7 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
   let db: Client;
   let admin: request.Agent;
   let reconciler: Reconciler;
+  let scheduler: Scheduler;
 
   beforeAll(async () => {
     // Rounds run when the test says (the start-up round finds an empty copy equal to an empty owner).
@@ -37,6 +38,7 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     const escalation = t.stack.services.find((s) => s.name === 'escalation');
     if (!escalation || !('app' in escalation)) throw new Error('no escalation service in the stack');
     reconciler = escalation.app.get(Reconciler, { strict: false });
+    scheduler = escalation.app.get(Scheduler, { strict: false });
   }, 120_000);
 
   afterAll(async () => {
@@ -379,5 +381,19 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     expect(summary).toHaveLength(1);
     expect(summary[0].details).toMatch(/^Reconciliation with identity repaired 12 copies whose change was lost \(profile_stale 12\): workers \d+, \d+, \d+ and 9 more/);
     expect(await repairAlerts(userIds)).toEqual([]);
+  });
+  it('waits while the scheduler is behind (an alarm flood comes first), and runs once it has caught up', async () => {
+    const userId = await newWorker('Rhys Behind');
+    await startShift(userId);
+    expect(await reconciler.waitsFor('shifts')).toBeUndefined();
+    await scheduler.stop();
+    try {
+      // The worker's next step has been due for a minute and the scheduler has not fired it.
+      await db.query(`update escalation.deadlines set due_at = now() - interval '60 seconds' where job_key = $1`, [`checkin:${userId}`]);
+      expect(await reconciler.waitsFor('shifts')).toBe('the scheduler');
+    } finally {
+      scheduler.start();
+    }
+    await eventually(async () => (await reconciler.waitsFor('shifts')) === undefined, 20_000, 100);
   });
 });

@@ -101,6 +101,18 @@ export class DeadlinesRepository {
     return rows;
   }
 
+  /** Seconds since the oldest due deadline fell due (0: none due): one index probe per priority. */
+  async oldestDueAgeSeconds(tx: Tx, now: Date): Promise<number> {
+    const oldest = sql.join(
+      PRIORITIES.map((p) => sql`(select min(due_at) from ${deadlines} where priority = ${p} and due_at <= ${now.toISOString()}::timestamptz)`),
+      sql`, `,
+    );
+    const { rows } = (await tx.execute(sql`select coalesce(extract(epoch from ${now.toISOString()}::timestamptz - least(${oldest})), 0)::float8 as age`)) as unknown as {
+      rows: { age: number }[];
+    };
+    return Math.max(0, Number(rows[0]?.age ?? 0));
+  }
+
   /**
    * A claimed step failed: it is tried again after `retryAt`, and the row keeps the count of tries
    * and the last error (fenced by the claimed version, like advance()).

@@ -114,6 +114,11 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     return !this.stopped && performance.now() - this.lastPassAt <= STALL_MS;
   }
 
+  /** How long the oldest due step has waited (0: none due): how far behind the scheduler is. */
+  async behindSeconds(): Promise<number> {
+    return this.uow.run((tx) => this.deadlines.oldestDueAgeSeconds(tx, this.clock()));
+  }
+
   /** Something became due now (a consumer wrote it): run a pass without waiting for the tick. */
   wake(): void {
     if (this.stopped) return;

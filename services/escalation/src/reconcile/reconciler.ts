@@ -14,6 +14,8 @@ import { bucketChunks, chunk, FETCH_CONCURRENCY, inParallel, type Owner, type Re
 /** A round put off for a consumer's backlog is tried again this soon, and put off this long at most. */
 const BACKLOG_RETRY_MS = 1000;
 const MAX_BACKLOG_WAIT_MS = 5 * 60_000;
+/** A scheduler whose oldest due step waits longer than this is behind: reconciliation waits for it. */
+const SCHEDULER_BEHIND_MS = 5_000;
 /** How long past a period a lease holds: room for a slow round before another replica takes over. */
 const LEASE_MARGIN_MS = 30_000;
 /** Line hashes per fetch (about 25 bytes each: a reply well under NATS's 1 MB), and workers compared per fetch. */
@@ -138,19 +140,32 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
    * minutes is no reason to leave the copy unrepaired (it pages of its own, LwsConsumerLagging).
    */
   private async behind(side: ReconcileSide): Promise<boolean> {
-    const lag = await this.consumers.lag(side.owner);
-    if (lag.pending > 0 && lag.oldestAgeSeconds * 1000 > this.settings.reconcileGraceMs) {
+    const waiting = await this.waitsFor(side.owner);
+    if (waiting) {
       const since = this.backlogSince.get(side.owner) ?? Date.now();
       this.backlogSince.set(side.owner, since);
       if (Date.now() - since > MAX_BACKLOG_WAIT_MS) {
-        this.logger.warn({ owner: side.owner, pending: lag.pending, waitedMs: Date.now() - since }, `reconciling with ${side.owner} although escalation's consumer is still behind`);
+        this.logger.warn({ owner: side.owner, waitingFor: waiting, waitedMs: Date.now() - since }, `reconciling with ${side.owner} although ${waiting} is still behind`);
         return false;
       }
-      this.logger.debug({ owner: side.owner, pending: lag.pending, oldestAgeSeconds: lag.oldestAgeSeconds }, 'reconciliation waits for the consumer to catch up');
+      this.logger.debug({ owner: side.owner, waitingFor: waiting }, 'reconciliation waits for escalation to catch up');
       return true;
     }
     this.backlogSince.delete(side.owner);
     return false;
+  }
+
+  /**
+   * What a round with this owner would wait for now: escalation's consumer of its events, whose
+   * backlog it would "repair" a moment before it arrives; or the scheduler, whose due steps (an
+   * alarm flood) come first: a round's repairs would compete with them for the database, and a
+   * missed check-in still due is no difference to repair. Undefined: nothing, the round may run.
+   */
+  async waitsFor(owner: Owner): Promise<'the consumer' | 'the scheduler' | undefined> {
+    const lag = await this.consumers.lag(owner);
+    if (lag.pending > 0 && lag.oldestAgeSeconds * 1000 > this.settings.reconcileGraceMs) return 'the consumer';
+    if ((await this.scheduler.behindSeconds()) * 1000 > SCHEDULER_BEHIND_MS) return 'the scheduler';
+    return undefined;
   }
 
   /** One round with one owner; undefined when another replica holds its lease. */
