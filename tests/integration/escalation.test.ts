@@ -38,6 +38,9 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
   let answering: Promise<void> | undefined;
   /** Called each time escalation asks notifications which requests it took. */
   let asked: (() => void) | undefined;
+  /** The same for shifts, asked whether missed check-ins' deadlines stand. */
+  let ownerAnswering: Promise<void> | undefined;
+  let ownerAsked: (() => void) | undefined;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -59,6 +62,13 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     });
     rpc = await RpcClient.create({ mode: 'in-process', bus });
     // notifications, as far as escalation's request tracking asks it: which requests it has taken.
+    // shifts, as far as the scheduler asks it before a missed check-in alarm: it knows none of these
+    // workers (so every deadline stands), and answers when the test lets it.
+    bus.serve('shifts.worker.states.v1', async () => {
+      ownerAsked?.();
+      await ownerAnswering;
+      return { response: { workers: [] } };
+    });
     bus.serve('notifications.requests.taken.v1', async (data) => {
       asked?.();
       await answering;
@@ -297,6 +307,31 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     const opened = await events('escalation.alarm.opened.v1', (a) => backlog.has(a.userId) || a.alarmId === emergencyAlarm);
     for (const a of opened) await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: 7, verdict: 'false_alarm', note: 'Priority test' });
   }, 90_000);
+
+  it('asks shifts whether a missed check-in stands with no row held, then opens the alarm; a check-in meanwhile wins', async () => {
+    const w = await worker({ minutes: 1, contacts: [] });
+    const late = await worker({ minutes: 1, contacts: [] });
+    let answer!: () => void;
+    ownerAnswering = new Promise((resolve) => (answer = resolve));
+    const askedNow = new Promise<void>((resolve) => (ownerAsked = resolve));
+    try {
+      advance(MINUTE + 1000);
+      await askedNow;
+      // While shifts takes its time, the deadlines are free: a check-in's event can move one.
+      const lock = await pg.query('select step from escalation.deadlines where job_key = $1 for update nowait', [`checkin:${w.userId}`]);
+      expect(lock.rows).toEqual([{ step: 'missed' }]);
+      const next = nowMs + 60 * MINUTE;
+      await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: late.shiftId, userId: late.userId, location: 'Depot', checkedInAt: iso(nowMs), nextCheckInAt: iso(next) });
+      await eventually(async () => (await deadline(late.userId))?.due_at.getTime() === next - 5 * MINUTE, 10_000, 20);
+    } finally {
+      ownerAsked = undefined;
+      answer();
+      ownerAnswering = undefined;
+    }
+    await alarmOf(w.userId);
+    await rpc.send('escalation.deadline.process_due.v1', {});
+    expect(await events('escalation.alarm.opened.v1', (a) => a.userId === late.userId)).toEqual([]);
+  });
 
   it('a check-in before T cancels the pending steps and schedules the next deadline', async () => {
     const w = await worker();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Tx } from '@lws/platform';
 import { deadlineScopeSql, type AlarmScope } from '../alarms/alarm-scope';
 import { deadlines, PRIORITIES, PRIORITY, type DeadlinePayload, type DeadlineRow } from '../db/schema';
@@ -99,6 +99,38 @@ export class DeadlinesRepository {
       );
     }
     return rows;
+  }
+
+  /**
+   * Leases claimed rows until `until`: their due time moves there (no scheduler claims them
+   * meanwhile) and their version on, which fences out the claim they were taken with. Answers the
+   * leased rows, which retake() takes back.
+   */
+  async lease(tx: Tx, claimed: readonly DeadlineRow[], until: Date): Promise<DeadlineRow[]> {
+    if (claimed.length === 0) return [];
+    const { rows } = (await tx.execute(sql`
+      update ${deadlines} as d set due_at = ${until.toISOString()}::timestamptz, version = d.version + 1
+      from jsonb_to_recordset(${JSON.stringify(claimed.map((c) => ({ job_key: c.jobKey, version: c.version })))}::jsonb) as u(job_key text, version int)
+      where d.job_key = u.job_key and d.version = u.version
+      returning d.job_key`)) as unknown as { rows: { job_key: string }[] };
+    const leased = new Set(rows.map((r) => r.job_key));
+    return claimed.filter((c) => leased.has(c.jobKey)).map((c) => ({ ...c, dueAt: until, version: c.version + 1 }));
+  }
+
+  /** Takes leased rows back (waiting for a writer holding one): those still at their lease, in the order leased. */
+  async retake(tx: Tx, leased: readonly DeadlineRow[]): Promise<DeadlineRow[]> {
+    if (leased.length === 0) return [];
+    const rows = await tx
+      .select()
+      .from(deadlines)
+      .where(inArray(deadlines.jobKey, leased.map((l) => l.jobKey)))
+      .orderBy(asc(deadlines.jobKey))
+      .for('update');
+    const current = new Map(rows.map((r) => [r.jobKey, r]));
+    return leased.flatMap((l) => {
+      const row = current.get(l.jobKey);
+      return row && row.version === l.version ? [row] : [];
+    });
   }
 
   /** Seconds since the oldest due deadline fell due (0: none due): one index probe per priority. */

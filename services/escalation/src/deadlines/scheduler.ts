@@ -39,6 +39,8 @@ export const SINGLES_PER_PASS = 20;
  * no reminder is claimed.
  */
 export const URGENT_PER_PASS = 200;
+/** A lease outlasts shifts' answer (ESCALATION_OWNER_CHECK_TIMEOUT_MS) by this much. */
+const LEASE_MARGIN_MS = 3_000;
 
 /**
  * Fires due deadlines. One pass claims up to a batch of due rows in one transaction (FOR UPDATE
@@ -174,9 +176,17 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     }
   }
 
-  private claimAndFire(scope: AlarmScope): Promise<{ results: PassResult[]; more: boolean }> {
+  /**
+   * One pass, in two transactions when missed check-ins are due. The first claims the due rows and
+   * fires all but the missed check-ins; those it leases instead (their due time moved a few seconds
+   * on, so no other lane or replica takes them) and commits, so that shifts is asked whether their
+   * deadlines stand with no row held. The second takes the leased rows back, at the lease's version
+   * (a check-in that moved one meanwhile wins), and opens their alarms. A pass that dies between
+   * the two leaves the rows due when the lease ends: nothing is lost, only seconds.
+   */
+  private async claimAndFire(scope: AlarmScope): Promise<{ results: PassResult[]; more: boolean }> {
     const now = this.clock();
-    return this.uow.run(async (tx, emit, afterCommit) => {
+    const first = await this.uow.run(async (tx, emit, afterCommit) => {
       const rows = await this.deadlines.claimDue(tx, now, { limit: this.settings.batchSize, urgentLimit: URGENT_PER_PASS }, scope);
       const checkins = rows.filter((r) => r.kind === 'checkin');
       const recipients = checkins.length > 0 ? await this.alarmsRepo.recipients(tx, [...new Set(checkins.map((r) => r.userId))]) : new Map();
@@ -192,28 +202,45 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
         if (plan) planned.push({ row, ...plan });
         else single.push(row);
       }
-      const results = new Map<DeadlineRow, PassResult>();
-      // One question to shifts for every missed check-in of the pass: does the deadline still stand?
-      const owner = await this.owner.current(single.filter((r) => this.checkins.missedAt(r, now)).map((r) => r.userId));
-      const standing: Missed[] = [];
-      const others: DeadlineRow[] = [];
-      for (const row of single) {
-        const miss = this.checkins.standingMiss(row, now, owner.get(row.userId));
-        if (miss) standing.push({ row, ...miss });
-        else others.push(row);
-      }
-      // Claimed most urgent first: emergencies, then the missed check-ins (opened together, with
-      // their first steps), then alarm steps and the rest, at most SINGLES_PER_PASS of those one by one.
+      const missed = single.filter((r) => this.checkins.missedAt(r, now));
+      const leased = await this.deadlines.lease(tx, missed, new Date(now.getTime() + this.leaseMs()));
+      const others = single.filter((r) => !missed.includes(r));
+      // Claimed most urgent first: emergencies, then alarm steps and the rest, at most
+      // SINGLES_PER_PASS of those one by one; the missed check-ins follow in the second transaction.
       const emergencies = others.filter((r) => r.priority === PRIORITY.emergency);
       const rest = others.filter((r) => r.priority !== PRIORITY.emergency).slice(0, Math.max(0, SINGLES_PER_PASS - emergencies.length));
+      const results = new Map<DeadlineRow, PassResult>();
+      const followUps = await this.fireSingles(tx, emit, [...emergencies, ...rest], now, new Map(), results);
+      // Reminders wait while missed check-ins are being opened: they go in the next pass.
+      if (planned.length > 0 && leased.length === 0) {
+        let batched: Map<DeadlineRow, PassResult> | undefined;
+        try {
+          batched = await tx.transaction((sp) => this.fireReminders(sp, emit, planned));
+        } catch (err) {
+          this.logger.error({ err, rows: planned.length }, 'batched reminders failed; firing them one by one');
+        }
+        for (const p of planned) results.set(p.row, batched?.get(p.row) ?? (await this.fireOne(tx, emit, p.row, now)).result);
+      }
+      afterCommit(() => this.observe([...rows, ...followUps], results));
+      // Rows left for the next pass (beyond SINGLES_PER_PASS, reminders behind missed check-ins) are unchanged and due: it runs at once.
+      return { rows, results, leased, more: rows.length >= this.settings.batchSize || single.length > 0 };
+    });
+    const results = first.rows.flatMap((row) => first.results.get(row) ?? []);
+    if (first.leased.length === 0) return { results, more: first.more };
+
+    // One question to shifts for every missed check-in of the pass, with no row held: does the deadline still stand?
+    const owner = await this.owner.current(first.leased.map((r) => r.userId));
+    const opened = await this.uow.run(async (tx, emit, afterCommit) => {
+      const held = await this.deadlines.retake(tx, first.leased);
+      const standing: Missed[] = [];
+      const moved: DeadlineRow[] = [];
+      for (const row of held) {
+        const miss = this.checkins.standingMiss(row, now, owner.get(row.userId));
+        if (miss) standing.push({ row, ...miss });
+        else moved.push(row);
+      }
+      const results = new Map<DeadlineRow, PassResult>();
       const followUps: DeadlineRow[] = [];
-      const fire = async (row: DeadlineRow) => {
-        const fired = await this.fireOne(tx, emit, row, now, owner.get(row.userId));
-        results.set(row, fired.result);
-        const first = fired.opened ? await this.deadlines.lock(tx, alarmKey(fired.opened)) : undefined;
-        if (first) followUps.push(first);
-      };
-      for (const row of emergencies) await fire(row);
       if (standing.length > 0) {
         let batch: Awaited<ReturnType<MissedAlarms['open']>> | undefined;
         try {
@@ -224,39 +251,49 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
         if (batch) {
           for (const m of standing) results.set(m.row, result(m.row, 'missed_check_in'));
           for (const id of batch.followUps) {
-            const first = await this.deadlines.lock(tx, alarmKey(id));
-            if (first) followUps.push(first);
+            const step = await this.deadlines.lock(tx, alarmKey(id));
+            if (step) followUps.push(step);
           }
         } else {
-          for (const m of standing) await fire(m.row);
+          moved.unshift(...standing.map((m) => m.row));
         }
       }
-      for (const row of rest) await fire(row);
+      followUps.push(...(await this.fireSingles(tx, emit, moved, now, owner, results)));
       // An alarm opened here runs its first step here too, not a pass later.
       for (const row of followUps) results.set(row, (await this.fireOne(tx, emit, row, now)).result);
-      if (planned.length > 0) {
-        let batched: Map<DeadlineRow, PassResult> | undefined;
-        try {
-          batched = await tx.transaction((sp) => this.fireReminders(sp, emit, planned));
-        } catch (err) {
-          this.logger.error({ err, rows: planned.length }, 'batched reminders failed; firing them one by one');
-        }
-        for (const p of planned) results.set(p.row, batched?.get(p.row) ?? (await this.fireOne(tx, emit, p.row, now)).result);
-      }
-      afterCommit(() => this.observe([...rows, ...followUps], results));
-      // Rows left for the next pass (beyond SINGLES_PER_PASS) are unchanged and due: it runs at once.
-      return { results: rows.flatMap((row) => results.get(row) ?? []), more: rows.length >= this.settings.batchSize || single.length > 0 };
+      // Late from when they fell due, not from the lease.
+      const dueAt = new Map(first.rows.map((r) => [r.jobKey, r.dueAt]));
+      afterCommit(() => this.observe([...held, ...followUps], results, dueAt));
+      return held.flatMap((row) => results.get(row) ?? []);
     });
+    return { results: [...results, ...opened], more: true };
+  }
+
+  /** Fires rows one by one, each in its savepoint; answers the deadlines of the alarms they opened, whose first steps run next. */
+  private async fireSingles(tx: Tx, emit: Emit, rows: DeadlineRow[], now: Date, owner: Map<number, OwnerAnswer>, results: Map<DeadlineRow, PassResult>): Promise<DeadlineRow[]> {
+    const followUps: DeadlineRow[] = [];
+    for (const row of rows) {
+      const fired = await this.fireOne(tx, emit, row, now, owner.get(row.userId));
+      results.set(row, fired.result);
+      const step = fired.opened ? await this.deadlines.lock(tx, alarmKey(fired.opened)) : undefined;
+      if (step) followUps.push(step);
+    }
+    return followUps;
+  }
+
+  /** How long missed check-ins are leased while shifts is asked: its answer's timeout and a margin. */
+  private leaseMs(): number {
+    return this.settings.ownerCheckTimeoutMs + LEASE_MARGIN_MS;
   }
 
   /** Once committed, each step counts as fired: how late, and what it did. */
-  private observe(rows: DeadlineRow[], results: Map<DeadlineRow, PassResult>): void {
+  private observe(rows: DeadlineRow[], results: Map<DeadlineRow, PassResult>, dueAt = new Map<string, Date>()): void {
     const firedAt = this.clock().getTime();
     for (const row of rows) {
       const r = results.get(row);
       if (!r) continue;
       metrics.stepsFired.inc({ service: SERVICE_NAME, step: r.step, status: r.status });
-      const late = Math.max(0, firedAt - row.dueAt.getTime()) / 1000;
+      const late = Math.max(0, firedAt - (dueAt.get(row.jobKey) ?? row.dueAt).getTime()) / 1000;
       metrics.deadlineLateness.observe({ service: SERVICE_NAME, kind: row.kind }, late);
       metrics.chainWait.observe({ service: SERVICE_NAME, stage: 'scheduler', priority: priorityLabel(row.priority) }, late);
     }
