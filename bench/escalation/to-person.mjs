@@ -7,16 +7,21 @@
 // PostgreSQL, NATS and Redis, over loopback; this process is the provider and the admin's browser.
 // Missed = not seen by window end + MARGIN; duplicated = seen more than once.
 //
-//   node bench/escalation/to-person.mjs [--workers N] [--missing M] [--spread-s S] [--lead-s S] [--margin-s S]
+//   node bench/escalation/to-person.mjs [--workers N] [--missing M] [--spread-s S] [--lead-s S] [--margin-s S] [--emergencies E]
 //
 // --missing M: only the first M workers miss their check-in in the window (default: all N); the
 // others stay on shift with a deadline an hour later, as most of a large workforce is at any time.
+// --emergencies E (default 5, 0 for none): E more workers, real for the gateway (created, signed in,
+// an emergency contact, on shift through the API), each press the emergency button once, evenly
+// through the window (at 1/(E+1), 2/(E+1), ... of it); measured from the press to the provider
+// receiving the first SMS or call to that worker's contact (issue 27: a flood must not bury one).
+// The stack's CPU (its process and its PostgreSQL backends) over the window, per alarm opened, is printed too.
 //
 // BENCH_NODE_ARGS passes flags to the stack process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -25,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connect } from 'nats';
 import pg from 'pg';
+import { allReached, pressEmergencies, seedEmergencyWorkers, summarizeEmergencies } from './emergencies.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -37,6 +43,7 @@ const { values: args } = parseArgs({
     'spread-s': { type: 'string', default: '150' },
     'lead-s': { type: 'string', default: '40' },
     'margin-s': { type: 'string', default: '30' },
+    emergencies: { type: 'string', default: '5' },
   },
 });
 const WORKERS = Number(args.workers);
@@ -45,11 +52,15 @@ const MISSING = Number(args.missing ?? args.workers);
 const SPREAD_S = Number(args['spread-s']);
 const LEAD_S = Number(args['lead-s']);
 const MARGIN_S = Number(args['margin-s']);
+const EMERGENCIES = Number(args.emergencies);
 if (!(Number.isInteger(WORKERS) && WORKERS >= 1 && WORKERS <= 200_000)) throw new Error('--workers must be a whole number 1..200000');
 if (!(Number.isInteger(MISSING) && MISSING >= 1 && MISSING <= WORKERS)) throw new Error('--missing must be a whole number 1..--workers');
 if (!(LEAD_S >= 20 && LEAD_S <= 180)) throw new Error('--lead-s must be 20..180 (seeding happens before the first deadline)');
 if (!(SPREAD_S >= 1 && SPREAD_S <= 600) || !(MARGIN_S >= 5 && MARGIN_S <= 300)) throw new Error('--spread-s 1..600, --margin-s 5..300');
+if (!(Number.isInteger(EMERGENCIES) && EMERGENCIES >= 0 && EMERGENCIES <= 100)) throw new Error('--emergencies must be a whole number 0..100');
 const TARGET = { p99: 2000, max: 5000 };
+/** Issue 27: from the press to the first SMS or call to the worker's emergency contact, during the flood. */
+const EMERGENCY_TARGET = { p99: 1000, max: 2000 };
 
 const pgAdmin = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const natsUrl = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -74,6 +85,16 @@ const freePort = () =>
 const userIdOf = (i) => 1_000_000 + i;
 const phoneOf = (i) => `+447911${100000 + i}`;
 const indexOfPhone = (phone) => Number(phone.slice(7)) - 100000;
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN once it is gone. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
 
 function stats(latencies) {
   const sorted = [...latencies].sort((a, b) => a - b);
@@ -124,6 +145,8 @@ try {
       EVENTS_STREAM: stream,
       SUBJECT_PREFIX: `${id}.`,
       LWS_SUPERADMIN_PASSWORD: password,
+      // The emergency workers and the admin each sign in once, from this one address.
+      LOGIN_MAX_ATTEMPTS_PER_IP: '1000000',
       FAKE_TWILIO_URL: provider.url,
       // The alarm's opening is measured; its later steps (calls after 2 minutes) stay out of the window.
       ALARM_ACK_TIMEOUT_SECONDS: '3600',
@@ -149,6 +172,9 @@ try {
   if (!login.ok) throw new Error(`login: ${login.status}`);
   const cookie = login.headers.get('set-cookie').split(';')[0];
   const onStream = [];
+  // The emergency workers' ids (known once they are created), and when each one's alarm reached the stream.
+  const emergencyIds = new Set();
+  const emergencyOnStream = new Map();
   sse = await new Promise((resolve, reject) => {
     const req = http.get(`${url}/api/events`, { headers: { cookie, Accept: 'text/event-stream' } }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`GET /api/events: ${res.statusCode}`));
@@ -163,7 +189,9 @@ try {
           buffer = buffer.slice(end + 2);
           if (!/^event: alarm$/m.test(frame)) continue;
           const data = JSON.parse(/^data: (.*)$/m.exec(frame)[1]);
-          if (data.change === 'opened') onStream.push([data.userId - 1_000_000, now]);
+          if (data.change !== 'opened') continue;
+          if (data.userId >= 1_000_000) onStream.push([data.userId - 1_000_000, now]);
+          else if (emergencyIds.has(data.userId) && !emergencyOnStream.has(data.userId)) emergencyOnStream.set(data.userId, now);
         }
       });
       resolve(req);
@@ -172,6 +200,8 @@ try {
   });
 
   await db.connect();
+  const emergencyWorkers = await seedEmergencyWorkers({ url, adminCookie: cookie, count: EMERGENCIES, tag: id.slice(-6), db, log });
+  for (const w of emergencyWorkers) emergencyIds.add(w.id);
   const startMs = Date.now();
   const laterMs = startMs + (LEAD_S + SPREAD_S + MARGIN_S + 3600) * 1000;
   const dueAtMs = Array.from({ length: WORKERS }, (_, i) =>
@@ -230,21 +260,37 @@ try {
   if (seededS >= LEAD_S) throw new Error(`seeding took ${seededS.toFixed(1)} s, past the first deadline; raise --lead-s`);
   log(`seeded in ${seededS.toFixed(1)} s`);
 
+  const pressAtMs = emergencyWorkers.map((_, k) => startMs + LEAD_S * 1000 + Math.round((SPREAD_S * 1000 * (k + 1)) / (EMERGENCIES + 1)));
+  const pressed = pressEmergencies({ url, workers: emergencyWorkers, pressAtMs });
+
+  // The stack's CPU from the first deadline on: its process and PostgreSQL's backends for its
+  // database (not this one's); the quiet lead before it would be charged to the alarms otherwise.
+  const backends = async () => (await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid);
+  await sleep(startMs + LEAD_S * 1000 - Date.now());
+  const cpuAtStart = { at: Date.now(), stack: cpuSeconds(stack.pid), pg: new Map((await backends()).map((pid) => [pid, cpuSeconds(pid)])) };
+
   const endMs = startMs + (LEAD_S + SPREAD_S + MARGIN_S) * 1000;
   while (Date.now() < endMs) {
     await sleep(5000);
-    const sms = provider.messages.length;
-    log(`stream: ${onStream.length} alarms; provider: ${sms} messages`);
-    if (onStream.length >= MISSING && sms >= MISSING && Date.now() > startMs + (LEAD_S + SPREAD_S) * 1000) break;
+    const sms = provider.messages.filter((m) => m.to.startsWith('+447911')).length;
+    const reached = emergencyWorkers.filter((w) => w.pressedAt !== undefined && [...provider.messages, ...provider.calls].some((m) => m.to === w.contact)).length;
+    log(`stream: ${onStream.length} alarms; provider: ${sms} messages to workers${EMERGENCIES ? `; emergencies: ${reached} of ${EMERGENCIES} reached the provider` : ''}`);
+    if (onStream.length >= MISSING && sms >= MISSING && allReached(emergencyWorkers, provider) && Date.now() > startMs + (LEAD_S + SPREAD_S) * 1000) break;
   }
+  await pressed;
   await sleep(2000);
+  const cpu = { windowSeconds: (Date.now() - cpuAtStart.at) / 1000, stack: cpuSeconds(stack.pid) - cpuAtStart.stack, pg: 0 };
+  // A backend opened during the window spent all its CPU in it.
+  for (const pid of await backends()) cpu.pg += (cpuSeconds(pid) || 0) - (cpuAtStart.pg.get(pid) || 0);
 
   const { rows } = await db.query(
     `SELECT user_id, (extract(epoch FROM created_at) * 1000)::float8 AS at FROM escalation.outbox o
        JOIN LATERAL (SELECT (o.payload->'data'->>'userId')::int AS user_id) x ON true
       WHERE o.subject = 'escalation.alarm.opened.v1'`,
   );
-  const fired = summarize('alarm opened (escalation)', dueAtMs, rows.map((r) => [r.user_id - 1_000_000, r.at]));
+  const fired = summarize('alarm opened (escalation)', dueAtMs, rows.filter((r) => r.user_id >= 1_000_000).map((r) => [r.user_id - 1_000_000, r.at]));
+  const emergencyOpenedAt = new Map();
+  for (const r of rows) if (emergencyIds.has(r.user_id) && !emergencyOpenedAt.has(r.user_id)) emergencyOpenedAt.set(r.user_id, r.at);
   const toWorker = provider.messages.filter((m) => m.to.startsWith('+447911') && m.body.includes('missed your check-in'));
   const sms = summarize('SMS at the provider', dueAtMs, toWorker.map((m) => [indexOfPhone(m.to), Date.parse(m.createdAt)]));
   const live = summarize("admin's live stream", dueAtMs, onStream);
@@ -265,10 +311,41 @@ try {
   console.log(table.map((r) => `  ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')}`).join('\n'));
   const met = sms.latenessMs.p99 <= TARGET.p99 && sms.latenessMs.max <= TARGET.max && sms.missed === 0 && sms.duplicated === 0;
   console.log(`  provider target ${met ? 'met' : 'NOT met'}`);
+
+  const emergencies = summarizeEmergencies({ workers: emergencyWorkers, provider, openedAt: emergencyOpenedAt, onStream: emergencyOnStream, stats });
+  let emergencyMet = true;
+  if (EMERGENCIES > 0) {
+    const at = (e) => `+${((e.pressedAt - startMs) / 1000 - LEAD_S).toFixed(1)} s`;
+    console.log(`\n  ${EMERGENCIES} emergencies pressed during the flood, evenly through the window (time into it: press to answered / alarm opened / live stream / contact at the provider)`);
+    for (const e of emergencies.per) {
+      const first = e.providerMs === undefined ? 'never reached' : `${ms(e.providerMs)} (${e.firstBy})`;
+      const extra = `${e.texts} SMS, ${e.calls} call${e.calls === 1 ? '' : 's'}${e.error ? `; answered ${e.status}: ${e.error}` : ''}`;
+      console.log(`    worker ${e.userId} at ${at(e)}: ${ms(e.answeredMs)} / ${ms(e.openedMs)} / ${ms(e.streamMs)} / ${first}; ${extra}`);
+    }
+    const etable = [
+      ['from the press to', 'seen', 'p50', 'p99', 'max', 'missed', 'duplicated'],
+      ...emergencies.rows.map((r) => [r.what, String(r.seen), ms(r.latenessMs.p50), ms(r.latenessMs.p99), ms(r.latenessMs.max), String(r.missed), String(r.duplicated)]),
+      ['target (contact at the provider)', '', '', `≤ ${ms(EMERGENCY_TARGET.p99)}`, `≤ ${ms(EMERGENCY_TARGET.max)}`, '0', '0'],
+    ];
+    const ew = etable[0].map((_, c) => Math.max(...etable.map((r) => r[c].length)));
+    console.log(etable.map((r) => `  ${r.map((cell, c) => (c === 0 ? cell.padEnd(ew[c]) : cell.padStart(ew[c]))).join('  ')}`).join('\n'));
+    const toContact = emergencies.rows[emergencies.rows.length - 1];
+    emergencyMet = toContact.latenessMs.p99 <= EMERGENCY_TARGET.p99 && toContact.latenessMs.max <= EMERGENCY_TARGET.max && toContact.missed === 0 && toContact.duplicated === 0;
+    console.log(`  emergency target ${emergencyMet ? 'met' : 'NOT met'} (with at most 100 presses, p99 is the slowest one)`);
+  }
+  // Everything the stack did in the window (missed check-ins, emergencies, and its idle work for the
+  // rest of the workers), spread over the alarms it opened.
+  const opened = rows.filter((r) => r.user_id >= 1_000_000 || emergencyIds.has(r.user_id)).length;
+  const perAlarm = (s) => (opened > 0 && Number.isFinite(s) ? `${((s * 1000) / opened).toFixed(1)} ms` : '-');
+  console.log(
+    `\n  CPU per alarm: ${perAlarm(cpu.stack + cpu.pg)} (stack process ${perAlarm(cpu.stack)}, PostgreSQL ${perAlarm(cpu.pg)}); ` +
+      `${cpu.stack.toFixed(1)} s + ${cpu.pg.toFixed(1)} s in the ${cpu.windowSeconds.toFixed(0)} s from the first deadline to the end, for ${opened} alarms opened`,
+  );
   // A seeded copy that differs from its owner would be "repaired" mid-window, which is work no real flood has.
   const { rows: alerts } = await db.query(`SELECT details FROM audit.entries WHERE details LIKE 'Reconciliation%'`);
   const repaired = alerts.reduce((n, a) => n + Number(/repaired (\d+) copies/.exec(a.details)?.[1] ?? 1), 0);
   console.log(`  reconciliation repairs during the run: ${repaired} (0 expected)`);
+  if (emergencies.per.some((e) => e.answeredMs === undefined || e.providerMs === undefined)) exitCode = 1;
   if (results.some((r) => r.missed > 0 || r.duplicated > 0)) {
     exitCode = 1;
     const left = await db.query(`SELECT step, count(*)::int AS n FROM escalation.deadlines GROUP BY step`);
@@ -277,7 +354,18 @@ try {
   const resultsDir = join(here, 'results');
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `to-person-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), workers: WORKERS, missing: MISSING, spreadSeconds: SPREAD_S, target: TARGET, machine: { cores: cpus().length, loadavg: loadavg() }, results }, null, 2));
+  const saved = {
+    at: new Date().toISOString(),
+    workers: WORKERS,
+    missing: MISSING,
+    spreadSeconds: SPREAD_S,
+    target: TARGET,
+    machine: { cores: cpus().length, loadavg: loadavg() },
+    results,
+    emergencies: { count: EMERGENCIES, target: EMERGENCY_TARGET, met: emergencyMet, rows: emergencies.rows, per: emergencies.per },
+    cpuSeconds: { ...cpu, alarmsOpened: opened },
+  };
+  writeFileSync(file, JSON.stringify(saved, null, 2));
   console.log(`  results: ${file}`);
 } catch (err) {
   exitCode = 1;

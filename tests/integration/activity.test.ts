@@ -203,6 +203,57 @@ describe('activity log (real PostgreSQL, NATS, Redis)', () => {
     );
   });
 
+  it("logs a burst of provider updates (taken in batches) as it logs them one by one: each message's first update and first failure, once", async () => {
+    const w = await newWorker();
+    const messages = Array.from({ length: 12 }, (_, i) => ({ messageId: randomUUID(), to: `+4479111${String(i).padStart(5, '0')}` }));
+    const sms = (m: (typeof messages)[number], status: string, extra: object = {}) => ({
+      messageId: m.messageId,
+      userId: w.id,
+      channel: 'sms',
+      to: m.to,
+      purpose: 'missed_check_in',
+      status,
+      ...extra,
+    });
+    // One connection, every publish in flight at once: audit's consumer takes them in a few pulls.
+    const nc = await connect({ servers: t.env.NATS_URL });
+    try {
+      const js = nc.jetstream();
+      const updates = messages.flatMap((m) => [sms(m, 'queued'), sms(m, 'delivered'), sms(m, 'failed', { errorCode: 30003, errorMessage: 'Unreachable' }), sms(m, 'undelivered')]);
+      await Promise.all(
+        updates.map((data) =>
+          js.publish(
+            `${t.env.SUBJECT_PREFIX}notifications.message.sent.v1`,
+            JSON.stringify({ id: randomUUID(), subject: 'notifications.message.sent.v1', occurredAt: new Date().toISOString(), producer: 'notifications', data }),
+          ),
+        ),
+      );
+    } finally {
+      await nc.close();
+    }
+
+    // Every update taken (nothing pending on audit's consumer), so a repeat would show.
+    const metric = async (name: string, labels: string[]) =>
+      (await (await fetch(t.stack.metricsUrl)).text())
+        .split('\n')
+        .filter((l) => l.startsWith(`${name}{`) && labels.every((x) => l.includes(x)))
+        .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+    const consumer = 'consumer="audit-notifications"';
+    await eventually(async () => (await metric('lws_consumer_pending_events', [consumer])) === 0, EVENT_WAIT_MS, 100);
+    await entriesOf(w.id, (es) => es.length >= 24);
+    const shown = (await logOf(admin.agent, `?userId=${w.id}`)).map((e) => e.details).sort();
+    expect(shown).toEqual(
+      messages
+        .flatMap((m) => [
+          `SMS to ${m.to} (missed check-in alert): queued`,
+          `SMS to ${m.to} (missed check-in alert) failed: failed (error 30003: Unreachable)`,
+        ])
+        .sort(),
+    );
+    expect(await metric('lws_consumer_batches_total', [consumer, 'outcome="committed"'])).toBeGreaterThan(0);
+    expect(await metric('lws_consumer_batches_total', [consumer, 'outcome="fallback"'])).toBe(0);
+  });
+
   it('pages newest first with X-Next-Cursor, and filters by user', async () => {
     const w = await newWorker();
     const other = await newWorker();

@@ -15,8 +15,9 @@ import { createAccount, nextMobile, superadminOf, type Account } from './support
 /** A location every new organisation has. */
 const SITE = 'The Prospect Building';
 const WAIT_MS = 30_000;
-/** Workers whose check-ins are missed at once: more than the sender keeps in flight (40), so some wait. */
+/** Workers whose check-ins are missed at once: more than the sender keeps in flight (IN_FLIGHT), so some wait. */
 const FLOOD = 60;
+const IN_FLIGHT = 40;
 
 describe('an emergency pressed behind a backlog of missed check-ins (real servers, fake provider)', () => {
   let t: TestStack;
@@ -26,7 +27,7 @@ describe('an emergency pressed behind a backlog of missed check-ins (real server
 
   beforeAll(async () => {
     fake = await FakeTwilio.start({ autoNoAnswer: false });
-    t = await startTestStack({ env: { FAKE_TWILIO_URL: fake.url } });
+    t = await startTestStack({ env: { FAKE_TWILIO_URL: fake.url, NOTIFICATIONS_SENDER_IN_FLIGHT: String(IN_FLIGHT) } });
     db = new Client({ connectionString: t.env.DATABASE_URL });
     await db.connect();
     superadmin = await superadminOf(t);
@@ -88,5 +89,17 @@ describe('an emergency pressed behind a backlog of missed check-ins (real server
     const emergencyAt = order.indexOf(contact);
     const overtaken = [...waiting].filter((p) => order.indexOf(p) < emergencyAt);
     expect({ waiting: waiting.size, overtaken }).toEqual({ waiting: waiting.size, overtaken: [] });
+
+    // An operator sees it by priority: the emergency's time from the press to the provider, and its
+    // waits at the relay and the sender, apart from the missed check-ins'.
+    const text = await (await fetch(t.stack.metricsUrl)).text();
+    const count = (name: string, labels: string[]) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith(`${name}{`) && labels.every((x) => l.includes(x)))
+        .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+    expect(count('lws_due_to_provider_seconds_count', ['priority="emergency"', 'channel="sms"'])).toBeGreaterThanOrEqual(1);
+    expect(count('lws_due_to_provider_seconds_count', ['priority="alarm"', 'channel="sms"'])).toBeGreaterThanOrEqual(FLOOD);
+    for (const stage of ['relay', 'sender']) expect({ stage, waits: count('lws_chain_wait_seconds_count', [`stage="${stage}"`, 'priority="emergency"']) > 0 }).toEqual({ stage, waits: true });
   }, 240_000);
 });

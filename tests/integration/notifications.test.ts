@@ -323,4 +323,51 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
     await eventually(async () => (await delivery(expiring))[0]?.status === 'expired');
     expect((await db.query('select 1 from notifications.push_subscriptions where id = $1', [ids.worker])).rowCount).toBe(0);
   });
+
+  it('a burst of requests, taken in batches, is stored as one at a time would store it', async () => {
+    const admin = await createAccount(t, superadmin.agent, 'admin', 'ba');
+    const worker = await createAccount(t, superadmin.agent, 'worker', 'bw');
+    const subscription: Record<string, string> = {};
+    for (const [who, account] of [['admin', admin], ['worker', worker]] as const) {
+      const res = await account.agent.post('/api/push/subscribe').set(XHR).send({ endpoint: `${push.url}/push/burst-${who}-${randomUUID()}`, keys: browserKeys().keys }).expect(201);
+      subscription[who] = res.body.subscriptionId;
+    }
+    await eventually(async () => (await db.query('select 1 from notifications.users where user_id = any($1)', [[admin.id, worker.id]])).rowCount === 2);
+    const base = { purpose: 'missed_check_in', title: 'Missed check-in', body: 'Sam missed a check-in' };
+    const asked = {
+      sms: { ...base, requestId: randomUUID(), channel: 'sms', toPhone: nextMobile() },
+      call: { ...base, requestId: randomUUID(), channel: 'voice', toPhone: nextMobile(), contactName: 'Alex' },
+      noPhone: { ...base, requestId: randomUUID(), channel: 'sms' },
+      toWorker: { ...base, requestId: randomUUID(), channel: 'push', toUserId: worker.id },
+      toTeam: { ...base, requestId: randomUUID(), channel: 'push', toUsers: { userIds: [admin.id, 987_654] } },
+      toMonitors: { ...base, requestId: randomUUID(), channel: 'push', toRole: 'monitors' },
+      toNobody: { ...base, requestId: randomUUID(), channel: 'push', toUsers: { userIds: [987_654] } },
+    };
+    // All at once, the SMS asked for twice (escalation asking again): they reach the consumer together.
+    await Promise.all([...Object.values(asked), asked.sms].map((data) => request(data)));
+
+    const rows = async (r: { requestId: string }) => delivery(r.requestId);
+    await eventually(async () => {
+      for (const r of Object.values(asked)) if ((await rows(r)).length === 0) return false;
+      return true;
+    }, 20_000);
+    expect(await rows(asked.sms)).toHaveLength(1);
+    expect((await rows(asked.sms))[0]).toMatchObject({ to_address: asked.sms.toPhone, body: 'Sam missed a check-in' });
+    expect((await rows(asked.call))[0]).toMatchObject({ to_address: asked.call.toPhone, body: 'Hello Alex. Sam missed a check-in', call_timeout_seconds: 60 });
+    expect(await rows(asked.noPhone)).toEqual([expect.objectContaining({ status: 'failed', to_address: '(none)', error_message: 'A sms request needs to_phone' })]);
+    expect((await rows(asked.toWorker)).map((d) => d.fanout_key)).toEqual([subscription.worker]);
+    expect((await rows(asked.toTeam)).map((d) => d.fanout_key)).toEqual([subscription.admin]);
+    const monitors = (await rows(asked.toMonitors)).map((d) => d.fanout_key);
+    expect(monitors).toContain(subscription.admin);
+    expect(monitors).not.toContain(subscription.worker);
+    expect(await rows(asked.toNobody)).toEqual([expect.objectContaining({ status: 'failed', error_message: 'No push subscription for users:987654' })]);
+    // What could never be sent was reported to escalation.
+    for (const r of [asked.noPhone, asked.toNobody]) {
+      await eventually(async () => (await streamEvents(t, 'notifications.message.sent.v1')).some((e) => e.data.requestId === r.requestId && e.data.status === 'failed'));
+    }
+    const metrics = await (await fetch(t.stack.metricsUrl)).text();
+    const batches = metrics.split('\n').filter((l) => l.startsWith('lws_consumer_batches_total{') && l.includes('consumer="notifications-notification-requests"'));
+    expect(batches.some((l) => l.includes('outcome="committed"'))).toBe(true);
+    expect(batches.filter((l) => l.includes('outcome="fallback"'))).toEqual([]);
+  });
 });

@@ -23,6 +23,13 @@ export interface BusMessage {
 /** Resolve to acknowledge; throw to be retried (see deliver); throw PoisonMessageError to dead-letter at once. */
 export type BusHandler = (message: BusMessage) => Promise<void>;
 
+/**
+ * Takes the messages of one pull together and settles each, in the order given: fulfilled to
+ * acknowledge it, rejected with what a BusHandler would have thrown for it (retried or
+ * dead-lettered as deliver decides). A throw rejects every message of the batch with it.
+ */
+export type BusBatchHandler = (messages: readonly BusMessage[]) => Promise<readonly PromiseSettledResult<void>[]>;
+
 export interface ConsumeOptions {
   /** Durable name: the consumer's position survives restarts. Letters, digits, `-` and `_`. */
   durable: string;
@@ -35,9 +42,20 @@ export interface ConsumeOptions {
   backoffMs?: readonly number[];
   /** Backoff while an infrastructure fault lasts (retried without limit). Default 1 s doubling to 30 s. */
   infrastructureBackoff?: RetryBackoff;
-  /** Messages handled at the same time (per subject on JetStream). Default 1. */
+  /** Messages handled at the same time (per subject on JetStream). Default 1. With a batchHandler: batches. */
   concurrency?: number;
+  /**
+   * When set, messages that arrive together (up to `batchSize`) go to this instead of `handler`,
+   * and each is still acknowledged, retried or dead-lettered by its own outcome.
+   */
+  batchHandler?: BusBatchHandler;
+  /** Most messages in one batch. Default 100. */
+  batchSize?: number;
 }
+
+export type ResolvedConsumeOptions = Required<Omit<ConsumeOptions, 'batchHandler'>> & Pick<ConsumeOptions, 'batchHandler'>;
+
+export const DEFAULT_BATCH_SIZE = 100;
 
 export interface ConsumerHandle {
   /** Stops taking messages and waits for the ones being handled. */
@@ -87,7 +105,7 @@ export function assertDurableName(name: string): void {
   }
 }
 
-export function resolveConsumeOptions(options: ConsumeOptions): Required<ConsumeOptions> {
+export function resolveConsumeOptions(options: ConsumeOptions): ResolvedConsumeOptions {
   assertDurableName(options.durable);
   if (options.subjects.length === 0) throw new Error(`Consumer "${options.durable}" has no subjects`);
   const maxDeliver = options.maxDeliver ?? DEFAULT_MAX_DELIVER;
@@ -96,11 +114,13 @@ export function resolveConsumeOptions(options: ConsumeOptions): Required<Consume
   if (!Number.isInteger(maxDeliver) || maxDeliver < 1) throw new Error('maxDeliver must be a positive integer');
   if (backoffMs.length === 0 || backoffMs.some((d) => !(d >= 0))) throw new Error('backoffMs needs at least one delay >= 0');
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('concurrency must be a positive integer');
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error('batchSize must be a positive integer');
   const infrastructureBackoff = options.infrastructureBackoff ?? INFRASTRUCTURE_BACKOFF;
   if (!(infrastructureBackoff.initialMs > 0) || !(infrastructureBackoff.maxMs >= infrastructureBackoff.initialMs)) {
     throw new Error('infrastructureBackoff needs 0 < initialMs <= maxMs');
   }
-  return { ...options, maxDeliver, backoffMs, concurrency, infrastructureBackoff };
+  return { ...options, maxDeliver, backoffMs, concurrency, infrastructureBackoff, batchSize };
 }
 
 function eventIdOf(data: unknown): string | undefined {
@@ -122,44 +142,62 @@ const INFRA_WARN_EVERY = 10;
  * database outage must still arrive. A message that can never succeed is dead-lettered at once;
  * any other error is retried `maxDeliver` times first, since a deploy may mend it.
  */
-export async function deliver(
-  options: Required<ConsumeOptions>,
-  message: BusMessage,
-  logger: MessagingLogger,
-): Promise<DeliveryOutcome> {
+export async function deliver(options: ResolvedConsumeOptions, message: BusMessage, logger: MessagingLogger): Promise<DeliveryOutcome> {
   try {
     await options.handler(message);
     return { kind: 'ack' };
   } catch (err) {
-    const kind = classifyFailure(err);
-    const context = {
-      consumer: options.durable,
-      subject: message.subject,
-      eventId: eventIdOf(message.data),
-      deliveries: message.deliveries,
-      failure: kind,
-    };
-    if (kind === 'infrastructure') {
-      const delayMs = backoffDelay(options.infrastructureBackoff, message.deliveries);
-      const level = message.deliveries === 1 || message.deliveries % INFRA_WARN_EVERY === 0 ? 'warn' : 'debug';
-      logger[level]({ ...context, error: errorMessage(err), retryInMs: delayMs }, 'event handler hit an infrastructure fault; retrying until it heals');
-      return { kind: 'retry', delayMs };
-    }
-    if (kind === 'error' && message.deliveries < options.maxDeliver) {
-      const delayMs = options.backoffMs[Math.min(message.deliveries - 1, options.backoffMs.length - 1)];
-      logger.warn({ ...context, err, retryInMs: delayMs }, 'event handler failed; will retry');
-      return { kind: 'retry', delayMs };
-    }
-    const error = errorMessage(err);
-    logger.error(
-      { ...context, error },
-      `event dead-lettered: consumer ${context.consumer}, subject ${context.subject}, event ${context.eventId ?? '(no id)'}: ${error}`,
-    );
-    return {
-      kind: 'dead-letter',
-      letter: { envelope: message.data, consumer: options.durable, subject: message.subject, error, deliveries: message.deliveries },
-    };
+    return failed(options, message, err, logger);
   }
+}
+
+/** deliver for the messages of one batch (options.batchHandler): an outcome each, in their order. */
+export async function deliverBatch(
+  options: ResolvedConsumeOptions,
+  messages: readonly BusMessage[],
+  logger: MessagingLogger,
+): Promise<DeliveryOutcome[]> {
+  let settled: readonly PromiseSettledResult<void>[];
+  try {
+    settled = await options.batchHandler!(messages);
+  } catch (err) {
+    settled = messages.map(() => ({ status: 'rejected', reason: err }));
+  }
+  return messages.map((message, i) => {
+    const s = settled[i] ?? { status: 'rejected', reason: new Error('the batch handler gave this message no outcome') };
+    return s.status === 'fulfilled' ? { kind: 'ack' } : failed(options, message, s.reason, logger);
+  });
+}
+
+function failed(options: ResolvedConsumeOptions, message: BusMessage, err: unknown, logger: MessagingLogger): DeliveryOutcome {
+  const kind = classifyFailure(err);
+  const context = {
+    consumer: options.durable,
+    subject: message.subject,
+    eventId: eventIdOf(message.data),
+    deliveries: message.deliveries,
+    failure: kind,
+  };
+  if (kind === 'infrastructure') {
+    const delayMs = backoffDelay(options.infrastructureBackoff, message.deliveries);
+    const level = message.deliveries === 1 || message.deliveries % INFRA_WARN_EVERY === 0 ? 'warn' : 'debug';
+    logger[level]({ ...context, error: errorMessage(err), retryInMs: delayMs }, 'event handler hit an infrastructure fault; retrying until it heals');
+    return { kind: 'retry', delayMs };
+  }
+  if (kind === 'error' && message.deliveries < options.maxDeliver) {
+    const delayMs = options.backoffMs[Math.min(message.deliveries - 1, options.backoffMs.length - 1)];
+    logger.warn({ ...context, err, retryInMs: delayMs }, 'event handler failed; will retry');
+    return { kind: 'retry', delayMs };
+  }
+  const error = errorMessage(err);
+  logger.error(
+    { ...context, error },
+    `event dead-lettered: consumer ${context.consumer}, subject ${context.subject}, event ${context.eventId ?? '(no id)'}: ${error}`,
+  );
+  return {
+    kind: 'dead-letter',
+    letter: { envelope: message.data, consumer: options.durable, subject: message.subject, error, deliveries: message.deliveries },
+  };
 }
 
 /** NATS subject matching: `*` matches one token, `>` one or more trailing tokens. */

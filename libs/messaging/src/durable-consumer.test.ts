@@ -5,6 +5,8 @@ import { sql } from 'drizzle-orm';
 import { connect } from 'nats';
 import { DurableConsumer } from './durable-consumer';
 import { AnyEventEnvelope, EventEnvelope } from './envelope';
+import { PoisonMessageError } from './failures';
+import { InProcessBus } from './in-process-bus';
 import { JetStreamBus } from './jetstream-bus';
 import { Outbox } from './outbox';
 import { OutboxRelay } from './outbox-relay';
@@ -294,5 +296,198 @@ describe('DurableConsumer on JetStream', () => {
     expect((await handledRows('mendable')).map((r) => r.user_id)).toEqual([31]);
     expect((await parkedLetters(t, 'mendable'))[0]).toMatchObject({ resolution: 'replayed', deliveries: 3 });
     expect(await consumer.replay(letters[0].id, 1)).toEqual({ replayed: false, error: 'no such open dead letter' });
+  });
+});
+
+/**
+ * Batches (issue 27): a consumer with a batch handler takes the events of one pull in one
+ * transaction, on either bus, and falls back to one at a time for a batch that fails.
+ */
+describe.each(['JetStream', 'in-process'] as const)('DurableConsumer batches on the %s bus', (kind) => {
+  let t: MessagingTestDb;
+  let prefix: string;
+  let stream: string;
+  let bus: JetStreamBus | InProcessBus;
+  let logger: ReturnType<typeof recordingLogger>;
+  const cleanups: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    t = await messagingTestDb();
+    // xid: the transaction that wrote the row.
+    await t.pool.query('CREATE TABLE msgtest.batched (consumer text NOT NULL, event_id uuid NOT NULL, user_id int NOT NULL, xid bigint NOT NULL)');
+  });
+
+  beforeEach(async () => {
+    prefix = `${uniqueId()}.`;
+    stream = uniqueId('LWS_T_');
+    logger = recordingLogger();
+    bus =
+      kind === 'JetStream'
+        ? await JetStreamBus.connect({ natsUrl: testServers.natsUrl, stream, subjectPrefix: prefix, logger, name: 'batch-spec', ackWaitMs: 1500 })
+        : // No duplicate window: a copy published again reaches the consumer, as JetStream's would outside its window.
+          new InProcessBus({ logger, duplicateWindowMs: 0 });
+  });
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    await bus.close();
+    if (kind === 'JetStream') await deleteStream(stream);
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  function envelope(data: unknown): AnyEventEnvelope {
+    return { id: randomUUID(), subject: CREATED, occurredAt: new Date().toISOString(), producer: 'spec', data } as AnyEventEnvelope;
+  }
+
+  /** Publishes the envelope again past the bus's own dedupe, as the relay would after a crash. */
+  function publishAgain(e: AnyEventEnvelope): Promise<void> {
+    return bus instanceof JetStreamBus ? bus.publish(e, { msgId: randomUUID() }) : bus.publish(e);
+  }
+
+  /** A projecting consumer with a set-based batch handler (one statement per batch) and the one-at-a-time handler. */
+  function batchingConsumer(name: string, options: { failOn?: number; maxDeliver?: number; backoffMs?: number[] } = {}) {
+    const batches: Array<{ eventIds: string[]; deliveredAt: number }> = [];
+    const singles: Array<{ eventId: string; at: number }> = [];
+    const observed: Array<{ size: number; outcome: string }> = [];
+    const consumer = new DurableConsumer({
+      db: t.db,
+      tables: t.tables,
+      bus,
+      name,
+      subjects: ['identity.user.created.v1'],
+      logger,
+      maxDeliver: options.maxDeliver,
+      backoffMs: options.backoffMs ?? [50, 100],
+      batchSize: 50,
+      observeBatch: (size, outcome) => observed.push({ size, outcome }),
+      batchHandler: async (events, tx) => {
+        batches.push({ eventIds: events.map((e) => e.id), deliveredAt: Date.now() });
+        await tx.execute(sql`
+          INSERT INTO msgtest.batched (consumer, event_id, user_id, xid)
+          SELECT ${name}, (e->>'id')::uuid, (e->'data'->>'userId')::int, txid_current()
+          FROM jsonb_array_elements(${JSON.stringify(events)}::jsonb) e`);
+        const bad = events.find((e) => e.data.userId === options.failOn);
+        if (bad) throw new Error(`cannot project user ${bad.data.userId}`);
+      },
+      handler: async (event, tx) => {
+        singles.push({ eventId: event.id, at: Date.now() });
+        await tx.execute(sql`INSERT INTO msgtest.batched (consumer, event_id, user_id, xid) VALUES (${name}, ${event.id}, ${event.data.userId}, txid_current())`);
+        if (event.data.userId === options.failOn) throw new Error(`cannot project user ${event.data.userId}`);
+      },
+    });
+    cleanups.push(() => consumer.stop());
+    return { consumer, batches, singles, observed };
+  }
+
+  async function rows(consumer: string): Promise<Array<{ event_id: string; user_id: number; xid: string }>> {
+    return (await t.pool.query('SELECT event_id, user_id, xid FROM msgtest.batched WHERE consumer = $1 ORDER BY user_id', [consumer])).rows;
+  }
+
+  it('(a) applies a batch of events in one transaction, and skips an event redelivered in a later batch', async () => {
+    const name = `applied-${kind}`;
+    const events = Array.from({ length: 30 }, (_, i) => envelope(userCreated(i + 1)));
+    for (const e of events) await bus.publish(e);
+    const { consumer, batches, singles, observed } = batchingConsumer(name);
+    await consumer.start();
+    await eventually(async () => (await rows(name)).length === 30);
+
+    expect((await rows(name)).map((r) => r.user_id)).toEqual(events.map((_, i) => i + 1));
+    expect(singles).toEqual([]);
+    expect(batches.flatMap((b) => b.eventIds)).toEqual(events.map((e) => e.id));
+    // One transaction per batch; the 30 events came in a handful of batches at most (the in-process bus: one).
+    const transactions = new Set((await rows(name)).map((r) => r.xid));
+    expect(transactions.size).toBe(batches.length);
+    expect(batches.length).toBeLessThanOrEqual(kind === 'in-process' ? 1 : 5);
+    expect(observed.every((o) => o.outcome === 'committed')).toBe(true);
+
+    // A copy of event 3 arrives again (the relay republished it) in one pull with two new events.
+    await consumer.stop();
+    const fresh = [envelope(userCreated(31)), envelope(userCreated(32))];
+    await publishAgain(events[2]);
+    for (const e of fresh) await bus.publish(e);
+    await consumer.start();
+    await eventually(async () => (await rows(name)).length === 32);
+    await eventually(() => logger.lines('debug').some((l) => ((l.obj as { eventIds?: string[] }).eventIds ?? []).includes(events[2].id)));
+
+    const later = batches.slice(-1)[0];
+    expect(later.eventIds).toEqual(fresh.map((e) => e.id));
+    expect((await rows(name)).filter((r) => r.event_id === events[2].id)).toHaveLength(1);
+    expect(singles).toEqual([]);
+    const processed = await t.pool.query('SELECT count(*)::int AS n FROM msgtest.processed_events WHERE consumer = $1', [name]);
+    expect(processed.rows[0].n).toBe(32);
+  });
+
+  it('(b) a batch that fails goes one at a time: the failing and the poison event are parked, the others applied once', async () => {
+    const name = `fallback-${kind}`;
+    const before = [1, 2, 3].map((u) => envelope(userCreated(u)));
+    const failing = envelope(userCreated(666));
+    const invalid = envelope({ userId: 'not-a-number', username: 'x', name: 'x', role: 'worker' });
+    const after = [4, 5, 6].map((u) => envelope(userCreated(u)));
+    for (const e of [...before, failing, invalid, ...after]) await bus.publish(e);
+    const { consumer, batches, singles, observed } = batchingConsumer(name, { failOn: 666, maxDeliver: 3, backoffMs: [300] });
+    await consumer.start();
+
+    let letters: ParkedLetter[] = [];
+    await eventually(async () => (letters = await parkedLetters(t, name)).length === 2, 15_000);
+    const good = [...before, ...after];
+    // Each good event is applied exactly once: the failed batch's writes were rolled back.
+    expect((await rows(name)).map((r) => r.user_id)).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const e of good) expect(singles.filter((s) => s.eventId === e.id)).toHaveLength(1);
+    expect(batches[0].eventIds).toContain(failing.id);
+    expect(batches.flatMap((b) => b.eventIds)).not.toContain(invalid.id);
+    expect(observed[0]).toEqual({ size: 7, outcome: 'fallback' });
+    expect(logger.lines('warn').some((l) => l.msg === 'event batch failed; applying its events one at a time')).toBe(true);
+
+    const byEvent = new Map(letters.map((l) => [(l.envelope as { id: string }).id, l]));
+    expect(byEvent.get(invalid.id)).toMatchObject({ consumer: name, subject: CREATED, deliveries: 1 });
+    expect(byEvent.get(invalid.id)!.error).toContain('userId');
+    const failed = byEvent.get(failing.id)!;
+    expect(failed).toMatchObject({ consumer: name, subject: CREATED, deliveries: 3, error: 'cannot project user 666' });
+    // Its retries went one at a time (and failed there), never again in a batch with others.
+    expect(singles.filter((s) => s.eventId === failing.id)).toHaveLength(3);
+    expect(batches.filter((b) => b.eventIds.includes(failing.id))).toHaveLength(1);
+    // The good events did not wait for the failing one's retries.
+    expect(Math.max(...singles.filter((s) => good.some((g) => g.id === s.eventId)).map((s) => s.at))).toBeLessThan(failed.receivedAt);
+  });
+
+  it('(c) the bus hands a pull over together and settles each message by its own outcome', async () => {
+    const durable = `raw-${kind}`;
+    const events = [1, 2, 3, 4, 5].map((u) => envelope(userCreated(u)));
+    for (const e of events) await bus.publish(e);
+    const calls: Array<Array<{ userId: number; deliveries: number }>> = [];
+    let singleCalls = 0;
+    const handle = await bus.consume({
+      durable,
+      subjects: [CREATED],
+      backoffMs: [50],
+      batchSize: 10,
+      handler: async () => {
+        singleCalls++;
+      },
+      batchHandler: async (messages) => {
+        calls.push(messages.map((m) => ({ userId: (m.data as { data: { userId: number } }).data.userId, deliveries: m.deliveries })));
+        return messages.map((m): PromiseSettledResult<void> => {
+          const userId = (m.data as { data: { userId: number } }).data.userId;
+          if (userId === 2 && m.deliveries === 1) return { status: 'rejected', reason: new Error('try again') };
+          if (userId === 4) return { status: 'rejected', reason: new PoisonMessageError('never') };
+          return { status: 'fulfilled', value: undefined };
+        });
+      },
+    });
+    cleanups.push(() => handle.stop());
+
+    await eventually(() => calls.flat().some((c) => c.userId === 2 && c.deliveries === 2), 10_000);
+    await eventually(async () => (await bus.lag(durable, [CREATED])).pending === 0, 10_000);
+    const first = calls.flat().filter((c) => c.deliveries === 1);
+    expect(first.map((c) => c.userId)).toEqual([1, 2, 3, 4, 5]);
+    expect(calls.length).toBeLessThan(first.length);
+    if (kind === 'in-process') expect(calls[0]).toHaveLength(5);
+    // Only the rejected message came again; the poison one was dead-lettered, the rest acknowledged once.
+    expect(calls.flat().filter((c) => c.deliveries > 1)).toEqual([{ userId: 2, deliveries: 2 }]);
+    expect(logger.lines('error').filter((l) => /event dead-lettered/.test(l.msg ?? ''))).toHaveLength(1);
+    expect(singleCalls).toBe(0);
   });
 });

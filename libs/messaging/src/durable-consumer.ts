@@ -6,7 +6,7 @@ import { assertDurableName, BusMessage, ConsumerHandle, DEFAULT_MAX_DELIVER, Eve
 import { classifyFailure, PoisonMessageError, type RetryBackoff } from './failures';
 import { EnvelopeOf, parseEnvelope } from './envelope';
 import { errorMessage, MessagingLogger } from './logger';
-import { contextOf, inSpan, SpanKind, type TraceCarrier } from './tracing';
+import { contextOf, inSpan, linksTo, SpanKind, type TraceCarrier } from './tracing';
 import { MessagingTables } from './tables';
 
 export type DbTransaction = PgTransaction<any, any, any>;
@@ -27,6 +27,15 @@ export interface DurableConsumerOptions<S extends EventSubject> {
    * `afterCommit`.
    */
   handler: (event: EnvelopeOf<S>, tx: DbTransaction, afterCommit: AfterCommit) => Promise<void>;
+  /**
+   * The set-based form of `handler`: the events of one pull that were not applied before, in one
+   * transaction with their dedupe rows. Its effect must be the handler's for each event, in
+   * order. If it throws, the same events go through `handler` one at a time (each in its own
+   * transaction, retried and parked as usual), so one bad event costs its batch only a retry.
+   */
+  batchHandler?: (events: EnvelopeOf<S>[], tx: DbTransaction, afterCommit: AfterCommit) => Promise<void>;
+  /** Most events in one batch. Default 100. */
+  batchSize?: number;
   logger: MessagingLogger;
   maxDeliver?: number;
   backoffMs?: readonly number[];
@@ -34,7 +43,11 @@ export interface DurableConsumerOptions<S extends EventSubject> {
   concurrency?: number;
   /** Told what became of each delivery (metrics). */
   observe?: (outcome: ConsumerOutcome) => void;
+  /** Told of each batch: its events and whether it committed or fell back to one at a time (metrics). */
+  observeBatch?: (size: number, outcome: BatchOutcome) => void;
 }
+
+export type BatchOutcome = 'committed' | 'fallback';
 
 /** What became of one delivery: applied, skipped as already applied, handed back to the bus for a retry, or parked. */
 export type ConsumerOutcome = 'handled' | 'duplicate' | 'retried' | 'parked';
@@ -61,7 +74,7 @@ export class DurableConsumer<S extends EventSubject> {
 
   async start(): Promise<void> {
     if (this.handle) return;
-    const { bus, name, subjects, maxDeliver, backoffMs, concurrency, infrastructureBackoff } = this.options;
+    const { bus, name, subjects, maxDeliver, backoffMs, concurrency, infrastructureBackoff, batchHandler, batchSize } = this.options;
     this.handle = await bus.consume({
       durable: name,
       subjects,
@@ -70,6 +83,7 @@ export class DurableConsumer<S extends EventSubject> {
       concurrency,
       infrastructureBackoff,
       handler: (message) => this.receive(message),
+      ...(batchHandler ? { batchHandler: (messages: readonly BusMessage[]) => this.receiveBatch(messages), batchSize } : {}),
     });
   }
 
@@ -129,6 +143,90 @@ export class DurableConsumer<S extends EventSubject> {
       await this.park(message, err);
       observe('parked');
     }
+  }
+
+  /**
+   * The events of one pull in one transaction. What cannot go in it goes one at a time, after it:
+   * an event that breaks its contract (to be parked), and one delivered before (it may have
+   * failed, and would then fail the batch again on each of its retries). When the batch fails,
+   * every event of it goes one at a time, in order: the handler's own errors are then told apart
+   * from the others' events, and retried or parked exactly as without batches.
+   */
+  private async receiveBatch(messages: readonly BusMessage[]): Promise<PromiseSettledResult<void>[]> {
+    const { name, logger } = this.options;
+    const observe = this.options.observeBatch ?? (() => undefined);
+    const results: PromiseSettledResult<void>[] = new Array(messages.length);
+    const batch: Array<{ index: number; event: EnvelopeOf<S> }> = [];
+    let single: number[] = [];
+    for (const [index, message] of messages.entries()) {
+      let event: EnvelopeOf<S> | undefined;
+      try {
+        if (message.deliveries === 1) event = parseEnvelope(message.subject, message.data) as EnvelopeOf<S>;
+      } catch {
+        // Poison: parked by the one-at-a-time path.
+      }
+      if (event) batch.push({ index, event });
+      else single.push(index);
+    }
+    if (batch.length > 0) {
+      try {
+        const handled = await inSpan(
+          `consume ${name} batch`,
+          SpanKind.CONSUMER,
+          contextOf(undefined),
+          { 'messaging.consumer.group.name': name, 'messaging.batch.message_count': batch.length },
+          () => this.processBatch(batch.map((b) => b.event)),
+          linksTo(batch.map((b) => messages[b.index].trace ?? b.event.trace)),
+        );
+        for (const b of batch) {
+          this.options.observe?.(handled.has(b.event) ? 'handled' : 'duplicate');
+          results[b.index] = { status: 'fulfilled', value: undefined };
+        }
+        observe(batch.length, 'committed');
+      } catch (err) {
+        logger.warn({ consumer: name, events: batch.length, error: errorMessage(err) }, 'event batch failed; applying its events one at a time');
+        observe(batch.length, 'fallback');
+        single = [...single, ...batch.map((b) => b.index)].sort((a, b) => a - b);
+      }
+    }
+    for (const index of single) {
+      try {
+        await this.receive(messages[index]);
+        results[index] = { status: 'fulfilled', value: undefined };
+      } catch (reason) {
+        results[index] = { status: 'rejected', reason };
+      }
+    }
+    return results;
+  }
+
+  /**
+   * Records the events as processed in one statement and hands those it inserted (the ones not
+   * applied before) to the batch handler, in the same transaction. Returns the events handled.
+   */
+  private async processBatch(events: EnvelopeOf<S>[]): Promise<Set<EnvelopeOf<S>>> {
+    const { db, tables, name, batchHandler, logger } = this.options;
+    const committed: (() => void)[] = [];
+    const fresh = await db.transaction(async (tx) => {
+      const ids = [...new Set(events.map((e) => e.id))];
+      // Ids are UUIDs (parseEnvelope checked them): safe in an array literal.
+      const { rows } = (await tx.execute(sql`
+        insert into ${tables.processedEvents} (consumer, event_id)
+        select ${name}, unnest(${`{${ids.join(',')}}`}::uuid[])
+        on conflict do nothing
+        returning event_id`)) as unknown as { rows: { event_id: string }[] };
+      const inserted = new Set(rows.map((r) => r.event_id));
+      // The first copy of an event that came twice in this batch is applied; the second is a duplicate.
+      const fresh = events.filter((e) => inserted.delete(e.id));
+      if (fresh.length > 0) await batchHandler!(fresh, tx, (work) => committed.push(work));
+      return fresh;
+    });
+    if (fresh.length < events.length) {
+      const applied = new Set(fresh);
+      logger.debug({ consumer: name, eventIds: events.filter((e) => !applied.has(e)).map((e) => e.id) }, 'events of a batch already processed; skipped');
+    }
+    runAfterCommit(committed, logger);
+    return new Set(fresh);
   }
 
   /** Parks the event; if the database cannot take it, that is an infrastructure fault the bus retries. */

@@ -4,8 +4,11 @@ import {
   ConsumerLag,
   DeadLetter,
   deliver,
+  deliverBatch,
+  DeliveryOutcome,
   EventBus,
   resolveConsumeOptions,
+  ResolvedConsumeOptions,
   subjectMatches,
 } from './bus';
 import { AnyEventEnvelope } from './envelope';
@@ -58,7 +61,8 @@ interface PendingDelivery {
 }
 
 interface Subscription {
-  options: ReturnType<typeof resolveConsumeOptions>;
+  options: ResolvedConsumeOptions;
+  /** Deliveries running: messages, or batches with a batchHandler. */
   inflight: number;
   stopped: boolean;
   idle: Array<() => void>;
@@ -266,12 +270,34 @@ export class InProcessBus implements EventBus, EventTailSource {
     return this.stream[seq - this.firstSeq()];
   }
 
-  /** Starts as many deliveries as the subscription allows: due retries first, then new messages. */
+  /**
+   * Starts as many deliveries as the subscription allows: due retries first, then new messages.
+   * With a batchHandler each delivery is a batch of up to batchSize of them: what was published
+   * in one turn of the event loop arrives together, since the pump waits for the next one.
+   */
   private pump(state: DurableState): void {
     const sub = state.active;
     if (!sub || sub.stopped) return;
     const now = Date.now();
+    const take = sub.options.batchHandler ? sub.options.batchSize : 1;
     while (sub.inflight < sub.options.concurrency) {
+      const ready: Array<{ stored: StoredMessage; pending: PendingDelivery }> = [];
+      while (ready.length < take) {
+        const next = this.nextReady(state, now);
+        if (!next) break;
+        next.pending.inflight = true;
+        ready.push(next);
+      }
+      if (ready.length === 0) break;
+      if (sub.options.batchHandler) this.startBatch(state, sub, ready);
+      else this.start(state, sub, ready[0].stored, ready[0].pending);
+    }
+    this.scheduleRetry(state);
+  }
+
+  /** The next message to deliver: a due retry, else the next matching one past the cursor. */
+  private nextReady(state: DurableState, now: number): { stored: StoredMessage; pending: PendingDelivery } | undefined {
+    for (;;) {
       let seq: number | undefined;
       for (const [s, p] of state.pending) {
         if (!p.inflight && p.dueAt <= now) {
@@ -291,37 +317,43 @@ export class InProcessBus implements EventBus, EventTailSource {
           }
         }
       }
-      if (seq === undefined) break;
+      if (seq === undefined) return undefined;
       const stored = this.message(seq);
-      if (!stored) {
-        // Trimmed by retention while waiting for a retry.
-        state.pending.delete(seq);
-        continue;
-      }
-      this.start(state, sub, stored, state.pending.get(seq)!);
+      if (stored) return { stored, pending: state.pending.get(seq)! };
+      // Trimmed by retention while waiting for a retry.
+      state.pending.delete(seq);
     }
-    this.scheduleRetry(state);
   }
 
   private start(state: DurableState, sub: Subscription, stored: StoredMessage, pending: PendingDelivery): void {
     pending.inflight = true;
     pending.deliveries++;
-    sub.inflight++;
     const message = { subject: stored.subject, data: JSON.parse(stored.body) as unknown, deliveries: pending.deliveries };
-    void (async () => {
-      const outcome = await deliver(sub.options, message, this.options.logger);
-      pending.inflight = false;
-      if (outcome.kind === 'ack') {
-        state.pending.delete(stored.seq);
-      } else if (outcome.kind === 'retry') {
-        pending.dueAt = Date.now() + outcome.delayMs;
-      } else {
-        this.deadLetter(outcome.letter, stored.seq);
-        state.pending.delete(stored.seq);
-      }
-    })()
+    this.running(state, sub, [pending], async () => this.settle(state, stored, pending, await deliver(sub.options, message, this.options.logger)));
+  }
+
+  private startBatch(state: DurableState, sub: Subscription, ready: Array<{ stored: StoredMessage; pending: PendingDelivery }>): void {
+    const messages = ready.map(({ stored, pending }) => {
+      pending.deliveries++;
+      return { subject: stored.subject, data: JSON.parse(stored.body) as unknown, deliveries: pending.deliveries };
+    });
+    this.running(
+      state,
+      sub,
+      ready.map((r) => r.pending),
+      async () => {
+        const outcomes = await deliverBatch(sub.options, messages, this.options.logger);
+        ready.forEach(({ stored, pending }, i) => this.settle(state, stored, pending, outcomes[i]));
+      },
+    );
+  }
+
+  /** Runs one delivery (a message or a batch) in a slot of the subscription, then pumps again. */
+  private running(state: DurableState, sub: Subscription, pending: PendingDelivery[], work: () => Promise<void>): void {
+    sub.inflight++;
+    void work()
       .catch((err) => {
-        pending.inflight = false;
+        pending.forEach((p) => (p.inflight = false));
         this.options.logger.error({ consumer: state.name, error: errorMessage(err) }, 'in-process delivery failed');
       })
       .finally(() => {
@@ -332,6 +364,18 @@ export class InProcessBus implements EventBus, EventTailSource {
         }
         this.pump(state);
       });
+  }
+
+  private settle(state: DurableState, stored: StoredMessage, pending: PendingDelivery, outcome: DeliveryOutcome): void {
+    pending.inflight = false;
+    if (outcome.kind === 'ack') {
+      state.pending.delete(stored.seq);
+    } else if (outcome.kind === 'retry') {
+      pending.dueAt = Date.now() + outcome.delayMs;
+    } else {
+      this.deadLetter(outcome.letter, stored.seq);
+      state.pending.delete(stored.seq);
+    }
   }
 
   private deadLetter(letter: DeadLetter, seq: number): void {

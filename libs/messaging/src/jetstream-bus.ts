@@ -25,9 +25,12 @@ import {
   ConsumerHandle,
   DeadLetter,
   deliver,
+  deliverBatch,
+  DeliveryOutcome,
   EventBus,
   PoisonMessageError,
   resolveConsumeOptions,
+  ResolvedConsumeOptions,
   STREAM_DOMAINS,
   subjectMatches,
 } from './bus';
@@ -359,23 +362,44 @@ export class JetStreamBus implements EventBus, EventTailSource {
   }
 }
 
-/** Pulls from one JetStream consumer, handling at most `concurrency` messages at a time. */
+/**
+ * Pulls from one JetStream consumer, handling at most `concurrency` messages at a time; with a
+ * batchHandler, `concurrency` batches of up to `batchSize` messages, and one batch more is pulled
+ * meanwhile so the next can start at once.
+ */
 class PullLoop {
   private stopped = false;
+  /** Messages taken from the server and not yet settled. */
   private inflight = 0;
   private slotFreed?: () => void;
   private batch?: ConsumerMessages;
   private running?: Promise<void>;
   private readonly idle: Set<() => void> = new Set();
+  /** Batch mode: messages received and waiting for a batch, in stream order. */
+  private queued: JsMsg[] = [];
+  private batchesRunning = 0;
+  private flushScheduled = false;
+  /** Batch mode: every message held (queued or in a batch), told it is being worked on. */
+  private readonly held = new Set<JsMsg>();
+  private keepAlive?: NodeJS.Timeout;
 
   constructor(
     private readonly consumer: Consumer,
-    private readonly options: ReturnType<typeof resolveConsumeOptions>,
+    private readonly options: ResolvedConsumeOptions,
     private readonly bus: JetStreamBus,
     private readonly logger: MessagingLogger,
   ) {}
 
+  private get capacity(): number {
+    return this.options.batchHandler ? this.options.batchSize * (this.options.concurrency + 1) : this.options.concurrency;
+  }
+
   start(): void {
+    if (this.options.batchHandler) {
+      // Long batches and messages waiting for one tell the server they are alive so it does not redeliver meanwhile.
+      this.keepAlive = setInterval(() => this.held.forEach((msg) => safely(() => msg.working())), Math.max(1000, this.bus.ackWaitMs / 3));
+      this.keepAlive.unref();
+    }
     this.running = this.run();
   }
 
@@ -384,25 +408,33 @@ class PullLoop {
     this.slotFreed?.();
     this.batch?.stop();
     await this.running;
+    // Received but not yet in a batch: handed back at once instead of after ack_wait.
+    for (const msg of this.queued.splice(0)) {
+      safely(() => msg.nak());
+      this.held.delete(msg);
+      this.settled(1);
+    }
     if (this.inflight > 0) await new Promise<void>((resolve) => this.idle.add(resolve));
+    clearInterval(this.keepAlive);
   }
 
   private async run(): Promise<void> {
     let failing = false;
     while (!this.stopped) {
-      if (this.inflight >= this.options.concurrency) {
+      if (this.inflight >= this.capacity) {
         await new Promise<void>((resolve) => (this.slotFreed = resolve));
         continue;
       }
       try {
         this.batch = await this.consumer.fetch({
-          max_messages: this.options.concurrency - this.inflight,
+          max_messages: this.capacity - this.inflight,
           expires: PULL_EXPIRES_MS,
         });
         if (this.stopped) this.batch.stop();
         for await (const msg of this.batch) {
           // Stopped while the pull was open: hand the message back at once instead of after ack_wait.
           if (this.stopped) msg.nak();
+          else if (this.options.batchHandler) this.enqueue(msg);
           else this.handle(msg);
         }
         if (failing) {
@@ -422,21 +454,54 @@ class PullLoop {
     }
   }
 
-  private handle(msg: JsMsg): void {
-    this.inflight++;
-    void this.process(msg).finally(() => {
-      this.inflight--;
-      const freed = this.slotFreed;
-      this.slotFreed = undefined;
-      freed?.();
-      if (this.inflight === 0) {
-        this.idle.forEach((resolve) => resolve());
-        this.idle.clear();
-      }
-    });
+  private settled(count: number): void {
+    this.inflight -= count;
+    const freed = this.slotFreed;
+    this.slotFreed = undefined;
+    freed?.();
+    if (this.inflight === 0) {
+      this.idle.forEach((resolve) => resolve());
+      this.idle.clear();
+    }
   }
 
-  private async process(msg: JsMsg): Promise<void> {
+  private handle(msg: JsMsg): void {
+    this.inflight++;
+    void this.process(msg).finally(() => this.settled(1));
+  }
+
+  /**
+   * Batch mode: the messages that arrive together (one read from the socket; they are yielded
+   * before the next macrotask) become one batch, or several when more than batchSize came.
+   */
+  private enqueue(msg: JsMsg): void {
+    this.inflight++;
+    this.held.add(msg);
+    this.queued.push(msg);
+    if (this.queued.length >= this.options.batchSize) this.flush();
+    else if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => {
+        this.flushScheduled = false;
+        this.flush();
+      });
+    }
+  }
+
+  private flush(): void {
+    while (!this.stopped && this.batchesRunning < this.options.concurrency && this.queued.length > 0) {
+      const msgs = this.queued.splice(0, this.options.batchSize);
+      this.batchesRunning++;
+      void this.processBatch(msgs).finally(() => {
+        this.batchesRunning--;
+        msgs.forEach((msg) => this.held.delete(msg));
+        this.settled(msgs.length);
+        this.flush();
+      });
+    }
+  }
+
+  private message(msg: JsMsg): { message: BusMessage; json: boolean } {
     let data: unknown;
     try {
       data = JSON.parse(msg.string());
@@ -450,18 +515,36 @@ class PullLoop {
       deliveries: msg.info.redeliveryCount,
       ...(trace ? { trace } : {}),
     };
+    return { message, json: data !== undefined };
+  }
+
+  private async process(msg: JsMsg): Promise<void> {
+    const { message, json } = this.message(msg);
     // Long handlers tell the server they are alive so it does not redeliver meanwhile.
     const keepAlive = setInterval(() => safely(() => msg.working()), Math.max(1000, this.bus.ackWaitMs / 3));
-    const options =
-      data === undefined
-        ? { ...this.options, handler: () => Promise.reject(new PoisonMessageError('message body is not JSON')) }
-        : this.options;
+    const options = json ? this.options : { ...this.options, handler: notJson };
     let outcome;
     try {
       outcome = await deliver(options, message, this.logger);
     } finally {
       clearInterval(keepAlive);
     }
+    await this.settle(msg, message, outcome);
+  }
+
+  /** A body that is not JSON never reaches the batch handler: it is dead-lettered as poison, as one at a time. */
+  private async processBatch(msgs: JsMsg[]): Promise<void> {
+    const parsed = msgs.map((msg) => ({ msg, ...this.message(msg) }));
+    const json = parsed.filter((p) => p.json);
+    const outcomes = json.length > 0 ? await deliverBatch(this.options, json.map((p) => p.message), this.logger) : [];
+    const settling = json.map((p, i) => this.settle(p.msg, p.message, outcomes[i]));
+    for (const p of parsed) {
+      if (!p.json) settling.push(deliver({ ...this.options, handler: notJson }, p.message, this.logger).then((o) => this.settle(p.msg, p.message, o)));
+    }
+    await Promise.all(settling);
+  }
+
+  private async settle(msg: JsMsg, message: BusMessage, outcome: DeliveryOutcome): Promise<void> {
     if (outcome.kind === 'ack') {
       safely(() => msg.ack(), (err) => this.logger.warn({ consumer: this.options.durable, error: errorMessage(err) }, 'ack failed; the event will be redelivered and deduplicated'));
     } else if (outcome.kind === 'retry') {
@@ -481,6 +564,8 @@ class PullLoop {
     }
   }
 }
+
+const notJson = () => Promise.reject(new PoisonMessageError('message body is not JSON'));
 
 function safely(action: () => void, onError?: (err: unknown) => void): void {
   try {

@@ -1,4 +1,4 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link } from '@opentelemetry/api';
 
 /**
  * W3C trace context across the bus. A span's context travels in NATS headers for requests and
@@ -25,9 +25,26 @@ export function contextOf(carrier: TraceCarrier | undefined): Context {
 
 export { SpanKind };
 
+/** Links to the spans the carriers name: a batch's span links to the trace of each of its events. */
+export function linksTo(carriers: readonly (TraceCarrier | undefined)[]): Link[] {
+  const links: Link[] = [];
+  for (const carrier of carriers) {
+    const spanContext = carrier && trace.getSpanContext(contextOf(carrier));
+    if (spanContext) links.push({ context: spanContext });
+  }
+  return links;
+}
+
 /** Runs `work` in a span under `parent`; the span records a thrown error and ends either way. */
-export function inSpan<T>(name: string, kind: SpanKind, parent: Context, attributes: Attributes, work: () => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(name, { kind, attributes }, parent, async (span) => {
+export function inSpan<T>(
+  name: string,
+  kind: SpanKind,
+  parent: Context,
+  attributes: Attributes,
+  work: () => Promise<T>,
+  links: Link[] = [],
+): Promise<T> {
+  return tracer.startActiveSpan(name, { kind, attributes, links }, parent, async (span) => {
     try {
       return await work();
     } catch (err) {

@@ -78,8 +78,17 @@ export interface ConsumerRegistration {
   /** Runs once per event id; its writes and the events it emits commit with the dedupe record. */
   handler: (event: EventEnvelope<EventSubject>, tx: Tx, emit: Emit, afterCommit: AfterCommit) => Promise<void>;
   /**
-   * Events handled at once (default 1, in stream order). More only where events are independent
-   * of each other's order, each one's effect keyed by its own id.
+   * The set-based form of `handler` for a flood: the new events of one pull, in one transaction
+   * with their dedupe records; the same effect as `handler` on each, in order. When it throws, the
+   * events go through `handler` one at a time (DurableConsumer), which stays the path of retries
+   * and dead letters.
+   */
+  batchHandler?: (events: EventEnvelope<EventSubject>[], tx: Tx, emit: Emit, afterCommit: AfterCommit) => Promise<void>;
+  /** Most events in one batch (default 100). */
+  batchSize?: number;
+  /**
+   * Events handled at once (default 1, in stream order), or batches with a batchHandler. More only
+   * where events are independent of each other's order, each one's effect keyed by its own id.
    */
   concurrency?: number;
 }
@@ -119,6 +128,7 @@ export class Consumers {
         subjects: r.subjects,
         concurrency: r.concurrency,
         observe: (outcome) => metrics.consumerEvents.inc({ ...labels, outcome }),
+        observeBatch: (_size, outcome) => metrics.consumerBatches.inc({ ...labels, outcome }),
         handler: async (event, tx, afterCommit) => {
           let emitted = false;
           await r.handler(
@@ -129,6 +139,7 @@ export class Consumers {
           );
           if (emitted) afterCommit(() => this.deps.relay.kick());
         },
+        ...(r.batchHandler ? { batchHandler: this.batched(r.batchHandler), batchSize: r.batchSize } : {}),
       });
       await consumer.start();
       this.running.push(consumer);
@@ -139,6 +150,15 @@ export class Consumers {
       );
     }
     this.markRunning();
+  }
+
+  /** A batch handler with an Emit into the batch's transaction; the relay is woken after commit when it wrote events. */
+  private batched(handler: NonNullable<ConsumerRegistration['batchHandler']>) {
+    return async (events: EventEnvelope<EventSubject>[], tx: Tx, afterCommit: AfterCommit): Promise<void> => {
+      let emitted = false;
+      await handler(events, tx, emitter(this.deps.outbox, tx, () => (emitted = true)), afterCommit);
+      if (emitted) afterCommit(() => this.deps.relay.kick());
+    };
   }
 
   /** How far a registered consumer (by its registration name) is behind the stream. */

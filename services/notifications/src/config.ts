@@ -37,6 +37,19 @@ export const notificationsConfigShape = {
     .string()
     .refine((s) => /^mailto:[^\s@]+@[^\s@]+$/.test(s) || /^https:\/\/\S+$/.test(s), 'must be a mailto: address or an https:// URL')
     .optional(),
+  /**
+   * Deliveries the sender keeps going at once (each mostly waits on the provider). The Twilio
+   * client's connection pool is sized to it.
+   */
+  NOTIFICATIONS_SENDER_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(100),
+  /** Due deliveries taken per claim (most urgent first); the sender claims again as each one ends. */
+  NOTIFICATIONS_SENDER_CLAIM_SIZE: z.coerce.number().int().min(1).max(500).default(50),
+  /**
+   * SMS, WhatsApp messages and calls started per second, per notifications replica (0: no limit
+   * but the provider's own 429s). Set it to what the Twilio account and numbers allow: when it is
+   * short, an emergency's messages take it first and reminders wait. Web push is not counted.
+   */
+  NOTIFICATIONS_PROVIDER_MAX_PER_SECOND: z.coerce.number().min(0).max(10_000).default(0),
 };
 
 export type NotificationsConfig = z.infer<z.ZodObject<typeof notificationsConfigShape>>;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { DB, pgArray, type Db, type Tx } from '@lws/platform';
 import { entries, loggedMessages, users } from '../db/schema';
 import type { Position } from './cursor';
@@ -43,6 +43,13 @@ export class EntriesRepository {
     await tx.execute(sql`select pg_advisory_xact_lock_shared(${USER_LOCK}::int, ${userId}::int)`);
   }
 
+  /** lockUserForWrite for many users, in one statement (in id order, as every batch takes them). */
+  async lockUsersForWrite(tx: Tx, userIds: readonly number[]): Promise<void> {
+    if (userIds.length === 0) return;
+    const ids = pgArray([...new Set(userIds)].sort((a, b) => a - b));
+    await tx.execute(sql`select pg_advisory_xact_lock_shared(${USER_LOCK}::int, u) from unnest(${ids}::int[]) as u`);
+  }
+
   async lockUserForPurge(tx: Tx, userId: number): Promise<void> {
     await tx.execute(sql`select pg_advisory_xact_lock(${USER_LOCK}::int, ${userId}::int)`);
   }
@@ -50,6 +57,33 @@ export class EntriesRepository {
   async findUser(tx: Tx, userId: number) {
     const [row] = await tx.select().from(users).where(eq(users.userId, userId));
     return row;
+  }
+
+  async findUsers(tx: Tx, userIds: readonly number[]) {
+    if (userIds.length === 0) return [];
+    return tx.select().from(users).where(inArray(users.userId, [...userIds]));
+  }
+
+  /**
+   * Many entries in one statement, in the order given (their ids follow it); an entry for an event
+   * that already has one is skipped. The rows written, in order.
+   */
+  async insertMany(tx: Tx, rows: readonly NewEntry[]): Promise<ListedEntry[]> {
+    if (rows.length === 0) return [];
+    const json = JSON.stringify(rows.map((r) => ({ ...r, at: r.at.toISOString() })));
+    const { rows: saved } = (await tx.execute(sql`
+      insert into ${entries} (user_id, username, type, details, location, at, source_event_id, monitors_only)
+      select (e->>'userId')::int, e->>'username', e->>'type', e->>'details', e->>'location', (e->>'at')::timestamptz,
+             (e->>'sourceEventId')::uuid, (e->>'monitorsOnly')::boolean
+      from jsonb_array_elements(${json}::jsonb) with ordinality as x(e, n)
+      order by n
+      on conflict (source_event_id) do nothing
+      returning id, user_id, username, type, details, location, at`)) as unknown as {
+      rows: { id: number | string; user_id: number | null; username: string | null; type: string; details: string; location: string | null; at: Date | string }[];
+    };
+    return saved
+      .map((r) => ({ id: Number(r.id), userId: r.user_id, username: r.username, type: r.type, details: r.details, location: r.location, at: new Date(r.at) }))
+      .sort((a, b) => a.id - b.id);
   }
 
   /** The new row, or undefined when an entry for this event already exists. */
@@ -87,6 +121,29 @@ export class EntriesRepository {
   async loggedStages(tx: Tx, messageId: string): Promise<Set<MessageStage>> {
     const rows = await tx.select({ stage: loggedMessages.stage }).from(loggedMessages).where(eq(loggedMessages.messageId, messageId));
     return new Set(rows.map((r) => r.stage));
+  }
+
+  /** The stages logged for each of these messages (absent: none). */
+  async loggedStagesOf(tx: Tx, messageIds: readonly string[]): Promise<Map<string, Set<MessageStage>>> {
+    const stages = new Map<string, Set<MessageStage>>();
+    if (messageIds.length === 0) return stages;
+    const rows = await tx
+      .select({ messageId: loggedMessages.messageId, stage: loggedMessages.stage })
+      .from(loggedMessages)
+      .where(inArray(loggedMessages.messageId, [...messageIds]));
+    for (const r of rows) stages.set(r.messageId, (stages.get(r.messageId) ?? new Set<MessageStage>()).add(r.stage));
+    return stages;
+  }
+
+  /** markLogged for the stages of many messages in one statement; false when another transaction recorded one first. */
+  async markLoggedMany(tx: Tx, marks: readonly { messageId: string; stage: MessageStage }[]): Promise<boolean> {
+    if (marks.length === 0) return true;
+    const inserted = await tx
+      .insert(loggedMessages)
+      .values([...marks])
+      .onConflictDoNothing()
+      .returning({ stage: loggedMessages.stage });
+    return inserted.length === marks.length;
   }
 
   /** False when another transaction recorded one of these stages first. */

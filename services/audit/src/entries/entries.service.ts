@@ -3,8 +3,8 @@ import type { CommandMap, EventMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
 import { decodeCursor, encodeCursor, type Position } from './cursor';
-import { describeEvent, type DescribedEvent, type EntryDraft } from './describe';
-import { EntriesRepository, type ListedEntry } from './entries.repository';
+import { describeEvent, type DescribedEvent, type EntryDraft, type MessageStage } from './describe';
+import { EntriesRepository, type ListedEntry, type NewEntry } from './entries.repository';
 import { displayUsername, fallbackUsername, labelOf } from './entry-types';
 
 type List = CommandMap['audit.entry.list.v1'];
@@ -13,6 +13,25 @@ type EntryView = RecordCmd['reply']['entry'];
 
 /** Thrown to roll back and retry an event whose message stage another transaction took first. */
 class StageTakenError extends Error {}
+
+/** The users an event names: its subject and whoever acted on it (the look-ups describeEvent makes). */
+function usersNamed(event: DescribedEvent): number[] {
+  const d = event.data as { userId?: unknown; byUserId?: unknown; startedBy?: unknown; endedBy?: unknown };
+  return [d.userId, d.byUserId, d.startedBy, d.endedBy].filter((id): id is number => typeof id === 'number');
+}
+
+function recordedEvent(row: ListedEntry): EventMap['audit.entry.recorded.v1'] {
+  return {
+    entryId: row.id,
+    ...(row.userId !== null ? { userId: row.userId } : {}),
+    type: row.type,
+    details: row.details,
+    at: row.at.toISOString(),
+    username: displayUsername(row.userId, row.username),
+    ...(row.location !== null ? { location: row.location } : {}),
+    label: labelOf(row.type),
+  };
+}
 
 export function entryView(row: ListedEntry): EntryView {
   return {
@@ -36,12 +55,56 @@ export class EntriesService {
   ) {}
 
   /** The entry a domain event stands for, written with the event's dedupe record. */
-  async recordEvent(tx: Tx, emit: Emit, event: DescribedEvent): Promise<void> {
-    const draft = await describeEvent(event, {
-      usernameOf: async (userId) => (await this.repo.findUser(tx, userId))?.username ?? undefined,
-      loggedStages: (messageId) => this.repo.loggedStages(tx, messageId),
-    });
-    if (draft) await this.append(tx, emit, draft, event.id);
+  recordEvent(tx: Tx, emit: Emit, event: DescribedEvent): Promise<void> {
+    return this.recordEvents(tx, emit, [event]);
+  }
+
+  /**
+   * The entries of many events (a consumer's batch), in order, in a few statements whatever their
+   * number: the users they name are locked and read at once, the message stages already logged are
+   * read at once, and the entries, their stages and their announcements are written at once. What
+   * `append` does for one: nothing about a deleted user, nothing twice for one event or one stage.
+   */
+  async recordEvents(tx: Tx, emit: Emit, events: readonly DescribedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const userIds = [...new Set(events.flatMap(usersNamed))];
+    await this.repo.lockUsersForWrite(tx, userIds);
+    const users = new Map((await this.repo.findUsers(tx, userIds)).map((u) => [u.userId, u]));
+    const messageIds = [...new Set(events.flatMap((e) => (e.subject === 'notifications.message.sent.v1' ? [e.data.messageId] : [])))];
+    const logged = await this.repo.loggedStagesOf(tx, messageIds);
+    const rows: NewEntry[] = [];
+    const marks: { messageId: string; stage: MessageStage }[] = [];
+    for (const event of events) {
+      const draft = await describeEvent(event, {
+        // Every user an event names was read above; the look-up is only a safety net.
+        usernameOf: async (userId) => (users.has(userId) ? users.get(userId)!.username : (await this.repo.findUser(tx, userId))?.username) ?? undefined,
+        loggedStages: async (messageId) => logged.get(messageId) ?? new Set(),
+      });
+      if (!draft) continue;
+      const user = draft.userId !== null ? users.get(draft.userId) : undefined;
+      if (user?.deletedAt) continue;
+      if (draft.marks) {
+        const stages = logged.get(draft.marks.messageId) ?? new Set<MessageStage>();
+        for (const stage of draft.marks.stages) stages.add(stage);
+        logged.set(draft.marks.messageId, stages);
+        marks.push(...draft.marks.stages.map((stage) => ({ messageId: draft.marks!.messageId, stage })));
+      }
+      rows.push({
+        userId: draft.userId,
+        username: draft.userId !== null ? (user?.username ?? draft.username ?? null) : null,
+        type: draft.type,
+        details: draft.details,
+        location: draft.location ?? null,
+        at: draft.at,
+        sourceEventId: event.id,
+        monitorsOnly: draft.monitorsOnly === true,
+      });
+    }
+    if (!(await this.repo.markLoggedMany(tx, marks))) {
+      throw new StageTakenError('a concurrent update of a message in this batch was logged first; retrying');
+    }
+    const saved = await this.repo.insertMany(tx, rows);
+    await emit.many(saved.map((row) => ({ subject: 'audit.entry.recorded.v1' as const, data: recordedEvent(row) })));
   }
 
   /** An entry a client asked for (the gateway checked who may write it). */
@@ -113,16 +176,7 @@ export class EntriesService {
       monitorsOnly: draft.monitorsOnly === true,
     });
     if (!row) return undefined;
-    await emit('audit.entry.recorded.v1', {
-      entryId: row.id,
-      ...(row.userId !== null ? { userId: row.userId } : {}),
-      type: row.type,
-      details: row.details,
-      at: row.at.toISOString(),
-      username: displayUsername(row.userId, row.username),
-      ...(row.location !== null ? { location: row.location } : {}),
-      label: labelOf(row.type),
-    });
+    await emit('audit.entry.recorded.v1', recordedEvent(row));
     return row;
   }
 }

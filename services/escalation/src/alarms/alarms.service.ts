@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { CommandMap, EventMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
-import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
+import { CLOCK, LOGGER, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
 import { alarms, calls, notificationRequests, type AlarmKind, type AlarmRow, type CallRow, type DeadlineRow } from '../db/schema';
 import { alarmKey, DeadlinesRepository, type NextStep } from '../deadlines/deadlines.repository';
@@ -59,6 +59,7 @@ export class AlarmsService {
     @Inject(SETTINGS) private readonly settings: EscalationSettings,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** Opens an alarm with the policy of today's configuration; its first steps are due at once. Undefined if it already existed. */
@@ -78,6 +79,26 @@ export class AlarmsService {
     await emit(opened.subject, opened.data);
     await this.deadlines.put(tx, { jobKey: alarmKey(id), kind: 'alarm', userId: a.userId, step: 'step', dueAt: a.now, payload: stepPayload({ id, kind: a.kind }, { index: 0 }) });
     return id;
+  }
+
+  /**
+   * Runs the steps of an alarm due at once in the transaction that opened it (an emergency: its
+   * messages are written with the alarm, and go out on the relay's next round, not after a
+   * scheduler pass). In a savepoint: if a step fails, the deadline stays due and the scheduler runs
+   * it, with its retries.
+   */
+  async startNow(tx: Tx, emit: Emit, alarmId: string): Promise<void> {
+    const row = await this.deadlines.lock(tx, alarmKey(alarmId));
+    if (!row) return;
+    const now = this.clock();
+    try {
+      await tx.transaction(async (sp) => {
+        const fired = await this.fire(sp, emit, row, now);
+        await this.deadlines.advance(sp, row, fired.next);
+      });
+    } catch (err) {
+      this.logger.warn({ err, alarmId }, "an alarm's first steps failed as it opened; the scheduler runs them");
+    }
   }
 
   /** Runs a claimed `alarm:<id>` deadline (the scheduler holds its row). */

@@ -212,6 +212,8 @@ export class WorkersProjection {
       raisedAt: new Date(e.raisedAt),
       ...(e.duress ? { duress: true } : {}),
     });
+    // Its first steps are written with it, not a scheduler pass later; if they fail, the pass runs them.
+    if (opened) await this.alarms.startNow(tx, emit, opened);
     return !!opened;
   }
 

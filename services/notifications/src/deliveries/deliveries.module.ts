@@ -1,5 +1,6 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
-import type { AnyEventEnvelope } from '@lws/messaging';
+import type { EventMap, EventSubject } from '@lws/contracts';
+import type { AnyEventEnvelope, EventEnvelope } from '@lws/messaging';
 import { Consumers } from '@lws/platform';
 import { PushModule } from '../push/push.module';
 import { UsersProjection } from '../users/users.projection';
@@ -12,8 +13,24 @@ import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveriesService } from './deliveries.service';
 import { SenderService } from './sender.service';
 
-/** escalation.notification.requested.v1 events taken at once. */
-const REQUEST_CONCURRENCY = 16;
+/**
+ * Notification requests are taken in batches (issue 27: one transaction per request could not keep
+ * up with an alarm flood): up to REQUEST_BATCH_SIZE per transaction, REQUEST_BATCHES of them at once.
+ */
+const REQUEST_BATCH_SIZE = 100;
+const REQUEST_BATCHES = 4;
+
+/** The requests a batch of escalation's events carries (an urgent one wraps its request). */
+function requestsOf(
+  events: readonly EventEnvelope<EventSubject>[],
+  subject: 'escalation.notification.requested.v1' | 'escalation.notification.urgent.v1',
+): EventMap['escalation.notification.requested.v1'][] {
+  return (events as AnyEventEnvelope[]).flatMap((e) => {
+    if (e.subject !== subject) return [];
+    if (e.subject === 'escalation.notification.urgent.v1') return [e.data.request];
+    return e.subject === 'escalation.notification.requested.v1' ? [e.data] : [];
+  });
+}
 
 /** The delivery log: escalation's requests, the sender, the superadmin tools and Twilio's webhooks. */
 @Module({
@@ -35,7 +52,12 @@ export class DeliveriesModule implements OnModuleInit {
       subjects: ['escalation.notification.requested.v1'],
       // Each request becomes its own delivery rows, deduplicated by request id: their order does
       // not matter, and one at a time could not keep up with the messages of many alarms at once.
-      concurrency: REQUEST_CONCURRENCY,
+      concurrency: REQUEST_BATCHES,
+      batchSize: REQUEST_BATCH_SIZE,
+      batchHandler: async (events, tx, emit, afterCommit) => {
+        await this.deliveries.requestedMany(tx, emit, requestsOf(events, 'escalation.notification.requested.v1'));
+        afterCommit(() => this.sender.kick());
+      },
       handler: async (event, tx, emit, afterCommit) => {
         const e = event as AnyEventEnvelope;
         if (e.subject !== 'escalation.notification.requested.v1') return;
@@ -48,7 +70,12 @@ export class DeliveriesModule implements OnModuleInit {
     this.consumers.register({
       name: 'notification-requests-urgent',
       subjects: ['escalation.notification.urgent.v1'],
-      concurrency: REQUEST_CONCURRENCY,
+      concurrency: REQUEST_BATCHES,
+      batchSize: REQUEST_BATCH_SIZE,
+      batchHandler: async (events, tx, emit, afterCommit) => {
+        await this.deliveries.requestedMany(tx, emit, requestsOf(events, 'escalation.notification.urgent.v1'), true);
+        afterCommit(() => this.sender.kick());
+      },
       handler: async (event, tx, emit, afterCommit) => {
         const e = event as AnyEventEnvelope;
         if (e.subject !== 'escalation.notification.urgent.v1') return;

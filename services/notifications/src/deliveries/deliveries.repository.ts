@@ -1,13 +1,41 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { DB, type Db, type Tx } from '@lws/platform';
-import { deliveries, DELIVERY_PRIORITIES } from '../db/schema';
+import { deliveries, DELIVERY_PRIORITIES, DELIVERY_PRIORITY } from '../db/schema';
 
 export type Delivery = typeof deliveries.$inferSelect;
 export type NewDelivery = typeof deliveries.$inferInsert;
 
 /** How long a claimed delivery may stay 'sending' before the sender is presumed dead. */
 export const CLAIM_MS = 120_000;
+
+/**
+ * A claim while the provider's budget is short (or a 429 has paused it): at most `provider` SMS,
+ * WhatsApp and call rows below emergency priority (an emergency's rows are bounded only by the
+ * claim's limit), and push rows, which the provider's budget does not cover, only when `push`.
+ * Looking for push rows on their own reads past the provider's backlog in the due index, so the
+ * sender spaces those looks out.
+ */
+export interface ProviderLane {
+  provider: number;
+  push: boolean;
+}
+
+/**
+ * The sender's result for a row it claimed. A field left undefined keeps the row's value.
+ * 'pending' is a retry at nextAttemptAt; `unsent` means no attempt was made (the sender stopped
+ * while the row waited for the provider's budget), so it is not counted.
+ */
+export interface ClaimResult {
+  id: string;
+  status: string;
+  nextAttemptAt?: Date | null;
+  providerSid?: string | null;
+  errorCode?: number | null;
+  errorMessage?: string | null;
+  updatedAt: Date;
+  unsent?: boolean;
+}
 
 @Injectable()
 export class DeliveriesRepository {
@@ -58,21 +86,33 @@ export class DeliveriesRepository {
   /**
    * Takes due pending rows for this sender, most urgent first (DELIVERY_PRIORITIES), oldest first
    * within each: one index range scan per priority, none once the claim is full. A concurrent
-   * sender (another replica) skips them.
+   * sender (another replica) skips them. With a `lane`, provider and push rows below emergency
+   * priority are taken as it allows (a scan each).
    */
-  async claimDue(now: Date, limit: number): Promise<Delivery[]> {
+  async claimDue(now: Date, limit: number, lane?: ProviderLane): Promise<Delivery[]> {
     return this.db.transaction(async (tx) => {
       const due: string[] = [];
-      for (const priority of DELIVERY_PRIORITIES) {
-        if (due.length >= limit) break;
+      let providerTaken = 0;
+      const take = async (priority: number, channel: SQL | undefined, max: number) => {
+        if (max <= 0) return 0;
         const rows = await tx
           .select({ id: deliveries.id })
           .from(deliveries)
-          .where(and(eq(deliveries.status, 'pending'), eq(deliveries.priority, priority), lte(deliveries.nextAttemptAt, now)))
+          .where(and(eq(deliveries.status, 'pending'), eq(deliveries.priority, priority), lte(deliveries.nextAttemptAt, now), channel))
           .orderBy(asc(deliveries.nextAttemptAt))
-          .limit(limit - due.length)
+          .limit(max)
           .for('update', { skipLocked: true });
         due.push(...rows.map((r) => r.id));
+        return rows.length;
+      };
+      for (const priority of DELIVERY_PRIORITIES) {
+        if (due.length >= limit) break;
+        if (!lane || priority === DELIVERY_PRIORITY.emergency) {
+          await take(priority, undefined, limit - due.length);
+          continue;
+        }
+        providerTaken += await take(priority, ne(deliveries.channel, 'push'), Math.min(lane.provider - providerTaken, limit - due.length));
+        if (lane.push) await take(priority, eq(deliveries.channel, 'push'), limit - due.length);
       }
       if (due.length === 0) return [];
       const claimed = await tx
@@ -90,6 +130,16 @@ export class DeliveriesRepository {
       const order = new Map(due.map((id, i) => [id, i]));
       return claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     });
+  }
+
+  /** Due pending rows by priority: the sender's queue (one index range per priority). */
+  async dueByPriority(now: Date): Promise<Map<number, number>> {
+    const rows = await this.db
+      .select({ priority: deliveries.priority, n: sql<number>`count(*)::int` })
+      .from(deliveries)
+      .where(and(eq(deliveries.status, 'pending'), lte(deliveries.nextAttemptAt, now)))
+      .groupBy(deliveries.priority);
+    return new Map(rows.map((r) => [r.priority, Number(r.n)]));
   }
 
   /** Rows a sender claimed and never finished: it died mid-send. */
@@ -120,6 +170,46 @@ export class DeliveriesRepository {
       .where(and(eq(deliveries.id, id), eq(deliveries.status, 'sending')))
       .returning();
     return row;
+  }
+
+  /**
+   * finishClaim for many rows in one statement: each is written only if this sender still holds it
+   * ('sending'), and a retry of a row withdrawn while it was being sent becomes its withdrawal, as
+   * there. Returns the rows written; one missing had its claim taken away.
+   */
+  async finishClaims(tx: Tx, results: readonly ClaimResult[]): Promise<Delivery[]> {
+    if (results.length === 0) return [];
+    const spec = results.map((r) => ({
+      r_id: r.id,
+      r_status: r.status,
+      r_next: r.nextAttemptAt?.toISOString() ?? null,
+      r_sid: r.providerSid ?? null,
+      r_keep_sid: r.providerSid === undefined,
+      r_code: r.errorCode ?? null,
+      r_keep_code: r.errorCode === undefined,
+      r_message: r.errorMessage ?? null,
+      r_keep_message: r.errorMessage === undefined,
+      r_updated: r.updatedAt.toISOString(),
+      r_unsent: r.unsent === true,
+    }));
+    const given = sql`jsonb_to_recordset(${JSON.stringify(spec)}::jsonb) as r(r_id uuid, r_status text, r_next timestamptz, r_sid text, r_keep_sid boolean,
+      r_code integer, r_keep_code boolean, r_message text, r_keep_message boolean, r_updated timestamptz, r_unsent boolean)`;
+    const message = sql`case when r.r_keep_message then ${deliveries.errorMessage} else r.r_message end`;
+    return tx
+      .update(deliveries)
+      .set({
+        status: sql`case when r.r_status = 'pending' and ${deliveries.withdrawnReason} is not null then 'canceled' else r.r_status end`,
+        nextAttemptAt: sql`case when r.r_status = 'pending' and ${deliveries.withdrawnReason} is null then r.r_next end`,
+        providerSid: sql`case when r.r_keep_sid then ${deliveries.providerSid} else r.r_sid end`,
+        errorCode: sql`case when r.r_keep_code then ${deliveries.errorCode} else r.r_code end`,
+        errorMessage: sql`case when r.r_status = 'pending' then coalesce(${deliveries.withdrawnReason}, ${message}) else ${message} end`,
+        attempts: sql`greatest(0, ${deliveries.attempts} - case when r.r_unsent then 1 else 0 end)`,
+        claimedUntil: null,
+        updatedAt: sql`r.r_updated`,
+      })
+      .from(given)
+      .where(and(sql`${deliveries.id} = r.r_id`, eq(deliveries.status, 'sending')))
+      .returning();
   }
 
   async update(tx: Tx, id: string, changes: Partial<NewDelivery>): Promise<Delivery | undefined> {
@@ -170,5 +260,11 @@ export class DeliveriesRepository {
       .where(userId !== undefined ? eq(deliveries.userId, userId) : undefined)
       .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
       .limit(limit);
+  }
+
+  /** The deliveries made for any of these requests (a batch of escalation's requests). */
+  async forRequests(tx: Tx, requestIds: readonly string[]): Promise<Delivery[]> {
+    if (requestIds.length === 0) return [];
+    return tx.select().from(deliveries).where(inArray(deliveries.requestId, [...requestIds]));
   }
 }

@@ -7,11 +7,15 @@ import { DELIVERY_PRIORITY } from '../db/schema';
 import { SubscriptionsRepository } from '../push/subscriptions.repository';
 import { TwilioProvider, WHATSAPP_NOT_OPTED_IN, type ProviderResult } from '../provider/twilio-provider';
 import { CLAIM_MS, DeliveriesRepository, type Delivery, type NewDelivery } from './deliveries.repository';
-import { emitMessageStatus } from './delivery-events';
+import { emitMessageStatus, messageStatusEvent } from './delivery-events';
 
 type Cmd<K extends keyof CommandMap> = CommandMap[K];
+type Request = EventMap['escalation.notification.requested.v1'];
 
 export const DEFAULT_CALL_TIMEOUT_SECONDS = 60;
+
+/** Rows per insert statement: well under PostgreSQL's 65,535 parameters at a row's 20-odd columns. */
+const INSERT_CHUNK = 1000;
 
 /**
  * What is asked of notifications: escalation's requests (stored here, sent by the sender),
@@ -38,15 +42,70 @@ export class DeliveriesService {
    * Stores the request's deliveries as pending, in the consumer's transaction; the sender sends
    * them. A push fans out to every subscription of its target, one row each.
    */
-  async requested(tx: Tx, emit: Emit, e: EventMap['escalation.notification.requested.v1'], urgent = false): Promise<void> {
-    // Asked again for a request already taken (escalation heard no status for it: the status or the
-    // first request was lost on the way): the deliveries stand, and their status is reported again.
-    const known = await this.repo.forRequest(tx, e.requestId);
-    if (known.length > 0) {
-      for (const row of known) await emitMessageStatus(emit, row);
-      return;
+  requested(tx: Tx, emit: Emit, e: Request, urgent = false): Promise<void> {
+    return this.requestedMany(tx, emit, [e], urgent);
+  }
+
+  /**
+   * `requested` for the requests of one batch, in a few statements whatever their number: one read
+   * of the requests already taken, one of the push subscriptions of every push target, one insert
+   * of every new row (in chunks only past INSERT_CHUNK rows), one outbox write of the statuses to
+   * report. The same rows and statuses as `requested` on each in turn.
+   */
+  async requestedMany(tx: Tx, emit: Emit, requests: readonly Request[], urgent = false): Promise<void> {
+    if (requests.length === 0) return;
+    const known = new Map<string, Delivery[]>();
+    for (const row of await this.repo.forRequests(tx, [...new Set(requests.map((e) => e.requestId))])) {
+      known.set(row.requestId!, [...(known.get(row.requestId!) ?? []), row]);
     }
+    const pushTo = requests.filter((e) => e.channel === 'push' && !known.has(e.requestId));
+    const userIds = new Set<number>();
+    for (const e of pushTo) {
+      if (e.toRole === 'monitors') continue;
+      if (e.toUsers?.userIds.length) e.toUsers.userIds.forEach((u) => userIds.add(u));
+      else if (e.toUserId !== undefined) userIds.add(e.toUserId);
+    }
+    const needMonitors = pushTo.some((e) => e.toRole === 'monitors');
+    const subs = userIds.size > 0 || needMonitors ? await this.subscriptions.forTargets(tx, [...userIds], needMonitors) : [];
+
     const now = this.clock();
+    const rows: NewDelivery[] = [];
+    // Per request, in order: the rows whose status is reported (read once the rows are saved).
+    const reports: ((saved: ReadonlyMap<string, Delivery>) => Delivery[])[] = [];
+    const asked = new Map<string, string[]>();
+    for (const e of requests) {
+      // Asked again for a request already taken (escalation heard no status for it: the status or the
+      // first request was lost on the way): the deliveries stand, and their status is reported again.
+      const before = known.get(e.requestId);
+      if (before) {
+        reports.push(() => before);
+        continue;
+      }
+      const earlier = asked.get(e.requestId);
+      if (earlier) {
+        reports.push((saved) => earlier.flatMap((id) => saved.get(id) ?? []));
+        continue;
+      }
+      const { created, rejected } = this.deliveriesOf(e, urgent, subs, now);
+      rows.push(...created);
+      asked.set(e.requestId, created.map((r) => r.id!));
+      // A request that can never be sent is logged as failed (once) and reported.
+      if (rejected) reports.push((saved) => created.flatMap((r) => saved.get(r.id!) ?? []));
+    }
+    const saved = new Map<string, Delivery>();
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      for (const row of await this.repo.insert(tx, rows.slice(i, i + INSERT_CHUNK))) saved.set(row.id, row);
+    }
+    await emit.many(reports.flatMap((report) => report(saved)).map(messageStatusEvent));
+  }
+
+  /** The rows one new request becomes; `rejected` when it can never be sent (one failed row). */
+  private deliveriesOf(
+    e: Request,
+    urgent: boolean,
+    subs: readonly { id: string; userId: number; monitor: boolean }[],
+    now: Date,
+  ): { created: NewDelivery[]; rejected: boolean } {
     const base = {
       requestId: e.requestId,
       channel: e.channel,
@@ -62,47 +121,26 @@ export class DeliveriesService {
       createdAt: now,
       updatedAt: now,
     } satisfies Partial<NewDelivery>;
+    const reject = (to: string, reason: string) => ({
+      created: [{ ...base, id: randomUUID(), to, status: 'failed', nextAttemptAt: null, errorMessage: reason }],
+      rejected: true,
+    });
     if (e.channel !== 'push') {
-      if (!e.toPhone) {
-        await this.rejected(tx, emit, { ...base, to: '(none)' }, `A ${e.channel} request needs to_phone`);
-        return;
-      }
-      await this.repo.insert(tx, [
-        {
-          ...base,
-          id: randomUUID(),
-          to: e.toPhone,
-          ...(e.channel === 'voice'
-            ? {
-                callTimeoutSeconds: e.callTimeoutSeconds ?? DEFAULT_CALL_TIMEOUT_SECONDS,
-                body: e.contactName ? `Hello ${e.contactName}. ${e.body}` : e.body,
-              }
-            : {}),
-        },
-      ]);
-      return;
+      if (!e.toPhone) return reject('(none)', `A ${e.channel} request needs to_phone`);
+      const voice =
+        e.channel === 'voice'
+          ? { callTimeoutSeconds: e.callTimeoutSeconds ?? DEFAULT_CALL_TIMEOUT_SECONDS, body: e.contactName ? `Hello ${e.contactName}. ${e.body}` : e.body }
+          : {};
+      return { created: [{ ...base, id: randomUUID(), to: e.toPhone, ...voice }], rejected: false };
     }
     const team = e.toUsers?.userIds ?? [];
     const target =
       e.toRole === 'monitors' ? 'role:monitors' : team.length > 0 ? `users:${team.join(',')}` : e.toUserId !== undefined ? `user:${e.toUserId}` : undefined;
-    if (!target) {
-      await this.rejected(tx, emit, { ...base, to: '(none)' }, 'A push request needs to_user_id, to_user_ids or to_role');
-      return;
-    }
-    const subs =
-      e.toRole === 'monitors'
-        ? await this.subscriptions.forMonitors(tx)
-        : team.length > 0
-          ? await this.subscriptions.forUsers(tx, team)
-          : await this.subscriptions.forUser(tx, e.toUserId!);
-    if (subs.length === 0) {
-      await this.rejected(tx, emit, { ...base, to: target }, `No push subscription for ${target}`);
-      return;
-    }
-    await this.repo.insert(
-      tx,
-      subs.map((s) => ({ ...base, id: randomUUID(), to: s.id, fanoutKey: s.id })),
-    );
+    if (!target) return reject('(none)', 'A push request needs to_user_id, to_user_ids or to_role');
+    const members = new Set(team.length > 0 ? team : [e.toUserId]);
+    const to = subs.filter((s) => (e.toRole === 'monitors' ? s.monitor : members.has(s.userId)));
+    if (to.length === 0) return reject(target, `No push subscription for ${target}`);
+    return { created: to.map((s) => ({ ...base, id: randomUUID(), to: s.id, fanoutKey: s.id })), rejected: false };
   }
 
   /**
@@ -130,12 +168,6 @@ export class DeliveriesService {
   async alarmResolved(tx: Tx, emit: Emit, e: EventMap['escalation.alarm.resolved.v1']): Promise<void> {
     const withdrawn = await this.repo.withdrawPending(tx, e.alarmId, 'Withdrawn: the alarm was resolved before the provider took it', this.clock());
     for (const row of withdrawn) await emitMessageStatus(emit, row);
-  }
-
-  /** A request that can never be sent is logged as failed (once) and reported. */
-  private async rejected(tx: Tx, emit: Emit, row: Omit<NewDelivery, 'id'>, reason: string): Promise<void> {
-    const [saved] = await this.repo.insert(tx, [{ ...row, id: randomUUID(), status: 'failed', nextAttemptAt: null, errorMessage: reason }]);
-    if (saved) await emitMessageStatus(emit, saved);
   }
 
   /** One SMS or WhatsApp message now, no retries: the superadmin sees the provider's answer. */

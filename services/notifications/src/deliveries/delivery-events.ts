@@ -1,10 +1,20 @@
 import type { EventMap } from '@lws/contracts';
+import type { PendingEvent } from '@lws/messaging';
 import type { Emit } from '@lws/platform';
 import type { Delivery } from './deliveries.repository';
 
 /** notifications.message.sent.v1 for the row as it now stands. */
 export function emitMessageStatus(emit: Emit, row: Delivery): Promise<unknown> {
-  const data: EventMap['notifications.message.sent.v1'] = {
+  return emit('notifications.message.sent.v1', messageStatus(row));
+}
+
+/** The same event for Emit.many: the statuses of many rows in one outbox statement. */
+export function messageStatusEvent(row: Delivery): PendingEvent {
+  return { subject: 'notifications.message.sent.v1', data: messageStatus(row) };
+}
+
+function messageStatus(row: Delivery): EventMap['notifications.message.sent.v1'] {
+  return {
     messageId: row.id,
     channel: row.channel,
     to: row.to,
@@ -17,7 +27,6 @@ export function emitMessageStatus(emit: Emit, row: Delivery): Promise<unknown> {
     ...(row.errorMessage !== null ? { errorMessage: row.errorMessage } : {}),
     ...(row.providerSid !== null ? { providerSid: row.providerSid } : {}),
   };
-  return emit('notifications.message.sent.v1', data);
 }
 
 /** Stands in for the call SID of a call the provider never accepted. */

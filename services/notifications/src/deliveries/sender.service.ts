@@ -1,17 +1,21 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { backoffDelay, type RetryBackoff } from '@lws/messaging';
-import { CLOCK, LOGGER, metrics, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
+import { CLOCK, CONFIG, LOGGER, metrics, priorityLabel, UnitOfWork, type BaseConfig, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
+import type { NotificationsConfig } from '../config';
+import { DELIVERY_PRIORITIES, DELIVERY_PRIORITY } from '../db/schema';
 import { PushService, type PushResult } from '../push/push.service';
+import { BudgetClosedError, ProviderBudget } from '../provider/provider-budget';
 import { TwilioProvider } from '../provider/twilio-provider';
-import { DeliveriesRepository, type Delivery, type NewDelivery } from './deliveries.repository';
-import { emitCallCompleted, emitMessageStatus } from './delivery-events';
+import { DeliveriesRepository, type ClaimResult, type Delivery } from './deliveries.repository';
+import { emitCallCompleted, emitMessageStatus, messageStatusEvent } from './delivery-events';
 import { callOutcome, isTerminalCallStatus } from './voice-flow';
 
 /**
  * A transient failure (the provider answered 5xx or 429, timed out or could not be reached) is
- * retried after 2 s, doubling to at most 30 s, for as long as the message can still help
- * (retryHorizonMs): a provider outage that heals delays a message, it does not drop it. Only a
- * permanent refusal (an invalid number, say) fails it at once.
+ * retried after 2 s, doubling to at most 30 s (after a 429's Retry-After instead, when it gives
+ * one), for as long as the message can still help (retryHorizonMs): a provider outage that heals
+ * delays a message, it does not drop it. Only a permanent refusal (an invalid number, say) fails
+ * it at once.
  */
 export const TRANSIENT_BACKOFF: RetryBackoff = { initialMs: 2_000, maxMs: 30_000 };
 
@@ -26,23 +30,44 @@ export function retryHorizonMs(row: Pick<Delivery, 'alarmId' | 'purpose'>): numb
   return 10 * 60_000;
 }
 const POLL_MS = 500;
-/** Rows claimed per query. */
-const BATCH = 10;
+/** A finished delivery's result waits at most this long for others to be recorded with it... */
+const FLUSH_MS = 5;
+/** ...in one transaction of at most this many. */
+const RESULTS_PER_FLUSH = 100;
 /**
- * Deliveries in flight at once. Each mostly waits on the provider, so the sender keeps this many
- * going and claims more as each ends, rather than waiting for a whole batch (whose slowest
- * request would hold the rest back).
+ * While the provider's budget is short, push rows are looked for on their own at most this often:
+ * that scan reads past the provider's backlog in the due index.
  */
-const MAX_IN_FLIGHT = 40;
+const PUSH_SCAN_MS = 100;
+/**
+ * The longest a 429 pauses non-urgent sends, whatever its Retry-After: rows waiting for the
+ * budget are held in memory and must be sent well inside their claim (CLAIM_MS).
+ */
+const MAX_PAUSE_MS = 60_000;
 /** A call whose status callback has not come this long after its ring timeout is asked about. */
 const CALL_GRACE_MS = 5 * 60_000;
 /** ...and given up on (outcome failed) after this long, so escalation is never left waiting. */
 const CALL_GIVE_UP_MS = 30 * 60_000;
 
+/** A delivery whose result waits to be recorded with others'. */
+interface Finished {
+  row: Delivery;
+  result: ClaimResult;
+  now: Date;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
 /**
  * Sends the pending deliveries: claims due rows (FOR UPDATE SKIP LOCKED, so replicas share the
  * work and never send one row twice), calls the provider, records the result and publishes it.
  * Transient failures are retried with backoff; permanent ones fail at once.
+ *
+ * It keeps NOTIFICATIONS_SENDER_IN_FLIGHT deliveries going (each mostly waits on the provider) and
+ * claims more as each ends, rather than waiting for a whole batch (whose slowest request would
+ * hold the rest back). Results that finish close together are recorded in one transaction. SMS,
+ * WhatsApp and calls start no faster than the provider budget allows (most urgent first), and a
+ * 429 pauses all but an emergency's for as long as the provider asked.
  */
 @Injectable()
 export class SenderService implements OnModuleInit, OnModuleDestroy {
@@ -51,6 +76,17 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
   private again = false;
   private stopped = false;
   private readonly lastAsked = new Map<string, number>();
+  private unsample?: () => void;
+  private readonly inFlightLimit: number;
+  private readonly claimSize: number;
+  /** How fast provider requests may start; a 429 pauses it. */
+  readonly budget: ProviderBudget;
+  /** Wakes the running pass: rows were added, or the budget has room again. */
+  private wake?: () => void;
+  private lastPushScan = 0;
+  private readonly finished: Finished[] = [];
+  private flushTimer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
 
   constructor(
     private readonly repo: DeliveriesRepository,
@@ -59,24 +95,40 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
     private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(CONFIG) config: NotificationsConfig & BaseConfig,
+  ) {
+    this.inFlightLimit = config.NOTIFICATIONS_SENDER_IN_FLIGHT;
+    this.claimSize = config.NOTIFICATIONS_SENDER_CLAIM_SIZE;
+    this.budget = new ProviderBudget(config.NOTIFICATIONS_PROVIDER_MAX_PER_SECOND);
+    this.budget.onRoom = () => this.kick();
+  }
 
   onModuleInit(): void {
     this.timer = setInterval(() => this.kick(), POLL_MS);
     this.timer.unref();
+    // The sender's queue by priority: due deliveries not yet claimed.
+    this.unsample = metrics.chainQueued.sample(async (g) => {
+      const due = await this.repo.dueByPriority(this.clock());
+      for (const priority of DELIVERY_PRIORITIES) g.set({ service: 'notifications', stage: 'sender', priority: priorityLabel(priority) }, due.get(priority) ?? 0);
+    });
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.unsample?.();
     this.stopped = true;
     clearInterval(this.timer);
+    // Rows still waiting for the budget go back to pending, unsent, for the next sender.
+    this.budget.close();
+    this.wake?.();
     await this.running;
   }
 
-  /** Runs a pass now (or right after the one in progress). */
+  /** Runs a pass now (or has the one in progress look again). */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
+      this.wake?.();
       return;
     }
     this.running = this.pass()
@@ -96,8 +148,9 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
     const inFlight = new Set<Promise<void>>();
     try {
       while (!this.stopped) {
-        const room = MAX_IN_FLIGHT - inFlight.size;
-        const rows = room > 0 ? await this.repo.claimDue(this.clock(), Math.min(room, BATCH)) : [];
+        const woken = new Promise<void>((resolve) => (this.wake = resolve));
+        const wanted = Math.min(this.inFlightLimit - inFlight.size, this.claimSize);
+        const { rows, pushDeferredMs } = wanted > 0 ? await this.claim(wanted) : { rows: [], pushDeferredMs: 0 };
         for (const row of rows) {
           const delivery: Promise<void> = this.deliver(row)
             // A row whose result could not be recorded stays claimed; failLapsedClaims reports it.
@@ -105,17 +158,48 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
             .finally(() => inFlight.delete(delivery));
           inFlight.add(delivery);
         }
-        if (rows.length === 0 && inFlight.size === 0) break;
-        // Full, or nothing due right now: wait for one to end, then look again.
-        if (room === 0 || rows.length < Math.min(room, BATCH)) await Promise.race(inFlight);
+        if (rows.length === 0 && inFlight.size === 0 && pushDeferredMs === 0) break;
+        // Full, or nothing more due right now: wait for one to end, new rows, or room in the budget.
+        if (wanted === 0 || rows.length < wanted) {
+          const waits: Promise<unknown>[] = [woken, ...inFlight];
+          if (pushDeferredMs > 0) waits.push(new Promise((resolve) => setTimeout(resolve, pushDeferredMs).unref()));
+          await Promise.race(waits);
+        }
       }
     } finally {
+      this.wake = undefined;
       await Promise.all(inFlight);
     }
     await this.settleSilentCalls();
   }
 
+  /**
+   * Due rows, most urgent first. While the provider budget is short or paused, only as many
+   * non-urgent provider rows as it has room for (the rest wait in the database, where a later
+   * emergency is claimed ahead of them), and push rows on their own, at most every PUSH_SCAN_MS.
+   */
+  private async claim(limit: number): Promise<{ rows: Delivery[]; pushDeferredMs: number }> {
+    const now = this.clock();
+    if (!this.budget.limited && !this.budget.paused(DELIVERY_PRIORITY.alarm)) return { rows: await this.repo.claimDue(now, limit), pushDeferredMs: 0 };
+    const sinceScan = performance.now() - this.lastPushScan;
+    const push = sinceScan >= PUSH_SCAN_MS;
+    if (push) this.lastPushScan = performance.now();
+    const rows = await this.repo.claimDue(now, limit, { provider: this.budget.room(), push });
+    return { rows, pushDeferredMs: push ? 0 : Math.ceil(PUSH_SCAN_MS - sinceScan) };
+  }
+
   private async deliver(row: Delivery): Promise<void> {
+    if (row.channel !== 'push') {
+      try {
+        await this.budget.take(row.priority);
+      } catch (err) {
+        if (!(err instanceof BudgetClosedError)) throw err;
+        const now = this.clock();
+        return this.record({ id: row.id, status: 'pending', nextAttemptAt: now, updatedAt: now, unsent: true }, row, now);
+      }
+    }
+    // How long the first try waited to be sent (a retry's wait is its backoff, not a queue's).
+    if (row.attempts === 1) this.observeWait('sender', row, row.createdAt);
     let result: PushResult;
     const started = performance.now();
     try {
@@ -132,36 +216,104 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
     metrics.providerDuration.observe({ service: 'notifications', channel: row.channel, outcome }, (performance.now() - started) / 1000);
     metrics.notifications.inc({ service: 'notifications', channel: row.channel, outcome });
     const now = this.clock();
-    let changes: Partial<NewDelivery>;
+    if (result.ok && row.dueSince) {
+      metrics.dueToProvider.observe({ service: 'notifications', channel: row.channel, priority: priorityLabel(row.priority) }, Math.max(0, now.getTime() - row.dueSince.getTime()) / 1000);
+    }
+    let changes: ClaimResult;
+    const retryInMs = !result.ok && !('expired' in result) ? (result.rateLimited?.retryAfterMs ?? backoffDelay(TRANSIENT_BACKOFF, row.attempts)) : 0;
     if (result.ok) {
-      changes = { status: result.status, providerSid: row.channel === 'push' ? null : result.sid, errorCode: null, errorMessage: null, updatedAt: now };
+      changes = { id: row.id, status: result.status, providerSid: row.channel === 'push' ? null : result.sid, errorCode: null, errorMessage: null, updatedAt: now };
     } else if ('expired' in result) {
-      changes = { status: 'expired', errorMessage: result.message, updatedAt: now };
-    } else if (result.transient && now.getTime() + backoffDelay(TRANSIENT_BACKOFF, row.attempts) - row.createdAt.getTime() <= retryHorizonMs(row)) {
+      changes = { id: row.id, status: 'expired', errorMessage: result.message, updatedAt: now };
+    } else if (result.transient && now.getTime() + retryInMs - row.createdAt.getTime() <= retryHorizonMs(row)) {
       changes = {
+        id: row.id,
         status: 'pending',
-        nextAttemptAt: new Date(now.getTime() + backoffDelay(TRANSIENT_BACKOFF, row.attempts)),
+        nextAttemptAt: new Date(now.getTime() + retryInMs),
         errorCode: result.code ?? null,
         errorMessage: result.message,
         updatedAt: now,
       };
     } else if (result.transient) {
       const message = `${result.message} (gave up after ${row.attempts} attempts over ${Math.round((now.getTime() - row.createdAt.getTime()) / 1000)} s: too late to help)`;
-      changes = { status: 'failed', errorCode: result.code ?? null, errorMessage: message, updatedAt: now };
+      changes = { id: row.id, status: 'failed', errorCode: result.code ?? null, errorMessage: message, updatedAt: now };
     } else {
-      changes = { status: 'failed', errorCode: result.code ?? null, errorMessage: result.message, updatedAt: now };
+      changes = { id: row.id, status: 'failed', errorCode: result.code ?? null, errorMessage: result.message, updatedAt: now };
+    }
+    if (!result.ok && !('expired' in result) && result.rateLimited && this.budget.pause(Math.min(retryInMs, MAX_PAUSE_MS))) {
+      this.logger.warn(
+        { messageId: row.id, channel: row.channel, pauseSeconds: Math.round(Math.min(retryInMs, MAX_PAUSE_MS) / 1000), retryAfterMs: result.rateLimited.retryAfterMs },
+        'provider asked to slow down (429): new sends other than emergencies paused',
+      );
     }
     if (!result.ok) {
       const context = { messageId: row.id, channel: row.channel, purpose: row.purpose, attempt: row.attempts, code: !('expired' in result) ? result.code : undefined, error: changes.errorMessage };
       if (changes.status === 'pending') this.logger.warn(context, 'delivery failed; retrying until the provider answers');
       else this.logger.error(context, 'delivery failed for good');
     }
-    await this.uow.run(async (tx, emit) => {
-      const saved = await this.repo.finishClaim(tx, row.id, changes);
-      if (!saved || saved.status === 'pending') return;
-      await emitMessageStatus(emit, saved);
-      if (saved.channel === 'voice' && saved.status === 'failed') await this.settle(tx, emit, saved, 'failed', now);
+    await this.record(changes, row, now);
+  }
+
+  /**
+   * Records a claimed row's result with the others that finish within FLUSH_MS (or once
+   * RESULTS_PER_FLUSH wait); resolves once it is saved.
+   */
+  private record(result: ClaimResult, row: Delivery, now: Date): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.finished.push({ row, result, now, resolve, reject });
+      if (this.flushing) return; // it takes what waits when it ends
+      if (this.finished.length >= RESULTS_PER_FLUSH) this.flush();
+      else this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
     });
+  }
+
+  private flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const batch = this.finished.splice(0, RESULTS_PER_FLUSH);
+    if (batch.length === 0) return;
+    this.flushing = this.saveResults(batch).finally(() => {
+      this.flushing = undefined;
+      // What finished meanwhile has waited long enough.
+      if (this.finished.length > 0) this.flush();
+    });
+  }
+
+  /** One transaction for the batch; if it fails, one each, so one bad row cannot lose the others' results. */
+  private async saveResults(batch: Finished[]): Promise<void> {
+    try {
+      await this.saveTogether(batch);
+      for (const f of batch) f.resolve();
+      return;
+    } catch (err) {
+      if (batch.length === 1) return batch[0].reject(err);
+      this.logger.warn({ err, results: batch.length }, 'recording delivery results together failed; recording them one at a time');
+    }
+    for (const f of batch) {
+      try {
+        await this.saveTogether([f]);
+        f.resolve();
+      } catch (err) {
+        f.reject(err);
+      }
+    }
+  }
+
+  private async saveTogether(batch: Finished[]): Promise<void> {
+    await this.uow.run(async (tx, emit) => {
+      const saved = new Map((await this.repo.finishClaims(tx, batch.map((f) => f.result))).map((row) => [row.id, row]));
+      const told = batch.flatMap((f) => {
+        const row = saved.get(f.row.id);
+        return row && row.status !== 'pending' ? [{ row, now: f.now }] : [];
+      });
+      await emit.many(told.map(({ row }) => messageStatusEvent(row)));
+      // A call that could not be placed: escalation hears its outcome (rare: no loop on the hot path).
+      for (const { row, now } of told) if (row.channel === 'voice' && row.status === 'failed') await this.settle(tx, emit, row, 'failed', now);
+    });
+  }
+
+  private observeWait(stage: string, row: Delivery, since: Date): void {
+    metrics.chainWait.observe({ service: 'notifications', stage, priority: priorityLabel(row.priority) }, Math.max(0, this.clock().getTime() - since.getTime()) / 1000);
   }
 
   /** Sets a voice row's outcome (once) and publishes call.completed for a request's call. */
@@ -179,17 +331,13 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
   private async failLapsedClaims(): Promise<void> {
     const now = this.clock();
     await this.uow.run(async (tx, emit) => {
-      for (const row of await this.repo.lapsedClaims(tx, now, 50)) {
-        const saved = await this.repo.finishClaim(tx, row.id, {
-          status: 'failed',
-          errorMessage: 'Interrupted while sending: whether it reached the provider is unknown',
-          updatedAt: now,
-        });
-        if (!saved) continue;
-        this.logger.error({ messageId: row.id, channel: row.channel }, 'delivery interrupted mid-send; marked failed');
-        await emitMessageStatus(emit, saved);
-        if (saved.channel === 'voice') await this.settle(tx, emit, saved, 'failed', now);
-      }
+      const lapsed = await this.repo.lapsedClaims(tx, now, 50);
+      if (lapsed.length === 0) return;
+      const errorMessage = 'Interrupted while sending: whether it reached the provider is unknown';
+      const saved = await this.repo.finishClaims(tx, lapsed.map((row) => ({ id: row.id, status: 'failed', errorMessage, updatedAt: now })));
+      for (const row of saved) this.logger.error({ messageId: row.id, channel: row.channel }, 'delivery interrupted mid-send; marked failed');
+      await emit.many(saved.map(messageStatusEvent));
+      for (const row of saved) if (row.channel === 'voice') await this.settle(tx, emit, row, 'failed', now);
     });
   }
 

@@ -68,9 +68,18 @@ class HttpError extends Error {
     readonly status: number,
     readonly code: number,
     message: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
+}
+
+/** What failNext makes the next API requests answer. */
+interface Failures {
+  remaining: number;
+  status: number;
+  /** Sent as Retry-After (seconds), as Twilio may with a 429. */
+  retryAfterSeconds?: number;
 }
 
 const sid = (prefix: string) => `${prefix}${randomBytes(16).toString('hex')}`;
@@ -115,7 +124,7 @@ export class FakeTwilio {
   readonly webhookFailures: { url: string; status: number | string }[] = [];
   private readonly tokens = new Map<string, string>();
   private readonly optedIn = new Set<string>();
-  private failures: { remaining: number; status: number } = { remaining: 0, status: 500 };
+  private failures: Failures = { remaining: 0, status: 500 };
   private readonly pending = new Set<Promise<unknown>>();
 
   private constructor(
@@ -149,9 +158,12 @@ export class FakeTwilio {
     this.optedIn.add(number);
   }
 
-  /** The next `count` API requests answer with `status` (default 500). */
-  failNext(count: number, status = 500): void {
-    this.failures = { remaining: count, status };
+  /**
+   * The next `count` API requests answer with `status` (default 500); with `retryAfterSeconds`,
+   * carrying that Retry-After header (a 429 from a provider that wants to be left alone a while).
+   */
+  failNext(count: number, status = 500, retryAfterSeconds?: number): void {
+    this.failures = { remaining: count, status, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) };
   }
 
   /**
@@ -304,8 +316,11 @@ export class FakeTwilio {
         this.waiting -= 1;
       }
       if (this.failures.remaining > 0) {
+        const { status, retryAfterSeconds } = this.failures;
         this.failures.remaining -= 1;
-        throw new HttpError(this.failures.status, 20500, 'Internal Server Error (simulated by the fake provider)');
+        const headers: Record<string, string> = retryAfterSeconds !== undefined ? { 'retry-after': String(retryAfterSeconds) } : {};
+        if (status === 429) throw new HttpError(429, 20429, 'Too Many Requests (simulated by the fake provider)', headers);
+        throw new HttpError(status, 20500, 'Internal Server Error (simulated by the fake provider)', headers);
       }
       if (req.method === 'POST' && !itemSid) {
         const created = resource === 'Messages' ? this.createMessage(accountSid, form) : this.createCall(accountSid, form);
@@ -339,7 +354,7 @@ export class FakeTwilio {
       throw new HttpError(405, 20004, 'Method not allowed');
     } catch (err) {
       const e = err instanceof HttpError ? err : new HttpError(500, 20500, 'Internal Server Error');
-      this.json(res, e.status, { code: e.code, message: e.message, more_info: `https://www.twilio.com/docs/errors/${e.code}`, status: e.status });
+      this.json(res, e.status, { code: e.code, message: e.message, more_info: `https://www.twilio.com/docs/errors/${e.code}`, status: e.status }, e.headers);
     }
   }
 
@@ -525,11 +540,15 @@ export class FakeTwilio {
     if (method === 'POST' && path === '/_fake/fail-next') {
       const count = Number(input.count ?? 1);
       const status = Number(input.status ?? 500);
+      const retryAfter = input.retryAfterSeconds === undefined ? undefined : Number(input.retryAfterSeconds);
       if (!Number.isInteger(count) || count < 0 || !Number.isInteger(status) || status < 400 || status > 599) {
         throw new HttpError(400, 0, 'count must be a whole number and status a 4xx/5xx code');
       }
-      this.failNext(count, status);
-      return this.json(res, 200, { count, status });
+      if (retryAfter !== undefined && (!Number.isInteger(retryAfter) || retryAfter < 0 || retryAfter > 3600)) {
+        throw new HttpError(400, 0, 'retryAfterSeconds must be a whole number of seconds, at most 3600');
+      }
+      this.failNext(count, status, retryAfter);
+      return this.json(res, 200, { count, status, ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}) });
     }
     if (method === 'POST' && path === '/_fake/inbound-sms') {
       const [from, to, body, url] = [input.from, input.to, input.body, input.url].map((v) => (typeof v === 'string' ? v : ''));
@@ -543,9 +562,9 @@ export class FakeTwilio {
     throw new HttpError(404, 20404, `Unknown control route ${method} ${path}`);
   }
 
-  private json(res: ServerResponse, status: number, body: unknown): void {
+  private json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
     res.end(text);
   }
 }
@@ -570,8 +589,8 @@ export class FakeTwilioControl {
     return this.request('POST', '/_fake/whatsapp-opt-in', { number });
   }
 
-  failNext(count: number, status = 500): Promise<unknown> {
-    return this.request('POST', '/_fake/fail-next', { count, status });
+  failNext(count: number, status = 500, retryAfterSeconds?: number): Promise<unknown> {
+    return this.request('POST', '/_fake/fail-next', { count, status, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) });
   }
 
   inboundSms(from: string, to: string, body: string, url: string): Promise<{ reply?: string; status: number }> {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient';
 import { CONFIG, ConfigError, LOGGER, type BaseConfig, type Logger } from '@lws/platform';
@@ -13,17 +14,60 @@ const REQUEST_TIMEOUT_MS = 15_000;
 /** Twilio's test "from" number: the fake provider accepts anything, this keeps the log realistic. */
 const FAKE_FROM_NUMBER = '+15005550006';
 
+/** The longest Retry-After taken at its word (an absurd one would stop the sender for hours). */
+const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
 /**
- * Sends the SDK's requests to the fake provider instead of api.twilio.com: the SDK, its
- * serialisation, auth and error handling all run as they would against Twilio.
+ * The provider answered 429 (too many requests). Still a RestException, as the SDK would have
+ * thrown, plus the answer's Retry-After, which the SDK's own error leaves out.
  */
-class FakeProviderRequestClient extends twilio.RequestClient {
-  constructor(private readonly baseUrl: string) {
-    super({ timeout: REQUEST_TIMEOUT_MS });
+export class ProviderRateLimitedError extends twilio.RestException {
+  constructor(
+    response: { statusCode: number; body: unknown },
+    /** How long the provider asked to be left alone (Retry-After), when it said. */
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(response);
+  }
+}
+
+/** Retry-After in milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(header: unknown, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const text = String(value).trim();
+  const ms = /^\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+  return Number.isFinite(ms) ? Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.round(ms))) : undefined;
+}
+
+/**
+ * The SDK's HTTP client, its connection pool sized for the requests the sender keeps in flight
+ * (the SDK's default allows 20 sockets to Twilio and keeps 5 open between bursts, so the rest of
+ * the sender's requests would queue inside the client and open new TLS connections). A 429 is
+ * thrown as a ProviderRateLimitedError carrying its Retry-After. With `baseUrl`, requests go to
+ * the fake provider instead of api.twilio.com: the SDK, its serialisation, auth and error
+ * handling all run as they would against Twilio.
+ */
+export class ProviderRequestClient extends twilio.RequestClient {
+  constructor(
+    readonly sockets: number,
+    private readonly baseUrl?: string,
+  ) {
+    super({ timeout: REQUEST_TIMEOUT_MS, keepAlive: true, maxSockets: sockets, maxTotalSockets: sockets, maxFreeSockets: sockets });
+    // The fake speaks plain http, which axios sends through its http agent: pooled the same way.
+    if (baseUrl) {
+      this.axios.defaults.httpAgent = new http.Agent({ keepAlive: true, timeout: REQUEST_TIMEOUT_MS, maxSockets: sockets, maxTotalSockets: sockets, maxFreeSockets: sockets });
+    }
   }
 
-  override request<T>(opts: RequestClient.RequestOptions<T>) {
-    return super.request({ ...opts, uri: opts.uri.replace(/^https:\/\/[a-z0-9.-]+\.twilio\.com/, this.baseUrl) });
+  override async request<T>(opts: RequestClient.RequestOptions<T>) {
+    const uri = this.baseUrl ? opts.uri.replace(/^https:\/\/[a-z0-9.-]+\.twilio\.com/, this.baseUrl) : opts.uri;
+    const response = await super.request({ ...opts, uri });
+    if (response.statusCode === 429) {
+      const headers = (response.headers ?? {}) as Record<string, unknown>;
+      throw new ProviderRateLimitedError(response, retryAfterMs(headers['retry-after']));
+    }
+    return response;
   }
 }
 
@@ -70,7 +114,7 @@ export class ProviderSettings implements OnModuleInit, OnModuleDestroy {
       this.authToken = c.TWILIO_AUTH_TOKEN!;
       this.fromNumber = c.TWILIO_FROM_NUMBER!;
       this.whatsappFrom = c.TWILIO_WHATSAPP_FROM ?? this.fromNumber;
-      this.client = twilio(this.accountSid, this.authToken, { httpClient: new twilio.RequestClient({ timeout: REQUEST_TIMEOUT_MS }) });
+      this.client = twilio(this.accountSid, this.authToken, { httpClient: new ProviderRequestClient(c.NOTIFICATIONS_SENDER_IN_FLIGHT) });
       this.logger.info({ publicBaseUrl: this.publicBaseUrl }, 'notifications: sending through Twilio');
       return;
     }
@@ -90,7 +134,7 @@ export class ProviderSettings implements OnModuleInit, OnModuleDestroy {
       url = this.ownFake.url;
     }
     this.fake = new FakeTwilioControl(url);
-    this.client = twilio(this.accountSid, this.authToken, { httpClient: new FakeProviderRequestClient(url) });
+    this.client = twilio(this.accountSid, this.authToken, { httpClient: new ProviderRequestClient(c.NOTIFICATIONS_SENDER_IN_FLIGHT, url) });
     this.logger.warn(
       { fakeProviderUrl: url, publicBaseUrl: this.publicBaseUrl },
       'notifications: no Twilio account configured (TWILIO_ACCOUNT_SID); SMS, WhatsApp and calls go to the local fake provider',

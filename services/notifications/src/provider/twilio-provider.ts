@@ -1,23 +1,36 @@
 import { Injectable } from '@nestjs/common';
 import twilio from 'twilio';
-import { ProviderSettings } from './provider-settings';
+import { ProviderRateLimitedError, ProviderSettings } from './provider-settings';
 
 /** What became of one request to the provider. */
 export type ProviderResult =
   | { ok: true; sid: string; status: string }
-  | { ok: false; transient: boolean; code?: number; message: string };
+  | {
+      ok: false;
+      transient: boolean;
+      code?: number;
+      message: string;
+      /** The provider answered 429: slow down, for retryAfterMs when it said how long. */
+      rateLimited?: { retryAfterMs?: number };
+    };
 
 /** The WhatsApp recipient has not opted in to messages from this sender. */
 export const WHATSAPP_NOT_OPTED_IN = 63005;
 
 /**
  * Network failures, timeouts, 5xx and 429 may succeed later; any other 4xx (an invalid number,
- * 21211; no WhatsApp opt-in, 63005) will not, so it fails at once.
+ * 21211; no WhatsApp opt-in, 63005) will not, so it fails at once. A 429 also says how long the
+ * provider asked to be left alone, when it did (Retry-After).
  */
 export function classifyProviderError(err: unknown): ProviderResult & { ok: false } {
+  if (err instanceof ProviderRateLimitedError) {
+    const after = err.retryAfterMs;
+    const message = `${err.message || 'Provider answered 429'}${after !== undefined ? ` (retry after ${Math.ceil(after / 1000)} s)` : ''}`;
+    return { ok: false, transient: true, code: err.code, message, rateLimited: after !== undefined ? { retryAfterMs: after } : {} };
+  }
   if (err instanceof twilio.RestException) {
     const transient = err.status >= 500 || err.status === 429;
-    return { ok: false, transient, code: err.code, message: err.message || `Provider answered ${err.status}` };
+    return { ok: false, transient, code: err.code, message: err.message || `Provider answered ${err.status}`, ...(err.status === 429 ? { rateLimited: {} } : {}) };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { ok: false, transient: true, message: `Provider unreachable: ${message}` };

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { DB, type Db, type Tx } from '@lws/platform';
 import { pushSubscriptions, users } from '../db/schema';
 
@@ -25,17 +25,15 @@ export class SubscriptionsRepository {
     return saved.id;
   }
 
-  async forUser(tx: Tx, userId: number): Promise<PushSubscription[]> {
-    return tx.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
-  }
-
-  /** Every subscription of these users (a team's monitors). */
-  async forUsers(tx: Tx, userIds: number[]): Promise<PushSubscription[]> {
-    return tx.select().from(pushSubscriptions).where(inArray(pushSubscriptions.userId, userIds));
-  }
-
-  /** Every subscription of a current admin or superadmin. */
-  async forMonitors(tx: Tx): Promise<PushSubscription[]> {
+  /**
+   * Every subscription of these users, and with `monitors` every one of a current admin or
+   * superadmin, in one read: the push targets of a batch of requests. `monitor` says which
+   * belong to a current monitor.
+   */
+  async forTargets(tx: Tx, userIds: readonly number[], monitors: boolean): Promise<(PushSubscription & { monitor: boolean })[]> {
+    const isMonitor = and(eq(users.deleted, false), inArray(users.role, MONITOR_ROLES));
+    const wanted = or(userIds.length > 0 ? inArray(pushSubscriptions.userId, [...userIds]) : undefined, monitors ? isMonitor : undefined);
+    if (!wanted) return [];
     return tx
       .select({
         id: pushSubscriptions.id,
@@ -44,10 +42,11 @@ export class SubscriptionsRepository {
         p256dh: pushSubscriptions.p256dh,
         auth: pushSubscriptions.auth,
         createdAt: pushSubscriptions.createdAt,
+        monitor: sql<boolean>`coalesce(${isMonitor}, false)`,
       })
       .from(pushSubscriptions)
-      .innerJoin(users, eq(users.userId, pushSubscriptions.userId))
-      .where(and(eq(users.deleted, false), inArray(users.role, MONITOR_ROLES)));
+      .leftJoin(users, eq(users.userId, pushSubscriptions.userId))
+      .where(wanted);
   }
 
   async find(id: string): Promise<PushSubscription | undefined> {
