@@ -249,7 +249,10 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
           this.logger.error({ err, rows: standing.length }, 'opening missed check-in alarms together failed; opening them one by one');
         }
         if (batch) {
-          for (const m of standing) results.set(m.row, result(m.row, 'missed_check_in'));
+          for (const m of standing) {
+            results.set(m.row, result(m.row, 'missed_check_in'));
+            this.logger.debug({ jobKey: m.row.jobKey, step: m.row.step, status: 'missed_check_in', alarmId: batch.opened.get(m.row) }, 'deadline step fired');
+          }
           for (const id of batch.followUps) {
             const step = await this.deadlines.lock(tx, alarmKey(id));
             if (step) followUps.push(step);
