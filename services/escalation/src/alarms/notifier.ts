@@ -42,18 +42,6 @@ export class Notifier {
     return this.request(tx, emit, { channel, toPhone, purpose, body, ...extra });
   }
 
-  push(
-    tx: Tx,
-    emit: Emit,
-    target: { toUserId: number } | { toUsers: { userIds: number[] } } | { toRole: 'monitors' },
-    purpose: Purpose,
-    title: string,
-    body: string,
-    extra: RequestAbout,
-  ) {
-    return this.request(tx, emit, { channel: 'push', ...target, purpose, title, body, ...extra });
-  }
-
   async systemAlert(emit: Emit, code: string, details: string, at: Date, userId?: number): Promise<void> {
     const event = systemAlertEvent(code, details, at, userId);
     await emit(event.subject, event.data);

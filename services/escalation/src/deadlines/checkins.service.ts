@@ -11,7 +11,7 @@ import { requestEvent, systemAlertEvent } from '../alarms/notifier';
 import { dialable } from '../workers/phone';
 import { checkinKey, DeadlinesRepository } from './deadlines.repository';
 import { firstStep, isCheckinStep, minutesBefore, nextAfter, stepTime, stepToRun } from './checkin-steps';
-import type { OwnerAnswer } from './shifts-owner';
+import type { OwnerAnswer, OwnerView } from './shifts-owner';
 
 /** The `checkin:<userId>` deadline: reminders at T-5 and T-2, then the missed check-in at T. */
 @Injectable()
@@ -74,39 +74,35 @@ export class CheckinsService {
   standingMiss(row: DeadlineRow, now: Date, owner: OwnerAnswer = { kind: 'unavailable' }): { due: Date; shiftId: string | null } | undefined {
     if (row.kind !== 'checkin' || !isCheckinStep(row.step)) return undefined;
     const { due, shiftId, step } = this.stepOf(row, now);
-    if (step !== 'missed') return undefined;
-    if (owner.kind === 'known') {
-      const view = owner.view;
-      if (!view.onShift || !view.shiftId || !view.nextCheckInAt || new Date(view.nextCheckInAt).getTime() > now.getTime()) return undefined;
-    }
+    if (step !== 'missed' || ownerVerdict(owner, now).kind !== 'stands') return undefined;
     return { due, shiftId: shiftId || null };
   }
 
   /** Applies the owner's newer state when escalation's copy is behind it; undefined when the deadline stands. */
   private async behindOwner(tx: Tx, emit: Emit, row: DeadlineRow, due: Date, now: Date, owner: OwnerAnswer): Promise<Fired | undefined> {
-    if (owner.kind !== 'known') return undefined;
-    const view = owner.view;
+    const verdict = ownerVerdict(owner, now);
+    if (verdict.kind === 'stands') return undefined;
+    const view = verdict.view;
     const label = workerLabel(view.name ?? null, row.userId);
     const alert = async (code: string, details: string) => {
       const e = systemAlertEvent(code, details, now, row.userId);
       await emit(e.subject, e.data);
     };
-    if (!view.onShift || !view.shiftId || !view.nextCheckInAt) {
+    if (verdict.kind === 'ended') {
       const shiftId = row.payload.shiftId;
       if (shiftId) await tx.insert(endedShifts).values({ shiftId, userId: row.userId, endedAt: now }).onConflictDoNothing();
       await tx.update(workers).set({ onShift: false, shiftId: null, nextCheckInAt: null, deadlineAsOf: null }).where(eq(workers.userId, row.userId));
       await alert('deadline_reconciled', `${label} had ended the shift, but escalation had not heard yet: no missed check-in alarm raised for ${londonTime(due)}`);
       return { next: null, status: 'off_shift_at_owner' };
     }
-    const ownerDue = new Date(view.nextCheckInAt);
-    if (ownerDue.getTime() <= now.getTime()) return undefined;
-    await tx.update(workers).set({ onShift: true, shiftId: view.shiftId, nextCheckInAt: ownerDue }).where(eq(workers.userId, row.userId));
+    const ownerDue = verdict.due;
+    await tx.update(workers).set({ onShift: true, shiftId: verdict.shiftId, nextCheckInAt: ownerDue }).where(eq(workers.userId, row.userId));
     await alert(
       'deadline_reconciled',
       `${label} had checked in (next check-in ${londonTime(ownerDue)}), but escalation had not heard yet: no missed check-in alarm raised for ${londonTime(due)}`,
     );
     const first = firstStep(ownerDue, now);
-    return { next: { step: first.step, dueAt: first.at, payload: { dueAt: ownerDue.toISOString(), shiftId: view.shiftId } }, status: 'deadline_moved_at_owner' };
+    return { next: { step: first.step, dueAt: first.at, payload: { dueAt: ownerDue.toISOString(), shiftId: verdict.shiftId } }, status: 'deadline_moved_at_owner' };
   }
 
   /**
@@ -158,4 +154,20 @@ export class CheckinsService {
     events.push({ subject: 'escalation.reminder.fired.v1', data: { userId, shiftId, dueAt: due.toISOString(), minutesBefore: minutes, firedAt: now.toISOString() } });
     return events;
   }
+}
+
+/**
+ * What shifts' answer says of a missed deadline: it stands (shifts holds it too, or could not be
+ * asked: a false alarm is better than a silent one), the shift ended, or the worker checked in and
+ * the deadline moved. The one reading of the answer for both the batched and the one-by-one path.
+ */
+function ownerVerdict(
+  owner: OwnerAnswer,
+  now: Date,
+): { kind: 'stands' } | { kind: 'ended'; view: OwnerView } | { kind: 'moved'; view: OwnerView; due: Date; shiftId: string } {
+  if (owner.kind !== 'known') return { kind: 'stands' };
+  const view = owner.view;
+  if (!view.onShift || !view.shiftId || !view.nextCheckInAt) return { kind: 'ended', view };
+  const due = new Date(view.nextCheckInAt);
+  return due.getTime() <= now.getTime() ? { kind: 'stands' } : { kind: 'moved', view, due, shiftId: view.shiftId };
 }

@@ -202,9 +202,9 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
         if (plan) planned.push({ row, ...plan });
         else single.push(row);
       }
-      const missed = single.filter((r) => this.checkins.missedAt(r, now));
-      const leased = await this.deadlines.lease(tx, missed, new Date(now.getTime() + this.leaseMs()));
-      const others = single.filter((r) => !missed.includes(r));
+      const missed = new Set(single.filter((r) => this.checkins.missedAt(r, now)));
+      const leased = await this.deadlines.lease(tx, [...missed], new Date(now.getTime() + this.leaseMs()));
+      const others = single.filter((r) => !missed.has(r));
       // Claimed most urgent first: emergencies, then alarm steps and the rest, at most
       // SINGLES_PER_PASS of those one by one; the missed check-ins follow in the second transaction.
       const emergencies = others.filter((r) => r.priority === PRIORITY.emergency);

@@ -61,15 +61,10 @@ export class DeliveriesRepository {
     return rows.filter((r): r is { requestId: string; status: string; errorMessage: string | null } => r.requestId !== null);
   }
 
-  /** The deliveries made for one of escalation's requests. */
-  async forRequest(tx: Tx, requestId: string): Promise<Delivery[]> {
-    return tx.select().from(deliveries).where(eq(deliveries.requestId, requestId));
-  }
-
   /**
    * Withdraws an alarm's messages still waiting for the provider (status canceled) and returns them.
    * One being sent right now is marked: if that attempt fails, it is withdrawn instead of retried
-   * (finishClaim); if it went out, it stays sent.
+   * (finishClaims); if it went out, it stays sent.
    */
   async withdrawPending(tx: Tx, alarmId: string, reason: string, now: Date): Promise<Delivery[]> {
     await tx
@@ -152,30 +147,10 @@ export class DeliveriesRepository {
       .for('update', { skipLocked: true });
   }
 
-  /** Updates a row this sender still holds ('sending'); undefined when its claim was taken away. */
-  async finishClaim(tx: Tx, id: string, changes: Partial<NewDelivery>): Promise<Delivery | undefined> {
-    // A retry of a row withdrawn while it was being sent becomes its withdrawal.
-    const set =
-      changes.status === 'pending'
-        ? {
-            ...changes,
-            status: sql`case when ${deliveries.withdrawnReason} is null then 'pending' else 'canceled' end`,
-            nextAttemptAt: sql`case when ${deliveries.withdrawnReason} is null then ${changes.nextAttemptAt?.toISOString() ?? null}::timestamptz end`,
-            errorMessage: sql`coalesce(${deliveries.withdrawnReason}, ${changes.errorMessage ?? null})`,
-          }
-        : changes;
-    const [row] = await tx
-      .update(deliveries)
-      .set({ ...set, claimedUntil: null })
-      .where(and(eq(deliveries.id, id), eq(deliveries.status, 'sending')))
-      .returning();
-    return row;
-  }
-
   /**
-   * finishClaim for many rows in one statement: each is written only if this sender still holds it
-   * ('sending'), and a retry of a row withdrawn while it was being sent becomes its withdrawal, as
-   * there. Returns the rows written; one missing had its claim taken away.
+   * Records the results of rows this sender holds, in one statement: each is written only if it is
+   * still 'sending', and a retry of a row withdrawn while it was being sent becomes its withdrawal.
+   * Returns the rows written; one missing had its claim taken away.
    */
   async finishClaims(tx: Tx, results: readonly ClaimResult[]): Promise<Delivery[]> {
     if (results.length === 0) return [];

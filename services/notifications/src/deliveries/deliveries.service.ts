@@ -225,13 +225,11 @@ export class DeliveriesService {
   private async recordNow(row: Delivery, result: ProviderResult): Promise<Delivery> {
     const now = this.clock();
     return this.uow.run(async (tx, emit) => {
-      const saved = await this.repo.finishClaim(
-        tx,
-        row.id,
+      const [saved] = await this.repo.finishClaims(tx, [
         result.ok
-          ? { status: result.status, providerSid: result.sid, updatedAt: now }
-          : { status: 'failed', errorCode: result.code ?? null, errorMessage: result.message, updatedAt: now },
-      );
+          ? { id: row.id, status: result.status, providerSid: result.sid, updatedAt: now }
+          : { id: row.id, status: 'failed', errorCode: result.code ?? null, errorMessage: result.message, updatedAt: now },
+      ]);
       const current = saved ?? (await this.repo.lock(tx, row.id))!;
       if (saved) await emitMessageStatus(emit, saved);
       return current;
