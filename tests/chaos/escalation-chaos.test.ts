@@ -310,7 +310,9 @@ describe('escalation under failure (real processes, PostgreSQL and NATS)', () =>
       async () => {
         const missed = range(3001, 150);
         const reminded = range(3201, 100);
-        const secondBurst = range(3401, 150);
+        // Large enough that one process cannot claim it all before the other's next tick: a pass
+        // opens its missed check-ins together now, so a burst of 150 can go to one process alone.
+        const secondBurst = range(3401, 600);
         // Small batches and debug logs (each fired step is logged, inside its transaction): many
         // interleaved claims, and evidence that both processes took part rather than one doing everything.
         stack = await stackWith([...missed, ...reminded, ...secondBurst], 2, { ESCALATION_BATCH_SIZE: '20', LOG_LEVEL: 'debug' });
