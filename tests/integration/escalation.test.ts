@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import type { EventMap, EventSubject } from '@lws/contracts';
 import { InProcessBus, RpcClient, RemoteError } from '@lws/messaging';
 import { createLogger, startService, type RunningService } from '@lws/platform';
-import { escalationService, Auditor, Scheduler, SINGLES_PER_PASS } from '@lws/escalation';
+import { escalationService, Auditor, Scheduler, SINGLES_PER_PASS, URGENT_PER_PASS } from '@lws/escalation';
 import { createTestDatabase, eventually, type TestDatabase } from '@lws/testing';
 
 /**
@@ -308,6 +308,43 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     for (const a of opened) await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: 7, verdict: 'false_alarm', note: 'Priority test' });
   }, 90_000);
 
+  it('a reminder whose check-in deadline passed while the scheduler was down is claimed as a missed check-in, not behind every other one', async () => {
+    const scheduler = svc.app.get(Scheduler, { strict: false });
+    // Held, as if the service were down: nothing fires until the pass below.
+    await scheduler.stop();
+    const backlog = new Set<number>();
+    let late!: Awaited<ReturnType<typeof worker>>;
+    let first: Awaited<ReturnType<Scheduler['pass']>> = [];
+    try {
+      // A deadline 3 minutes away: its 2 minute reminder is the next step, and never goes out.
+      late = await worker({ minutes: 3, contacts: [] });
+      backlog.add(late.userId);
+      advance(2.5 * MINUTE);
+      // More missed check-ins than a pass takes, their deadlines half a minute after its.
+      for (let i = 0; i <= URGENT_PER_PASS; i += 25) {
+        const chunk = await Promise.all(Array.from({ length: Math.min(25, URGENT_PER_PASS + 1 - i) }, () => worker({ minutes: 1, contacts: [] })));
+        for (const w of chunk) backlog.add(w.userId);
+      }
+      advance(2 * MINUTE);
+      expect(await deadline(late.userId)).toEqual({ step: 'reminder_2min', due_at: new Date(late.due - 2 * MINUTE) });
+      first = await scheduler.pass();
+    } finally {
+      scheduler.start();
+    }
+    // The first pass could not open every missed check-in, and its was among those it did: its deadline is the oldest.
+    expect(first.filter((r) => backlog.has(r.userId) && r.status === 'missed_check_in').length).toBeLessThan(backlog.size);
+    expect(first).toContainEqual({ userId: late.userId, jobKey: `checkin:${late.userId}`, step: 'reminder_2min', status: 'missed_check_in' });
+    expect(await alarmOf(late.userId)).toMatchObject({ dueAt: iso(late.due) });
+    expect(await requests((r) => r.userId === late.userId && r.purpose === 'reminder_2min')).toEqual([]);
+
+    // Closed, so the request tracker does not keep asking about them in the tests that follow.
+    const opened = await eventually(async () => {
+      const found = await events('escalation.alarm.opened.v1', (a) => backlog.has(a.userId));
+      return found.length >= backlog.size ? found : undefined;
+    }, 30_000, 50);
+    for (const a of opened) await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: 7, verdict: 'false_alarm', note: 'Priority test' });
+  }, 120_000);
+
   it('asks shifts whether a missed check-in stands with no row held, then opens the alarm; a check-in meanwhile wins', async () => {
     const w = await worker({ minutes: 1, contacts: [] });
     const late = await worker({ minutes: 1, contacts: [] });
@@ -452,6 +489,34 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     advance(2 * MINUTE);
     const [first] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice' && r.toPhone === NUMBERS[0], 1);
     expect(first.callTimeoutSeconds).toBe(60);
+  });
+
+  it('a run of steps writes its alarm row once, whatever it changes: the steps it ran, the call round, an accepted call', async () => {
+    // Every UPDATE of an alarm row, with the transaction that made it.
+    await pg.query('create table public.alarm_writes (alarm_id uuid not null, tx bigint not null)');
+    await pg.query(`create function public.alarm_written() returns trigger language plpgsql as $$
+      begin insert into public.alarm_writes values (new.id, txid_current()); return new; end $$`);
+    await pg.query('create trigger alarm_written after update on escalation.alarms for each row execute function public.alarm_written()');
+    try {
+      const w = await worker({ contacts: ['+447911500001'], start: false });
+      await eventually(async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount === 1, 10_000, 20);
+      await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: w.userId, location: 'Yard', raisedAt: iso(nowMs) });
+      const alarm = await alarmOf(w.userId, 'emergency');
+      // Its first two steps (the monitors, the contacts) ran as it opened.
+      await expectRequests((r) => r.alarmId === alarm.alarmId && r.purpose === 'contact_message', 1);
+      advance(2 * MINUTE);
+      const [call] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice' && r.toPhone === NUMBERS[0], 1);
+      await outcome(alarm.alarmId, call, 'accepted');
+      await eventually(async () => (await viewOf(alarm.alarmId)).history.includes('Emergency response line accepted the alarm'), 10_000, 20);
+
+      // Three runs (the opening, the calls' step, the accepted call), one UPDATE each, which wrote all they changed.
+      const { rows } = await pg.query('select count(*)::int as writes from public.alarm_writes where alarm_id = $1 group by tx order by tx', [alarm.alarmId]);
+      expect(rows.map((r) => r.writes)).toEqual([1, 1, 1]);
+      const { rows: [row] } = await pg.query('select step_index, call_round, call_accepted_at from escalation.alarms where id = $1', [alarm.alarmId]);
+      expect(row).toEqual({ step_index: 2, call_round: 1, call_accepted_at: now() });
+    } finally {
+      await pg.query('drop trigger alarm_written on escalation.alarms; drop function public.alarm_written(); drop table public.alarm_writes');
+    }
   });
 
   it("identity's events applied out of order: the newest version of the phone, the settings and each contact wins, and the emergency uses those", async () => {

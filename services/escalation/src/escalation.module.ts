@@ -3,6 +3,8 @@ import { Outbox, type AnyEventEnvelope } from '@lws/messaging';
 import { CLOCK, CONFIG, Consumers, type Clock, type Emit, type Tx } from '@lws/platform';
 import { SERVICE_NAME, settingsFrom, SETTINGS, type EscalationConfig } from './config';
 import { messaging } from './db/schema';
+import { AlarmCommands } from './alarms/alarm-commands';
+import { AlarmViews } from './alarms/alarm-views';
 import { AlarmsController } from './alarms/alarms.controller';
 import { AlarmsRepository } from './alarms/alarms.repository';
 import { AlarmsService } from './alarms/alarms.service';
@@ -35,6 +37,8 @@ import { WorkersProjection, type DueNow } from './workers/workers.projection';
     Notifier,
     RequestTracker,
     AlarmsService,
+    AlarmCommands,
+    AlarmViews,
     AlarmSteps,
     MissedAlarms,
     CheckinsService,

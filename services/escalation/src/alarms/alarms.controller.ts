@@ -2,36 +2,40 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import type { CommandMap } from '@lws/contracts';
 import { Command } from '@lws/messaging';
-import { AlarmsService } from './alarms.service';
+import { AlarmCommands } from './alarm-commands';
+import { AlarmViews } from './alarm-views';
 
 type Req<P extends keyof CommandMap> = CommandMap[P]['request'];
 
 @Controller()
 export class AlarmsController {
-  constructor(private readonly alarms: AlarmsService) {}
+  constructor(
+    private readonly commands: AlarmCommands,
+    private readonly views: AlarmViews,
+  ) {}
 
   @Command('escalation.alarm.list.v1')
   list(@Payload() req: Req<'escalation.alarm.list.v1'>) {
-    return this.alarms.list(req);
+    return this.views.list(req);
   }
 
   @Command('escalation.alarm.acknowledge.v1')
   acknowledge(@Payload() req: Req<'escalation.alarm.acknowledge.v1'>) {
-    return this.alarms.acknowledge(req);
+    return this.commands.acknowledge(req);
   }
 
   @Command('escalation.alarm.resolve.v1')
   resolve(@Payload() req: Req<'escalation.alarm.resolve.v1'>) {
-    return this.alarms.resolve(req);
+    return this.commands.resolve(req);
   }
 
   @Command('escalation.alarm.own.v1')
   own(@Payload() req: Req<'escalation.alarm.own.v1'>) {
-    return this.alarms.own(req);
+    return this.commands.own(req);
   }
 
   @Command('escalation.alarm.mark_safe.v1')
   markSafe(@Payload() req: Req<'escalation.alarm.mark_safe.v1'>) {
-    return this.alarms.markSafe(req);
+    return this.commands.markSafe(req);
   }
 }

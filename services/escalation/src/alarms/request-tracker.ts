@@ -5,6 +5,7 @@ import { errorMessage, type RpcClient } from '@lws/messaging';
 import { Chores, CLOCK, LOGGER, metrics, RPC, UnitOfWork, type Clock, type Logger } from '@lws/platform';
 import { SERVICE_NAME, SETTINGS, type EscalationSettings } from '../config';
 import { alarms, notificationRequests } from '../db/schema';
+import { resolved } from './alarm-state';
 import { AlarmsService } from './alarms.service';
 import { emitRequest, Notifier } from './notifier';
 
@@ -71,7 +72,7 @@ export class RequestTracker implements OnApplicationBootstrap {
     const taken = await this.taken(due.map((r) => r.requestId));
     return this.uow.run(async (tx, emit) => {
       const alarmsOf = await tx.select({ id: alarms.id, state: alarms.state, kind: alarms.kind }).from(alarms).where(inArray(alarms.id, [...new Set(due.map((r) => r.alarmId))]));
-      const states = new Map(alarmsOf.map((a) => [a.id, a.state]));
+      const closed = new Set(alarmsOf.filter(resolved).map((a) => a.id));
       const emergencies = new Set(alarmsOf.filter((a) => a.kind === 'emergency').map((a) => a.id));
       // One statement per outcome, not one per request: a burst of alarms confirms hundreds at once.
       const confirmed = new Map<string, { outcome: Outcome['outcome']; final: boolean; ids: string[] }>();
@@ -80,7 +81,7 @@ export class RequestTracker implements OnApplicationBootstrap {
         if (!outcome) continue;
         // Asked about again (not for) while the alarm is open: while it is still being tried, and a sent
         // SMS or WhatsApp message until its delivery receipt (or failure) comes.
-        const final = settled(outcome.outcome, r.request.channel) || states.get(r.alarmId) === 'resolved';
+        const final = settled(outcome.outcome, r.request.channel) || closed.has(r.alarmId);
         const key = `${outcome.outcome}:${final}`;
         if (!confirmed.has(key)) confirmed.set(key, { outcome: outcome.outcome, final, ids: [] });
         confirmed.get(key)!.ids.push(r.requestId);
@@ -109,7 +110,7 @@ export class RequestTracker implements OnApplicationBootstrap {
       let asked = 0;
       for (const r of due) {
         if (taken.has(r.requestId)) continue;
-        if (states.get(r.alarmId) === 'resolved') {
+        if (closed.has(r.alarmId)) {
           // Nobody needs it any more: notifications withdraws what it still holds for the alarm.
           await tx.update(notificationRequests).set({ nextAskAt: null }).where(eq(notificationRequests.requestId, r.requestId));
           continue;
