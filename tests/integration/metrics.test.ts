@@ -30,6 +30,8 @@ export const LWS_METRICS = [
   'lws_alarm_oldest_unacknowledged_age_seconds',
   'lws_notifications_total',
   'lws_provider_request_duration_seconds',
+  'lws_provider_throttled_total',
+  'lws_provider_pause_remaining_seconds',
   'lws_sse_clients',
 ];
 

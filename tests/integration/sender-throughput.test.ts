@@ -2,8 +2,9 @@
  * Issue 27: a sender that keeps a real provider busy, within its limits. The whole stack on real
  * PostgreSQL, NATS and Redis; the provider a fake speaking Twilio's API, driven by the real SDK,
  * in real time. A 429 with Retry-After holds the row's retry and every new non-urgent send for
- * that long (an emergency's still go); with a per-second budget and a backlog of reminders, an
- * emergency's message takes the next slot; and far more than 20 requests are at the provider at once.
+ * that long (an emergency's still go), counted and shown in metrics; with a per-second budget and a
+ * backlog of reminders, an emergency's message takes the next slot; and far more than 20 requests
+ * are at the provider at once.
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
@@ -48,6 +49,14 @@ async function requestSms(h: Harness, to: string, purpose: string, urgent = fals
   return requestId;
 }
 
+/** The sum of a metric's samples whose labels include all of `labels`, as the stack exports it now. */
+async function metric(h: Harness, name: string, labels: string[] = []): Promise<number> {
+  return (await (await fetch(h.t.stack.metricsUrl)).text())
+    .split('\n')
+    .filter((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && labels.every((x) => l.includes(x)))
+    .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+}
+
 const sentAt = (h: Harness, to: string): number | undefined => {
   const m = h.fake.messages.find((x) => x.to === to);
   return m ? Date.parse(m.createdAt) : undefined;
@@ -71,8 +80,10 @@ describe('the sender under provider limits (budget of 4 messages a second)', () 
       )
     ).rows[0] as { status: string; attempts: number; error_code: number | null; error_message: string; updated_at: Date; next_attempt_at: Date | null; created_at: Date } | undefined;
 
-  it('a 429 with Retry-After: 5 holds the retry, and every new non-urgent send, for 5 s; an emergency still goes; the message is sent once', async () => {
+  it('a 429 with Retry-After: 5 holds the retry, and every new non-urgent send, for 5 s; an emergency still goes; the message is sent once; an operator sees it', async () => {
     const to = nextMobile();
+    const throttled = () => metric(h, 'lws_provider_throttled_total', ['channel="sms"']);
+    const throttledBefore = await throttled();
     h.fake.failNext(1, 429, 5);
     const requestId = await requestSms(h, to, 'missed_check_in');
     const refused = await eventually(async () => {
@@ -92,6 +103,11 @@ describe('the sender under provider limits (budget of 4 messages a second)', () 
     await eventually(() => sentAt(h, urgent), WAIT_MS, 20);
     expect(sentAt(h, urgent)! - refused.updated_at.getTime()).toBeLessThan(3_000);
     expect(sentAt(h, other)).toBeUndefined();
+    // Counted, and the pause's remaining time exported while it lasts.
+    expect(await throttled()).toBe(throttledBefore + 1);
+    const remaining = await metric(h, 'lws_provider_pause_remaining_seconds');
+    expect(remaining).toBeGreaterThan(0);
+    expect(remaining).toBeLessThanOrEqual(5);
 
     await eventually(() => sentAt(h, to) !== undefined && sentAt(h, other) !== undefined, WAIT_MS, 50);
     const pausedFrom = refused.updated_at.getTime();
@@ -101,6 +117,8 @@ describe('the sender under provider limits (budget of 4 messages a second)', () 
     await eventually(async () => (await row(requestId))?.status !== 'sending', WAIT_MS, 50);
     expect(h.fake.messages.filter((m) => m.to === to)).toHaveLength(1);
     expect((await row(requestId))!.attempts).toBe(2);
+    expect(await metric(h, 'lws_provider_pause_remaining_seconds')).toBe(0);
+    expect(await throttled()).toBe(throttledBefore + 1);
   }, 60_000);
 
   it('an emergency asked for behind a backlog of reminders takes the next slot of the budget', async () => {

@@ -132,6 +132,12 @@ export const metrics = {
   choreRuns: counter('lws_chore_runs_total', 'Rounds of a periodic chore (pruning, purging, auditing, sweeping), by outcome (ok, or failed: retried at the next period)', ['service', 'chore', 'outcome']),
   choreDuration: histogram('lws_chore_duration_seconds', 'How long a round of a periodic chore took', ['service', 'chore']),
   providerDuration: histogram('lws_provider_request_duration_seconds', 'Latency of requests to the messaging provider', ['service', 'channel', 'outcome']),
+  providerThrottled: counter('lws_provider_throttled_total', 'Requests the messaging provider refused as too many (429), by channel', ['service', 'channel']),
+  providerPauseRemaining: new SampledGauge(
+    'lws_provider_pause_remaining_seconds',
+    "Seconds a provider's 429 still holds new sends other than emergencies (0 when none does)",
+    ['service'],
+  ),
   sseClients: new SampledGauge('lws_sse_clients', 'Browsers connected to the live event stream', ['service']),
   ready: new SampledGauge('lws_ready', 'Whether the service reports ready (1) or not (0): database, bus and, for escalation, the scheduler', ['service']),
 };

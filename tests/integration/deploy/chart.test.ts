@@ -580,6 +580,7 @@ describe('monitoring', () => {
     'LwsDeadLetter',
     'LwsAlarmUnacknowledged',
     'LwsNotificationsFailing',
+    'LwsProviderThrottling',
     'LwsNotificationUnconfirmed',
     'LwsReconcileRepaired',
     'LwsReconcileFailing',

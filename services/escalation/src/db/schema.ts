@@ -111,6 +111,15 @@ export const workerContacts = escalationSchema.table(
 export const DEADLINE_KINDS = ['checkin', 'alarm'] as const;
 
 /**
+ * A check-in row's deadline T (payload.dueAt). Casting text to a timestamp is only STABLE (it
+ * reads DateStyle), which a generated column may not use; the payload holds toISOString()'s UTC
+ * form, so it is read field by field. Any other form reads as null.
+ */
+const checkinDeadline = sql`case when payload->>'dueAt' ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.][0-9]{3}Z$' then timezone('UTC', make_timestamp(
+  substr(payload->>'dueAt', 1, 4)::int, substr(payload->>'dueAt', 6, 2)::int, substr(payload->>'dueAt', 9, 2)::int,
+  substr(payload->>'dueAt', 12, 2)::int, substr(payload->>'dueAt', 15, 2)::int, substr(payload->>'dueAt', 18, 6)::float8)) end`;
+
+/**
  * Every timer escalation owns, one row per job key (`checkin:<userId>`, `alarm:<alarmId>`).
  * Schedulers claim due rows with FOR UPDATE SKIP LOCKED; version is the fencing token: whoever
  * moves a deadline bumps it, and a claim only writes back over the version it claimed.
@@ -132,11 +141,24 @@ export const deadlines = escalationSchema.table(
     priority: smallint('priority')
       .generatedAlwaysAs(sql`case when kind = 'alarm' and payload ? 'urgent' then 0 when kind = 'alarm' or step = 'missed' then 1 else 2 end`)
       .notNull(),
+    /**
+     * When the row is due at priority 1, which the scheduler claims it at: an alarm step's and a
+     * missed step's due time; a reminder's check-in deadline, past which it is a missed check-in
+     * (a reminder left unsent while the service was down is not left behind every other missed
+     * check-in). Null for an emergency's rows, which are claimed before.
+     */
+    alarmDueAt: at('alarm_due_at').generatedAlwaysAs(
+      sql`case when kind = 'alarm' and payload ? 'urgent' then null when kind = 'alarm' or step = 'missed' then due_at else ${checkinDeadline} end`,
+    ),
     /** Failed tries of the current step (0 once it fires), and the last one's error: what an operator reads on the row. */
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
   },
-  (t) => [index('deadlines_claim_idx').on(t.priority, t.dueAt), index('deadlines_user_idx').on(t.userId)],
+  (t) => [
+    index('deadlines_claim_idx').on(t.priority, t.dueAt),
+    index('deadlines_alarm_claim_idx').on(t.alarmDueAt).where(sql`alarm_due_at is not null`),
+    index('deadlines_user_idx').on(t.userId),
+  ],
 );
 
 /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '@lws/platform';
 import { deadlineScopeSql, type AlarmScope } from '../alarms/alarm-scope';
 import { deadlines, PRIORITIES, PRIORITY, type DeadlinePayload, type DeadlineRow } from '../db/schema';
@@ -21,6 +21,17 @@ export interface NextStep {
 
 export const checkinKey = (userId: number) => `checkin:${userId}`;
 export const alarmKey = (alarmId: string) => `alarm:${alarmId}`;
+
+/**
+ * Which rows a priority's claim reads (besides due_at <= now, which keeps out a leased row or one
+ * waiting to be retried). Priority 1 reads its own index, alarm_due_at: alarm steps, missed steps,
+ * and reminders whose check-in deadline has passed, which priority 2 then leaves out.
+ */
+function dueWhere(priority: (typeof PRIORITIES)[number], now: Date): SQL | undefined {
+  if (priority === PRIORITY.missed) return lte(deadlines.alarmDueAt, now);
+  const own = eq(deadlines.priority, priority);
+  return priority === PRIORITY.reminder ? and(own, or(isNull(deadlines.alarmDueAt), gt(deadlines.alarmDueAt, now))) : own;
+}
 
 @Injectable()
 export class DeadlinesRepository {
@@ -79,7 +90,8 @@ export class DeadlinesRepository {
    * with a scope, only an admin's (process_due). One index range scan per priority. At most
    * `urgentLimit` emergencies and missed check-ins (each fired on its own); once those fill it,
    * no reminder is claimed at all: the pass is for them, and a flood of reminders is never even
-   * read while an emergency or a missed check-in waits.
+   * read while an emergency or a missed check-in waits. A reminder whose check-in deadline has
+   * passed is a missed check-in, claimed with those from that deadline on (alarm_due_at).
    */
   async claimDue(tx: Tx, now: Date, limits: { limit: number; urgentLimit: number }, scope: AlarmScope = {}): Promise<DeadlineRow[]> {
     const rows: DeadlineRow[] = [];
@@ -92,8 +104,8 @@ export class DeadlinesRepository {
         ...(await tx
           .select()
           .from(deadlines)
-          .where(and(eq(deadlines.priority, priority), lte(deadlines.dueAt, now), deadlineScopeSql(scope)))
-          .orderBy(asc(deadlines.dueAt))
+          .where(and(dueWhere(priority, now), lte(deadlines.dueAt, now), deadlineScopeSql(scope)))
+          .orderBy(asc(priority === PRIORITY.missed ? deadlines.alarmDueAt : deadlines.dueAt))
           .limit(room)
           .for('update', { skipLocked: true })),
       );

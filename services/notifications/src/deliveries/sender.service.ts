@@ -76,7 +76,7 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
   private again = false;
   private stopped = false;
   private readonly lastAsked = new Map<string, number>();
-  private unsample?: () => void;
+  private unsample: (() => void)[] = [];
   private readonly inFlightLimit: number;
   private readonly claimSize: number;
   /** How fast provider requests may start; a 429 pauses it. */
@@ -107,14 +107,18 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
     this.timer = setInterval(() => this.kick(), POLL_MS);
     this.timer.unref();
     // The sender's queue by priority: due deliveries not yet claimed.
-    this.unsample = metrics.chainQueued.sample(async (g) => {
-      const due = await this.repo.dueByPriority(this.clock());
-      for (const priority of DELIVERY_PRIORITIES) g.set({ service: 'notifications', stage: 'sender', priority: priorityLabel(priority) }, due.get(priority) ?? 0);
-    });
+    this.unsample = [
+      metrics.chainQueued.sample(async (g) => {
+        const due = await this.repo.dueByPriority(this.clock());
+        for (const priority of DELIVERY_PRIORITIES) g.set({ service: 'notifications', stage: 'sender', priority: priorityLabel(priority) }, due.get(priority) ?? 0);
+      }),
+      // A 429's pause, which otherwise shows only as a warning in the log when it begins.
+      metrics.providerPauseRemaining.sample((g) => g.set({ service: 'notifications' }, this.budget.pauseRemainingMs / 1000)),
+    ];
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.unsample?.();
+    for (const unsample of this.unsample) unsample();
     this.stopped = true;
     clearInterval(this.timer);
     // Rows still waiting for the budget go back to pending, unsent, for the next sender.
@@ -240,11 +244,14 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
     } else {
       changes = { id: row.id, status: 'failed', errorCode: result.code ?? null, errorMessage: result.message, updatedAt: now };
     }
-    if (!result.ok && !('expired' in result) && result.rateLimited && this.budget.pause(Math.min(retryInMs, MAX_PAUSE_MS))) {
-      this.logger.warn(
-        { messageId: row.id, channel: row.channel, pauseSeconds: Math.round(Math.min(retryInMs, MAX_PAUSE_MS) / 1000), retryAfterMs: result.rateLimited.retryAfterMs },
-        'provider asked to slow down (429): new sends other than emergencies paused',
-      );
+    if (!result.ok && !('expired' in result) && result.rateLimited) {
+      metrics.providerThrottled.inc({ service: 'notifications', channel: row.channel });
+      if (this.budget.pause(Math.min(retryInMs, MAX_PAUSE_MS))) {
+        this.logger.warn(
+          { messageId: row.id, channel: row.channel, pauseSeconds: Math.round(Math.min(retryInMs, MAX_PAUSE_MS) / 1000), retryAfterMs: result.rateLimited.retryAfterMs },
+          'provider asked to slow down (429): new sends other than emergencies paused',
+        );
+      }
     }
     if (!result.ok) {
       const context = { messageId: row.id, channel: row.channel, purpose: row.purpose, attempt: row.attempts, code: !('expired' in result) ? result.code : undefined, error: changes.errorMessage };

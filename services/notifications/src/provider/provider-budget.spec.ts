@@ -51,8 +51,10 @@ describe('ProviderBudget', () => {
     void send('emergency', 0);
     await jest.advanceTimersByTimeAsync(4_999);
     expect(started).toEqual(['emergency']);
+    expect(budget.pauseRemainingMs).toBe(1);
     await jest.advanceTimersByTimeAsync(1);
     expect(started).toEqual(['emergency', 'reminder']);
+    expect(budget.pauseRemainingMs).toBe(0);
     expect(budget.room()).toBe(Number.POSITIVE_INFINITY);
     expect(rooms).toEqual([5_000]);
   });

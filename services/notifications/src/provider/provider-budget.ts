@@ -53,6 +53,11 @@ export class ProviderBudget {
     return this.queue.length;
   }
 
+  /** How long a 429's pause still holds non-urgent sends, in milliseconds (0 when none does). */
+  get pauseRemainingMs(): number {
+    return Math.max(0, this.pausedUntil - this.now());
+  }
+
   /** Whether a 429's pause holds new sends of this priority (never an emergency's, priority 0). */
   paused(priority: number): boolean {
     return priority > 0 && this.now() < this.pausedUntil;

@@ -1,0 +1,4 @@
+ALTER TABLE "escalation"."deadlines" ADD COLUMN "alarm_due_at" timestamp with time zone GENERATED ALWAYS AS (case when kind = 'alarm' and payload ? 'urgent' then null when kind = 'alarm' or step = 'missed' then due_at else case when payload->>'dueAt' ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.][0-9]{3}Z$' then timezone('UTC', make_timestamp(
+  substr(payload->>'dueAt', 1, 4)::int, substr(payload->>'dueAt', 6, 2)::int, substr(payload->>'dueAt', 9, 2)::int,
+  substr(payload->>'dueAt', 12, 2)::int, substr(payload->>'dueAt', 15, 2)::int, substr(payload->>'dueAt', 18, 6)::float8)) end end) STORED;--> statement-breakpoint
+CREATE INDEX "deadlines_alarm_claim_idx" ON "escalation"."deadlines" USING btree ("alarm_due_at") WHERE alarm_due_at is not null;
