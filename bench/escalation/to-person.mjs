@@ -375,10 +375,14 @@ try {
   if (stack && stack.exitCode === null) {
     const stopping = Date.now();
     stack.kill('SIGTERM');
-    await Promise.race([new Promise((r) => stack.once('exit', r)), sleep(60_000)]);
+    const exited = new Promise((r) => stack.once('exit', r));
+    await Promise.race([exited, sleep(30_000)]);
     if (stack.exitCode === null) {
-      log('the stack did not stop within 60 s of SIGTERM; killed');
-      stack.kill('SIGKILL');
+      // A second signal exits at once (and so still writes a --cpu-prof profile).
+      log('the stack did not stop within 30 s of SIGTERM; a second SIGTERM stops it at once');
+      stack.kill('SIGTERM');
+      await Promise.race([exited, sleep(10_000)]);
+      if (stack.exitCode === null) stack.kill('SIGKILL');
     } else log(`the stack stopped ${Date.now() - stopping} ms after SIGTERM`);
   }
   await provider.close();

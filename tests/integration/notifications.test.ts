@@ -324,6 +324,38 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
     expect((await db.query('select 1 from notifications.push_subscriptions where id = $1', [ids.worker])).rowCount).toBe(0);
   });
 
+  it("a burst of the provider's status callbacks is recorded together, each message moving forward once per status", async () => {
+    // Which transactions write the callbacks' statuses (sent, delivered) to the deliveries.
+    await db.query(`
+      create table if not exists public.status_writes (txid bigint, written int);
+      create or replace function public.status_writes() returns trigger language plpgsql as $$
+      begin
+        insert into public.status_writes select txid_current(), count(*) from moved where status in ('sent', 'delivered') having count(*) > 0;
+        return null;
+      end $$;
+      create trigger status_writes after update on notifications.deliveries referencing new table as moved for each statement execute function public.status_writes();`);
+    try {
+      const asked = Array.from({ length: 40 }, () => ({ requestId: randomUUID(), channel: 'sms', toPhone: nextMobile(), purpose: 'missed_check_in', title: 'Missed check-in', body: 'Sam missed a check-in' }));
+      await Promise.all(asked.map((data) => request(data)));
+      const ids = asked.map((a) => a.requestId);
+      await eventually(async () => (await db.query("select 1 from notifications.deliveries where request_id = any($1) and status = 'delivered'", [ids])).rowCount === 40, 30_000);
+      // Each message's sent and delivered reached escalation once each, in that order.
+      const events = await eventually(async () => {
+        const e = (await streamEvents(t, 'notifications.message.sent.v1')).filter((x) => ids.includes(x.data.requestId as string));
+        return e.filter((x) => x.data.status === 'delivered').length === 40 ? e : undefined;
+      });
+      for (const id of ids) {
+        expect(events.filter((e) => e.data.requestId === id && e.data.status !== 'queued').map((e) => e.data.status)).toEqual(['sent', 'delivered']);
+      }
+      // 80 callbacks; one at a time, each was its own transaction.
+      const { rows } = await db.query('select count(distinct txid)::int as transactions, sum(written)::int as written from public.status_writes');
+      expect(rows[0].written).toBe(80);
+      expect(rows[0].transactions).toBeLessThan(40);
+    } finally {
+      await db.query('drop trigger if exists status_writes on notifications.deliveries; drop table if exists public.status_writes; drop function if exists public.status_writes()');
+    }
+  });
+
   it('a burst of requests, taken in batches, is stored as one at a time would store it', async () => {
     const admin = await createAccount(t, superadmin.agent, 'admin', 'ba');
     const worker = await createAccount(t, superadmin.agent, 'worker', 'bw');

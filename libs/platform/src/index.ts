@@ -7,6 +7,7 @@ export * from './clock';
 export * from './outage-log';
 export * from './purge';
 export * from './chores';
+export * from './batcher';
 export * from './dead-letters';
 export * from './metrics';
 export * from './bootstrap';

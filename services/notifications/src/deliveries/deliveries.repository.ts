@@ -197,6 +197,22 @@ export class DeliveriesRepository {
     return row;
   }
 
+  /** Locks rows in the order of their ids (two replicas locking overlapping sets never deadlock). */
+  async lockMany(tx: Tx, ids: readonly string[]): Promise<Delivery[]> {
+    if (ids.length === 0) return [];
+    return tx.select().from(deliveries).where(inArray(deliveries.id, [...ids])).orderBy(asc(deliveries.id)).for('update');
+  }
+
+  /** Writes the status (and error) that callbacks brought to rows the caller holds, in one statement. */
+  async setStatuses(tx: Tx, rows: readonly Pick<Delivery, 'id' | 'status' | 'errorCode' | 'errorMessage' | 'updatedAt'>[]): Promise<void> {
+    if (rows.length === 0) return;
+    const spec = rows.map((r) => ({ r_id: r.id, r_status: r.status, r_code: r.errorCode, r_message: r.errorMessage, r_updated: r.updatedAt.toISOString() }));
+    await tx.execute(sql`
+      update ${deliveries} as d set status = r.r_status, error_code = r.r_code, error_message = r.r_message, updated_at = r.r_updated
+      from jsonb_to_recordset(${JSON.stringify(spec)}::jsonb) as r(r_id uuid, r_status text, r_code integer, r_message text, r_updated timestamptz)
+      where d.id = r.r_id`);
+  }
+
   async find(id: string): Promise<Delivery | undefined> {
     const [row] = await this.db.select().from(deliveries).where(eq(deliveries.id, id));
     return row;

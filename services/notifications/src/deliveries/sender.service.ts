@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { backoffDelay, type RetryBackoff } from '@lws/messaging';
-import { CLOCK, CONFIG, LOGGER, metrics, priorityLabel, UnitOfWork, type BaseConfig, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
+import { Batcher, CLOCK, CONFIG, LOGGER, metrics, priorityLabel, UnitOfWork, type BaseConfig, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
 import type { NotificationsConfig } from '../config';
 import { DELIVERY_PRIORITIES, DELIVERY_PRIORITY } from '../db/schema';
 import { PushService, type PushResult } from '../push/push.service';
@@ -49,13 +49,11 @@ const CALL_GRACE_MS = 5 * 60_000;
 /** ...and given up on (outcome failed) after this long, so escalation is never left waiting. */
 const CALL_GIVE_UP_MS = 30 * 60_000;
 
-/** A delivery whose result waits to be recorded with others'. */
+/** A delivery's result, waiting to be recorded with others'. */
 interface Finished {
   row: Delivery;
   result: ClaimResult;
   now: Date;
-  resolve: () => void;
-  reject: (err: unknown) => void;
 }
 
 /**
@@ -84,9 +82,13 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
   /** Wakes the running pass: rows were added, or the budget has room again. */
   private wake?: () => void;
   private lastPushScan = 0;
-  private readonly finished: Finished[] = [];
-  private flushTimer?: NodeJS.Timeout;
-  private flushing?: Promise<void>;
+  /** Results that finish close together are recorded in one transaction. */
+  private readonly results = new Batcher<Finished>({
+    maxWaitMs: FLUSH_MS,
+    maxSize: RESULTS_PER_FLUSH,
+    save: (batch) => this.saveTogether(batch),
+    onSplit: (err, size) => this.logger.warn({ err, results: size }, 'recording delivery results together failed; recording them one at a time'),
+  });
 
   constructor(
     private readonly repo: DeliveriesRepository,
@@ -261,49 +263,9 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
     await this.record(changes, row, now);
   }
 
-  /**
-   * Records a claimed row's result with the others that finish within FLUSH_MS (or once
-   * RESULTS_PER_FLUSH wait); resolves once it is saved.
-   */
+  /** Records a claimed row's result with the others that finish within FLUSH_MS; resolves once it is saved. */
   private record(result: ClaimResult, row: Delivery, now: Date): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.finished.push({ row, result, now, resolve, reject });
-      if (this.flushing) return; // it takes what waits when it ends
-      if (this.finished.length >= RESULTS_PER_FLUSH) this.flush();
-      else this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
-    });
-  }
-
-  private flush(): void {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    const batch = this.finished.splice(0, RESULTS_PER_FLUSH);
-    if (batch.length === 0) return;
-    this.flushing = this.saveResults(batch).finally(() => {
-      this.flushing = undefined;
-      // What finished meanwhile has waited long enough.
-      if (this.finished.length > 0) this.flush();
-    });
-  }
-
-  /** One transaction for the batch; if it fails, one each, so one bad row cannot lose the others' results. */
-  private async saveResults(batch: Finished[]): Promise<void> {
-    try {
-      await this.saveTogether(batch);
-      for (const f of batch) f.resolve();
-      return;
-    } catch (err) {
-      if (batch.length === 1) return batch[0].reject(err);
-      this.logger.warn({ err, results: batch.length }, 'recording delivery results together failed; recording them one at a time');
-    }
-    for (const f of batch) {
-      try {
-        await this.saveTogether([f]);
-        f.resolve();
-      } catch (err) {
-        f.reject(err);
-      }
-    }
+    return this.results.add({ row, result, now });
   }
 
   private async saveTogether(batch: Finished[]): Promise<void> {

@@ -1,11 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import twilio from 'twilio';
 import type { CommandMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
-import { CLOCK, LOGGER, UnitOfWork, type Clock, type Logger } from '@lws/platform';
+import { Batcher, CLOCK, LOGGER, UnitOfWork, type Clock, type Logger } from '@lws/platform';
 import { ProviderSettings } from '../provider/provider-settings';
-import { DeliveriesRepository } from '../deliveries/deliveries.repository';
-import { emitMessageStatus } from '../deliveries/delivery-events';
+import { DeliveriesRepository, type Delivery } from '../deliveries/deliveries.repository';
+import { emitMessageStatus, messageStatusEvent } from '../deliveries/delivery-events';
 import { SenderService } from '../deliveries/sender.service';
 import { SmsCheckIn } from '../inbound/sms-check-in';
 import { acceptedTwiml, alertTwiml, goneTwiml, isTerminalCallStatus, notAcceptedTwiml, PIN_TRIES, pinOutcomeTwiml, pinReminderTwiml } from '../deliveries/voice-flow';
@@ -21,12 +21,33 @@ const EMPTY: Reply = { contentType: 'text/plain', body: '' };
 /** Message statuses in the order they happen; a late callback never moves a row backwards. */
 const MESSAGE_RANK: Record<string, number> = { queued: 1, sending: 2, sent: 3, delivered: 4, read: 5, undelivered: 6, failed: 6 };
 
+/** A message's status callback, waiting to be recorded with the others that came with it. */
+interface StatusCallback {
+  id: string;
+  params: Record<string, string>;
+  now: Date;
+}
+/**
+ * A status callback waits at most this long for others, then all are recorded in one transaction
+ * of at most STATUSES_PER_SAVE: a flood of alarms brings two or three callbacks a message, and one
+ * transaction each was most of notifications' statements (bench/escalation/to-person.mjs).
+ */
+const STATUS_WAIT_MS = 5;
+const STATUSES_PER_SAVE = 200;
+
 /**
  * Twilio's webhooks, as forwarded by the gateway: the call's TwiML, the key pressed, status
  * callbacks, and texts to LWS's number (a PIN check-in, issue 13). Each is checked against X-Twilio-Signature with the auth token first.
  */
 @Injectable()
-export class WebhooksService {
+export class WebhooksService implements BeforeApplicationShutdown {
+  private readonly statuses = new Batcher<StatusCallback>({
+    maxWaitMs: STATUS_WAIT_MS,
+    maxSize: STATUSES_PER_SAVE,
+    save: (callbacks) => this.saveStatuses(callbacks),
+    onSplit: (err, size) => this.logger.warn({ err, callbacks: size }, 'recording message status callbacks together failed; recording them one at a time'),
+  });
+
   constructor(
     private readonly settings: ProviderSettings,
     private readonly repo: DeliveriesRepository,
@@ -37,6 +58,11 @@ export class WebhooksService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
+
+  /** Callbacks already taken are recorded before the database closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.statuses.drained();
+  }
 
   async handle(req: Request): Promise<Reply> {
     if (!this.signatureValid(req)) {
@@ -143,22 +169,42 @@ export class WebhooksService {
     return EMPTY;
   }
 
+  /** Answered once the status is recorded (Twilio retries a callback that fails), with the others that came with it. */
   private async messageStatus(id: string, params: Record<string, string>): Promise<Reply> {
-    const status = params.MessageStatus ?? '';
-    const code = Number(params.ErrorCode);
-    const now = this.clock();
-    await this.uow.run(async (tx, emit) => {
-      const row = await this.repo.lock(tx, id);
-      if (!row || (row.channel !== 'sms' && row.channel !== 'whatsapp') || !this.sameSid(row.providerSid, params.MessageSid)) return;
-      if ((MESSAGE_RANK[status] ?? 0) <= (MESSAGE_RANK[row.status] ?? 0)) return;
-      const saved = await this.repo.update(tx, id, {
-        status,
-        ...(Number.isInteger(code) && code > 0 ? { errorCode: code, errorMessage: params.ErrorMessage ?? `Provider error ${code}` } : {}),
-        updatedAt: now,
-      });
-      if (saved && status !== 'sending') await emitMessageStatus(emit, saved);
-    });
+    await this.statuses.add({ id, params, now: this.clock() });
     return EMPTY;
+  }
+
+  /**
+   * Records status callbacks in the order they came, in one transaction: the rows are locked
+   * together, each callback moves its row forward only (MESSAGE_RANK), the rows that moved are
+   * written in one statement, and every step forward but 'sending' is published, as it would be
+   * one callback at a time.
+   */
+  private async saveStatuses(callbacks: StatusCallback[]): Promise<void> {
+    await this.uow.run(async (tx, emit) => {
+      const rows = new Map((await this.repo.lockMany(tx, [...new Set(callbacks.map((c) => c.id))])).map((row) => [row.id, row]));
+      const moved = new Map<string, Delivery>();
+      const told: Delivery[] = [];
+      for (const { id, params, now } of callbacks) {
+        const row = rows.get(id);
+        const status = params.MessageStatus ?? '';
+        if (!row || (row.channel !== 'sms' && row.channel !== 'whatsapp') || !this.sameSid(row.providerSid, params.MessageSid)) continue;
+        if ((MESSAGE_RANK[status] ?? 0) <= (MESSAGE_RANK[row.status] ?? 0)) continue;
+        const code = Number(params.ErrorCode);
+        const next: Delivery = {
+          ...row,
+          status,
+          ...(Number.isInteger(code) && code > 0 ? { errorCode: code, errorMessage: params.ErrorMessage ?? `Provider error ${code}` } : {}),
+          updatedAt: now,
+        };
+        rows.set(id, next);
+        moved.set(id, next);
+        if (status !== 'sending') told.push(next);
+      }
+      await this.repo.setStatuses(tx, [...moved.values()]);
+      await emit.many(told.map(messageStatusEvent));
+    });
   }
 
   /** A callback for a row whose sid is not yet recorded (it raced the API reply) is accepted. */
