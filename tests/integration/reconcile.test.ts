@@ -7,9 +7,10 @@
  * naming the worker in the activity log, lws_reconcile_repairs_total{kind}). A second round finds
  * nothing to repair.
  */
-import { Client } from 'pg';
+import { Client, type Pool, type PoolClient } from 'pg';
 import request from 'supertest';
 import { RpcClient } from '@lws/messaging';
+import { DB, RPC } from '@lws/platform';
 import { Reconciler, Scheduler, type RoundResult } from '@lws/escalation';
 import { eventually } from '@lws/testing';
 import { nextMobile } from './support/accounts';
@@ -25,6 +26,7 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
   let admin: request.Agent;
   let reconciler: Reconciler;
   let scheduler: Scheduler;
+  let escalationApp: { get(token: unknown, options: { strict: false }): unknown };
 
   beforeAll(async () => {
     // Rounds run when the test says (the start-up round finds an empty copy equal to an empty owner).
@@ -39,6 +41,7 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     if (!escalation || !('app' in escalation)) throw new Error('no escalation service in the stack');
     reconciler = escalation.app.get(Reconciler, { strict: false });
     scheduler = escalation.app.get(Scheduler, { strict: false });
+    escalationApp = escalation.app;
   }, 120_000);
 
   afterAll(async () => {
@@ -382,6 +385,83 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     expect(summary[0].details).toMatch(/^Reconciliation with identity repaired 12 copies whose change was lost \(profile_stale 12\): workers \d+, \d+, \d+ and 9 more/);
     expect(await repairAlerts(userIds)).toEqual([]);
   });
+  it('repairs 500 stale copies with one statement on the copy per transaction, never over a newer change heard meanwhile', async () => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    const csv = ['username,name,phone,role,team,pin', ...Array.from({ length: 500 }, (_, i) => `bulk${tag}${i},Rec Bulk ${i},${nextMobile()},worker,,`)].join('\n');
+    await admin.post('/api/users/import').set(XHR).set('Content-Type', 'text/csv').send(csv).expect(200);
+    const userIds = (await db.query('select id from identity.users where username like $1 order by id', [`bulk${tag}%`])).rows.map((r) => r.id as number);
+    expect(userIds).toHaveLength(500);
+    const copies = async () =>
+      new Map(
+        (await db.query('select user_id, name, phone from escalation.workers where user_id = any($1)', [userIds])).rows.map((r) => [r.user_id as number, r as { name: string; phone: string }]),
+      );
+    const before = await eventually(async () => {
+      const c = await copies();
+      return c.size === userIds.length ? c : undefined;
+    }, 60_000, 200);
+    await eventually(async () => (await reconciler.waitsFor('identity')) === undefined, 60_000, 200);
+    // Every copy lost a change of name: identity still holds the one it had.
+    await db.query(`update escalation.workers set name = 'Stale ' || name where user_id = any($1)`, [userIds]);
+
+    // Counts the statements on escalation's copy of the workers while a round runs (each client of its pool, as it is checked out).
+    const pool = (escalationApp.get(DB, { strict: false }) as { $client: Pool }).$client;
+    let counting = false;
+    let statements = 0;
+    const counted = new WeakSet<PoolClient>();
+    const count = (client: PoolClient) => {
+      if (counted.has(client)) return;
+      counted.add(client);
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as { query: unknown }).query = (...args: unknown[]) => {
+        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+        if (counting && text?.includes('"escalation"."workers"')) statements++;
+        return query(...args);
+      };
+    };
+    pool.on('acquire', count);
+    // Once identity has answered for them, five workers change their phone, and escalation hears it
+    // before the round's repairs (planned at the version identity answered with) are applied.
+    const meanwhile = userIds.slice(0, 5);
+    const newPhones = new Map(meanwhile.map((id) => [id, nextMobile()]));
+    const rpc = escalationApp.get(RPC, { strict: false }) as RpcClient;
+    const send = rpc.send.bind(rpc) as (subject: string, ...rest: unknown[]) => Promise<{ users?: { userId: number }[] }>;
+    let changedMeanwhile = false;
+    const spy = jest.spyOn(rpc, 'send').mockImplementation((async (subject: string, ...rest: unknown[]) => {
+      const reply = await send(subject, ...rest);
+      if (subject === 'identity.reconcile.users.v1' && !changedMeanwhile && reply.users?.some((u) => u.userId === meanwhile[0])) {
+        changedMeanwhile = true;
+        counting = false;
+        for (const [userId, phone] of newPhones) await send('identity.user.update_profile.v1', { userId, phone });
+        await eventually(async () => {
+          const c = await copies();
+          return meanwhile.every((id) => c.get(id)!.phone === newPhones.get(id));
+        }, 20_000, 100);
+        counting = true;
+      }
+      return reply;
+    }) as never);
+    let round: RoundResult;
+    try {
+      counting = true;
+      round = (await reconciler.round('identity')) as RoundResult;
+    } finally {
+      counting = false;
+      spy.mockRestore();
+      pool.off('acquire', count);
+    }
+    expect(changedMeanwhile).toBe(true);
+    expect(round.repairs.filter((r) => userIds.includes(r.userId)).map((r) => r.kind)).toEqual(userIds.map(() => 'profile_stale'));
+    // One statement per transaction of fifty repairs, and the round's reading of the copy: one per repair would be 500.
+    expect(statements).toBeLessThan(30);
+
+    const after = await copies();
+    for (const id of userIds) expect(after.get(id)!.name).toBe(before.get(id)!.name);
+    // The newer phones stand: a repair never goes back over a newer version.
+    for (const id of meanwhile) expect(after.get(id)!.phone).toBe(newPhones.get(id));
+    const again = (await reconciler.round('identity')) as RoundResult;
+    expect(again.repairs).toEqual([]);
+  }, 180_000);
+
   it('waits while the scheduler is behind (an alarm flood comes first), and runs once it has caught up', async () => {
     const userId = await newWorker('Rhys Behind');
     await startShift(userId);

@@ -1,15 +1,30 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
-import type { CommandMap } from '@lws/contracts';
+import type { CommandMap, EventMap } from '@lws/contracts';
 import { type RpcClient } from '@lws/messaging';
-import { DB, digestLines, lineHashes, LOGGER, pgArray, RECONCILE_MAX_IDS, RPC, type Db, type Logger } from '@lws/platform';
+import { DB, digestLines, lineHashes, LOGGER, pgArray, RECONCILE_MAX_IDS, RPC, type Db, type Logger, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
 import { teams, workerContacts, workers } from '../db/schema';
 import { workerLabel } from '../alarms/messages';
 import { WorkersProjection } from '../workers/workers.projection';
-import { chunk, FETCH_CONCURRENCY, inParallel, RPC_TIMEOUT_MS, type BucketDigest, type ReconcileSide, type Repair } from './side';
+import { chunk, FETCH_CONCURRENCY, inParallel, inSet, RPC_TIMEOUT_MS, type BucketDigest, type ReconcileSide, type Repair, type RepairOutcome, type RepairSet } from './side';
 
 type OwnerUser = CommandMap['identity.reconcile.users.v1']['reply']['users'][number];
+type Versioned<E> = E & { version: number };
+
+/**
+ * A kind whose repairs are the projection's own event paths, fed what identity holds now at its
+ * version: many written by `writeMany` together, each answering the outcome it was planned with
+ * (as its `apply` does, whatever the version fence let through).
+ */
+function asPlanned<E>(writeMany: (tx: Tx, events: E[]) => Promise<void>): RepairSet<{ events: E[]; outcome: RepairOutcome }> {
+  return {
+    async applyMany(tx, _emit, items) {
+      await writeMany(tx, items.flatMap((i) => i.events));
+      return items.map((i) => i.outcome);
+    },
+  };
+}
 
 interface OwnUser {
   user_id: number;
@@ -39,6 +54,9 @@ interface OwnContact {
 @Injectable()
 export class IdentitySide implements ReconcileSide {
   readonly owner = 'identity' as const;
+  private readonly profileRepairs = asPlanned<Versioned<EventMap['identity.user.updated.v1']>>((tx, events) => this.projection.userUpdatedMany(tx, events));
+  private readonly settingsRepairs = asPlanned<EventMap['identity.settings.changed.v1']>((tx, events) => this.projection.settingsChangedMany(tx, events));
+  private readonly contactRepairs = asPlanned<EventMap['identity.contact.changed.v1']>((tx, events) => this.projection.contactChangedMany(tx, events));
 
   constructor(
     private readonly projection: WorkersProjection,
@@ -153,45 +171,54 @@ export class IdentitySide implements ReconcileSide {
       const version = o.version;
       const awayAt = (v: string | Date | null | undefined) => (v ? new Date(v).getTime() : null);
       if (!e || e.name !== o.name || (e.phone ?? undefined) !== o.phone || e.role !== o.role || (e.team_id ?? undefined) !== o.teamId || awayAt(e.away_until) !== awayAt(o.awayUntil)) {
+        const update = {
+          userId,
+          name: o.name,
+          role: o.role,
+          ...(o.phone ? { phone: o.phone } : {}),
+          ...(o.teamId !== undefined ? { teamId: o.teamId } : {}),
+          ...(o.awayUntil !== undefined ? { awayUntil: o.awayUntil } : {}),
+          version,
+        };
+        const outcome = {
+          changed: true,
+          dueNow: false,
+          details: `${label}'s name, phone, role, team or away time in escalation differed from identity (a change was lost); escalation now has the current ones`,
+        };
         repairs.push({
           kind: 'profile_stale',
           userId,
           apply: async (tx) => {
-            await this.projection.userUpdated(tx, {
-              userId,
-              name: o.name,
-              role: o.role,
-              ...(o.phone ? { phone: o.phone } : {}),
-              ...(o.teamId !== undefined ? { teamId: o.teamId } : {}),
-              ...(o.awayUntil !== undefined ? { awayUntil: o.awayUntil } : {}),
-              version,
-            });
-            return {
-              changed: true,
-              dueNow: false,
-              details: `${label}'s name, phone, role, team or away time in escalation differed from identity (a change was lost); escalation now has the current ones`,
-            };
+            await this.projection.userUpdated(tx, update);
+            return outcome;
           },
+          together: inSet(this.profileRepairs, { events: [update], outcome }),
         });
       }
       if (
         o.checkInInterval !== undefined &&
         (!e || e.check_in_interval !== o.checkInInterval || (e.primary_contact ?? undefined) !== o.primaryContact || (e.secondary_contact ?? undefined) !== o.secondaryContact)
       ) {
-        const checkInInterval = o.checkInInterval;
+        const change = {
+          userId,
+          checkInInterval: o.checkInInterval,
+          ...(o.primaryContact !== undefined ? { primaryContact: o.primaryContact } : {}),
+          ...(o.secondaryContact !== undefined ? { secondaryContact: o.secondaryContact } : {}),
+          version,
+        };
+        const outcome = {
+          changed: true,
+          dueNow: false,
+          details: `${label}'s check-in settings and contact numbers in escalation differed from identity (a change was lost); escalation now has the current ones`,
+        };
         repairs.push({
           kind: 'settings_stale',
           userId,
           apply: async (tx) => {
-            await this.projection.settingsChanged(tx, {
-              userId,
-              checkInInterval,
-              ...(o.primaryContact !== undefined ? { primaryContact: o.primaryContact } : {}),
-              ...(o.secondaryContact !== undefined ? { secondaryContact: o.secondaryContact } : {}),
-              version,
-            });
-            return { changed: true, dueNow: false, details: `${label}'s check-in settings and contact numbers in escalation differed from identity (a change was lost); escalation now has the current ones` };
+            await this.projection.settingsChanged(tx, change);
+            return outcome;
           },
+          together: inSet(this.settingsRepairs, { events: [change], outcome }),
         });
       }
       const ours = new Map((contactsOf.get(userId) ?? []).map((c) => [c.contact_id, c]));
@@ -201,21 +228,24 @@ export class IdentitySide implements ReconcileSide {
       });
       const goneContacts = [...ours.keys()].filter((id) => !o.contacts.some((c) => c.contactId === id));
       if (changedContacts.length > 0 || goneContacts.length > 0) {
+        const events: EventMap['identity.contact.changed.v1'][] = [
+          ...changedContacts.map((c) => ({ userId, contactId: c.contactId, change: 'updated' as const, name: c.name, phone: c.phone, relation: c.relation, version })),
+          ...goneContacts.map((contactId) => ({ userId, contactId, change: 'deleted' as const, version })),
+        ];
+        const n = o.contacts.length;
+        const outcome = {
+          changed: true,
+          dueNow: false,
+          details: `${label}'s emergency contacts in escalation differed from identity (a change was lost); escalation now has the current ${n === 1 ? 'contact' : `${n} contacts`}`,
+        };
         repairs.push({
           kind: 'contacts_stale',
           userId,
           apply: async (tx) => {
-            for (const c of changedContacts) {
-              await this.projection.contactChanged(tx, { userId, contactId: c.contactId, change: 'updated', name: c.name, phone: c.phone, relation: c.relation, version });
-            }
-            for (const contactId of goneContacts) await this.projection.contactChanged(tx, { userId, contactId, change: 'deleted', version });
-            const n = o.contacts.length;
-            return {
-              changed: true,
-              dueNow: false,
-              details: `${label}'s emergency contacts in escalation differed from identity (a change was lost); escalation now has the current ${n === 1 ? 'contact' : `${n} contacts`}`,
-            };
+            for (const event of events) await this.projection.contactChanged(tx, event);
+            return outcome;
           },
+          together: inSet(this.contactRepairs, { events, outcome }),
         });
       }
     }

@@ -9,7 +9,7 @@ import { systemAlertEvent } from '../alarms/notifier';
 import { Scheduler } from '../deadlines/scheduler';
 import { IdentitySide } from './identity-side';
 import { ShiftsSide } from './shifts-side';
-import { bucketChunks, chunk, FETCH_CONCURRENCY, inParallel, type Owner, type ReconcileSide, type Repair, type RepairKind } from './side';
+import { bucketChunks, chunk, FETCH_CONCURRENCY, inParallel, type Owner, type ReconcileSide, type Repair, type RepairKind, type RepairOutcome, type RepairSet } from './side';
 
 /** A round put off for a consumer's backlog is tried again this soon, and put off this long at most. */
 const BACKLOG_RETRY_MS = 1000;
@@ -248,7 +248,7 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
    * Applies the repairs, a batch per transaction and APPLY_LANES transactions at once (each waits on
    * the database as much as it computes); a worker's repairs stay in one batch, so two batches
    * never wait on each other's rows. Each repair that changed something is counted, and alerted in
-   * its own transaction; a round of more than ALERT_EACH_AT_MOST repairs raises one summary alert
+   * its transaction; a round of more than ALERT_EACH_AT_MOST repairs raises one summary alert
    * instead, naming the count and the first workers (a flood of alerts buries the one that matters).
    */
   private async apply(repairs: Repair[], result: RoundResult): Promise<void> {
@@ -268,10 +268,11 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     await inParallel(batches, APPLY_LANES, async (batch) => {
       const done = await this.uow.run(async (tx: Tx, emit: Emit) => {
         const now = this.clock();
+        const outcomes = await this.applyBatch(tx, emit, batch);
         const changed: { kind: RepairKind; userId: number; dueNow: boolean }[] = [];
         const alerts: PendingEvent[] = [];
-        for (const r of batch) {
-          const outcome = await r.apply(tx, emit);
+        for (const [i, r] of batch.entries()) {
+          const outcome = outcomes[i];
           if (!outcome.changed) continue;
           if (each) alerts.push(systemAlertEvent('reconcile_repaired', `Reconciliation: ${outcome.details}`, now, r.userId > 0 ? r.userId : undefined));
           changed.push({ kind: r.kind, userId: r.userId, dueNow: outcome.dueNow });
@@ -289,6 +290,44 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     const applied = result.repairs.slice(before);
     if (!each && applied.length > 0) await this.uow.run((_tx: Tx, emit: Emit) => emit.many([summaryAlert(result.owner, applied, this.clock())]));
     if (wake) this.scheduler.wake();
+  }
+
+  /**
+   * One batch's repairs in the caller's transaction; answers their outcomes in order. They go in
+   * turns, each worker's first repair, then each one's second, and so on, so a worker's repairs
+   * keep the order compare planned them in (a shift's end before the next shift's deadline). In
+   * each, the repairs of a numerous kind go together, a few statements for all of them (a lost
+   * change can touch thousands of workers); a set that fails is rolled back to its savepoint and
+   * its repairs go one by one.
+   */
+  private async applyBatch(tx: Tx, emit: Emit, batch: Repair[]): Promise<RepairOutcome[]> {
+    const outcomes: RepairOutcome[] = [];
+    const turns: number[][] = [];
+    const seen = new Map<number, number>();
+    batch.forEach((r, i) => {
+      const nth = seen.get(r.userId) ?? 0;
+      seen.set(r.userId, nth + 1);
+      (turns[nth] ??= []).push(i);
+    });
+    for (const turn of turns) {
+      const sets = new Map<RepairSet<unknown>, number[]>();
+      for (const i of turn) {
+        const together = batch[i].together;
+        if (!together) outcomes[i] = await batch[i].apply(tx, emit);
+        else if (sets.has(together.set)) sets.get(together.set)!.push(i);
+        else sets.set(together.set, [i]);
+      }
+      for (const [set, members] of sets) {
+        let many: RepairOutcome[] | undefined;
+        try {
+          many = await tx.transaction((sp) => set.applyMany(sp, emit, members.map((i) => batch[i].together!.item)));
+        } catch (err) {
+          this.logger.error({ err, kind: batch[members[0]].kind, repairs: members.length }, 'applying repairs together failed; applying them one by one');
+        }
+        for (const [n, i] of members.entries()) outcomes[i] = many ? many[n] : await batch[i].apply(tx, emit);
+      }
+    }
+    return outcomes;
   }
 }
 

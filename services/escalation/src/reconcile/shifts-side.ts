@@ -6,8 +6,8 @@ import { CLOCK, DB, digestLines, lineHashes, LOGGER, pgArray, RECONCILE_MAX_IDS,
 import { SETTINGS, type EscalationSettings } from '../config';
 import { alarms, workers } from '../db/schema';
 import { londonTime, workerLabel } from '../alarms/messages';
-import { WorkersProjection } from '../workers/workers.projection';
-import { chunk, FETCH_CONCURRENCY, inParallel, RPC_TIMEOUT_MS, type BucketDigest, type ReconcileSide, type Repair, type RepairKind } from './side';
+import { WorkersProjection, type DeadlineRepair, type ShiftEndRepair } from '../workers/workers.projection';
+import { chunk, FETCH_CONCURRENCY, inParallel, inSet, RPC_TIMEOUT_MS, type BucketDigest, type ReconcileSide, type Repair, type RepairKind, type RepairSet } from './side';
 
 type OwnerWorker = CommandMap['shifts.reconcile.workers.v1']['reply']['workers'][number];
 type OwnerShift = CommandMap['shifts.reconcile.workers.v1']['reply']['shifts'][number];
@@ -35,6 +35,16 @@ interface OwnWorker {
 @Injectable()
 export class ShiftsSide implements ReconcileSide {
   readonly owner = 'shifts' as const;
+  /** shift_missing and deadline_stale, many together; what an operator is told depends on whether the deadline has passed. */
+  private readonly deadlineRepairs: RepairSet<{ repair: () => DeadlineRepair; details: (dueNow: boolean) => string }> = {
+    applyMany: async (tx, emit, items) =>
+      (await this.projection.repairDeadlineMany(tx, emit, items.map((i) => i.repair()))).map((set, n) => ({ changed: set.applied, dueNow: set.dueNow, details: items[n].details(set.dueNow) })),
+  };
+  /** shift_ended, many together. */
+  private readonly endRepairs: RepairSet<{ end: ShiftEndRepair; details: string }> = {
+    applyMany: async (tx, _emit, items) =>
+      (await this.projection.repairShiftEndedMany(tx, items.map((i) => i.end))).map((changed, n) => ({ changed, dueNow: false, details: items[n].details })),
+  };
 
   constructor(
     private readonly projection: WorkersProjection,
@@ -152,18 +162,13 @@ export class ShiftsSide implements ReconcileSide {
       if (e?.on_shift && e.shift_id && o?.shiftId !== e.shift_id) {
         const end = ended.get(e.shift_id);
         if (end && settled(end.endedAt)) {
-          const shiftId = e.shift_id;
+          const repair: ShiftEndRepair = { userId, shiftId: e.shift_id, endedAt: new Date(end.endedAt!), reason: end.endReason ?? 'worker' };
+          const details = `${label}'s shift ended at ${londonTime(repair.endedAt)} (shifts), but escalation had not heard and was still waiting for their check-ins; it no longer does`;
           repairs.push({
             kind: 'shift_ended',
             userId,
-            apply: async (tx) => {
-              const changed = await this.projection.repairShiftEnded(tx, { userId, shiftId, endedAt: new Date(end.endedAt!), reason: end.endReason ?? 'worker' });
-              return {
-                changed,
-                dueNow: false,
-                details: `${label}'s shift ended at ${londonTime(new Date(end.endedAt!))} (shifts), but escalation had not heard and was still waiting for their check-ins; it no longer does`,
-              };
-            },
+            apply: async (tx) => ({ changed: await this.projection.repairShiftEnded(tx, repair), dueNow: false, details }),
+            together: inSet(this.endRepairs, { end: repair, details }),
           });
         } else if (!end) {
           // Not proof the shift ended: the worker stays watched (a false alarm beats a silent one).
@@ -178,29 +183,30 @@ export class ShiftsSide implements ReconcileSide {
         if (!settled(o.changedAt) || (e && o.version > 0 && e.shifts_version > o.version)) continue;
         const kind: RepairKind = same ? 'deadline_stale' : 'shift_missing';
         const shiftId = o.shiftId;
+        // As of when it is applied, if shifts does not say when it changed.
+        const repair = (): DeadlineRepair => ({
+          userId,
+          shiftId,
+          location: o.location ?? null,
+          nextCheckInAt: due,
+          asOf: o.changedAt ? new Date(o.changedAt) : this.clock(),
+          version: o.version,
+          ...(o.latestCheckInAt ? { latestCheckInAt: new Date(o.latestCheckInAt) } : {}),
+        });
+        const details = (dueNow: boolean) => {
+          const passed = dueNow ? ': it has passed, so the missed check-in alarm opens now' : '';
+          return kind === 'shift_missing'
+            ? `${label} is on shift${o.location ? ` at ${o.location}` : ''} (shifts), but escalation had not heard the shift start; their check-in deadline (${londonTime(due)}) is watched now${passed}`
+            : `${label}'s check-in deadline is ${londonTime(due)} in shifts, but escalation was watching ${ours ? londonTime(ours) : 'none'} (a check-in or change was lost); it watches ${londonTime(due)} now${passed}`;
+        };
         repairs.push({
           kind,
           userId,
           apply: async (tx, emit) => {
-            const set = await this.projection.repairDeadline(tx, emit, {
-              userId,
-              shiftId,
-              location: o.location ?? null,
-              nextCheckInAt: due,
-              asOf: o.changedAt ? new Date(o.changedAt) : this.clock(),
-              version: o.version,
-              ...(o.latestCheckInAt ? { latestCheckInAt: new Date(o.latestCheckInAt) } : {}),
-            });
-            const passed = set.dueNow ? ': it has passed, so the missed check-in alarm opens now' : '';
-            return {
-              changed: set.applied,
-              dueNow: set.dueNow,
-              details:
-                kind === 'shift_missing'
-                  ? `${label} is on shift${o.location ? ` at ${o.location}` : ''} (shifts), but escalation had not heard the shift start; their check-in deadline (${londonTime(due)}) is watched now${passed}`
-                  : `${label}'s check-in deadline is ${londonTime(due)} in shifts, but escalation was watching ${ours ? londonTime(ours) : 'none'} (a check-in or change was lost); it watches ${londonTime(due)} now${passed}`,
-            };
+            const set = await this.projection.repairDeadline(tx, emit, repair());
+            return { changed: set.applied, dueNow: set.dueNow, details: details(set.dueNow) };
           },
+          together: inSet(this.deadlineRepairs, { repair, details }),
         });
       }
     }

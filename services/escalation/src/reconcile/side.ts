@@ -7,13 +7,35 @@ export type RepairKind = (typeof REPAIR_KINDS)[number];
 
 export type { LinesDigest as BucketDigest } from '@lws/platform';
 
+/** What a repair did: whether it changed anything, whether a step is due now, and what to tell an operator. */
+export interface RepairOutcome {
+  changed: boolean;
+  dueNow: boolean;
+  details: string;
+}
+
+/**
+ * How the repairs of a kind that can be numerous (a lost change to thousands of workers) are
+ * applied together: a few statements built from arrays for all of them, with the effect and the
+ * outcome each one's `apply` would have had.
+ */
+export interface RepairSet<T> {
+  /** Applies the items (each of a different worker) in the caller's transaction; answers each one's outcome, in order. */
+  applyMany(tx: Tx, emit: Emit, items: T[]): Promise<RepairOutcome[]>;
+}
+
 export interface Repair {
   kind: RepairKind;
   /** The worker repaired; 0 for a repair of no one user's data (a team). */
   userId: number;
-  /** Applies the repair in the caller's transaction; answers whether it changed anything, whether a step is due now, and what to tell an operator. */
-  apply(tx: Tx, emit: Emit): Promise<{ changed: boolean; dueNow: boolean; details: string }>;
+  /** Applies the repair on its own in the caller's transaction. */
+  apply(tx: Tx, emit: Emit): Promise<RepairOutcome>;
+  /** A numerous kind's repair: its part of the set its kind is applied by (`apply` stays the path of a set that fails). */
+  together?: { set: RepairSet<unknown>; item: unknown };
 }
+
+/** A repair's part in `set`. */
+export const inSet = <T>(set: RepairSet<T>, item: T): Repair['together'] => ({ set, item });
 
 /** Escalation's copy of one owner's data, as reconciliation sees it. */
 export interface ReconcileSide {
