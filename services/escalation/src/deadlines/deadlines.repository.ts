@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '@lws/platform';
 import { deadlineScopeSql, type AlarmScope } from '../alarms/alarm-scope';
 import { deadlines, PRIORITIES, PRIORITY, type DeadlinePayload, type DeadlineRow } from '../db/schema';
@@ -22,15 +22,15 @@ export interface NextStep {
 export const checkinKey = (userId: number) => `checkin:${userId}`;
 export const alarmKey = (alarmId: string) => `alarm:${alarmId}`;
 
-/**
- * Which rows a priority's claim reads (besides due_at <= now, which keeps out a leased row or one
- * waiting to be retried). Priority 1 reads its own index, alarm_due_at: alarm steps, missed steps,
- * and reminders whose check-in deadline has passed, which priority 2 then leaves out.
- */
-function dueWhere(priority: (typeof PRIORITIES)[number], now: Date): SQL | undefined {
-  if (priority === PRIORITY.missed) return lte(deadlines.alarmDueAt, now);
-  const own = eq(deadlines.priority, priority);
-  return priority === PRIORITY.reminder ? and(own, or(isNull(deadlines.alarmDueAt), gt(deadlines.alarmDueAt, now))) : own;
+/** A row as the driver returns it from a template, read as the query builder reads it. */
+const DEADLINE_COLUMNS = Object.entries(getTableColumns(deadlines));
+function deadlineRow(raw: Record<string, unknown>): DeadlineRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of DEADLINE_COLUMNS) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as DeadlineRow;
 }
 
 @Injectable()
@@ -94,23 +94,32 @@ export class DeadlinesRepository {
    * passed is a missed check-in, claimed with those from that deadline on (alarm_due_at).
    */
   async claimDue(tx: Tx, now: Date, limits: { limit: number; urgentLimit: number }, scope: AlarmScope = {}): Promise<DeadlineRow[]> {
-    const rows: DeadlineRow[] = [];
     const urgentRoom = Math.min(limits.limit, limits.urgentLimit);
-    for (const priority of PRIORITIES) {
-      // Urgent rows that filled their room may have more behind them: those go first, next pass.
-      if (rows.length >= urgentRoom) break;
-      const room = (priority === PRIORITY.reminder ? limits.limit : urgentRoom) - rows.length;
-      rows.push(
-        ...(await tx
-          .select()
-          .from(deadlines)
-          .where(and(dueWhere(priority, now), lte(deadlines.dueAt, now), deadlineScopeSql(scope)))
-          .orderBy(asc(priority === PRIORITY.missed ? deadlines.alarmDueAt : deadlines.dueAt))
-          .limit(room)
-          .for('update', { skipLocked: true })),
-      );
-    }
-    return rows;
+    const at = sql`${now.toISOString()}::timestamptz`;
+    const scoped = deadlineScopeSql(scope) ?? sql`true`;
+    // One statement, not one a priority: an idle scheduler runs it several times a second. Each
+    // priority reads its own index range (priority 1 reads alarm_due_at: alarm steps, missed steps,
+    // and reminders whose check-in deadline has passed, which priority 2 then leaves out; due_at
+    // <= now keeps out a row that is leased or waiting to be retried); each claims what room the
+    // ones before left.
+    const { rows } = (await tx.execute(sql`
+      with p0 as (
+        select * from ${deadlines} where priority = ${PRIORITY.emergency} and due_at <= ${at} and ${scoped}
+        order by due_at limit ${urgentRoom} for update skip locked),
+      p1 as (
+        select * from ${deadlines} where alarm_due_at <= ${at} and due_at <= ${at} and ${scoped}
+        order by alarm_due_at limit (select ${urgentRoom} - count(*) from p0) for update skip locked),
+      p2 as (
+        select * from ${deadlines} where priority = ${PRIORITY.reminder} and (alarm_due_at is null or alarm_due_at > ${at}) and due_at <= ${at} and ${scoped}
+        order by due_at limit (select case when n >= ${urgentRoom} then 0 else ${limits.limit} - n end
+          from (select (select count(*) from p0) + (select count(*) from p1) as n) claimed) for update skip locked)
+      select 0 as claim_order, * from p0 union all select 1, * from p1 union all select 2, * from p2`)) as unknown as { rows: Record<string, unknown>[] };
+    // Most urgent first, oldest first within each (as each range was read).
+    const key = (r: Record<string, unknown>) => [Number(r.claim_order), new Date((r.claim_order === 1 ? r.alarm_due_at : r.due_at) as string).getTime()];
+    return rows
+      .map((r) => ({ r, k: key(r) }))
+      .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1])
+      .map(({ r }) => deadlineRow(r));
   }
 
   /**
