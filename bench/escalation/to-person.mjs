@@ -3,21 +3,25 @@
 // check-in it measures, from the deadline (due), when (a) escalation opened the alarm (fired),
 // (b) the messaging provider received the SMS that tells the worker (the fake Twilio, driven by
 // the real SDK in notifications), and (c) the alarm reached an admin's live stream (GET /api/events).
-// The whole stack runs as `npm start` runs it (one process, built output) on this machine's real
-// PostgreSQL, NATS and Redis, over loopback; this process is the provider and the admin's browser.
+// The stack runs from its built output on this machine's real PostgreSQL, NATS and Redis, over
+// loopback; this process is the provider and the admin's browser.
 // Missed = not seen by window end + MARGIN; duplicated = seen more than once.
 //
-//   node bench/escalation/to-person.mjs [--workers N] [--missing M] [--spread-s S] [--lead-s S] [--margin-s S] [--emergencies E]
+//   node bench/escalation/to-person.mjs [--workers N] [--missing M] [--spread-s S] [--lead-s S] [--margin-s S] [--emergencies E] [--layout one|services]
 //
+// --layout one (default): the whole stack in one process, as `npm start` runs it. --layout services:
+// each of the seven services in its own process from its dist/main.js, with its own variables as
+// docker-compose.yml gives them (the chart's layout), started one at a time in the stack's order.
 // --missing M: only the first M workers miss their check-in in the window (default: all N); the
 // others stay on shift with a deadline an hour later, as most of a large workforce is at any time.
 // --emergencies E (default 5, 0 for none): E more workers, real for the gateway (created, signed in,
 // an emergency contact, on shift through the API), each press the emergency button once, evenly
 // through the window (at 1/(E+1), 2/(E+1), ... of it); measured from the press to the provider
 // receiving the first SMS or call to that worker's contact (issue 27: a flood must not bury one).
-// The stack's CPU (its process and its PostgreSQL backends) over the window, per alarm opened, is printed too.
+// The stack's CPU (its processes and their PostgreSQL backends) over the window, per alarm opened, is
+// printed too; with --layout services, each service's as well, to see which one is the bottleneck.
 //
-// BENCH_NODE_ARGS passes flags to the stack process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+// BENCH_NODE_ARGS passes flags to every stack process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -44,6 +48,7 @@ const { values: args } = parseArgs({
     'lead-s': { type: 'string', default: '40' },
     'margin-s': { type: 'string', default: '30' },
     emergencies: { type: 'string', default: '5' },
+    layout: { type: 'string', default: 'one' },
   },
 });
 const WORKERS = Number(args.workers);
@@ -53,11 +58,14 @@ const SPREAD_S = Number(args['spread-s']);
 const LEAD_S = Number(args['lead-s']);
 const MARGIN_S = Number(args['margin-s']);
 const EMERGENCIES = Number(args.emergencies);
+const LAYOUT = args.layout;
+const LAYOUTS = { one: 'the stack in one process (npm start)', services: "each service in its own process (the chart's layout)" };
 if (!(Number.isInteger(WORKERS) && WORKERS >= 1 && WORKERS <= 200_000)) throw new Error('--workers must be a whole number 1..200000');
 if (!(Number.isInteger(MISSING) && MISSING >= 1 && MISSING <= WORKERS)) throw new Error('--missing must be a whole number 1..--workers');
 if (!(LEAD_S >= 20 && LEAD_S <= 180)) throw new Error('--lead-s must be 20..180 (seeding happens before the first deadline)');
 if (!(SPREAD_S >= 1 && SPREAD_S <= 600) || !(MARGIN_S >= 5 && MARGIN_S <= 300)) throw new Error('--spread-s 1..600, --margin-s 5..300');
 if (!(Number.isInteger(EMERGENCIES) && EMERGENCIES >= 0 && EMERGENCIES <= 100)) throw new Error('--emergencies must be a whole number 0..100');
+if (!Object.hasOwn(LAYOUTS, LAYOUT)) throw new Error('--layout must be one or services');
 const TARGET = { p99: 2000, max: 5000 };
 /** Issue 27: from the press to the first SMS or call to the worker's emergency contact, during the flood. */
 const EMERGENCY_TARGET = { p99: 1000, max: 2000 };
@@ -72,6 +80,8 @@ const dbUrl = new URL(pgAdmin);
 dbUrl.pathname = `/${id}`;
 const log = (m) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+/** A limit on a wait that, once the wait is over, does not keep this process alive until it passes. */
+const limit = (ms) => new Promise((r) => setTimeout(r, ms).unref());
 const freePort = () =>
   new Promise((resolve, reject) => {
     const s = createServer();
@@ -115,61 +125,95 @@ function summarize(what, dueAtMs, sightings) {
   return { what, seen: seen.size, missed: MISSING - seen.size, duplicated, latenessMs: stats(latencies) };
 }
 
+/** A stack process (`name` as the report names it), its output kept for a failure's report. */
+function launch(name, entry, env) {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, entry], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = { name, child, output: '', exited: new Promise((resolve) => child.once('exit', resolve)) };
+  child.stdout.on('data', (d) => (proc.output += d));
+  child.stderr.on('data', (d) => (proc.output += d));
+  return proc;
+}
+const running = (proc) => proc.child.exitCode === null && proc.child.signalCode === null;
+
+/** Waits until `ready()` holds; fails when the process exits first, or after 120 s. */
+async function started(proc, ready) {
+  for (const since = Date.now(); !(await ready()); await sleep(200)) {
+    if (!running(proc) || Date.now() - since > 120_000) throw new Error(`${proc.name} did not start:\n${proc.output}`);
+  }
+  log(`${proc.name} running`);
+}
+
+/** The stack's order (tools/stack): identity first (the superadmin), the gateway, which only forwards, last. */
+const SERVICES = ['identity', 'locations', 'shifts', 'escalation', 'notifications', 'audit', 'gateway'];
+
 const admin = new pg.Client({ connectionString: pgAdmin });
 await admin.connect();
 await admin.query(`CREATE DATABASE "${id}"`);
 const provider = await FakeTwilio.start();
-let stack;
+const procs = [];
 let sse;
-let output = '';
 let exitCode = 0;
 const db = new pg.Client({ connectionString: dbUrl.toString() });
 try {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  stack = spawn(process.execPath, [...nodeArgs, join(root, 'tools/stack/dist/cli.js')], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'error',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      HEALTH_PORT: '0',
-      METRICS_PORT: '0',
-      DATABASE_URL: dbUrl.toString(),
-      NATS_URL: natsUrl,
-      REDIS_URL: redisUrl,
-      REDIS_KEY_PREFIX: `${id}:`,
-      EVENTS_STREAM: stream,
-      SUBJECT_PREFIX: `${id}.`,
-      LWS_SUPERADMIN_PASSWORD: password,
-      // The emergency workers and the admin each sign in once, from this one address.
-      LOGIN_MAX_ATTEMPTS_PER_IP: '1000000',
-      FAKE_TWILIO_URL: provider.url,
-      // The alarm's opening is measured; its later steps (calls after 2 minutes) stay out of the window.
-      ALARM_ACK_TIMEOUT_SECONDS: '3600',
-      OTEL_SDK_DISABLED: 'true',
-      // Tuning to compare (ESCALATION_CONCURRENCY, ESCALATION_TICK_MS, ...) passes through.
-      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('ESCALATION_'))),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  output = '';
-  stack.stdout.on('data', (d) => (output += d));
-  stack.stderr.on('data', (d) => (output += d));
-  for (const started = Date.now(); !/LWS is running/.test(output); await sleep(200)) {
-    if (stack.exitCode !== null || Date.now() - started > 120_000) throw new Error(`the stack did not start:\n${output}`);
+  // What every service reads (docker-compose.yml's common variables), then what only the gateway does.
+  const common = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'error',
+    HOST: '127.0.0.1',
+    DATABASE_URL: dbUrl.toString(),
+    NATS_URL: natsUrl,
+    REDIS_KEY_PREFIX: `${id}:`,
+    EVENTS_STREAM: stream,
+    SUBJECT_PREFIX: `${id}.`,
+    LWS_SUPERADMIN_PASSWORD: password,
+    // The alarm's opening is measured; its later steps (calls after 2 minutes) stay out of the window.
+    ALARM_ACK_TIMEOUT_SECONDS: '3600',
+    OTEL_SDK_DISABLED: 'true',
+    // Tuning to compare (ESCALATION_CONCURRENCY, ESCALATION_TICK_MS, ...) passes through.
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('ESCALATION_'))),
+  };
+  const gateway = {
+    PORT: String(port),
+    REDIS_URL: redisUrl,
+    // The emergency workers and the admin each sign in once, from this one address.
+    LOGIN_MAX_ATTEMPTS_PER_IP: '1000000',
+  };
+  if (LAYOUT === 'one') {
+    // The stack gives notifications the gateway's URL (PUBLIC_BASE_URL) from HOST and PORT.
+    const stack = launch('the stack', join(root, 'tools/stack/dist/cli.js'), { ...common, ...gateway, HEALTH_PORT: '0', METRICS_PORT: '0', FAKE_TWILIO_URL: provider.url });
+    procs.push(stack);
+    await started(stack, () => /LWS is running/.test(stack.output));
+  } else {
+    for (const svc of SERVICES) {
+      const health = `http://127.0.0.1:${await freePort()}`;
+      const env = {
+        ...common,
+        HEALTH_PORT: new URL(health).port,
+        ...(svc === 'gateway' ? gateway : {}),
+        // The provider's status callbacks reach notifications through the gateway's /webhooks/twilio.
+        ...(svc === 'notifications' ? { FAKE_TWILIO_URL: provider.url, PUBLIC_BASE_URL: url } : {}),
+      };
+      const proc = launch(svc, join(root, `services/${svc}/dist/main.js`), env);
+      procs.push(proc);
+      await started(proc, () => fetch(`${health}/readyz`).then((r) => r.ok, () => false));
+    }
   }
-  log('stack running');
 
-  const login = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
-    body: JSON.stringify({ username: 'superadmin', password }),
-  });
-  if (!login.ok) throw new Error(`login: ${login.status}`);
+  // Ready is not yet signed in: the gateway answers a login once identity answers it.
+  let login;
+  for (const since = Date.now(); ; await sleep(500)) {
+    login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+      body: JSON.stringify({ username: 'superadmin', password }),
+    }).catch((err) => ({ ok: false, status: String(err) }));
+    if (login.ok) break;
+    if (Date.now() - since > 60_000) throw new Error(`login: ${login.status}`);
+  }
   const cookie = login.headers.get('set-cookie').split(';')[0];
   const onStream = [];
   // The emergency workers' ids (known once they are created), and when each one's alarm reached the stream.
@@ -263,11 +307,11 @@ try {
   const pressAtMs = emergencyWorkers.map((_, k) => startMs + LEAD_S * 1000 + Math.round((SPREAD_S * 1000 * (k + 1)) / (EMERGENCIES + 1)));
   const pressed = pressEmergencies({ url, workers: emergencyWorkers, pressAtMs });
 
-  // The stack's CPU from the first deadline on: its process and PostgreSQL's backends for its
+  // The stack's CPU from the first deadline on: its processes and PostgreSQL's backends for its
   // database (not this one's); the quiet lead before it would be charged to the alarms otherwise.
   const backends = async () => (await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid);
   await sleep(startMs + LEAD_S * 1000 - Date.now());
-  const cpuAtStart = { at: Date.now(), stack: cpuSeconds(stack.pid), pg: new Map((await backends()).map((pid) => [pid, cpuSeconds(pid)])) };
+  const cpuAtStart = { at: Date.now(), procs: procs.map((p) => cpuSeconds(p.child.pid)), pg: new Map((await backends()).map((pid) => [pid, cpuSeconds(pid)])) };
 
   const endMs = startMs + (LEAD_S + SPREAD_S + MARGIN_S) * 1000;
   while (Date.now() < endMs) {
@@ -279,7 +323,9 @@ try {
   }
   await pressed;
   await sleep(2000);
-  const cpu = { windowSeconds: (Date.now() - cpuAtStart.at) / 1000, stack: cpuSeconds(stack.pid) - cpuAtStart.stack, pg: 0 };
+  const perProcess = procs.map((p, k) => cpuSeconds(p.child.pid) - cpuAtStart.procs[k]);
+  const cpu = { windowSeconds: (Date.now() - cpuAtStart.at) / 1000, stack: perProcess.reduce((a, b) => a + b, 0), pg: 0 };
+  if (LAYOUT === 'services') cpu.perService = Object.fromEntries(procs.map((p, k) => [p.name, perProcess[k]]));
   // A backend opened during the window spent all its CPU in it.
   for (const pid of await backends()) cpu.pg += (cpuSeconds(pid) || 0) - (cpuAtStart.pg.get(pid) || 0);
 
@@ -298,7 +344,7 @@ try {
 
   console.log(
     `deadline to a person: ${WORKERS} on-shift workers, ${MISSING === WORKERS ? 'each' : MISSING} missing a check-in, deadlines evenly over ${SPREAD_S} s ` +
-      `(${(MISSING / SPREAD_S).toFixed(0)} alarms/s offered); the stack in one process (npm start), ${cpus().length} cores, ` +
+      `(${(MISSING / SPREAD_S).toFixed(0)} alarms/s offered); ${LAYOUTS[LAYOUT]}, ${cpus().length} cores, ` +
       `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
   );
   const ms = (v) => (Number.isFinite(v) ? `${Math.round(v)} ms` : '-');
@@ -338,9 +384,10 @@ try {
   const opened = rows.filter((r) => r.user_id >= 1_000_000 || emergencyIds.has(r.user_id)).length;
   const perAlarm = (s) => (opened > 0 && Number.isFinite(s) ? `${((s * 1000) / opened).toFixed(1)} ms` : '-');
   console.log(
-    `\n  CPU per alarm: ${perAlarm(cpu.stack + cpu.pg)} (stack process ${perAlarm(cpu.stack)}, PostgreSQL ${perAlarm(cpu.pg)}); ` +
+    `\n  CPU per alarm: ${perAlarm(cpu.stack + cpu.pg)} (${LAYOUT === 'one' ? 'stack process' : 'services'} ${perAlarm(cpu.stack)}, PostgreSQL ${perAlarm(cpu.pg)}); ` +
       `${cpu.stack.toFixed(1)} s + ${cpu.pg.toFixed(1)} s in the ${cpu.windowSeconds.toFixed(0)} s from the first deadline to the end, for ${opened} alarms opened`,
   );
+  if (cpu.perService) console.log(`  CPU seconds per service: ${Object.entries(cpu.perService).map(([name, s]) => `${name} ${s.toFixed(1)}`).join(', ')}`);
   // A seeded copy that differs from its owner would be "repaired" mid-window, which is work no real flood has.
   const { rows: alerts } = await db.query(`SELECT details FROM audit.entries WHERE details LIKE 'Reconciliation%'`);
   const repaired = alerts.reduce((n, a) => n + Number(/repaired (\d+) copies/.exec(a.details)?.[1] ?? 1), 0);
@@ -349,7 +396,8 @@ try {
   if (results.some((r) => r.missed > 0 || r.duplicated > 0)) {
     exitCode = 1;
     const left = await db.query(`SELECT step, count(*)::int AS n FROM escalation.deadlines GROUP BY step`);
-    console.log(`  deadlines left: ${JSON.stringify(left.rows)}\n  the stack's last lines:\n${output.split('\n').slice(-30).join('\n')}`);
+    console.log(`  deadlines left: ${JSON.stringify(left.rows)}`);
+    for (const p of procs) console.log(`  ${p.name}'s last lines:\n${p.output.split('\n').slice(LAYOUT === 'one' ? -30 : -10).join('\n')}`);
   }
   const resultsDir = join(here, 'results');
   mkdirSync(resultsDir, { recursive: true });
@@ -359,6 +407,7 @@ try {
     workers: WORKERS,
     missing: MISSING,
     spreadSeconds: SPREAD_S,
+    layout: LAYOUT,
     target: TARGET,
     machine: { cores: cpus().length, loadavg: loadavg() },
     results,
@@ -372,17 +421,20 @@ try {
   console.error(err);
 } finally {
   sse?.destroy();
-  if (stack && stack.exitCode === null) {
+  const alive = procs.filter(running);
+  if (alive.length > 0) {
     const stopping = Date.now();
-    stack.kill('SIGTERM');
-    const exited = new Promise((r) => stack.once('exit', r));
-    await Promise.race([exited, sleep(30_000)]);
-    if (stack.exitCode === null) {
-      // A second signal exits at once (and so still writes a --cpu-prof profile).
-      log('the stack did not stop within 30 s of SIGTERM; a second SIGTERM stops it at once');
-      stack.kill('SIGTERM');
-      await Promise.race([exited, sleep(10_000)]);
-      if (stack.exitCode === null) stack.kill('SIGKILL');
+    const exited = () => Promise.all(alive.map((p) => p.exited));
+    for (const p of alive) p.child.kill('SIGTERM');
+    await Promise.race([exited(), limit(30_000)]);
+    const slow = alive.filter(running);
+    if (slow.length > 0) {
+      // A second signal exits at once: the stack by process.exit (so a --cpu-prof profile is still
+      // written), a service's main.js by the signal's default action (it listens for one only).
+      log(`${slow.map((p) => p.name).join(', ')} did not stop within 30 s of SIGTERM; a second SIGTERM stops ${LAYOUT === 'one' ? 'it' : 'each'} at once`);
+      for (const p of slow) p.child.kill('SIGTERM');
+      await Promise.race([exited(), limit(10_000)]);
+      for (const p of slow.filter(running)) p.child.kill('SIGKILL');
     } else log(`the stack stopped ${Date.now() - stopping} ms after SIGTERM`);
   }
   await provider.close();

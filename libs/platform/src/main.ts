@@ -1,6 +1,7 @@
 import type { Tracing } from '@lws/telemetry';
 import { ConfigError } from './config';
 import { migrateOnly, startService, type ServiceDefinition } from './bootstrap';
+import { onStopSignals } from './shutdown';
 
 /** The body of every service's main.ts: start, stop cleanly on a signal, fail loudly. */
 export async function runMain(def: ServiceDefinition, tracing: Tracing, argv = process.argv): Promise<void> {
@@ -11,17 +12,12 @@ export async function runMain(def: ServiceDefinition, tracing: Tracing, argv = p
       return;
     }
     const service = await startService(def);
-    let stopping = false;
-    const stop = async (signal: string) => {
-      if (stopping) return;
-      stopping = true;
+    onStopSignals(async (signal) => {
       service.logger.info({ signal }, 'shutting down');
       await service.close();
       await tracing.shutdown();
       process.exit(0);
-    };
-    process.once('SIGINT', () => void stop('SIGINT'));
-    process.once('SIGTERM', () => void stop('SIGTERM'));
+    });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${def.name}: ${err.message}\n`);

@@ -35,3 +35,22 @@ export class Shutdown {
     }
   }
 }
+
+/**
+ * SIGINT and SIGTERM run `stop` (which ends the process); a second signal while it runs exits at
+ * once. What was in hand is safe either way (claims and leases lapse, outbox rows stay
+ * unpublished); only the graceful hand-over is skipped, as an orchestrator's SIGKILL would.
+ */
+export function onStopSignals(stop: (signal: NodeJS.Signals) => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`${signal} again: stopping at once\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    void stop(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}

@@ -1,19 +1,17 @@
 import { startTracing } from '@lws/telemetry';
 const tracing = startTracing('gateway');
 
-import { ConfigError } from '@lws/platform';
+import { ConfigError, onStopSignals } from '@lws/platform';
 import { startGateway } from './app';
 
 async function main() {
   try {
     const gateway = await startGateway();
-    const stop = async () => {
+    onStopSignals(async () => {
       await gateway.close();
       await tracing.shutdown();
       process.exit(0);
-    };
-    process.once('SIGINT', () => void stop());
-    process.once('SIGTERM', () => void stop());
+    });
   } catch (err) {
     process.stderr.write(`gateway: ${err instanceof ConfigError ? err.message : `failed to start: ${err instanceof Error ? err.stack : String(err)}`}\n`);
     process.exit(1);

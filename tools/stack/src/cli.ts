@@ -1,7 +1,7 @@
 import { startTracing } from '@lws/telemetry';
 const tracing = startTracing('stack');
 
-import { ConfigError } from '@lws/platform';
+import { ConfigError, onStopSignals } from '@lws/platform';
 import { startStack } from './index';
 
 /** `npm start`: every service in one process, then the URL and how to log in. */
@@ -23,22 +23,12 @@ async function main() {
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
-  let stopping = false;
-  const stop = async () => {
-    // A second Ctrl-C (or SIGTERM) while stopping exits at once: what was in hand is safe (claims
-    // and leases lapse, outbox rows stay unpublished), only the graceful hand-over is skipped.
-    if (stopping) {
-      process.stdout.write('Stopping at once.\n');
-      process.exit(1);
-    }
-    stopping = true;
+  onStopSignals(async () => {
     process.stdout.write('\nStopping LWS...\n');
     await stack.close();
     await tracing.shutdown();
     process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  });
 }
 
 main().catch((err) => {
