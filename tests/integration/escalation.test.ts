@@ -354,8 +354,9 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     try {
       advance(MINUTE + 1000);
       await askedNow;
-      // While shifts takes its time, the deadlines are free: a check-in's event can move one.
-      const lock = await pg.query('select step from escalation.deadlines where job_key = $1 for update nowait', [`checkin:${w.userId}`]);
+      // While shifts takes its time (it answers nobody until answer()), the deadlines are free: a
+      // check-in's event can move one. Another lane may still be leasing w's row as the first asks.
+      const lock = await eventually(() => pg.query('select step from escalation.deadlines where job_key = $1 for update nowait', [`checkin:${w.userId}`]), 10_000, 50);
       expect(lock.rows).toEqual([{ step: 'missed' }]);
       const next = nowMs + 60 * MINUTE;
       await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: late.shiftId, userId: late.userId, location: 'Depot', checkedInAt: iso(nowMs), nextCheckInAt: iso(next) });

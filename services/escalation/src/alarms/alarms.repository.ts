@@ -40,6 +40,11 @@ export class AlarmsRepository {
     await tx.insert(alarmEvents).values({ alarmId, at, text, workerText: workerText ?? null });
   }
 
+  /** Lines of many alarms' histories in one statement, in the order given. */
+  async notes(tx: Tx, rows: readonly (typeof alarmEvents.$inferInsert)[]): Promise<void> {
+    if (rows.length > 0) await tx.insert(alarmEvents).values([...rows]);
+  }
+
   /** What the worker's screen says has happened, oldest first. */
   workerUpdates(tx: Tx, alarmId: string): Promise<{ at: Date; text: string }[]> {
     return tx

@@ -387,14 +387,15 @@ export class AlarmsService {
     }
   }
 
-  /** A message notifications reports sent goes on the alarm's history as such ("The SMS to … was sent"). */
-  async messageSent(tx: Tx, alarmId: string, what: string, now: Date): Promise<void> {
-    await this.repo.note(tx, alarmId, now, `${what[0].toUpperCase()}${what.slice(1)} was sent`);
-  }
-
-  /** The provider's receipt: the message reached the phone ("The SMS to … was delivered"). */
-  async messageDelivered(tx: Tx, alarmId: string, what: string, now: Date): Promise<void> {
-    await this.repo.note(tx, alarmId, now, `${what[0].toUpperCase()}${what.slice(1)} was delivered`);
+  /**
+   * Messages notifications reports sent ("The SMS to … was sent") or delivered, the provider's
+   * receipt ("… was delivered"), on their alarms' histories: one statement for a sweep's reports.
+   */
+  async messagesReported(tx: Tx, reports: readonly { alarmId: string; what: string; outcome: 'sent' | 'delivered' }[], now: Date): Promise<void> {
+    await this.repo.notes(
+      tx,
+      reports.map((r) => ({ alarmId: r.alarmId, at: now, text: `${r.what[0].toUpperCase()}${r.what.slice(1)} was ${r.outcome}` })),
+    );
   }
 
   /**

@@ -96,17 +96,17 @@ export class RequestTracker implements OnApplicationBootstrap {
           })
           .where(inArray(notificationRequests.requestId, group.ids));
       }
+      // What actually happened, per channel, on the alarm's history: sent, delivered, or failed and why.
+      const reported: { alarmId: string; what: string; outcome: 'sent' | 'delivered' }[] = [];
       for (const r of due) {
         const outcome = taken.get(r.requestId);
-        // What actually happened, per channel, on the alarm's history: sent, delivered, or failed and why.
         if (outcome?.outcome === 'failed' && r.lastStatus !== 'failed') {
           await this.alarmsService.messageFailed(tx, emit, r.alarmId, describe(r.request), outcome.error, now);
-        } else if (outcome?.outcome === 'sent' && r.lastStatus !== 'sent') {
-          await this.alarmsService.messageSent(tx, r.alarmId, describe(r.request), now);
-        } else if (outcome?.outcome === 'delivered' && r.lastStatus !== 'delivered') {
-          await this.alarmsService.messageDelivered(tx, r.alarmId, describe(r.request), now);
+        } else if ((outcome?.outcome === 'sent' || outcome?.outcome === 'delivered') && r.lastStatus !== outcome.outcome) {
+          reported.push({ alarmId: r.alarmId, what: describe(r.request), outcome: outcome.outcome });
         }
       }
+      await this.alarmsService.messagesReported(tx, reported, now);
       let asked = 0;
       for (const r of due) {
         if (taken.has(r.requestId)) continue;
