@@ -116,6 +116,11 @@ export class JetStreamBus implements EventBus, EventTailSource {
         name: resolved.name,
         maxReconnectAttempts: -1,
         reconnectTimeWait: resolved.reconnectTimeWaitMs,
+        // Without it the client builds two errors with stack traces for every request, each
+        // publish's acknowledgement and each RPC included, in case it times out: 4.5% of the
+        // one-process stack's CPU in a flood (bench/escalation/to-person.mjs --cpu-prof). Our own
+        // errors say which publish or command timed out.
+        noAsyncTraces: true,
       });
     } catch (err) {
       throw new Error(`Cannot connect to NATS at ${resolved.natsUrl}: ${errorMessage(err)}`, { cause: err });

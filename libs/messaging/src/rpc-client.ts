@@ -40,7 +40,8 @@ export class RpcClient {
     }
     let nc: NatsConnection;
     try {
-      nc = await connect({ servers: options.natsUrl, name: options.name, maxReconnectAttempts: -1, reconnectTimeWait: 1000 });
+      // noAsyncTraces: see JetStreamBus.connect.
+      nc = await connect({ servers: options.natsUrl, name: options.name, maxReconnectAttempts: -1, reconnectTimeWait: 1000, noAsyncTraces: true });
     } catch (err) {
       throw new Error(`Cannot connect to NATS at ${options.natsUrl}: ${errorMessage(err)}`, { cause: err });
     }
