@@ -14,7 +14,7 @@ export { JetStreamBus } from './jetstream-bus';
 export type { JetStreamBusOptions } from './jetstream-bus';
 export { InProcessBus, NoResponderError, RequestTimeoutError } from './in-process-bus';
 export type { InProcessBusOptions, RpcReplyPacket, RpcRequestHandler } from './in-process-bus';
-export { OutboxRelay } from './outbox-relay';
+export { INDEX_ORDER, OutboxRelay } from './outbox-relay';
 export type { OutboxRelayOptions, PublishedRow } from './outbox-relay';
 export { DurableConsumer, runAfterCommit } from './durable-consumer';
 export type { DurableConsumerOptions, DbTransaction, AfterCommit, ConsumerOutcome, BatchOutcome } from './durable-consumer';
