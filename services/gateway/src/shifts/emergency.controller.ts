@@ -18,9 +18,10 @@ export class EmergencyController {
   ) {}
 
   /**
-   * Raises the emergency first (shifts.emergency.raised.v1 goes out at once), then looks up who
-   * will be contacted. The emergency stands even when that lookup fails: the worker must not be
-   * told to try again for an alert that has already gone.
+   * Raises the emergency (shifts.emergency.raised.v1 goes out at once) and, meanwhile, looks up who
+   * will be contacted: the worker's screen waits for one round trip, not two (in a flood each takes
+   * long). The emergency stands even when that lookup fails: the worker must not be told to try
+   * again for an alert that has already gone.
    */
   @Post()
   @HttpCode(200)
@@ -29,16 +30,22 @@ export class EmergencyController {
     const { userId } = parseInput(emergencyUserSchema, body);
     requireOwnShift(actorOf(req), userId);
     parseInput(emergencySchema, body);
-    const { worker } = await this.rpc.send('shifts.emergency.raise.v1', { userId });
+    const raised = this.rpc.send('shifts.emergency.raise.v1', { userId });
+    const relations = this.rpc.send('identity.user.get_with_relations.v1', { userId }).then(
+      (found) => ({ found }),
+      (err: unknown) => ({ err }),
+    );
+    const { worker } = await raised;
     let contact: string | null = null;
     let contactName: string | null = null;
-    try {
-      const { settings, emergencyContacts } = await this.rpc.send('identity.user.get_with_relations.v1', { userId });
+    const looked = await relations;
+    if ('err' in looked) {
+      this.logger.warn({ err: looked.err, userId }, 'emergency raised, but its contacts could not be looked up');
+    } else {
+      const { settings, emergencyContacts } = looked.found;
       const first = emergencyContacts[0];
       contact = settings?.primaryContact ?? first?.phone ?? null;
       contactName = emergencyContacts.find((c) => c.phone === contact)?.name ?? first?.name ?? null;
-    } catch (err) {
-      this.logger.warn({ err, userId }, 'emergency raised, but its contacts could not be looked up');
     }
     return { contact, contactName, user: browserWorker(worker) };
   }
