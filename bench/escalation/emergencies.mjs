@@ -140,3 +140,40 @@ export function summarizeEmergencies({ workers, provider, openedAt, onStream, st
     ],
   };
 }
+
+/**
+ * Where each emergency's time went, hop by hop, from the rows the services wrote (ms from the press;
+ * a consumer's time is its transaction's start): shifts' raise written and published, escalation's
+ * consumer, the alarm opened, its urgent request written and published, notifications' consumer,
+ * the delivery row, and the provider. Read before the database is dropped.
+ */
+export async function emergencyHops({ db, workers, provider }) {
+  if (workers.length === 0) return [];
+  const { rows } = await db.query(
+    `SELECT (so.payload->'data'->>'userId')::int AS user_id,
+            so.created_at AS raise_written, so.published_at AS raise_published,
+            ep.processed_at AS escalation_took,
+            a.opened_at AS alarm_opened,
+            eo.created_at AS request_written, eo.published_at AS request_published,
+            np.processed_at AS notifications_took,
+            d.created_at AS delivery_written
+       FROM shifts.outbox so
+       LEFT JOIN escalation.processed_events ep ON ep.event_id = so.id AND ep.consumer = 'shifts'
+       LEFT JOIN escalation.alarms a ON a.emergency_id = (so.payload->'data'->>'emergencyId')::uuid
+       LEFT JOIN LATERAL (SELECT id, created_at, published_at FROM escalation.outbox o
+                           WHERE o.subject = 'escalation.notification.urgent.v1' AND o.payload->'data'->'request'->>'alarmId' = a.id::text
+                           ORDER BY o.seq LIMIT 1) eo ON true
+       LEFT JOIN notifications.processed_events np ON np.event_id = eo.id AND np.consumer = 'notification-requests-urgent'
+       LEFT JOIN LATERAL (SELECT min(created_at) AS created_at FROM notifications.deliveries d WHERE d.alarm_id = a.id) d ON true
+      WHERE so.subject = 'shifts.emergency.raised.v1' AND (so.payload->'data'->>'userId')::int = ANY($1::int[])`,
+    [workers.map((w) => w.id)],
+  );
+  const byUser = new Map(rows.map((r) => [r.user_id, r]));
+  const HOPS = ['raise_written', 'raise_published', 'escalation_took', 'alarm_opened', 'request_written', 'request_published', 'notifications_took', 'delivery_written'];
+  return workers.map((w) => {
+    const r = byUser.get(w.id) ?? {};
+    const at = Object.fromEntries(HOPS.map((h) => [h, r[h] ? new Date(r[h]).getTime() - w.pressedAt : undefined]));
+    const sent = [...provider.messages, ...provider.calls].filter((m) => m.to === w.contact).map((m) => Date.parse(m.createdAt));
+    return { userId: w.id, ...at, provider: sent.length > 0 ? Math.min(...sent) - w.pressedAt : undefined };
+  });
+}

@@ -34,7 +34,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connect } from 'nats';
 import pg from 'pg';
-import { allReached, pressEmergencies, seedEmergencyWorkers, summarizeEmergencies } from './emergencies.mjs';
+import { allReached, emergencyHops, pressEmergencies, seedEmergencyWorkers, summarizeEmergencies } from './emergencies.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -375,6 +375,11 @@ try {
     ];
     const ew = etable[0].map((_, c) => Math.max(...etable.map((r) => r[c].length)));
     console.log(etable.map((r) => `  ${r.map((cell, c) => (c === 0 ? cell.padEnd(ew[c]) : cell.padStart(ew[c]))).join('  ')}`).join('\n'));
+    const hops = await emergencyHops({ db, workers: emergencyWorkers, provider });
+    emergencies.hops = hops;
+    const hopNames = Object.keys(hops[0] ?? {}).filter((k) => k !== 'userId');
+    console.log(`  hop by hop (ms from the press; a consumer's is when its transaction began): ${hopNames.join(' / ')}`);
+    for (const h of hops) console.log(`    worker ${h.userId}: ${hopNames.map((k) => (h[k] === undefined ? '-' : String(Math.round(h[k])))).join(' / ')}`);
     const toContact = emergencies.rows[emergencies.rows.length - 1];
     emergencyMet = toContact.latenessMs.p99 <= EMERGENCY_TARGET.p99 && toContact.latenessMs.max <= EMERGENCY_TARGET.max && toContact.missed === 0 && toContact.duplicated === 0;
     console.log(`  emergency target ${emergencyMet ? 'met' : 'NOT met'} (with at most 100 presses, p99 is the slowest one)`);
@@ -411,7 +416,7 @@ try {
     target: TARGET,
     machine: { cores: cpus().length, loadavg: loadavg() },
     results,
-    emergencies: { count: EMERGENCIES, target: EMERGENCY_TARGET, met: emergencyMet, rows: emergencies.rows, per: emergencies.per },
+    emergencies: { count: EMERGENCIES, target: EMERGENCY_TARGET, met: emergencyMet, rows: emergencies.rows, per: emergencies.per, hops: emergencies.hops },
     cpuSeconds: { ...cpu, alarmsOpened: opened },
   };
   writeFileSync(file, JSON.stringify(saved, null, 2));

@@ -149,12 +149,49 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     );
     await startRelay({ batchSize: 40 });
     await eventually(() => events.length === 181);
-    // Written last, published first; the missed check-ins' messages before the reminders written before them.
-    expect(events[0].id).toBe(urgent.id);
-    const purposes = events.slice(1).map((e) => (e.data as { purpose: string }).purpose);
+    // Written last, published on its own lane: before the backlog's last batches at the latest.
+    expect(events.findIndex((e) => e.id === urgent.id)).toBeLessThan(41);
+    const rest = events.filter((e) => e.id !== urgent.id);
+    // The missed check-ins' messages before the reminders written before them.
+    const purposes = rest.map((e) => (e.data as { purpose: string }).purpose);
     expect(purposes).toEqual([...missed.map(() => 'missed_check_in'), ...reminders.map(() => 'reminder_5min')]);
     // In the order written within each priority.
-    expect(events.slice(1, 61).map((e) => (e.data as { body: string }).body)).toEqual(missed.map((m) => m.data.body));
+    expect(rest.slice(0, 60).map((e) => (e.data as { body: string }).body)).toEqual(missed.map((m) => m.data.body));
+  });
+
+  it("publishes an emergency's event while a batch of the rest is still being published, not after it", async () => {
+    // A bus that holds the missed check-ins' publishes until released: the other lane's batch in flight.
+    const held: (() => void)[] = [];
+    const slowBus: EventBus = Object.create(bus, {
+      publish: {
+        value: (envelope: AnyEventEnvelope) =>
+          envelope.subject === 'escalation.notification.urgent.v1'
+            ? bus.publish(envelope)
+            : new Promise<void>((resolve, reject) => held.push(() => bus.publish(envelope).then(resolve, reject))),
+      },
+    });
+    const events = await received(['>']);
+    const request = (i: number, purpose: 'missed_check_in' | 'emergency') => ({ requestId: randomUUID(), channel: 'sms' as const, toPhone: '+447911000001', purpose, title: '', body: `message ${i}`, userId: i + 1 });
+    const missed = Array.from({ length: 30 }, (_, i) => ({ subject: 'escalation.notification.requested.v1' as const, data: request(i, 'missed_check_in') }));
+    await t.db.transaction((tx) => outbox.enqueueMany(tx, missed));
+    const relay = await startRelay({ bus: slowBus });
+    // Registered after the relay's stop, so it runs first: a failing test must not leave it waiting.
+    cleanups.push(async () => held.splice(0).forEach((release) => release()));
+    await eventually(() => held.length === 30);
+
+    const [urgent] = await t.db.transaction((tx) => outbox.enqueueMany(tx, [{ subject: 'escalation.notification.urgent.v1', data: { request: request(99, 'emergency') } }]));
+    relay.kick({ urgent: true });
+    // Before: one loop, so the emergency waited for the held batch's last acknowledgement.
+    await eventually(() => events.some((e) => e.id === urgent.id), 3000);
+    expect(events.map((e) => e.id)).toEqual([urgent.id]);
+    const rows = await outboxRows();
+    expect(rows.find((r) => r.id === urgent.id)?.published_at).not.toBeNull();
+    expect(rows.filter((r) => r.published_at === null)).toHaveLength(30);
+
+    for (const release of held.splice(0)) release();
+    await eventually(() => events.length === 31);
+    expect(events.slice(1).map((e) => (e.data as { body: string }).body)).toEqual(missed.map((m) => m.data.body));
+    await eventually(async () => (await outboxRows()).every((r) => r.published_at !== null));
   });
 
   it('enqueueMany checks every event before writing: one that breaks the contract writes none', async () => {
@@ -176,15 +213,17 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     await t.pool.query(`insert into msgtest.outbox (id, subject, payload, created_at, priority)
       select gen_random_uuid(), 'identity.user.created.v1', '{}'::jsonb, now(), g % 2 from generate_series(1, 20000) g`);
     await t.pool.query('analyze msgtest.outbox');
-    const plan = await t.db.transaction(async (tx) => {
-      await tx.execute(sql`set local random_page_cost = 1000`);
-      await tx.execute(INDEX_ORDER);
-      const { rows } = (await tx.execute(sql`explain (format json) ${claimUnpublished(t.tables.outbox, 100)}`)) as unknown as { rows: Record<string, unknown>[] };
-      return JSON.stringify(rows);
-    });
-    expect(plan).toContain('"Index Scan"');
-    expect(plan).toContain('outbox_unpublished_idx');
-    expect(plan).not.toContain('"Sort"');
+    for (const lane of ['urgent', 'other'] as const) {
+      const plan = await t.db.transaction(async (tx) => {
+        await tx.execute(sql`set local random_page_cost = 1000`);
+        await tx.execute(INDEX_ORDER);
+        const { rows } = (await tx.execute(sql`explain (format json) ${claimUnpublished(t.tables.outbox, 100, lane)}`)) as unknown as { rows: Record<string, unknown>[] };
+        return JSON.stringify(rows);
+      });
+      expect(plan).toContain('"Index Scan"');
+      expect(plan).toContain('outbox_unpublished_idx');
+      expect(plan).not.toContain('"Sort"');
+    }
   });
 
   it('(c) never publishes an event whose transaction rolled back', async () => {

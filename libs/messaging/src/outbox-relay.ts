@@ -4,6 +4,7 @@ import { EventBus } from './bus';
 import { AnyEventEnvelope } from './envelope';
 import { classifyFailure } from './failures';
 import { errorMessage, MessagingLogger } from './logger';
+import { EVENT_PRIORITY } from './outbox';
 import { MessagingTables } from './tables';
 import { contextOf, inSpan, SpanKind } from './tracing';
 
@@ -43,11 +44,35 @@ interface BatchResult {
 }
 
 /**
+ * A relay's lanes: an emergency's events (EVENT_PRIORITY.urgent) have one of their own, so one is
+ * never queued behind a batch of the rest being published; the other lane takes the rest, most
+ * urgent first. Each lane keeps its rows in the order written.
+ */
+export type RelayLane = 'urgent' | 'other';
+
+/** What a transaction wrote, for kick(): which lanes have something new. */
+export interface Wrote {
+  urgent?: boolean;
+  other?: boolean;
+}
+
+/** One lane's loop: its wake-up, and its own outage (a lane with nothing to publish never sees one). */
+class Lane {
+  wake?: () => void;
+  kicked = false;
+  failures = 0;
+  outageSince?: Date;
+  running?: Promise<void>;
+
+  constructor(readonly name: RelayLane) {}
+}
+
+/**
  * Publishes committed outbox rows to the bus, most urgent first (eventPriority) and in the order
  * written within a priority, and marks them published in the same transaction that claimed them.
- * Rows are claimed with FOR UPDATE SKIP LOCKED so replicas share the work without publishing a
- * row twice; if a publish is repeated anyway (crash between publish
- * and commit), the bus drops it by envelope id and consumers deduplicate.
+ * Urgent rows go on a lane of their own (RelayLane). Rows are claimed with FOR UPDATE SKIP LOCKED
+ * so replicas share the work without publishing a row twice; if a publish is repeated anyway
+ * (crash between publish and commit), the bus drops it by envelope id and consumers deduplicate.
  */
 export class OutboxRelay {
   private readonly pollIntervalMs: number;
@@ -57,12 +82,9 @@ export class OutboxRelay {
   private readonly parkAfterAttempts: number;
   /** Refusals per row since this relay started (a restart gives a row its tries again). */
   private readonly refusals = new Map<string, number>();
-  private running?: Promise<void>;
+  private readonly lanes = { urgent: new Lane('urgent'), other: new Lane('other') };
+  private started = false;
   private stopping = false;
-  private wake?: () => void;
-  private kicked = false;
-  private failures = 0;
-  private outageSince?: Date;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
@@ -74,55 +96,79 @@ export class OutboxRelay {
   }
 
   async start(): Promise<void> {
-    if (this.running) return;
+    if (this.started) return;
+    this.started = true;
     this.stopping = false;
     if (!this.options.bus.persistent) await this.replayRecent();
-    this.running = this.loop();
+    for (const lane of Object.values(this.lanes)) lane.running = this.loop(lane);
   }
 
-  /** Stops polling and waits for the batch being published. */
+  /** Stops polling and waits for the batches being published. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
-    await this.running;
-    this.running = undefined;
-  }
-
-  /** Publish soon: call after committing a transaction that enqueued events. */
-  kick(): void {
-    this.kicked = true;
-    if (!this.outageSince) this.wake?.();
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopping) {
-      this.kicked = false;
-      let delay = this.pollIntervalMs;
-      try {
-        const { published, rows, parked, failure } = await this.publishBatch();
-        if (rows.length > 0) this.options.onPublished?.(rows);
-        if (failure !== undefined) throw failure;
-        this.recovered();
-        if (published === this.batchSize || parked > 0) delay = 0;
-      } catch (err) {
-        delay = this.failed(err);
-      }
-      if (this.kicked && !this.outageSince) delay = 0;
-      if (delay > 0 && !this.stopping) await this.sleep(delay);
-    }
+    const lanes = Object.values(this.lanes);
+    for (const lane of lanes) lane.wake?.();
+    await Promise.all(lanes.map((lane) => lane.running));
+    for (const lane of lanes) lane.running = undefined;
+    this.started = false;
   }
 
   /**
-   * Claims, publishes and marks one batch in one transaction. Templates, not the query builder:
-   * under load the relay runs this once per few events, and the builder's CPU cost per statement
-   * is about fifty times a template's (bench/checkin).
+   * Publish soon: call after committing a transaction that enqueued events, saying which lanes it
+   * wrote to (both when not known). A lane waits out an outage on its own schedule.
    */
-  private async publishBatch(): Promise<BatchResult> {
+  kick(wrote: Wrote = { urgent: true, other: true }): void {
+    for (const lane of Object.values(this.lanes)) {
+      if (!wrote[lane.name]) continue;
+      lane.kicked = true;
+      if (!lane.outageSince) lane.wake?.();
+    }
+  }
+
+  private async loop(lane: Lane): Promise<void> {
+    let polling = false;
+    while (!this.stopping) {
+      // A poll nobody kicked usually finds nothing: one look at the index, not a claim's transaction
+      // of four round trips (each service's two lanes poll four times a second each).
+      const quiet = polling && !lane.kicked;
+      lane.kicked = false;
+      let delay = this.pollIntervalMs;
+      try {
+        if (!quiet || (await this.anyUnpublished(lane))) {
+          const { published, rows, parked, failure } = await this.publishBatch(lane);
+          if (rows.length > 0) this.options.onPublished?.(rows);
+          if (failure !== undefined) throw failure;
+          this.recovered(lane);
+          if (published === this.batchSize || parked > 0) delay = 0;
+        }
+      } catch (err) {
+        delay = this.failed(lane, err);
+      }
+      if (lane.kicked && !lane.outageSince) delay = 0;
+      polling = delay > 0 && !lane.outageSince;
+      if (delay > 0 && !this.stopping) await this.sleep(lane, delay);
+    }
+  }
+
+  /** Whether the lane has a row to publish (held by another relay or not). */
+  private async anyUnpublished(lane: Lane): Promise<boolean> {
+    const { rows } = (await this.options.db.execute(
+      sql`select exists (select 1 from ${this.options.tables.outbox} where ${ofLane(lane.name)} and published_at is null and parked_at is null) as any`,
+    )) as unknown as { rows: { any: boolean }[] };
+    return rows[0]?.any === true;
+  }
+
+  /**
+   * Claims, publishes and marks one batch of a lane in one transaction. Templates, not the query
+   * builder: under load the relay runs this once per few events, and the builder's CPU cost per
+   * statement is about fifty times a template's (bench/checkin).
+   */
+  private async publishBatch(lane: Lane): Promise<BatchResult> {
     const { db, tables } = this.options;
     const outbox = tables.outbox;
     return db.transaction(async (tx) => {
       await tx.execute(INDEX_ORDER);
-      const { rows } = (await tx.execute(claimUnpublished(outbox, this.batchSize))) as unknown as {
+      const { rows } = (await tx.execute(claimUnpublished(outbox, this.batchSize, lane.name))) as unknown as {
         rows: { id: string; subject: string; attempts: number; payload: unknown; priority: number; created_at: Date | string }[];
       };
       // Pipelined: every publish of the batch is handed to the bus, in order, before the first
@@ -187,30 +233,30 @@ export class OutboxRelay {
     );
   }
 
-  /** Logs the start of an outage once, not on every retry, and backs off. */
-  private failed(err: unknown): number {
-    this.failures++;
-    if (!this.outageSince) {
-      this.outageSince = new Date();
+  /** Logs the start of a lane's outage once, not on every retry, and backs off. */
+  private failed(lane: Lane, err: unknown): number {
+    lane.failures++;
+    if (!lane.outageSince) {
+      lane.outageSince = new Date();
       this.options.logger.error(
-        { error: errorMessage(err) },
+        { error: errorMessage(err), lane: lane.name },
         'outbox relay cannot publish (bus or database unreachable); events stay in the outbox and are retried until it can',
       );
     } else {
-      this.options.logger.debug({ error: errorMessage(err), failures: this.failures }, 'outbox relay still cannot publish');
+      this.options.logger.debug({ error: errorMessage(err), failures: lane.failures, lane: lane.name }, 'outbox relay still cannot publish');
     }
-    return Math.min(this.maxBackoffMs, this.pollIntervalMs * 2 ** Math.min(this.failures, 16));
+    return Math.min(this.maxBackoffMs, this.pollIntervalMs * 2 ** Math.min(lane.failures, 16));
   }
 
-  private recovered(): void {
-    if (this.outageSince) {
+  private recovered(lane: Lane): void {
+    if (lane.outageSince) {
       this.options.logger.info(
-        { outageMs: Date.now() - this.outageSince.getTime(), failures: this.failures },
+        { outageMs: Date.now() - lane.outageSince.getTime(), failures: lane.failures, lane: lane.name },
         'outbox relay publishing again',
       );
     }
-    this.outageSince = undefined;
-    this.failures = 0;
+    lane.outageSince = undefined;
+    lane.failures = 0;
   }
 
   /** The in-process bus forgets everything on restart; consumers deduplicate, so replaying is safe. */
@@ -227,15 +273,15 @@ export class OutboxRelay {
     if (rows.length > 0) logger.info({ events: rows.length }, 'outbox relay replayed recent events onto the in-process bus');
   }
 
-  private sleep(ms: number): Promise<void> {
+  private sleep(lane: Lane, ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         resolve();
       }
-      this.wake = () => {
-        this.wake = undefined;
+      lane.wake = () => {
+        lane.wake = undefined;
         done();
       };
     });
@@ -251,11 +297,14 @@ export class OutboxRelay {
  */
 export const INDEX_ORDER = sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
 
-/** The oldest unpublished rows, most urgent first, that no other relay holds. */
-export function claimUnpublished(outbox: MessagingTables['outbox'], limit: number): SQL {
+/** The rows of a lane, by their priority. */
+const ofLane = (lane: RelayLane): SQL => (lane === 'urgent' ? sql`priority = ${EVENT_PRIORITY.urgent}` : sql`priority > ${EVENT_PRIORITY.urgent}`);
+
+/** A lane's oldest unpublished rows, most urgent first, that no other relay holds. */
+export function claimUnpublished(outbox: MessagingTables['outbox'], limit: number, lane: RelayLane): SQL {
   return sql`
     select id, subject, attempts, payload, priority, created_at from ${outbox}
-    where published_at is null and parked_at is null
+    where ${ofLane(lane)} and published_at is null and parked_at is null
     order by priority, seq
     limit ${limit}
     for update skip locked`;

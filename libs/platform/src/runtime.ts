@@ -1,6 +1,6 @@
 import type { EventMap, EventSubject } from '@lws/contracts';
 import type { AfterCommit, AnyEventEnvelope, ConsumerLag, EventBus, EventEnvelope, Outbox, OutboxRelay, PendingEvent } from '@lws/messaging';
-import { DurableConsumer, messagingTables, runAfterCommit } from '@lws/messaging';
+import { DurableConsumer, EVENT_PRIORITY, eventPriority, messagingTables, runAfterCommit, type Wrote } from '@lws/messaging';
 import type { Logger } from 'pino';
 import type { Db } from './database';
 import { metrics, oncePerScrape } from './metrics';
@@ -26,18 +26,25 @@ export type Emit = (<S extends EventSubject>(subject: S, data: EventMap[S]) => P
   many(events: readonly PendingEvent[]): Promise<AnyEventEnvelope[]>;
 };
 
-/** An Emit writing to `outbox` inside `tx`; `onEmit` learns that something was written. */
-function emitter(outbox: Outbox, tx: Tx, onEmit: () => void): Emit {
+/** An Emit writing to `outbox` inside `tx`; `wrote` learns which of the relay's lanes it wrote to. */
+function emitter(outbox: Outbox, tx: Tx, wrote: Wrote): Emit {
+  const note = (subject: EventSubject, data: unknown) => {
+    if (eventPriority(subject, data) === EVENT_PRIORITY.urgent) wrote.urgent = true;
+    else wrote.other = true;
+  };
   const emit = ((subject, data) => {
-    onEmit();
+    note(subject, data);
     return outbox.enqueue(tx, subject, data);
   }) as Emit;
   emit.many = (events) => {
-    if (events.length > 0) onEmit();
+    for (const e of events) note(e.subject, e.data);
     return outbox.enqueueMany(tx, events);
   };
   return emit;
 }
+
+/** Whether a transaction wrote events: the relay's lanes to wake after it commits. */
+const wroteAny = (wrote: Wrote) => wrote.urgent === true || wrote.other === true;
 
 export type { AfterCommit };
 
@@ -56,16 +63,16 @@ export class UnitOfWork {
   ) {}
 
   async run<T>(work: (tx: Tx, emit: Emit, afterCommit: AfterCommit) => Promise<T>): Promise<T> {
-    let emitted = false;
+    const wrote: Wrote = {};
     const committed: (() => void)[] = [];
     const result = await this.db.transaction(async (tx) =>
       work(
         tx,
-        emitter(this.outbox, tx, () => (emitted = true)),
+        emitter(this.outbox, tx, wrote),
         (w) => committed.push(w),
       ),
     );
-    if (emitted) this.relay.kick();
+    if (wroteAny(wrote)) this.relay.kick(wrote);
     runAfterCommit(committed, this.logger);
     return result;
   }
@@ -130,14 +137,9 @@ export class Consumers {
         observe: (outcome) => metrics.consumerEvents.inc({ ...labels, outcome }),
         observeBatch: (_size, outcome) => metrics.consumerBatches.inc({ ...labels, outcome }),
         handler: async (event, tx, afterCommit) => {
-          let emitted = false;
-          await r.handler(
-            event as EventEnvelope<EventSubject>,
-            tx,
-            emitter(this.deps.outbox, tx, () => (emitted = true)),
-            afterCommit,
-          );
-          if (emitted) afterCommit(() => this.deps.relay.kick());
+          const wrote: Wrote = {};
+          await r.handler(event as EventEnvelope<EventSubject>, tx, emitter(this.deps.outbox, tx, wrote), afterCommit);
+          if (wroteAny(wrote)) afterCommit(() => this.deps.relay.kick(wrote));
         },
         ...(r.batchHandler ? { batchHandler: this.batched(r.batchHandler), batchSize: r.batchSize } : {}),
       });
@@ -155,9 +157,9 @@ export class Consumers {
   /** A batch handler with an Emit into the batch's transaction; the relay is woken after commit when it wrote events. */
   private batched(handler: NonNullable<ConsumerRegistration['batchHandler']>) {
     return async (events: EventEnvelope<EventSubject>[], tx: Tx, afterCommit: AfterCommit): Promise<void> => {
-      let emitted = false;
-      await handler(events, tx, emitter(this.deps.outbox, tx, () => (emitted = true)), afterCommit);
-      if (emitted) afterCommit(() => this.deps.relay.kick());
+      const wrote: Wrote = {};
+      await handler(events, tx, emitter(this.deps.outbox, tx, wrote), afterCommit);
+      if (wroteAny(wrote)) afterCommit(() => this.deps.relay.kick(wrote));
     };
   }
 
