@@ -15,3 +15,4 @@ export * from './main';
 export * from './shutdown';
 export * from './reconcile';
 export * from './escalation-policy';
+export * from './rows';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import type { Tx } from '@lws/platform';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { rowsOf, type Tx } from '@lws/platform';
 import { deadlineScopeSql, type AlarmScope } from '../alarms/alarm-scope';
 import { deadlines, PRIORITIES, PRIORITY, type DeadlinePayload, type DeadlineRow } from '../db/schema';
 
@@ -23,15 +23,7 @@ export const checkinKey = (userId: number) => `checkin:${userId}`;
 export const alarmKey = (alarmId: string) => `alarm:${alarmId}`;
 
 /** A row as the driver returns it from a template, read as the query builder reads it. */
-const DEADLINE_COLUMNS = Object.entries(getTableColumns(deadlines));
-function deadlineRow(raw: Record<string, unknown>): DeadlineRow {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of DEADLINE_COLUMNS) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as DeadlineRow;
-}
+const deadlineRow = rowsOf(deadlines) as (raw: Record<string, unknown>) => DeadlineRow;
 
 @Injectable()
 export class DeadlinesRepository {

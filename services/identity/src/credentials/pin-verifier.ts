@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { RpcError } from '@lws/messaging';
-import { CLOCK, UnitOfWork, type Clock, type Tx } from '@lws/platform';
+import { CLOCK, rowsOf, UnitOfWork, type Clock, type Tx } from '@lws/platform';
 import { pinFailures, users, type UserRow } from '../db/schema';
 import { INCORRECT_PIN, NO_PIN_SET, PIN_LOCKED, USER_NOT_FOUND } from './messages';
 import { PinHasher } from './pin-hasher';
@@ -10,7 +10,7 @@ export const MAX_PIN_FAILURES = 5;
 export const PIN_FAILURE_WINDOW_MS = 15 * 60_000;
 export const PIN_LOCK_MS = 15 * 60_000;
 
-const userColumns = Object.entries(getTableColumns(users));
+const userRow = rowsOf(users);
 
 /**
  * Locks and reads one user by id. Every PIN step runs it, so it is a template, not the query
@@ -21,14 +21,7 @@ async function lockUser(tx: Tx, userId: number): Promise<UserRow | undefined> {
   const { rows } = (await tx.execute(sql`select * from ${users} where id = ${userId} for update`)) as unknown as {
     rows: Record<string, unknown>[];
   };
-  if (!rows[0]) return undefined;
-  const raw = rows[0];
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of userColumns) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as UserRow;
+  return rows[0] ? userRow(rows[0]) : undefined;
 }
 
 type Outcome = 'ok' | 'duress' | 'wrong' | 'locked' | 'no-pin' | 'missing';

@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, asc, desc, eq, inArray, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { INDEX_ORDER } from '@lws/messaging';
-import { DB, type Db, type Tx } from '@lws/platform';
+import { DB, rowsOf, type Db, type Tx } from '@lws/platform';
 import { deliveries, DELIVERY_PRIORITIES, DELIVERY_PRIORITY } from '../db/schema';
 
 export type Delivery = typeof deliveries.$inferSelect;
+/** A delivery row as a template returns it, read as the query builder reads it. */
+const deliveryRow = rowsOf(deliveries);
 export type NewDelivery = typeof deliveries.$inferInsert;
 
 /** How long a claimed delivery may stay 'sending' before the sender is presumed dead. */
@@ -86,48 +88,47 @@ export class DeliveriesRepository {
    * priority are taken as it allows (a scan each).
    */
   async claimDue(now: Date, limit: number, lane?: ProviderLane): Promise<Delivery[]> {
+    // Which ranges of the due index are read, in claim order: every priority, and below emergency
+    // with a lane, its provider rows (bounded by the lane's room) and its push rows (when asked).
+    const parts: { priority: number; channel: 'any' | 'provider' | 'push' }[] = [];
+    for (const priority of DELIVERY_PRIORITIES) {
+      if (!lane || priority === DELIVERY_PRIORITY.emergency) parts.push({ priority, channel: 'any' });
+      else parts.push({ priority, channel: 'provider' }, ...(lane.push ? [{ priority, channel: 'push' as const }] : []));
+    }
+    const at = sql`${now.toISOString()}::timestamptz`;
+    const count = (names: string[]) => (names.length === 0 ? sql`0` : sql.join(names.map((n) => sql`(select count(*) from ${sql.identifier(n)})`), sql` + `));
+    const ranges = parts.map((p, i) => {
+      const before = parts.slice(0, i).map((_, j) => `c${j}`);
+      const room = sql`${limit} - (${count(before)})`;
+      const max =
+        p.channel === 'provider'
+          ? sql`greatest(0, least(${lane?.provider ?? 0} - (${count(before.filter((_, j) => parts[j].channel === 'provider'))}), ${room}))`
+          : sql`greatest(0, ${room})`;
+      const channel = p.channel === 'any' ? sql`` : p.channel === 'push' ? sql` and channel = 'push'` : sql` and channel <> 'push'`;
+      return sql`${sql.identifier(`c${i}`)} as (
+        select id, next_attempt_at, ${i} as part from ${deliveries}
+        where status = 'pending' and priority = ${p.priority} and next_attempt_at <= ${at}${channel}
+        order by next_attempt_at limit ${max} for update skip locked)`;
+    });
+    const claimed = sql.join(parts.map((_, i) => sql`select * from ${sql.identifier(`c${i}`)}`), sql` union all `);
     return this.db.transaction(async (tx) => {
       // The due index in order, whatever the statistics say: a flood writes deliveries faster than
       // autovacuum analyses them, as it does the outbox (INDEX_ORDER).
       await tx.execute(INDEX_ORDER);
-      const due: string[] = [];
-      let providerTaken = 0;
-      const take = async (priority: number, channel: SQL | undefined, max: number) => {
-        if (max <= 0) return 0;
-        const rows = await tx
-          .select({ id: deliveries.id })
-          .from(deliveries)
-          .where(and(eq(deliveries.status, 'pending'), eq(deliveries.priority, priority), lte(deliveries.nextAttemptAt, now), channel))
-          .orderBy(asc(deliveries.nextAttemptAt))
-          .limit(max)
-          .for('update', { skipLocked: true });
-        due.push(...rows.map((r) => r.id));
-        return rows.length;
-      };
-      for (const priority of DELIVERY_PRIORITIES) {
-        if (due.length >= limit) break;
-        if (!lane || priority === DELIVERY_PRIORITY.emergency) {
-          await take(priority, undefined, limit - due.length);
-          continue;
-        }
-        providerTaken += await take(priority, ne(deliveries.channel, 'push'), Math.min(lane.provider - providerTaken, limit - due.length));
-        if (lane.push) await take(priority, eq(deliveries.channel, 'push'), limit - due.length);
-      }
-      if (due.length === 0) return [];
-      const claimed = await tx
-        .update(deliveries)
-        .set({
-          status: 'sending',
-          attempts: sql`${deliveries.attempts} + 1`,
-          claimedUntil: new Date(now.getTime() + CLAIM_MS),
-          nextAttemptAt: null,
-          updatedAt: now,
-        })
-        .where(inArray(deliveries.id, due))
-        .returning();
+      // One statement: every range read, most urgent first, each taking the room the ones before
+      // left, and the rows claimed (a claim is on the emergency's path, where each round trip counts).
+      const { rows } = (await tx.execute(sql`
+        with ${sql.join(ranges, sql`, `)}, claimed as (${claimed})
+        update ${deliveries} as d set status = 'sending', attempts = d.attempts + 1,
+          claimed_until = ${new Date(now.getTime() + CLAIM_MS).toISOString()}::timestamptz, next_attempt_at = null, updated_at = ${at}
+        from claimed c where d.id = c.id
+        returning d.*, c.part as claim_part, c.next_attempt_at as claim_due`)) as unknown as { rows: Record<string, unknown>[] };
       // In the order claimed, which the sender starts them in.
-      const order = new Map(due.map((id, i) => [id, i]));
-      return claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      const order = (r: Record<string, unknown>) => [Number(r.claim_part), new Date(r.claim_due as string).getTime()];
+      return rows
+        .map((r) => ({ r, k: order(r) }))
+        .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1])
+        .map(({ r }) => deliveryRow(r));
     });
   }
 
