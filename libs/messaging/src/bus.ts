@@ -200,6 +200,16 @@ function failed(options: ResolvedConsumeOptions, message: BusMessage, err: unkno
   };
 }
 
+/**
+ * subjectMatches() for a fixed set of filters, as one test per subject: a tail reads every event
+ * of the stream (the server this runs on filters one subject at most), so it runs per event.
+ */
+export function subjectFilter(filters: readonly string[]): (subject: string) => boolean {
+  const exact = new Set(filters.filter((f) => !f.includes('*') && !f.includes('>')));
+  const wild = filters.filter((f) => !exact.has(f));
+  return (subject) => exact.has(subject) || wild.some((f) => subjectMatches(f, subject));
+}
+
 /** NATS subject matching: `*` matches one token, `>` one or more trailing tokens. */
 export function subjectMatches(filter: string, subject: string): boolean {
   const f = filter.split('.');

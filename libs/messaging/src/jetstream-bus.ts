@@ -32,7 +32,7 @@ import {
   resolveConsumeOptions,
   ResolvedConsumeOptions,
   STREAM_DOMAINS,
-  subjectMatches,
+  subjectFilter,
 } from './bus';
 import { AnyEventEnvelope } from './envelope';
 import { EventTailSource, TailHandle, TailOptions, validateTailOptions } from './event-tail';
@@ -226,6 +226,7 @@ export class JetStreamBus implements EventBus, EventTailSource {
   async tail(options: TailOptions): Promise<TailHandle> {
     validateTailOptions(options);
     const subjects = [...options.subjects];
+    const wanted = subjectFilter(subjects);
     const info = await this.jsm.streams.info(this.options.stream);
     const startSequence = options.fromSequence === undefined ? info.state.last_seq + 1 : Math.max(options.fromSequence, info.state.first_seq);
     const consumer = await this.js.consumers.get(this.options.stream, {
@@ -237,7 +238,7 @@ export class JetStreamBus implements EventBus, EventTailSource {
     const messages = await consumer.consume({
       callback: (msg) => {
         const subject = this.stripPrefix(msg.subject);
-        if (!subjects.some((f) => subjectMatches(f, subject))) return;
+        if (!wanted(subject)) return;
         let data: unknown;
         try {
           data = msg.json();
