@@ -15,7 +15,7 @@ export type { JetStreamBusOptions } from './jetstream-bus';
 export { InProcessBus, NoResponderError, RequestTimeoutError } from './in-process-bus';
 export type { InProcessBusOptions, RpcReplyPacket, RpcRequestHandler } from './in-process-bus';
 export { INDEX_ORDER, OutboxRelay } from './outbox-relay';
-export type { OutboxRelayOptions, PublishedRow, RelayLane, Wrote } from './outbox-relay';
+export type { OutboxRelayOptions, PublishedRow, RelayLane, Wrote, Written } from './outbox-relay';
 export { DurableConsumer, runAfterCommit } from './durable-consumer';
 export type { DurableConsumerOptions, DbTransaction, AfterCommit, ConsumerOutcome, BatchOutcome } from './durable-consumer';
 export { classifyFailure, isInfrastructureFailure, backoffDelay, INFRASTRUCTURE_BACKOFF, TEMPORARILY_UNAVAILABLE } from './failures';

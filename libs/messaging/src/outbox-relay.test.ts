@@ -194,6 +194,42 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     await eventually(async () => (await outboxRows()).every((r) => r.published_at !== null));
   });
 
+  it('publishes urgent events as they are committed, without waiting for their lane, and marks them published', async () => {
+    const events = await received(['>']);
+    // Lanes that would not look again for a minute: only committed() can publish it in time.
+    const relay = new OutboxRelay({ db: t.db, tables: t.tables, bus, logger, pollIntervalMs: 60_000 });
+    cleanups.push(() => relay.stop());
+    await relay.start();
+    const urgent = await t.db.transaction((tx) =>
+      outbox.enqueueMany(tx, [{ subject: 'escalation.notification.urgent.v1', data: { request: { requestId: randomUUID(), channel: 'sms', toPhone: '+447911000001', purpose: 'emergency', title: '', body: 'Emergency' } } }]),
+    );
+    relay.committed({ urgent, other: false });
+    await eventually(() => events.some((e) => e.id === urgent[0].id), 3000);
+    await eventually(async () => (await outboxRows()).every((r) => r.published_at !== null), 3000);
+    expect(events.map((e) => e.id)).toEqual([urgent[0].id]);
+  });
+
+  it('leaves an urgent event its publish-at-commit could not send to its lane, which sends it once', async () => {
+    let refuse = true;
+    const flakyBus: EventBus = Object.create(bus, {
+      publish: { value: (envelope: AnyEventEnvelope) => (refuse ? ((refuse = false), Promise.reject(new Error('no responders'))) : bus.publish(envelope)) },
+    });
+    const events = await received(['>']);
+    const lines = recordingLogger();
+    // Lanes that look again only when woken: the first publish fails whoever tries it, and it is committed()'s.
+    const relay = new OutboxRelay({ db: t.db, tables: t.tables, bus: flakyBus, logger: lines, pollIntervalMs: 60_000 });
+    cleanups.push(() => relay.stop());
+    await relay.start();
+    const urgent = await t.db.transaction((tx) =>
+      outbox.enqueueMany(tx, [{ subject: 'escalation.notification.urgent.v1', data: { request: { requestId: randomUUID(), channel: 'sms', toPhone: '+447911000001', purpose: 'emergency', title: '', body: 'Emergency' } } }]),
+    );
+    relay.committed({ urgent, other: false });
+    await eventually(() => events.some((e) => e.id === urgent[0].id), 5000);
+    await eventually(async () => (await outboxRows()).every((r) => r.published_at !== null), 5000);
+    expect(events.map((e) => e.id)).toEqual([urgent[0].id]);
+    expect(lines.lines('warn').some((l) => /their lane publishes them/.test(l.msg ?? ''))).toBe(true);
+  });
+
   it('enqueueMany checks every event before writing: one that breaks the contract writes none', async () => {
     const attempt = t.db.transaction((tx) =>
       outbox.enqueueMany(tx, [

@@ -50,10 +50,16 @@ interface BatchResult {
  */
 export type RelayLane = 'urgent' | 'other';
 
-/** What a transaction wrote, for kick(): which lanes have something new. */
+/** Which lanes have something new, for kick(). */
 export interface Wrote {
   urgent?: boolean;
   other?: boolean;
+}
+
+/** What a committed transaction wrote to the outbox, for committed(): its urgent events, and whether it wrote others. */
+export interface Written {
+  urgent: AnyEventEnvelope[];
+  other: boolean;
 }
 
 /** One lane's loop: its wake-up, and its own outage (a lane with nothing to publish never sees one). */
@@ -123,6 +129,38 @@ export class OutboxRelay {
       lane.kicked = true;
       if (!lane.outageSince) lane.wake?.();
     }
+  }
+
+  /**
+   * Call after committing a transaction that wrote events. Its urgent events are published at once
+   * and marked so, without waiting for their lane to claim them: an emergency's path crosses the
+   * outbox twice (the raise, then its messages), and a claim is four round trips, each waiting
+   * behind a flood's work. The outbox still holds them: if publishing fails, or the process dies
+   * first, the urgent lane publishes them (the bus drops a repeat by envelope id, and consumers
+   * deduplicate). The rest goes out on the other lane, woken here.
+   */
+  committed(written: Written): void {
+    if (written.other) this.kick({ other: true });
+    if (written.urgent.length === 0) return;
+    if (!this.started || this.stopping || this.lanes.urgent.outageSince) return this.kick({ urgent: true });
+    this.publishNow(written.urgent).catch((err: unknown) => {
+      this.options.logger.warn({ error: errorMessage(err), events: written.urgent.length }, 'publishing urgent events as they were committed failed; their lane publishes them');
+      this.kick({ urgent: true });
+    });
+  }
+
+  private async publishNow(envelopes: readonly AnyEventEnvelope[]): Promise<void> {
+    const outcomes = await Promise.allSettled(envelopes.map((e) => this.publishOne(e)));
+    const published = envelopes.filter((_, i) => outcomes[i].status === 'fulfilled');
+    if (published.length > 0) {
+      // A row the lane holds meanwhile is waited for, then left as the lane marked it.
+      await this.options.db.execute(sql`
+        update ${this.options.tables.outbox} set published_at = ${new Date().toISOString()}::timestamptz
+        where id in ${published.map((e) => e.id)} and published_at is null`);
+      this.options.onPublished?.(published.map((e) => ({ priority: EVENT_PRIORITY.urgent, createdAt: new Date(e.occurredAt) })));
+    }
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason ?? new Error('publish failed');
   }
 
   private async loop(lane: Lane): Promise<void> {

@@ -1,6 +1,6 @@
 import type { EventMap, EventSubject } from '@lws/contracts';
 import type { AfterCommit, AnyEventEnvelope, ConsumerLag, EventBus, EventEnvelope, Outbox, OutboxRelay, PendingEvent } from '@lws/messaging';
-import { DurableConsumer, EVENT_PRIORITY, eventPriority, messagingTables, runAfterCommit, type Wrote } from '@lws/messaging';
+import { DurableConsumer, EVENT_PRIORITY, eventPriority, messagingTables, runAfterCommit, type Written } from '@lws/messaging';
 import type { Logger } from 'pino';
 import type { Db } from './database';
 import { metrics, oncePerScrape } from './metrics';
@@ -26,25 +26,27 @@ export type Emit = (<S extends EventSubject>(subject: S, data: EventMap[S]) => P
   many(events: readonly PendingEvent[]): Promise<AnyEventEnvelope[]>;
 };
 
-/** An Emit writing to `outbox` inside `tx`; `wrote` learns which of the relay's lanes it wrote to. */
-function emitter(outbox: Outbox, tx: Tx, wrote: Wrote): Emit {
-  const note = (subject: EventSubject, data: unknown) => {
-    if (eventPriority(subject, data) === EVENT_PRIORITY.urgent) wrote.urgent = true;
-    else wrote.other = true;
+/** An Emit writing to `outbox` inside `tx`; `written` keeps its urgent events and notes the rest. */
+function emitter(outbox: Outbox, tx: Tx, written: Written): Emit {
+  const note = (e: AnyEventEnvelope) => {
+    if (eventPriority(e.subject, e.data) === EVENT_PRIORITY.urgent) written.urgent.push(e);
+    else written.other = true;
   };
-  const emit = ((subject, data) => {
-    note(subject, data);
-    return outbox.enqueue(tx, subject, data);
+  const emit = (async (subject, data) => {
+    const envelope = await outbox.enqueue(tx, subject, data);
+    note(envelope as AnyEventEnvelope);
+    return envelope;
   }) as Emit;
-  emit.many = (events) => {
-    for (const e of events) note(e.subject, e.data);
-    return outbox.enqueueMany(tx, events);
+  emit.many = async (events) => {
+    const envelopes = await outbox.enqueueMany(tx, events);
+    envelopes.forEach(note);
+    return envelopes;
   };
   return emit;
 }
 
-/** Whether a transaction wrote events: the relay's lanes to wake after it commits. */
-const wroteAny = (wrote: Wrote) => wrote.urgent === true || wrote.other === true;
+const nothingWritten = (): Written => ({ urgent: [], other: false });
+const wroteAny = (written: Written) => written.urgent.length > 0 || written.other;
 
 export type { AfterCommit };
 
@@ -63,16 +65,16 @@ export class UnitOfWork {
   ) {}
 
   async run<T>(work: (tx: Tx, emit: Emit, afterCommit: AfterCommit) => Promise<T>): Promise<T> {
-    const wrote: Wrote = {};
+    const written = nothingWritten();
     const committed: (() => void)[] = [];
     const result = await this.db.transaction(async (tx) =>
       work(
         tx,
-        emitter(this.outbox, tx, wrote),
+        emitter(this.outbox, tx, written),
         (w) => committed.push(w),
       ),
     );
-    if (wroteAny(wrote)) this.relay.kick(wrote);
+    if (wroteAny(written)) this.relay.committed(written);
     runAfterCommit(committed, this.logger);
     return result;
   }
@@ -137,9 +139,9 @@ export class Consumers {
         observe: (outcome) => metrics.consumerEvents.inc({ ...labels, outcome }),
         observeBatch: (_size, outcome) => metrics.consumerBatches.inc({ ...labels, outcome }),
         handler: async (event, tx, afterCommit) => {
-          const wrote: Wrote = {};
-          await r.handler(event as EventEnvelope<EventSubject>, tx, emitter(this.deps.outbox, tx, wrote), afterCommit);
-          if (wroteAny(wrote)) afterCommit(() => this.deps.relay.kick(wrote));
+          const written = nothingWritten();
+          await r.handler(event as EventEnvelope<EventSubject>, tx, emitter(this.deps.outbox, tx, written), afterCommit);
+          if (wroteAny(written)) afterCommit(() => this.deps.relay.committed(written));
         },
         ...(r.batchHandler ? { batchHandler: this.batched(r.batchHandler), batchSize: r.batchSize } : {}),
       });
@@ -157,9 +159,9 @@ export class Consumers {
   /** A batch handler with an Emit into the batch's transaction; the relay is woken after commit when it wrote events. */
   private batched(handler: NonNullable<ConsumerRegistration['batchHandler']>) {
     return async (events: EventEnvelope<EventSubject>[], tx: Tx, afterCommit: AfterCommit): Promise<void> => {
-      const wrote: Wrote = {};
-      await handler(events, tx, emitter(this.deps.outbox, tx, wrote), afterCommit);
-      if (wroteAny(wrote)) afterCommit(() => this.deps.relay.kick(wrote));
+      const written = nothingWritten();
+      await handler(events, tx, emitter(this.deps.outbox, tx, written), afterCommit);
+      if (wroteAny(written)) afterCommit(() => this.deps.relay.committed(written));
     };
   }
 
