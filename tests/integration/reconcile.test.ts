@@ -462,6 +462,36 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     expect(again.repairs).toEqual([]);
   }, 180_000);
 
+  it('applies a set of repairs that fails one by one, so every stale copy is still repaired', async () => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    const csv = ['username,name,phone,role,team,pin', ...Array.from({ length: 20 }, (_, i) => `one${tag}${i},Rec One ${i},${nextMobile()},worker,,`)].join('\n');
+    await admin.post('/api/users/import').set(XHR).set('Content-Type', 'text/csv').send(csv).expect(200);
+    const userIds = (await db.query('select id from identity.users where username like $1 order by id', [`one${tag}%`])).rows.map((r) => r.id as number);
+    const names = async () => new Map((await db.query('select user_id, name from escalation.workers where user_id = any($1)', [userIds])).rows.map((r) => [r.user_id as number, r.name as string]));
+    await eventually(async () => (await names()).size === userIds.length, 60_000, 200);
+    await eventually(async () => (await reconciler.waitsFor('identity')) === undefined, 60_000, 200);
+    await db.query(`update escalation.workers set name = 'Stale ' || name where user_id = any($1)`, [userIds]);
+    // Any statement changing more than one copy at once now fails: the set's statement does.
+    await db.query(`
+      create function escalation.one_at_a_time() returns trigger language plpgsql as $$
+      begin
+        if (select count(*) from changed) > 1 then raise exception 'one copy at a time'; end if;
+        return null;
+      end $$;
+      create trigger one_at_a_time after update on escalation.workers referencing new table as changed
+        for each statement execute function escalation.one_at_a_time()`);
+    let round: RoundResult;
+    try {
+      round = (await reconciler.round('identity')) as RoundResult;
+    } finally {
+      await db.query('drop trigger one_at_a_time on escalation.workers; drop function escalation.one_at_a_time()');
+    }
+    expect(round.repairs.filter((r) => userIds.includes(r.userId)).map((r) => r.kind)).toEqual(userIds.map(() => 'profile_stale'));
+    const after = await names();
+    expect(userIds.map((id) => after.get(id))).toEqual(userIds.map((_, i) => `Rec One ${i}`));
+    expect((await reconciler.round('identity'))!.repairs).toEqual([]);
+  }, 120_000);
+
   it('waits while the scheduler is behind (an alarm flood comes first), and runs once it has caught up', async () => {
     const userId = await newWorker('Rhys Behind');
     await startShift(userId);
