@@ -194,7 +194,7 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     await eventually(async () => (await outboxRows()).every((r) => r.published_at !== null));
   });
 
-  it('publishes urgent events as they are committed, without waiting for their lane, and marks them published', async () => {
+  it('publishes urgent events as they are committed, without waiting for their lane, and marks them published; never one rolled back', async () => {
     const events = await received(['>']);
     // Lanes that would not look again for a minute: only committed() can publish it in time.
     const relay = new OutboxRelay({ db: t.db, tables: t.tables, bus, logger, pollIntervalMs: 60_000 });
@@ -203,9 +203,21 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     const urgent = await t.db.transaction((tx) =>
       outbox.enqueueMany(tx, [{ subject: 'escalation.notification.urgent.v1', data: { request: { requestId: randomUUID(), channel: 'sms', toPhone: '+447911000001', purpose: 'emergency', title: '', body: 'Emergency' } } }]),
     );
-    relay.committed({ urgent, other: false });
+    // Written in a savepoint that was rolled back, though its transaction committed.
+    const undone = await t.db.transaction(async (tx) => {
+      let written: AnyEventEnvelope[] = [];
+      await tx
+        .transaction(async (sp) => {
+          written = await outbox.enqueueMany(sp, [{ subject: 'escalation.notification.urgent.v1', data: { request: { requestId: randomUUID(), channel: 'sms', toPhone: '+447911000002', purpose: 'emergency', title: '', body: 'Undone' } } }]);
+          throw new Error('step failed');
+        })
+        .catch(() => undefined);
+      return written;
+    });
+    relay.committed({ urgent: [...undone, ...urgent], other: false });
     await eventually(() => events.some((e) => e.id === urgent[0].id), 3000);
     await eventually(async () => (await outboxRows()).every((r) => r.published_at !== null), 3000);
+    await new Promise((r) => setTimeout(r, 300));
     expect(events.map((e) => e.id)).toEqual([urgent[0].id]);
   });
 

@@ -137,7 +137,8 @@ export class OutboxRelay {
    * outbox twice (the raise, then its messages), and a claim is four round trips, each waiting
    * behind a flood's work. The outbox still holds them: if publishing fails, or the process dies
    * first, the urgent lane publishes them (the bus drops a repeat by envelope id, and consumers
-   * deduplicate). The rest goes out on the other lane, woken here.
+   * deduplicate). An event whose row is not there (written in a savepoint rolled back) is never
+   * published. The rest goes out on the other lane, woken here.
    */
   committed(written: Written): void {
     if (written.other) this.kick({ other: true });
@@ -149,13 +150,21 @@ export class OutboxRelay {
     });
   }
 
-  private async publishNow(envelopes: readonly AnyEventEnvelope[]): Promise<void> {
+  private async publishNow(written: readonly AnyEventEnvelope[]): Promise<void> {
+    const { db, tables } = this.options;
+    // Only rows that are there: one written in a savepoint that was rolled back never is, though its
+    // transaction committed (and one the lane already published needs no second send).
+    const { rows } = (await db.execute(sql`
+      select id from ${tables.outbox} where id in ${written.map((e) => e.id)} and published_at is null and parked_at is null`)) as unknown as { rows: { id: string }[] };
+    const there = new Set(rows.map((r) => r.id));
+    const envelopes = written.filter((e) => there.has(e.id));
+    if (envelopes.length === 0) return;
     const outcomes = await Promise.allSettled(envelopes.map((e) => this.publishOne(e)));
     const published = envelopes.filter((_, i) => outcomes[i].status === 'fulfilled');
     if (published.length > 0) {
       // A row the lane holds meanwhile is waited for, then left as the lane marked it.
-      await this.options.db.execute(sql`
-        update ${this.options.tables.outbox} set published_at = ${new Date().toISOString()}::timestamptz
+      await db.execute(sql`
+        update ${tables.outbox} set published_at = ${new Date().toISOString()}::timestamptz
         where id in ${published.map((e) => e.id)} and published_at is null`);
       this.options.onPublished?.(published.map((e) => ({ priority: EVENT_PRIORITY.urgent, createdAt: new Date(e.occurredAt) })));
     }
