@@ -158,12 +158,12 @@ export async function emergencyHops({ db, workers, provider }) {
             np.processed_at AS notifications_took,
             d.created_at AS delivery_written
        FROM shifts.outbox so
-       LEFT JOIN escalation.processed_events ep ON ep.event_id = so.id AND ep.consumer = 'shifts'
+       LEFT JOIN escalation.processed_events ep ON ep.event_id = so.id AND ep.consumer = 'escalation-shifts'
        LEFT JOIN escalation.alarms a ON a.emergency_id = (so.payload->'data'->>'emergencyId')::uuid
        LEFT JOIN LATERAL (SELECT id, created_at, published_at FROM escalation.outbox o
                            WHERE o.subject = 'escalation.notification.urgent.v1' AND o.payload->'data'->'request'->>'alarmId' = a.id::text
                            ORDER BY o.seq LIMIT 1) eo ON true
-       LEFT JOIN notifications.processed_events np ON np.event_id = eo.id AND np.consumer = 'notification-requests-urgent'
+       LEFT JOIN notifications.processed_events np ON np.event_id = eo.id AND np.consumer = 'notifications-notification-requests-urgent'
        LEFT JOIN LATERAL (SELECT min(created_at) AS created_at FROM notifications.deliveries d WHERE d.alarm_id = a.id) d ON true
       WHERE so.subject = 'shifts.emergency.raised.v1' AND (so.payload->'data'->>'userId')::int = ANY($1::int[])`,
     [workers.map((w) => w.id)],

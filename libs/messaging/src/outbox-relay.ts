@@ -46,7 +46,10 @@ interface BatchResult {
 /**
  * A relay's lanes: an emergency's events (EVENT_PRIORITY.urgent) have one of their own, so one is
  * never queued behind a batch of the rest being published; the other lane takes the rest, most
- * urgent first. Each lane keeps its rows in the order written.
+ * urgent first. The other lane keeps its rows in the order written. Urgent events are published
+ * as their transaction commits (committed()), each transaction's in the order written (one whose
+ * publish fails is sent later by the lane); two transactions' may overtake each other, as two
+ * replicas' always could. Handlers never trust arrival order.
  */
 export type RelayLane = 'urgent' | 'other';
 
