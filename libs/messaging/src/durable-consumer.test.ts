@@ -435,10 +435,14 @@ describe.each(['JetStream', 'in-process'] as const)('DurableConsumer batches on 
     const good = [...before, ...after];
     // Each good event is applied exactly once: the failed batch's writes were rolled back.
     expect((await rows(name)).map((r) => r.user_id)).toEqual([1, 2, 3, 4, 5, 6]);
-    for (const e of good) expect(singles.filter((s) => s.eventId === e.id)).toHaveLength(1);
-    expect(batches[0].eventIds).toContain(failing.id);
+    // The batch with the failing event (all eight on the in-process bus; a busy JetStream may hand
+    // the stream over in more than one pull) went one at a time; any other batch committed whole.
+    const failedBatch = batches.find((b) => b.eventIds.includes(failing.id))!;
+    if (kind === 'in-process') expect(failedBatch.eventIds).toHaveLength(7);
+    for (const e of good) expect(singles.filter((s) => s.eventId === e.id)).toHaveLength(failedBatch.eventIds.includes(e.id) ? 1 : 0);
     expect(batches.flatMap((b) => b.eventIds)).not.toContain(invalid.id);
-    expect(observed[0]).toEqual({ size: 7, outcome: 'fallback' });
+    expect(observed.filter((o) => o.outcome === 'fallback')).toEqual([{ size: failedBatch.eventIds.length, outcome: 'fallback' }]);
+    expect(observed.filter((o) => o.outcome !== 'fallback').every((o) => o.outcome === 'committed')).toBe(true);
     expect(logger.lines('warn').some((l) => l.msg === 'event batch failed; applying its events one at a time')).toBe(true);
 
     const byEvent = new Map(letters.map((l) => [(l.envelope as { id: string }).id, l]));
