@@ -17,6 +17,9 @@ import { stepDueAt, watchdogDueAt, type PolicyStep } from './policy';
 /** What a step did: its follow-up (none: the deadline is done), a status for metrics, and the alarm it opened, if any. */
 export type Fired = { next: NextStep | null; status: string; opened?: string };
 
+/** An alarm as open() wrote it, with its first deadline. */
+export type Opened = { alarm: AlarmRow; deadline: DeadlineRow };
+
 const OUTCOME_LABEL: Record<string, string> = {
   accepted: 'accepted (pressed 1)',
   not_accepted: 'answered but did not press 1',
@@ -68,42 +71,44 @@ export class AlarmsService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Opens an alarm with the policy of today's configuration; its first steps are due at once. Undefined if it already existed. */
+  /**
+   * Opens an alarm with the policy of today's configuration; its first steps are due at once.
+   * Answers its row and its deadline's, both written (so locked) by this transaction; undefined if
+   * it already existed.
+   */
   async open(
     tx: Tx,
     emit: Emit,
     a: { kind: AlarmKind; userId: number; now: Date; dueAt?: Date; raisedAt?: Date; location?: string | null; shiftId?: string | null; emergencyId?: string; duress?: boolean },
-  ): Promise<string | undefined> {
+  ): Promise<Opened | undefined> {
     const worker = await this.repo.worker(tx, a.userId);
     // The worker's team, as escalation last heard of it; none known: the organisation's policy and every admin.
     const team = worker?.teamId ? await this.repo.team(tx, worker.teamId) : undefined;
     const { values, note, opened } = opening(a, worker, team, this.settings);
     const id = values.id;
-    const inserted = await tx.insert(alarms).values(values).onConflictDoNothing().returning({ id: alarms.id });
-    if (inserted.length === 0) return undefined;
+    const [alarm] = await tx.insert(alarms).values(values).onConflictDoNothing().returning();
+    if (!alarm) return undefined;
     await this.repo.note(tx, id, a.now, note.text, note.workerText);
     await emit(opened.subject, opened.data);
-    await this.deadlines.put(tx, { jobKey: alarmKey(id), kind: 'alarm', userId: a.userId, step: 'step', dueAt: a.now, payload: stepPayload({ id, kind: a.kind }, { index: 0 }) });
-    return id;
+    const deadline = await this.deadlines.putLocked(tx, { jobKey: alarmKey(id), kind: 'alarm', userId: a.userId, step: 'step', dueAt: a.now, payload: stepPayload({ id, kind: a.kind }, { index: 0 }) });
+    return { alarm, deadline };
   }
 
   /**
    * Runs the steps of an alarm due at once in the transaction that opened it (an emergency: its
-   * messages are written with the alarm, and go out on the relay's next round, not after a
-   * scheduler pass). In a savepoint: if a step fails, the deadline stays due and the scheduler runs
-   * it, with its retries.
+   * messages are written with the alarm, and go out as it commits, not after a scheduler pass).
+   * The rows open() wrote are held already: nothing is read or locked again. In a savepoint: if a
+   * step fails, the deadline stays due and the scheduler runs it, with its retries.
    */
-  async startNow(tx: Tx, emit: Emit, alarmId: string): Promise<void> {
-    const row = await this.deadlines.lock(tx, alarmKey(alarmId));
-    if (!row) return;
+  async startNow(tx: Tx, emit: Emit, { alarm, deadline }: Opened): Promise<void> {
     const now = this.clock();
     try {
       await tx.transaction(async (sp) => {
-        const fired = await this.fire(sp, emit, row, now);
-        await this.deadlines.advance(sp, row, fired.next);
+        const fired = await this.stepping(sp, alarm, (a) => this.runFrom(sp, emit, a, deadline.payload.index ?? 0, now));
+        await this.deadlines.advance(sp, deadline, fired.next);
       });
     } catch (err) {
-      this.logger.warn({ err, alarmId }, "an alarm's first steps failed as it opened; the scheduler runs them");
+      this.logger.warn({ err, alarmId: alarm.id }, "an alarm's first steps failed as it opened; the scheduler runs them");
     }
   }
 

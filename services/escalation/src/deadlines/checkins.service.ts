@@ -57,9 +57,9 @@ export class CheckinsService {
     if (step === 'missed') {
       const stale = await this.behindOwner(tx, emit, row, due, now, owner);
       if (stale) return stale;
-      const alarmId = await this.alarms.open(tx, emit, { kind: 'missed_check_in', userId: row.userId, now, dueAt: due, shiftId: shiftId || null });
+      const opened = await this.alarms.open(tx, emit, { kind: 'missed_check_in', userId: row.userId, now, dueAt: due, shiftId: shiftId || null });
       // The next deadline comes with the worker's next check-in; the alarm watches until then.
-      return alarmId ? { next: null, status: 'missed_check_in', opened: alarmId } : { next: null, status: 'alarm_already_open' };
+      return opened ? { next: null, status: 'missed_check_in', opened: opened.alarm.id } : { next: null, status: 'alarm_already_open' };
     }
     const worker = (await this.repo.recipients(tx, [row.userId])).get(row.userId);
     for (const e of this.reminderEvents(worker, row.userId, shiftId, step, due, now)) await emit(e.subject, e.data);

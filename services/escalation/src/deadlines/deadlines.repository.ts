@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Tx } from '@lws/platform';
 import { deadlineScopeSql, type AlarmScope } from '../alarms/alarm-scope';
 import { deadlines, PRIORITIES, PRIORITY, type DeadlinePayload, type DeadlineRow } from '../db/schema';
@@ -31,11 +31,21 @@ export class DeadlinesRepository {
   async put(tx: Tx, d: DeadlineSpec): Promise<void> {
     // A template, not the query builder: every shift event, check-in and repair runs it, and the
     // builder costs about fifty times a template's CPU (bench/checkin, bench/reconcile).
-    await tx.execute(sql`
+    await tx.execute(this.upsert(d, sql``));
+  }
+
+  /** put(), answering the row as written, locked by the caller's transaction (no second statement to lock it). */
+  async putLocked(tx: Tx, d: DeadlineSpec): Promise<DeadlineRow> {
+    const { rows } = (await tx.execute(this.upsert(d, sql` returning *`))) as unknown as { rows: Record<string, unknown>[] };
+    return deadlineRow(rows[0]);
+  }
+
+  private upsert(d: DeadlineSpec, returning: SQL) {
+    return sql`
       insert into ${deadlines} as d (job_key, kind, user_id, step, due_at, version, payload)
       values (${d.jobKey}, ${d.kind}, ${d.userId}, ${d.step}, ${d.dueAt.toISOString()}::timestamptz, 1, ${JSON.stringify(d.payload)}::jsonb)
       on conflict (job_key) do update set step = excluded.step, due_at = excluded.due_at, payload = excluded.payload,
-        kind = excluded.kind, user_id = excluded.user_id, version = d.version + 1, attempts = 0, last_error = null`);
+        kind = excluded.kind, user_id = excluded.user_id, version = d.version + 1, attempts = 0, last_error = null${returning}`;
   }
 
   /** put() for many deadlines in one statement. */
