@@ -33,6 +33,7 @@ export const LWS_METRICS = [
   'lws_provider_throttled_total',
   'lws_provider_pause_remaining_seconds',
   'lws_sse_clients',
+  'lws_urgency_held_seconds',
 ];
 
 /** Parses the exposition text into samples: `name{labels} value`. */

@@ -34,10 +34,13 @@ import {
   STREAM_DOMAINS,
   subjectFilter,
 } from './bus';
+import type { EventSubject } from '@lws/contracts';
 import { AnyEventEnvelope } from './envelope';
 import { EventTailSource, TailHandle, TailOptions, validateTailOptions } from './event-tail';
 import { errorMessage, MessagingLogger } from './logger';
+import { EVENT_PRIORITY, eventPriority } from './outbox';
 import { activeCarrier, carrierOfHeaders } from './tracing';
+import { urgency } from './urgency';
 
 export interface JetStreamBusOptions {
   natsUrl: string;
@@ -526,6 +529,17 @@ class PullLoop {
 
   private async process(msg: JsMsg): Promise<void> {
     const { message, json } = this.message(msg);
+    await this.gated(json && urgentMessage(message), () => this.processOne(msg, message, json));
+  }
+
+  /** Urgent work shuts the process's gate while it runs; the rest passes it first (Urgency). */
+  private async gated(urgent: boolean, work: () => Promise<void>): Promise<void> {
+    if (urgent) return urgency.during(work);
+    await urgency.pass();
+    return work();
+  }
+
+  private async processOne(msg: JsMsg, message: BusMessage, json: boolean): Promise<void> {
     // Long handlers tell the server they are alive so it does not redeliver meanwhile.
     const keepAlive = setInterval(() => safely(() => msg.working()), Math.max(1000, this.bus.ackWaitMs / 3));
     const options = json ? this.options : { ...this.options, handler: notJson };
@@ -541,6 +555,13 @@ class PullLoop {
   /** A body that is not JSON never reaches the batch handler: it is dead-lettered as poison, as one at a time. */
   private async processBatch(msgs: JsMsg[]): Promise<void> {
     const parsed = msgs.map((msg) => ({ msg, ...this.message(msg) }));
+    await this.gated(
+      parsed.some((p) => p.json && urgentMessage(p.message)),
+      () => this.processParsed(parsed),
+    );
+  }
+
+  private async processParsed(parsed: { msg: JsMsg; message: BusMessage; json: boolean }[]): Promise<void> {
     const json = parsed.filter((p) => p.json);
     const outcomes = json.length > 0 ? await deliverBatch(this.options, json.map((p) => p.message), this.logger) : [];
     const settling = json.map((p, i) => this.settle(p.msg, p.message, outcomes[i]));
@@ -572,6 +593,12 @@ class PullLoop {
 }
 
 const notJson = () => Promise.reject(new PoisonMessageError('message body is not JSON'));
+
+/** An emergency's event (eventPriority): its consumer runs it with the process's gate shut. */
+function urgentMessage(message: BusMessage): boolean {
+  const envelope = message.data as { data?: unknown } | undefined;
+  return eventPriority(message.subject as EventSubject, envelope?.data) === EVENT_PRIORITY.urgent;
+}
 
 function safely(action: () => void, onError?: (err: unknown) => void): void {
   try {

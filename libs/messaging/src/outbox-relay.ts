@@ -7,6 +7,7 @@ import { errorMessage, MessagingLogger } from './logger';
 import { EVENT_PRIORITY } from './outbox';
 import { MessagingTables } from './tables';
 import { contextOf, inSpan, SpanKind } from './tracing';
+import { urgency } from './urgency';
 
 export interface OutboxRelayOptions {
   db: PgDatabase<any, any, any>;
@@ -147,7 +148,7 @@ export class OutboxRelay {
     if (written.other) this.kick({ other: true });
     if (written.urgent.length === 0) return;
     if (!this.started || this.stopping || this.lanes.urgent.outageSince) return this.kick({ urgent: true });
-    this.publishNow(written.urgent).catch((err: unknown) => {
+    urgency.during(() => this.publishNow(written.urgent)).catch((err: unknown) => {
       this.options.logger.warn({ error: errorMessage(err), events: written.urgent.length }, 'publishing urgent events as they were committed failed; their lane publishes them');
       this.kick({ urgent: true });
     });
@@ -185,7 +186,10 @@ export class OutboxRelay {
       let delay = this.pollIntervalMs;
       try {
         if (!quiet || (await this.anyUnpublished(lane))) {
-          const { published, rows, parked, failure } = await this.publishBatch(lane);
+          // The rest waits while an emergency is under way in this process (Urgency).
+          if (lane.name === 'other') await urgency.pass();
+          const batch = () => this.publishBatch(lane);
+          const { published, rows, parked, failure } = lane.name === 'urgent' ? await urgency.during(batch) : await batch();
           if (rows.length > 0) this.options.onPublished?.(rows);
           if (failure !== undefined) throw failure;
           this.recovered(lane);

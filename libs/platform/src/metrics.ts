@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import type { MessagingTables, RpcObserver } from '@lws/messaging';
+import { urgency, type MessagingTables, type RpcObserver } from '@lws/messaging';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from './database';
 import type { Readiness } from './health';
@@ -140,7 +140,15 @@ export const metrics = {
   ),
   sseClients: new SampledGauge('lws_sse_clients', 'Browsers connected to the live event stream', ['service']),
   ready: new SampledGauge('lws_ready', 'Whether the service reports ready (1) or not (0): database, bus and, for escalation, the scheduler', ['service']),
+  urgencyHeld: new SampledGauge(
+    'lws_urgency_held_seconds',
+    "Seconds this process's bulk work (a flood's batches) has waited while an emergency ran, since it started (only rises: its rate is the share of time a flood gave way)",
+    [],
+  ),
 };
+
+// One gate per process (every service a process runs shares it), so one series per process.
+metrics.urgencyHeld.sample((g) => g.set(urgency.heldMs / 1000));
 
 /**
  * Shares one read among the gauges of a scrape: the promise is reused for a second, so a query

@@ -1,5 +1,5 @@
 import { BadRequestException, Body, Controller, ForbiddenException, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { RemoteError, type RpcClient } from '@lws/messaging';
+import { RemoteError, urgency, type RpcClient } from '@lws/messaging';
 import { LOGGER, type Logger } from '@lws/platform';
 import { actorOf } from '../common/access';
 import { RPC } from '../common/rpc';
@@ -30,7 +30,8 @@ export class EmergencyController {
     const { userId } = parseInput(emergencyUserSchema, body);
     requireOwnShift(actorOf(req), userId);
     parseInput(emergencySchema, body);
-    const raised = this.rpc.send('shifts.emergency.raise.v1', { userId });
+    // Bulk work in this process waits while the press is on its way (Urgency).
+    const raised = urgency.during(() => this.rpc.send('shifts.emergency.raise.v1', { userId }));
     const relations = this.rpc.send('identity.user.get_with_relations.v1', { userId }).then(
       (found) => ({ found }),
       (err: unknown) => ({ err }),

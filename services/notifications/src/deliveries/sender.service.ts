@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { backoffDelay, type RetryBackoff } from '@lws/messaging';
+import { backoffDelay, urgency, type RetryBackoff } from '@lws/messaging';
 import { Batcher, CLOCK, CONFIG, LOGGER, metrics, priorityLabel, UnitOfWork, type BaseConfig, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
 import type { NotificationsConfig } from '../config';
 import { DELIVERY_PRIORITIES, DELIVERY_PRIORITY } from '../db/schema';
@@ -158,7 +158,9 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
         const wanted = Math.min(this.inFlightLimit - inFlight.size, this.claimSize);
         const { rows, pushDeferredMs } = wanted > 0 ? await this.claim(wanted) : { rows: [], pushDeferredMs: 0 };
         for (const row of rows) {
-          const delivery: Promise<void> = this.deliver(row)
+          // An emergency's delivery shuts the process's gate to bulk work until it is recorded (Urgency).
+          const send = () => this.deliver(row);
+          const delivery: Promise<void> = (row.priority === DELIVERY_PRIORITY.emergency ? urgency.during(send) : send())
             // A row whose result could not be recorded stays claimed; failLapsedClaims reports it.
             .catch((err) => this.logger.warn({ err, messageId: row.id }, 'recording a delivery failed'))
             .finally(() => inFlight.delete(delivery));

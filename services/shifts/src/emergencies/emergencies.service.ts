@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMap } from '@lws/contracts';
+import { urgency } from '@lws/messaging';
 import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
 import { nextCheckInAt } from '@lws/rules';
 import { checkIns, emergencies, type WorkerStateRow } from '../db/schema';
@@ -31,12 +32,13 @@ export class EmergenciesService {
    * is left as it was, so nothing on their screen changes because of it.
    */
   async raise(userId: number, duress = false): Promise<Raise['reply']> {
-    return this.uow.run(async (tx, emit) => {
+    // Bulk work in this process waits meanwhile (Urgency); its event goes out as it commits.
+    return urgency.during(() => this.uow.run(async (tx, emit) => {
       const { emergencyId, raisedAt, state } = await this.raiseIn(tx, emit, userId, duress);
       const { shiftId, location } = onShiftAt(state);
       const after = shiftId && location && !duress ? await this.resetTimer(tx, emit, state, shiftId, location, raisedAt) : state;
       return { emergencyId, raisedAt: raisedAt.toISOString(), worker: workerView(after) };
-    });
+    }));
   }
 
   /**
