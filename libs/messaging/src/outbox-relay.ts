@@ -188,8 +188,9 @@ export class OutboxRelay {
         if (!quiet || (await this.anyUnpublished(lane))) {
           // The rest waits while an emergency is under way in this process (Urgency).
           if (lane.name === 'other') await urgency.pass();
-          const batch = () => this.publishBatch(lane);
-          const { published, rows, parked, failure } = lane.name === 'urgent' ? await urgency.during(batch) : await batch();
+          const { published, rows, parked, failure } = await this.publishBatch(lane);
+          // An emergency's events handed on: the gate stays shut for their consumers to take them.
+          if (lane.name === 'urgent' && published > 0) urgency.handedOn();
           if (rows.length > 0) this.options.onPublished?.(rows);
           if (failure !== undefined) throw failure;
           this.recovered(lane);
