@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Client, type Pool, type PoolClient } from 'pg';
+import { Client, type Pool } from 'pg';
 import type { EventMap, EventSubject } from '@lws/contracts';
 import { InProcessBus, RpcClient, RemoteError } from '@lws/messaging';
 import { createLogger, DB, startService, type RunningService } from '@lws/platform';
 import { escalationService, Auditor, Scheduler, SINGLES_PER_PASS, URGENT_PER_PASS } from '@lws/escalation';
-import { createTestDatabase, eventually, type TestDatabase } from '@lws/testing';
+import { createTestDatabase, eventually, watchStatements, type Statement, type TestDatabase } from '@lws/testing';
 
 /**
  * The escalation service on its own against real PostgreSQL, fed events on the in-process bus
@@ -501,20 +501,8 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
   it("an emergency's first steps run on the rows its opening wrote: neither its alarm nor its deadline is read or locked again", async () => {
     // Every statement escalation's pool runs, with its parameters, while the emergency is taken.
     const pool = (svc.app.get(DB, { strict: false }) as { $client: Pool }).$client;
-    const seen: { text: string; values: unknown[] }[] = [];
-    const watched = new WeakSet<PoolClient>();
-    const watch = (client: PoolClient) => {
-      if (watched.has(client)) return;
-      watched.add(client);
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as { query: unknown }).query = (...args: unknown[]) => {
-        const q = args[0] as string | { text?: string; values?: unknown[] };
-        const values = (typeof q === 'string' ? undefined : q.values) ?? (Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
-        seen.push({ text: typeof q === 'string' ? q : (q.text ?? ''), values });
-        return query(...args);
-      };
-    };
-    pool.on('acquire', watch);
+    const seen: Statement[] = [];
+    const unwatch = watchStatements(pool, (statement) => seen.push(statement));
     try {
       const w = await worker({ contacts: ['+447911600001'], start: false });
       await eventually(async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount === 1, 10_000, 20);
@@ -527,7 +515,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       // ... and never locked again in the transaction that wrote them (it was twice: the deadline, then the alarm).
       expect(aboutIt.filter((q) => /for update/i.test(q.text)).map((q) => q.text)).toEqual([]);
     } finally {
-      pool.off('acquire', watch);
+      unwatch();
     }
   });
 

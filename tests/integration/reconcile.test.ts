@@ -7,12 +7,12 @@
  * naming the worker in the activity log, lws_reconcile_repairs_total{kind}). A second round finds
  * nothing to repair.
  */
-import { Client, type Pool, type PoolClient } from 'pg';
+import { Client, type Pool } from 'pg';
 import request from 'supertest';
 import { RpcClient } from '@lws/messaging';
 import { DB, RPC } from '@lws/platform';
 import { Reconciler, Scheduler, type RoundResult } from '@lws/escalation';
-import { eventually } from '@lws/testing';
+import { eventually, watchStatements } from '@lws/testing';
 import { nextMobile } from './support/accounts';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
 
@@ -172,6 +172,9 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     const { emergencyId } = await rpc.send('shifts.emergency.raise.v1', { userId: lostEmergency });
     const alarmOf = async (id: string) => (await db.query('select id, state from escalation.alarms where emergency_id = $1', [id])).rows[0] as { id: string } | undefined;
     const first = await eventually(() => alarmOf(emergencyId), 20_000, 100);
+    // Only the emergency is lost: the check-in that resets the worker's timer with it is not urgent,
+    // and may still be on its way while the emergency's work holds the rest back (Urgency).
+    await eventually(() => inSync(lostEmergency), 20_000, 100);
     await forgetAlarm(first.id);
 
     const round = (await reconciler.round('shifts')) as RoundResult;
@@ -407,18 +410,9 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     const pool = (escalationApp.get(DB, { strict: false }) as { $client: Pool }).$client;
     let counting = false;
     let statements = 0;
-    const counted = new WeakSet<PoolClient>();
-    const count = (client: PoolClient) => {
-      if (counted.has(client)) return;
-      counted.add(client);
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as { query: unknown }).query = (...args: unknown[]) => {
-        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
-        if (counting && text?.includes('"escalation"."workers"')) statements++;
-        return query(...args);
-      };
-    };
-    pool.on('acquire', count);
+    const unwatch = watchStatements(pool, ({ text }) => {
+      if (counting && text.includes('"escalation"."workers"')) statements++;
+    });
     // Once identity has answered for them, five workers change their phone, and escalation hears it
     // before the round's repairs (planned at the version identity answered with) are applied.
     const meanwhile = userIds.slice(0, 5);
@@ -447,7 +441,7 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     } finally {
       counting = false;
       spy.mockRestore();
-      pool.off('acquire', count);
+      unwatch();
     }
     expect(changedMeanwhile).toBe(true);
     expect(round.repairs.filter((r) => userIds.includes(r.userId)).map((r) => r.kind)).toEqual(userIds.map(() => 'profile_stale'));

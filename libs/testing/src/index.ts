@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, type Pool, type PoolClient } from 'pg';
 
 /** The servers every integration test talks to for real. */
 export const testServers = {
@@ -62,4 +62,37 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 100
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
+}
+
+/** A statement a pool ran: its text and its parameters. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * Hands `seen` every statement a service's pool runs from now on (each client wrapped as it is
+ * checked out); answers the function that stops watching.
+ */
+export function watchStatements(pool: Pool, seen: (statement: Statement) => void): () => void {
+  let watching = true;
+  const wrapped = new WeakSet<PoolClient>();
+  const wrap = (client: PoolClient) => {
+    if (wrapped.has(client)) return;
+    wrapped.add(client);
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      if (watching) {
+        const q = args[0] as string | { text?: string; values?: unknown[] };
+        const values = (typeof q === 'string' ? undefined : q.values) ?? (Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
+        seen({ text: typeof q === 'string' ? q : (q.text ?? ''), values });
+      }
+      return query(...args);
+    };
+  };
+  pool.on('acquire', wrap);
+  return () => {
+    watching = false;
+    pool.off('acquire', wrap);
+  };
 }
