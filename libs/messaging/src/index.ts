@@ -30,4 +30,4 @@ export type { SendOptions } from './rpc-client';
 export { pruneMessagingTables } from './retention';
 export type { RetentionOptions } from './retention';
 export { profileUpdate } from './identity-versions';
-export { Urgency, urgency, URGENCY_LINGER_MS, URGENCY_MAX_HOLD_MS } from './urgency';
+export { Urgency, urgency, URGENCY_LINGER_MS, URGENCY_MAX_HOLD_MS, URGENCY_MAX_SHUT_MS } from './urgency';

@@ -21,7 +21,7 @@ describe('Urgency: bulk work waits while an emergency is under way in the proces
   });
 
   it('holds bulk work while urgent work runs, and a moment after it hands on, then lets it through', async () => {
-    const u = new Urgency(250, 5_000);
+    const u = new Urgency(250, 5_000, 60_000);
     const end = u.begin();
     const waiting = u.pass();
     await jest.advanceTimersByTimeAsync(1_000);
@@ -39,7 +39,7 @@ describe('Urgency: bulk work waits while an emergency is under way in the proces
   });
 
   it('never holds bulk work longer than its longest hold, however long urgent work runs', async () => {
-    const u = new Urgency(250, 500);
+    const u = new Urgency(250, 500, 60_000);
     const end = u.begin();
     const first = u.pass();
     await jest.advanceTimersByTimeAsync(499);
@@ -54,7 +54,7 @@ describe('Urgency: bulk work waits while an emergency is under way in the proces
   });
 
   it('during() shuts the gate for the work it runs, and opens it whether the work succeeds or throws', async () => {
-    const u = new Urgency(0, 5_000);
+    const u = new Urgency(0, 5_000, 60_000);
     let finish!: () => void;
     const work = u.during(() => new Promise<void>((resolve) => (finish = resolve)));
     expect(u.shut).toBe(true);
@@ -65,8 +65,21 @@ describe('Urgency: bulk work waits while an emergency is under way in the proces
     expect(u.shut).toBe(false);
   });
 
+  it('urgent work that hangs keeps the gate shut for at most its longest shut', async () => {
+    const u = new Urgency(250, 60_000, 2_000);
+    u.begin();
+    const waiting = u.pass();
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(u.shut).toBe(true);
+    expect(await settled(waiting)).toBe(false);
+    // Counted as ended at 2 s, then the linger for its next hop.
+    await jest.advanceTimersByTimeAsync(251);
+    expect(u.shut).toBe(false);
+    expect(await settled(waiting)).toBe(true);
+  });
+
   it('two urgent works: the gate opens when the last has ended', async () => {
-    const u = new Urgency(0, 5_000);
+    const u = new Urgency(0, 5_000, 60_000);
     const a = u.begin();
     const b = u.begin();
     const waiting = u.pass();

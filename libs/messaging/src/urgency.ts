@@ -2,6 +2,12 @@
 export const URGENCY_LINGER_MS = 250;
 /** The longest bulk work waits at the gate for one batch: it is slowed while emergencies run, never stopped. */
 export const URGENCY_MAX_HOLD_MS = 500;
+/**
+ * The longest one piece of urgent work keeps the gate shut (a hop takes well under a second): one
+ * that hangs, such as a send to a provider that is down and retried, does not hold the flood back
+ * for as long as it lasts.
+ */
+export const URGENCY_MAX_SHUT_MS = 2_000;
 
 /**
  * Urgent work under way in this process (an emergency on its way from the button to the provider),
@@ -25,18 +31,26 @@ export class Urgency {
   constructor(
     private readonly lingerMs = URGENCY_LINGER_MS,
     private readonly maxHoldMs = URGENCY_MAX_HOLD_MS,
+    private readonly maxShutMs = URGENCY_MAX_SHUT_MS,
   ) {}
 
-  /** Urgent work begins; the function answered ends it (once, however often it is called). */
+  /**
+   * Urgent work begins; the function answered ends it (once, however often it is called). After
+   * the longest shut it counts as ended, whether or not it has.
+   */
   begin(): () => void {
     this.running++;
     let ended = false;
-    return () => {
+    const end = () => {
       if (ended) return;
       ended = true;
+      clearTimeout(cap);
       this.running--;
       this.handedOn();
     };
+    const cap = setTimeout(end, this.maxShutMs);
+    cap.unref?.();
+    return end;
   }
 
   /** Runs urgent work, the gate shut meanwhile. */
