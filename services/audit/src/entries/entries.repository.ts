@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { DB, pgArray, type Db, type Tx } from '@lws/platform';
+import { DB, insertRows, pgArray, type Db, type Tx } from '@lws/platform';
 import { entries, loggedMessages, users } from '../db/schema';
 import type { Position } from './cursor';
 import type { MessageStage } from './describe';
@@ -138,11 +138,7 @@ export class EntriesRepository {
   /** markLogged for the stages of many messages in one statement; false when another transaction recorded one first. */
   async markLoggedMany(tx: Tx, marks: readonly { messageId: string; stage: MessageStage }[]): Promise<boolean> {
     if (marks.length === 0) return true;
-    const inserted = await tx
-      .insert(loggedMessages)
-      .values([...marks])
-      .onConflictDoNothing()
-      .returning({ stage: loggedMessages.stage });
+    const inserted = await insertRows(tx, loggedMessages, marks, { onConflict: sql`do nothing`, returning: true });
     return inserted.length === marks.length;
   }
 

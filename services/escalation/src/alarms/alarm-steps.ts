@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventMap } from '@lws/contracts';
 import type { PendingEvent } from '@lws/messaging';
-import type { Emit, Tx } from '@lws/platform';
+import { insertRows, type Emit, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
 import { alarmEvents, notificationRequests, type AlarmRow, type DeadlinePayload, type TeamMonitor, type WorkerRow } from '../db/schema';
 import { dialable } from '../workers/phone';
@@ -178,7 +178,7 @@ export class AlarmSteps {
       if (p.escalated !== undefined) events.push(escalatedEvent(p.alarm, p.index, p.action, now, p.escalated));
     }
     await emit.many(events);
-    if (tracked.length > 0) await tx.insert(notificationRequests).values(tracked);
-    if (notes.length > 0) await tx.insert(alarmEvents).values(notes);
+    await insertRows(tx, notificationRequests, tracked);
+    await insertRows(tx, alarmEvents, notes);
   }
 }

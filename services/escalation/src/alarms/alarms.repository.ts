@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import type { Tx } from '@lws/platform';
+import { insertRows, type Tx } from '@lws/platform';
 import { alarmEvents, alarms, teams, workerContacts, workers, type AlarmRow, type WorkerRow } from '../db/schema';
 import { alarmScopeSql, type AlarmScope } from './alarm-scope';
 import type { TeamPolicy } from './policy';
@@ -42,7 +42,7 @@ export class AlarmsRepository {
 
   /** Lines of many alarms' histories in one statement, in the order given. */
   async notes(tx: Tx, rows: readonly (typeof alarmEvents.$inferInsert)[]): Promise<void> {
-    if (rows.length > 0) await tx.insert(alarmEvents).values([...rows]);
+    await insertRows(tx, alarmEvents, rows);
   }
 
   /** What the worker's screen says has happened, oldest first. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventMap } from '@lws/contracts';
 import type { PendingEvent } from '@lws/messaging';
-import type { Emit, Tx } from '@lws/platform';
+import { insertRows, type Emit, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
 import { alarms, type AlarmKind, type DeadlineRow, type WorkerRow } from '../db/schema';
 import { alarmKey, DeadlinesRepository, type DeadlineSpec } from '../deadlines/deadlines.repository';
@@ -109,7 +109,7 @@ export class MissedAlarms {
       const team = worker?.teamId ? teams.get(worker.teamId) : undefined;
       return opening({ kind: 'missed_check_in', userId: m.row.userId, now, dueAt: m.due, shiftId: m.shiftId || null }, worker, team, this.settings);
     });
-    const rows = await tx.insert(alarms).values(openings.map((o) => o.values)).returning();
+    const rows = await insertRows(tx, alarms, openings.map((o) => o.values), { returning: true });
     const byId = new Map(rows.map((r) => [r.id, r]));
     const people = await this.repo.people(tx, rows.flatMap((r) => peopleOf(r.policy.monitors)));
 

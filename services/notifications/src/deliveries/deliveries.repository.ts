@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { INDEX_ORDER } from '@lws/messaging';
-import { DB, rowsOf, type Db, type Tx } from '@lws/platform';
+import { DB, insertRows, rowsOf, type Db, type Tx } from '@lws/platform';
 import { deliveries, DELIVERY_PRIORITIES, DELIVERY_PRIORITY } from '../db/schema';
 
 export type Delivery = typeof deliveries.$inferSelect;
@@ -47,11 +47,7 @@ export class DeliveriesRepository {
   /** Inserts rows; a request already stored (same request id and fan-out key) is skipped. */
   async insert(tx: Tx | Db, rows: NewDelivery[]): Promise<Delivery[]> {
     if (rows.length === 0) return [];
-    return tx
-      .insert(deliveries)
-      .values(rows)
-      .onConflictDoNothing({ target: [deliveries.requestId, deliveries.fanoutKey], where: sql`${deliveries.requestId} is not null` })
-      .returning();
+    return insertRows(tx, deliveries, rows, { onConflict: sql`(request_id, fanout_key) where request_id is not null do nothing`, returning: true });
   }
 
   /** The deliveries' statuses (and last error) of those of the request ids this service holds. */
