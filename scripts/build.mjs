@@ -2,6 +2,7 @@
 import { execSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { ensureInstall } from './ensure-install.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -13,4 +14,8 @@ export function build() {
   });
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) build();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // `npm run build` on its own installs first, as `npm start` and `npm test` do.
+  ensureInstall();
+  build();
+}
