@@ -76,7 +76,8 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
       ['phone +4479', { phone: '+4479' }, 'phone', 'Phone number must include country code'],
       ['a French phone', { phone: '+33612345678' }, 'phone', 'Phone number must start with +44 (UK format)'],
       ['+44 and 9 digits', { phone: '+44791112345' }, 'phone', 'Phone number must be in format +44 followed by 10 digits'],
-      ['a drama-range number', { phone: '+447700900123' }, 'phone', 'Phone number must be in format +44 followed by 10 digits'],
+      ['a drama-range number', { phone: '+447700900123' }, 'phone', 'This is not a UK phone number in use: check the digits'],
+      ['a range no operator uses', { phone: '+447911523456' }, 'phone', 'This is not a UK phone number in use: check the digits'],
       ['2001 characters of medical information', { medicalInfo: 'x'.repeat(2001) }, 'medicalInfo', 'Medical information must be at most 2000 characters'],
     ])('rejects %s naming %s with the spec message, writing nothing', async (_label, body, field, message) => {
       const before = await relationsOf(worker);

@@ -1,5 +1,6 @@
 export {
   PHONE_FORMAT,
+  PHONE_NOT_IN_USE,
   PHONE_NEEDS_COUNTRY_CODE,
   PHONE_REQUIRED,
   internationalPhone,

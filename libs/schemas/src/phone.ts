@@ -5,6 +5,8 @@ export const UK_PHONE_PATTERN = /^\+44\d{10}$/;
 
 export const PHONE_NEEDS_COUNTRY_CODE = 'Phone number must include country code';
 export const PHONE_FORMAT = 'Phone number must be in format +44 followed by 10 digits';
+/** The format is right, but no UK line has that number (a range no operator uses, the drama range). */
+export const PHONE_NOT_IN_USE = 'This is not a UK phone number in use: check the digits';
 
 /** User creation (spec section 5): spaces removed, a leading 44 gets its +. */
 export function prepareCreationPhone(raw: string): string {

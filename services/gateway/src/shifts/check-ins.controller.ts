@@ -14,14 +14,6 @@ export class CheckInsController {
   constructor(@Inject(RPC) private readonly rpc: RpcClient) {}
 
   /**
-   * "I'm safe": the PIN is verified by identity first (400 wrong, 423 locked: nothing recorded; the
-   * duress PIN checks in as the PIN does, and shifts raises a silent duress emergency in the same
-   * transaction, so the answer takes the PIN's path),
-   * then shifts records it and computes the next deadline. A repeat within 5 s, or with an
-   * Idempotency-Key already used, answers the first check-in. `madeAt`: a check-in the worker app
-   * kept offline counts from when it was made (409 when the next deadline has passed since).
-   */
-  /**
    * "+15 min" (issue 13): the worker's current deadline moves on 15 minutes, within what the
    * shift allows (409 naming why not: off shift, already overdue, none left). No PIN: it asks for
    * more time, and says nothing about being safe. Answers the worker with the new nextCheckInTime.
@@ -36,6 +28,14 @@ export class CheckInsController {
     return { ...browserWorker(worker), ...extensionFields(worker) };
   }
 
+  /**
+   * "I'm safe": the PIN is verified by identity first (400 wrong, 423 locked: nothing recorded;
+   * the duress PIN checks in as the PIN does, and shifts raises a silent duress emergency in the
+   * same transaction, so the answer takes the PIN's path), then shifts records it and computes the
+   * next deadline. A repeat within 5 s, or with an Idempotency-Key already used, answers the first
+   * check-in. `madeAt`: a check-in the worker app kept offline counts from when it was made (409
+   * when the next deadline has passed since).
+   */
   @Post()
   async record(@Body() body: unknown, @Headers('idempotency-key') keyHeader: string | undefined, @Req() req: AuthedRequest) {
     const { userId } = parseInput(checkInUserSchema, body);

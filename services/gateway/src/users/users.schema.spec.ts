@@ -19,7 +19,9 @@ describe('profilePhone (spec section 5, profile and contacts)', () => {
     ['+4479111', 'Phone number must include country code'],
     ['+33612345678', 'Phone number must start with +44 (UK format)'],
     ['+4479111234567', 'Phone number must be in format +44 followed by 10 digits'],
-    ['+447700900123', 'Phone number must be in format +44 followed by 10 digits'],
+    // The format is right; no operator uses the range: say that, not that the format is wrong.
+    ['+447700900123', 'This is not a UK phone number in use: check the digits'],
+    ['+447911523456', 'This is not a UK phone number in use: check the digits'],
   ])('answers %p with %s', (input, expected) => expect(message(input)).toBe(expected));
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import {
-  PHONE_FORMAT,
+  PHONE_NOT_IN_USE,
   medicalInfoText,
   createUserSchema as sharedCreateUserSchema,
   creationPhone as sharedCreationPhone,
@@ -14,10 +14,10 @@ import {
 const realUkNumber = (p: string) => !!parsePhoneNumberFromString(p)?.isValid();
 
 /** Creation form rules (spec section 5), as the create-user form checks them, and a real number. */
-export const creationPhone = sharedCreationPhone.refine(realUkNumber, PHONE_FORMAT);
+export const creationPhone = sharedCreationPhone.refine(realUkNumber, PHONE_NOT_IN_USE);
 
 /** Profile and emergency-contact rules (spec section 5), as the profile form checks them, and a real number. */
-export const profilePhone = sharedProfilePhone.refine(realUkNumber, PHONE_FORMAT);
+export const profilePhone = sharedProfilePhone.refine(realUkNumber, PHONE_NOT_IN_USE);
 
 export { profileName, unknownFieldErrors };
 
