@@ -142,6 +142,52 @@ test.describe('a worker', () => {
     });
   }
 
+  for (const viewport of [{ width: 1280, height: 720 }, PHONE]) {
+    test(`the worker screen at ${viewport.width}px, with a toast shown`, async ({ browser }) => {
+      const page = await open(browser, workerState, '/worker', viewport);
+      // "+15 min" answers with a toast ("Check-in extended"), as starting a shift or checking in does.
+      await page.getByTestId('extend-button').click();
+      await expect(page.getByTestId('toast').first()).toBeVisible();
+      await expectAccessible(page, `/worker ${viewport.width}px with a toast`);
+    });
+  }
+
+  for (const viewport of [PHONE, { width: 1366, height: 900 }]) {
+    test(`at ${viewport.width}x${viewport.height} with the cookie banner shown, nothing covers the emergency button`, async ({ browser }) => {
+      const page = await open(browser, workerState, '/worker', viewport);
+      const button = page.getByTestId('emergency-button');
+      await expect(page.getByTestId('cookie-banner')).toBeVisible({ timeout: 3000 });
+      await expect(button).toBeVisible();
+      // What is on top at the corners and the centre of the button (those on the screen): the
+      // button, or what covers it.
+      const onTop = () =>
+        button.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const points = [
+            [r.left + 2, r.top + 2],
+            [r.right - 2, r.top + 2],
+            [r.left + 2, r.bottom - 2],
+            [r.right - 2, r.bottom - 2],
+            [(r.left + r.right) / 2, (r.top + r.bottom) / 2],
+          ].filter(([, y]) => y >= 0 && y < window.innerHeight);
+          return points.map(([x, y]) => {
+            const top = document.elementFromPoint(x, y);
+            if (!top || top === el || el.contains(top)) return 'button';
+            return top.closest('[data-testid="cookie-banner"]') ? 'cookie banner' : (top.closest('[data-testid]')?.getAttribute('data-testid') ?? top.tagName);
+          });
+        });
+      // Where the worker first sees it, without scrolling, the banner is on none of it...
+      expect(await onTop()).not.toContain('cookie banner');
+      const banner = (await page.getByTestId('cookie-banner').boundingBox())!;
+      const box = (await button.boundingBox())!;
+      expect(box.y + box.height <= banner.y || box.y >= banner.y + banner.height).toBe(true);
+      // ...and scrolled to the middle of the screen, nothing at all is.
+      await button.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      expect(new Set(await onTop())).toEqual(new Set(['button']));
+      await button.click({ trial: true, timeout: 2000 });
+    });
+  }
+
   test('on a phone the header\'s logo link has a name', async ({ browser }) => {
     const page = await open(browser, workerState, '/worker', PHONE);
     const links = page.getByRole('banner').getByRole('link');

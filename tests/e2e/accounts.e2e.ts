@@ -304,6 +304,8 @@ test('an admin enrols this browser as a kiosk; a worker picks their name and log
     await expect(kiosk.getByTestId('pin-pad')).toHaveCount(0);
     await kiosk.getByTestId('kiosk-search').fill('kim k');
     await expect(kiosk.getByTestId('kiosk-name')).toHaveText(['Kim K.']);
+    // A list of buttons, with no bullet before each name.
+    await expect(kiosk.getByTestId('kiosk-roster').locator('li').first()).toHaveCSS('list-style-type', 'none');
     await kiosk.getByTestId('kiosk-name').click();
     await expect(kiosk.getByTestId('kiosk-who-picked')).toContainText('Hello, Kim K.');
     const wrong = kioskWorker.pin === '9999' ? '9998' : '9999';

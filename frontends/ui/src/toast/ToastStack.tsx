@@ -6,7 +6,11 @@ function variantOf(type: Toast['type']): 'warning' | 'error' | 'info' {
   return 'info';
 }
 
-/** The notification stack; render it once, in the shell. */
+/**
+ * The notification stack; render it once, in the shell. Each toast's live role (status, or alert
+ * for an error) is on its content, never on the list item: an item with another role is no longer
+ * an item, and the list would hold none (axe: list).
+ */
 export function ToastStack() {
   const { toasts, dismiss } = useToast();
   return (
@@ -15,14 +19,8 @@ export function ToastStack() {
         {toasts.map((t) => {
           const variant = variantOf(t.type);
           return (
-            <li
-              key={t.id}
-              className={`lws-toast lws-toast--${variant}`}
-              role={variant === 'error' ? 'alert' : 'status'}
-              data-testid="toast"
-              data-type={variant}
-            >
-              <div className="lws-toast__body">
+            <li key={t.id} className={`lws-toast lws-toast--${variant}`} data-testid="toast" data-type={variant}>
+              <div className="lws-toast__body" role={variant === 'error' ? 'alert' : 'status'}>
                 <p className="lws-toast__title">{t.title}</p>
                 {t.message ? <p className="lws-toast__message">{t.message}</p> : null}
               </div>

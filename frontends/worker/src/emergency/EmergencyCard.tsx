@@ -19,7 +19,8 @@ export function EmergencyCard({ onRequest }: { onRequest(): Promise<unknown> }) 
   };
 
   return (
-    <Card className="lws-emergency" data-testid="emergency-card">
+    // lws-keep-clear: no overlay (the cookie banner) may cover the emergency action.
+    <Card className="lws-emergency lws-keep-clear" data-testid="emergency-card">
       <CardHeader>
         <CardTitle>Emergency Options</CardTitle>
         <CardDescription>Use only if you need help now.</CardDescription>
