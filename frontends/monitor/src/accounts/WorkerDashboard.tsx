@@ -269,6 +269,9 @@ export function WorkerDashboard() {
   const teamNames = new Map(teamList.map((t) => [t.id, t.name] as const));
   // Team names only where there is more than one team to tell apart: a single-team deployment looks as before.
   const severalTeams = teamList.length > 1;
+  // An admin sees the workers and alarms of the teams they monitor: with none, every list is empty
+  // whatever happens, and the screen says why and whom to ask instead of "no workers".
+  const monitorsNoTeam = !superadmin && teams.load.state === 'ready' && teamList.length === 0;
   const teamName = severalTeams ? (id: number) => teamNames.get(id) : undefined;
   const chosenTeam = teamFilter !== 'all' && teamNames.has(teamFilter) ? teamFilter : 'all';
   const inTeam = (row: WorkerRow) => chosenTeam === 'all' || row.teamId === chosenTeam;
@@ -314,6 +317,14 @@ export function WorkerDashboard() {
           </Button>
         </div>
       </div>
+      {monitorsNoTeam ? (
+        <Alert variant="warning" title="You monitor no team" data-testid="no-team-notice">
+          <p>
+            An admin sees the workers and alarms of the teams they monitor, and you monitor none yet, so nothing shows here even while workers are
+            on shift. Ask your superadmin to add you as a monitor of your team (Teams tab).
+          </p>
+        </Alert>
+      ) : null}
       <AlarmsPanel
         monitorName={(id) => (id === user?.id ? `${user.name} (you)` : accountsById.get(id)?.name)}
         {...(teamName ? { teamOf: (id: number) => teamName(accountsById.get(id)?.teamId ?? 0) } : {})}
@@ -331,8 +342,12 @@ export function WorkerDashboard() {
             <LoadError message={active.load.message} onRetry={() => void refreshData()} testId="active-workers-error" />
           ) : activeRows.length === 0 ? (
             <div data-testid="active-workers-empty">
-              <p className="lws-card__title">No Active Workers</p>
-              <p className="lws-muted">There are currently no workers on shift{chosenTeam === 'all' ? '' : ` in ${teamNames.get(chosenTeam)}`}.</p>
+              <p className="lws-card__title">{monitorsNoTeam ? 'No team to show' : 'No Active Workers'}</p>
+              <p className="lws-muted">
+                {monitorsNoTeam
+                  ? 'You monitor no team, so no worker on shift is shown.'
+                  : `There are currently no workers on shift${chosenTeam === 'all' ? '' : ` in ${teamNames.get(chosenTeam)}`}.`}
+              </p>
             </div>
           ) : (
             <WorkerTable
@@ -357,8 +372,14 @@ export function WorkerDashboard() {
             <LoadError message={accounts.load.message} onRetry={() => void refreshData()} testId="accounts-error" />
           ) : accountRows.length === 0 ? (
             <div data-testid="accounts-empty">
-              <p className="lws-card__title">No Worker Accounts</p>
-              <p className="lws-muted">{chosenTeam === 'all' ? 'Create one in the Create User tab.' : `${teamNames.get(chosenTeam)} has no workers yet.`}</p>
+              <p className="lws-card__title">{monitorsNoTeam ? 'No team to show' : 'No Worker Accounts'}</p>
+              <p className="lws-muted">
+                {monitorsNoTeam
+                  ? 'You monitor no team, so no worker account is shown.'
+                  : chosenTeam === 'all'
+                    ? 'Create one in the Create User tab.'
+                    : `${teamNames.get(chosenTeam)} has no workers yet.`}
+              </p>
             </div>
           ) : (
             <WorkerTable
