@@ -430,6 +430,13 @@ test("issue 13: a worker's emergency screen follows what the monitor does, side 
   const screen = page.getByTestId('emergency-screen');
   await expect(screen).toContainText(/Help requested at \d{2}:\d{2}/);
   await expect(page.getByTestId('emergency-updates')).toContainText('Your monitors have been alerted');
+  // The press's toast covers nothing the screen says at its top.
+  await expect(toast(page, 'Emergency assistance requested')).toBeVisible();
+  const top = [(await screen.getByText(/Help requested at/).boundingBox())!, (await page.getByTestId('emergency-screen-summary').boundingBox())!];
+  for (const t of await page.getByTestId('toast').all()) {
+    const b = (await t.boundingBox())!;
+    for (const s of top) expect(b.y + b.height <= s.y || b.y >= s.y + s.height || b.x + b.width <= s.x || b.x >= s.x + s.width).toBe(true);
+  }
   // It leads the phone's screen, with the way to say "I'm safe" in view.
   await expect(page.getByTestId('emergency-safe-button')).toBeInViewport();
   await expect(page.getByTestId('status-pill')).toHaveText('Help requested');
