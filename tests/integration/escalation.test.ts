@@ -111,9 +111,19 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
   /** Distinct requests (an unconfirmed one asked for again is the same request, by its id). */
   const distinctRequests = async (where: (r: Requested) => boolean) => [...new Map((await requests(where)).map((r) => [r.requestId, r])).values()];
 
-  /** Polls until `count` matching requests exist, then checks no more arrive by the next scheduler pass. */
+  /**
+   * Polls until `count` matching requests exist, then checks no more arrive by the next scheduler
+   * pass. The wait is long for a step due now (the scheduler ticks every 20 ms) because a CI
+   * machine running two suites at once has been seen to take more than 10 s over one.
+   */
   async function expectRequests(where: (r: Requested) => boolean, count: number): Promise<Requested[]> {
-    await eventually(async () => (await distinctRequests(where)).length >= count, 10_000, 20);
+    try {
+      await eventually(async () => (await distinctRequests(where)).length >= count, 30_000, 20);
+    } catch (err) {
+      // A step that failed waits for its backoff on the test clock, which only the test moves: say which, and why.
+      const { rows } = await pg.query('select job_key, step, due_at, attempts, last_error from escalation.deadlines where attempts > 0 or last_error is not null');
+      throw new Error(`${String(err)}; found ${(await distinctRequests(where)).length} of ${count}; deadlines that failed: ${JSON.stringify(rows)}`);
+    }
     await rpc.send('escalation.deadline.process_due.v1', {});
     const found = await distinctRequests(where);
     expect(found).toHaveLength(count);

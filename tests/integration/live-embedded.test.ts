@@ -10,7 +10,7 @@ describe('live updates in embedded mode (in-process bus)', () => {
 
   beforeAll(async () => {
     t = await startTestStack({ embedded: true });
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     streams.forEach((s) => s.close());
     await t?.stop();

@@ -7,7 +7,7 @@ describe('notifications in embedded mode', () => {
 
   beforeAll(async () => {
     t = await startTestStack({ embedded: true });
-  }, 180_000);
+  }, 300_000);
   afterAll(() => t?.stop());
 
   it('keeps the push public key across restarts and runs the test provider without a Twilio account', async () => {
