@@ -6,8 +6,9 @@
 // registry (the `node-<platform>-<arch>` package holds the official binary) into .runtime/.
 //
 //   node scripts/node-runtime.mjs --bin    prints that directory (fetching it first if needed), or
-//                                          nothing when the running node is already that version
-//                                          or LWS_SYSTEM_NODE=1 (which keeps the machine's, with a warning)
+//                                          nothing when the running node is of the same major version
+//                                          (an image's node:24, a developer's nvm) or LWS_SYSTEM_NODE=1
+//                                          (which keeps the machine's, with a warning)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -51,7 +52,8 @@ function fetchNode(version) {
 /** The directory of the wanted node binary, fetched if missing; null when the running node will do. */
 export function wantedNodeBin() {
   const version = wantedNodeVersion();
-  if (process.versions.node === version) return null;
+  // Any Node of the same major (the images' node:24, a developer's own) runs the scripts as it is.
+  if (process.versions.node.split('.')[0] === version.split('.')[0]) return null;
   if (process.env.LWS_SYSTEM_NODE === '1') {
     process.stderr.write(`Warning: running on Node.js ${process.version}, not ${version} as the images do (LWS_SYSTEM_NODE=1).\n`);
     return null;
