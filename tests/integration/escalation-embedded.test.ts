@@ -45,7 +45,7 @@ describe('escalation on the embedded stack', () => {
     // Set up first: the contact reaches escalation through identity's events long before the emergency test.
     await worker.agent.post('/api/emergency-contacts').set(XHR).send({ userId: worker.id, name: 'Sam Carer', phone: CONTACT, relation: 'Partner' }).expect(201);
     await worker.agent.patch(`/api/users/${worker.id}/settings`).set(XHR).send({ primaryContact: CONTACT, checkInInterval: '60' }).expect(200);
-  }, 180_000);
+  }, 300_000);
   afterAll(() => t?.stop());
 
   const deliveries = async () => (await superadmin.agent.get('/api/notifications/deliveries?limit=200').expect(200)).body.deliveries as Delivery[];

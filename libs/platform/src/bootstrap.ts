@@ -94,6 +94,7 @@ export async function migrateOnly(def: ServiceDefinition, opts: RuntimeOptions =
     service: def.name,
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
+    templateDir: config.PGLITE_TEMPLATE_DIR,
     migrationsFolder: def.migrationsFolder,
     logger,
   });
@@ -116,6 +117,7 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
       service: def.name,
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
+    templateDir: config.PGLITE_TEMPLATE_DIR,
       migrationsFolder: def.migrationsFolder,
       logger,
       poolSize: config.DATABASE_POOL_SIZE,

@@ -24,6 +24,8 @@ export const baseConfigShape = {
   /** Connections each service process keeps to PostgreSQL at most. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
   DATA_DIR: z.string().min(1).default('.data'),
+  /** Embedded only: where the empty PGlite cluster new service directories copy is kept (default: inside DATA_DIR). */
+  PGLITE_TEMPLATE_DIR: z.string().min(1).optional(),
   NATS_URL: z
     .string()
     .refine((u) => u.split(',').every((s) => /^(nats|tls|wss?):\/\/[^\s]+$/.test(s.trim())), 'must be nats://host:port (comma-separated for a cluster)')

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -24,6 +24,11 @@ export interface OpenDatabaseOptions {
   logger: Logger;
   /** Pool size per process against PostgreSQL. */
   poolSize?: number;
+  /**
+   * Embedded only: where the empty PGlite cluster that new service directories are copied from is
+   * kept (default: inside dataDir). Stacks that start often (tests) share one across data dirs.
+   */
+  templateDir?: string;
 }
 
 /**
@@ -106,7 +111,12 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const dir = resolve(join(opts.dataDir, opts.service));
-  mkdirSync(dir, { recursive: true });
+  if (!existsSync(join(dir, 'PG_VERSION'))) {
+    const template = await emptyCluster(resolve(opts.templateDir ?? join(opts.dataDir, '.pglite-template')), PGlite);
+    mkdirSync(dirname(dir), { recursive: true });
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(template, dir, { recursive: true });
+  }
   const client = new PGlite(dir);
   await client.waitReady;
   const db = drizzle({ client });
@@ -120,6 +130,34 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * Creating a PGlite cluster (its initdb) costs seconds of CPU, the same for every service: it is
+ * done once per PGlite version, closed cleanly, and each new service directory starts as a copy.
+ * Built aside and renamed into place, so processes starting together never copy a half-made one.
+ */
+async function emptyCluster(root: string, PGlite: typeof import('@electric-sql/pglite').PGlite): Promise<string> {
+  const pkg = join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
+  const { version } = JSON.parse(readFileSync(pkg, 'utf8')) as { version: string };
+  const template = join(root, `pglite-${version}`);
+  if (existsSync(join(template, 'PG_VERSION'))) return template;
+  mkdirSync(root, { recursive: true });
+  const aside = mkdtempSync(join(root, 'building-'));
+  try {
+    const client = new PGlite(aside);
+    await client.waitReady;
+    await client.close();
+    try {
+      renameSync(aside, template);
+    } catch (err) {
+      // Another process put its own in place first: theirs is as good.
+      if (!existsSync(join(template, 'PG_VERSION'))) throw err;
+    }
+  } finally {
+    rmSync(aside, { recursive: true, force: true });
+  }
+  return template;
 }
 
 /**

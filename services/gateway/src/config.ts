@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { baseConfigShape, configTypes, healthPortShape } from '@lws/platform';
 import { liveConfigShape } from './live/live.config';
 
-const { DATABASE_URL: _gatewayHasNoDatabase, DATA_DIR: _noData, ...common } = baseConfigShape;
+const { DATABASE_URL: _gatewayHasNoDatabase, DATA_DIR: _noData, PGLITE_TEMPLATE_DIR: _noTemplate, ...common } = baseConfigShape;
 
 export const gatewayConfigShape = {
   ...common,

@@ -45,6 +45,8 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
   if (opts.embedded) {
     dataDir = mkdtempSync(join(tmpdir(), 'lws-embedded-'));
     env.DATA_DIR = dataDir;
+    // Every embedded stack of the run copies one empty PGlite cluster instead of creating seven.
+    env.PGLITE_TEMPLATE_DIR = join(tmpdir(), 'lws-pglite-templates');
   } else {
     db = await createTestDatabase();
     env = {
