@@ -226,6 +226,30 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     expect(again.differing).toBe(0);
   }, 120_000);
 
+  it('counts a second press that joined the open emergency as heard, and joins a lost one to it rather than open a second alarm', async () => {
+    const userId = await newWorker('Rec Pressed Twice');
+    await startShift(userId);
+    const first = await rpc.send('shifts.emergency.raise.v1', { userId });
+    const alarmId = await eventually(async () => (await db.query('select id from escalation.alarms where emergency_id = $1', [first.emergencyId])).rows[0]?.id as string | undefined, 20_000, 100);
+    const second = await rpc.send('shifts.emergency.raise.v1', { userId });
+    const joinedTo = async (id: string) => (await db.query('select alarm_id from escalation.joined_emergencies where emergency_id = $1', [id])).rows[0]?.alarm_id as string | undefined;
+    expect(await eventually(() => joinedTo(second.emergencyId), 20_000, 100)).toBe(alarmId);
+    // Each press restarted the check-in timer too (shifts' reset): heard before the round.
+    await eventually(() => inSync(userId), 20_000, 100);
+
+    const round = (await reconciler.round('shifts')) as RoundResult;
+    expect(round.repairs.filter((r) => r.userId === userId)).toEqual([]);
+
+    // The second press's event lost: the round finds the press, and it joins the alarm still escalating.
+    await db.query('delete from escalation.joined_emergencies where emergency_id = $1', [second.emergencyId]);
+    const repaired = (await reconciler.round('shifts')) as RoundResult;
+    expect(repaired.repairs.filter((r) => r.userId === userId).map((r) => r.kind)).toEqual(['emergency_missing']);
+    expect(await joinedTo(second.emergencyId)).toBe(alarmId);
+    expect((await db.query("select count(*)::int as n from escalation.alarms where user_id = $1 and kind = 'emergency'", [userId])).rows[0].n).toBe(1);
+    await eventually(async () => (await repairAlerts([userId])).some((a) => /raised an emergency at .* that escalation had not heard of; it joins their emergency alarm still escalating$/.test(a.details)), 20_000, 200);
+    expect(((await reconciler.round('shifts')) as RoundResult).repairs.filter((r) => r.userId === userId)).toEqual([]);
+  }, 120_000);
+
   it("repairs a lost phone, settings and contact change from identity, so the next emergency reaches the current numbers", async () => {
     const userId = await newWorker('Rec Contacts');
     const [oldPhone, newPhone, oldPrimary, newPrimary, oldContact, newContact] = Array.from({ length: 6 }, () => nextMobile());

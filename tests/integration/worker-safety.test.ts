@@ -137,6 +137,38 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     expect((await own(w))?.safeAt).toBeNull();
   });
 
+  it('a press while the emergency is escalating joins its alarm, noted on its history and screen; once resolved, a press opens a new one', async () => {
+    const w = await onShift();
+    const press = () => w.agent.post('/api/emergency-call').set(XHR).send({ userId: w.id, emergency: true }).expect(200);
+    await press();
+    const alarm = await alarmWhen(w.id, (a) => a.kind === 'emergency');
+    const raised = await ownWhen(w, (e) => e?.id === alarm.id);
+
+    // Pressed again, as a frightened person will, before and after a monitor takes it.
+    await press();
+    const joined = await alarmWhen(w.id, (a) => a.id === alarm.id && a.history.some((h) => h.startsWith('The worker pressed the emergency button again at')));
+    expect(joined.state).toBe('open');
+    await admin.agent.post(`/api/alarms/${alarm.id}/acknowledge`).set(XHR).send({}).expect(200);
+    await press();
+    await alarmWhen(w.id, (a) => a.id === alarm.id && a.history.filter((h) => h.startsWith('The worker pressed the emergency button again')).length === 2);
+    const screen = await ownWhen(w, (e) => !!e && texts(e).filter((t) => t === 'You asked for help again: the same alert, still being dealt with').length === 2);
+    expect(screen.id).toBe(raised.id);
+    // One alarm for monitors to take and close, and the stream told them of each press.
+    expect((await alarmsOf(w.id)).filter((a) => a.kind === 'emergency')).toHaveLength(1);
+    const pressedAgain = await eventually(async () => {
+      const seen = (await streamEvents(t, 'escalation.alarm.pressed_again.v1')).filter((e) => e.data.alarmId === alarm.id);
+      return seen.length === 2 ? seen : undefined;
+    }, EVENT_WAIT_MS);
+    expect(pressedAgain[0].data).toMatchObject({ userId: w.id, emergencyId: expect.any(String), pressedAt: expect.any(String) });
+
+    await admin.agent.post(`/api/alarms/${alarm.id}/resolve`).set(XHR).send({ verdict: 'genuine', note: 'Police attended' }).expect(200);
+    await ownWhen(w, (e) => e === null);
+    await press();
+    const next = await alarmWhen(w.id, (a) => a.kind === 'emergency' && a.id !== alarm.id);
+    expect(next.state).toBe('open');
+    expect((await ownWhen(w, (e) => e?.id === next.id)).updates.map((u) => u.text)).not.toContain('You asked for help again: the same alert, still being dealt with');
+  });
+
   describe('duress PIN', () => {
     async function withDuress(): Promise<Worker & { duress: string }> {
       const w = await onShift();

@@ -3,7 +3,7 @@ export const LIVE_EVENT_TYPES = ['worker', 'alarm', 'activity', 'account'] as co
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
 export type WorkerChange = 'shift_started' | 'shift_ended' | 'checked_in' | 'deadline_changed' | 'emergency';
-export type AlarmChange = 'opened' | 'acknowledged' | 'resolved' | 'escalated' | 'late_check_in';
+export type AlarmChange = 'opened' | 'acknowledged' | 'resolved' | 'escalated' | 'late_check_in' | 'worker_safe' | 'pressed_again';
 export type AccountChange = 'created' | 'updated' | 'deleted';
 
 /** A worker's shift moved. Admins hear of every worker; a worker only of themselves. */
@@ -49,7 +49,7 @@ export type LiveEvent =
   | { type: 'account'; data: AccountEvent };
 
 const WORKER_CHANGES: readonly string[] = ['shift_started', 'shift_ended', 'checked_in', 'deadline_changed', 'emergency'];
-const ALARM_CHANGES: readonly string[] = ['opened', 'acknowledged', 'resolved', 'escalated', 'late_check_in'];
+const ALARM_CHANGES: readonly string[] = ['opened', 'acknowledged', 'resolved', 'escalated', 'late_check_in', 'worker_safe', 'pressed_again'];
 const ACCOUNT_CHANGES: readonly string[] = ['created', 'updated', 'deleted'];
 
 const rec = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);

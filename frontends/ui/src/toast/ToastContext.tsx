@@ -37,14 +37,24 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
+  const shown = useRef<readonly Toast[]>([]);
+  shown.current = toasts;
+
   const toast = useCallback((input: ToastInput) => {
+    // The same news twice (a frightened double press of the emergency button) is one toast: a
+    // second would only stack over what the screen says.
+    const same = shown.current.find((t) => t.title === input.title && t.message === input.message && (t.type ?? 'info') === (input.type ?? 'info'));
+    if (same) return same.id;
     const id = nextId.current++;
-    setToasts((current) => [...current, { ...input, id }]);
+    const added = { ...input, id };
+    shown.current = [...shown.current, added];
+    setToasts((current) => [...current, added]);
     // Each timeout drops the oldest notification still shown, not necessarily
     // the one that scheduled it: the stack drains from the top, one per timeout.
     const timer = setTimeout(() => {
       timers.current.delete(timer);
       setToasts((current) => current.slice(1));
+      shown.current = shown.current.slice(1);
     }, TOAST_LIFETIME_MS);
     timers.current.add(timer);
     return id;
@@ -52,6 +62,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
   const dismiss = useCallback((id: number) => {
     setToasts((current) => current.filter((t) => t.id !== id));
+    shown.current = shown.current.filter((t) => t.id !== id);
   }, []);
 
   const value = useMemo(() => ({ toasts, toast, dismiss }), [toasts, toast, dismiss]);

@@ -210,6 +210,16 @@ describe('what each event writes', () => {
     });
   });
 
+  it('a second press joined the open emergency: system_alert saying no second alarm opened', async () => {
+    const e = envelope('escalation.alarm.pressed_again.v1', { alarmId: ALARM, userId: 3, emergencyId: randomUUID(), pressedAt: T });
+    expect(await describeOf(e)).toEqual({
+      userId: 3,
+      type: 'system_alert',
+      details: 'Pressed the emergency button again at 14:30: it joined the emergency alarm already escalating, no second alarm opened',
+      at: new Date(T),
+    });
+  });
+
   it('system alert: system_alert with its text, about a user or about nobody', async () => {
     const about = envelope('escalation.system_alert.raised.v1', { alertId: randomUUID(), userId: 3, code: 'deadline_repaired', details: 'Deadline repaired', at: T });
     const general = envelope('escalation.system_alert.raised.v1', { alertId: randomUUID(), code: 'no_numbers', details: 'No emergency numbers', at: T });

@@ -15,6 +15,7 @@ export const DESCRIBED_SUBJECTS = [
   'escalation.alarm.escalated.v1',
   'escalation.alarm.late_check_in.v1',
   'escalation.alarm.worker_safe.v1',
+  'escalation.alarm.pressed_again.v1',
   'escalation.system_alert.raised.v1',
   'notifications.message.sent.v1',
   'notifications.call.completed.v1',
@@ -252,6 +253,15 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
         type: 'system_alert',
         details: `Checked in late at ${londonTime(e.checkedInAt)} while the missed check-in alarm was open; escalation stopped, the alarm stays open until a monitor resolves it`,
         at: new Date(e.checkedInAt),
+      };
+    }
+    case 'escalation.alarm.pressed_again.v1': {
+      const e = event.data;
+      return {
+        userId: e.userId,
+        type: 'system_alert',
+        details: `Pressed the emergency button again at ${londonTime(e.pressedAt)}: it joined the emergency alarm already escalating, no second alarm opened`,
+        at: new Date(e.pressedAt),
       };
     }
     case 'escalation.system_alert.raised.v1': {

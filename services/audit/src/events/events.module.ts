@@ -55,6 +55,7 @@ export class EventsModule implements OnModuleInit {
         'escalation.alarm.escalated.v1',
         'escalation.alarm.late_check_in.v1',
         'escalation.alarm.worker_safe.v1',
+        'escalation.alarm.pressed_again.v1',
         'escalation.system_alert.raised.v1',
       ],
       handler: log,

@@ -25,6 +25,28 @@ export class AlarmsRepository {
     return row;
   }
 
+  /**
+   * The worker's newest emergency alarm still escalating (not resolved, steps not stopped), never
+   * one raised by the duress PIN: the one a further press of theirs joins.
+   */
+  async escalatingEmergency(tx: Tx, userId: number): Promise<Pick<AlarmRow, 'id' | 'emergencyId'> | undefined> {
+    const [row] = await tx
+      .select({ id: alarms.id, emergencyId: alarms.emergencyId })
+      .from(alarms)
+      .where(
+        and(
+          eq(alarms.userId, userId),
+          eq(alarms.kind, 'emergency'),
+          eq(alarms.duress, false),
+          ne(alarms.state, 'resolved'),
+          isNull(alarms.stepsStoppedReason),
+        ),
+      )
+      .orderBy(desc(alarms.openedAt))
+      .limit(1);
+    return row;
+  }
+
   /** Lock order everywhere: the alarm's deadline row first, then the alarm row. */
   async lock(tx: Tx, id: string): Promise<AlarmRow | undefined> {
     const [row] = await tx.select().from(alarms).where(eq(alarms.id, id)).for('update');

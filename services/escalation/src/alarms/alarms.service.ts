@@ -3,7 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { EventMap } from '@lws/contracts';
 import { CLOCK, LOGGER, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
-import { alarms, calls, notificationRequests, type AlarmKind, type AlarmRow, type CallRow, type DeadlineRow } from '../db/schema';
+import { alarms, calls, joinedEmergencies, notificationRequests, type AlarmKind, type AlarmRow, type CallRow, type DeadlineRow } from '../db/schema';
 import { alarmKey, DeadlinesRepository, type NextStep } from '../deadlines/deadlines.repository';
 import { dialable } from '../workers/phone';
 import { acknowledged, escalating, owned, resolved } from './alarm-state';
@@ -92,6 +92,42 @@ export class AlarmsService {
     await emit(opened.subject, opened.data);
     const deadline = await this.deadlines.putLocked(tx, { jobKey: alarmKey(id), kind: 'alarm', userId: a.userId, step: 'step', dueAt: a.now, payload: stepPayload({ id, kind: a.kind }, { index: 0 }) });
     return { alarm, deadline };
+  }
+
+  /**
+   * A press of the emergency button while the worker's emergency alarm is still escalating joins
+   * that alarm: a line on its history (and on the worker's screen) and an event for monitors,
+   * instead of a second alarm each monitor must take and close, and a second run of calls. Answers
+   * `joined`, or `known` when it had joined before (the same event heard twice); undefined: an
+   * alarm of its own is to open (or has). A press of the duress PIN never comes here: it opens its own.
+   */
+  async joinPress(tx: Tx, emit: Emit, p: { emergencyId: string; userId: number; raisedAt: Date; now: Date }): Promise<'joined' | 'known' | undefined> {
+    const [joinedBefore] = await tx.select({ alarmId: joinedEmergencies.alarmId }).from(joinedEmergencies).where(eq(joinedEmergencies.emergencyId, p.emergencyId));
+    if (joinedBefore) return 'known';
+    const [own] = await tx.select({ id: alarms.id }).from(alarms).where(eq(alarms.emergencyId, p.emergencyId));
+    if (own) return undefined;
+    const candidate = await this.repo.escalatingEmergency(tx, p.userId);
+    if (!candidate) return undefined;
+    // Locked in the order every path uses, and asked again: a monitor resolving it meanwhile must
+    // not leave this press joined to a closed alarm, which would hide it. The press opens its own then.
+    await this.deadlines.lock(tx, alarmKey(candidate.id));
+    const alarm = await this.repo.lock(tx, candidate.id);
+    if (!alarm || !escalating(alarm)) return undefined;
+    const [joined] = await tx
+      .insert(joinedEmergencies)
+      .values({ emergencyId: p.emergencyId, alarmId: alarm.id, userId: p.userId, raisedAt: p.raisedAt, joinedAt: p.now })
+      .onConflictDoNothing()
+      .returning();
+    if (!joined) return 'known';
+    await this.repo.note(tx, alarm.id, p.now, `The worker pressed the emergency button again at ${londonTime(p.raisedAt)}`, WORKER_TEXT.pressedAgain);
+    await emit('escalation.alarm.pressed_again.v1', {
+      alarmId: alarm.id,
+      userId: p.userId,
+      emergencyId: p.emergencyId,
+      pressedAt: p.raisedAt.toISOString(),
+      ...teamOf(alarm.teamId),
+    });
+    return 'joined';
   }
 
   /**

@@ -76,4 +76,5 @@ export const WORKER_TEXT = {
   lineAccepted: 'The emergency response line has taken your alert',
   dealing: (name: string) => `${name} is dealing with it`,
   safe: "You said you're safe. A monitor will confirm and close this.",
+  pressedAgain: 'You asked for help again: the same alert, still being dealt with',
 } as const;

@@ -244,6 +244,23 @@ export const alarms = escalationSchema.table(
   ],
 );
 
+/**
+ * An emergency pressed while the worker's earlier emergency alarm was still escalating: it joined
+ * that alarm instead of opening another (a frightened person presses twice). Reconciliation counts
+ * it as heard, as it does an alarm's own emergency.
+ */
+export const joinedEmergencies = escalationSchema.table(
+  'joined_emergencies',
+  {
+    emergencyId: uuid('emergency_id').primaryKey(),
+    alarmId: uuid('alarm_id').notNull(),
+    userId: integer('user_id').notNull(),
+    raisedAt: at('raised_at').notNull(),
+    joinedAt: at('joined_at').notNull(),
+  },
+  (t) => [index('joined_emergencies_joined_idx').on(t.joinedAt)],
+);
+
 /** AlarmView.history: one line per step, oldest first. */
 export const alarmEvents = escalationSchema.table(
   'alarm_events',

@@ -4,7 +4,7 @@ import type { CommandMap } from '@lws/contracts';
 import { type RpcClient } from '@lws/messaging';
 import { CLOCK, DB, digestLines, lineHashes, LOGGER, pgArray, RECONCILE_MAX_IDS, RPC, type Clock, type Db, type Logger } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
-import { alarms, workers } from '../db/schema';
+import { alarms, joinedEmergencies, workers } from '../db/schema';
 import { londonTime, workerLabel } from '../alarms/messages';
 import { WorkersProjection, type DeadlineRepair, type ShiftEndRepair } from '../workers/workers.projection';
 import { chunk, FETCH_CONCURRENCY, inParallel, inSet, RPC_TIMEOUT_MS, type BucketDigest, type ReconcileSide, type Repair, type RepairKind, type RepairSet } from './side';
@@ -75,11 +75,15 @@ export class ShiftsSide implements ReconcileSide {
 
   /** The workers escalation must know (on shift, or an emergency alarm since `since`) and each one's line, as shifts defines them. */
   private lines(since: string) {
+    // An emergency is heard when an alarm opened for it or when it joined one still escalating.
     return sql`em as (
-        select a.user_id, string_agg(a.emergency_id::text, ',' order by a.emergency_id::text) as ids from ${alarms} a
-        where a.kind = 'emergency' and a.emergency_id is not null and a.opened_at >= ${since}::timestamptz
-          and not exists (select 1 from ${workers} d where d.user_id = a.user_id and d.deleted_at is not null)
-        group by a.user_id),
+        select e.user_id, string_agg(e.emergency_id::text, ',' order by e.emergency_id::text) as ids from (
+          select a.user_id, a.emergency_id from ${alarms} a
+          where a.kind = 'emergency' and a.emergency_id is not null and a.opened_at >= ${since}::timestamptz
+          union all
+          select j.user_id, j.emergency_id from ${joinedEmergencies} j where j.joined_at >= ${since}::timestamptz) e
+        where not exists (select 1 from ${workers} d where d.user_id = e.user_id and d.deleted_at is not null)
+        group by e.user_id),
       on_shift as (select user_id, shift_id, next_check_in_at from ${workers} where on_shift and deleted_at is null),
       lines as (
         select coalesce(s.user_id, em.user_id) as user_id,
@@ -111,7 +115,8 @@ export class ShiftsSide implements ReconcileSide {
     const heard = new Set<string>();
     if (emergencyIds.length > 0) {
       const { rows } = (await this.db.execute(
-        sql`select emergency_id from ${alarms} where emergency_id = any(${pgArray(emergencyIds)}::uuid[])`,
+        sql`select emergency_id from ${alarms} where emergency_id = any(${pgArray(emergencyIds)}::uuid[])
+          union all select emergency_id from ${joinedEmergencies} where emergency_id = any(${pgArray(emergencyIds)}::uuid[])`,
       )) as unknown as { rows: { emergency_id: string }[] };
       for (const r of rows) heard.add(r.emergency_id);
     }
@@ -143,7 +148,7 @@ export class ShiftsSide implements ReconcileSide {
           kind: 'emergency_missing',
           userId,
           apply: async (tx, emit) => {
-            const opened = await this.projection.emergencyRaised(tx, emit, {
+            const heardAs = await this.projection.emergencyHeard(tx, emit, {
               emergencyId: em.emergencyId,
               userId,
               raisedAt: em.raisedAt,
@@ -151,10 +156,11 @@ export class ShiftsSide implements ReconcileSide {
               ...(em.location ? { location: em.location } : {}),
               ...(em.duress ? { duress: true } : {}),
             });
+            const raised = `${label} raised an emergency at ${londonTime(new Date(em.raisedAt))} that escalation had not heard of`;
             return {
-              changed: opened,
-              dueNow: opened,
-              details: `${label} raised an emergency at ${londonTime(new Date(em.raisedAt))} that escalation had not heard of; its alarm opens now`,
+              changed: heardAs !== 'known',
+              dueNow: heardAs === 'opened',
+              details: heardAs === 'joined' ? `${raised}; it joins their emergency alarm still escalating` : `${raised}; its alarm opens now`,
             };
           },
         });

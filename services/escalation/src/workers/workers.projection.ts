@@ -283,13 +283,26 @@ export class WorkersProjection {
   }
 
   async emergencyRaised(tx: Tx, emit: Emit, e: EventMap['shifts.emergency.raised.v1']): Promise<DueNow> {
+    return (await this.emergencyHeard(tx, emit, e)) === 'opened';
+  }
+
+  /**
+   * What an emergency became: `opened` its own alarm, `joined` the worker's emergency alarm still
+   * escalating (a second press), or was `known` already (the same event heard twice).
+   */
+  async emergencyHeard(tx: Tx, emit: Emit, e: EventMap['shifts.emergency.raised.v1']): Promise<'opened' | 'joined' | 'known'> {
     // Never skipped for its version: an emergency is an emergency whenever it arrives.
     await this.heardVersion(tx, e.userId, e.workerVersion);
+    const now = this.clock();
+    if (!e.duress) {
+      const joined = await this.alarms.joinPress(tx, emit, { emergencyId: e.emergencyId, userId: e.userId, raisedAt: new Date(e.raisedAt), now });
+      if (joined) return joined;
+    }
     const opened = await this.alarms.open(tx, emit, {
       kind: 'emergency',
       userId: e.userId,
       // Escalation's own clock: the steps run from when escalation heard, never skipped as "already late".
-      now: this.clock(),
+      now,
       location: e.location ?? null,
       shiftId: e.shiftId ?? null,
       emergencyId: e.emergencyId,
@@ -297,8 +310,9 @@ export class WorkersProjection {
       ...(e.duress ? { duress: true } : {}),
     });
     // Its first steps are written with it, not a scheduler pass later; if they fail, the pass runs them.
-    if (opened) await this.alarms.startNow(tx, emit, opened);
-    return !!opened;
+    if (!opened) return 'known';
+    await this.alarms.startNow(tx, emit, opened);
+    return 'opened';
   }
 
   // ---- repairs ----

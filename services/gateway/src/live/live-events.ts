@@ -15,6 +15,7 @@ export const LIVE_SUBJECTS = [
   'escalation.alarm.escalated.v1',
   'escalation.alarm.late_check_in.v1',
   'escalation.alarm.worker_safe.v1',
+  'escalation.alarm.pressed_again.v1',
   'audit.entry.recorded.v1',
   'identity.user.created.v1',
   'identity.user.updated.v1',
@@ -131,6 +132,9 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
     case 'escalation.alarm.worker_safe.v1':
       // Under duress the worker's frame is the PIN's exactly; monitors read which it was in the alarm.
       return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'worker_safe', envelope.data.at, envelope.data.teamId);
+    case 'escalation.alarm.pressed_again.v1':
+      // Never a duress alarm's (a duress press opens its own): the worker's screen shows the line too.
+      return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'pressed_again', envelope.data.pressedAt, envelope.data.teamId);
     case 'escalation.alarm.late_check_in.v1':
       return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'late_check_in', envelope.data.checkedInAt, undefined, envelope.data.teamId)];
     case 'audit.entry.recorded.v1': {
