@@ -38,13 +38,14 @@ export function StatusCard({ shift, resetDeadline, extensionsLeft, extending, on
 
   return (
     <Card data-testid="status-card">
-      <CardHeader>
+      {/* The pill beside the title: the card stays short enough for the emergency action to fit a phone's first screen. */}
+      <CardHeader className="lws-card__header--row">
         <CardTitle>Your Status</CardTitle>
-      </CardHeader>
-      <CardContent className="lws-status">
         <span className={`lws-pill lws-pill--${pill.tone}`} data-testid="status-pill" data-status={status}>
           {pill.text}
         </span>
+      </CardHeader>
+      <CardContent className="lws-status">
         <p className="lws-countdown">
           Next check-in required:{' '}
           <time className="lws-countdown__value" dateTime={deadline.toISOString()} data-testid="countdown" role="timer" aria-live="off">
