@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
-import { createAccount, nextMobile, superadminOf, type Account } from './support/accounts';
+import { createAccount, nextMobile, signIn, superadminOf, type Account } from './support/accounts';
 
 interface Creator {
   id: number;
@@ -73,6 +73,34 @@ describe('admins created by admins', () => {
     const made = await createAccount(t, monitorN.agent, 'admin', 'amade');
     expect(await monitorsOf(north)).toEqual([{ userId: monitorN.id, deputyUserId: deputyN.id }, { userId: made.id }]);
     expect(await monitorsOf(south)).toEqual([{ userId: monitorS.id, deputyUserId: monitorN.id }]);
+  });
+
+  it("the superadmin's new administrator monitors the teams chosen, after their present monitors, and sees those teams' workers", async () => {
+    const worker = await createAccount(t, monitorS.agent, 'worker', 'wsouth');
+    const body = { ...newAdmin('achosen'), monitorTeamIds: [south, north] };
+    const { body: created } = await superadmin.agent.post('/api/users').set(XHR).send(body).expect(201);
+    expect(await monitorsOf(north)).toEqual(expect.arrayContaining([{ userId: created.user.id }]));
+    expect((await monitorsOf(south)).at(-1)).toEqual({ userId: created.user.id });
+    expect((await monitorsOf(south))[0]).toEqual({ userId: monitorS.id, deputyUserId: monitorN.id });
+    const agent = await signIn(t, body.username, body.password);
+    expect(((await agent.get('/api/worker-accounts').expect(200)).body as Row[]).map((r) => r.id)).toContain(worker.id);
+  });
+
+  it('refuses teams for a new administrator that do not exist, for a worker, or from an admin, naming the field, and writes nothing', async () => {
+    const missing = newAdmin('amissing');
+    const res = await superadmin.agent.post('/api/users').set(XHR).send({ ...missing, monitorTeamIds: [north, 999999] }).expect(400);
+    expect(res.body).toEqual({ message: expect.any(String), field: 'monitorTeamIds.1' });
+    expect((await db.query('select count(*)::int as n from identity.users where username = $1', [missing.username])).rows[0].n).toBe(0);
+    expect((await monitorsOf(north)).some((m) => m.userId === undefined)).toBe(false);
+
+    const worker = { ...newAdmin('wteams'), role: 'worker', monitorTeamIds: [north] };
+    expect((await superadmin.agent.post('/api/users').set(XHR).send(worker).expect(400)).body).toEqual({ message: 'Only administrators monitor teams', field: 'monitorTeamIds' });
+    expect((await monitorN.agent.post('/api/users').set(XHR).send({ ...newAdmin('awide'), monitorTeamIds: [south] }).expect(400)).body).toEqual({
+      message: 'An administrator you create monitors the teams you monitor',
+      field: 'monitorTeamIds',
+    });
+    expect((await superadmin.agent.post('/api/users').set(XHR).send({ ...newAdmin('abad'), monitorTeamIds: 'north' }).expect(400)).body.field).toBe('monitorTeamIds');
+    expect((await db.query("select count(*)::int as n from identity.users where username ~ '^(wteams|awide|abad)'")).rows[0].n).toBe(0);
   });
 
   it('the superadmin sees who created each account, admins created by an admin as such; nobody else does', async () => {

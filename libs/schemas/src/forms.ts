@@ -35,6 +35,8 @@ export type CreatableRole = (typeof CREATABLE_ROLES)[number];
  * POST /api/users (spec section 5, "User creation"). A blank PIN asks identity to generate one,
  * shown once; blank medical information is left out.
  */
+const teamIdNumber = z.number({ invalid_type_error: 'Invalid team ID' }).int('Invalid team ID').min(1, 'Invalid team ID').max(2147483647, 'Invalid team ID');
+
 export const createUserSchema = z
   .object({
     username: z
@@ -61,7 +63,13 @@ export const createUserSchema = z
     ),
     pinCode: z.preprocess(blankAsAbsent, z.string({ invalid_type_error: PIN_FORMAT }).regex(/^\d{4}$/, PIN_FORMAT).optional()),
     /** A worker's team; without it the oldest team (an upgraded deployment's "Default"). */
-    teamId: z.number({ invalid_type_error: 'Invalid team ID' }).int('Invalid team ID').min(1, 'Invalid team ID').max(2147483647, 'Invalid team ID').optional(),
+    teamId: teamIdNumber.optional(),
+    /**
+     * The superadmin's new administrator: the teams they will monitor, each after its present
+     * monitors. None: only the one team there is, when there is one (an admin's new administrator
+     * monitors that admin's teams).
+     */
+    monitorTeamIds: z.array(teamIdNumber, { invalid_type_error: 'Teams must be a list of team IDs' }).max(100, 'At most 100 teams').optional(),
   })
   .strict();
 export type CreateUserForm = z.input<typeof createUserSchema>;

@@ -5,11 +5,12 @@ import { renderScreen, resetScreen, supportDialogs, writes, type FakeRoutes } fr
 import { CreateUserCard } from './CreateUserCard';
 
 const ADMIN = { id: 2, username: 'admin', name: 'Ada Min', role: 'admin' };
+const SUPERADMIN = { id: 1, username: 'superadmin', name: 'Sue Per', role: 'superadmin' };
 
 beforeAll(supportDialogs);
 
-async function renderCard(routes: FakeRoutes = {}) {
-  const rendered = renderScreen(<CreateUserCard />, { signedInAs: ADMIN, routes });
+async function renderCard(routes: FakeRoutes = {}, signedInAs: typeof ADMIN = ADMIN) {
+  const rendered = renderScreen(<CreateUserCard />, { signedInAs, routes });
   const form = await screen.findByTestId('create-user-form');
   return { ...rendered, form: within(form) };
 }
@@ -59,6 +60,32 @@ describe('CreateUserCard (spec section 5; issue 14: react-hook-form with the gat
     expect(screen.getByText('Bo Field (bo.field) has been created successfully.')).toBeTruthy();
     expect((form.getByLabelText('Username') as HTMLInputElement).value).toBe('');
     expect((form.getByLabelText('Phone Number') as HTMLInputElement).value).toBe('+44');
+  });
+
+  it("offers the superadmin the teams a new administrator will monitor, and sends those ticked; a worker's form has none", async () => {
+    const { form, user, sent } = await renderCard(
+      {
+        'GET /api/teams': { status: 200, body: [{ id: 3, name: 'North' }, { id: 5, name: 'South' }, { id: 8, name: 'West' }] },
+        'POST /api/users': { status: 201, body: { user: { id: 9, name: 'Ann Lone', username: 'ann' } } },
+      },
+      SUPERADMIN,
+    );
+    expect(form.queryByTestId('create-monitorTeamIds')).toBeNull();
+    await user.type(form.getByLabelText('Username'), 'ann');
+    await user.type(form.getByLabelText('Password'), 'secret1');
+    await user.type(form.getByLabelText('Full Name'), 'Ann Lone');
+    await user.type(form.getByLabelText('Phone Number'), '7911123456');
+    await user.selectOptions(form.getByLabelText('User Role'), 'admin');
+    const teams = within(form.getByRole('group', { name: 'Teams they will monitor' }));
+    expect(await teams.findByText('With no team ticked they monitor none, and see no worker, until a team names them.')).toBeTruthy();
+    await user.click(teams.getByLabelText('North'));
+    await user.click(teams.getByLabelText('West'));
+    await user.click(form.getByRole('button', { name: 'Create User' }));
+    await waitFor(() =>
+      expect(writes(sent)).toEqual([
+        { method: 'POST', path: '/api/users', body: { username: 'ann', password: 'secret1', name: 'Ann Lone', phone: '+447911123456', role: 'admin', monitorTeamIds: [3, 8] } },
+      ]),
+    );
   });
 
   it('puts the server\'s refusal under the field it names', async () => {

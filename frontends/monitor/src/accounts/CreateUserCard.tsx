@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import {
@@ -9,6 +9,7 @@ import {
   CardContent,
   CardHeader,
   CardTitle,
+  Checkbox,
   FieldError,
   Input,
   Label,
@@ -21,6 +22,7 @@ import {
   useToast,
 } from '@lws/fe-ui';
 import { createUserSchema, type CreatableRole, type CreateUserRequest } from '@lws/schemas';
+import { fetchTeamNames } from './accounts-api';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
 
 /** The form's fields, as typed; the gateway's schema turns them into the request. */
@@ -33,10 +35,12 @@ export interface CreateUserInput {
   medicalInfo: string;
   /** Blank asks the server to generate one, shown once. */
   pinCode: string;
+  /** The superadmin's new administrator: the teams they will monitor. */
+  monitorTeamIds: number[];
 }
 type CreateUserField = keyof CreateUserInput;
 
-const EMPTY: CreateUserInput = { username: '', password: '', name: '', phone: '+44', role: 'worker', medicalInfo: '', pinCode: '' };
+const EMPTY: CreateUserInput = { username: '', password: '', name: '', phone: '+44', role: 'worker', medicalInfo: '', pinCode: '', monitorTeamIds: [] };
 // The request's schema checks the form: the words under a field are the gateway's own.
 const resolver = zodResolver(createUserSchema) as unknown as Resolver<CreateUserInput, unknown, CreateUserRequest>;
 
@@ -71,6 +75,9 @@ export function CreateUserCard() {
   const form = useForm<CreateUserInput, unknown, CreateUserRequest>({ resolver, defaultValues: EMPTY, mode: 'onSubmit', reValidateMode: 'onChange' });
   const { errors, isSubmitting: creating } = form.formState;
   const role = form.watch('role');
+  // The superadmin chooses the teams a new administrator monitors; an admin's monitors theirs.
+  const choosesTeams = role === 'admin' && user?.role === 'superadmin';
+  const teams = useQuery({ queryKey: ['teams', 'names'], queryFn: fetchTeamNames, enabled: user?.role === 'superadmin' });
   const [revealPin, setRevealPin] = useState(false);
   const [secret, setSecret] = useState<OneTimeSecret | null>(null);
   const baseId = useId();
@@ -90,7 +97,8 @@ export function CreateUserCard() {
     </FieldError>
   );
 
-  const onSubmit = form.handleSubmit(async (request) => {
+  const onSubmit = form.handleSubmit(async ({ monitorTeamIds, ...rest }) => {
+    const request = { ...rest, ...(choosesTeams && monitorTeamIds?.length ? { monitorTeamIds } : {}) };
     try {
       const created = createdUser(await api.post('/api/users', request));
       if (!created) throw new Error('Invalid server response format');
@@ -103,7 +111,9 @@ export function CreateUserCard() {
       void client.invalidateQueries({ queryKey: ['accounts'] });
     } catch (e) {
       const field = failureField(e);
-      if (field && field in EMPTY) form.setError(field as CreateUserField, { message: creationFailureText(e) }, { shouldFocus: true });
+      // "monitorTeamIds.2": the team list as a whole.
+      const named = field?.split('.')[0];
+      if (named && named in EMPTY) form.setError(named as CreateUserField, { message: creationFailureText(e) }, { shouldFocus: true });
       toast({ title: 'Error Creating User', message: creationFailureText(e), type: 'error' });
     }
   });
@@ -170,6 +180,36 @@ export function CreateUserCard() {
               ) : null}
               {error('role')}
             </div>
+            {choosesTeams ? (
+              <fieldset className="lws-fieldset" aria-describedby={`${baseId}-teams-hint`} data-testid="create-monitorTeamIds">
+                <legend>Teams they will monitor</legend>
+                <Controller
+                  control={form.control}
+                  name="monitorTeamIds"
+                  render={({ field }) => (
+                    <>
+                      {(teams.data ?? []).map((team) => (
+                        <Checkbox
+                          key={team.id}
+                          label={team.name}
+                          checked={field.value.includes(team.id)}
+                          onChange={(e) => field.onChange(e.target.checked ? [...field.value, team.id] : field.value.filter((id) => id !== team.id))}
+                          data-testid={`create-team-${team.id}`}
+                        />
+                      ))}
+                    </>
+                  )}
+                />
+                <p id={`${baseId}-teams-hint`} className="lws-field-hint">
+                  {teams.isError
+                    ? 'The teams could not be loaded: add them to a team in the Teams tab once created.'
+                    : (teams.data?.length ?? 0) > 1
+                      ? 'With no team ticked they monitor none, and see no worker, until a team names them.'
+                      : 'With no team ticked they monitor the one team there is.'}
+                </p>
+                {error('monitorTeamIds')}
+              </fieldset>
+            ) : null}
             <div className="lws-field">
               <Label htmlFor={id('pinCode')}>PIN (optional)</Label>
               <Controller

@@ -19,12 +19,13 @@ export class UsersController {
   @Post()
   @Roles('admin', 'superadmin')
   async create(@Body() body: unknown, @Req() req: AuthedRequest) {
-    const { pinCode, ...input } = parseInput(createUserSchema, body);
+    const { pinCode, monitorTeamIds, ...input } = parseInput(createUserSchema, body);
     const actorRole = req.session!.role === 'superadmin' ? 'superadmin' : 'admin';
     const teamId = await this.newWorkersTeam(actorOf(req), input.role, input.teamId);
     const { user, generatedPin } = await this.rpc.send('identity.user.create.v1', {
       ...input,
       ...(teamId !== undefined ? { teamId } : {}),
+      ...(monitorTeamIds?.length ? { monitorTeams: { teamIds: monitorTeamIds } } : {}),
       ...(input.medicalInfo ? { medicalInfo: input.medicalInfo } : {}),
       ...(pinCode ? { pin: pinCode } : {}),
       actorRole,

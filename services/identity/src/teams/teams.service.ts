@@ -241,6 +241,19 @@ export class TeamsService {
   }
 
   /**
+   * The superadmin's new administrator joins the monitors of the teams chosen, after the present
+   * ones, in id order (the order every multi-team change locks them in). 400 naming
+   * `monitorTeamIds.N` for a team that does not exist: nothing is written then.
+   */
+  async addMonitorTo(tx: Tx, emit: Emit, teamIds: readonly number[], adminId: number, actorId: number): Promise<void> {
+    const unique = [...new Set(teamIds)].sort((a, b) => a - b);
+    const found = new Set((await tx.select({ id: teams.id }).from(teams).where(inArray(teams.id, unique))).map((r) => r.id));
+    const missing = teamIds.findIndex((id) => !found.has(id));
+    if (missing >= 0) throw new RpcError(400, TEAM_NOT_FOUND, { field: `monitorTeamIds.${missing}` });
+    for (const id of unique) await this.appendMonitors(tx, emit, id, [adminId], actorId);
+  }
+
+  /**
    * A new location joins these teams after their present locations (an admin's new location joins
    * the teams they look after); a team already listing it is left as it is. Teams are locked in id
    * order, as every multi-team change here takes them.

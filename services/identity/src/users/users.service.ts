@@ -43,6 +43,11 @@ export class UsersService {
       throw new RpcError(400, 'An admin creating an administrator must be named (actorId)', { field: 'actorId' });
     }
     if (role === 'admin' && req.teamId !== undefined) throw new RpcError(400, 'Only workers belong to a team', { field: 'teamId' });
+    const monitorTeamIds = req.monitorTeams?.teamIds ?? [];
+    if (monitorTeamIds.length > 0 && role !== 'admin') throw new RpcError(400, 'Only administrators monitor teams', { field: 'monitorTeamIds' });
+    if (monitorTeamIds.length > 0 && req.actorRole !== 'superadmin') {
+      throw new RpcError(400, 'An administrator you create monitors the teams you monitor', { field: 'monitorTeamIds' });
+    }
     const passwordHash = await this.hasher.hash(req.password);
     // The creator's PIN, or a random free one returned once (see PinAssigner).
     const { result: row, generatedPin } = await this.pins.assign(req.pin, (pinHash) =>
@@ -72,7 +77,8 @@ export class UsersService {
         // After the username, so a taken username answers as it always has; the insert is undone.
         if (phoneTaken) throw new RpcError(400, PHONE_TAKEN, { field: 'phone' });
         if (role === 'admin' && req.actorRole === 'admin') await this.teams.shareMonitoring(tx, emit, req.actorId!, inserted.id);
-        if (role === 'admin') await this.teams.adoptNewAdmin(tx, emit, inserted.id, req.actorId ?? inserted.id);
+        if (monitorTeamIds.length > 0) await this.teams.addMonitorTo(tx, emit, monitorTeamIds, inserted.id, req.actorId ?? inserted.id);
+        else if (role === 'admin') await this.teams.adoptNewAdmin(tx, emit, inserted.id, req.actorId ?? inserted.id);
         const created = await writePinHash(tx, inserted.id, pinHash);
         await emit('identity.user.created.v1', userCreatedEvent(created));
         // A worker starts on their team's default interval: the other services hear it unless it is the one they assume.
