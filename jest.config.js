@@ -12,9 +12,11 @@ module.exports = {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
   },
   moduleNameMapper: {
-    '^@lws/(contracts|messaging|platform|testing|rules|schemas|telemetry)$': '<rootDir>/libs/$1/src',
+    '^@lws/(contracts|messaging|platform|testing|rules|schemas|telemetry|i18n)$': '<rootDir>/libs/$1/src',
     '^@lws/(gateway|identity|locations|shifts|escalation|notifications|audit)$': '<rootDir>/services/$1/src',
     '^@lws/stack$': '<rootDir>/tools/stack/src',
+    // The bundler lists the translation files at build time; under Jest they are read from disk.
+    '^\\./locale-files$': '<rootDir>/frontends/ui/src/i18n/locale-files.node.ts',
   },
   setupFiles: ['<rootDir>/libs/testing/src/jest-setup.ts'],
   testTimeout: 60000,

@@ -8,7 +8,8 @@
 //   node_modules/          `npm ci --omit=dev --omit=optional --workspace services/<service>`:
 //                          that service's production dependencies and those of the libraries it
 //                          uses, nothing a frontend, a test or a build needs
-//   libs/<lib>/            package.json and dist/ of each library the service depends on
+//   libs/<lib>/            package.json and dist/ of each library the service depends on, and
+//                          the translations' files (libs/i18n/locales)
 //   services/<service>/    package.json, dist/ and (with a database) drizzle/ migrations
 //   frontends/<fe>/dist/   the gateway only: the built shell and remotes it serves
 //   main.js, health.js     the image's command and health check
@@ -136,8 +137,11 @@ export function assembleImage(service, out, { quiet = false } = {}) {
     const dist = join(root, dir, 'dist');
     if (!existsSync(dist)) throw new Error(`${dir}/dist is missing: run npm run build first`);
     cpSync(dist, join(out, dir, 'dist'), { recursive: true, filter: skipBuildLeftovers });
-    const migrations = join(root, dir, 'drizzle');
-    if (existsSync(migrations)) cpSync(migrations, join(out, dir, 'drizzle'), { recursive: true });
+    // A service's migrations, the translations' files (libs/i18n).
+    for (const data of ['drizzle', 'locales']) {
+      const from = join(root, dir, data);
+      if (existsSync(from)) cpSync(from, join(out, dir, data), { recursive: true });
+    }
   }
   // Folders left empty by the workspaces the service does not use.
   for (const parent of ['libs', 'services', 'frontends', 'tools']) {

@@ -84,6 +84,7 @@ describe('credentials (PINs and passwords)', () => {
         name: expect.any(String),
         role: 'worker',
         phone: expect.any(String),
+        language: 'en',
         pinSet: true,
         passwordIsTemporary: false,
         duressPinSet: false,

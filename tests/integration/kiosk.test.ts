@@ -184,7 +184,7 @@ describe('kiosks', () => {
       const w = await createUser();
       const { device, kiosk } = await enrolledDevice('Login desk', 'Depot');
       const res = await pinLogin(device, { userId: w.id }, w.pin).expect(200);
-      expect(res.body).toEqual({ id: w.id, username: w.username, name: expect.any(String), role: 'worker', phone: expect.any(String), kiosk: { location: 'Depot' } });
+      expect(res.body).toEqual({ id: w.id, username: w.username, name: expect.any(String), role: 'worker', phone: expect.any(String), language: 'en', kiosk: { location: 'Depot' } });
       const session = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('lws_sid='))!;
       expect(session).toMatch(/HttpOnly/);
       expect(session).not.toMatch(/Max-Age|Expires/);

@@ -35,7 +35,7 @@ describe('login end to end through the bus (real PostgreSQL, NATS, Redis)', () =
 
   it('logs the superadmin in with an httpOnly SameSite=Lax session cookie and no secret in the body', async () => {
     const res = await login(t.superadmin.username.toUpperCase(), t.superadmin.password).expect(200);
-    expect(res.body).toEqual({ id: expect.any(Number), username: 'superadmin', name: 'Super Admin', role: 'superadmin' });
+    expect(res.body).toEqual({ id: expect.any(Number), username: 'superadmin', name: 'Super Admin', role: 'superadmin', language: 'en' });
     const cookie = res.headers['set-cookie'][0] as string;
     expect(cookie).toMatch(/^lws_sid=[A-Za-z0-9_-]{43};/);
     expect(cookie).toMatch(/HttpOnly/);

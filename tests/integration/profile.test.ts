@@ -47,7 +47,7 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         .set(XHR)
         .send({ name: '  Pat Carer ', phone: '07911 123456' })
         .expect(200);
-      expect(res.body).toEqual({ id: worker.id, username: worker.username, name: 'Pat Carer', role: 'worker', phone: '+447911123456' });
+      expect(res.body).toEqual({ id: worker.id, username: worker.username, name: 'Pat Carer', role: 'worker', phone: '+447911123456', language: 'en' });
 
       await worker.agent.patch(`/api/users/${worker.id}`).set(XHR).send({ name: 'Pat Carer', phone: '447911123457' }).expect(200);
       const updates = await eventually(() => {
@@ -55,9 +55,31 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         return e.length >= 2 && e;
       }, EVENT_WAIT_MS);
       expect(updates).toEqual([
-        { userId: worker.id, name: 'Pat Carer', role: 'worker', phone: '+447911123456', version: expect.any(Number), teamId: expect.any(Number) },
-        { userId: worker.id, name: 'Pat Carer', role: 'worker', phone: '+447911123457', version: updates[0].version! + 1, teamId: updates[0].teamId },
+        { userId: worker.id, name: 'Pat Carer', role: 'worker', phone: '+447911123456', version: expect.any(Number), teamId: expect.any(Number), language: 'en' },
+        { userId: worker.id, name: 'Pat Carer', role: 'worker', phone: '+447911123457', version: updates[0].version! + 1, teamId: updates[0].teamId, language: 'en' },
       ]);
+    });
+
+    it("sets the user's language, which they then sign in with and other services hear; one LWS does not speak is refused naming the field", async () => {
+      const res = await worker.agent.patch(`/api/users/${worker.id}`).set(XHR).send({ language: 'cy' }).expect(200);
+      expect(res.body.language).toBe('cy');
+      expect((await worker.agent.get('/api/auth/me').expect(200)).body.language).toBe('cy');
+      await eventually(() => events.of('identity.user.updated.v1').some((d) => d.userId === worker.id && d.language === 'cy'), EVENT_WAIT_MS);
+      // An admin sets it for their worker too.
+      await admin.agent.patch(`/api/users/${worker.id}`).set(XHR).send({ language: 'en' }).expect(200);
+      expect((await relationsOf(worker)).language).toBe('en');
+
+      for (const language of ['fr', 'CY', 7]) {
+        const refused = await worker.agent.patch(`/api/users/${worker.id}`).set(XHR).send({ language }).expect(400);
+        expect(refused.body).toMatchObject({ field: 'language', message: expect.stringMatching(/^Language must be one LWS speaks/) });
+      }
+      expect((await relationsOf(worker)).language).toBe('en');
+
+      // Created in Welsh: the account speaks it from its first sign-in.
+      const username = `cy${Math.random().toString(36).slice(2, 8)}`;
+      await admin.agent.post('/api/users').set(XHR).send({ username, password: 'Secret1pass', name: 'Siân Gofal', phone: '+447911123777', role: 'worker', language: 'cy' }).expect(201);
+      const login = await request(t.url).post('/api/auth/login').set(XHR).send({ username, password: 'Secret1pass' }).expect(200);
+      expect(login.body.language).toBe('cy');
     });
 
     it.each([
@@ -263,6 +285,7 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         name: 'Pat Carer',
         role: 'worker',
         phone: expect.stringMatching(/^\+44\d{10}$/),
+        language: 'en',
         pinSet: expect.any(Boolean),
         settings: { userId: worker.id, primaryContact: '+447911111222', secondaryContact: null, checkInInterval: 120 },
         // The interval that applies: the worker's own here.
@@ -296,6 +319,7 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         name: 'Pat Carer',
         role: 'worker',
         phone: expect.any(String),
+        language: 'en',
         emergencyContacts: [{ id: expect.any(Number), name: 'Jo Relative', phone: '+447911222333', relation: 'Sister' }],
         onShift: false,
         location: 'Off Shift',

@@ -17,7 +17,7 @@ describe('POST /api/users', () => {
   it('creates a worker who can then log in, normalising username and phone', async () => {
     const res = await admin.post('/api/users').set(XHR).send(worker).expect(201);
     // A worker given no team joins the one team of a new deployment, "Default".
-    expect(res.body.user).toEqual({ id: expect.any(Number), username: 'carer.one', name: 'Carer One', role: 'worker', phone: '+447911123001', teamId: expect.any(Number) });
+    expect(res.body.user).toEqual({ id: expect.any(Number), username: 'carer.one', name: 'Carer One', role: 'worker', phone: '+447911123001', teamId: expect.any(Number), language: 'en' });
     const login = await request(t.url).post('/api/auth/login').set(XHR).send({ username: 'carer.one', password: 'secret1' }).expect(200);
     expect(login.body.role).toBe('worker');
   });

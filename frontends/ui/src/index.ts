@@ -10,6 +10,8 @@ export { ROLES, isRole, parseUser, roleHome, roleLabel } from './auth/user';
 export { dropHint, hasHint, KIOSK_HINT, SIGNED_IN_HINT } from './auth/hints';
 export type { Role, User } from './auth/user';
 
+export { currentLocale, deviceLanguage, i18n, isLanguage, LANGUAGES, languageName, msg, setLanguage, SOURCE_LANGUAGE, useLanguage, useT } from './i18n/i18n';
+
 export { ToastProvider, useToast, TOAST_LIFETIME_MS } from './toast/ToastContext';
 export type { Toast, ToastInput, ToastType, ToastContextValue } from './toast/ToastContext';
 export { ToastStack } from './toast/ToastStack';
@@ -25,6 +27,7 @@ export { Button } from './components/Button';
 export type { ButtonProps, ButtonSize, ButtonVariant } from './components/Button';
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/Card';
 export { Checkbox, Switch } from './components/Checkbox';
+export { LanguageSwitch } from './components/LanguageSwitch';
 export { ConfirmDialog } from './components/ConfirmDialog';
 export type { ConfirmDialogProps } from './components/ConfirmDialog';
 export type { CheckboxProps, SwitchProps } from './components/Checkbox';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { Alert, ApiError, Button, api, failureField, failureMessage, formatTime, serverNow, useToast, type User } from '@lws/fe-ui';
+import { Alert, ApiError, Button, api, failureField, failureMessage, formatTime, msg, serverNow, useT, useToast, type User } from '@lws/fe-ui';
 import { checkInId, parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
 import { DEFAULT_LOCATION } from '@lws/rules';
 import { CheckInAlertDialog, type AlertOutcome } from './alert/CheckInAlertDialog';
@@ -18,15 +18,16 @@ import { INCORRECT_PIN_TEXT, PinVerificationDialog, type PinPurpose } from './pi
 import { ShiftStatusCard, type ShiftBusy } from './shift/ShiftStatusCard';
 import { extensionsOf, useWorkerShift } from './shift/useWorkerShift';
 import { useIntervalNotice } from './shift/interval-notice';
+import type { Translate } from './shift/interval-text';
 import { StatusCard } from './status/StatusCard';
 
 /** Spec section 9: the worker's record is fetched again 300 ms after a shift change; the busy flag clears 300 ms after. */
 export const SHIFT_SETTLE_MS = 300;
 
 /** Spec section 8: 'Server returned {status}: {body}', or the fallback when no server answered. */
-function shiftFailureText(error: unknown, verb: 'starting' | 'ending'): string {
-  if (error instanceof ApiError) return `Server returned ${error.status}: ${error.bodyText || error.statusText}`;
-  return `There was a problem ${verb} your shift. Please try again.`;
+function shiftFailureText(error: unknown, verb: 'starting' | 'ending', t: Translate): string {
+  if (error instanceof ApiError) return t('Server returned {{status}}: {{body}}', { status: error.status, body: error.bodyText || error.statusText });
+  return verb === 'starting' ? t('There was a problem starting your shift. Please try again.') : t('There was a problem ending your shift. Please try again.');
 }
 
 /** The server refused the PIN itself (rather than being locked, or failing). */
@@ -40,8 +41,8 @@ function isLockedOut(error: unknown): boolean {
 
 /** Spec section 8: the alert dialog's failure text is the shorter one. */
 const EMERGENCY_FAILED_TEXT = {
-  card: 'Please try again or use alternative means to get help immediately.',
-  dialog: 'Please try again or use alternative means to get help.',
+  card: msg('Please try again or use alternative means to get help immediately.'),
+  dialog: msg('Please try again or use alternative means to get help.'),
 } as const;
 
 function idempotencyKey(): string {
@@ -72,6 +73,7 @@ function parseCheckIn(body: unknown, previous: ShiftState, location: string): Sh
  */
 export function WorkerHome({ user }: { user: User }) {
   const { toast } = useToast();
+  const t = useT();
   const [busy, setBusy] = useState<ShiftBusy>(null);
   const [pinFor, setPinFor] = useState<PinPurpose | null>(null);
   const [pinError, setPinError] = useState<string | null>(null);
@@ -104,9 +106,9 @@ export function WorkerHome({ user }: { user: User }) {
   // A monitor closed the emergency the screen was showing.
   useEffect(() => {
     if (!emergencyClosed) return;
-    toast({ title: 'Emergency closed', message: 'A monitor has closed your emergency. Stay safe!' });
+    toast({ title: t('Emergency closed'), message: t('A monitor has closed your emergency. Stay safe!') });
     dismissClosed();
-  }, [emergencyClosed, dismissClosed, toast]);
+  }, [emergencyClosed, dismissClosed, toast, t]);
 
   // The emergency reset ends with the deadline it set: a normal check-in or the end of the shift.
   useEffect(() => {
@@ -119,10 +121,10 @@ export function WorkerHome({ user }: { user: User }) {
   const keptOutcome = kept.outcome;
   useEffect(() => {
     if (keptOutcome?.kind !== 'sent') return;
-    toast({ title: 'Check-in sent', message: `Your check-in at ${formatTime(keptOutcome.madeAt)} has reached LWS. Stay safe!` });
+    toast({ title: t('Check-in sent'), message: t('Your check-in at {{time}} has reached LWS. Stay safe!', { time: formatTime(keptOutcome.madeAt) }) });
     keptCheckIns.dismiss();
     void reload();
-  }, [keptOutcome, reload, toast]);
+  }, [keptOutcome, reload, toast, t]);
 
   useEffect(() => {
     const pending = timers.current;
@@ -146,15 +148,18 @@ export function WorkerHome({ user }: { user: User }) {
     setPinError(null);
   };
 
-  /** The inline text for a PIN the server refused (with its toast), or null when the call failed otherwise. */
+  /**
+   * The inline text for a PIN the server refused (with its toast), or null when the call failed
+   * otherwise. The text is the English (or the server's): the dialogs show it through t().
+   */
   const pinRefusal = (error: unknown): string | null => {
     if (isWrongPin(error)) {
-      toast({ title: 'Incorrect PIN', message: 'The PIN you entered is incorrect. Please try again.', type: 'error' });
+      toast({ title: t('Incorrect PIN'), message: t('The PIN you entered is incorrect. Please try again.'), type: 'error' });
       return INCORRECT_PIN_TEXT;
     }
     if (isLockedOut(error)) {
-      const message = error instanceof ApiError ? (error.serverMessage ?? 'Too many incorrect PINs. Please wait and try again.') : '';
-      toast({ title: 'Incorrect PIN', message, type: 'error' });
+      const message = error instanceof ApiError ? (error.serverMessage ?? msg('Too many incorrect PINs. Please wait and try again.')) : '';
+      toast({ title: t('Incorrect PIN'), message: message ? t(message) : message, type: 'error' });
       return message;
     }
     return null;
@@ -170,18 +175,18 @@ export function WorkerHome({ user }: { user: User }) {
   const startShift = async (location: string, note: string) => {
     if (!shift || busy) return;
     if (!location) {
-      toast({ title: 'Location Required', message: 'Please select your current location to continue.', type: 'error' });
+      toast({ title: t('Location Required'), message: t('Please select your current location to continue.'), type: 'error' });
       return;
     }
     setBusy('starting');
     set({ onShift: true, location, shiftStartTime: serverNow().toISOString(), latestCheckIn: null, nextCheckInTime: null });
     try {
       set(parseShiftState(await api.post(`/api/users/${user.id}/start-shift`, note ? { location, note } : { location })));
-      toast({ title: 'Shift Started', message: 'Your shift has been started successfully. Remember to check in regularly.' });
+      toast({ title: t('Shift Started'), message: t('Your shift has been started successfully. Remember to check in regularly.') });
     } catch (e) {
       console.error('Starting the shift failed', e);
       set(shift);
-      toast({ title: 'Failed to Start Shift', message: shiftFailureText(e, 'starting'), type: 'error' });
+      toast({ title: t('Failed to Start Shift'), message: shiftFailureText(e, 'starting', t), type: 'error' });
     }
     later(() => void reload());
     later(() => setBusy(null));
@@ -194,12 +199,12 @@ export function WorkerHome({ user }: { user: User }) {
       set(parseShiftState(await api.post(`/api/users/${user.id}/end-shift`, { pin })));
       setResetDeadline(null);
       closePin();
-      toast({ title: 'Shift Ended', message: 'Your shift has been ended successfully. Stay safe!' });
+      toast({ title: t('Shift Ended'), message: t('Your shift has been ended successfully. Stay safe!') });
     } catch (e) {
       console.error('Ending the shift failed', e);
       if (!refusedPin(e)) {
         closePin();
-        toast({ title: 'Failed to End Shift', message: shiftFailureText(e, 'ending'), type: 'error' });
+        toast({ title: t('Failed to End Shift'), message: shiftFailureText(e, 'ending', t), type: 'error' });
       }
     } finally {
       setPinBusy(false);
@@ -212,7 +217,7 @@ export function WorkerHome({ user }: { user: User }) {
   const submitCheckIn = async (pin: string): Promise<AlertOutcome> => {
     if (!shift) return { status: 'failed' };
     if (!(user.id > 0)) {
-      toast({ title: 'Check-in failed', message: 'Invalid user ID for check-in', type: 'error' });
+      toast({ title: t('Check-in failed'), message: t('Invalid user ID for check-in'), type: 'error' });
       return { status: 'failed' };
     }
     const location = shift.location ?? DEFAULT_LOCATION;
@@ -230,7 +235,7 @@ export function WorkerHome({ user }: { user: User }) {
       keptCheckIns.supersede();
       set(parseCheckIn(body, shift, location));
       setResetDeadline(null);
-      toast({ title: 'Check-in successful', message: 'Your status has been updated. Stay safe!' });
+      toast({ title: t('Check-in successful'), message: t('Your status has been updated. Stay safe!') });
       later(() => void reload());
       return { status: 'done' };
     } catch (e) {
@@ -242,7 +247,7 @@ export function WorkerHome({ user }: { user: User }) {
         keptCheckIns.keep({ userId: user.id, location, pin, key, madeAt, ...(where ? { position: where } : {}) });
         return { status: 'done' };
       }
-      toast({ title: 'Check-in failed', message: 'There was a problem checking in. Please try again.', type: 'error' });
+      toast({ title: t('Check-in failed'), message: t('There was a problem checking in. Please try again.'), type: 'error' });
       void reload();
       return { status: 'failed' };
     } finally {
@@ -269,8 +274,8 @@ export function WorkerHome({ user }: { user: User }) {
     try {
       const body = await api.post<{ user?: unknown } | undefined>('/api/emergency-call', { userId: user.id, emergency: true });
       toast({
-        title: 'Emergency assistance requested',
-        message: 'Your emergency contacts are being notified. Stay where you are if possible and wait for help to arrive.',
+        title: t('Emergency assistance requested'),
+        message: t('Your emergency contacts are being notified. Stay where you are if possible and wait for help to arrive.'),
         type: 'warning',
       });
       void own.reload();
@@ -281,7 +286,7 @@ export function WorkerHome({ user }: { user: User }) {
       return true;
     } catch (e) {
       console.error('Requesting emergency assistance failed', e);
-      toast({ title: 'Failed to request emergency assistance', message: EMERGENCY_FAILED_TEXT[from], type: 'error' });
+      toast({ title: t('Failed to request emergency assistance'), message: t(EMERGENCY_FAILED_TEXT[from]), type: 'error' });
       return false;
     }
   };
@@ -299,7 +304,7 @@ export function WorkerHome({ user }: { user: User }) {
         if (isWrongPin(e)) return { status: 'refused', message: pinRefusal(e)! };
         if (!isLockedOut(e)) {
           console.error('Checking the PIN failed', e);
-          toast({ title: 'Failed to request emergency assistance', message: EMERGENCY_FAILED_TEXT.dialog, type: 'error' });
+          toast({ title: t('Failed to request emergency assistance'), message: t(EMERGENCY_FAILED_TEXT.dialog), type: 'error' });
           return { status: 'failed' };
         }
       }
@@ -327,10 +332,10 @@ export function WorkerHome({ user }: { user: User }) {
       set(next);
       setExtensionsLeft(extensionsOf(body));
       const due = next.nextCheckInTime ? formatTime(next.nextCheckInTime) : null;
-      toast({ title: 'Check-in extended', message: due ? `Your next check-in is now due at ${due}.` : 'Your next check-in has moved on 15 minutes.' });
+      toast({ title: t('Check-in extended'), message: due ? t('Your next check-in is now due at {{time}}.', { time: due }) : t('Your next check-in has moved on 15 minutes.') });
     } catch (e) {
       console.error('Extending the check-in failed', e);
-      toast({ title: 'Not extended', message: failureMessage(e, 'Your check-in could not be extended. Please try again.'), type: 'error' });
+      toast({ title: t('Not extended'), message: t(failureMessage(e, msg('Your check-in could not be extended. Please try again.'))), type: 'error' });
       void reload();
     } finally {
       setExtending(false);
@@ -346,7 +351,7 @@ export function WorkerHome({ user }: { user: User }) {
       const body = await api.post<{ emergency?: OwnEmergency | null }>(`/api/users/${user.id}/emergency/${current.id}/cancel`, { pin });
       if (body?.emergency) own.set(body.emergency);
       closePin();
-      toast({ title: "You said you're safe", message: 'Your monitors have been told. A monitor will confirm and close the emergency.' });
+      toast({ title: t("You said you're safe"), message: t('Your monitors have been told. A monitor will confirm and close the emergency.') });
     } catch (e) {
       console.error('Telling your monitors you are safe failed', e);
       if (e instanceof ApiError && e.status === 409) {
@@ -356,7 +361,7 @@ export function WorkerHome({ user }: { user: User }) {
       } else if (!refusedPin(e)) {
         closePin();
         void own.reload();
-        toast({ title: 'Not sent', message: "Your monitors could not be told you're safe. Please try again.", type: 'error' });
+        toast({ title: t('Not sent'), message: t("Your monitors could not be told you're safe. Please try again."), type: 'error' });
       }
     } finally {
       setPinBusy(false);
@@ -405,10 +410,10 @@ export function WorkerHome({ user }: { user: User }) {
         </>
       ) : (
         <>
-          <Alert variant="error" title="Status unavailable" data-testid="shift-error">
-            <p>Your shift could not be loaded. Check your connection and try again.</p>
+          <Alert variant="error" title={t('Status unavailable')} data-testid="shift-error">
+            <p>{t('Your shift could not be loaded. Check your connection and try again.')}</p>
             <Button size="sm" variant="outline" onClick={() => void reload()}>
-              Try again
+              {t('Try again')}
             </Button>
           </Alert>
           {emergencyCard}

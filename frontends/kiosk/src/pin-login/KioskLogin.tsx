@@ -20,6 +20,8 @@ import {
   useAuth,
   useDocumentTitle,
   useNavigate,
+  useT,
+  LanguageSwitch,
 } from '@lws/fe-ui';
 import { PinPad } from './PinPad';
 
@@ -64,18 +66,20 @@ export const ROSTER_SHOWN = 30;
 
 /** Step one: the worker finds their name (or types their username). */
 function WhoPicker({ workers, onPick }: { workers: RosterEntry[]; onPick(who: Who): void }) {
+  const t = useT();
   const [query, setQuery] = useState('');
   const [username, setUsername] = useState('');
   const q = query.trim().toLowerCase();
   const matches = q ? workers.filter((w) => w.label.toLowerCase().includes(q)) : workers;
   const shown = matches.slice(0, ROSTER_SHOWN);
+  const more = matches.length - shown.length;
   return (
     <div className="lws-kiosk__who" data-testid="kiosk-who">
       {workers.length > 0 ? (
         <>
-          <Label htmlFor="kiosk-search">Find your name</Label>
-          <Input id="kiosk-search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Search by name" autoComplete="off" data-testid="kiosk-search" />
-          <ul className="lws-kiosk__roster" aria-label="Workers" data-testid="kiosk-roster">
+          <Label htmlFor="kiosk-search">{t('Find your name')}</Label>
+          <Input id="kiosk-search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t('Search by name')} autoComplete="off" data-testid="kiosk-search" />
+          <ul className="lws-kiosk__roster" aria-label={t('Workers')} data-testid="kiosk-roster">
             {shown.map((w) => (
               <li key={w.id}>
                 <Button variant="outline" onClick={() => onPick({ userId: w.id, label: w.label })} data-testid="kiosk-name">
@@ -84,8 +88,8 @@ function WhoPicker({ workers, onPick }: { workers: RosterEntry[]; onPick(who: Wh
               </li>
             ))}
           </ul>
-          {matches.length === 0 ? <p className="lws-muted">No name matches. Try your username below.</p> : null}
-          {matches.length > shown.length ? <p className="lws-muted">{matches.length - shown.length} more: type more of your name.</p> : null}
+          {matches.length === 0 ? <p className="lws-muted">{t('No name matches. Try your username below.')}</p> : null}
+          {more > 0 ? <p className="lws-muted">{t('{{number}} more: type more of your name.', { number: more })}</p> : null}
         </>
       ) : null}
       <form
@@ -96,10 +100,10 @@ function WhoPicker({ workers, onPick }: { workers: RosterEntry[]; onPick(who: Wh
           if (u) onPick({ username: u, label: u });
         }}
       >
-        <Label htmlFor="kiosk-username">Or enter your username</Label>
+        <Label htmlFor="kiosk-username">{t('Or enter your username')}</Label>
         <Input id="kiosk-username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" autoCapitalize="none" data-testid="kiosk-username" />
         <Button type="submit" disabled={!username.trim()} data-testid="kiosk-username-next">
-          Next
+          {t('Next')}
         </Button>
       </form>
     </div>
@@ -107,14 +111,16 @@ function WhoPicker({ workers, onPick }: { workers: RosterEntry[]; onPick(who: Wh
 }
 
 function NotEnrolled() {
+  const t = useT();
   return (
-    <Alert variant="warning" title="This device is not an enrolled kiosk" data-testid="kiosk-not-enrolled">
+    <Alert variant="warning" title={t('This device is not an enrolled kiosk')} data-testid="kiosk-not-enrolled">
       <p>
-        PIN login works only on a kiosk an administrator has enrolled. An administrator must log in on this device, open the
-        Admin Dashboard, choose the Kiosks tab and enrol it.
+        {t(
+          'PIN login works only on a kiosk an administrator has enrolled. An administrator must log in on this device, open the Admin Dashboard, choose the Kiosks tab and enrol it.',
+        )}
       </p>
       <p>
-        <a href="/login">Log in with a username and password instead</a>
+        <a href="/login">{t('Log in with a username and password instead')}</a>
       </p>
     </Alert>
   );
@@ -123,7 +129,8 @@ function NotEnrolled() {
 export function KioskLogin() {
   const { user, loading, pinLogin } = useAuth();
   const navigate = useNavigate();
-  useDocumentTitle('Kiosk');
+  const t = useT();
+  useDocumentTitle(t('Kiosk'));
   const [pin, setPin] = useState('');
   const [phase, setPhase] = useState<Phase>('entering');
   const [error, setError] = useState<string | null>(null);
@@ -244,13 +251,13 @@ export function KioskLogin() {
     <main className="lws-kiosk" data-testid="remote-kiosk">
       <Card className="lws-kiosk__card">
         <CardHeader>
-          <h1 className="lws-card__title">Kiosk Login</h1>
+          <h1 className="lws-card__title">{t('Kiosk Login')}</h1>
           <CardDescription>
             {device.state === 'not-enrolled'
-              ? 'PIN login is not available on this device.'
+              ? t('PIN login is not available on this device.')
               : who
-                ? 'Enter your 4-digit PIN to log in.'
-                : 'Choose your name, then enter your PIN.'}
+                ? t('Enter your 4-digit PIN to log in.')
+                : t('Choose your name, then enter your PIN.')}
           </CardDescription>
           {device.state === 'enrolled' && device.label ? (
             <p className="lws-muted" data-testid="kiosk-label">
@@ -260,7 +267,7 @@ export function KioskLogin() {
         </CardHeader>
         <CardContent>
           {device.state === 'checking' ? (
-            <PageStatus text="Loading..." testId="kiosk-checking" />
+            <PageStatus text={t('Loading...')} testId="kiosk-checking" />
           ) : device.state === 'not-enrolled' ? (
             <NotEnrolled />
           ) : !who ? (
@@ -268,9 +275,9 @@ export function KioskLogin() {
           ) : (
             <>
               <p className="lws-kiosk__greeting" data-testid="kiosk-who-picked">
-                Hello, {who.label}{' '}
+                {t('Hello, {{name}}', { name: who.label })}{' '}
                 <Button variant="ghost" size="sm" onClick={notMe} disabled={busy} data-testid="kiosk-not-me">
-                  Not you?
+                  {t('Not you?')}
                 </Button>
               </p>
               <PinPad
@@ -285,13 +292,13 @@ export function KioskLogin() {
               <div aria-live="assertive">
                 {error ? (
                   <p className="lws-field-error" role="alert" data-testid="pin-error">
-                    {error}
+                    {t(error)}
                   </p>
                 ) : null}
-                {phase === 'checking' ? <p className="lws-page__subtitle">Checking PIN...</p> : null}
+                {phase === 'checking' ? <p className="lws-page__subtitle">{t('Checking PIN...')}</p> : null}
                 {phase === 'signed-in' && welcome ? (
                   <p className="lws-page__subtitle" data-testid="pin-welcome">
-                    Welcome, {welcome}
+                    {t('Welcome, {{name}}', { name: welcome })}
                   </p>
                 ) : null}
               </div>
@@ -299,6 +306,8 @@ export function KioskLogin() {
           )}
         </CardContent>
       </Card>
+      {/* A shared terminal: whoever steps up chooses the language they read. */}
+      <LanguageSwitch />
     </main>
   );
 }

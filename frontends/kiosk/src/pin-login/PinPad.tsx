@@ -1,4 +1,4 @@
-import { Button, cx } from '@lws/fe-ui';
+import { Button, cx, useT } from '@lws/fe-ui';
 
 export interface PinPadProps {
   length: number;
@@ -13,6 +13,7 @@ export interface PinPadProps {
 const DIGIT_ROWS = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
 
 export function PinPad({ length, value, disabled, invalid, onDigit, onDelete, onClear }: PinPadProps) {
+  const t = useT();
   return (
     <div>
       <div className="lws-pin-boxes" aria-hidden="true">
@@ -28,9 +29,9 @@ export function PinPad({ length, value, disabled, invalid, onDigit, onDelete, on
         ))}
       </div>
       <p className="lws-visually-hidden" aria-live="polite">
-        {value.length} of {length} digits entered
+        {t('{{entered}} of {{length}} digits entered', { entered: value.length, length })}
       </p>
-      <div className="lws-pin-pad" role="group" aria-label="PIN pad" data-testid="pin-pad">
+      <div className="lws-pin-pad" role="group" aria-label={t('PIN pad')} data-testid="pin-pad">
         {DIGIT_ROWS.map((d) => (
           <Button key={d} variant="secondary" disabled={disabled} onClick={() => onDigit(d)} data-testid={`pin-digit-${d}`}>
             {d}
@@ -41,10 +42,10 @@ export function PinPad({ length, value, disabled, invalid, onDigit, onDelete, on
           className="lws-pin-pad__action"
           disabled={disabled}
           onClick={onClear}
-          aria-label="Clear PIN"
+          aria-label={t('Clear PIN')}
           data-testid="pin-clear"
         >
-          Clear
+          {t('Clear')}
         </Button>
         <Button variant="secondary" disabled={disabled} onClick={() => onDigit('0')} data-testid="pin-digit-0">
           0
@@ -54,10 +55,10 @@ export function PinPad({ length, value, disabled, invalid, onDigit, onDelete, on
           className="lws-pin-pad__action"
           disabled={disabled}
           onClick={onDelete}
-          aria-label="Delete last digit"
+          aria-label={t('Delete last digit')}
           data-testid="pin-delete"
         >
-          Delete
+          {t('Delete')}
         </Button>
       </div>
     </div>

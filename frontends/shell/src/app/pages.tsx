@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { useT } from '@lws/fe-ui';
 import { OnDemandPage } from './OnDemandPage';
 import { onDemand } from './on-demand';
 
@@ -7,5 +8,6 @@ import { onDemand } from './on-demand';
 const profilePage = onDemand<ComponentType>('profile page', () => import(/* webpackChunkName: "profile" */ '../profile/ProfilePage').then((m) => m.ProfilePage));
 
 export function ProfileRoute() {
-  return <OnDemandPage page={profilePage} name="profile page" testId="profile-unavailable" />;
+  const t = useT();
+  return <OnDemandPage page={profilePage} name={t('profile page')} testId="profile-unavailable" />;
 }

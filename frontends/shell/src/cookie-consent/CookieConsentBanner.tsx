@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button } from '@lws/fe-ui';
+import { Button, useT } from '@lws/fe-ui';
 
 export const COOKIE_CONSENT_KEY = 'cookieConsent';
 export const COOKIE_BANNER_DELAY_MS = 1000;
@@ -27,6 +27,7 @@ function storeConsent(value: 'accepted' | 'declined'): void {
  * "declined", so the question comes back on the next visit; closing stores nothing.
  */
 export function CookieConsentBanner() {
+  const t = useT();
   const [visible, setVisible] = useState(false);
   const ref = useRef<HTMLElement>(null);
 
@@ -62,25 +63,26 @@ export function CookieConsentBanner() {
     <section ref={ref} className="lws-cookie-banner" aria-labelledby="lws-cookie-title" data-testid="cookie-banner">
       <div className="lws-cookie-banner__content">
         <h2 id="lws-cookie-title" className="lws-cookie-banner__title">
-          Cookies
+          {t('Cookies')}
         </h2>
         <p>
-          We use essential cookies to keep you logged in (for up to 7 days when you choose "Remember me") and to remember your preferences. We do not
-          use advertising or tracking cookies.
+          {t(
+            'We use essential cookies to keep you logged in (for up to 7 days when you choose "Remember me") and to remember your preferences. We do not use advertising or tracking cookies.',
+          )}
         </p>
         <div className="lws-actions">
           <Button size="sm" onClick={() => answer('accepted')} data-testid="cookie-accept">
-            Accept
+            {t('Accept')}
           </Button>
           <Button size="sm" variant="secondary" onClick={() => answer('declined')} data-testid="cookie-decline">
-            Decline
+            {t('Decline')}
           </Button>
         </div>
       </div>
       <button
         type="button"
         className="lws-cookie-banner__close"
-        aria-label="Close cookie notice"
+        aria-label={t('Close cookie notice')}
         onClick={() => setVisible(false)}
         data-testid="cookie-close"
       >

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { useAuth } from '@lws/fe-ui';
+import { msg, useAuth, useT } from '@lws/fe-ui';
 
 interface NavItem {
   to: string;
+  /** In English, marked with msg(): shown through t(). */
   label: string;
   testId: string;
   icon: ReactNode;
@@ -21,22 +22,23 @@ const PROFILE = icon('M20 21v-2a4 4 0 0 0-4-4H8a4 4 0 0 0-4 4v2M12 11a4 4 0 1 0 
 
 function itemsFor(role: string | undefined): NavItem[] {
   // Monitors have one place to be; a superadmin's dashboard is /superadmin.
-  if (role === 'admin') return [{ to: '/admin', label: 'Dashboard', testId: 'nav-dashboard', icon: DASHBOARD }];
-  if (role === 'superadmin') return [{ to: '/superadmin', label: 'Dashboard', testId: 'nav-dashboard', icon: DASHBOARD }];
+  if (role === 'admin') return [{ to: '/admin', label: msg('Dashboard'), testId: 'nav-dashboard', icon: DASHBOARD }];
+  if (role === 'superadmin') return [{ to: '/superadmin', label: msg('Dashboard'), testId: 'nav-dashboard', icon: DASHBOARD }];
   return [
-    { to: '/worker', label: 'Check-In', testId: 'nav-checkin', icon: CHECK_IN },
-    { to: '/profile', label: 'Profile', testId: 'nav-profile', icon: PROFILE },
+    { to: '/worker', label: msg('Check-In'), testId: 'nav-checkin', icon: CHECK_IN },
+    { to: '/profile', label: msg('Profile'), testId: 'nav-profile', icon: PROFILE },
   ];
 }
 
 export function BottomNav() {
   const { user } = useAuth();
+  const t = useT();
   return (
-    <nav className="lws-bottom-nav" aria-label="Main" data-testid="bottom-nav">
+    <nav className="lws-bottom-nav" aria-label={t('Main')} data-testid="bottom-nav">
       {itemsFor(user?.role).map((item) => (
         <NavLink key={item.to} to={item.to} className="lws-bottom-nav__link" data-testid={item.testId}>
           {item.icon}
-          <span>{item.label}</span>
+          <span>{t(item.label)}</span>
         </NavLink>
       ))}
     </nav>

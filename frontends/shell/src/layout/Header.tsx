@@ -1,5 +1,5 @@
 import { Link, useNavigate } from 'react-router';
-import { Menu, MenuItem, MenuLabel, MenuSeparator, isRole, roleHome, useAuth } from '@lws/fe-ui';
+import { Menu, MenuItem, MenuLabel, MenuSeparator, isRole, roleHome, useAuth, useT } from '@lws/fe-ui';
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -10,7 +10,8 @@ function initials(name: string): string {
 export function Header() {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
-  const name = user?.name || 'Guest';
+  const t = useT();
+  const name = user?.name || t('Guest');
   const home = user && isRole(user.role) ? roleHome(user.role) : '/';
 
   return (
@@ -19,7 +20,7 @@ export function Header() {
         <span className="lws-header__logo" aria-hidden="true">
           LWS
         </span>
-        <span className="lws-header__brand-text">Lone Worker Safety</span>
+        <span className="lws-header__brand-text">{t('Lone Worker Safety')}</span>
       </Link>
       <Menu
         data-testid="user-menu"
@@ -35,13 +36,13 @@ export function Header() {
           </>
         }
       >
-        <MenuLabel>My Account</MenuLabel>
+        <MenuLabel>{t('My Account')}</MenuLabel>
         <MenuSeparator />
         <MenuItem data-testid="menu-profile" onSelect={() => navigate('/profile')}>
-          Profile
+          {t('Profile')}
         </MenuItem>
         <MenuItem data-testid="menu-logout" onSelect={() => void logout()}>
-          Log out
+          {t('Log out')}
         </MenuItem>
       </Menu>
     </header>

@@ -19,6 +19,8 @@ import {
   roleHome,
   useAuth,
   useDocumentTitle,
+  useT,
+  LanguageSwitch,
 } from '@lws/fe-ui';
 import type { loginSchema } from '@lws/schemas';
 import { lazyZodResolver } from './lazy-resolver';
@@ -38,7 +40,8 @@ const login = lazyZodResolver<LoginForm, LoginRequest>(() => import('@lws/schema
  */
 export function LoginPage() {
   const { user, loading, login: signIn } = useAuth();
-  useDocumentTitle('Log in');
+  const t = useT();
+  useDocumentTitle(t('Log in'));
   const [remembered] = useState(readRememberedUsername);
   const form = useForm<LoginForm, unknown, LoginRequest>({
     resolver: login.resolver,
@@ -48,7 +51,7 @@ export function LoginPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const ids = { username: useId(), password: useId(), usernameError: useId(), passwordError: useId() };
 
-  if (loading) return <PageStatus text="Loading..." />;
+  if (loading) return <PageStatus text={t('Loading...')} />;
   if (user && isRole(user.role)) return <Navigate to={roleHome(user.role)} replace />;
 
   const onSubmit = form.handleSubmit(async ({ username, password, rememberMe }) => {
@@ -71,23 +74,23 @@ export function LoginPage() {
           <span className="lws-header__logo" aria-hidden="true">
             LWS
           </span>
-          <h1>Lone Worker Safety</h1>
-          <p>Check in, stay safe, get help fast.</p>
+          <h1>{t('Lone Worker Safety')}</h1>
+          <p>{t('Check in, stay safe, get help fast.')}</p>
         </div>
         <Card>
           <CardHeader>
-            <CardTitle>Log In</CardTitle>
-            <CardDescription>Enter your username and password to continue.</CardDescription>
+            <CardTitle>{t('Log In')}</CardTitle>
+            <CardDescription>{t('Enter your username and password to continue.')}</CardDescription>
           </CardHeader>
           <CardContent>
-            <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} onFocus={login.warm} data-testid="login-form" aria-label="Log in">
+            <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} onFocus={login.warm} data-testid="login-form" aria-label={t('Log in')}>
               {failure ? (
                 <Alert variant="error" data-testid="login-error">
-                  {failure}
+                  {t(failure)}
                 </Alert>
               ) : null}
               <div className="lws-field">
-                <Label htmlFor={ids.username}>Username</Label>
+                <Label htmlFor={ids.username}>{t('Username')}</Label>
                 <Input
                   {...username}
                   // Usernames are lower case: what is typed is shown as it will be matched.
@@ -105,11 +108,11 @@ export function LoginPage() {
                   data-testid="login-username"
                 />
                 <FieldError id={ids.usernameError} testId="login-username-error">
-                  {errors.username?.message}
+                  {errors.username?.message && t(errors.username.message)}
                 </FieldError>
               </div>
               <div className="lws-field">
-                <Label htmlFor={ids.password}>Password</Label>
+                <Label htmlFor={ids.password}>{t('Password')}</Label>
                 <Input
                   {...form.register('password')}
                   id={ids.password}
@@ -120,20 +123,21 @@ export function LoginPage() {
                   data-testid="login-password"
                 />
                 <FieldError id={ids.passwordError} testId="login-password-error">
-                  {errors.password?.message}
+                  {errors.password?.message && t(errors.password.message)}
                 </FieldError>
               </div>
               <Checkbox
-                label="Remember me"
+                label={t('Remember me')}
                 {...form.register('rememberMe')}
                 data-testid="login-remember"
               />
               <Button type="submit" size="lg" block busy={isSubmitting} data-testid="login-submit">
-                {isSubmitting ? 'Logging in...' : 'Log In'}
+                {isSubmitting ? t('Logging in...') : t('Log In')}
               </Button>
             </form>
           </CardContent>
         </Card>
+        <LanguageSwitch />
       </div>
     </main>
   );

@@ -1,7 +1,9 @@
+import { useT } from '@lws/fe-ui';
 import { OnDemandPage } from '../app/OnDemandPage';
 import { loginPage } from './login-module';
 
 /** The login page, loaded on first need. */
 export function LoginRoute() {
-  return <OnDemandPage page={loginPage} name="login page" testId="login-unavailable" standalone />;
+  const t = useT();
+  return <OnDemandPage page={loginPage} name={t('login page')} testId="login-unavailable" standalone />;
 }

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, FieldError, Input, Label, api, failureMessage, formatDateTime, useToast } from '@lws/fe-ui';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, FieldError, Input, Label, api, failureMessage, formatDateTime, msg, useT, useToast } from '@lws/fe-ui';
 import { awayFormSchema, type AwayForm } from '@lws/schemas';
 
 /** An `<input type="datetime-local">` value (local time, minutes) for an instant. */
@@ -17,6 +17,7 @@ function localValue(at: Date): string {
  */
 export function AwayCard({ userId, awayUntil, onChanged }: { userId: number; awayUntil: string | null; onChanged: () => Promise<unknown> }) {
   const { toast } = useToast();
+  const t = useT();
   const form = useForm<AwayForm, unknown, z.output<typeof awayFormSchema>>({
     resolver: zodResolver(awayFormSchema),
     defaultValues: { until: localValue(new Date(Date.now() + 24 * 3600_000)) },
@@ -33,10 +34,13 @@ export function AwayCard({ userId, awayUntil, onChanged }: { userId: number; awa
     setBackError(null);
     try {
       await api.post(`/api/users/${userId}/away`, { until: value });
-      toast({ title: value ? 'Away set' : 'Welcome back', message: value ? 'Your deputies are told of your teams\u2019 alarms until then.' : 'You are told of your teams\u2019 alarms again.' });
+      toast({
+        title: value ? t('Away set') : t('Welcome back'),
+        message: value ? t('Your deputies are told of your teams’ alarms until then.') : t('You are told of your teams’ alarms again.'),
+      });
       await onChanged();
     } catch (e) {
-      const message = failureMessage(e, 'That did not save. Please try again.');
+      const message = failureMessage(e, msg('That did not save. Please try again.'));
       if (value) form.setError('until', { message });
       else setBackError(message);
     } finally {
@@ -49,20 +53,20 @@ export function AwayCard({ userId, awayUntil, onChanged }: { userId: number; awa
   return (
     <Card data-testid="away-card">
       <CardHeader>
-        <CardTitle>Away</CardTitle>
-        <CardDescription>While you are away, your deputy is told of your teams&apos; alarms in your place.</CardDescription>
+        <CardTitle>{t('Away')}</CardTitle>
+        <CardDescription>{t("While you are away, your deputy is told of your teams' alarms in your place.")}</CardDescription>
       </CardHeader>
       <CardContent>
         {awayUntil ? (
           <div className="lws-inline-form">
-            <p data-testid="away-status">Away until {formatDateTime(awayUntil, awayUntil)}</p>
+            <p data-testid="away-status">{t('Away until {{time}}', { time: formatDateTime(awayUntil, awayUntil) })}</p>
             <Button variant="outline" busy={busy} onClick={() => void send(null)} data-testid="away-back">
-              I&apos;m back
+              {t("I'm back")}
             </Button>
           </div>
         ) : (
           <form className="lws-inline-form" noValidate onSubmit={(event) => void onSubmit(event)}>
-            <Label htmlFor={inputId}>Away until</Label>
+            <Label htmlFor={inputId}>{t('Away until')}</Label>
             <Input
               id={inputId}
               type="datetime-local"
@@ -72,11 +76,11 @@ export function AwayCard({ userId, awayUntil, onChanged }: { userId: number; awa
               data-testid="away-until"
             />
             <Button type="submit" busy={busy} data-testid="away-set">
-              Set away
+              {t('Set away')}
             </Button>
           </form>
         )}
-        <FieldError id={errorId}>{error}</FieldError>
+        <FieldError id={errorId}>{error && t(error)}</FieldError>
       </CardContent>
     </Card>
   );

@@ -16,7 +16,9 @@ import {
   api,
   failureField,
   failureMessage,
+  msg,
   useAuth,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import { changePasswordFormSchema, type ChangePasswordForm } from '@lws/schemas';
@@ -25,9 +27,9 @@ type Field = keyof ChangePasswordForm;
 
 const EMPTY: ChangePasswordForm = { currentPassword: '', newPassword: '', confirmPassword: '' };
 const FIELDS: { key: Field; label: string; autoComplete: string; testId: string }[] = [
-  { key: 'currentPassword', label: 'Current Password', autoComplete: 'current-password', testId: 'password-current' },
-  { key: 'newPassword', label: 'New Password', autoComplete: 'new-password', testId: 'password-new' },
-  { key: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password', testId: 'password-confirm' },
+  { key: 'currentPassword', label: msg('Current Password'), autoComplete: 'current-password', testId: 'password-current' },
+  { key: 'newPassword', label: msg('New Password'), autoComplete: 'new-password', testId: 'password-new' },
+  { key: 'confirmPassword', label: msg('Confirm New Password'), autoComplete: 'new-password', testId: 'password-confirm' },
 ];
 
 /**
@@ -36,6 +38,7 @@ const FIELDS: { key: Field; label: string; autoComplete: string; testId: string 
  */
 export function ChangePasswordCard({ temporary }: { temporary: boolean }) {
   const { toast } = useToast();
+  const t = useT();
   const { refresh } = useAuth();
   const form = useForm<ChangePasswordForm, unknown, z.output<typeof changePasswordFormSchema>>({
     resolver: zodResolver(changePasswordFormSchema),
@@ -53,27 +56,27 @@ export function ChangePasswordCard({ temporary }: { temporary: boolean }) {
   const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
     try {
       await api.post('/api/auth/change-password', { currentPassword, newPassword });
-      toast({ title: 'Password Changed', message: 'Your password has been updated. Other devices have been logged out.' });
+      toast({ title: t('Password Changed'), message: t('Your password has been updated. Other devices have been logged out.') });
       form.reset(EMPTY);
       await refresh();
     } catch (e) {
       const field = failureField(e);
       if (field === 'currentPassword' || field === 'newPassword') form.setError(field, { message: failureMessage(e, '') });
-      toast({ title: 'Password Change Failed', message: failureMessage(e, 'Failed to change password'), type: 'error' });
+      toast({ title: t('Password Change Failed'), message: t(failureMessage(e, msg('Failed to change password'))), type: 'error' });
     }
   });
 
   return (
     <Card data-testid="profile-password">
       <CardHeader>
-        <CardTitle>Change Password</CardTitle>
-        <CardDescription>At least 6 characters, with an uppercase letter and a number.</CardDescription>
+        <CardTitle>{t('Change Password')}</CardTitle>
+        <CardDescription>{t('At least 6 characters, with an uppercase letter and a number.')}</CardDescription>
       </CardHeader>
       <CardContent>
-        <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Change password" data-testid="password-form">
+        <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('Change password')} data-testid="password-form">
           {temporary ? (
             <Alert variant="warning" data-testid="password-temporary">
-              You are using a temporary password. Choose your own now.
+              {t('You are using a temporary password. Choose your own now.')}
             </Alert>
           ) : null}
           {FIELDS.map(({ key, label, autoComplete, testId }) => {
@@ -81,7 +84,7 @@ export function ChangePasswordCard({ temporary }: { temporary: boolean }) {
             const id = `${baseId}-${key}`;
             return (
               <div className="lws-field" key={key}>
-                <Label htmlFor={id}>{label}</Label>
+                <Label htmlFor={id}>{t(label)}</Label>
                 <Input
                   id={id}
                   type="password"
@@ -92,14 +95,14 @@ export function ChangePasswordCard({ temporary }: { temporary: boolean }) {
                   data-testid={testId}
                 />
                 <FieldError id={`${id}-error`} testId={`${testId}-error`}>
-                  {error}
+                  {error && t(error)}
                 </FieldError>
               </div>
             );
           })}
           <div className="lws-actions">
             <Button type="submit" busy={saving} data-testid="password-submit">
-              {saving ? 'Changing...' : 'Change Password'}
+              {saving ? t('Changing...') : t('Change Password')}
             </Button>
           </div>
         </form>

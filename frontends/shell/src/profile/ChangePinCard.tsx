@@ -15,18 +15,20 @@ import {
   api,
   failureField,
   failureMessage,
+  msg,
   useAuth,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 
-export const INCORRECT_PIN_TEXT = 'Incorrect PIN. Please try again.';
+export const INCORRECT_PIN_TEXT = msg('Incorrect PIN. Please try again.');
 
 type Step = 'idle' | 'verify' | 'new' | 'confirm';
 
 const STEP_LABEL: Record<Exclude<Step, 'idle'>, string> = {
-  verify: 'Current PIN',
-  new: 'New PIN',
-  confirm: 'Confirm New PIN',
+  verify: msg('Current PIN'),
+  new: msg('New PIN'),
+  confirm: msg('Confirm New PIN'),
 };
 
 export interface ChangePinCardProps {
@@ -43,11 +45,13 @@ export interface ChangePinCardProps {
  */
 export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps) {
   const { toast } = useToast();
+  const t = useT();
   const { refresh } = useAuth();
   const [step, setStep] = useState<Step>('idle');
   // The new PIN may be shown while it is being chosen (never the current one).
   const [reveal, setReveal] = useState(false);
   const [value, setValue] = useState('');
+  // Both in English (this card's words or the server's), shown through t().
   const [error, setError] = useState<string | null>(null);
   const [locked, setLocked] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -76,13 +80,13 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
 
   const wrongCurrentPin = () => {
     currentPin.current = '';
-    toast({ title: 'Incorrect PIN', message: 'The current PIN you entered is incorrect', type: 'error' });
+    toast({ title: t('Incorrect PIN'), message: t('The current PIN you entered is incorrect'), type: 'error' });
     goTo('verify', INCORRECT_PIN_TEXT);
   };
 
   const lockedOut = (e: unknown) => {
-    const message = failureMessage(e, 'Too many incorrect PINs. PIN actions are locked for 15 minutes.');
-    toast({ title: 'PIN Update Failed', message, type: 'error' });
+    const message = failureMessage(e, msg('Too many incorrect PINs. PIN actions are locked for 15 minutes.'));
+    toast({ title: t('PIN Update Failed'), message: t(message), type: 'error' });
     reset();
     setLocked(message);
   };
@@ -97,7 +101,7 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
       if (e instanceof ApiError && e.status === 423) lockedOut(e);
       else if (e instanceof ApiError && e.status === 400) wrongCurrentPin();
       else {
-        toast({ title: 'PIN Update Failed', message: failureMessage(e, 'Your PIN could not be checked. Please try again.'), type: 'error' });
+        toast({ title: t('PIN Update Failed'), message: t(failureMessage(e, msg('Your PIN could not be checked. Please try again.'))), type: 'error' });
         reset();
       }
     } finally {
@@ -109,7 +113,7 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
     setBusy(true);
     try {
       await api.patch(`/api/users/${userId}`, pinSet ? { currentPin: currentPin.current, pinCode } : { pinCode });
-      toast({ title: 'PIN Updated', message: 'Use your new PIN from now on.' });
+      toast({ title: t('PIN Updated'), message: t('Use your new PIN from now on.') });
       reset();
       await Promise.all([refresh(), onChanged().catch((err: unknown) => console.error('Reloading the profile failed', err))]);
     } catch (e) {
@@ -118,12 +122,12 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
       else if (e instanceof ApiError && e.status === 400 && (field === 'pin' || field === 'currentPin')) wrongCurrentPin();
       else if (e instanceof ApiError && (e.status === 409 || field === 'pinCode')) {
         // The new PIN was refused (taken or malformed): choose another without verifying again.
-        const message = failureMessage(e, 'Please choose a different PIN.');
-        toast({ title: 'PIN Update Failed', message, type: 'error' });
+        const message = failureMessage(e, msg('Please choose a different PIN.'));
+        toast({ title: t('PIN Update Failed'), message: t(message), type: 'error' });
         newPin.current = '';
         goTo('new', message);
       } else {
-        toast({ title: 'PIN Update Failed', message: failureMessage(e, 'Your PIN could not be changed. Please try again.'), type: 'error' });
+        toast({ title: t('PIN Update Failed'), message: t(failureMessage(e, msg('Your PIN could not be changed. Please try again.'))), type: 'error' });
         reset();
       }
     } finally {
@@ -140,43 +144,43 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
       goTo('confirm');
     } else if (step === 'confirm') {
       if (value !== newPin.current) {
-        toast({ title: 'PINs Do Not Match', message: 'The confirmation did not match your new PIN. Please enter it again.', type: 'error' });
+        toast({ title: t('PINs Do Not Match'), message: t('The confirmation did not match your new PIN. Please enter it again.'), type: 'error' });
         newPin.current = '';
-        goTo('new', 'The PINs did not match. Enter your new PIN again.');
+        goTo('new', msg('The PINs did not match. Enter your new PIN again.'));
         return;
       }
       void save(value);
     }
   };
 
-  const submitLabel = step === 'verify' ? (busy ? 'Verifying...' : 'Verify') : step === 'new' ? 'Next' : busy ? 'Saving...' : 'Save PIN';
+  const submitLabel = step === 'verify' ? (busy ? t('Verifying...') : t('Verify')) : step === 'new' ? t('Next') : busy ? t('Saving...') : t('Save PIN');
 
   return (
     <Card data-testid="profile-pin">
       <CardHeader>
-        <CardTitle>{pinSet ? 'Change PIN' : 'Set PIN'}</CardTitle>
+        <CardTitle>{pinSet ? t('Change PIN') : t('Set PIN')}</CardTitle>
         <CardDescription>
           {pinSet
-            ? `Your ${PIN_LENGTH}-digit PIN confirms check-ins and ends your shift.`
-            : `You have no PIN yet. Set a ${PIN_LENGTH}-digit PIN to confirm check-ins and end your shift.`}
+            ? t('Your {{length}}-digit PIN confirms check-ins and ends your shift.', { length: PIN_LENGTH })
+            : t('You have no PIN yet. Set a {{length}}-digit PIN to confirm check-ins and end your shift.', { length: PIN_LENGTH })}
         </CardDescription>
       </CardHeader>
       <CardContent>
         {locked ? (
           <Alert variant="error" data-testid="pin-locked">
-            {locked}
+            {t(locked)}
           </Alert>
         ) : null}
         {step === 'idle' ? (
           <div className="lws-actions lws-actions--spaced">
             <Button variant="outline" onClick={start} data-testid="pin-change-start">
-              {pinSet ? 'Change PIN' : 'Set PIN'}
+              {pinSet ? t('Change PIN') : t('Set PIN')}
             </Button>
           </div>
         ) : (
-          <form className="lws-form" noValidate onSubmit={onSubmit} aria-label={pinSet ? 'Change PIN' : 'Set PIN'} data-testid="pin-change-form" data-step={step}>
+          <form className="lws-form" noValidate onSubmit={onSubmit} aria-label={pinSet ? t('Change PIN') : t('Set PIN')} data-testid="pin-change-form" data-step={step}>
             <div className="lws-field">
-              <Label htmlFor={inputId}>{STEP_LABEL[step]}</Label>
+              <Label htmlFor={inputId}>{t(STEP_LABEL[step])}</Label>
               <PinInput
                 key={step}
                 id={inputId}
@@ -194,11 +198,11 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
               />
               {step !== 'verify' ? (
                 <Button size="sm" variant="ghost" aria-pressed={reveal} onClick={() => setReveal((r) => !r)} data-testid="pin-reveal">
-                  {reveal ? 'Hide PIN' : 'Show PIN'}
+                  {reveal ? t('Hide PIN') : t('Show PIN')}
                 </Button>
               ) : null}
               <FieldError id={errorId} testId="pin-change-error">
-                {error}
+                {error && t(error)}
               </FieldError>
             </div>
             <div className="lws-actions">
@@ -206,7 +210,7 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
                 {submitLabel}
               </Button>
               <Button variant="outline" disabled={busy} onClick={reset} data-testid="pin-change-cancel">
-                Cancel
+                {t('Cancel')}
               </Button>
             </div>
           </form>

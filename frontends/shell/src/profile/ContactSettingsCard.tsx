@@ -16,15 +16,17 @@ import {
   api,
   failureField,
   failureMessage,
+  msg,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import { CHECK_IN_INTERVALS, contactSettingsSchema, type ContactSettingsForm } from '@lws/schemas';
 import type { ContactSettings } from './profile-data';
 
-function intervalLabel(minutes: number): string {
-  if (minutes < 60) return `${minutes} minutes`;
+function intervalLabel(minutes: number, t: ReturnType<typeof useT>): string {
+  if (minutes < 60) return t('{{minutes}} minutes', { minutes });
   const hours = minutes / 60;
-  return hours === 1 ? '1 hour' : `${hours} hours`;
+  return hours === 1 ? t('1 hour') : t('{{hours}} hours', { hours });
 }
 
 export interface ContactSettingsCardProps {
@@ -42,6 +44,7 @@ export interface ContactSettingsCardProps {
 export function ContactSettingsCard({ userId, settings, checkInInterval, allowedIntervals, onSaved }: ContactSettingsCardProps) {
   const choices = CHECK_IN_INTERVALS.filter((m) => !allowedIntervals || allowedIntervals.includes(m));
   const { toast } = useToast();
+  const t = useT();
   // The gateway's own schema checks the form (the gateway also asks libphonenumber whether the
   // number can exist), so the words under a field are the server's.
   const form = useForm<ContactSettingsForm, unknown, z.output<typeof contactSettingsSchema>>({
@@ -66,25 +69,25 @@ export function ContactSettingsCard({ userId, settings, checkInInterval, allowed
     try {
       if (settings) await api.patch(`/api/users/${userId}/settings`, body);
       else await api.post('/api/settings', { userId, ...body });
-      toast({ title: 'Settings saved', message: `Check-ins are due every ${intervalLabel(body.checkInInterval)}.` });
+      toast({ title: t('Settings saved'), message: t('Check-ins are due every {{interval}}.', { interval: intervalLabel(body.checkInInterval, t) }) });
       await onSaved().catch((e: unknown) => console.error('Reloading the profile failed', e));
     } catch (e) {
       const field = failureField(e);
       if (field === 'primaryContact' || field === 'secondaryContact' || field === 'checkInInterval') form.setError(field, { message: failureMessage(e, '') });
-      toast({ title: 'Failed to save settings', message: failureMessage(e, 'Please try again.'), type: 'error' });
+      toast({ title: t('Failed to save settings'), message: t(failureMessage(e, msg('Please try again.'))), type: 'error' });
     }
   });
 
   return (
     <Card data-testid="profile-settings">
       <CardHeader>
-        <CardTitle>Emergency Contact Settings</CardTitle>
-        <CardDescription>Who is called first if you miss a check-in, and how often you check in.</CardDescription>
+        <CardTitle>{t('Emergency Contact Settings')}</CardTitle>
+        <CardDescription>{t('Who is called first if you miss a check-in, and how often you check in.')}</CardDescription>
       </CardHeader>
       <CardContent>
-        <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Emergency contact settings">
+        <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('Emergency contact settings')}>
           <div className="lws-field">
-            <Label htmlFor={ids.primary}>Primary Contact</Label>
+            <Label htmlFor={ids.primary}>{t('Primary Contact')}</Label>
             <Input
               {...form.register('primaryContact')}
               id={ids.primary}
@@ -95,11 +98,11 @@ export function ContactSettingsCard({ userId, settings, checkInInterval, allowed
               data-testid="settings-primary"
             />
             <FieldError id={ids.primaryError} testId="settings-primary-error">
-              {errors.primaryContact?.message}
+              {errors.primaryContact?.message && t(errors.primaryContact.message)}
             </FieldError>
           </div>
           <div className="lws-field">
-            <Label htmlFor={ids.secondary}>Secondary Contact (optional)</Label>
+            <Label htmlFor={ids.secondary}>{t('Secondary Contact (optional)')}</Label>
             <Input
               {...form.register('secondaryContact')}
               id={ids.secondary}
@@ -110,11 +113,11 @@ export function ContactSettingsCard({ userId, settings, checkInInterval, allowed
               data-testid="settings-secondary"
             />
             <FieldError id={ids.secondaryError} testId="settings-secondary-error">
-              {errors.secondaryContact?.message}
+              {errors.secondaryContact?.message && t(errors.secondaryContact.message)}
             </FieldError>
           </div>
           <div className="lws-field">
-            <Label htmlFor={ids.interval}>Check-in Interval</Label>
+            <Label htmlFor={ids.interval}>{t('Check-in Interval')}</Label>
             <Select
               {...form.register('checkInInterval')}
               id={ids.interval}
@@ -124,17 +127,17 @@ export function ContactSettingsCard({ userId, settings, checkInInterval, allowed
             >
               {choices.map((m) => (
                 <option key={m} value={String(m)}>
-                  {intervalLabel(m)}
+                  {intervalLabel(m, t)}
                 </option>
               ))}
             </Select>
             <FieldError id={ids.intervalError} testId="settings-interval-error">
-              {errors.checkInInterval?.message}
+              {errors.checkInInterval?.message && t(errors.checkInInterval.message)}
             </FieldError>
           </div>
           <div className="lws-actions">
             <Button type="submit" busy={saving} data-testid="settings-save">
-              {saving ? 'Saving...' : 'Save Settings'}
+              {saving ? t('Saving...') : t('Save Settings')}
             </Button>
           </div>
         </form>

@@ -17,7 +17,9 @@ import {
   api,
   failureField,
   failureMessage,
+  msg,
   useAuth,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import { duressPinSchema, type DuressPinForm } from '@lws/schemas';
@@ -31,6 +33,7 @@ type Mode = 'idle' | 'set' | 'remove';
  */
 export function DuressPinCard({ userId, duressPinSet }: { userId: number; duressPinSet: boolean }) {
   const { toast } = useToast();
+  const t = useT();
   const { refresh } = useAuth();
   const [mode, setMode] = useState<Mode>('idle');
   const [reveal, setReveal] = useState(false);
@@ -60,16 +63,19 @@ export function DuressPinCard({ userId, duressPinSet }: { userId: number; duress
   const onSubmit = form.handleSubmit(async (body) => {
     try {
       await api.put(`/api/users/${userId}/duress-pin`, body);
-      toast({ title: mode === 'remove' ? 'Duress PIN removed' : 'Duress PIN saved', message: mode === 'remove' ? 'Only your PIN works now.' : 'Remember it: never write it down with your PIN.' });
+      toast({
+        title: mode === 'remove' ? t('Duress PIN removed') : t('Duress PIN saved'),
+        message: mode === 'remove' ? t('Only your PIN works now.') : t('Remember it: never write it down with your PIN.'),
+      });
       close();
       await refresh();
     } catch (e) {
       const field = failureField(e);
       if (e instanceof ApiError && e.status === 400 && (field === 'currentPin' || field === 'duressPin')) {
         form.setValue(field, '');
-        form.setError(field, { message: field === 'currentPin' ? 'Incorrect PIN. Please try again.' : failureMessage(e, 'Please choose a different duress PIN.') });
+        form.setError(field, { message: field === 'currentPin' ? msg('Incorrect PIN. Please try again.') : failureMessage(e, msg('Please choose a different duress PIN.')) });
       } else {
-        toast({ title: 'Duress PIN not saved', message: failureMessage(e, 'Please try again.'), type: 'error' });
+        toast({ title: t('Duress PIN not saved'), message: t(failureMessage(e, msg('Please try again.'))), type: 'error' });
       }
     }
   });
@@ -77,31 +83,33 @@ export function DuressPinCard({ userId, duressPinSet }: { userId: number; duress
   return (
     <Card data-testid="profile-duress-pin">
       <CardHeader>
-        <CardTitle>Duress PIN</CardTitle>
+        <CardTitle>{t('Duress PIN')}</CardTitle>
         <CardDescription>
-          A second {PIN_LENGTH}-digit PIN for when someone is forcing you. Enter it wherever your PIN is asked: it seems to work exactly like your PIN, and
-          silently tells your monitors you need help.
+          {t(
+            'A second {{length}}-digit PIN for when someone is forcing you. Enter it wherever your PIN is asked: it seems to work exactly like your PIN, and silently tells your monitors you need help.',
+            { length: PIN_LENGTH },
+          )}
         </CardDescription>
       </CardHeader>
       <CardContent>
         {mode === 'idle' ? (
           <div className="lws-actions lws-actions--spaced">
             <span className="lws-muted" data-testid="duress-pin-status">
-              {duressPinSet ? 'A duress PIN is set.' : 'No duress PIN set.'}
+              {duressPinSet ? t('A duress PIN is set.') : t('No duress PIN set.')}
             </span>
             <Button variant="outline" onClick={() => open('set')} data-testid="duress-pin-start">
-              {duressPinSet ? 'Change duress PIN' : 'Set duress PIN'}
+              {duressPinSet ? t('Change duress PIN') : t('Set duress PIN')}
             </Button>
             {duressPinSet ? (
               <Button variant="ghost" onClick={() => open('remove')} data-testid="duress-pin-remove">
-                Remove
+                {t('Remove')}
               </Button>
             ) : null}
           </div>
         ) : (
-          <form className="lws-form" noValidate onSubmit={(e) => void onSubmit(e)} aria-label="Duress PIN" data-testid="duress-pin-form">
+          <form className="lws-form" noValidate onSubmit={(e) => void onSubmit(e)} aria-label={t('Duress PIN')} data-testid="duress-pin-form">
             <div className="lws-field">
-              <Label htmlFor={currentId}>Your PIN</Label>
+              <Label htmlFor={currentId}>{t('Your PIN')}</Label>
               <Controller
                 control={form.control}
                 name="currentPin"
@@ -121,7 +129,7 @@ export function DuressPinCard({ userId, duressPinSet }: { userId: number; duress
             </div>
             {mode === 'set' ? (
               <div className="lws-field">
-                <Label htmlFor={duressId}>Duress PIN</Label>
+                <Label htmlFor={duressId}>{t('Duress PIN')}</Label>
                 <Controller
                   control={form.control}
                   name="duressPin"
@@ -139,19 +147,19 @@ export function DuressPinCard({ userId, duressPinSet }: { userId: number; duress
                   )}
                 />
                 <Button size="sm" variant="ghost" aria-pressed={reveal} onClick={() => setReveal((r) => !r)} data-testid="duress-reveal">
-                  {reveal ? 'Hide PIN' : 'Show PIN'}
+                  {reveal ? t('Hide PIN') : t('Show PIN')}
                 </Button>
               </div>
             ) : null}
             <FieldError id={errorId} testId="duress-pin-error">
-              {error}
+              {error && t(error)}
             </FieldError>
             <div className="lws-actions">
               <Button type="submit" busy={busy} disabled={!ready} data-testid="duress-pin-submit">
-                {mode === 'remove' ? 'Remove duress PIN' : 'Save duress PIN'}
+                {mode === 'remove' ? t('Remove duress PIN') : t('Save duress PIN')}
               </Button>
               <Button variant="outline" disabled={busy} onClick={close} data-testid="duress-pin-cancel">
-                Cancel
+                {t('Cancel')}
               </Button>
             </div>
           </form>

@@ -10,6 +10,8 @@ import {
   Skeleton,
   api,
   failureMessage,
+  msg,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import { ContactDialog } from './ContactDialog';
@@ -27,6 +29,7 @@ type Editing = { contact: EmergencyContact | null } | null;
 
 export function EmergencyContactsCard({ userId, contacts, onChanged, onEditingChange }: EmergencyContactsCardProps) {
   const { toast } = useToast();
+  const t = useT();
   const [editing, setEditingState] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<EmergencyContact | null>(null);
   const [busy, setBusy] = useState(false);
@@ -43,11 +46,11 @@ export function EmergencyContactsCard({ userId, contacts, onChanged, onEditingCh
     setBusy(true);
     try {
       await api.delete(`/api/emergency-contacts/${deleting.id}`);
-      toast({ title: 'Emergency contact deleted', message: `${deleting.name} was removed from your emergency contacts.` });
+      toast({ title: t('Emergency contact deleted'), message: t('{{name}} was removed from your emergency contacts.', { name: deleting.name }) });
       setDeleting(null);
       await reload();
     } catch (e) {
-      toast({ title: 'Delete failed', message: failureMessage(e, 'The contact could not be deleted. Please try again.'), type: 'error' });
+      toast({ title: t('Delete failed'), message: t(failureMessage(e, msg('The contact could not be deleted. Please try again.'))), type: 'error' });
     } finally {
       setBusy(false);
     }
@@ -56,17 +59,17 @@ export function EmergencyContactsCard({ userId, contacts, onChanged, onEditingCh
   return (
     <Card data-testid="profile-contacts">
       <CardHeader>
-        <CardTitle>Emergency Contacts</CardTitle>
-        <CardDescription>The people told when you raise an emergency.</CardDescription>
+        <CardTitle>{t('Emergency Contacts')}</CardTitle>
+        <CardDescription>{t('The people told when you raise an emergency.')}</CardDescription>
       </CardHeader>
       <CardContent>
         {contacts === null ? (
-          <div role="status" aria-label="Loading contacts">
+          <div role="status" aria-label={t('Loading contacts')}>
             <Skeleton height="3rem" />
           </div>
         ) : contacts.length === 0 ? (
           <p className="lws-muted" data-testid="contacts-empty">
-            No emergency contacts yet. Add at least one person who should be told if you need help.
+            {t('No emergency contacts yet. Add at least one person who should be told if you need help.')}
           </p>
         ) : (
           <ul className="lws-list" data-testid="contacts-list">
@@ -82,11 +85,11 @@ export function EmergencyContactsCard({ userId, contacts, onChanged, onEditingCh
                   </p>
                 </div>
                 <div className="lws-actions">
-                  <Button size="sm" variant="outline" onClick={() => setEditing({ contact: c })} aria-label={`Edit ${c.name}`} data-testid="contact-edit">
-                    Edit
+                  <Button size="sm" variant="outline" onClick={() => setEditing({ contact: c })} aria-label={t('Edit {{name}}', { name: c.name })} data-testid="contact-edit">
+                    {t('Edit')}
                   </Button>
-                  <Button size="sm" variant="ghost" onClick={() => setDeleting(c)} aria-label={`Delete ${c.name}`} data-testid="contact-delete">
-                    Delete
+                  <Button size="sm" variant="ghost" onClick={() => setDeleting(c)} aria-label={t('Delete {{name}}', { name: c.name })} data-testid="contact-delete">
+                    {t('Delete')}
                   </Button>
                 </div>
               </li>
@@ -95,7 +98,7 @@ export function EmergencyContactsCard({ userId, contacts, onChanged, onEditingCh
         )}
         <div className="lws-actions lws-actions--spaced">
           <Button onClick={() => setEditing({ contact: null })} data-testid="contact-add">
-            Add Contact
+            {t('Add Contact')}
           </Button>
         </div>
       </CardContent>
@@ -112,10 +115,10 @@ export function EmergencyContactsCard({ userId, contacts, onChanged, onEditingCh
       ) : null}
       <ConfirmDialog
         open={deleting !== null}
-        title="Delete emergency contact?"
-        description={deleting ? `${deleting.name} will no longer be told if you raise an emergency.` : ''}
-        confirmLabel="Delete"
-        busyLabel="Deleting..."
+        title={t('Delete emergency contact?')}
+        description={deleting ? t('{{name}} will no longer be told if you raise an emergency.', { name: deleting.name }) : ''}
+        confirmLabel={t('Delete')}
+        busyLabel={t('Deleting...')}
         destructive
         busy={busy}
         onConfirm={() => void confirmDelete()}

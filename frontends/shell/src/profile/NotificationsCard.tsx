@@ -1,16 +1,16 @@
 import { useEffect, useId, useState } from 'react';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle, Switch, useToast } from '@lws/fe-ui';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle, Switch, msg, useT, useToast } from '@lws/fe-ui';
 import { PushSetupError, enablePushNotifications, existingSubscription, pushSupported, type PushFailure } from './push-subscription';
 
-const UNSUPPORTED_TEXT = 'Push notifications are not supported in this browser.';
+const UNSUPPORTED_TEXT = msg('Push notifications are not supported in this browser.');
 
-/** Spec section 8: one toast per step that can fail. */
+/** Spec section 8: one toast per step that can fail (in English, shown through t()). */
 const FAILURES: Record<PushFailure, { title: string; message: string }> = {
-  unsupported: { title: 'Not Supported', message: UNSUPPORTED_TEXT },
-  permission: { title: 'Permission Denied', message: 'Allow notifications for this site in your browser settings to get check-in reminders.' },
-  registration: { title: 'Registration Failed', message: 'The notification service could not be started in this browser. Please try again.' },
-  subscription: { title: 'Subscription Failed', message: 'This browser could not subscribe to push notifications. Please try again.' },
-  setup: { title: 'Setup Failed', message: 'Notifications could not be set up with the server. Please try again.' },
+  unsupported: { title: msg('Not Supported'), message: UNSUPPORTED_TEXT },
+  permission: { title: msg('Permission Denied'), message: msg('Allow notifications for this site in your browser settings to get check-in reminders.') },
+  registration: { title: msg('Registration Failed'), message: msg('The notification service could not be started in this browser. Please try again.') },
+  subscription: { title: msg('Subscription Failed'), message: msg('This browser could not subscribe to push notifications. Please try again.') },
+  setup: { title: msg('Setup Failed'), message: msg('Notifications could not be set up with the server. Please try again.') },
 };
 
 /**
@@ -20,6 +20,7 @@ const FAILURES: Record<PushFailure, { title: string; message: string }> = {
  */
 export function NotificationsCard() {
   const { toast } = useToast();
+  const t = useT();
   const noteId = useId();
   const supported = pushSupported();
   const [on, setOn] = useState(false);
@@ -44,11 +45,12 @@ export function NotificationsCard() {
     try {
       await enablePushNotifications();
       setOn(true);
-      toast({ title: 'Notifications enabled', message: 'You will be reminded on this device when a check-in is due.' });
+      toast({ title: t('Notifications enabled'), message: t('You will be reminded on this device when a check-in is due.') });
     } catch (e) {
       console.error('Turning on notifications failed', e);
       const step = e instanceof PushSetupError ? e.step : 'setup';
-      toast({ ...FAILURES[step], type: 'error' });
+      const failure = FAILURES[step];
+      toast({ title: t(failure.title), message: t(failure.message), type: 'error' });
       setOn(false);
     } finally {
       setBusy(false);
@@ -58,12 +60,12 @@ export function NotificationsCard() {
   return (
     <Card data-testid="profile-notifications">
       <CardHeader>
-        <CardTitle>Check-in Notifications</CardTitle>
-        <CardDescription>Reminders on this device when a check-in is due.</CardDescription>
+        <CardTitle>{t('Check-in Notifications')}</CardTitle>
+        <CardDescription>{t('Reminders on this device when a check-in is due.')}</CardDescription>
       </CardHeader>
       <CardContent>
         <Switch
-          label="Check-in notifications"
+          label={t('Check-in notifications')}
           checked={on}
           disabled={!supported || busy}
           aria-describedby={noteId}
@@ -73,8 +75,8 @@ export function NotificationsCard() {
         />
         <p id={noteId} className="lws-field-hint" data-testid="notifications-note">
           {supported
-            ? 'Turning this off here does not unsubscribe this device: to stop reminders, block notifications for this site in your browser settings.'
-            : UNSUPPORTED_TEXT}
+            ? t('Turning this off here does not unsubscribe this device: to stop reminders, block notifications for this site in your browser settings.')
+            : t(UNSUPPORTED_TEXT)}
         </p>
       </CardContent>
     </Card>

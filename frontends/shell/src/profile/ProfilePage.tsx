@@ -8,6 +8,7 @@ import {
   useDocumentTitle,
   useLiveRefresh,
   useMinimumBusy,
+  useT,
   useToast,
   type LiveEvent,
 } from '@lws/fe-ui';
@@ -17,6 +18,7 @@ import { DuressPinCard } from './DuressPinCard';
 import { AwayCard } from './AwayCard';
 import { ContactSettingsCard } from './ContactSettingsCard';
 import { EmergencyContactsCard } from './EmergencyContactsCard';
+import { LanguageCard } from './LanguageCard';
 import { MedicalInfoCard } from './MedicalInfoCard';
 import { NotificationsCard } from './NotificationsCard';
 import { UserInfoCard } from './UserInfoCard';
@@ -38,7 +40,8 @@ export function ProfilePage() {
   const { user, logout, refresh } = useAuth();
   const navigate = useNavigate();
   const { toast } = useToast();
-  useDocumentTitle('Profile');
+  const t = useT();
+  useDocumentTitle(t('Profile'));
   const [editingContacts, setEditingContacts] = useState(false);
   const profile = useProfileData(user?.id ?? null, { paused: editingContacts, pollMs: RELATIONS_POLL_MS });
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
@@ -54,7 +57,7 @@ export function ProfilePage() {
   const manualRefresh = () =>
     runRefresh(async () => {
       const [me, reloaded] = await Promise.all([refresh(), profile.reload().then(() => true, () => false)]);
-      if (!me || !reloaded) toast({ title: 'Refresh failed', message: 'There was a problem refreshing your data.', type: 'error' });
+      if (!me || !reloaded) toast({ title: t('Refresh failed'), message: t('There was a problem refreshing your data.'), type: 'error' });
     });
 
   const data = profile.data;
@@ -63,17 +66,18 @@ export function ProfilePage() {
   return (
     <div className="lws-page" data-testid="profile-page">
       <div className="lws-page__header">
-        <h1 className="lws-page__title">Profile</h1>
+        <h1 className="lws-page__title">{t('Profile')}</h1>
         <Button variant="outline" size="sm" busy={refreshing} onClick={() => void manualRefresh()} data-testid="profile-refresh">
-          {refreshing ? 'Refreshing...' : 'Refresh'}
+          {refreshing ? t('Refreshing...') : t('Refresh')}
         </Button>
       </div>
       {profile.error && !data ? (
         <Alert variant="error" data-testid="profile-load-error">
-          There was a problem refreshing your data.
+          {t('There was a problem refreshing your data.')}
         </Alert>
       ) : null}
       <UserInfoCard user={user} team={data?.team ?? null} />
+      <LanguageCard userId={user.id} language={user.language ?? 'en'} onSaved={refresh} />
       <EmergencyContactsCard
         userId={user.id}
         contacts={data ? data.emergencyContacts : null}
@@ -94,7 +98,7 @@ export function ProfilePage() {
             />
           </>
         ) : (
-          <Spinner label="Loading your emergency information" />
+          <Spinner label={t('Loading your emergency information')} />
         )
       ) : null}
       {user.role === 'admin' && data ? <AwayCard userId={user.id} awayUntil={data.awayUntil} onChanged={profile.reload} /> : null}
@@ -104,10 +108,10 @@ export function ProfilePage() {
       <ChangePasswordCard temporary={user.passwordIsTemporary === true} />
       <div className="lws-actions">
         <Button variant="outline" onClick={() => navigate(backTarget(user.role))} data-testid="profile-back">
-          Back to Check-In
+          {t('Back to Check-In')}
         </Button>
         <Button variant="destructive" onClick={() => void logout()} data-testid="profile-logout">
-          Log Out
+          {t('Log Out')}
         </Button>
       </div>
     </div>

@@ -16,8 +16,10 @@ import {
   api,
   failureField,
   failureMessage,
+  msg,
   roleLabel,
   useAuth,
+  useT,
   useToast,
   type User,
 } from '@lws/fe-ui';
@@ -25,10 +27,14 @@ import { profileDetailsSchema, type ProfileDetailsForm } from '@lws/schemas';
 import { UkPhoneField } from './UkPhoneField';
 import type { ProfileTeam } from './profile-data';
 
+/** The names roleLabel gives the roles, marked for translation. */
+const ROLE_NAMES: Record<string, string> = { superadmin: msg('Super Admin'), admin: msg('Admin'), worker: msg('Worker') };
+
 /** Who the user is, and a worker's team and its monitors; name and phone can be edited here. */
 export function UserInfoCard({ user, team }: { user: User; team: ProfileTeam | null }) {
   const { refresh } = useAuth();
   const { toast } = useToast();
+  const t = useT();
   const [editing, setEditing] = useState(false);
   // The gateway's own schema checks the details, so the words under a field are the server's.
   const form = useForm<ProfileDetailsForm, unknown, z.output<typeof profileDetailsSchema>>({ resolver: zodResolver(profileDetailsSchema) });
@@ -47,26 +53,26 @@ export function UserInfoCard({ user, team }: { user: User; team: ProfileTeam | n
     try {
       await api.patch(`/api/users/${user.id}`, input);
       await refresh();
-      toast({ title: 'Profile updated', message: 'Your name and phone number have been saved.' });
+      toast({ title: t('Profile updated'), message: t('Your name and phone number have been saved.') });
       setEditing(false);
     } catch (e) {
       const field = failureField(e);
       if (field === 'name' || field === 'phone') form.setError(field, { message: failureMessage(e, '') });
-      toast({ title: 'Update failed', message: failureMessage(e, 'Your profile could not be saved. Please try again.'), type: 'error' });
+      toast({ title: t('Update failed'), message: t(failureMessage(e, msg('Your profile could not be saved. Please try again.'))), type: 'error' });
     }
   });
 
   return (
     <Card data-testid="profile-user-info">
       <CardHeader>
-        <CardTitle>Your Details</CardTitle>
-        <CardDescription>Your name and phone number as monitors see them.</CardDescription>
+        <CardTitle>{t('Your Details')}</CardTitle>
+        <CardDescription>{t('Your name and phone number as monitors see them.')}</CardDescription>
       </CardHeader>
       <CardContent>
         {editing ? (
-          <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Edit your details" data-testid="profile-edit-form">
+          <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('Edit your details')} data-testid="profile-edit-form">
             <div className="lws-field">
-              <Label htmlFor={nameId}>Full Name</Label>
+              <Label htmlFor={nameId}>{t('Full Name')}</Label>
               <Input
                 {...form.register('name')}
                 id={nameId}
@@ -76,50 +82,50 @@ export function UserInfoCard({ user, team }: { user: User; team: ProfileTeam | n
                 data-testid="profile-name-input"
               />
               <FieldError id={nameErrorId} testId="profile-name-input-error">
-                {errors.name?.message}
+                {errors.name?.message && t(errors.name.message)}
               </FieldError>
             </div>
             <Controller
               control={form.control}
               name="phone"
               render={({ field }) => (
-                <UkPhoneField label="Phone Number" value={field.value} onChange={field.onChange} error={errors.phone?.message} testId="profile-phone-input" />
+                <UkPhoneField label={t('Phone Number')} value={field.value} onChange={field.onChange} error={errors.phone?.message} testId="profile-phone-input" />
               )}
             />
             <div className="lws-actions">
               <Button type="submit" busy={saving} data-testid="profile-save">
-                {saving ? 'Saving...' : 'Save'}
+                {saving ? t('Saving...') : t('Save')}
               </Button>
               <Button variant="outline" disabled={saving} onClick={() => setEditing(false)} data-testid="profile-cancel">
-                Cancel
+                {t('Cancel')}
               </Button>
             </div>
           </form>
         ) : (
           <>
             <dl className="lws-info-list" data-testid="profile-details">
-              <dt>Name</dt>
+              <dt>{t('Name')}</dt>
               <dd data-testid="profile-name">{user.name}</dd>
-              <dt>Username</dt>
+              <dt>{t('Username')}</dt>
               <dd data-testid="profile-username">{user.username}</dd>
-              <dt>Role</dt>
+              <dt>{t('Role')}</dt>
               <dd>
-                <Badge variant="info">{roleLabel(user.role)}</Badge>
+                <Badge variant="info">{t(ROLE_NAMES[user.role] ?? roleLabel(user.role))}</Badge>
               </dd>
-              <dt>Phone</dt>
-              <dd data-testid="profile-phone">{user.phone || 'Not set'}</dd>
+              <dt>{t('Phone')}</dt>
+              <dd data-testid="profile-phone">{user.phone || t('Not set')}</dd>
               {team ? (
                 <>
-                  <dt>Team</dt>
+                  <dt>{t('Team')}</dt>
                   <dd data-testid="profile-team">{team.name}</dd>
-                  <dt>Monitors</dt>
-                  <dd data-testid="profile-monitors">{team.monitors.length > 0 ? team.monitors.join(', ') : 'Every admin'}</dd>
+                  <dt>{t('Monitors')}</dt>
+                  <dd data-testid="profile-monitors">{team.monitors.length > 0 ? team.monitors.join(', ') : t('Every admin')}</dd>
                 </>
               ) : null}
             </dl>
             <div className="lws-actions lws-actions--spaced">
               <Button variant="outline" onClick={startEditing} data-testid="profile-edit">
-                Edit Details
+                {t('Edit Details')}
               </Button>
             </div>
           </>

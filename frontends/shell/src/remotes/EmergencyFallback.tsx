@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, api, serverNow, useAuth, useToast } from '@lws/fe-ui';
+import { Alert, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, api, serverNow, useAuth, useT, useToast } from '@lws/fe-ui';
 
 /**
  * The shell's own emergency action for a signed-in worker (issue 13), shown while the worker screen
@@ -10,6 +10,7 @@ import { Alert, Button, Card, CardContent, CardDescription, CardHeader, CardTitl
 export function EmergencyFallback() {
   const { user } = useAuth();
   const { toast } = useToast();
+  const t = useT();
   const [busy, setBusy] = useState(false);
   const [requestedAt, setRequestedAt] = useState<Date | null>(null);
   if (user?.role !== 'worker') return null;
@@ -21,7 +22,7 @@ export function EmergencyFallback() {
       setRequestedAt(serverNow());
     } catch (e) {
       console.error('Requesting emergency assistance failed', e);
-      toast({ title: 'Failed to request emergency assistance', message: 'Please try again, or call for help by phone.', type: 'error' });
+      toast({ title: t('Failed to request emergency assistance'), message: t('Please try again, or call for help by phone.'), type: 'error' });
     } finally {
       setBusy(false);
     }
@@ -30,18 +31,19 @@ export function EmergencyFallback() {
   return (
     <Card className="lws-emergency" data-testid="shell-emergency">
       <CardHeader>
-        <CardTitle>Emergency</CardTitle>
-        <CardDescription>Use only if you need help now.</CardDescription>
+        <CardTitle>{t('Emergency')}</CardTitle>
+        <CardDescription>{t('Use only if you need help now.')}</CardDescription>
       </CardHeader>
       <CardContent>
         {requestedAt ? (
           <Alert variant="warning" data-testid="shell-emergency-sent">
-            Help requested at {requestedAt.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}. Your monitors and emergency contacts are being told. Stay
-            where you are if you can.
+            {t('Help requested at {{time}}. Your monitors and emergency contacts are being told. Stay where you are if you can.', {
+              time: requestedAt.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+            })}
           </Alert>
         ) : null}
         <Button variant="destructive" size="lg" block busy={busy} onClick={() => void request()} data-testid="shell-emergency-button">
-          REQUEST EMERGENCY ASSISTANCE
+          {t('REQUEST EMERGENCY ASSISTANCE')}
         </Button>
       </CardContent>
     </Card>

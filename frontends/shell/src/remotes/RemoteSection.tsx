@@ -1,5 +1,5 @@
 import { Component, useState, type ErrorInfo, type ReactNode } from 'react';
-import { Button, Card, CardDescription, CardFooter, CardHeader, CardTitle, PageStatus } from '@lws/fe-ui';
+import { Button, Card, CardDescription, CardFooter, CardHeader, CardTitle, PageStatus, useT } from '@lws/fe-ui';
 import { useLoaded } from '../app/use-loaded';
 import { EmergencyFallback } from './EmergencyFallback';
 import { loadedRemote, loadRemoteComponent, markRemoteFailed } from './remote-registry';
@@ -9,6 +9,24 @@ interface BoundaryProps {
   name: RemoteName;
   onRetry(): void;
   children: ReactNode;
+}
+
+/** What a remote that failed shows in its place, with a Retry. */
+function RemoteUnavailable({ name, onRetry }: { name: RemoteName; onRetry(): void }) {
+  const t = useT();
+  return (
+    <Card className="lws-remote-unavailable" role="alert" data-testid="remote-unavailable" data-remote={name}>
+      <CardHeader>
+        <CardTitle>{t('Section unavailable')}</CardTitle>
+        <CardDescription>{t('This section could not be loaded. Check your connection and try again.')}</CardDescription>
+      </CardHeader>
+      <CardFooter>
+        <Button onClick={onRetry} data-testid="remote-retry">
+          {t('Retry')}
+        </Button>
+      </CardFooter>
+    </Card>
+  );
 }
 
 /** Catches a remote that cannot be fetched or that crashes, so the page never goes blank. */
@@ -30,17 +48,7 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
       <>
         {/* A worker keeps the emergency action whatever failed to load. */}
         {this.props.name === 'worker' ? <EmergencyFallback /> : null}
-        <Card className="lws-remote-unavailable" role="alert" data-testid="remote-unavailable" data-remote={this.props.name}>
-          <CardHeader>
-            <CardTitle>Section unavailable</CardTitle>
-            <CardDescription>This section could not be loaded. Check your connection and try again.</CardDescription>
-          </CardHeader>
-          <CardFooter>
-            <Button onClick={this.props.onRetry} data-testid="remote-retry">
-              Retry
-            </Button>
-          </CardFooter>
-        </Card>
+        <RemoteUnavailable name={this.props.name} onRetry={this.props.onRetry} />
       </>
     );
   }
@@ -48,6 +56,7 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
 
 /** The remote's component once loaded, the loading state until then; a load that fails is thrown for the error boundary around to show. */
 function RemoteLoader({ name }: { name: RemoteName }) {
+  const t = useT();
   const remote = useLoaded(
     () => loadedRemote(name),
     () => loadRemoteComponent(name),
@@ -58,7 +67,7 @@ function RemoteLoader({ name }: { name: RemoteName }) {
   return (
     <>
       {name === 'worker' ? <EmergencyFallback /> : null}
-      <PageStatus text="Loading..." testId="remote-loading" />
+      <PageStatus text={t('Loading...')} testId="remote-loading" />
     </>
   );
 }

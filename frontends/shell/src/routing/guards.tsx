@@ -10,13 +10,16 @@ import {
   isRole,
   PageStatus,
   roleHome,
+  msg,
   useAuth,
+  useT,
   type Role,
 } from '@lws/fe-ui';
 import { LoginRoute } from '../login/LoginRoute';
 
-export const LOADING_TEXT = 'Loading...';
-export const REDIRECTING_TEXT = 'Redirecting...';
+/** In English, marked with msg(): shown through t(). */
+export const LOADING_TEXT = msg('Loading...');
+export const REDIRECTING_TEXT = msg('Redirecting...');
 
 /** Where a signed-in user is sent when a page is not theirs; an unknown role has no page. */
 function ownPage(role: string): string {
@@ -30,13 +33,14 @@ function ownPage(role: string): string {
  */
 function SessionCheckFailed() {
   const { refresh } = useAuth();
+  const t = useT();
   const [checking, setChecking] = useState(false);
   return (
     <div className="lws-main">
       <Card className="lws-remote-unavailable" role="alert" data-testid="session-error">
         <CardHeader>
-          <CardTitle>Cannot reach the server</CardTitle>
-          <CardDescription>We could not check your login. Check your connection and try again.</CardDescription>
+          <CardTitle>{t('Cannot reach the server')}</CardTitle>
+          <CardDescription>{t('We could not check your login. Check your connection and try again.')}</CardDescription>
         </CardHeader>
         <CardFooter>
           <Button
@@ -48,7 +52,7 @@ function SessionCheckFailed() {
               setChecking(false);
             }}
           >
-            Retry
+            {t('Retry')}
           </Button>
         </CardFooter>
       </Card>
@@ -62,7 +66,8 @@ function SessionCheckFailed() {
  */
 export function RequireAuth({ roles, children }: { roles?: readonly Role[]; children: ReactNode }) {
   const { user, loading, error } = useAuth();
-  if (loading) return <PageStatus text={LOADING_TEXT} />;
+  const t = useT();
+  if (loading) return <PageStatus text={t(LOADING_TEXT)} />;
   if (!user && error) return <SessionCheckFailed />;
   if (!user) return <Navigate to="/login" replace />;
   if (roles && !roles.includes(user.role as Role)) return <Navigate to={ownPage(user.role)} replace />;
@@ -75,7 +80,8 @@ export function RequireAuth({ roles, children }: { roles?: readonly Role[]; chil
  */
 export function DashboardGate({ allow, children }: { allow: readonly Role[]; children: ReactNode }) {
   const { user, loading, error } = useAuth();
-  if (loading) return <PageStatus text={LOADING_TEXT} />;
+  const t = useT();
+  if (loading) return <PageStatus text={t(LOADING_TEXT)} />;
   if (!user && error) return <SessionCheckFailed />;
   if (!user) return <LoginRoute />;
   if (!allow.includes(user.role as Role)) return <Navigate to={ownPage(user.role)} replace />;
@@ -85,7 +91,8 @@ export function DashboardGate({ allow, children }: { allow: readonly Role[]; chi
 /** `/` shows only the loading text, then sends everyone to their home (or to /login). */
 export function RootRedirect() {
   const { user, loading, error } = useAuth();
-  if (loading) return <PageStatus text={LOADING_TEXT} />;
+  const t = useT();
+  if (loading) return <PageStatus text={t(LOADING_TEXT)} />;
   if (!user && error) return <SessionCheckFailed />;
   if (!user) return <Navigate to="/login" replace />;
   return <Navigate to={ownPage(user.role)} replace />;
@@ -93,10 +100,11 @@ export function RootRedirect() {
 
 export function TestRemindersRedirect() {
   const { user, loading } = useAuth();
+  const t = useT();
   const target = user?.role === 'superadmin' ? '/superadmin' : user?.role === 'admin' ? '/admin' : '/worker';
   return (
     <>
-      <PageStatus text={REDIRECTING_TEXT} />
+      <PageStatus text={t(REDIRECTING_TEXT)} />
       {loading ? null : <Navigate to={target} replace />}
     </>
   );

@@ -1,4 +1,6 @@
-import { api } from '@lws/fe-ui';
+// From '@lws/fe-ui', not a relative path: this module is bundled into each container that uses it,
+// and the page's one translations instance is the shared singleton's.
+import { api, i18n, msg } from '@lws/fe-ui';
 
 export type AlarmKind = 'missed_check_in' | 'emergency';
 export type AlarmState = 'open' | 'acknowledged' | 'resolved';
@@ -30,12 +32,20 @@ export interface Alarm {
   history: string[];
 }
 
-/** How long ago: "just now", "1 min", "14 min", "2 h 5 min". */
-export function alarmAge(openedAt: string, now: Date): string {
+/** Writes a text with its {{placeholders}} filled in: a screen's `t()`, or English as it is. */
+export type Translate = (text: string, values: Record<string, string | number>) => string;
+
+const english: Translate = (text, values) => text.replace(/{{\s*(\w+)\s*}}/g, (whole, name: string) => String(values[name] ?? whole));
+
+/**
+ * How long ago: "just now", "1 min", "14 min", "2 h 5 min". In English unless the screen passes its
+ * `t()`, so a screen not yet translated never shows half of it in another language.
+ */
+export function alarmAge(openedAt: string, now: Date, t: Translate = english): string {
   const minutes = Math.max(0, Math.floor((now.getTime() - Date.parse(openedAt)) / 60_000));
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  if (minutes < 1) return t('just now', {});
+  if (minutes < 60) return t('{{minutes}} min', { minutes });
+  return t('{{hours}} h {{minutes}} min', { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
 }
 
 /** Where a position is, on a map a monitor can open. */
@@ -51,24 +61,24 @@ export interface AlarmPosition {
 }
 
 export const KIND_LABELS: Record<AlarmKind, string> = {
-  missed_check_in: 'Missed Check-In',
-  emergency: 'Emergency',
+  missed_check_in: msg('Missed Check-In'),
+  emergency: msg('Emergency'),
 };
 
 /** What a monitor reads first: DURESS outranks the kind. */
 export function alarmLabel(alarm: Pick<Alarm, 'kind' | 'duress'>): string {
-  return alarm.duress ? 'DURESS' : KIND_LABELS[alarm.kind];
+  return alarm.duress ? msg('DURESS') : KIND_LABELS[alarm.kind];
 }
 
 export const STATE_LABELS: Record<AlarmState, string> = {
-  open: 'Open',
-  acknowledged: 'Acknowledged',
-  resolved: 'Resolved',
+  open: msg('Open'),
+  acknowledged: msg('Acknowledged'),
+  resolved: msg('Resolved'),
 };
 
 export const VERDICT_LABELS: Record<AlarmVerdict, string> = {
-  genuine: 'Genuine',
-  false_alarm: 'False alarm',
+  genuine: msg('Genuine'),
+  false_alarm: msg('False alarm'),
 };
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
@@ -98,7 +108,7 @@ export function parseAlarm(value: unknown): Alarm | null {
   return {
     id,
     userId,
-    workerName: str(v.workerName) ?? `Worker #${userId}`,
+    workerName: str(v.workerName) ?? i18n.t('Worker #{{id}}', { id: userId }),
     location: str(v.location),
     kind,
     state,

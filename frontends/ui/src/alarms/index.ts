@@ -2,4 +2,4 @@
 // imported as '@lws/fe-ui/alarms', bundled into each container that uses it.
 export { ALARMS_POLL_MS, KIND_LABELS, STATE_LABELS, VERDICT_LABELS, acknowledgeAlarm, alarmAge, alarmLabel, mapLink, fetchOpenAlarms, parseAlarm, parseAlarms, resolveAlarm } from './alarms-api';
 export { useOpenAlarms } from './useOpenAlarms';
-export type { Alarm, AlarmKind, AlarmState, AlarmVerdict } from './alarms-api';
+export type { Alarm, AlarmKind, AlarmState, AlarmVerdict, Translate } from './alarms-api';

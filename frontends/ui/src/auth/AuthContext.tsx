@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { deviceLanguage, setLanguage } from '../i18n/i18n';
 import { useNavigate } from 'react-router';
 import { api, ApiError, UNAUTHORIZED_EVENT } from '../api/api';
 import { dropHint, hasHint, SIGNED_IN_HINT } from './hints';
@@ -113,6 +114,12 @@ export function AuthProvider({ children, firstCheck }: AuthProviderProps) {
     }
   }, []);
   const refresh = useCallback(() => refreshWith(), [refreshWith]);
+
+  // Signed in, the screens speak the user's language; signed out, this device's.
+  const language = user ? (user.language ?? null) : undefined;
+  useEffect(() => {
+    void setLanguage(language ?? deviceLanguage()).catch((e: unknown) => console.error('Loading the translations failed', e));
+  }, [language]);
 
   const early = useRef(firstCheck);
   useEffect(() => {

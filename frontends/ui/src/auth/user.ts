@@ -17,6 +17,8 @@ export interface User {
   duressPinSet?: boolean;
   /** Signed in at a kiosk: its location, which a shift started there defaults to. */
   kioskLocation?: string;
+  /** The language their screens, texts and calls are in ("en", "cy"). */
+  language?: string;
 }
 
 export function isRole(value: unknown): value is Role {
@@ -67,6 +69,7 @@ export function parseUser(value: unknown): User | null {
     ...(typeof v.pinSet === 'boolean' ? { pinSet: v.pinSet } : {}),
     ...(typeof v.passwordIsTemporary === 'boolean' ? { passwordIsTemporary: v.passwordIsTemporary } : {}),
     ...(typeof v.duressPinSet === 'boolean' ? { duressPinSet: v.duressPinSet } : {}),
+    ...(typeof v.language === 'string' && v.language ? { language: v.language } : {}),
     ...(v.kiosk && typeof v.kiosk === 'object' && typeof (v.kiosk as { location?: unknown }).location === 'string'
       ? { kioskLocation: (v.kiosk as { location: string }).location }
       : {}),

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button } from './Button';
 import { Dialog } from './Dialog';
+import { useT } from '../i18n/i18n';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -29,6 +30,7 @@ export function ConfirmDialog({
   onCancel,
   'data-testid': testId,
 }: ConfirmDialogProps) {
+  const t = useT();
   return (
     <Dialog
       open={open}
@@ -41,7 +43,7 @@ export function ConfirmDialog({
       footer={
         <>
           <Button variant="outline" onClick={onCancel} disabled={busy} autoFocus data-testid={testId ? `${testId}-cancel` : undefined}>
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button
             variant={destructive ? 'destructive' : 'primary'}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { cx } from './cx';
+import { useT } from '../i18n/i18n';
 
 export interface DialogProps {
   open: boolean;
@@ -36,6 +37,7 @@ export function Dialog({
   className,
   'data-testid': testId,
 }: DialogProps) {
+  const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
@@ -74,7 +76,7 @@ export function Dialog({
               {title}
             </h2>
             {hideClose ? null : (
-              <button type="button" className="lws-dialog__close" aria-label="Close" onClick={onClose}>
+              <button type="button" className="lws-dialog__close" aria-label={t('Close')} onClick={onClose}>
                 <span aria-hidden="true">×</span>
               </button>
             )}

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type InputHTMLAttributes, type KeyboardEvent } from 'react';
 import { cx } from './cx';
+import { useT } from '../i18n/i18n';
 
 export const PIN_LENGTH = 4;
 
@@ -68,6 +69,7 @@ export function PinInput({
   'aria-label': ariaLabel,
   ...rest
 }: PinInputProps) {
+  const t = useT();
   const boxes = useRef<(HTMLInputElement | null)[]>([]);
   const [focused, setFocused] = useState<number | null>(null);
 
@@ -168,7 +170,7 @@ export function PinInput({
             // React focuses an autoFocus field itself without the attribute; a dialog opening looks for this one.
             autoFocus={i === 0 ? autoFocus : undefined}
             data-autofocus={i === 0 && autoFocus ? '' : undefined}
-            aria-label={i === 0 ? undefined : `Digit ${i + 1} of ${length}`}
+            aria-label={i === 0 ? undefined : t('Digit {{position}} of {{length}}', { position: i + 1, length })}
             aria-describedby={describedBy}
             type="text"
             inputMode="numeric"

@@ -1,4 +1,5 @@
 import { cx } from './cx';
+import { useT } from '../i18n/i18n';
 
 export interface SpinnerProps {
   size?: 'sm' | 'md' | 'lg';
@@ -9,12 +10,13 @@ export interface SpinnerProps {
   className?: string;
 }
 
-export function Spinner({ size = 'md', label = 'Loading', decorative = false, className }: SpinnerProps) {
+export function Spinner({ size = 'md', label, decorative = false, className }: SpinnerProps) {
+  const t = useT();
   if (decorative) return <span className={cx('lws-spinner', `lws-spinner--${size}`, className)} aria-hidden="true" />;
   return (
     <span role="status" className={cx('lws-spinner-wrap', className)}>
       <span className={cx('lws-spinner', `lws-spinner--${size}`)} aria-hidden="true" />
-      <span className="lws-visually-hidden">{label}</span>
+      <span className="lws-visually-hidden">{label ?? t('Loading')}</span>
     </span>
   );
 }

@@ -2,17 +2,22 @@ import { Badge } from '../components/Badge';
 import { Card, CardContent } from '../components/Card';
 import type { User } from '../auth/user';
 import { roleLabel } from '../auth/user';
+import { msg, useT } from '../i18n/i18n';
+
+/** The names roleLabel gives the roles, marked for translation. */
+const ROLE_NAMES: Record<string, string> = { superadmin: msg('Super Admin'), admin: msg('Admin'), worker: msg('Worker') };
 
 /** Who is signed in: the placeholder home of every remote until its real screens land. */
 export function SignedInCard({ user }: { user: User }) {
+  const t = useT();
   return (
     <Card data-testid="signed-in-card">
       <CardContent className="lws-signed-in">
         <p>
-          Signed in as <strong data-testid="signed-in-name">{user.name}</strong>
+          {t('Signed in as')} <strong data-testid="signed-in-name">{user.name}</strong>
         </p>
         <Badge variant="info" data-testid="signed-in-role">
-          {roleLabel(user.role)}
+          {t(ROLE_NAMES[user.role] ?? roleLabel(user.role))}
         </Badge>
       </CardContent>
     </Card>

@@ -1,4 +1,6 @@
-import { apiResponse, type WorkerEvent } from '@lws/fe-ui';
+// From '@lws/fe-ui', not a relative path: this module is bundled into each container that uses it,
+// and the page's one translations instance is the shared singleton's.
+import { apiResponse, i18n, msg, type WorkerEvent } from '@lws/fe-ui';
 
 /** The last check-in of a worker's current shift. */
 export interface LatestCheckIn {
@@ -29,7 +31,8 @@ export interface ShiftWorker extends ShiftState {
 
 export const OFF_SHIFT: ShiftState = {
   onShift: false,
-  location: 'Off Shift',
+  // Shown as the location: a screen passes it through t().
+  location: msg('Off Shift'),
   shiftStartTime: null,
   latestCheckIn: null,
   nextCheckInTime: null,
@@ -89,7 +92,7 @@ export function parseShiftWorkers(body: unknown): ShiftWorker[] {
     if (!v || typeof v.id !== 'number') continue;
     workers.push({
       id: v.id,
-      name: str(v.name) || `Worker #${v.id}`,
+      name: str(v.name) || i18n.t('Worker #{{id}}', { id: v.id }),
       username: str(v.username) ?? '',
       ...(str(v.phone) ? { phone: str(v.phone)! } : {}),
       ...parseShiftState(v),

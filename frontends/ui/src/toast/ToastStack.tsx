@@ -1,3 +1,4 @@
+import { useT } from '../i18n/i18n';
 import { useToast, type Toast } from './ToastContext';
 
 function variantOf(type: Toast['type']): 'warning' | 'error' | 'info' {
@@ -13,22 +14,23 @@ function variantOf(type: Toast['type']): 'warning' | 'error' | 'info' {
  */
 export function ToastStack() {
   const { toasts, dismiss } = useToast();
+  const t = useT();
   return (
-    <section className="lws-toast-stack" aria-label="Notifications" data-testid="toast-stack">
+    <section className="lws-toast-stack" aria-label={t('Notifications')} data-testid="toast-stack">
       <ol aria-live="polite" aria-relevant="additions">
-        {toasts.map((t) => {
-          const variant = variantOf(t.type);
+        {toasts.map((item) => {
+          const variant = variantOf(item.type);
           return (
-            <li key={t.id} className={`lws-toast lws-toast--${variant}`} data-testid="toast" data-type={variant}>
+            <li key={item.id} className={`lws-toast lws-toast--${variant}`} data-testid="toast" data-type={variant}>
               <div className="lws-toast__body" role={variant === 'error' ? 'alert' : 'status'}>
-                <p className="lws-toast__title">{t.title}</p>
-                {t.message ? <p className="lws-toast__message">{t.message}</p> : null}
+                <p className="lws-toast__title">{item.title}</p>
+                {item.message ? <p className="lws-toast__message">{item.message}</p> : null}
               </div>
               <button
                 type="button"
                 className="lws-toast__close"
-                aria-label="Close notification"
-                onClick={() => dismiss(t.id)}
+                aria-label={t('Close notification')}
+                onClick={() => dismiss(item.id)}
               >
                 <span aria-hidden="true">×</span>
               </button>

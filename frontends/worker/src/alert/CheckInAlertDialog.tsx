@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Button, Dialog, FieldError, Label, PIN_LENGTH, PinInput } from '@lws/fe-ui';
-import { intervalWords } from '@lws/rules';
+import { Button, Dialog, FieldError, Label, PIN_LENGTH, PinInput, msg, useT } from '@lws/fe-ui';
+import { intervalText } from '../shift/interval-text';
 
 /** What became of a PIN-confirmed action: done (the dialog closes), refused PIN (stay, show why) or failed (back to the choice). */
 export type AlertOutcome = { status: 'done' } | { status: 'refused'; message: string } | { status: 'failed' };
@@ -8,8 +8,8 @@ export type AlertOutcome = { status: 'done' } | { status: 'refused'; message: st
 type Step = 'choice' | 'safe' | 'emergency';
 
 const PIN_TEXT: Record<Exclude<Step, 'choice'>, { description: string; confirm: string; busy: string }> = {
-  safe: { description: "Enter your 4-digit security PIN to confirm you're safe", confirm: 'Confirm', busy: 'Processing...' },
-  emergency: { description: 'Enter your 4-digit security PIN to request emergency assistance', confirm: 'Request Help', busy: 'Requesting...' },
+  safe: { description: msg("Enter your 4-digit security PIN to confirm you're safe"), confirm: msg('Confirm'), busy: msg('Processing...') },
+  emergency: { description: msg('Enter your 4-digit security PIN to request emergency assistance'), confirm: msg('Request Help'), busy: msg('Requesting...') },
 };
 
 export interface CheckInAlertDialogProps {
@@ -26,6 +26,7 @@ export interface CheckInAlertDialogProps {
  * what the monitors are about to be alerted to.
  */
 export function CheckInAlertDialog({ open, intervalMinutes, onSafe, onEmergency }: CheckInAlertDialogProps) {
+  const t = useT();
   const [step, setStep] = useState<Step>('choice');
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -69,11 +70,13 @@ export function CheckInAlertDialog({ open, intervalMinutes, onSafe, onEmergency 
       onClose={() => undefined}
       dismissible={false}
       hideClose
-      title="Check-In Required"
+      title={t('Check-In Required')}
       description={
         text
-          ? text.description
-          : `Your ${intervalMinutes === 60 ? 'hourly check-in' : `check-in (every ${intervalWords(intervalMinutes)})`} is due. Please confirm that you are safe, or request emergency assistance.`
+          ? t(text.description)
+          : intervalMinutes === 60
+            ? t('Your hourly check-in is due. Please confirm that you are safe, or request emergency assistance.')
+            : t('Your check-in (every {{interval}}) is due. Please confirm that you are safe, or request emergency assistance.', { interval: intervalText(t, intervalMinutes) })
       }
       className="lws-check-in-alert"
       data-testid="check-in-alert"
@@ -81,24 +84,24 @@ export function CheckInAlertDialog({ open, intervalMinutes, onSafe, onEmergency 
       {step === 'choice' ? (
         <div className="lws-check-in-alert__choices">
           <Button size="lg" block onClick={() => choose('safe')} data-testid="alert-safe">
-            I'm Safe
+            {t("I'm Safe")}
           </Button>
           <Button size="lg" block variant="destructive" onClick={() => choose('emergency')} data-testid="alert-emergency">
-            Emergency Assistance
+            {t('Emergency Assistance')}
           </Button>
         </div>
       ) : (
         <form
           className="lws-form"
           noValidate
-          aria-label={step === 'safe' ? "Confirm you're safe" : 'Request emergency assistance'}
+          aria-label={step === 'safe' ? t("Confirm you're safe") : t('Request emergency assistance')}
           onSubmit={(event: FormEvent<HTMLFormElement>) => {
             event.preventDefault();
             void submit(pin);
           }}
         >
           <div className="lws-field">
-            <Label htmlFor={inputId}>Security PIN</Label>
+            <Label htmlFor={inputId}>{t('Security PIN')}</Label>
             <PinInput
               id={inputId}
               value={pin}
@@ -111,12 +114,12 @@ export function CheckInAlertDialog({ open, intervalMinutes, onSafe, onEmergency 
               data-testid="alert-pin-input"
             />
             <FieldError id={errorId} testId="alert-pin-error">
-              {error}
+              {error ? t(error) : error}
             </FieldError>
           </div>
           <div className="lws-dialog__footer">
             <Button variant="outline" onClick={() => choose('choice')} disabled={busy} data-testid="alert-back">
-              Back
+              {t('Back')}
             </Button>
             <Button
               type="submit"
@@ -125,7 +128,7 @@ export function CheckInAlertDialog({ open, intervalMinutes, onSafe, onEmergency 
               disabled={pin.length !== PIN_LENGTH}
               data-testid="alert-pin-submit"
             >
-              {busy ? text!.busy : text!.confirm}
+              {t(busy ? text!.busy : text!.confirm)}
             </Button>
           </div>
         </form>

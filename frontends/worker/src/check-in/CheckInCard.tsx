@@ -1,11 +1,20 @@
 import { useId } from 'react';
-import { Card, CardContent, cx, useServerTimeEvery } from '@lws/fe-ui';
+import { Card, CardContent, cx, msg, useServerTimeEvery, useT } from '@lws/fe-ui';
 import { statusUser, type ShiftState } from '@lws/fe-ui/shifts';
-import { CHECK_IN_WINDOW_MS, checkInButton } from '@lws/rules';
+import { CHECK_IN_HINTS, CHECK_IN_WINDOW_MS, checkInButton } from '@lws/rules';
 import { emergencyResetActive } from '../emergency/emergency-reset';
 
 /** Spec section 9: whether the button is open is rechecked every 5 s. */
 export const CHECK_IN_RECHECK_MS = 5000;
+
+/** The hints checkInButton (@lws/rules) gives, marked for translation: the card shows them through t(). */
+export const CHECK_IN_HINT_TEXTS = {
+  ready: msg("Press to confirm you're safe"),
+  outsideWindow: msg('Check-in is required during the last 10 minutes of each hour'),
+  noShift: msg('Start a shift first to enable check-in'),
+  emergency: msg('Help has been requested. Check in again when your next check-in is due.'),
+  processing: msg('Processing...'),
+} satisfies typeof CHECK_IN_HINTS;
 
 interface CheckInCardProps {
   shift: ShiftState;
@@ -21,6 +30,7 @@ interface CheckInCardProps {
  * and the worker must be able to meet it.
  */
 export function CheckInCard({ shift, resetDeadline, processing, onCheckIn }: CheckInCardProps) {
+  const t = useT();
   const now = useServerTimeEvery(CHECK_IN_RECHECK_MS);
   const hintId = useId();
   const { latestCheckIn } = statusUser(shift);
@@ -41,10 +51,10 @@ export function CheckInCard({ shift, resetDeadline, processing, onCheckIn }: Che
           data-testid="check-in-button"
           data-tone={button.tone}
         >
-          CHECK IN
+          {t('CHECK IN')}
         </button>
         <p id={hintId} className={cx('lws-check-in__hint', `lws-check-in__hint--${button.tone}`)} data-testid="check-in-hint">
-          {button.hint}
+          {t(button.hint)}
         </p>
       </CardContent>
     </Card>

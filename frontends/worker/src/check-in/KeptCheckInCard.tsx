@@ -1,4 +1,4 @@
-import { Alert, Button, formatTime } from '@lws/fe-ui';
+import { Alert, Button, formatTime, useT } from '@lws/fe-ui';
 import type { KeptState } from './kept-check-in';
 
 interface KeptCheckInCardProps {
@@ -12,37 +12,38 @@ interface KeptCheckInCardProps {
  * the worker must never believe they are checked in when their monitors do not know it.
  */
 export function KeptCheckInCard({ state, onTryNow, onDismiss }: KeptCheckInCardProps) {
+  const t = useT();
   const { kept, sending, outcome } = state;
   if (kept) {
     return (
-      <Alert variant="warning" title="Not sent yet" data-testid="kept-check-in">
+      <Alert variant="warning" title={t('Not sent yet')} data-testid="kept-check-in">
         <p>
-          Your check-in at {formatTime(kept.madeAt)} is not sent yet — we keep trying; reply to the SMS reminder if this doesn&apos;t clear.
+          {t("Your check-in at {{time}} is not sent yet — we keep trying; reply to the SMS reminder if this doesn't clear.", { time: formatTime(kept.madeAt) })}
         </p>
         <Button size="sm" variant="outline" busy={sending} onClick={onTryNow} data-testid="kept-check-in-retry">
-          Try now
+          {t('Try now')}
         </Button>
       </Alert>
     );
   }
   if (outcome?.kind === 'refused') {
     return (
-      <Alert variant="error" title="Check-in not accepted" data-testid="kept-check-in-refused">
+      <Alert variant="error" title={t('Check-in not accepted')} data-testid="kept-check-in-refused">
         <p>
-          Your check-in at {formatTime(outcome.madeAt)} reached LWS but was not accepted: {outcome.message} Please check in again.
+          {t('Your check-in at {{time}} reached LWS but was not accepted: {{reason}} Please check in again.', { time: formatTime(outcome.madeAt), reason: t(outcome.message) })}
         </p>
         <Button size="sm" variant="outline" onClick={onDismiss}>
-          OK
+          {t('OK')}
         </Button>
       </Alert>
     );
   }
   if (outcome?.kind === 'lost') {
     return (
-      <Alert variant="warning" title="Check-in not sent" data-testid="kept-check-in-lost">
-        <p>Your check-in at {formatTime(outcome.madeAt)} was not sent before LWS was closed. Please check in again now.</p>
+      <Alert variant="warning" title={t('Check-in not sent')} data-testid="kept-check-in-lost">
+        <p>{t('Your check-in at {{time}} was not sent before LWS was closed. Please check in again now.', { time: formatTime(outcome.madeAt) })}</p>
         <Button size="sm" variant="outline" onClick={onDismiss}>
-          OK
+          {t('OK')}
         </Button>
       </Alert>
     );

@@ -1,4 +1,4 @@
-import { ApiError, api } from '@lws/fe-ui';
+import { ApiError, api, i18n } from '@lws/fe-ui';
 import type { DevicePosition } from './device-position';
 
 /** How often a kept check-in is tried again while it waits (and at once when the network returns). */
@@ -88,7 +88,7 @@ export class KeptCheckIns {
         this.set({ sending: false });
         return;
       }
-      const message = e instanceof ApiError ? (e.serverMessage ?? `LWS answered ${e.status}`) : String(e);
+      const message = e instanceof ApiError ? (e.serverMessage ?? i18n.t('LWS answered {{status}}', { status: e.status })) : String(e);
       this.finish({ kind: 'refused', madeAt: kept.madeAt, message });
     }
   }

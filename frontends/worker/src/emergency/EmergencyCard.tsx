@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle } from '@lws/fe-ui';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, useT } from '@lws/fe-ui';
 
 /**
  * 'Emergency Options': raises the emergency at once (the server publishes it before answering);
@@ -7,6 +7,7 @@ import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle } fro
  * worker is on shift. `onRequest` raises it and tells the worker how it went.
  */
 export function EmergencyCard({ onRequest }: { onRequest(): Promise<unknown> }) {
+  const t = useT();
   const [busy, setBusy] = useState(false);
 
   const request = async () => {
@@ -22,12 +23,12 @@ export function EmergencyCard({ onRequest }: { onRequest(): Promise<unknown> }) 
     // lws-keep-clear: no overlay (the cookie banner) may cover the emergency action.
     <Card className="lws-emergency lws-keep-clear" data-testid="emergency-card">
       <CardHeader>
-        <CardTitle>Emergency Options</CardTitle>
-        <CardDescription>Use only if you need help now.</CardDescription>
+        <CardTitle>{t('Emergency Options')}</CardTitle>
+        <CardDescription>{t('Use only if you need help now.')}</CardDescription>
       </CardHeader>
       <CardContent>
         <Button variant="destructive" size="lg" block busy={busy} onClick={() => void request()} data-testid="emergency-button">
-          REQUEST EMERGENCY ASSISTANCE
+          {t('REQUEST EMERGENCY ASSISTANCE')}
         </Button>
       </CardContent>
     </Card>

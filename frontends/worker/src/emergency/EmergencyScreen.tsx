@@ -1,12 +1,13 @@
 import { useEffect, useRef } from 'react';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, formatTime as time } from '@lws/fe-ui';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, formatTime as time, useT } from '@lws/fe-ui';
+import type { Translate } from '../shift/interval-text';
 import type { OwnEmergency } from './useOwnEmergency';
 
 
-function summary(e: OwnEmergency): string {
-  if (e.safeAt) return "You said you're safe. A monitor will confirm and close this.";
-  if (e.acknowledgedByName) return `${e.acknowledgedByName} is dealing with it. Stay where you are if you can.`;
-  return 'Your monitors are being alerted. Stay where you are if you can and wait for help.';
+function summary(e: OwnEmergency, t: Translate): string {
+  if (e.safeAt) return t("You said you're safe. A monitor will confirm and close this.");
+  if (e.acknowledgedByName) return t('{{name}} is dealing with it. Stay where you are if you can.', { name: e.acknowledgedByName });
+  return t('Your monitors are being alerted. Stay where you are if you can and wait for help.');
 }
 
 /**
@@ -15,6 +16,7 @@ function summary(e: OwnEmergency): string {
  * all from the server (their alarm on the live stream). "I'm safe now" asks for the PIN.
  */
 export function EmergencyScreen({ emergency, onSafe }: { emergency: OwnEmergency; onSafe(): void }) {
+  const t = useT();
   const top = useRef<HTMLDivElement>(null);
   // A new emergency is brought into view and focused (the worker may have scrolled to the button).
   useEffect(() => {
@@ -26,21 +28,21 @@ export function EmergencyScreen({ emergency, onSafe }: { emergency: OwnEmergency
     <Card className="lws-emergency-screen" data-testid="emergency-screen" data-state={emergency.safeAt ? 'safe' : emergency.state}>
       <CardHeader>
         <div ref={top} tabIndex={-1} className="lws-emergency-screen__top">
-          <CardTitle>Help requested at {time(emergency.openedAt)}</CardTitle>
+          <CardTitle>{t('Help requested at {{time}}', { time: time(emergency.openedAt) })}</CardTitle>
         </div>
-        <CardDescription data-testid="emergency-screen-summary">{summary(emergency)}</CardDescription>
+        <CardDescription data-testid="emergency-screen-summary">{summary(emergency, t)}</CardDescription>
       </CardHeader>
       <CardContent>
         <ol className="lws-emergency-screen__updates" aria-live="polite" data-testid="emergency-updates">
           {emergency.updates.map((u, i) => (
             <li key={`${u.at}-${i}`}>
-              <time dateTime={u.at}>{time(u.at)}</time> {u.text}
+              <time dateTime={u.at}>{time(u.at)}</time> {t(u.text)}
             </li>
           ))}
         </ol>
         {emergency.safeAt ? null : (
           <Button variant="outline" block onClick={onSafe} data-testid="emergency-safe-button">
-            I&apos;m safe now — cancel
+            {t("I'm safe now — cancel")}
           </Button>
         )}
       </CardContent>

@@ -1,14 +1,15 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Button, Dialog, FieldError, Label, PIN_LENGTH, PinInput } from '@lws/fe-ui';
+import { Button, Dialog, FieldError, Label, PIN_LENGTH, PinInput, msg, useT } from '@lws/fe-ui';
 
-export const INCORRECT_PIN_TEXT = 'Incorrect PIN. Please try again.';
+/** Shown through t() where the refusal is shown. */
+export const INCORRECT_PIN_TEXT = msg('Incorrect PIN. Please try again.');
 
 export type PinPurpose = 'end-shift' | 'check-in' | 'cancel-emergency';
 
 const TEXT: Record<PinPurpose, { description: string; confirm: string; busy: string }> = {
-  'end-shift': { description: 'Enter your 4-digit security PIN to end your shift', confirm: 'End Shift', busy: 'Ending Shift...' },
-  'check-in': { description: "Enter your 4-digit security PIN to confirm you're safe", confirm: 'Check In', busy: 'Processing...' },
-  'cancel-emergency': { description: "Enter your 4-digit security PIN to tell your monitors you're safe", confirm: "I'm safe", busy: 'Sending...' },
+  'end-shift': { description: msg('Enter your 4-digit security PIN to end your shift'), confirm: msg('End Shift'), busy: msg('Ending Shift...') },
+  'check-in': { description: msg("Enter your 4-digit security PIN to confirm you're safe"), confirm: msg('Check In'), busy: msg('Processing...') },
+  'cancel-emergency': { description: msg("Enter your 4-digit security PIN to tell your monitors you're safe"), confirm: msg("I'm safe"), busy: msg('Sending...') },
 };
 
 export interface PinVerificationDialogProps {
@@ -27,6 +28,7 @@ export interface PinVerificationDialogProps {
  * typed again from the first box.
  */
 export function PinVerificationDialog({ purpose, busy, error, onSubmit, onCancel }: PinVerificationDialogProps) {
+  const t = useT();
   const [pin, setPin] = useState('');
   const inputId = useId();
   const errorId = useId();
@@ -52,21 +54,21 @@ export function PinVerificationDialog({ purpose, busy, error, onSubmit, onCancel
     <Dialog
       open={purpose !== null}
       onClose={cancel}
-      title="PIN Verification"
-      description={text.description}
+      title={t('PIN Verification')}
+      description={t(text.description)}
       data-testid="pin-dialog"
     >
       <form
         className="lws-form"
         noValidate
-        aria-label="PIN Verification"
+        aria-label={t('PIN Verification')}
         onSubmit={(event: FormEvent<HTMLFormElement>) => {
           event.preventDefault();
           submit(pin);
         }}
       >
         <div className="lws-field">
-          <Label htmlFor={inputId}>Security PIN</Label>
+          <Label htmlFor={inputId}>{t('Security PIN')}</Label>
           <PinInput
             id={inputId}
             value={pin}
@@ -79,15 +81,15 @@ export function PinVerificationDialog({ purpose, busy, error, onSubmit, onCancel
             data-testid="pin-dialog-input"
           />
           <FieldError id={errorId} testId="pin-dialog-error">
-            {error}
+            {error ? t(error) : error}
           </FieldError>
         </div>
         <div className="lws-dialog__footer">
           <Button variant="outline" onClick={cancel} disabled={busy} data-testid="pin-dialog-cancel">
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button type="submit" busy={busy} disabled={pin.length !== PIN_LENGTH} data-testid="pin-dialog-submit">
-            {busy ? text.busy : text.confirm}
+            {t(busy ? text.busy : text.confirm)}
           </Button>
         </div>
       </form>

@@ -1,12 +1,13 @@
 import { useId, useState } from 'react';
-import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Input, Label, Select, Skeleton, formatDateTime } from '@lws/fe-ui';
+import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Input, Label, Select, Skeleton, formatDateTime, msg, useT } from '@lws/fe-ui';
 import type { ShiftState } from '@lws/fe-ui/shifts';
-import { defaultLocationChoice, intervalWords } from '@lws/rules';
+import { defaultLocationChoice } from '@lws/rules';
 import type { LocationsLoad } from '../locations/useLocationOptions';
+import { intervalText } from './interval-text';
 
 export type ShiftBusy = 'starting' | 'ending' | null;
 
-const BUSY_TEXT: Record<string, string | undefined> = { starting: 'Starting Shift...', ending: 'Ending Shift...' };
+const BUSY_TEXT: Record<string, string | undefined> = { starting: msg('Starting Shift...'), ending: msg('Ending Shift...') };
 
 export interface ShiftStatusCardProps {
   shift: ShiftState;
@@ -25,6 +26,7 @@ export interface ShiftStatusCardProps {
 
 /** 'Shift Status': where and since when the worker is on shift, or where to start one. */
 export function ShiftStatusCard({ shift, locations, kioskLocation, busy, intervalMinutes, onStart, onEnd, shiftNote }: ShiftStatusCardProps) {
+  const t = useT();
   const selectId = useId();
   const noteId = useId();
   const [chosen, setChosen] = useState<string | null>(null);
@@ -33,29 +35,30 @@ export function ShiftStatusCard({ shift, locations, kioskLocation, busy, interva
   // Until the worker picks one: at a kiosk, the kiosk's location if active; otherwise the spec's
   // default: their own location if active, else 'The Prospect Building' if active, else the first.
   const atKiosk = kioskLocation && active.some((l) => l.name === kioskLocation) ? kioskLocation : undefined;
+  const busyText = BUSY_TEXT[busy ?? 'idle'];
   const selected = chosen !== null && active.some((l) => l.name === chosen) ? chosen : (atKiosk ?? defaultLocationChoice(shift.location, active) ?? '');
 
   return (
     <Card data-testid="shift-status-card">
       <CardHeader className="lws-card__header--row">
-        <CardTitle>Shift Status</CardTitle>
+        <CardTitle>{t('Shift Status')}</CardTitle>
         <Badge variant={shift.onShift ? 'success' : 'neutral'} data-testid="shift-badge">
-          {shift.onShift ? 'On Shift' : 'Off Duty'}
+          {shift.onShift ? t('On Shift') : t('Off Duty')}
         </Badge>
       </CardHeader>
       <CardContent>
         {shift.onShift ? (
           <>
             <dl className="lws-info-list">
-              <dt>Location</dt>
-              <dd data-testid="shift-location">{shift.location ?? 'Unknown location'}</dd>
-              <dt>Shift started</dt>
-              <dd data-testid="shift-start-time">{formatDateTime(shift.shiftStartTime, 'Just now')}</dd>
-              <dt>Last check-in</dt>
-              <dd data-testid="shift-last-check-in">{formatDateTime(shift.latestCheckIn?.timestamp, 'Never')}</dd>
+              <dt>{t('Location')}</dt>
+              <dd data-testid="shift-location">{shift.location ?? t('Unknown location')}</dd>
+              <dt>{t('Shift started')}</dt>
+              <dd data-testid="shift-start-time">{formatDateTime(shift.shiftStartTime, t('Just now'))}</dd>
+              <dt>{t('Last check-in')}</dt>
+              <dd data-testid="shift-last-check-in">{formatDateTime(shift.latestCheckIn?.timestamp, t('Never'))}</dd>
               {shiftNote ? (
                 <>
-                  <dt>Where you&apos;ll be</dt>
+                  <dt>{t("Where you'll be")}</dt>
                   <dd data-testid="shift-note">{shiftNote}</dd>
                 </>
               ) : null}
@@ -64,7 +67,7 @@ export function ShiftStatusCard({ shift, locations, kioskLocation, busy, interva
               {/* Right after Start Shift the card already shows the shift (optimistically) while the server confirms it. */}
               {/* Secondary: ending a shift is never the screen's loudest action (the emergency is). */}
               <Button variant="outline" block busy={busy !== null} onClick={onEnd} data-testid="end-shift">
-                {BUSY_TEXT[busy ?? 'idle'] ?? 'End Shift'}
+                {busyText ? t(busyText) : t('End Shift')}
               </Button>
             </div>
           </>
@@ -72,16 +75,16 @@ export function ShiftStatusCard({ shift, locations, kioskLocation, busy, interva
           <form
             className="lws-form"
             noValidate
-            aria-label="Start Shift"
+            aria-label={t('Start Shift')}
             onSubmit={(event) => {
               event.preventDefault();
               onStart(selected, note.trim());
             }}
           >
             <div className="lws-field">
-              <Label htmlFor={selectId}>Your current location</Label>
+              <Label htmlFor={selectId}>{t('Your current location')}</Label>
               {locations.state === 'loading' ? (
-                <div role="status" aria-label="Loading locations">
+                <div role="status" aria-label={t('Loading locations')}>
                   <Skeleton height="2.5rem" />
                 </div>
               ) : (
@@ -93,11 +96,11 @@ export function ShiftStatusCard({ shift, locations, kioskLocation, busy, interva
                   data-testid="location-select"
                 >
                   {active.length === 0 ? (
-                    <option value="">{locations.state === 'error' ? 'Locations could not be loaded' : 'No active locations available'}</option>
+                    <option value="">{locations.state === 'error' ? t('Locations could not be loaded') : t('No active locations available')}</option>
                   ) : (
                     <>
                       <option value="" disabled>
-                        Select a location
+                        {t('Select a location')}
                       </option>
                       {active.map((l) => (
                         <option key={l.id} value={l.name}>
@@ -110,21 +113,21 @@ export function ShiftStatusCard({ shift, locations, kioskLocation, busy, interva
               )}
             </div>
             <div className="lws-field">
-              <Label htmlFor={noteId}>Where you&apos;ll be (optional)</Label>
+              <Label htmlFor={noteId}>{t("Where you'll be (optional)")}</Label>
               <Input
                 id={noteId}
                 value={note}
                 maxLength={200}
-                placeholder="e.g. 12 Oak Street, back by 15:00"
+                placeholder={t('e.g. 12 Oak Street, back by 15:00')}
                 onChange={(e) => setNote(e.target.value)}
                 data-testid="shift-note-input"
               />
             </div>
             <p className="lws-muted" data-testid="check-in-note">
-              You are required to check-in every {intervalWords(intervalMinutes)} for safety monitoring.
+              {t('You are required to check-in every {{interval}} for safety monitoring.', { interval: intervalText(t, intervalMinutes) })}
             </p>
             <Button type="submit" block busy={busy !== null} data-testid="start-shift">
-              {BUSY_TEXT[busy ?? 'idle'] ?? 'Start Shift'}
+              {busyText ? t(busyText) : t('Start Shift')}
             </Button>
           </form>
         )}

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useToast } from '@lws/fe-ui';
-import { intervalWords } from '@lws/rules';
+import { useT, useToast } from '@lws/fe-ui';
+import { intervalText, type Translate } from './interval-text';
 
 const storageKey = (userId: number) => `lws.checkInInterval.${userId}`;
 
@@ -23,10 +23,10 @@ function write(userId: number, minutes: number) {
 }
 
 /** What the worker is told when the interval they check in at is no longer the one this device last showed them. */
-export function intervalChangedNotice(minutes: number) {
+export function intervalChangedNotice(minutes: number, t: Translate) {
   return {
-    title: 'Check-in interval changed',
-    message: `You now check in every ${intervalWords(minutes)}, counted from your next check-in. Your current deadline stays as it is.`,
+    title: t('Check-in interval changed'),
+    message: t('You now check in every {{interval}}, counted from your next check-in. Your current deadline stays as it is.', { interval: intervalText(t, minutes) }),
   };
 }
 
@@ -37,10 +37,11 @@ export function intervalChangedNotice(minutes: number) {
  */
 export function useIntervalNotice(userId: number, minutes: number | null) {
   const { toast } = useToast();
+  const t = useT();
   useEffect(() => {
     if (minutes === null) return;
     const shown = read(userId);
     write(userId, minutes);
-    if (shown !== null && shown !== minutes) toast(intervalChangedNotice(minutes));
-  }, [userId, minutes, toast]);
+    if (shown !== null && shown !== minutes) toast(intervalChangedNotice(minutes, t));
+  }, [userId, minutes, toast, t]);
 }

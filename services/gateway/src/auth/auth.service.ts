@@ -1,3 +1,4 @@
+import { SOURCE_LANGUAGE } from '@lws/i18n';
 import { HttpException, Inject, Injectable } from '@nestjs/common';
 import type { CommandMap } from '@lws/contracts';
 import { RemoteError, type RpcClient } from '@lws/messaging';
@@ -73,5 +74,7 @@ export function publicUser(user: UserView) {
     name: user.name,
     role: user.role,
     ...(user.phone ? { phone: user.phone } : {}),
+    // The screens speak it as soon as the user signs in.
+    language: user.language ?? SOURCE_LANGUAGE,
   };
 }

@@ -1,3 +1,4 @@
+import { SOURCE_LANGUAGE } from '@lws/i18n';
 import type { CommandMap } from '@lws/contracts';
 import type { UserView } from '../common/access';
 
@@ -13,6 +14,7 @@ export function browserUser(user: UserView) {
     role: user.role,
     ...(user.phone ? { phone: user.phone } : {}),
     ...(user.medicalInfo ? { medicalInfo: user.medicalInfo } : {}),
+    language: user.language ?? SOURCE_LANGUAGE,
   };
 }
 

@@ -115,6 +115,7 @@ export class UsersService {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.phone !== undefined ? { phone: input.phone } : {}),
       ...(input.medicalInfo !== undefined ? { medicalInfo: input.medicalInfo ?? '' } : {}),
+      ...(input.language !== undefined ? { language: input.language } : {}),
     });
     return browserUser(user);
   }

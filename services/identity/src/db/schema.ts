@@ -21,6 +21,8 @@ export const users = identitySchema.table(
     phone: text('phone'),
     role: text('role', { enum: ROLES }).notNull().default('worker'),
     medicalInfo: text('medical_info'),
+    /** The language of their screens, texts and calls ("en", "cy"). */
+    language: text('language').notNull().default('en'),
     /**
      * HMAC-SHA256 of the PIN under PIN_HASH_KEY: a stolen database alone cannot be tried against
      * the 10,000 PINs without the key. Not unique: a kiosk asks who you are before your PIN, so

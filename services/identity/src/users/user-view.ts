@@ -16,6 +16,7 @@ export function toUserView(row: UserRow) {
     ...(row.teamId !== null ? { teamId: row.teamId } : {}),
     ...(row.awayUntil ? { awayUntil: row.awayUntil.toISOString() } : {}),
     ...(row.createdBy !== null ? { createdBy: row.createdBy } : {}),
+    language: row.language,
   };
 }
 
@@ -37,5 +38,6 @@ export function userUpdatedEvent(row: UserRow) {
     version: row.version,
     ...(row.teamId !== null ? { teamId: row.teamId } : {}),
     ...(row.awayUntil ? { awayUntil: row.awayUntil.toISOString() } : {}),
+    language: row.language,
   };
 }

@@ -14,6 +14,8 @@ export interface NewUser {
   teamId?: number | null;
   /** Who created the account. */
   createdBy?: number | null;
+  /** Their screens', texts' and calls' language; absent: English. */
+  language?: string;
 }
 
 /**
@@ -100,7 +102,7 @@ export class UsersRepository {
     return rows.map((r) => r.id);
   }
 
-  async updateProfile(tx: Tx, id: number, changes: Partial<Pick<UserRow, 'name' | 'phone' | 'medicalInfo'>>): Promise<UserRow> {
+  async updateProfile(tx: Tx, id: number, changes: Partial<Pick<UserRow, 'name' | 'phone' | 'medicalInfo' | 'language'>>): Promise<UserRow> {
     const [row] = await tx
       .update(users)
       .set({ ...changes, updatedAt: new Date(), version: sql`${users.version} + 1`, versionChangedAt: sql`now()` })

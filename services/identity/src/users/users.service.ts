@@ -72,6 +72,7 @@ export class UsersService {
           medicalInfo: req.medicalInfo?.trim() || null,
           teamId,
           createdBy: req.actorId ?? null,
+          ...(req.language ? { language: req.language } : {}),
         });
         if (!inserted) return undefined;
         // After the username, so a taken username answers as it always has; the insert is undone.
@@ -106,7 +107,8 @@ export class UsersService {
       if (req.phone !== undefined) await lockPhones(tx);
       const current = await this.repo.findByIdForUpdate(tx, req.userId);
       if (!current) throw new RpcError(404, 'User not found', { field: 'userId' });
-      const changes: { name?: string; phone?: string; medicalInfo?: string | null } = {};
+      const changes: { name?: string; phone?: string; medicalInfo?: string | null; language?: string } = {};
+      if (req.language !== undefined && req.language !== current.language) changes.language = req.language;
       if (req.name !== undefined && req.name !== current.name) changes.name = req.name;
       if (req.phone !== undefined && req.phone !== current.phone) {
         if (current.role === 'worker' && (await this.repo.phoneTakenByWorker(tx, req.phone, current.id))) throw new RpcError(400, PHONE_TAKEN, { field: 'phone' });

@@ -1,0 +1,1 @@
+ALTER TABLE "identity"."users" ADD COLUMN "language" text DEFAULT 'en' NOT NULL;
