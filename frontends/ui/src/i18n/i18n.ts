@@ -1,5 +1,5 @@
-import i18next from 'i18next';
-import { initReactI18next, useTranslation } from 'react-i18next';
+import { useCallback, useSyncExternalStore } from 'react';
+import type { i18n as I18next } from 'i18next';
 import { localeFiles } from './locale-files';
 
 /**
@@ -7,6 +7,10 @@ import { localeFiles } from './locale-files';
  * the key, and each language's file (libs/i18n/locales/<code>.json) maps it to that language. A
  * text a file lacks shows in English (a test makes sure none does). Server messages (a refusal's
  * `message`) go through `t()` as well, so a known one is shown in the user's language.
+ *
+ * English needs no translating, only its {{placeholders}} filled: i18next, which translates, is
+ * fetched with the first other language shown, so a page in English (the login page on a cheap
+ * phone) neither downloads nor runs it.
  */
 export const SOURCE_LANGUAGE = 'en';
 export const LANGUAGES: readonly string[] = [SOURCE_LANGUAGE, ...localeFiles.codes.filter((c) => c !== SOURCE_LANGUAGE)];
@@ -14,20 +18,45 @@ export const LANGUAGES: readonly string[] = [SOURCE_LANGUAGE, ...localeFiles.cod
 /** The language chosen on this device (the kiosk's switch, the login page's), before anyone signs in. */
 const DEVICE_CHOICE_KEY = 'lws-language';
 
-export const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
-  lng: SOURCE_LANGUAGE,
-  fallbackLng: SOURCE_LANGUAGE,
-  supportedLngs: [...LANGUAGES],
-  resources: { [SOURCE_LANGUAGE]: { translation: {} } },
-  // English sentences are the keys: neither '.' nor ':' means anything in them.
-  keySeparator: false,
-  nsSeparator: false,
-  returnEmptyString: false,
-  interpolation: { escapeValue: false },
-  react: { useSuspense: false },
-  initAsync: false,
-});
+export type TranslateValues = Record<string, unknown>;
+export type Translate = (text: string, values?: TranslateValues) => string;
+
+const fill = (text: string, values?: TranslateValues): string =>
+  values ? text.replace(/{{\s*(\w+)\s*}}/g, (whole, name: string) => (name in values ? String(values[name]) : whole)) : text;
+
+let shown = SOURCE_LANGUAGE;
+let engine: I18next | undefined;
+const listeners = new Set<() => void>();
+
+async function loadEngine(): Promise<I18next> {
+  if (engine) return engine;
+  const { default: i18next } = await import('i18next');
+  const instance = i18next.createInstance();
+  await instance.init({
+    lng: SOURCE_LANGUAGE,
+    fallbackLng: SOURCE_LANGUAGE,
+    supportedLngs: [...LANGUAGES],
+    resources: { [SOURCE_LANGUAGE]: { translation: {} } },
+    // English sentences are the keys: neither '.' nor ':' means anything in them.
+    keySeparator: false,
+    nsSeparator: false,
+    returnEmptyString: false,
+    interpolation: { escapeValue: false },
+  });
+  engine ??= instance;
+  return engine;
+}
+
+const translate = (language: string): Translate =>
+  language === SOURCE_LANGUAGE || !engine ? fill : (text, values) => engine!.t(text, { ...values, lng: language });
+
+/** The translating function outside React (a message built as data is parsed), in the language shown now. */
+export const i18n = {
+  t: (text: string, values?: TranslateValues): string => translate(shown)(text, values),
+  get language(): string {
+    return shown;
+  },
+};
 
 export const isLanguage = (code: unknown): code is string => typeof code === 'string' && LANGUAGES.includes(code);
 
@@ -71,7 +100,7 @@ export function languageName(code: string): string {
 }
 
 /** The locale dates and times are written in for the language shown now. */
-export const currentLocale = (): string => `${i18n.language || SOURCE_LANGUAGE}-GB`;
+export const currentLocale = (): string => `${shown}-GB`;
 
 /**
  * Shows the screens in `code` (its file fetched once). `remember`: kept as this device's choice,
@@ -79,8 +108,9 @@ export const currentLocale = (): string => `${i18n.language || SOURCE_LANGUAGE}-
  */
 export async function setLanguage(code: string, { remember = false } = {}): Promise<void> {
   const next = isLanguage(code) ? code : SOURCE_LANGUAGE;
-  if (next !== SOURCE_LANGUAGE && !i18n.hasResourceBundle(next, 'translation')) {
-    i18n.addResourceBundle(next, 'translation', await localeFiles.load(next));
+  if (next !== SOURCE_LANGUAGE) {
+    const loaded = await loadEngine();
+    if (!loaded.hasResourceBundle(next, 'translation')) loaded.addResourceBundle(next, 'translation', await localeFiles.load(next));
   }
   if (remember) {
     try {
@@ -89,8 +119,11 @@ export async function setLanguage(code: string, { remember = false } = {}): Prom
       // Private browsing without storage: the choice lasts this visit.
     }
   }
-  if (i18n.language !== next) await i18n.changeLanguage(next);
   if (typeof document !== 'undefined') document.documentElement.lang = next;
+  if (shown !== next) {
+    shown = next;
+    listeners.forEach((listener) => listener());
+  }
 }
 
 /** This device's language: the one chosen here before, else the browser's first we have, else English. */
@@ -116,13 +149,21 @@ export function deviceLanguage(): string {
  */
 export const msg = <T extends string>(text: T): T => text;
 
-/** The translating function for a screen; it re-renders the screen when the language changes. */
-export function useT() {
-  return useTranslation().t;
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
+const current = () => shown;
+
+/** The translating function for a screen; the screen re-renders when the language changes (and `t` changes with it). */
+export function useT(): Translate {
+  const language = useSyncExternalStore(subscribe, current, current);
+  // A new function for each language, so the effects and memos that use it follow the change.
+  return useCallback(translate(language), [language]);
 }
 
 /** The language shown now and the way to change it, for a switch. */
 export function useLanguage(): { language: string; languages: readonly string[]; setLanguage: typeof setLanguage } {
-  const { i18n: instance } = useTranslation();
-  return { language: instance.language || SOURCE_LANGUAGE, languages: LANGUAGES, setLanguage };
+  const language = useSyncExternalStore(subscribe, current, current);
+  return { language, languages: LANGUAGES, setLanguage };
 }
