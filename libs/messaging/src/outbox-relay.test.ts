@@ -232,6 +232,9 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     const relay = new OutboxRelay({ db: t.db, tables: t.tables, bus: flakyBus, logger: lines, pollIntervalMs: 60_000 });
     cleanups.push(() => relay.stop());
     await relay.start();
+    // Each lane looks once as it starts: that look must be over (it finds nothing) before the event
+    // is written, or the lane may claim it first and take the refused publish (seen once in CI).
+    await new Promise((r) => setTimeout(r, 500));
     const urgent = await t.db.transaction((tx) =>
       outbox.enqueueMany(tx, [{ subject: 'escalation.notification.urgent.v1', data: { request: { requestId: randomUUID(), channel: 'sms', toPhone: '+447911000001', purpose: 'emergency', title: '', body: 'Emergency' } } }]),
     );
