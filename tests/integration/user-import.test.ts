@@ -146,6 +146,28 @@ describe('importing accounts from a CSV file', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it("provisions each account's language: a new one in the row's, an existing one changed only where the row names one; one LWS does not speak is an error naming language", async () => {
+    const [welsh, english] = [nextMobile(), nextMobile()];
+    const language = async (username: string) => (await db.query('select language from identity.users where username = $1', [username])).rows[0]?.language as string | undefined;
+    const csv = ['username,name,phone,role,team,pin,language', `lang.sian,Siân Gofal,${welsh},worker,,,cy`, `lang.eng,Eng Lish,${english},worker,,,`].join('\n');
+    expect((await post(csv).expect(200)).body.summary).toMatchObject({ created: 2, errors: 0 });
+    expect([await language('lang.sian'), await language('lang.eng')]).toEqual(['cy', 'en']);
+
+    const again = ['username,name,phone,role,team,pin,language', `lang.sian,Siân Gofal,${welsh},worker,,,`, `lang.eng,Eng Lish,${english},worker,,,CY`].join('\n');
+    const dry = await post(again, '?dryRun=true').expect(200);
+    expect(dry.body.rows).toEqual([
+      { row: 2, username: 'lang.sian', action: 'unchanged' },
+      { row: 3, username: 'lang.eng', action: 'updated', fields: ['language'] },
+    ]);
+    await post(again).expect(200);
+    expect([await language('lang.sian'), await language('lang.eng')]).toEqual(['cy', 'cy']);
+
+    const before = await snapshot();
+    const bad = await post(['username,name,phone,role,language', `lang.fr,Fran Cais,${nextMobile()},worker,fr`].join('\n')).expect(422);
+    expect(bad.body.rows[0]).toMatchObject({ action: 'error', errors: [{ field: 'language', message: expect.stringMatching(/^Language must be one LWS speaks/) }] });
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('lists every account of a large organisation: 5,000 imported workers, more than one bus message holds', async () => {
     const n = 5000;
     // Numbers of their own, in a range nextMobile never gives: no worker shares another's.

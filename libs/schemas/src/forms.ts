@@ -70,6 +70,8 @@ export const createUserSchema = z
      * monitors that admin's teams).
      */
     monitorTeamIds: z.array(teamIdNumber, { invalid_type_error: 'Teams must be a list of team IDs' }).max(100, 'At most 100 teams').optional(),
+    /** Their screens', texts' and calls' language (the gateway checks LWS speaks it); none: English. */
+    language: z.string({ invalid_type_error: 'Language must be one LWS speaks' }).regex(/^[a-z]{2,3}$/, 'Language must be one LWS speaks').optional(),
   })
   .strict();
 export type CreateUserForm = z.input<typeof createUserSchema>;

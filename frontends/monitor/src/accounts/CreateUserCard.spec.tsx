@@ -80,10 +80,16 @@ describe('CreateUserCard (spec section 5; issue 14: react-hook-form with the gat
     expect(await teams.findByText('With no team ticked they monitor none, and see no worker, until a team names them.')).toBeTruthy();
     await user.click(teams.getByLabelText('North'));
     await user.click(teams.getByLabelText('West'));
+    // In their own language: Welsh.
+    await user.selectOptions(form.getByLabelText('Language'), 'Cymraeg');
     await user.click(form.getByRole('button', { name: 'Create User' }));
     await waitFor(() =>
       expect(writes(sent)).toEqual([
-        { method: 'POST', path: '/api/users', body: { username: 'ann', password: 'secret1', name: 'Ann Lone', phone: '+447911123456', role: 'admin', monitorTeamIds: [3, 8] } },
+        {
+          method: 'POST',
+          path: '/api/users',
+          body: { username: 'ann', password: 'secret1', name: 'Ann Lone', phone: '+447911123456', role: 'admin', monitorTeamIds: [3, 8], language: 'cy' },
+        },
       ]),
     );
   });

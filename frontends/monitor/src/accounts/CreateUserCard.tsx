@@ -12,6 +12,9 @@ import {
   Checkbox,
   FieldError,
   Input,
+  LANGUAGES,
+  languageName,
+  SOURCE_LANGUAGE,
   Label,
   PinInput,
   Select,
@@ -37,10 +40,12 @@ export interface CreateUserInput {
   pinCode: string;
   /** The superadmin's new administrator: the teams they will monitor. */
   monitorTeamIds: number[];
+  /** Their screens', texts' and calls' language. */
+  language: string;
 }
 type CreateUserField = keyof CreateUserInput;
 
-const EMPTY: CreateUserInput = { username: '', password: '', name: '', phone: '+44', role: 'worker', medicalInfo: '', pinCode: '', monitorTeamIds: [] };
+const EMPTY: CreateUserInput = { username: '', password: '', name: '', phone: '+44', role: 'worker', medicalInfo: '', pinCode: '', monitorTeamIds: [], language: SOURCE_LANGUAGE };
 // The request's schema checks the form: the words under a field are the gateway's own.
 const resolver = zodResolver(createUserSchema) as unknown as Resolver<CreateUserInput, unknown, CreateUserRequest>;
 
@@ -97,8 +102,12 @@ export function CreateUserCard() {
     </FieldError>
   );
 
-  const onSubmit = form.handleSubmit(async ({ monitorTeamIds, ...rest }) => {
-    const request = { ...rest, ...(choosesTeams && monitorTeamIds?.length ? { monitorTeamIds } : {}) };
+  const onSubmit = form.handleSubmit(async ({ monitorTeamIds, language, ...rest }) => {
+    const request = {
+      ...rest,
+      ...(choosesTeams && monitorTeamIds?.length ? { monitorTeamIds } : {}),
+      ...(language && language !== SOURCE_LANGUAGE ? { language } : {}),
+    };
     try {
       const created = createdUser(await api.post('/api/users', request));
       if (!created) throw new Error('Invalid server response format');
@@ -179,6 +188,18 @@ export function CreateUserCard() {
                 </p>
               ) : null}
               {error('role')}
+            </div>
+            <div className="lws-field">
+              <Label htmlFor={id('language')}>Language</Label>
+              <Select {...fieldProps('language')} {...form.register('language')}>
+                {LANGUAGES.map((code) => (
+                  <option key={code} value={code} lang={code}>
+                    {languageName(code)}
+                  </option>
+                ))}
+              </Select>
+              <p className="lws-field-hint">Their screens, and the texts and calls LWS sends them.</p>
+              {error('language')}
             </div>
             {choosesTeams ? (
               <fieldset className="lws-fieldset" aria-describedby={`${baseId}-teams-hint`} data-testid="create-monitorTeamIds">

@@ -28,7 +28,7 @@ import { parseImportResult, type ImportAction, type ImportResult } from './impor
 
 /** Rows shown at once: a file of 10,000 rows is summarised, and filtered to what needs reading. */
 const SHOWN_ROWS = 200;
-const TEMPLATE = 'username,name,phone,role,team,pin\r\njsmith,Jo Smith,+447911123456,worker,North Estates,\r\n';
+const TEMPLATE = 'username,name,phone,role,team,pin,language\r\njsmith,Jo Smith,+447911123456,worker,North Estates,,en\r\n';
 const ACTION_LABEL: Record<ImportAction, string> = { created: 'New account', updated: 'Updated', unchanged: 'Unchanged', error: 'Error' };
 const ACTION_BADGE: Record<ImportAction, BadgeVariant> = { created: 'success', updated: 'info', unchanged: 'neutral', error: 'danger' };
 
@@ -116,8 +116,8 @@ export function ImportCard() {
       <CardHeader>
         <CardTitle>Import accounts</CardTitle>
         <CardDescription>
-          Add or update up to 10,000 workers and admins from a CSV file with the columns username, name, phone, role, team and pin (team and pin may be empty: a new
-          account without a PIN gets one). The file is checked first; nothing changes until you confirm, and then every row is imported or none.
+          Add or update up to 10,000 workers and admins from a CSV file with the columns username, name, phone, role, team, pin and language (team, pin and
+          language may be empty: a new account without a PIN gets one, and without a language is in English, en; cy is Welsh). The file is checked first; nothing changes until you confirm, and then every row is imported or none.
         </CardDescription>
       </CardHeader>
       <CardContent>

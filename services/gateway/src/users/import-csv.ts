@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { CommandMap } from '@lws/contracts';
 import { textCell } from '../common/csv-cell';
 import { unsafeText } from '../common/text-safety';
-import { createUserSchema, creationPhone } from './users.schema';
+import { createUserSchema, creationPhone, spokenLanguage } from './users.schema';
 
 type ImportRow = CommandMap['identity.user.import_stage.v1']['request']['rows'][number];
 
@@ -12,7 +12,7 @@ export const MAX_IMPORT_ROWS = 10_000;
 /** The file's size limit: 10,000 rows of long names fit. */
 export const IMPORT_LIMIT_MB = 5;
 
-export const IMPORT_COLUMNS = ['username', 'name', 'phone', 'role', 'team', 'pin'] as const;
+export const IMPORT_COLUMNS = ['username', 'name', 'phone', 'role', 'team', 'pin', 'language'] as const;
 const REQUIRED_COLUMNS = ['username', 'name', 'phone', 'role'] as const;
 type Column = (typeof IMPORT_COLUMNS)[number];
 
@@ -49,10 +49,12 @@ const rowSchema = z.object({
     (v) => (typeof v === 'string' ? v.trim() || undefined : v),
     z.string().regex(/^\d{4}$/, 'PIN must be exactly 4 digits').optional(),
   ),
+  language: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v), spokenLanguage.optional()),
 });
 
 /**
- * Reads an import file (`username,name,phone,role,team,pin`; team and pin may be empty or left out)
+ * Reads an import file (`username,name,phone,role,team,pin,language`; team, pin and language may be
+ * empty or left out)
  * and checks every row with the same rules as a single create, so a row is refused for the same
  * reason the form would refuse it. A username listed twice is refused on its second row.
  */
@@ -97,8 +99,8 @@ export function checkImportCsv(text: string): CheckedRow[] {
     const earlier = firstRow.get(parsed.data.username);
     if (earlier !== undefined) return { line, username, errors: [{ field: 'username', message: `Listed twice in the file (first on row ${earlier})` }] };
     firstRow.set(parsed.data.username, line);
-    const { team, pin, ...rest } = parsed.data;
-    return { line, username, errors, row: { line, ...rest, ...(team ? { team } : {}), ...(pin ? { pin } : {}) } };
+    const { team, pin, language, ...rest } = parsed.data;
+    return { line, username, errors, row: { line, ...rest, ...(team ? { team } : {}), ...(pin ? { pin } : {}), ...(language ? { language } : {}) } };
   });
 }
 

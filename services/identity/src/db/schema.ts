@@ -199,6 +199,8 @@ export const userImportRows = identitySchema.table(
     role: text('role', { enum: ['worker', 'admin'] }).notNull(),
     team: text('team'),
     pinHash: text('pin_hash'),
+    /** Null: a new account in English, an existing one keeps its language. */
+    language: text('language'),
     stagedAt: timestamp('staged_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.importId, t.line] }), index('user_import_rows_staged_idx').on(t.stagedAt)],

@@ -79,6 +79,7 @@ export class ImportService {
             role: r.role as 'worker' | 'admin',
             team: r.team?.trim() || null,
             pinHash: r.pin ? this.pins.hash(r.pin) : null,
+            language: r.language ?? null,
             stagedAt: now,
           })),
         )
@@ -174,6 +175,7 @@ export class ImportService {
       const moveTo = row.role === 'worker' && team && team.id !== user.teamId ? team.id : undefined;
       if (moveTo !== undefined) fields.push('team');
       if (row.pinHash !== null && row.pinHash !== user.pinHash) fields.push('pin');
+      if (row.language !== null && row.language !== user.language) fields.push('language');
       const monitorOf = row.role === 'admin' && team && !team.monitorIds.has(user.id) ? team.id : undefined;
       if (monitorOf !== undefined) fields.push('monitors');
       if (fields.length === 0) return { kind: 'unchanged', row };
@@ -242,6 +244,7 @@ export class ImportService {
           teamId: p.teamId,
           pinHash: p.row.pinHash ?? this.pins.hash(generatedPin!),
           createdBy: actorId,
+          ...(p.row.language !== null ? { language: p.row.language } : {}),
         };
       });
       const inserted = await tx.insert(users).values(batch).onConflictDoNothing({ target: users.username }).returning();
@@ -268,7 +271,7 @@ export class ImportService {
       movedFrom.size === 0 ? new Map<number, number>() : new Map((await tx.select({ id: teams.id, defaultInterval: teams.defaultInterval }).from(teams)).map((t) => [t.id, t.defaultInterval]));
     for (const p of plan) {
       if (p.kind !== 'update') continue;
-      const profile = p.fields.some((f) => f === 'name' || f === 'phone' || f === 'team');
+      const profile = p.fields.some((f) => f === 'name' || f === 'phone' || f === 'team' || f === 'language');
       if (profile || p.fields.includes('pin')) {
         const [row] = await tx
           .update(users)
@@ -277,6 +280,7 @@ export class ImportService {
             phone: p.row.phone,
             ...(p.teamId !== undefined ? { teamId: p.teamId } : {}),
             ...(p.fields.includes('pin') ? { pinHash: p.row.pinHash } : {}),
+            ...(p.fields.includes('language') ? { language: p.row.language! } : {}),
             ...(profile ? { version: sql`${users.version} + 1`, versionChangedAt: now } : {}),
             updatedAt: now,
           })

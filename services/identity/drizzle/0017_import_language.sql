@@ -1,0 +1,1 @@
+ALTER TABLE "identity"."user_import_rows" ADD COLUMN "language" text;
