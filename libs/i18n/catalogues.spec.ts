@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
- * The translations are complete: every text the screens pass to `t()` is in every language's file
+ * The translations are complete: every text the screens pass to `t()`, and every text a service
+ * sends marked with `msg()`, is in every language's file
  * (libs/i18n/locales/<code>.json), with the same {{placeholders}}, and no file keeps a text no
  * screen shows any more. The screens listed in TRANSLATED show no text that skips `t()`: a screen
  * is never half translated.
@@ -39,10 +40,10 @@ function sources(dir: string): string[] {
 
 const unescape = (text: string) => text.replace(/\\(['"`\\])/g, '$1').replace(/\\n/g, '\n');
 
-/** Every literal text given to t() (or i18n.t()) or marked with msg() in the frontends, and where. */
+/** Every literal text given to t() (or i18n.t()) or marked with msg() in the frontends and the services (texts, calls), and where. */
 function textsShown(): Map<string, string> {
   const found = new Map<string, string>();
-  for (const file of sources(join(root, 'frontends'))) {
+  for (const file of [...sources(join(root, 'frontends')), ...sources(join(root, 'services'))]) {
     const code = readFileSync(file, 'utf8');
     for (const m of code.matchAll(/\b(?:t|msg)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g)) {
       if (m[1] === '`' && m[2].includes('${')) throw new Error(`${relative(root, file)}: t() of a template with \${}: use {{placeholders}}`);

@@ -145,7 +145,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
   }
 
   /** A worker identity knows, with settings and contacts, on shift with a deadline `minutes` away. */
-  async function worker(opts: { minutes?: number; phone?: string | null; contacts?: string[]; primary?: string; start?: boolean; teamId?: number } = {}) {
+  async function worker(opts: { minutes?: number; phone?: string | null; contacts?: string[]; primary?: string; start?: boolean; teamId?: number; language?: string } = {}) {
     const userId = nextUser++;
     const phone = opts.phone === undefined ? `+4479111${String(userId).padStart(5, '0')}` : opts.phone;
     await publish('identity.user.created.v1', {
@@ -155,6 +155,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       role: 'worker',
       ...(phone ? { phone } : {}),
       ...(opts.teamId !== undefined ? { version: 1, teamId: opts.teamId } : {}),
+      ...(opts.language ? { language: opts.language } : {}),
     });
     if (opts.primary) await publish('identity.settings.changed.v1', { userId, checkInInterval: 60, primaryContact: opts.primary });
     for (const [i, p] of (opts.contacts ?? []).entries()) {
@@ -203,6 +204,23 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     ]);
     expect(await deadline(w.userId)).toBeUndefined();
     expect((await viewOf(alarm.alarmId)).state).toBe('open');
+  });
+
+  it("a Welsh-speaking worker's reminders and alarm text are in Welsh; the monitors' push stays English", async () => {
+    const w = await worker({ language: 'cy' });
+    const by = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(w.due));
+    advance(55 * MINUTE);
+    const [sms5] = await expectRequests((r) => r.userId === w.userId && r.purpose === 'reminder_5min' && r.channel === 'sms', 1);
+    expect(sms5.body).toBe(`Nodyn atgoffa LWS: mae angen i chi gofrestru ymhen 5 munud (erbyn ${by}). Agorwch LWS a chofrestru, neu atebwch y neges hon gyda'ch PIN.`);
+    const [push5] = await expectRequests((r) => r.userId === w.userId && r.purpose === 'reminder_5min' && r.channel === 'push', 1);
+    expect(push5).toMatchObject({ title: 'Mae angen cofrestru cyn bo hir', body: expect.stringMatching(/^Nodyn atgoffa LWS/) });
+
+    advance(5 * MINUTE);
+    const alarm = await alarmOf(w.userId);
+    const [text] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'sms' && r.toPhone === w.phone, 1);
+    expect(text.body).toBe(`LWS: ni wnaethoch gofrestru erbyn ${by}. Cofrestrwch nawr os ydych yn ddiogel; mae eich monitoriaid wedi cael eu rhybuddio.`);
+    const [monitors] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'push' && r.toRole === 'monitors', 1);
+    expect(monitors.body).toContain(`did not check in by ${by}`);
   });
 
   it('reminders due together fire once each, in order; a row whose event breaks the contract is retried alone without holding the others', async () => {

@@ -31,6 +31,12 @@ function catalogue(code: string): Readonly<Record<string, string>> {
   return texts;
 }
 
+/**
+ * Marks an English text a service sends (an SMS, a call) as one to translate: it returns the text
+ * as it is. The translations test finds the texts by this mark, as it finds the screens' t().
+ */
+export const msg = <T extends string>(text: T): T => text;
+
 /** The English `text` in `language` (English when that language lacks it), its {{placeholders}} filled. */
 export function translate(language: string | null | undefined, text: string, values: Record<string, string | number> = {}): string {
   const chosen = catalogue(language ?? SOURCE_LANGUAGE)[text] ?? text;

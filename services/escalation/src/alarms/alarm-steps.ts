@@ -72,12 +72,13 @@ export const peopleOf = (monitors: TeamMonitor[] | undefined): number[] =>
   (monitors ?? []).flatMap((m) => [m.userId, ...(m.deputyUserId !== undefined ? [m.deputyUserId] : [])]);
 
 /** notify_worker: a push to the worker, and an SMS when a phone number is known (else an operator hears why not). */
-export function planNotifyWorker(alarm: AlarmRow, index: number, worker: Pick<WorkerRow, 'phone'> | undefined, since: Date): StepPlan {
+export function planNotifyWorker(alarm: AlarmRow, index: number, worker: Pick<WorkerRow, 'phone' | 'language'> | undefined, since: Date): StepPlan {
   const f = facts(alarm);
   const ids = requestIds(alarm, since);
   const phone = dialable(worker?.phone);
-  const requests: StepRequest[] = [{ channel: 'push', toUserId: alarm.userId, purpose: alarm.kind, title: monitorsAlarmTitle(f), body: workerAlarmText(f), ...ids }];
-  if (phone) requests.push({ channel: 'sms', toPhone: phone, purpose: alarm.kind, body: workerAlarmText(f), ...ids });
+  const text = workerAlarmText(f, worker?.language ?? null);
+  const requests: StepRequest[] = [{ channel: 'push', toUserId: alarm.userId, purpose: alarm.kind, title: monitorsAlarmTitle(f), body: text, ...ids }];
+  if (phone) requests.push({ channel: 'sms', toPhone: phone, purpose: alarm.kind, body: text, ...ids });
   const details = phone ? `Worker notified by push and SMS to ${phone}` : 'Worker notified by push (no phone number for SMS)';
   return {
     alarm,

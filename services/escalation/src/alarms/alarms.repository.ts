@@ -11,6 +11,8 @@ export interface ReminderRecipient {
   phone: string | null;
   /** Their team's keypad PIN call 2 minutes before the deadline (issue 13). */
   voiceReminder?: boolean;
+  /** The language their reminders are written in; null: English. */
+  language?: string | null;
 }
 
 export interface Contact {
@@ -169,12 +171,12 @@ export class AlarmsRepository {
     const found = new Map<number, ReminderRecipient>();
     if (userIds.length === 0) return found;
     const { rows } = (await tx.execute(sql`
-      select w.user_id, w.name, w.phone, coalesce(t.voice_reminder, false) as voice_reminder from ${workers} w
+      select w.user_id, w.name, w.phone, w.language, coalesce(t.voice_reminder, false) as voice_reminder from ${workers} w
       left join ${teams} t on t.id = w.team_id and t.deleted_at is null
       where w.user_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(userIds)}::jsonb))`)) as unknown as {
-      rows: { user_id: number; name: string | null; phone: string | null; voice_reminder: boolean }[];
+      rows: { user_id: number; name: string | null; phone: string | null; language: string | null; voice_reminder: boolean }[];
     };
-    for (const r of rows) found.set(Number(r.user_id), { name: r.name, phone: r.phone, voiceReminder: r.voice_reminder === true });
+    for (const r of rows) found.set(Number(r.user_id), { name: r.name, phone: r.phone, language: r.language, voiceReminder: r.voice_reminder === true });
     return found;
   }
 

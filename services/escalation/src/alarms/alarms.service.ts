@@ -246,7 +246,8 @@ export class AlarmsService {
           return null;
         }
         const { contacts, primary } = await this.contactsOf(tx, alarm.userId);
-        for (const c of contacts) await this.notifier.text(tx, emit, 'sms', c.phone, 'contact_message', contactText(f), ids);
+        const language = contacts.length ? ((await this.repo.worker(tx, alarm.userId))?.language ?? null) : null;
+        for (const c of contacts) await this.notifier.text(tx, emit, 'sms', c.phone, 'contact_message', contactText(f, language), ids);
         const lines: [string, string?][] = [];
         if (contacts.length) lines.push([`Messaged emergency contacts: ${contacts.map((c) => c.phone).join(', ')}`, WORKER_TEXT.contactsMessaged]);
         if (step.callPrimaryContact && primary) {

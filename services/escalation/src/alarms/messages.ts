@@ -1,4 +1,10 @@
-/** The words people receive. Times are shown in Europe/London, as everywhere in LWS. */
+import { msg, translate } from '@lws/i18n';
+
+/**
+ * The words people receive. Times are shown in Europe/London, as everywhere in LWS. What the worker
+ * and their contacts receive is in the worker's language (`language`: null, English); what
+ * monitors and emergency lines receive is in English.
+ */
 const clock = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
 export const londonTime = (d: Date) => clock.format(d);
@@ -8,9 +14,11 @@ export const workerLabel = (name: string | null | undefined, userId: number) => 
 const where = (location: string | null | undefined) => (location ? ` at ${location}` : '');
 
 /** `replyable`: a text message, which the worker may answer with their PIN to check in (issue 13). */
-export function reminderText(minutes: number, due: Date, replyable = false): string {
-  const how = replyable ? 'Open LWS and check in, or reply to this message with your PIN.' : 'Open LWS and check in.';
-  return `LWS reminder: your check-in is due in ${minutes} minutes (by ${londonTime(due)}). ${how}`;
+export function reminderText(minutes: number, due: Date, replyable = false, language: string | null = null): string {
+  const values = { minutes, time: londonTime(due) };
+  return replyable
+    ? translate(language, msg('LWS reminder: your check-in is due in {{minutes}} minutes (by {{time}}). Open LWS and check in, or reply to this message with your PIN.'), values)
+    : translate(language, msg('LWS reminder: your check-in is due in {{minutes}} minutes (by {{time}}). Open LWS and check in.'), values);
 }
 
 /** What the keypad reminder call says before it asks for the PIN (issue 13). */
@@ -29,9 +37,11 @@ export interface AlarmFacts {
   duress?: boolean;
 }
 
-export function workerAlarmText(a: AlarmFacts): string {
-  if (a.kind === 'emergency') return `LWS: your emergency alert was received at ${londonTime(a.openedAt)}. Your monitors are being alerted.`;
-  return `LWS: you missed your check-in due at ${londonTime(a.dueAt ?? a.openedAt)}. Check in now if you are safe; your monitors have been alerted.`;
+export function workerAlarmText(a: AlarmFacts, language: string | null = null): string {
+  if (a.kind === 'emergency') return translate(language, msg('LWS: your emergency alert was received at {{time}}. Your monitors are being alerted.'), { time: londonTime(a.openedAt) });
+  return translate(language, msg('LWS: you missed your check-in due at {{time}}. Check in now if you are safe; your monitors have been alerted.'), {
+    time: londonTime(a.dueAt ?? a.openedAt),
+  });
 }
 
 export function monitorsAlarmTitle(a: AlarmFacts): string {
@@ -51,13 +61,24 @@ export function stillOpenText(a: AlarmFacts): string {
   return `Nobody has acknowledged the alarm for ${workerLabel(a.workerName, a.userId)} (opened ${londonTime(a.openedAt)}). Acknowledge it in LWS.`;
 }
 
-export function contactText(a: AlarmFacts): string {
+/** A contact's message is in the worker's language: the people close to them read it. */
+export function contactText(a: AlarmFacts, language: string | null = null): string {
   const name = workerLabel(a.workerName, a.userId);
-  if (a.duress) return `LWS EMERGENCY: ${name} signalled that they are under threat${where(a.location)} at ${londonTime(a.openedAt)}. Do not call them. If you know where they are, call 999.`;
-  if (a.kind === 'emergency') {
-    return `LWS EMERGENCY: ${name} requested emergency assistance${where(a.location)} at ${londonTime(a.openedAt)}. Please try to reach them; if you cannot, call 999.`;
+  const time = londonTime(a.kind === 'emergency' || a.duress ? a.openedAt : (a.dueAt ?? a.openedAt));
+  const values = { name, time, location: a.location ?? '' };
+  if (a.duress) {
+    return a.location
+      ? translate(language, msg('LWS EMERGENCY: {{name}} signalled that they are under threat at {{location}} at {{time}}. Do not call them. If you know where they are, call 999.'), values)
+      : translate(language, msg('LWS EMERGENCY: {{name}} signalled that they are under threat at {{time}}. Do not call them. If you know where they are, call 999.'), values);
   }
-  return `LWS alert: ${name} missed a safety check-in due at ${londonTime(a.dueAt ?? a.openedAt)}${where(a.location)}. Please try to reach them; if you cannot, call 999.`;
+  if (a.kind === 'emergency') {
+    return a.location
+      ? translate(language, msg('LWS EMERGENCY: {{name}} requested emergency assistance at {{location}} at {{time}}. Please try to reach them; if you cannot, call 999.'), values)
+      : translate(language, msg('LWS EMERGENCY: {{name}} requested emergency assistance at {{time}}. Please try to reach them; if you cannot, call 999.'), values);
+  }
+  return a.location
+    ? translate(language, msg('LWS alert: {{name}} missed a safety check-in due at {{time}} at {{location}}. Please try to reach them; if you cannot, call 999.'), values)
+    : translate(language, msg('LWS alert: {{name}} missed a safety check-in due at {{time}}. Please try to reach them; if you cannot, call 999.'), values);
 }
 
 export function callText(a: AlarmFacts): string {
@@ -68,13 +89,13 @@ export function callText(a: AlarmFacts): string {
 
 /** The worker's own emergency screen (issue 13): what has happened, in their words. */
 export const WORKER_TEXT = {
-  requested: 'Help requested',
-  monitorsAlerted: 'Your monitors have been alerted',
-  contactsMessaged: 'Your emergency contacts have been sent a message',
-  callingContact: (name?: string) => (name ? `Calling your emergency contact, ${name}` : 'Calling your emergency contact'),
-  callingLine: 'Calling the emergency response line',
-  lineAccepted: 'The emergency response line has taken your alert',
+  requested: msg('Help requested'),
+  monitorsAlerted: msg('Your monitors have been alerted'),
+  contactsMessaged: msg('Your emergency contacts have been sent a message'),
+  callingContact: (name?: string) => (name ? `Calling your emergency contact, ${name}` : msg('Calling your emergency contact')),
+  callingLine: msg('Calling the emergency response line'),
+  lineAccepted: msg('The emergency response line has taken your alert'),
   dealing: (name: string) => `${name} is dealing with it`,
-  safe: "You said you're safe. A monitor will confirm and close this.",
-  pressedAgain: 'You asked for help again: the same alert, still being dealt with',
+  safe: msg("You said you're safe. A monitor will confirm and close this."),
+  pressedAgain: msg('You asked for help again: the same alert, still being dealt with'),
 } as const;

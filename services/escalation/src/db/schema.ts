@@ -42,6 +42,8 @@ export const workers = escalationSchema.table(
     teamId: integer('team_id'),
     /** An admin away until then: their deputy takes their place as a team's monitor. */
     awayUntil: at('away_until'),
+    /** The language the worker's texts (and their contacts') are written in; null: English. */
+    language: text('language'),
     /** "Where I'll be" of the current (or last) shift, issue 13. */
     shiftNote: text('shift_note'),
     /** The position of the worker's last check-in that had one (deleted 30 days after its shift ends). */

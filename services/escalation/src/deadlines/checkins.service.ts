@@ -1,3 +1,4 @@
+import { msg, translate } from '@lws/i18n';
 import { Inject, Injectable } from '@nestjs/common';
 import { eq } from 'drizzle-orm';
 import type { PendingEvent } from '@lws/messaging';
@@ -138,15 +139,16 @@ export class CheckinsService {
     now: Date,
   ): PendingEvent[] {
     const minutes = minutesBefore(step);
-    const body = reminderText(minutes, due);
+    const language = worker?.language ?? null;
+    const body = reminderText(minutes, due, false, language);
     const phone = dialable(worker?.phone);
     const since = stepTime(step, due).toISOString();
     const events: PendingEvent[] = phone
       ? this.settings.reminderChannels.map((channel) =>
-          requestEvent({ channel, toPhone: phone, purpose: step, body: channel === 'sms' ? reminderText(minutes, due, true) : body, userId, since }),
+          requestEvent({ channel, toPhone: phone, purpose: step, body: channel === 'sms' ? reminderText(minutes, due, true, language) : body, userId, since }),
         )
       : [systemAlertEvent('worker_phone_missing', `No phone number known for ${worker?.name ?? `worker #${userId}`}: the ${minutes} minute reminder went by push only`, now, userId)];
-    events.push(requestEvent({ channel: 'push', toUserId: userId, purpose: step, title: 'Check-in due soon', body, userId, since }));
+    events.push(requestEvent({ channel: 'push', toUserId: userId, purpose: step, title: translate(language, msg('Check-in due soon')), body, userId, since }));
     // A team may add a call at T-2 that takes the PIN on the keypad: a check-in without data (issue 13).
     if (phone && step === 'reminder_2min' && worker?.voiceReminder) {
       events.push(requestEvent({ channel: 'voice', toPhone: phone, purpose: step, body: voiceReminderText(due), userId, since }));

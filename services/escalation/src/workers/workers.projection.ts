@@ -13,8 +13,12 @@ import { checkinKey, DeadlinesRepository, type DeadlineSpec } from '../deadlines
  * A versioned profile event's team and away time (absent on those events: none). An event from
  * before versions says nothing of either.
  */
-function teamAndAway(e: { version?: number; teamId?: number; awayUntil?: string }): { teamId?: number | null; awayUntil?: Date | null } {
-  return e.version ? { teamId: e.teamId ?? null, awayUntil: e.awayUntil ? new Date(e.awayUntil) : null } : {};
+function teamAndAway(e: { version?: number; teamId?: number; awayUntil?: string; language?: string }): { teamId?: number | null; awayUntil?: Date | null; language?: string } {
+  return {
+    ...(e.version ? { teamId: e.teamId ?? null, awayUntil: e.awayUntil ? new Date(e.awayUntil) : null } : {}),
+    // Events from before languages carry none: the language held stays.
+    ...(e.language ? { language: e.language } : {}),
+  };
 }
 
 /** The shift and deadline shifts holds for a worker, as reconciliation repairs them (repairDeadline). */
@@ -97,15 +101,15 @@ export class WorkersProjection {
     if (events.length === 0) return;
     const rows = events.map((e) => {
       const { version, changes } = profileUpdate(e);
-      const { teamId, awayUntil } = teamAndAway(e);
-      return { user_id: e.userId, name: changes.name, phone: changes.phone, role: changes.role, team_id: teamId, away_until: awayUntil, version };
+      const { teamId, awayUntil, language } = teamAndAway(e);
+      return { user_id: e.userId, name: changes.name, phone: changes.phone, role: changes.role, team_id: teamId, away_until: awayUntil, language: language ?? null, version };
     });
     await tx.execute(sql`
-      insert into ${workers} as w (user_id, name, phone, role, team_id, away_until, profile_version)
-      select u.user_id, u.name, u.phone, u.role, u.team_id, u.away_until, u.version
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as u(user_id int, name text, phone text, role text, team_id int, away_until timestamptz, version int)
+      insert into ${workers} as w (user_id, name, phone, role, team_id, away_until, language, profile_version)
+      select u.user_id, u.name, u.phone, u.role, u.team_id, u.away_until, u.language, u.version
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as u(user_id int, name text, phone text, role text, team_id int, away_until timestamptz, language text, version int)
       on conflict (user_id) do update set name = excluded.name, phone = excluded.phone, role = excluded.role, team_id = excluded.team_id,
-        away_until = excluded.away_until, profile_version = excluded.profile_version
+        away_until = excluded.away_until, language = coalesce(excluded.language, w.language), profile_version = excluded.profile_version
       where w.profile_version <= excluded.profile_version and w.deleted_at is null`);
   }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "escalation"."workers" ADD COLUMN "language" text;
