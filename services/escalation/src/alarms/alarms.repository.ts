@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { insertRows, type Tx } from '@lws/platform';
-import { alarmEvents, alarms, teams, workerContacts, workers, type AlarmRow, type WorkerRow } from '../db/schema';
+import { alarmEvents, alarms, joinedEmergencies, teams, workerContacts, workers, type AlarmRow, type WorkerRow } from '../db/schema';
 import { alarmScopeSql, type AlarmScope } from './alarm-scope';
 import type { TeamPolicy } from './policy';
 
@@ -28,25 +28,21 @@ export class AlarmsRepository {
   }
 
   /**
-   * The worker's newest emergency alarm still escalating (not resolved, steps not stopped), never
-   * one raised by the duress PIN: the one a further press of theirs joins.
+   * What a press of the emergency button meets, in one round trip (it is on an emergency's path):
+   * whether it already joined an alarm, whether an alarm is its own, and the worker's newest
+   * emergency alarm still escalating (not resolved, steps not stopped), never one raised by the
+   * duress PIN: the one a further press of theirs joins.
    */
-  async escalatingEmergency(tx: Tx, userId: number): Promise<Pick<AlarmRow, 'id' | 'emergencyId'> | undefined> {
-    const [row] = await tx
-      .select({ id: alarms.id, emergencyId: alarms.emergencyId })
-      .from(alarms)
-      .where(
-        and(
-          eq(alarms.userId, userId),
-          eq(alarms.kind, 'emergency'),
-          eq(alarms.duress, false),
-          ne(alarms.state, 'resolved'),
-          isNull(alarms.stepsStoppedReason),
-        ),
-      )
-      .orderBy(desc(alarms.openedAt))
-      .limit(1);
-    return row;
+  async pressFacts(tx: Tx, emergencyId: string, userId: number): Promise<{ joinedBefore: boolean; own: boolean; escalatingId: string | null }> {
+    const { rows } = (await tx.execute(sql`
+      select exists (select 1 from ${joinedEmergencies} where emergency_id = ${emergencyId}) as joined_before,
+        exists (select 1 from ${alarms} where emergency_id = ${emergencyId}) as own,
+        (select id from ${alarms} where user_id = ${userId} and kind = 'emergency' and not duress and state <> 'resolved'
+           and steps_stopped_reason is null order by opened_at desc limit 1) as escalating_id`)) as unknown as {
+      rows: { joined_before: boolean; own: boolean; escalating_id: string | null }[];
+    };
+    const [r] = rows;
+    return { joinedBefore: r.joined_before, own: r.own, escalatingId: r.escalating_id };
   }
 
   /** Lock order everywhere: the alarm's deadline row first, then the alarm row. */

@@ -102,16 +102,13 @@ export class AlarmsService {
    * alarm of its own is to open (or has). A press of the duress PIN never comes here: it opens its own.
    */
   async joinPress(tx: Tx, emit: Emit, p: { emergencyId: string; userId: number; raisedAt: Date; now: Date }): Promise<'joined' | 'known' | undefined> {
-    const [joinedBefore] = await tx.select({ alarmId: joinedEmergencies.alarmId }).from(joinedEmergencies).where(eq(joinedEmergencies.emergencyId, p.emergencyId));
+    const { joinedBefore, own, escalatingId } = await this.repo.pressFacts(tx, p.emergencyId, p.userId);
     if (joinedBefore) return 'known';
-    const [own] = await tx.select({ id: alarms.id }).from(alarms).where(eq(alarms.emergencyId, p.emergencyId));
-    if (own) return undefined;
-    const candidate = await this.repo.escalatingEmergency(tx, p.userId);
-    if (!candidate) return undefined;
+    if (own || !escalatingId) return undefined;
     // Locked in the order every path uses, and asked again: a monitor resolving it meanwhile must
     // not leave this press joined to a closed alarm, which would hide it. The press opens its own then.
-    await this.deadlines.lock(tx, alarmKey(candidate.id));
-    const alarm = await this.repo.lock(tx, candidate.id);
+    await this.deadlines.lock(tx, alarmKey(escalatingId));
+    const alarm = await this.repo.lock(tx, escalatingId);
     if (!alarm || !escalating(alarm)) return undefined;
     const [joined] = await tx
       .insert(joinedEmergencies)
