@@ -53,6 +53,9 @@ function textsShown(): Map<string, string> {
   return found;
 }
 
+/** A language file's settings besides its texts: its BCP 47 locale and the provider's voice for calls. */
+const SETTINGS = ['@locale', '@voice'];
+
 const placeholders = (text: string) => [...text.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort();
 
 const catalogues = readdirSync(localesDir)
@@ -70,8 +73,13 @@ describe('translations', () => {
   describe.each(catalogues)('$code', ({ texts }) => {
     it('translates every text a screen shows, and keeps none that no screen shows', () => {
       const missing = [...shown].filter(([text]) => typeof texts[text] !== 'string' || !(texts[text] as string).trim()).map(([text, file]) => `${file}: ${text}`);
-      const stale = Object.keys(texts).filter((text) => !shown.has(text));
+      const stale = Object.keys(texts).filter((text) => !shown.has(text) && !SETTINGS.includes(text));
       expect({ missing, stale }).toEqual({ missing: [], stale: [] });
+    });
+
+    it('names the locale and the voice its calls speak in', () => {
+      expect(texts['@locale']).toMatch(/^[a-z]{2,3}-[A-Z]{2}$/);
+      expect(texts['@voice']).toMatch(/^\w+\.\w+/);
     });
 
     it('keeps the {{placeholders}} of each text', () => {

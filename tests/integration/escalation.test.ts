@@ -221,6 +221,30 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     expect(text.body).toBe(`LWS: ni wnaethoch gofrestru erbyn ${by}. Cofrestrwch nawr os ydych yn ddiogel; mae eich monitoriaid wedi cael eu rhybuddio.`);
     const [monitors] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'push' && r.toRole === 'monitors', 1);
     expect(monitors.body).toContain(`did not check in by ${by}`);
+    // Each request says its language, which notifications speaks a call in; the monitors' none.
+    expect([sms5.language, push5.language, text.language, monitors.language]).toEqual(['cy', 'cy', 'cy', undefined]);
+    const [own] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'push' && r.toUserId === w.userId, 1);
+    expect(own).toMatchObject({ title: "Cofrestriad wedi'i golli", language: 'cy' });
+  });
+
+  it("a Welsh-speaking worker's emergency: their primary contact is called and their contacts texted in Welsh; the emergency line is called in English", async () => {
+    const w = await worker({ primary: '07911 200019', contacts: ['+447911200011'], start: false, language: 'cy' });
+    await eventually(async () => (await pg.query('select 1 from escalation.workers where user_id = $1 and primary_contact is not null', [w.userId])).rowCount === 1, 10_000, 20);
+    await eventually(async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount === 1, 10_000, 20);
+    await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: w.userId, location: 'Y doc', raisedAt: iso(nowMs) });
+    const alarm = await alarmOf(w.userId, 'emergency');
+    const [call] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice', 1);
+    expect(call).toMatchObject({
+      toPhone: '+447911200019',
+      language: 'cy',
+      body: `Dyma system diogelwch gweithwyr unigol LWS. Mae Worker ${w.userId} wedi gofyn am gymorth brys yn Y doc. Pwyswch 1 i dderbyn y rhybudd hwn.`,
+    });
+    const texts = await expectRequests((r) => r.alarmId === alarm.alarmId && r.purpose === 'contact_message', 2);
+    for (const t of texts) expect(t).toMatchObject({ language: 'cy', body: expect.stringMatching(/^ARGYFWNG LWS: mae Worker \d+ wedi gofyn am gymorth brys yn Y doc am/) });
+    advance(2 * MINUTE);
+    const [line] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice' && r.toPhone === NUMBERS[0], 1);
+    expect(line.language).toBeUndefined();
+    expect(line.body).toMatch(/^This is the LWS lone worker safety system\. Worker \d+ requested emergency assistance at Y doc\./);
   });
 
   it('reminders due together fire once each, in order; a row whose event breaks the contract is retried alone without holding the others', async () => {

@@ -54,18 +54,18 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
   }, 120_000);
   afterAll(() => t?.stop());
 
-  async function newAccount(role: 'worker' | 'admin', creator: request.Agent): Promise<Worker> {
+  async function newAccount(role: 'worker' | 'admin', creator: request.Agent, language?: string): Promise<Worker> {
     const username = `${role}${Math.random().toString(36).slice(2, 9)}`;
     const password = 'Secret1pass';
     const pin = String(nextPin++);
     const name = `${role === 'admin' ? 'Alice' : 'Sam'} ${username}`;
     const phone = nextMobile();
-    const res = await creator.post('/api/users').set(XHR).send({ username, password, name, phone, role, pinCode: pin }).expect(201);
+    const res = await creator.post('/api/users').set(XHR).send({ username, password, name, phone, role, pinCode: pin, ...(language ? { language } : {}) }).expect(201);
     return { id: res.body.user.id, username, password, role, agent: await signIn(t, username, password), pin, name, phone };
   }
 
-  async function onShift(): Promise<Worker> {
-    const w = await newAccount('worker', admin.agent);
+  async function onShift(language?: string): Promise<Worker> {
+    const w = await newAccount('worker', admin.agent, language);
     await eventually(async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200, EVENT_WAIT_MS, 100);
     return w;
   }
@@ -409,6 +409,18 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
       expect(await own(w)).toBeNull();
     });
 
+    it("answers a Welsh-speaking worker's phone in Welsh, whatever the answer", async () => {
+      const w = await onShift('cy');
+      const wrong = w.pin === '0000' ? '1111' : '0000';
+      // Notifications learns the worker's phone and language from identity's event.
+      await eventually(async () => (await text(w.phone, 'helo')) === "LWS: i gofrestru, atebwch gyda'ch PIN 4 digid.", EVENT_WAIT_MS, 100);
+      expect(await text(w.phone, wrong)).toBe("LWS: nid yw'r PIN hwnnw'n gywir. Atebwch gyda'ch PIN 4 digid i gofrestru.");
+      expect(await text(w.phone, w.pin)).toMatch(/^LWS: wedi cofrestru am \d{2}:\d{2}\. Mae angen i chi gofrestru nesaf erbyn \d{2}:\d{2}\.$/);
+      // Their language changed back: the next answer is in English.
+      await w.agent.patch(`/api/users/${w.id}`).set(XHR).send({ language: 'en' }).expect(200);
+      await eventually(async () => (await text(w.phone, 'thanks')) === 'LWS: to check in, reply with your 4-digit PIN.', EVENT_WAIT_MS, 100);
+    });
+
     it('refuses a text that is not signed by the provider', async () => {
       const res = await request(t.url).post('/webhooks/twilio/sms-inbound').type('form').send({ From: '+447700900123', Body: '1234', MessageSid: `SM${'0'.repeat(32)}` });
       expect(res.status).toBe(403);
@@ -425,14 +437,14 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     }
     const callsTo = async (phone: string) => ((await superadmin.agent.get('/api/test-provider/calls').expect(200)).body.calls as FakeCall[]).filter((c) => c.to === phone);
 
-    async function workerOf(teamId: number): Promise<Worker> {
+    async function workerOf(teamId: number, language?: string): Promise<Worker> {
       const username = `keypad${Math.random().toString(36).slice(2, 9)}`;
       const pin = String(nextPin++);
       const phone = nextMobile();
       const res = await superadmin.agent
         .post('/api/users')
         .set(XHR)
-        .send({ username, password: 'Secret1pass', name: `Kit ${username}`, phone, role: 'worker', pinCode: pin, teamId })
+        .send({ username, password: 'Secret1pass', name: `Kit ${username}`, phone, role: 'worker', pinCode: pin, teamId, ...(language ? { language } : {}) })
         .expect(201);
       const w = { id: res.body.user.id, username, password: 'Secret1pass', role: 'worker' as const, agent: await signIn(t, username, 'Secret1pass'), pin, name: `Kit ${username}`, phone };
       await eventually(async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200, EVENT_WAIT_MS, 100);
@@ -452,6 +464,7 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
         return calls.length > 0 ? calls : undefined;
       }, EVENT_WAIT_MS, 200)) as FakeCall[];
       const answered = await superadmin.agent.post(`/api/test-provider/calls/${call.callSid}/accept`).set(XHR).send({ digits: w.pin }).expect(200);
+      expect(answered.body.call.voice).toBeUndefined();
       expect(answered.body.call.say).toMatch(/^This is an L W S check-in reminder\. Your check-in is due in 2 minutes, by \d{2}:\d{2}\. To check in, enter your 4 digit PIN now\./);
       expect(answered.body.call.confirmation).toMatch(/^Thank you\. You are checked in\. Your next check-in is due by \d{2}:\d{2}\. Goodbye\.$/);
       expect((await relations(w)).latestCheckIn).not.toBeNull();
@@ -465,6 +478,23 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
         return list.some((d) => d.purpose === 'reminder_2min' && d.channel === 'sms');
       }, EVENT_WAIT_MS, 200);
       expect(await callsTo(plain.phone)).toEqual([]);
+    });
+
+    it("speaks to a Welsh-speaking worker in Welsh, in a Welsh voice, and answers their PIN in Welsh", async () => {
+      const team = await superadmin.agent.post('/api/teams').set(XHR).send({ name: `Keypad Cymraeg ${Date.now()}`, voiceReminder: true }).expect(201);
+      const w = await workerOf(team.body.id, 'cy');
+      await superadmin.agent.post(`/api/simulate-specific-time/${w.id}`).set(XHR).send({ minutesUntilDue: 2.1 }).expect(200);
+      const [call] = (await eventually(async () => {
+        const calls = await callsTo(w.phone);
+        return calls.length > 0 ? calls : undefined;
+      }, EVENT_WAIT_MS, 200)) as FakeCall[];
+      const answered = await superadmin.agent.post(`/api/test-provider/calls/${call.callSid}/accept`).set(XHR).send({ digits: w.pin }).expect(200);
+      expect(answered.body.call).toMatchObject({
+        voice: 'Polly.Gwyneth cy-GB',
+        say: expect.stringMatching(/^Dyma nodyn atgoffa L W S i gofrestru\. Mae angen i chi gofrestru ymhen 2 funud, erbyn \d{2}:\d{2}\. I gofrestru, rhowch eich PIN 4 digid nawr\./),
+        confirmation: expect.stringMatching(/^Diolch\. Rydych chi wedi cofrestru\. Mae angen i chi gofrestru nesaf erbyn \d{2}:\d{2}\. Hwyl fawr\.$/),
+      });
+      expect((await relations(w)).latestCheckIn).not.toBeNull();
     });
 
     it('a wrong PIN on the keypad checks nobody in, and is asked for again', async () => {

@@ -42,3 +42,14 @@ export function translate(language: string | null | undefined, text: string, val
   const chosen = catalogue(language ?? SOURCE_LANGUAGE)[text] ?? text;
   return chosen.replace(/{{\s*(\w+)\s*}}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
+
+/**
+ * How a call speaks `language`: its file's "@locale" (the BCP 47 tag Twilio's <Say> takes) and
+ * "@voice" (a voice that speaks it, e.g. Polly.Gwyneth for cy-GB). English, and a language whose
+ * file names no voice, are spoken in the provider's default voice.
+ */
+export function voiceOf(language: string | null | undefined): { language: string; voice: string } | undefined {
+  const texts = catalogue(language ?? SOURCE_LANGUAGE);
+  const [locale, voice] = [texts['@locale'], texts['@voice']];
+  return locale && voice ? { language: locale, voice } : undefined;
+}

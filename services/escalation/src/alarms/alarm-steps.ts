@@ -5,7 +5,7 @@ import { insertRows, type Emit, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
 import { alarmEvents, notificationRequests, type AlarmRow, type DeadlinePayload, type TeamMonitor, type WorkerRow } from '../db/schema';
 import { dialable } from '../workers/phone';
-import { monitorsAlarmTitle, workerAlarmText, WORKER_TEXT, type AlarmFacts } from './messages';
+import { monitorsAlarmTitle, workerAlarmText, workerAlarmTitle, WORKER_TEXT, type AlarmFacts } from './messages';
 import { requestEvent, systemAlertEvent, urgentOrNot, type RequestSpec } from './notifier';
 import type { PolicyAction, PolicyStep } from './policy';
 
@@ -76,9 +76,11 @@ export function planNotifyWorker(alarm: AlarmRow, index: number, worker: Pick<Wo
   const f = facts(alarm);
   const ids = requestIds(alarm, since);
   const phone = dialable(worker?.phone);
-  const text = workerAlarmText(f, worker?.language ?? null);
-  const requests: StepRequest[] = [{ channel: 'push', toUserId: alarm.userId, purpose: alarm.kind, title: monitorsAlarmTitle(f), body: text, ...ids }];
-  if (phone) requests.push({ channel: 'sms', toPhone: phone, purpose: alarm.kind, body: text, ...ids });
+  const language = worker?.language ?? null;
+  const text = workerAlarmText(f, language);
+  const spoken = language ? { language } : {};
+  const requests: StepRequest[] = [{ channel: 'push', toUserId: alarm.userId, purpose: alarm.kind, title: workerAlarmTitle(f, language), body: text, ...spoken, ...ids }];
+  if (phone) requests.push({ channel: 'sms', toPhone: phone, purpose: alarm.kind, body: text, ...spoken, ...ids });
   const details = phone ? `Worker notified by push and SMS to ${phone}` : 'Worker notified by push (no phone number for SMS)';
   return {
     alarm,

@@ -243,12 +243,15 @@ export class AlarmsService {
           return null;
         }
         const { contacts, primary } = await this.contactsOf(tx, alarm.userId);
+        // The people close to the worker read and hear the worker's language.
         const language = contacts.length ? ((await this.repo.worker(tx, alarm.userId))?.language ?? null) : null;
-        for (const c of contacts) await this.notifier.text(tx, emit, 'sms', c.phone, 'contact_message', contactText(f, language), ids);
+        const written = language ? { ...ids, language } : ids;
+        for (const c of contacts) await this.notifier.text(tx, emit, 'sms', c.phone, 'contact_message', contactText(f, language), written);
         const lines: [string, string?][] = [];
         if (contacts.length) lines.push([`Messaged emergency contacts: ${contacts.map((c) => c.phone).join(', ')}`, WORKER_TEXT.contactsMessaged]);
         if (step.callPrimaryContact && primary) {
-          await this.call(tx, emit, alarm, { purpose: 'primary_contact', phone: primary.phone, name: primary.name, round: alarm.callRound, index: 0, repeat: false }, now, since);
+          const call = { purpose: 'primary_contact' as const, phone: primary.phone, name: primary.name, language, round: alarm.callRound, index: 0, repeat: false };
+          await this.call(tx, emit, alarm, call, now, since);
           lines.push([`Calling primary contact ${primary.phone}`, WORKER_TEXT.callingContact(primary.name)]);
         }
         if (!contacts.length) {
@@ -295,7 +298,7 @@ export class AlarmsService {
     tx: Tx,
     emit: Emit,
     alarm: AlarmRow,
-    c: { purpose: CallRow['purpose']; phone: string; name?: string; round: number; index: number; repeat: boolean },
+    c: { purpose: CallRow['purpose']; phone: string; name?: string; language?: string | null; round: number; index: number; repeat: boolean },
     now: Date,
     since: Date,
   ): Promise<NextStep | null> {
@@ -304,8 +307,9 @@ export class AlarmsService {
       toPhone: c.phone,
       purpose: 'alarm_call',
       title: monitorsAlarmTitle(facts(alarm)),
-      body: callText(facts(alarm)),
+      body: callText(facts(alarm), c.language),
       ...requestIds(alarm, since),
+      ...(c.language ? { language: c.language } : {}),
       callTimeoutSeconds: alarm.policy.callTimeoutSeconds,
       ...(c.name ? { contactName: c.name.slice(0, 100) } : {}),
     });

@@ -21,9 +21,9 @@ export function reminderText(minutes: number, due: Date, replyable = false, lang
     : translate(language, msg('LWS reminder: your check-in is due in {{minutes}} minutes (by {{time}}). Open LWS and check in.'), values);
 }
 
-/** What the keypad reminder call says before it asks for the PIN (issue 13). */
-export function voiceReminderText(due: Date): string {
-  return `Your check-in is due in 2 minutes, by ${londonTime(due)}.`;
+/** What the keypad reminder call says before it asks for the PIN, in the worker's language. */
+export function voiceReminderText(due: Date, language: string | null = null): string {
+  return translate(language, msg('Your check-in is due in 2 minutes, by {{time}}.'), { time: londonTime(due) });
 }
 
 export interface AlarmFacts {
@@ -42,6 +42,11 @@ export function workerAlarmText(a: AlarmFacts, language: string | null = null): 
   return translate(language, msg('LWS: you missed your check-in due at {{time}}. Check in now if you are safe; your monitors have been alerted.'), {
     time: londonTime(a.dueAt ?? a.openedAt),
   });
+}
+
+/** The title of the worker's own push about their alarm. */
+export function workerAlarmTitle(a: AlarmFacts, language: string | null = null): string {
+  return translate(language, a.kind === 'emergency' ? msg('Emergency alert received') : msg('Missed check-in'));
 }
 
 export function monitorsAlarmTitle(a: AlarmFacts): string {
@@ -81,10 +86,24 @@ export function contactText(a: AlarmFacts, language: string | null = null): stri
     : translate(language, msg('LWS alert: {{name}} missed a safety check-in due at {{time}}. Please try to reach them; if you cannot, call 999.'), values);
 }
 
-export function callText(a: AlarmFacts): string {
-  const name = workerLabel(a.workerName, a.userId);
-  const what = a.duress ? 'signalled that they are under threat' : a.kind === 'emergency' ? 'requested emergency assistance' : 'missed a safety check-in';
-  return `This is the LWS lone worker safety system. ${name} ${what}${where(a.location)}. Press 1 to accept this alert.`;
+/**
+ * What a call about the alarm says before "press 1": to an emergency line in English, to the
+ * worker's primary contact in the worker's language.
+ */
+export function callText(a: AlarmFacts, language: string | null = null): string {
+  const values = { name: workerLabel(a.workerName, a.userId), location: a.location ?? '' };
+  const text = a.duress
+    ? a.location
+      ? msg('This is the LWS lone worker safety system. {{name}} signalled that they are under threat at {{location}}. Press 1 to accept this alert.')
+      : msg('This is the LWS lone worker safety system. {{name}} signalled that they are under threat. Press 1 to accept this alert.')
+    : a.kind === 'emergency'
+      ? a.location
+        ? msg('This is the LWS lone worker safety system. {{name}} requested emergency assistance at {{location}}. Press 1 to accept this alert.')
+        : msg('This is the LWS lone worker safety system. {{name}} requested emergency assistance. Press 1 to accept this alert.')
+      : a.location
+        ? msg('This is the LWS lone worker safety system. {{name}} missed a safety check-in at {{location}}. Press 1 to accept this alert.')
+        : msg('This is the LWS lone worker safety system. {{name}} missed a safety check-in. Press 1 to accept this alert.');
+  return translate(language, text, values);
 }
 
 /** The worker's own emergency screen (issue 13): what has happened, in their words. */

@@ -49,8 +49,8 @@ export class Notifier {
 }
 
 export type RequestSpec = Omit<Request, 'requestId' | 'title' | 'body'> & { title?: string; body: string };
-/** Whom a request is about; urgent: an emergency's, sent on notifications' urgent lane. */
-type RequestAbout = { userId: number; alarmId?: string; urgent?: boolean };
+/** Whom a request is about; urgent: an emergency's, sent on notifications' urgent lane; language: the text's, none: English. */
+type RequestAbout = { userId: number; alarmId?: string; urgent?: boolean; language?: string };
 
 /**
  * Writes a request to the outbox: an emergency's on escalation.notification.urgent.v1, which the

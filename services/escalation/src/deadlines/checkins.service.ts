@@ -143,15 +143,17 @@ export class CheckinsService {
     const body = reminderText(minutes, due, false, language);
     const phone = dialable(worker?.phone);
     const since = stepTime(step, due).toISOString();
+    // Written, and for a call spoken, in the worker's language.
+    const about = { userId, since, ...(language ? { language } : {}) };
     const events: PendingEvent[] = phone
       ? this.settings.reminderChannels.map((channel) =>
-          requestEvent({ channel, toPhone: phone, purpose: step, body: channel === 'sms' ? reminderText(minutes, due, true, language) : body, userId, since }),
+          requestEvent({ channel, toPhone: phone, purpose: step, body: channel === 'sms' ? reminderText(minutes, due, true, language) : body, ...about }),
         )
       : [systemAlertEvent('worker_phone_missing', `No phone number known for ${worker?.name ?? `worker #${userId}`}: the ${minutes} minute reminder went by push only`, now, userId)];
-    events.push(requestEvent({ channel: 'push', toUserId: userId, purpose: step, title: translate(language, msg('Check-in due soon')), body, userId, since }));
+    events.push(requestEvent({ channel: 'push', toUserId: userId, purpose: step, title: translate(language, msg('Check-in due soon')), body, ...about }));
     // A team may add a call at T-2 that takes the PIN on the keypad: a check-in without data (issue 13).
     if (phone && step === 'reminder_2min' && worker?.voiceReminder) {
-      events.push(requestEvent({ channel: 'voice', toPhone: phone, purpose: step, body: voiceReminderText(due), userId, since }));
+      events.push(requestEvent({ channel: 'voice', toPhone: phone, purpose: step, body: voiceReminderText(due, language), ...about }));
     }
     events.push({ subject: 'escalation.reminder.fired.v1', data: { userId, shiftId, dueAt: due.toISOString(), minutesBefore: minutes, firedAt: now.toISOString() } });
     return events;

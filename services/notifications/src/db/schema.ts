@@ -51,6 +51,8 @@ export const deliveries = notificationsSchema.table(
     priority: smallint('priority').notNull().default(1),
     /** When what it is about fell due (the press, the deadline): lws_due_to_provider_seconds counts from it. */
     dueSince: at('due_since'),
+    /** The language the body is written in and a call speaks (the worker's); null: English. */
+    language: text('language'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
   },
@@ -87,11 +89,20 @@ export const pushSubscriptions = notificationsSchema.table(
 );
 
 /** Who is who, from identity's events: the monitors (admins and superadmins) receive role pushes. */
-export const users = notificationsSchema.table('users', {
-  userId: integer('user_id').primaryKey(),
-  role: text('role'),
-  deleted: boolean('deleted').notNull().default(false),
-});
+export const users = notificationsSchema.table(
+  'users',
+  {
+    userId: integer('user_id').primaryKey(),
+    role: text('role'),
+    deleted: boolean('deleted').notNull().default(false),
+    /** Their phone and language, so a text from that phone is answered in their language. */
+    phone: text('phone'),
+    language: text('language'),
+    /** identity's version of the phone and language kept here: an older event changes neither. */
+    version: integer('version'),
+  },
+  (t) => [index('users_phone_idx').on(t.phone).where(sql`${t.phone} is not null`)],
+);
 
 /** Development-only generated secrets (VAPID keys, the fake provider's credentials), kept across restarts. */
 export const localSecrets = notificationsSchema.table('local_secrets', {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { CommandMap, EventMap } from '@lws/contracts';
+import { msg, translate } from '@lws/i18n';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
 import { DELIVERY_PRIORITY } from '../db/schema';
@@ -117,6 +118,7 @@ export class DeliveriesService {
       userId: e.userId ?? null,
       alarmId: e.alarmId ?? null,
       dueSince: e.since ? new Date(e.since) : null,
+      language: e.language ?? null,
       priority: urgent ? DELIVERY_PRIORITY.emergency : e.purpose.startsWith('reminder_') ? DELIVERY_PRIORITY.reminder : DELIVERY_PRIORITY.alarm,
       createdAt: now,
       updatedAt: now,
@@ -129,7 +131,7 @@ export class DeliveriesService {
       if (!e.toPhone) return reject('(none)', `A ${e.channel} request needs to_phone`);
       const voice =
         e.channel === 'voice'
-          ? { callTimeoutSeconds: e.callTimeoutSeconds ?? DEFAULT_CALL_TIMEOUT_SECONDS, body: e.contactName ? `Hello ${e.contactName}. ${e.body}` : e.body }
+          ? { callTimeoutSeconds: e.callTimeoutSeconds ?? DEFAULT_CALL_TIMEOUT_SECONDS, body: e.contactName ? translate(e.language, msg('Hello {{name}}. {{message}}'), { name: e.contactName, message: e.body }) : e.body }
           : {};
       return { created: [{ ...base, id: randomUUID(), to: e.toPhone, ...voice }], rejected: false };
     }

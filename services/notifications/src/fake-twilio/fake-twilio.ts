@@ -37,6 +37,8 @@ export interface FakeCall {
   createdAt: string;
   /** What the callee heard from the call's TwiML (set once answered). */
   say?: string;
+  /** The voice and language it was said in ("Polly.Gwyneth cy-GB"), when the TwiML named them. */
+  voice?: string;
   digits?: string;
   /** What the callee heard after pressing the key. */
   confirmation?: string;
@@ -96,6 +98,13 @@ function unescapeXml(s: string): string {
 function says(twiml: string): string | undefined {
   const texts = [...twiml.matchAll(/<Say[^>]*>([\s\S]*?)<\/Say>/g)].map((m) => unescapeXml(m[1]).trim());
   return texts.length > 0 ? texts.join(' ') : undefined;
+}
+
+/** The voice the first <Say> names, and its language. */
+function voiceOfSay(twiml: string): string | undefined {
+  const say = /<Say([^>]*)>/.exec(twiml)?.[1] ?? '';
+  const named = ['voice', 'language'].map((a) => new RegExp(`\\b${a}="([^"]*)"`).exec(say)?.[1]).filter(Boolean);
+  return named.length > 0 ? named.join(' ') : undefined;
 }
 
 /** The text of a messaging TwiML's <Message>, what Twilio would text back. */
@@ -218,6 +227,7 @@ export class FakeTwilio {
     if (!twiml && call.url) twiml = (await this.signedPost(call.accountSid, call.url, base)).body;
     if (twiml) {
       call.say = says(twiml);
+      call.voice = voiceOfSay(twiml);
       const action = gatherAction(twiml);
       if (action) {
         call.digits = digits;

@@ -15,6 +15,7 @@ const view = (c: FakeCall): View => ({
   ...(c.say ? { say: c.say } : {}),
   ...(c.digits ? { digits: c.digits } : {}),
   ...(c.confirmation ? { confirmation: c.confirmation } : {}),
+  ...(c.voice ? { voice: c.voice } : {}),
 });
 
 /** The fake provider's calls, for the superadmin SMS Test panel and end-to-end tests. */

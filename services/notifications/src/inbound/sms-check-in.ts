@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import twilio from 'twilio';
-import { LOGGER, type Logger } from '@lws/platform';
+import { msg, translate } from '@lws/i18n';
+import { DB, LOGGER, type Db, type Logger } from '@lws/platform';
+import { UsersProjection } from '../users/users.projection';
 import { PinCheckIn } from './pin-check-in';
 
 const E164 = /^\+[1-9][0-9]{6,14}$/;
@@ -9,25 +11,32 @@ const PIN_IN_TEXT = /(?:^|\D)(\d{4})(?:\D|$)/;
 /** A Twilio message SID: one texted check-in per message, however often Twilio delivers it. */
 const MESSAGE_SID = /^(SM|MM)[0-9a-fA-F]{32}$/;
 
-/** What LWS texts back (issue 13). None of it says whether a number belongs to anyone. */
+/**
+ * What LWS texts back, in the language of the worker whose phone it is. None of it says whether a
+ * number belongs to anyone.
+ */
 export const SMS_REPLIES = {
-  checkedIn: (at: string, due: string) => `LWS: checked in at ${at}. Your next check-in is due by ${due}.`,
-  noPin: 'LWS: to check in, reply with your 4-digit PIN.',
-  wrongPin: 'LWS: that PIN is not right. Reply with your 4-digit PIN to check in.',
-  locked: 'LWS: too many wrong PINs. PIN check-ins are locked for 15 minutes. Open LWS or call your monitor.',
-  notOnShift: 'LWS: you are not on shift, so there is nothing to check in.',
-  sharedNumber: 'LWS: this number belongs to more than one worker, so a texted PIN cannot check you in. Please check in in the LWS app, and ask your monitor to give each worker their own number.',
-  failed: 'LWS: your check-in could not be recorded just now. Please try again, or open LWS.',
+  checkedIn: msg('LWS: checked in at {{at}}. Your next check-in is due by {{due}}.'),
+  noPin: msg('LWS: to check in, reply with your 4-digit PIN.'),
+  wrongPin: msg('LWS: that PIN is not right. Reply with your 4-digit PIN to check in.'),
+  locked: msg('LWS: too many wrong PINs. PIN check-ins are locked for 15 minutes. Open LWS or call your monitor.'),
+  notOnShift: msg('LWS: you are not on shift, so there is nothing to check in.'),
+  sharedNumber: msg(
+    'LWS: this number belongs to more than one worker, so a texted PIN cannot check you in. Please check in in the LWS app, and ask your monitor to give each worker their own number.',
+  ),
+  failed: msg('LWS: your check-in could not be recorded just now. Please try again, or open LWS.'),
 } as const;
 
 /**
- * A worker checks in by replying to a reminder with their PIN from their own phone (issue 13).
+ * A worker without data checks in by replying to a reminder with their PIN from their own phone.
  * The answer is texted back (TwiML); a number no worker has gets none.
  */
 @Injectable()
 export class SmsCheckIn {
   constructor(
     private readonly pins: PinCheckIn,
+    private readonly users: UsersProjection,
+    @Inject(DB) private readonly db: Db,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -36,29 +45,42 @@ export class SmsCheckIn {
     const from = params.From ?? '';
     const pin = PIN_IN_TEXT.exec(params.Body ?? '')?.[1];
     if (!E164.test(from)) return reply();
-    if (!pin) return reply(SMS_REPLIES.noPin);
+    const say = await this.speaker(from);
+    if (!pin) return reply(say(SMS_REPLIES.noPin));
     const sid = params.MessageSid ?? '';
     const outcome = await this.pins.byPhone(from, pin, MESSAGE_SID.test(sid) ? `sms:${sid}` : `sms:${from}:${Date.now()}`);
     switch (outcome.kind) {
       case 'checked_in':
-        return reply(SMS_REPLIES.checkedIn(outcome.at, outcome.due));
+        return reply(say(SMS_REPLIES.checkedIn, { at: outcome.at, due: outcome.due }));
       case 'wrong_pin':
-        return reply(SMS_REPLIES.wrongPin);
+        return reply(say(SMS_REPLIES.wrongPin));
       case 'locked':
-        return reply(SMS_REPLIES.locked);
+        return reply(say(SMS_REPLIES.locked));
       case 'not_on_shift':
-        return reply(SMS_REPLIES.notOnShift);
+        return reply(say(SMS_REPLIES.notOnShift));
       case 'shared_number':
         // Only the number's own phone reads the answer, and it belongs to one of these workers.
         this.logger.warn({ sid }, 'texted PIN from a number several workers share; told to check in in the app');
-        return reply(SMS_REPLIES.sharedNumber);
+        return reply(say(SMS_REPLIES.sharedNumber));
       case 'unknown_sender':
         // Texting back would tell a stranger the number is known.
         this.logger.warn({ sid }, 'texted PIN from a number that names no worker; not answered');
         return reply();
       case 'failed':
-        return reply(SMS_REPLIES.failed);
+        return reply(say(SMS_REPLIES.failed));
     }
+  }
+
+  /** Writes a reply in the phone's worker's language; English when that cannot be read now. */
+  private async speaker(phone: string) {
+    let language: string | null = null;
+    try {
+      language = await this.users.languageOfPhone(this.db, phone);
+    } catch (err) {
+      // The check-in matters more than the reply's language: it goes on, answered in English.
+      this.logger.warn({ err }, 'the language of a texting phone could not be read; answering in English');
+    }
+    return (text: string, values: Record<string, string> = {}) => translate(language, text, values);
   }
 }
 

@@ -8,7 +8,7 @@ import { DeliveriesRepository, type Delivery } from '../deliveries/deliveries.re
 import { emitMessageStatus, messageStatusEvent } from '../deliveries/delivery-events';
 import { SenderService } from '../deliveries/sender.service';
 import { SmsCheckIn } from '../inbound/sms-check-in';
-import { acceptedTwiml, alertTwiml, goneTwiml, isTerminalCallStatus, notAcceptedTwiml, PIN_TRIES, pinOutcomeTwiml, pinReminderTwiml } from '../deliveries/voice-flow';
+import { acceptedTwiml, alertTwiml, goneTwiml, isTerminalCallStatus, notAcceptedTwiml, PIN_OUTCOMES, PIN_TRIES, pinOutcomeTwiml, pinReminderTwiml } from '../deliveries/voice-flow';
 import { PinCheckIn } from '../inbound/pin-check-in';
 
 type Request = CommandMap['notifications.webhook.twilio.v1']['request'];
@@ -101,44 +101,46 @@ export class WebhooksService implements BeforeApplicationShutdown {
   private async voice(id: string, params: Record<string, string>): Promise<Reply> {
     const row = await this.repo.find(id);
     if (!row || row.channel !== 'voice' || !this.sameSid(row.providerSid, params.CallSid)) return { contentType: XML, body: goneTwiml() };
-    if (isReminder(row.purpose) && row.userId !== null) return { contentType: XML, body: pinReminderTwiml(row.body, this.settings.webhookUrl('gather', id)) };
-    return { contentType: XML, body: alertTwiml(row.body, this.settings.webhookUrl('gather', id)) };
+    const url = this.settings.webhookUrl('gather', id);
+    if (isReminder(row.purpose) && row.userId !== null) return { contentType: XML, body: pinReminderTwiml(row.body, url, false, row.language) };
+    return { contentType: XML, body: alertTwiml(row.body, url, row.language) };
   }
 
   private async gather(id: string, params: Record<string, string>, url: string): Promise<Reply> {
     const row = await this.repo.find(id);
-    if (row && row.channel === 'voice' && isReminder(row.purpose) && row.userId !== null) return this.keyedPin(row.id, row.userId, row.body, params, url);
-    return this.acceptAlarm(id, params);
+    if (row && row.channel === 'voice' && isReminder(row.purpose) && row.userId !== null) return this.keyedPin(row, row.userId, params, url);
+    return this.acceptAlarm(id, params, row?.language);
   }
 
   /**
-   * A PIN keyed in on a check-in reminder call (issue 13): checked in, or told why not; a wrong
-   * PIN may be keyed again, PIN_TRIES times in all (each counts toward the lockout, as anywhere).
+   * A PIN keyed in on a check-in reminder call, answered in the call's language: checked in, or
+   * told why not; a wrong PIN may be keyed again, PIN_TRIES times in all (each counts toward the
+   * lockout, as anywhere).
    */
-  private async keyedPin(id: string, userId: number, message: string, params: Record<string, string>, url: string): Promise<Reply> {
+  private async keyedPin(row: Delivery, userId: number, params: Record<string, string>, url: string): Promise<Reply> {
     const digits = params.Digits ?? '';
     const tries = Number(new URL(url).searchParams.get('try') ?? '1');
-    const twiml = (body: string) => ({ contentType: XML, body });
-    if (!/^\d{4}$/.test(digits)) return twiml(pinOutcomeTwiml('A PIN has 4 digits. Please check in with the L W S app. Goodbye.'));
-    const outcome = await this.pins.byUser(userId, digits, `call:${params.CallSid ?? id}`);
+    const told = (text: string, values: Record<string, string> = {}) => ({ contentType: XML, body: pinOutcomeTwiml(text, row.language, values) });
+    if (!/^\d{4}$/.test(digits)) return told(PIN_OUTCOMES.tooShort);
+    const outcome = await this.pins.byUser(userId, digits, `call:${params.CallSid ?? row.id}`);
     switch (outcome.kind) {
       case 'checked_in':
-        return twiml(pinOutcomeTwiml(`Thank you. You are checked in. Your next check-in is due by ${outcome.due}. Goodbye.`));
+        return told(PIN_OUTCOMES.checkedIn, { due: outcome.due });
       case 'wrong_pin':
-        if (tries >= PIN_TRIES) return twiml(pinOutcomeTwiml('That PIN is not right. Please check in with the L W S app. Goodbye.'));
-        return twiml(pinReminderTwiml(message, `${this.settings.webhookUrl('gather', id)}&try=${tries + 1}`, true));
+        if (tries >= PIN_TRIES) return told(PIN_OUTCOMES.wrongPin);
+        return { contentType: XML, body: pinReminderTwiml(row.body, `${this.settings.webhookUrl('gather', row.id)}&try=${tries + 1}`, true, row.language) };
       case 'locked':
-        return twiml(pinOutcomeTwiml('Too many wrong PINs. Please check in with the L W S app, or call your monitor. Goodbye.'));
+        return told(PIN_OUTCOMES.locked);
       case 'not_on_shift':
-        return twiml(pinOutcomeTwiml('You are not on shift. Goodbye.'));
+        return told(PIN_OUTCOMES.notOnShift);
       case 'unknown_sender':
       case 'shared_number':
       case 'failed':
-        return twiml(pinOutcomeTwiml('Your check-in could not be recorded. Please check in with the L W S app. Goodbye.'));
+        return told(PIN_OUTCOMES.failed);
     }
   }
 
-  private async acceptAlarm(id: string, params: Record<string, string>): Promise<Reply> {
+  private async acceptAlarm(id: string, params: Record<string, string>, language: string | null = null): Promise<Reply> {
     const accepted = params.Digits === '1';
     const result = await this.uow.run(async (tx) => {
       const row = await this.repo.lock(tx, id);
@@ -147,9 +149,9 @@ export class WebhooksService implements BeforeApplicationShutdown {
       if (accepted) await this.repo.update(tx, id, { accepted: true, providerSid: row.providerSid ?? params.CallSid, updatedAt: this.clock() });
       return accepted ? ('accepted' as const) : ('not_accepted' as const);
     });
-    if (result === 'gone') return { contentType: XML, body: goneTwiml() };
+    if (result === 'gone') return { contentType: XML, body: goneTwiml(language) };
     this.logger.info({ messageId: id, accepted }, 'call answered with a key press');
-    return { contentType: XML, body: accepted ? acceptedTwiml() : notAcceptedTwiml() };
+    return { contentType: XML, body: accepted ? acceptedTwiml(language) : notAcceptedTwiml(language) };
   }
 
   private async callStatus(id: string, params: Record<string, string>): Promise<Reply> {
