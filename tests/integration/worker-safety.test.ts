@@ -27,7 +27,7 @@ interface OwnEmergency {
   acknowledgedByName: string | null;
   acknowledgedAt: string | null;
   safeAt: string | null;
-  updates: { at: string; text: string }[];
+  updates: { at: string; text: string; name: string | null }[];
 }
 
 interface Alarm {
@@ -81,7 +81,8 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
   const alarmsOf = async (userId: number) => ((await admin.agent.get('/api/alarms').expect(200)).body as Alarm[]).filter((a) => a.userId === userId);
   const alarmWhen = (userId: number, ok: (a: Alarm) => boolean) =>
     eventually(async () => (await alarmsOf(userId)).find(ok), EVENT_WAIT_MS, 100) as Promise<Alarm>;
-  const texts = (e: OwnEmergency) => e.updates.map((u) => u.text);
+  // As the screen shows them in English: the person a line names in its place.
+  const texts = (e: OwnEmergency) => e.updates.map((u) => u.text.replace('{{name}}', u.name ?? ''));
   const extend = (w: Worker, body: object = { userId: w.id, minutes: 15 }) => w.agent.post('/api/check-ins/extend').set(XHR).send(body);
   const relations = async (w: Worker) => (await w.agent.get(`/api/users/${w.id}/with-relations`).expect(200)).body;
 
@@ -100,6 +101,8 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     const taken = await ownWhen(w, (e) => e?.state === 'acknowledged');
     expect(taken.acknowledgedByName).toBe(admin.name);
     expect(texts(taken)).toContain(`${admin.name} is dealing with it`);
+    // The line is one text the screen translates, the monitor's name apart from it.
+    expect(taken.updates).toContainEqual(expect.objectContaining({ text: '{{name}} is dealing with it', name: admin.name }));
 
     // A wrong PIN changes nothing.
     const wrong = await w.agent.post(`/api/users/${w.id}/emergency/${raised.id}/cancel`).set(XHR).send({ pin: w.pin === '0000' ? '1111' : '0000' }).expect(400);

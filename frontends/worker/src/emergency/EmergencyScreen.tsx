@@ -36,7 +36,7 @@ export function EmergencyScreen({ emergency, onSafe }: { emergency: OwnEmergency
         <ol className="lws-emergency-screen__updates" aria-live="polite" data-testid="emergency-updates">
           {emergency.updates.map((u, i) => (
             <li key={`${u.at}-${i}`}>
-              <time dateTime={u.at}>{time(u.at)}</time> {t(u.text)}
+              <time dateTime={u.at}>{time(u.at)}</time> {t(u.text, u.name ? { name: u.name } : {})}
             </li>
           ))}
         </ol>

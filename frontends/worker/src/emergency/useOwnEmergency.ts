@@ -10,7 +10,8 @@ export interface OwnEmergency {
   acknowledgedByName: string | null;
   acknowledgedAt: string | null;
   safeAt: string | null;
-  updates: { at: string; text: string }[];
+  /** Each in English, translated on screen; `name`: the person it names ({{name}}). */
+  updates: { at: string; text: string; name?: string | null }[];
 }
 
 /** While the live stream is down, the screen asks again this often. */

@@ -38,7 +38,7 @@ export class AlarmCommands {
       const set = { state: 'acknowledged' as const, acknowledgedBy: req.byUserId, acknowledgedAt: now };
       await this.repo.update(tx, alarm.id, set);
       const by = await this.views.personName(tx, req.byUserId);
-      await this.repo.note(tx, alarm.id, now, `Acknowledged by ${by}`, WORKER_TEXT.dealing(by === 'a monitor' ? 'A monitor' : by));
+      await this.repo.note(tx, alarm.id, now, `Acknowledged by ${by}`, WORKER_TEXT.dealing(by === 'a monitor' ? null : by));
       await emit('escalation.alarm.acknowledged.v1', {
         alarmId: alarm.id,
         userId: alarm.userId,

@@ -54,7 +54,7 @@ export class AlarmViews {
       ...(acknowledged ? { acknowledgedAt: acknowledged.toISOString() } : {}),
       ...(ackName ? { acknowledgedByName: ackName } : {}),
       ...(alarm.workerSafeAt ? { workerSafeAt: alarm.workerSafeAt.toISOString() } : {}),
-      updates: updates.map((u) => ({ at: u.at.toISOString(), text: u.text })),
+      updates: updates.map((u) => ({ at: u.at.toISOString(), text: u.text, ...(u.name ? { name: u.name } : {}) })),
     };
   }
 

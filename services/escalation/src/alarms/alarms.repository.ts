@@ -4,6 +4,7 @@ import { insertRows, type Tx } from '@lws/platform';
 import { alarmEvents, alarms, joinedEmergencies, teams, workerContacts, workers, type AlarmRow, type WorkerRow } from '../db/schema';
 import { alarmScopeSql, type AlarmScope } from './alarm-scope';
 import type { TeamPolicy } from './policy';
+import type { WorkerLine } from './messages';
 
 /** What a reminder needs to know of its worker. */
 export interface ReminderRecipient {
@@ -56,8 +57,9 @@ export class AlarmsRepository {
   }
 
   /** One line of the alarm's history; `workerText`: the same moment as the worker's own screen tells it. */
-  async note(tx: Tx, alarmId: string, at: Date, text: string, workerText?: string): Promise<void> {
-    await tx.insert(alarmEvents).values({ alarmId, at, text, workerText: workerText ?? null });
+  async note(tx: Tx, alarmId: string, at: Date, text: string, workerText?: WorkerLine): Promise<void> {
+    const worker = typeof workerText === 'string' ? { workerText } : { workerText: workerText?.text ?? null, workerName: workerText?.name ?? null };
+    await tx.insert(alarmEvents).values({ alarmId, at, text, ...worker });
   }
 
   /** Lines of many alarms' histories in one statement, in the order given. */
@@ -66,9 +68,9 @@ export class AlarmsRepository {
   }
 
   /** What the worker's screen says has happened, oldest first. */
-  workerUpdates(tx: Tx, alarmId: string): Promise<{ at: Date; text: string }[]> {
+  workerUpdates(tx: Tx, alarmId: string): Promise<{ at: Date; text: string; name: string | null }[]> {
     return tx
-      .select({ at: alarmEvents.at, text: sql<string>`${alarmEvents.workerText}` })
+      .select({ at: alarmEvents.at, text: sql<string>`${alarmEvents.workerText}`, name: alarmEvents.workerName })
       .from(alarmEvents)
       .where(and(eq(alarmEvents.alarmId, alarmId), isNotNull(alarmEvents.workerText)))
       .orderBy(asc(alarmEvents.seq));

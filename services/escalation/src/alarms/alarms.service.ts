@@ -8,7 +8,7 @@ import { alarmKey, DeadlinesRepository, type NextStep } from '../deadlines/deadl
 import { dialable } from '../workers/phone';
 import { acknowledged, escalating, owned, resolved } from './alarm-state';
 import { AlarmsRepository, type Contact } from './alarms.repository';
-import { callText, contactText, londonTime, monitorsAlarmText, monitorsAlarmTitle, stillOpenText, WORKER_TEXT } from './messages';
+import { callText, contactText, londonTime, monitorsAlarmText, monitorsAlarmTitle, stillOpenText, WORKER_TEXT, type WorkerLine } from './messages';
 import { AlarmSteps, escalatedEvent, facts, labelOf, monitorsOnly, monitorsPush, peopleOf, planNotifyMonitors, planNotifyWorker, requestIds, stepPayload, teamOf } from './alarm-steps';
 import { opening } from './missed-alarms';
 import { Notifier } from './notifier';
@@ -247,7 +247,7 @@ export class AlarmsService {
         const language = contacts.length ? ((await this.repo.worker(tx, alarm.userId))?.language ?? null) : null;
         const written = language ? { ...ids, language } : ids;
         for (const c of contacts) await this.notifier.text(tx, emit, 'sms', c.phone, 'contact_message', contactText(f, language), written);
-        const lines: [string, string?][] = [];
+        const lines: [string, WorkerLine?][] = [];
         if (contacts.length) lines.push([`Messaged emergency contacts: ${contacts.map((c) => c.phone).join(', ')}`, WORKER_TEXT.contactsMessaged]);
         if (step.callPrimaryContact && primary) {
           const call = { purpose: 'primary_contact' as const, phone: primary.phone, name: primary.name, language, round: alarm.callRound, index: 0, repeat: false };

@@ -106,15 +106,21 @@ export function callText(a: AlarmFacts, language: string | null = null): string 
   return translate(language, text, values);
 }
 
-/** The worker's own emergency screen (issue 13): what has happened, in their words. */
+/**
+ * A line of the worker's own emergency screen: an English text their screen translates, and the
+ * person it names, filled in there ({{name}}), so the line reads in the worker's language.
+ */
+export type WorkerLine = string | { text: string; name: string };
+
+/** The worker's own emergency screen: what has happened, in their words. */
 export const WORKER_TEXT = {
   requested: msg('Help requested'),
   monitorsAlerted: msg('Your monitors have been alerted'),
   contactsMessaged: msg('Your emergency contacts have been sent a message'),
-  callingContact: (name?: string) => (name ? `Calling your emergency contact, ${name}` : msg('Calling your emergency contact')),
+  callingContact: (name?: string): WorkerLine => (name ? { text: msg('Calling your emergency contact, {{name}}'), name } : msg('Calling your emergency contact')),
   callingLine: msg('Calling the emergency response line'),
   lineAccepted: msg('The emergency response line has taken your alert'),
-  dealing: (name: string) => `${name} is dealing with it`,
+  dealing: (name: string | null): WorkerLine => (name ? { text: msg('{{name}} is dealing with it'), name } : msg('A monitor is dealing with it')),
   safe: msg("You said you're safe. A monitor will confirm and close this."),
   pressedAgain: msg('You asked for help again: the same alert, still being dealt with'),
 } as const;

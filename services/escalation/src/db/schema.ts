@@ -271,8 +271,12 @@ export const alarmEvents = escalationSchema.table(
     alarmId: uuid('alarm_id').notNull(),
     at: at('at').notNull(),
     text: text('text').notNull(),
-    /** The same moment in words for the worker's own emergency screen; null: not shown to them. */
+    /**
+     * The same moment in words for the worker's own emergency screen, in English (their screen
+     * translates it); null: not shown to them. `workerName`: the person it names ({{name}}).
+     */
     workerText: text('worker_text'),
+    workerName: text('worker_name'),
   },
   (t) => [index('alarm_events_alarm_idx').on(t.alarmId, t.seq)],
 );

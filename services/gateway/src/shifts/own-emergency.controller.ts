@@ -19,7 +19,8 @@ export function browserOwnEmergency(a: WorkerAlarmView) {
     acknowledgedByName: a.acknowledgedByName ?? null,
     acknowledgedAt: a.acknowledgedAt ?? null,
     safeAt: a.workerSafeAt ?? null,
-    updates: a.updates,
+    // Each in English with the person it names: the screen shows it in the worker's language.
+    updates: a.updates.map((u) => ({ at: u.at, text: u.text, name: u.name ?? null })),
   };
 }
 

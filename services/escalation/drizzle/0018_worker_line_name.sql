@@ -1,0 +1,1 @@
+ALTER TABLE "escalation"."alarm_events" ADD COLUMN "worker_name" text;
