@@ -290,7 +290,7 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     expect(alerts.map((a) => a.details).sort()).toEqual([
       expect.stringMatching(/^Reconciliation: Rec Contacts's check-in settings and contact numbers in escalation differed from identity/),
       expect.stringMatching(/^Reconciliation: Rec Contacts's emergency contacts in escalation differed from identity/),
-      expect.stringMatching(/^Reconciliation: Rec Contacts's name, phone, role, team or away time in escalation differed from identity/),
+      expect.stringMatching(/^Reconciliation: Rec Contacts's name, phone, role, team, away time or language in escalation differed from identity/),
     ]);
 
     // The emergency now reaches the numbers the worker has, none of the old ones.
@@ -309,6 +309,22 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
 
     const again = (await reconciler.round('identity')) as RoundResult;
     expect(again.repairs).toEqual([]);
+  }, 120_000);
+
+  it("repairs a lost language change, so the worker's texts and their contacts' are in the language they chose", async () => {
+    const userId = await newWorker('Rec Cymraeg');
+    const copy = async () => (await db.query('select language, profile_version from escalation.workers where user_id = $1', [userId])).rows[0] as { language: string | null; profile_version: number };
+    const before = await eventually(async () => ((await copy())?.profile_version ? await copy() : undefined), 20_000, 100);
+    await admin.patch(`/api/users/${userId}`).set(XHR).send({ language: 'cy' }).expect(200);
+    await eventually(async () => (await copy()).language === 'cy', 20_000, 100);
+    // Escalation's copy is put back as if it never heard of the change.
+    await db.query('update escalation.workers set language = $2, profile_version = $3 where user_id = $1', [userId, before.language, before.profile_version]);
+
+    const round = (await reconciler.round('identity')) as RoundResult;
+    expect(round.repairs.filter((r) => r.userId === userId).map((r) => r.kind)).toEqual(['profile_stale']);
+    expect((await copy()).language).toBe('cy');
+    const again = (await reconciler.round('identity')) as RoundResult;
+    expect(again.repairs.filter((r) => r.userId === userId)).toEqual([]);
   }, 120_000);
 
   it("repairs a lost team move, team change and team deletion, so a team's alarms go to its current monitors", async () => {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import type { CommandMap, EventMap } from '@lws/contracts';
+import { SOURCE_LANGUAGE } from '@lws/i18n';
 import { type RpcClient } from '@lws/messaging';
 import { DB, digestLines, lineHashes, LOGGER, pgArray, RECONCILE_MAX_IDS, RPC, type Db, type Logger, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
@@ -33,6 +34,7 @@ interface OwnUser {
   role: string | null;
   team_id: number | null;
   away_until: string | Date | null;
+  language: string | null;
   check_in_interval: number;
   primary_contact: string | null;
   secondary_contact: string | null;
@@ -90,7 +92,8 @@ export class IdentitySide implements ReconcileSide {
           || w.check_in_interval::text || '|' || coalesce(w.primary_contact, '') || '|' || coalesce(w.secondary_contact, '') || '|'
           || coalesce((select string_agg(c.contact_id::text || ':' || coalesce(c.phone, '') || ':' || coalesce(c.name, '') || ':' || coalesce(c.relation, ''), ',' order by c.contact_id)
                        from ${workerContacts} c where c.user_id = w.user_id and not c.deleted), '') || '|'
-          || coalesce(w.team_id::text, '') || '|' || coalesce(floor(extract(epoch from w.away_until) * 1000)::bigint::text, '') as line
+          || coalesce(w.team_id::text, '') || '|' || coalesce(floor(extract(epoch from w.away_until) * 1000)::bigint::text, '') || '|'
+          || coalesce(nullif(w.language, ${SOURCE_LANGUAGE}), '') as line
       from ${workers} w where w.deleted_at is null)`;
   }
 
@@ -146,7 +149,7 @@ export class IdentitySide implements ReconcileSide {
         ownerNow = Math.max(ownerNow, Date.parse(reply.now));
       }),
       this.db.execute(sql`
-        select user_id, name, phone, role, team_id, away_until, check_in_interval, primary_contact, secondary_contact from ${workers}
+        select user_id, name, phone, role, team_id, away_until, language, check_in_interval, primary_contact, secondary_contact from ${workers}
         where deleted_at is null and user_id = any(${ids}::int[])`),
       this.db.execute(sql`select contact_id, user_id, name, phone, relation from ${workerContacts} where not deleted and user_id = any(${ids}::int[])`),
     ])) as unknown as [void, { rows: OwnUser[] }, { rows: OwnContact[] }];
@@ -170,7 +173,17 @@ export class IdentitySide implements ReconcileSide {
       const label = workerLabel(o.name, userId);
       const version = o.version;
       const awayAt = (v: string | Date | null | undefined) => (v ? new Date(v).getTime() : null);
-      if (!e || e.name !== o.name || (e.phone ?? undefined) !== o.phone || e.role !== o.role || (e.team_id ?? undefined) !== o.teamId || awayAt(e.away_until) !== awayAt(o.awayUntil)) {
+      // A lost language change would text the worker, and call their contacts, in the wrong language.
+      const spoken = (language: string | null | undefined) => language || SOURCE_LANGUAGE;
+      if (
+        !e ||
+        e.name !== o.name ||
+        (e.phone ?? undefined) !== o.phone ||
+        e.role !== o.role ||
+        (e.team_id ?? undefined) !== o.teamId ||
+        awayAt(e.away_until) !== awayAt(o.awayUntil) ||
+        spoken(e.language) !== spoken(o.language)
+      ) {
         const update = {
           userId,
           name: o.name,
@@ -178,12 +191,13 @@ export class IdentitySide implements ReconcileSide {
           ...(o.phone ? { phone: o.phone } : {}),
           ...(o.teamId !== undefined ? { teamId: o.teamId } : {}),
           ...(o.awayUntil !== undefined ? { awayUntil: o.awayUntil } : {}),
+          language: spoken(o.language),
           version,
         };
         const outcome = {
           changed: true,
           dueNow: false,
-          details: `${label}'s name, phone, role, team or away time in escalation differed from identity (a change was lost); escalation now has the current ones`,
+          details: `${label}'s name, phone, role, team, away time or language in escalation differed from identity (a change was lost); escalation now has the current ones`,
         };
         repairs.push({
           kind: 'profile_stale',

@@ -7,6 +7,8 @@ import { emergencyContacts, teams, userSettings, users } from '../db/schema';
 type Digest = CommandMap['identity.reconcile.digest.v1'];
 type Hashes = CommandMap['identity.reconcile.hashes.v1'];
 type Users = CommandMap['identity.reconcile.users.v1'];
+/** A user's language unless set otherwise (users.language's default): a copy holding none agrees with it. */
+const ENGLISH = 'en';
 
 /**
  * What a copy of users' data (escalation's phone numbers, settings and emergency contacts) is
@@ -32,7 +34,7 @@ export class ReconcileService {
     const bucketIds = reconcileBuckets(req);
     const userIds = reconcileIds(req.userIds, 'userIds');
     const { rows } = (await this.db.execute(sql`
-      select u.id, u.version, u.version_changed_at, u.name, u.phone, u.role, u.team_id, u.away_until,
+      select u.id, u.version, u.version_changed_at, u.name, u.phone, u.role, u.team_id, u.away_until, u.language,
         coalesce(s.check_in_interval, t.default_interval) as check_in_interval, s.primary_contact, s.secondary_contact,
         (select coalesce(json_agg(json_build_object('contactId', c.id, 'name', c.name, 'phone', c.phone, 'relation', c.relation) order by c.id), '[]')
            from ${emergencyContacts} c where c.user_id = u.id) as contacts,
@@ -54,6 +56,7 @@ export class ReconcileService {
         contacts: typeof r.contacts === 'string' ? JSON.parse(r.contacts) : r.contacts,
         ...(r.team_id !== null ? { teamId: r.team_id } : {}),
         ...(r.away_until !== null ? { awayUntil: new Date(r.away_until).toISOString() } : {}),
+        ...(r.language !== null && r.language !== ENGLISH ? { language: r.language } : {}),
       })),
       now: new Date(now as string).toISOString(),
     };
@@ -67,7 +70,8 @@ export class ReconcileService {
           || coalesce(s.primary_contact, '') || '|' || coalesce(s.secondary_contact, '') || '|'
           || coalesce((select string_agg(c.id::text || ':' || c.phone || ':' || c.name || ':' || c.relation, ',' order by c.id)
                        from ${emergencyContacts} c where c.user_id = u.id), '') || '|'
-          || coalesce(u.team_id::text, '') || '|' || coalesce(floor(extract(epoch from u.away_until) * 1000)::bigint::text, '') as line
+          || coalesce(u.team_id::text, '') || '|' || coalesce(floor(extract(epoch from u.away_until) * 1000)::bigint::text, '') || '|'
+          || coalesce(nullif(u.language, ${ENGLISH}), '') as line
       from ${users} u left join ${userSettings} s on s.user_id = u.id left join ${teams} t on t.id = u.team_id)`;
   }
 }
@@ -81,6 +85,7 @@ interface UserRow {
   role: 'worker' | 'admin' | 'superadmin';
   team_id: number | null;
   away_until: string | Date | null;
+  language: string | null;
   check_in_interval: number | null;
   primary_contact: string | null;
   secondary_contact: string | null;
