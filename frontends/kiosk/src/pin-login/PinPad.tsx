@@ -19,6 +19,7 @@ export function PinPad({ length, value, disabled, invalid, onDigit, onDelete, on
       <div className="lws-pin-boxes" aria-hidden="true">
         {Array.from({ length }, (_, i) => (
           <span
+            // biome-ignore lint/suspicious/noArrayIndexKey: a box stands for a digit position, and the row never reorders.
             key={i}
             className={cx('lws-pin-box', i < value.length && 'lws-pin-box--filled', invalid && 'lws-pin-box--error')}
             data-testid={`pin-box-${i}`}

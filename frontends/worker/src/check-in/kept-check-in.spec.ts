@@ -31,7 +31,11 @@ describe('a check-in kept while offline (issue 13)', () => {
     const sent: KeptCheckIn[] = [];
     const replies: (() => unknown)[] = [() => Promise.reject(offline()), () => Promise.reject(answer(503, 'unavailable')), () => Promise.resolve({ id: 'c1' })];
     const storage = memoryStorage();
-    const store = new KeptCheckIns({ storage, retryMs: RETRY_MS, post: (k) => (sent.push(k), replies.shift()!() as Promise<unknown>) });
+    const store = new KeptCheckIns({ storage, retryMs: RETRY_MS, post: (k) => {
+        sent.push(k);
+        return replies.shift()!() as Promise<unknown>;
+      },
+    });
     store.keep(CHECK_IN);
     expect(store.snapshot().kept).toEqual(CHECK_IN);
 

@@ -35,6 +35,7 @@ export function EmergencyScreen({ emergency, onSafe }: { emergency: OwnEmergency
       <CardContent>
         <ol className="lws-emergency-screen__updates" aria-live="polite" data-testid="emergency-updates">
           {emergency.updates.map((u, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end; two lines may share a time.
             <li key={`${u.at}-${i}`}>
               <time dateTime={u.at}>{time(u.at)}</time> {t(u.text, u.name ? { name: u.name } : {})}
             </li>
