@@ -40,10 +40,10 @@ function sources(dir: string): string[] {
 
 const unescape = (text: string) => text.replace(/\\(['"`\\])/g, '$1').replace(/\\n/g, '\n');
 
-/** Every literal text given to t() (or i18n.t()) or marked with msg() in the frontends and the services (texts, calls), and where. */
+/** Every literal text given to t() (or i18n.t()) or marked with msg() in the frontends, the services (texts, calls) and the shared schemas (the forms' messages), and where. */
 function textsShown(): Map<string, string> {
   const found = new Map<string, string>();
-  for (const file of [...sources(join(root, 'frontends')), ...sources(join(root, 'services'))]) {
+  for (const file of [...sources(join(root, 'frontends')), ...sources(join(root, 'services')), ...sources(join(root, 'libs', 'schemas', 'src'))]) {
     const code = readFileSync(file, 'utf8');
     for (const m of code.matchAll(/\b(?:t|msg)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g)) {
       if (m[1] === '`' && m[2].includes('${')) throw new Error(`${relative(root, file)}: t() of a template with \${}: use {{placeholders}}`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { msg } from './msg';
 import { creationPhone, internationalPhone, normaliseUkPhone, profilePhone } from './phone';
 
 /** Fields a client may not send are refused by name rather than silently ignored. */
@@ -11,20 +12,20 @@ export function unknownFieldErrors(issue: z.ZodIssueOptionalMessage, ctx: z.Erro
 export const loginSchema = z
   .object({
     username: z
-      .string({ required_error: 'Username is required', invalid_type_error: 'Username is required' })
+      .string({ required_error: msg('Username is required'), invalid_type_error: msg('Username is required') })
       .trim()
-      .min(1, 'Username is required')
-      .max(100, 'Username is too long')
+      .min(1, msg('Username is required'))
+      .max(100, msg('Username is too long'))
       .transform((u) => u.toLowerCase()),
     password: z
-      .string({ required_error: 'Password is required', invalid_type_error: 'Password is required' })
-      .min(1, 'Password is required')
-      .max(200, 'Password is too long'),
-    rememberMe: z.boolean({ invalid_type_error: 'rememberMe must be true or false' }).optional().default(false),
+      .string({ required_error: msg('Password is required'), invalid_type_error: msg('Password is required') })
+      .min(1, msg('Password is required'))
+      .max(200, msg('Password is too long')),
+    rememberMe: z.boolean({ invalid_type_error: msg('rememberMe must be true or false') }).optional().default(false),
   })
   .strict();
 
-export const PIN_FORMAT = 'PIN must be exactly 4 digits';
+export const PIN_FORMAT = msg('PIN must be exactly 4 digits');
 const blankAsAbsent = (v: unknown) => (v === '' || v === null ? undefined : v);
 
 /** The roles a monitor may create (spec section 5); the superadmin is never created. */
@@ -35,31 +36,31 @@ export type CreatableRole = (typeof CREATABLE_ROLES)[number];
  * POST /api/users (spec section 5, "User creation"). A blank PIN asks identity to generate one,
  * shown once; blank medical information is left out.
  */
-const teamIdNumber = z.number({ invalid_type_error: 'Invalid team ID' }).int('Invalid team ID').min(1, 'Invalid team ID').max(2147483647, 'Invalid team ID');
+const teamIdNumber = z.number({ invalid_type_error: msg('Invalid team ID') }).int(msg('Invalid team ID')).min(1, msg('Invalid team ID')).max(2147483647, msg('Invalid team ID'));
 
 export const createUserSchema = z
   .object({
     username: z
-      .string({ required_error: 'Username must be at least 3 characters' })
+      .string({ required_error: msg('Username must be at least 3 characters') })
       .trim()
       .toLowerCase()
-      .min(3, 'Username must be at least 3 characters')
-      .max(50, 'Username must be at most 50 characters')
-      .regex(/^[a-z0-9._-]+$/, 'Username may contain only letters, digits, ".", "_" and "-"'),
+      .min(3, msg('Username must be at least 3 characters'))
+      .max(50, msg('Username must be at most 50 characters'))
+      .regex(/^[a-z0-9._-]+$/, msg('Username may contain only letters, digits, ".", "_" and "-"')),
     password: z
-      .string({ required_error: 'Password must be at least 6 characters' })
-      .min(6, 'Password must be at least 6 characters')
-      .max(200, 'Password must be at most 200 characters'),
+      .string({ required_error: msg('Password must be at least 6 characters') })
+      .min(6, msg('Password must be at least 6 characters'))
+      .max(200, msg('Password must be at most 200 characters')),
     name: z
-      .string({ required_error: 'Name must be at least 2 characters' })
+      .string({ required_error: msg('Name must be at least 2 characters') })
       .trim()
-      .min(2, 'Name must be at least 2 characters')
-      .max(100, 'Name must be at most 100 characters'),
+      .min(2, msg('Name must be at least 2 characters'))
+      .max(100, msg('Name must be at most 100 characters')),
     phone: creationPhone,
-    role: z.enum(CREATABLE_ROLES, { errorMap: () => ({ message: 'Role must be worker or admin' }) }).default('worker'),
+    role: z.enum(CREATABLE_ROLES, { errorMap: () => ({ message: msg('Role must be worker or admin') }) }).default('worker'),
     medicalInfo: z.preprocess(
       (v) => (typeof v === 'string' && !v.trim() ? undefined : v),
-      z.string({ invalid_type_error: 'Medical information must be text' }).trim().max(2000, 'Medical information must be at most 2000 characters').optional(),
+      z.string({ invalid_type_error: msg('Medical information must be text') }).trim().max(2000, msg('Medical information must be at most 2000 characters')).optional(),
     ),
     pinCode: z.preprocess(blankAsAbsent, z.string({ invalid_type_error: PIN_FORMAT }).regex(/^\d{4}$/, PIN_FORMAT).optional()),
     /** A worker's team; without it the oldest team (an upgraded deployment's "Default"). */
@@ -69,19 +70,19 @@ export const createUserSchema = z
      * monitors. None: only the one team there is, when there is one (an admin's new administrator
      * monitors that admin's teams).
      */
-    monitorTeamIds: z.array(teamIdNumber, { invalid_type_error: 'Teams must be a list of team IDs' }).max(100, 'At most 100 teams').optional(),
+    monitorTeamIds: z.array(teamIdNumber, { invalid_type_error: msg('Teams must be a list of team IDs') }).max(100, msg('At most 100 teams')).optional(),
     /** Their screens', texts' and calls' language (the gateway checks LWS speaks it); none: English. */
-    language: z.string({ invalid_type_error: 'Language must be one LWS speaks' }).regex(/^[a-z]{2,3}$/, 'Language must be one LWS speaks').optional(),
+    language: z.string({ invalid_type_error: msg('Language must be one LWS speaks') }).regex(/^[a-z]{2,3}$/, msg('Language must be one LWS speaks')).optional(),
   })
   .strict();
 export type CreateUserForm = z.input<typeof createUserSchema>;
 export type CreateUserRequest = z.output<typeof createUserSchema>;
 
 export const profileName = z
-  .string({ required_error: 'Name is too short', invalid_type_error: 'Name is too short' })
+  .string({ required_error: msg('Name is too short'), invalid_type_error: msg('Name is too short') })
   .trim()
-  .min(2, 'Name is too short')
-  .max(100, 'Name must be at most 100 characters');
+  .min(2, msg('Name is too short'))
+  .max(100, msg('Name must be at most 100 characters'));
 
 /** The profile's "Edit Details" (PATCH /api/users/{id} with a name and phone). */
 export const profileDetailsSchema = z.object({ name: profileName, phone: profilePhone }, { errorMap: unknownFieldErrors }).strict();
@@ -89,36 +90,40 @@ export type ProfileDetailsForm = z.input<typeof profileDetailsSchema>;
 
 /** An emergency contact's relation to the worker ("Partner", "Parent", "Friend"). */
 export const contactRelation = z
-  .string({ required_error: 'Relation is required', invalid_type_error: 'Relation is required' })
+  .string({ required_error: msg('Relation is required'), invalid_type_error: msg('Relation is required') })
   .trim()
-  .min(1, 'Relation is required')
-  .max(50, 'Relation must be at most 50 characters');
+  .min(1, msg('Relation is required'))
+  .max(50, msg('Relation must be at most 50 characters'));
 
 /** The emergency contact dialog (POST and PATCH /api/emergency-contacts add the owner's id). */
 export const contactDetailsSchema = z.object({ name: profileName, phone: profilePhone, relation: contactRelation }, { errorMap: unknownFieldErrors }).strict();
 export type ContactDetailsForm = z.input<typeof contactDetailsSchema>;
 
-/** A required line of text, trimmed, named by its label in the message. */
-const requiredText = (label: string, max = 100) =>
-  z
-    .string({ required_error: `${label} is required`, invalid_type_error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+/**
+ * A required line of text, trimmed, at most `max` characters. Its messages are whole sentences,
+ * the second saying `max`, so that a screen shows each translated.
+ */
+const requiredText = (required: string, tooLong: string, max = 100) =>
+  z.string({ required_error: required, invalid_type_error: required }).trim().min(1, required).max(max, tooLong);
 
 /** POST /api/kiosks: the Kiosks tab's "Enrol This Device". */
-export const enrolKioskSchema = z.object({ name: requiredText('Kiosk name'), location: requiredText('Location') }).strict();
+export const enrolKioskSchema = z
+  .object({
+    name: requiredText(msg('Kiosk name is required'), msg('Kiosk name must be at most 100 characters')),
+    location: requiredText(msg('Location is required'), msg('Location must be at most 100 characters')),
+  })
+  .strict();
 export type EnrolKioskForm = z.input<typeof enrolKioskSchema>;
 
 export const LOCATION_NAME_MAX = 100;
 /** A location's name (spec section 5: trimmed, non-empty, also when edited). */
-export const locationName = requiredText('Location name', LOCATION_NAME_MAX);
+export const locationName = requiredText(msg('Location name is required'), msg('Location name must be at most 100 characters'), LOCATION_NAME_MAX);
 /** The Locations tab's "Add Location" (POST /api/locations takes the same name). */
 export const addLocationSchema = z.object({ name: locationName }).strict();
 export type AddLocationForm = z.input<typeof addLocationSchema>;
 
-const CURRENT_PASSWORD_REQUIRED = 'Current password is required';
-const NEW_PASSWORD_TOO_SHORT = 'New password must be at least 6 characters';
+const CURRENT_PASSWORD_REQUIRED = msg('Current password is required');
+const NEW_PASSWORD_TOO_SHORT = msg('New password must be at least 6 characters');
 
 /** POST /api/auth/change-password (spec section 5): the rules in the spec's order, on trimmed values. */
 export const changePasswordSchema = z
@@ -127,19 +132,19 @@ export const changePasswordSchema = z
       .string({ required_error: CURRENT_PASSWORD_REQUIRED, invalid_type_error: CURRENT_PASSWORD_REQUIRED })
       .trim()
       .min(1, CURRENT_PASSWORD_REQUIRED)
-      .max(200, 'Password is too long'),
+      .max(200, msg('Password is too long')),
     newPassword: z
       .string({ required_error: NEW_PASSWORD_TOO_SHORT, invalid_type_error: NEW_PASSWORD_TOO_SHORT })
       .trim()
       .min(6, NEW_PASSWORD_TOO_SHORT)
-      .regex(/[A-Z]/, 'Password must contain at least one uppercase letter')
-      .regex(/[0-9]/, 'Password must contain at least one number')
-      .max(200, 'Password is too long'),
+      .regex(/[A-Z]/, msg('Password must contain at least one uppercase letter'))
+      .regex(/[0-9]/, msg('Password must contain at least one number'))
+      .max(200, msg('Password is too long')),
   })
   .strict();
 
-export const PASSWORD_CONFIRM_REQUIRED = 'Please confirm your password';
-export const PASSWORDS_DIFFER = "Passwords don't match";
+export const PASSWORD_CONFIRM_REQUIRED = msg('Please confirm your password');
+export const PASSWORDS_DIFFER = msg("Passwords don't match");
 
 /**
  * The Change Password form: the request's fields and their confirmation, which never leaves the
@@ -155,9 +160,9 @@ export type ChangePasswordForm = z.input<typeof changePasswordFormSchema>;
 
 export const CHECK_IN_INTERVALS = [30, 50, 60, 120, 240] as const;
 export const DEFAULT_CHECK_IN_INTERVAL = 60;
-const CHECK_IN_INTERVAL_MESSAGE = 'Check-in interval must be 30, 50, 60, 120 or 240 minutes';
-export const PHONE_TOO_SHORT = 'Phone number is too short';
-export const CONTACT_NUMBER_INVALID = 'Please enter a valid phone number, e.g. +447700900123';
+const CHECK_IN_INTERVAL_MESSAGE = msg('Check-in interval must be 30, 50, 60, 120 or 240 minutes');
+export const PHONE_TOO_SHORT = msg('Phone number is too short');
+export const CONTACT_NUMBER_INVALID = msg('Please enter a valid phone number, e.g. +447700900123');
 
 /** The spec's clients send ids and intervals as numbers or as numeric strings (a select's value). */
 export const numericText = (v: unknown) => (typeof v === 'string' && /^\s*\d{1,10}\s*$/.test(v) ? Number(v) : v);
@@ -170,7 +175,7 @@ export const contactNumberText = z
   .string({ required_error: PHONE_TOO_SHORT, invalid_type_error: PHONE_TOO_SHORT })
   .trim()
   .min(10, PHONE_TOO_SHORT)
-  .max(30, 'Phone number is too long')
+  .max(30, msg('Phone number is too long'))
   .regex(/^[+0-9\s().-]+$/, CONTACT_NUMBER_INVALID);
 
 /** A second number, optional: absent, null or blank means none. */
@@ -195,13 +200,13 @@ export type ContactSettingsForm = z.input<typeof contactSettingsSchema>;
 export const MEDICAL_INFO_MAX_LENGTH = 2000;
 /** Free text responders see in an emergency; null or empty clears it. */
 export const medicalInfoText = z
-  .string({ invalid_type_error: 'Medical information must be text' })
-  .max(MEDICAL_INFO_MAX_LENGTH, `Medical information must be at most ${MEDICAL_INFO_MAX_LENGTH} characters`);
+  .string({ invalid_type_error: msg('Medical information must be text') })
+  .max(MEDICAL_INFO_MAX_LENGTH, msg('Medical information must be at most 2000 characters'));
 /** The profile's Medical Information (PATCH /api/users/{id} with `{medicalInfo}`). */
 export const medicalInfoSchema = z.object({ medicalInfo: medicalInfoText }, { errorMap: unknownFieldErrors }).strict();
 export type MedicalInfoForm = z.input<typeof medicalInfoSchema>;
 
-const AWAY_UNTIL = 'until must be a date and time, e.g. 2026-12-01T09:00:00Z, or null to be back';
+const AWAY_UNTIL = msg('until must be a date and time, e.g. 2026-12-01T09:00:00Z, or null to be back');
 /** An instant with its offset, as an ISO string; null to be back now. */
 const awayUntil = z
   .string({ required_error: AWAY_UNTIL, invalid_type_error: AWAY_UNTIL })
@@ -213,7 +218,7 @@ const awayUntil = z
 /** `POST /api/users/{id}/away`: `{until}` away until then, `{until: null}` back now (issue 12). */
 export const awaySchema = z.object({ until: awayUntil }).strict();
 
-export const AWAY_TIME_REQUIRED = 'Choose a date and time';
+export const AWAY_TIME_REQUIRED = msg('Choose a date and time');
 /**
  * The profile's Away form: a local date and time as the browser's picker gives it, sent as the
  * instant the gateway takes.
@@ -230,8 +235,8 @@ export const awayFormSchema = z
 export type AwayForm = z.input<typeof awayFormSchema>;
 
 export const ALARM_VERDICTS = ['genuine', 'false_alarm'] as const;
-export const VERDICT_REQUIRED = 'Choose whether the alarm was genuine or a false alarm';
-export const RESOLVE_NOTE_REQUIRED = 'Please write a note on how the alarm was resolved';
+export const VERDICT_REQUIRED = msg('Choose whether the alarm was genuine or a false alarm');
+export const RESOLVE_NOTE_REQUIRED = msg('Please write a note on how the alarm was resolved');
 
 /** `POST /api/alarms/{id}/resolve` and the monitor's Resolve Alarm dialog: a verdict and a note. */
 export const resolveAlarmSchema = z
@@ -241,7 +246,7 @@ export const resolveAlarmSchema = z
       .string({ required_error: RESOLVE_NOTE_REQUIRED, invalid_type_error: RESOLVE_NOTE_REQUIRED })
       .trim()
       .min(1, RESOLVE_NOTE_REQUIRED)
-      .max(2000, 'The note must be at most 2000 characters'),
+      .max(2000, msg('The note must be at most 2000 characters')),
   })
   .strict();
 export type ResolveAlarmForm = z.input<typeof resolveAlarmSchema>;
@@ -250,15 +255,15 @@ export type ResolveAlarmForm = z.input<typeof resolveAlarmSchema>;
 export const testCallSchema = z
   .object({
     phoneNumber: internationalPhone,
-    workerName: z.string({ invalid_type_error: 'workerName must be text' }).trim().max(100, 'workerName is too long').optional(),
-    location: z.string({ invalid_type_error: 'location must be text' }).trim().max(100, 'location is too long').optional(),
+    workerName: z.string({ invalid_type_error: msg('workerName must be text') }).trim().max(100, msg('workerName is too long')).optional(),
+    location: z.string({ invalid_type_error: msg('location must be text') }).trim().max(100, msg('location is too long')).optional(),
   })
   .strict();
 /** The System Testing form: a UK number may be typed as dialled at home (07...), as on the profile. */
 export const testCallFormSchema = testCallSchema.extend({ phoneNumber: z.string().transform(normaliseUkPhone).pipe(internationalPhone) });
 export type TestCallForm = z.input<typeof testCallFormSchema>;
 
-export const MESSAGE_TEXT_REQUIRED = 'Please enter the message text';
+export const MESSAGE_TEXT_REQUIRED = msg('Please enter the message text');
 /** A text to LWS's number through the test provider, as a worker's phone would send it (issue 13). */
 export const inboundSmsSchema = z
   .object({
@@ -267,7 +272,7 @@ export const inboundSmsSchema = z
       .string({ required_error: MESSAGE_TEXT_REQUIRED, invalid_type_error: MESSAGE_TEXT_REQUIRED })
       .trim()
       .min(1, MESSAGE_TEXT_REQUIRED)
-      .max(1600, 'The message is too long'),
+      .max(1600, msg('The message is too long')),
   })
   .strict();
 export type InboundSmsForm = z.input<typeof inboundSmsSchema>;
@@ -279,9 +284,9 @@ export const pinDigits = z.string({ required_error: PIN_FORMAT, invalid_type_err
 export const verifyPinSchema = z.object({ pin: pinDigits }).strict();
 
 /** The PIN branch of PATCH /api/users/{id}; currentPin is required by identity when a PIN is set. */
-export const changePinSchema = z.object({ currentPin: pinDigits.optional(), pinCode: pinDigits }).strict('Only currentPin and pinCode may be sent with a PIN change');
+export const changePinSchema = z.object({ currentPin: pinDigits.optional(), pinCode: pinDigits }).strict(msg('Only currentPin and pinCode may be sent with a PIN change'));
 
-export const DURESS_SAME_AS_PIN = 'Your duress PIN must be different from your PIN';
+export const DURESS_SAME_AS_PIN = msg('Your duress PIN must be different from your PIN');
 /**
  * PUT /api/users/{id}/duress-pin and the profile's Duress PIN form (issue 13); duressPin null removes
  * it. One the same as the PIN typed beside it is refused before anything is sent (identity also
@@ -289,6 +294,6 @@ export const DURESS_SAME_AS_PIN = 'Your duress PIN must be different from your P
  */
 export const duressPinSchema = z
   .object({ currentPin: pinDigits, duressPin: pinDigits.nullable() })
-  .strict('Only currentPin and duressPin may be sent')
+  .strict(msg('Only currentPin and duressPin may be sent'))
   .refine((b) => b.duressPin !== b.currentPin, { message: DURESS_SAME_AS_PIN, path: ['duressPin'] });
 export type DuressPinForm = z.input<typeof duressPinSchema>;

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { msg } from './msg';
 
 /** The spec's UK number: +44 and ten digits. */
 export const UK_PHONE_PATTERN = /^\+44\d{10}$/;
 
-export const PHONE_NEEDS_COUNTRY_CODE = 'Phone number must include country code';
-export const PHONE_FORMAT = 'Phone number must be in format +44 followed by 10 digits';
+export const PHONE_NEEDS_COUNTRY_CODE = msg('Phone number must include country code');
+export const PHONE_FORMAT = msg('Phone number must be in format +44 followed by 10 digits');
 /** The format is right, but no UK line has that number (a range no operator uses, the drama range). */
-export const PHONE_NOT_IN_USE = 'This is not a UK phone number in use: check the digits';
+export const PHONE_NOT_IN_USE = msg('This is not a UK phone number in use: check the digits');
 
 /** User creation (spec section 5): spaces removed, a leading 44 gets its +. */
 export function prepareCreationPhone(raw: string): string {
@@ -36,7 +37,7 @@ export const creationPhone = phoneText.transform(prepareCreationPhone).pipe(
   z
     .string()
     .min(5, PHONE_NEEDS_COUNTRY_CODE)
-    .refine((p) => p.startsWith('+44'), 'Phone should start with +44 for UK format')
+    .refine((p) => p.startsWith('+44'), msg('Phone should start with +44 for UK format'))
     .refine((p) => UK_PHONE_PATTERN.test(p), PHONE_FORMAT),
 );
 
@@ -45,11 +46,11 @@ export const profilePhone = phoneText.transform(normaliseUkPhone).pipe(
   z
     .string()
     .min(12, PHONE_NEEDS_COUNTRY_CODE)
-    .refine((p) => p.startsWith('+44'), 'Phone number must start with +44 (UK format)')
+    .refine((p) => p.startsWith('+44'), msg('Phone number must start with +44 (UK format)'))
     .refine((p) => UK_PHONE_PATTERN.test(p), PHONE_FORMAT),
 );
 
-export const PHONE_REQUIRED = 'Please enter a valid phone number';
+export const PHONE_REQUIRED = msg('Please enter a valid phone number');
 
 /** Any country's number in international form, separators dropped: +, then 7 to 15 digits. */
 export const internationalPhone = z

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { CHECK_IN_INTERVALS } from './forms';
+import { msg } from './msg';
 
 // A team as the superadmin edits it (POST /api/teams, PATCH /api/teams/{id}). The gateway adds what
 // the screens leave to it: libphonenumber-js's check of each emergency number (stored in E.164) and
 // the escalation policy's schema, which lives with the escalation service's code.
 
-const INTERVALS_MESSAGE = 'Check-in intervals must be 30, 50, 60, 120 or 240 minutes';
-export const EMERGENCY_NUMBER_INVALID = 'Emergency numbers must be phone numbers, e.g. +447700900123';
+const INTERVALS_MESSAGE = msg('Check-in intervals must be 30, 50, 60, 120 or 240 minutes');
+export const EMERGENCY_NUMBER_INVALID = msg('Emergency numbers must be phone numbers, e.g. +447700900123');
 
 const id = (message: string) => z.number({ required_error: message, invalid_type_error: message }).int(message).min(1, message).max(2147483647, message);
 const interval = z
@@ -15,23 +16,23 @@ const interval = z
 
 /** An emergency number as typed: digits and separators, 7 to 30 characters. */
 export const emergencyNumberText = z
-  .string({ invalid_type_error: 'Emergency numbers must be phone numbers' })
+  .string({ invalid_type_error: msg('Emergency numbers must be phone numbers') })
   .trim()
   .regex(/^[+0-9\s().-]{7,30}$/, EMERGENCY_NUMBER_INVALID);
 
 /** The team's fields but its escalation policy, each as the gateway checks it. */
 export const teamFormFields = {
-  name: z.string({ required_error: 'Team name is required', invalid_type_error: 'Team name is required' }).trim().min(1, 'Team name is required').max(100, 'Team name must be at most 100 characters'),
-  locationIds: z.array(id('Invalid location ID'), { invalid_type_error: 'locationIds must be a list of location IDs' }).max(500, 'At most 500 locations'),
+  name: z.string({ required_error: msg('Team name is required'), invalid_type_error: msg('Team name is required') }).trim().min(1, msg('Team name is required')).max(100, msg('Team name must be at most 100 characters')),
+  locationIds: z.array(id(msg('Invalid location ID')), { invalid_type_error: msg('locationIds must be a list of location IDs') }).max(500, msg('At most 500 locations')),
   monitors: z
-    .array(z.object({ userId: id('Invalid monitor ID'), deputyUserId: id('Invalid deputy ID').optional() }).strict(), { invalid_type_error: 'monitors must be a list' })
-    .max(50, 'At most 50 monitors'),
+    .array(z.object({ userId: id(msg('Invalid monitor ID')), deputyUserId: id(msg('Invalid deputy ID')).optional() }).strict(), { invalid_type_error: msg('monitors must be a list') })
+    .max(50, msg('At most 50 monitors')),
   checkInPolicy: z
-    .object({ defaultInterval: interval, allowedIntervals: z.array(interval).min(1, 'At least one check-in interval must be allowed').max(5) })
+    .object({ defaultInterval: interval, allowedIntervals: z.array(interval).min(1, msg('At least one check-in interval must be allowed')).max(5) })
     .strict(),
-  emergencyNumbers: z.array(emergencyNumberText, { invalid_type_error: 'emergencyNumbers must be a list' }).max(3, 'At most 3 emergency numbers'),
+  emergencyNumbers: z.array(emergencyNumberText, { invalid_type_error: msg('emergencyNumbers must be a list') }).max(3, msg('At most 3 emergency numbers')),
   /** Issue 13: a call 2 minutes before each deadline that takes the PIN on the keypad. */
-  voiceReminder: z.boolean({ invalid_type_error: 'voiceReminder must be true or false' }),
+  voiceReminder: z.boolean({ invalid_type_error: msg('voiceReminder must be true or false') }),
 };
 
 /** The superadmin's team editor, checked before it sends (the policy has its own editor's checks). */

@@ -2,10 +2,12 @@
 // number are the forms' schemas in @lws/schemas (the gateway's own), loaded with the forms; this
 // stays free of them so every page can show a phone field without the validation library.
 
+import { msg } from '../i18n/i18n';
+
 export const UK_PHONE_PATTERN = /^\+44\d{10}$/;
 
-export const PHONE_VALID_HINT = '✓ Valid UK format with +44 country code';
-export const PHONE_PREFIX_HINT = 'Phone number MUST start with +44 (UK format)';
+export const PHONE_VALID_HINT = msg('✓ Valid UK format with +44 country code');
+export const PHONE_PREFIX_HINT = msg('Phone number MUST start with +44 (UK format)');
 
 /**
  * Profile and contact phone normalisation (spec section 5): spaces removed, a leading 0
@@ -30,10 +32,10 @@ export function normaliseUkPhoneWhileTyping(raw: string): string {
 
 export type PhoneHint = { tone: 'valid' | 'invalid' | 'neutral'; text: string } | null;
 
-/** The live line under a profile or contact phone field. */
+/** The live line under a profile or contact phone field, in English: the field shows it through `t()`. */
 export function ukPhoneHint(value: string): PhoneHint {
   if (!value) return null;
   if (UK_PHONE_PATTERN.test(value)) return { tone: 'valid', text: PHONE_VALID_HINT };
   if (!value.startsWith('+44')) return { tone: 'invalid', text: PHONE_PREFIX_HINT };
-  return { tone: 'neutral', text: '+44 followed by 10 digits' };
+  return { tone: 'neutral', text: msg('+44 followed by 10 digits') };
 }
