@@ -12,7 +12,7 @@ const ROUTES = {
   'GET /api/auth/me': { body: WORKER },
   'GET /config.json': { body: { remotes: { worker: '/remotes/worker/mf-manifest.json' } } },
 };
-let restore = () => undefined as void;
+let restore: () => void = () => {};
 afterEach(() => {
   cleanup();
   restore();

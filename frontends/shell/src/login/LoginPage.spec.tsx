@@ -8,7 +8,7 @@ import { fakeApi, writes, type FakeRoutes } from '@lws/fe-ui/testing';
 import { LoginPage } from './LoginPage';
 
 const SIGNED_OUT: FakeRoutes = { 'GET /api/auth/me': { status: 401, body: { message: 'Not authenticated' } } };
-let restore = () => undefined as void;
+let restore: () => void = () => {};
 
 function renderLogin(routes: FakeRoutes) {
   const fake = fakeApi({ ...SIGNED_OUT, ...routes });

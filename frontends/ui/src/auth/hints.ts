@@ -12,5 +12,6 @@ export function hasHint(name: string): boolean {
 
 export function dropHint(name: string): void {
   if (typeof document === 'undefined') return;
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from Firefox and older Safari, which workers' phones run.
   document.cookie = `${name}=; Max-Age=0; Path=/; SameSite=Lax`;
 }

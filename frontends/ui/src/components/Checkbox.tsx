@@ -22,6 +22,7 @@ export interface SwitchProps extends Omit<ComponentProps<'input'>, 'type' | 'rol
 export function Switch({ label, className, ...rest }: SwitchProps) {
   return (
     <label className={cx('lws-switch', className)}>
+      {/* biome-ignore lint/a11y/useAriaPropsForRole: a checkbox input tells its state itself; aria-checked would only repeat it. */}
       <input type="checkbox" role="switch" className="lws-switch__input" {...rest} />
       <span className="lws-switch__track" aria-hidden="true" />
       <span className="lws-switch__label">{label}</span>

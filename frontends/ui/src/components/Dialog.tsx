@@ -55,6 +55,7 @@ export function Dialog({
   }, [open]);
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes it; the keyboard's Escape does so through onCancel.
     <dialog
       ref={ref}
       className={cx('lws-dialog', className)}

@@ -2,6 +2,7 @@ import type { LabelHTMLAttributes } from 'react';
 import { cx } from './cx';
 
 export function Label({ className, ...rest }: LabelHTMLAttributes<HTMLLabelElement>) {
+  // biome-ignore lint/a11y/noLabelWithoutControl: every caller names its control with htmlFor.
   return <label className={cx('lws-label', className)} {...rest} />;
 }
 

@@ -101,9 +101,9 @@ export function PinInput({
   });
 
   // The PIN was cleared or shortened from outside (a refused attempt): focus follows the digits.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the PIN changes, not when focus moves.
   useEffect(() => {
     if (focused !== null && focused > value.length) focusBox(value.length);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the PIN changes
   }, [value]);
 
   const onBoxChange = (index: number, raw: string) => {
@@ -161,6 +161,7 @@ export function PinInput({
         const digit = i < value.length ? value[i] : '';
         return (
           <input
+            // biome-ignore lint/suspicious/noArrayIndexKey: a box stands for a digit position, and the row never reorders.
             key={i}
             {...rest}
             ref={(el) => {
@@ -168,6 +169,7 @@ export function PinInput({
             }}
             id={i === 0 ? id : undefined}
             // React focuses an autoFocus field itself without the attribute; a dialog opening looks for this one.
+            // biome-ignore lint/a11y/noAutofocus: a PIN dialog is opened to type the PIN: its first box takes the focus.
             autoFocus={i === 0 ? autoFocus : undefined}
             data-autofocus={i === 0 && autoFocus ? '' : undefined}
             aria-label={i === 0 ? undefined : t('Digit {{position}} of {{length}}', { position: i + 1, length })}

@@ -15,6 +15,7 @@ export interface TableProps extends HTMLAttributes<HTMLTableElement> {
  */
 export function Table({ className, label, stickyFirstColumn = false, ...rest }: TableProps) {
   return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a table that scrolls sideways must be reachable by keyboard to scroll it (axe: scrollable-region-focusable).
     <div className="lws-table-wrap" role="region" aria-label={label} tabIndex={0}>
       <table className={cx('lws-table', stickyFirstColumn && 'lws-table--sticky-first', className)} aria-label={label} {...rest} />
     </div>

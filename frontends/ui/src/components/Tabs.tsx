@@ -103,6 +103,7 @@ export function TabsContent({ value, className, ...rest }: TabsContentProps) {
       role="tabpanel"
       id={`${tabs.baseId}-panel-${value}`}
       aria-labelledby={`${tabs.baseId}-tab-${value}`}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: the WAI-ARIA tabs pattern makes the panel focusable, so Tab moves from the tab list into it.
       tabIndex={0}
       className={cx('lws-tabs__content', className)}
       {...rest}

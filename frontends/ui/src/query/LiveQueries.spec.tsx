@@ -10,7 +10,7 @@ import { ToastProvider } from '../toast/ToastContext';
 import { LiveQueries } from './live-queries';
 import { createQueryClient } from './query-client';
 
-let restore = () => undefined as void;
+let restore: () => void = () => {};
 afterEach(() => {
   cleanup();
   restore();
@@ -23,7 +23,7 @@ function OwnShift() {
   return (
     <>
       <p>{user ? (shift.data ?? 'loading') : 'signed out'}</p>
-      <button onClick={() => void logout()}>Log out</button>
+      <button type="button" onClick={() => void logout()}>Log out</button>
     </>
   );
 }

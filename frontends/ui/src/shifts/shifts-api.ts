@@ -69,7 +69,7 @@ function parseLatestCheckIn(value: unknown): LatestCheckIn | null {
  */
 export function parseShiftState(value: unknown): ShiftState {
   const v = record(value);
-  if (!v || v.onShift !== true) return { ...OFF_SHIFT, location: str(v?.location) ?? OFF_SHIFT.location };
+  if (v?.onShift !== true) return { ...OFF_SHIFT, location: str(v?.location) ?? OFF_SHIFT.location };
   const latestCheckIn = parseLatestCheckIn(v.latestCheckIn);
   return {
     onShift: true,

@@ -38,7 +38,12 @@ export function fakeApi(routes: FakeRoutes): { sent: SentRequest[]; restore(): v
       text: async () => text,
     } as unknown as Response;
   }) as typeof fetch;
-  return { sent, restore: () => void (globalThis.fetch = original) };
+  return {
+    sent,
+    restore: () => {
+      globalThis.fetch = original;
+    },
+  };
 }
 
 /** The requests that would change something (not reads). */
@@ -60,5 +65,6 @@ export function supportDialogs(): void {
 
 /** Whether the page believes someone is signed in (the gateway's hint cookie), so it checks the session. */
 export function signedInHint(): void {
+  // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API.
   document.cookie = 'lws_signed_in=1; Path=/';
 }

@@ -20,7 +20,7 @@ const listeners = new Set<() => void>();
 
 function publish() {
   version += 1;
-  listeners.forEach((listener) => listener());
+  for (const listener of listeners) listener();
 }
 
 /** The server's current time as best known: the device clock corrected by the last measured offset. */
