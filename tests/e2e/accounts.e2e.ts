@@ -222,7 +222,7 @@ test('an admin creates a worker and sees the generated PIN once; the worker edit
     await expect(toast(worker, 'PINs Do Not Match')).toBeVisible();
 
     await card.getByLabel('New PIN', { exact: true }).fill(newPin);
-    // While choosing a PIN the worker may show it (issue 13); the boxes hold dots until then.
+    // While choosing a PIN the worker may show it; the boxes hold dots until then.
     const boxes = card.getByTestId('pin-change-input-boxes').locator('input');
     const shown = () => boxes.evaluateAll((all) => all.map((b) => (b as HTMLInputElement).value).join(''));
     await expect.poll(shown).toBe('••••');
@@ -490,7 +490,7 @@ test('every validation message of spec section 5 on these screens appears for it
     await form.getByLabel('Full Name').fill('A');
     await form.getByLabel('Phone Number').fill('+44');
     const pin = form.getByLabel('PIN (optional)');
-    // Four real boxes (issue 13): shown, the digits kept fill the first two.
+    // Four real boxes: shown, the digits kept fill the first two.
     const pinBoxes = form.getByTestId('create-pinCode-boxes').locator('input');
     await form.getByTestId('create-pin-reveal').click();
     await pin.fill('1a2b');

@@ -6,7 +6,7 @@ import { apiSession, uniqueMobile } from './support/session';
 // embedded fake provider, and the monitors who own the alarm. Deadlines are the server's: the
 // tests move the server's clock (POST /api/test-clock) instead of waiting. That clock is shared by
 // the whole stack, so every test puts it back and ends the shifts it started. The flows tagged
-// @embedded (the monitor's banner, and issue 13's emergency flows) run on the embedded stack too.
+// @embedded (the monitor's banner, and the worker's emergency flows) run on the embedded stack too.
 
 /** global-setup.ts configures it as EMERGENCY_NUMBER_1. */
 const EMERGENCY_NUMBER = '+447911000001';
@@ -417,7 +417,7 @@ test('the alert sound is looked up with HEAD and, when the file is missing, the 
   await context.close();
 });
 
-test("issue 13: a worker's emergency screen follows what the monitor does, side by side, until they say they are safe @embedded", async ({ browser, playwright }) => {
+test("a worker's emergency screen follows what the monitor does, side by side, until they say they are safe @embedded", async ({ browser, playwright }) => {
   test.setTimeout(120_000);
   const worker = await createUser(playwright, { name: 'Sky Sideby' });
   await startShift(worker);
@@ -468,7 +468,7 @@ test("issue 13: a worker's emergency screen follows what the monitor does, side 
   await monitor.context().close();
 });
 
-test('issue 13: a worker sets a duress PIN and checks in with it: their screen shows an ordinary check-in, the monitor sees DURESS @embedded', async ({ browser, playwright }) => {
+test('a worker sets a duress PIN and checks in with it: their screen shows an ordinary check-in, the monitor sees DURESS @embedded', async ({ browser, playwright }) => {
   test.setTimeout(120_000);
   const worker = await createUser(playwright, { name: 'Dana Duress' });
   const duressPin = worker.pin === '1470' ? '1471' : '1470';
@@ -504,7 +504,7 @@ test('issue 13: a worker sets a duress PIN and checks in with it: their screen s
   await monitor.context().close();
 });
 
-test('issue 13: a worker asks for 15 more minutes twice; the countdown moves and the button goes once none are left @embedded', async ({ browser, playwright }) => {
+test('a worker asks for 15 more minutes twice; the countdown moves and the button goes once none are left @embedded', async ({ browser, playwright }) => {
   const worker = await createUser(playwright, { name: 'Ezra Extend' });
   await startShift(worker);
   const page = await pageAs(browser, worker.state, '/worker');
@@ -519,7 +519,7 @@ test('issue 13: a worker asks for 15 more minutes twice; the countdown moves and
   await page.context().close();
 });
 
-test('issue 13: the PIN boxes behave as boxes: clicking the first one and typing again enters that PIN, not the old digits and the new @embedded', async ({ browser, playwright }) => {
+test('the PIN boxes behave as boxes: clicking the first one and typing again enters that PIN, not the old digits and the new @embedded', async ({ browser, playwright }) => {
   const worker = await createUser(playwright, { name: 'Pia Pinbox' });
   await startShift(worker);
   await dueSoon(worker);
@@ -536,7 +536,7 @@ test('issue 13: the PIN boxes behave as boxes: clicking the first one and typing
   await page.context().close();
 });
 
-test("issue 13: where I'll be: the worker starts a shift with a note and checks in with the phone's position; the monitor sees both on the alarm @embedded", async ({ browser, playwright }) => {
+test("where I'll be: the worker starts a shift with a note and checks in with the phone's position; the monitor sees both on the alarm @embedded", async ({ browser, playwright }) => {
   test.setTimeout(90_000);
   const worker = await createUser(playwright, { name: 'Wren Whereabouts' });
   const context = await browser.newContext({
@@ -568,7 +568,7 @@ test("issue 13: where I'll be: the worker starts a shift with a note and checks 
   await monitor.context().close();
 });
 
-test('issue 13: a worker without data checks in by replying to the reminder with their PIN (the test provider plays the phone) @embedded', async ({ browser, playwright }) => {
+test('a worker without data checks in by replying to the reminder with their PIN (the test provider plays the phone) @embedded', async ({ browser, playwright }) => {
   const worker = await createUser(playwright, { name: 'Sol Signal' });
   await startShift(worker);
   const page = await pageAs(browser, superadminState, '/superadmin');
@@ -588,7 +588,7 @@ test('issue 13: a worker without data checks in by replying to the reminder with
   await page.context().close();
 });
 
-test("issue 13: a team's keypad reminder call: the worker keys their PIN and is checked in (the test provider plays the phone) @embedded", async ({ browser, playwright }) => {
+test("a team's keypad reminder call: the worker keys their PIN and is checked in (the test provider plays the phone) @embedded", async ({ browser, playwright }) => {
   test.setTimeout(90_000);
   const created = await superadminApi.post('/api/teams', { data: { name: `Keypad ${run}`, voiceReminder: true } });
   expect(created.status(), await created.text()).toBe(201);

@@ -182,7 +182,7 @@ test('a worker starts a shift, checks in with the PIN inside the window, sees th
   });
 
   await test.step('the right PIN checks in and the countdown starts a new hour', async () => {
-    // The dialog opens with focus in the PIN field (issue 13): digits typed at once are not lost.
+    // The dialog opens with focus in the PIN field: digits typed at once are not lost.
     await expect(pinDialog.getByLabel('Security PIN')).toBeFocused();
     await page.keyboard.type(worker.pin);
     await expect(toast(page, 'Check-in successful')).toContainText('Your status has been updated. Stay safe!');
@@ -282,7 +282,7 @@ test('an admin watches an on-shift worker move from Checked In to Due Soon to Ov
   await expect(account.getByTestId('worker-status')).toHaveText('Overdue');
 
   // A late check-in is still accepted; while the missed check-in's alarm waits for a monitor the
-  // worker's status says so in red (issue 13: it outranks Checked In), then Checked In once resolved.
+  // worker's status says so in red (an emergency outranks Checked In), then Checked In once resolved.
   await expect.poll(async () => ((await (await superadminApi.get('/api/alarms')).json()) as { userId: number }[]).some((a) => a.userId === worker.id), { timeout: 20_000 }).toBe(true);
   const res = await worker.api.post('/api/check-ins', { data: { userId: worker.id, location: 'The Prospect Building', pin: worker.pin } });
   expect(res.status(), await res.text()).toBe(201);

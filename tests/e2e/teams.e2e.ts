@@ -1,7 +1,7 @@
 import { expect, test, type APIRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { apiSession, uniqueMobile } from './support/session';
 
-// Teams against the real stack (issue 12): two admins of two teams each see only their own
+// Teams against the real stack: two admins of two teams each see only their own
 // worker's alarm; the superadmin edits a team's escalation policy in the Teams tab, with its
 // timeline preview, and the team's next alarm follows it. Everything made here is removed at the
 // end, so the files after this one find the single-team deployment they expect.

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 
-// Issue 12's "done when", on npm start's embedded stack (PGlite, the in-process bus, in-memory
+// A large organisation's teams end to end, on npm start's embedded stack (PGlite, the in-process bus, in-memory
 // sessions): three teams; the superadmin imports 1,000 workers and the teams' admins from a CSV in
 // the Import tab, after its dry run; each admin sees only their team; each alarm follows its team's
 // policy; the superadmin sees every team and narrows the lists with the team switcher. Tagged

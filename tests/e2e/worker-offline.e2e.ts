@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { expect, test, type APIRequest, type APIRequestContext } from '@playwright/test';
 import { apiSession, uniqueMobile } from './support/session';
 
-// Issue 13, "installable and resilient worker app", on the embedded stack (`npm start`'s
+// The worker app installs and keeps working without a network, on the embedded stack (`npm start`'s
 // defaults) as well as the real servers: the manifest and icons, the service worker, the worker
 // screen opened without a network, and a check-in made offline that reaches LWS when the network
 // returns, counted from when it was made.
@@ -53,7 +53,7 @@ test.afterAll(async () => {
   await Promise.all(sessions.map((s) => s.dispose()));
 });
 
-test('issue 13: the worker app installs: a linked manifest with its icons, and a service worker Chromium accepts @embedded', async ({ page }) => {
+test('the worker app installs: a linked manifest with its icons, and a service worker Chromium accepts @embedded', async ({ page }) => {
   await page.goto('/login');
   const href = await page.locator('link[rel="manifest"]').getAttribute('href');
   expect(href).toBe('/manifest.webmanifest');
@@ -76,7 +76,7 @@ test('issue 13: the worker app installs: a linked manifest with its icons, and a
   expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito')).toEqual([]);
 });
 
-test('issue 13: the worker screen opens without a network, and a check-in made offline is sent when the network returns, as made then @embedded', async ({
+test('the worker screen opens without a network, and a check-in made offline is sent when the network returns, as made then @embedded', async ({
   browser,
   playwright,
 }) => {

@@ -1,4 +1,4 @@
-// Draws the worker app's home-screen icons (issue 13): a white check mark in a ring on the
+// Draws the worker app's home-screen icons: a white check mark in a ring on the
 // theme's blue, full bleed so the same image serves as a maskable icon (the mark stays inside the
 // central safe zone). Run once after changing the drawing: node frontends/shell/scripts/make-icons.mjs
 import { writeFileSync } from 'node:fs';

@@ -89,12 +89,12 @@ export function WorkerHome({ user }: { user: User }) {
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const [resetDeadline, setResetDeadline] = useEmergencyReset(user.id);
   const loadedShift = load.state === 'ready' ? load.shift : null;
-  // A check-in made without a network, until it reaches LWS (issue 13).
+  // A check-in made without a network, until it reaches LWS.
   const kept = useSyncExternalStore(keptCheckIns.subscribe, keptCheckIns.snapshot);
   // The worker has answered the overdue alert already: their check-in waits for the network.
   const alert = useCheckInAlert(kept.kept ? null : loadedShift, resetDeadline);
   // The device's position for the check-in, asked for as its PIN is asked for (on shift only), so
-  // the check-in itself never waits on it (issue 13).
+  // the check-in itself never waits on it.
   const position = useRef<Promise<DevicePosition | undefined> | null>(null);
   const checkInAsked = loadedShift?.onShift === true && (pinFor === 'check-in' || alert);
   useEffect(() => {
@@ -323,7 +323,7 @@ export function WorkerHome({ user }: { user: User }) {
     }
   };
 
-  /** "+15 min" (issue 13): more time before the check-in, within what the shift allows. */
+  /** "+15 min": more time before the check-in, within what the shift allows. */
   const extend = async () => {
     setExtending(true);
     try {
@@ -390,7 +390,7 @@ export function WorkerHome({ user }: { user: User }) {
   const emergencyCard = <EmergencyCard onRequest={() => requestEmergency('card')} />;
   const emergencyScreen = own.emergency ? <EmergencyScreen emergency={own.emergency} onSafe={() => setPinFor('cancel-emergency')} /> : null;
 
-  // Phone first (issue 13): on shift, the status, CHECK IN and the emergency action come first, so
+  // Phone first: on shift, the status, CHECK IN and the emergency action come first, so
   // they fit a phone's screen without scrolling; the shift's details and End Shift follow.
   return (
     <>

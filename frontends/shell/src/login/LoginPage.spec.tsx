@@ -34,7 +34,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-describe('LoginPage (spec section 1; issue 14: react-hook-form with the gateway schema)', () => {
+describe('LoginPage (spec section 1: react-hook-form with the gateway schema)', () => {
   it('says which field is missing, in the gateway\'s words, sends nothing and puts the cursor in the first', async () => {
     const { sent } = renderLogin({});
     const user = userEvent.setup();

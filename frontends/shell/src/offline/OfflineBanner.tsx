@@ -1,6 +1,6 @@
 import { useOnline, useT } from '@lws/fe-ui';
 
-/** Says so while there is no network (issue 13): what is on screen may be out of date. */
+/** Says so while there is no network: what is on screen may be out of date. */
 export function OfflineBanner({ worker }: { worker: boolean }) {
   const online = useOnline();
   const t = useT();

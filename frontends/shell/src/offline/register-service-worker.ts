@@ -1,7 +1,7 @@
 import { SERVICE_WORKER_URL } from '../profile/push-subscription';
 
 /**
- * Installs the service worker on every visit (issue 13): the worker app can then be added to the
+ * Installs the service worker on every visit: the worker app can then be added to the
  * home screen and opens without a network. Push notifications use the same registration.
  */
 export function registerServiceWorker(): void {

@@ -194,7 +194,7 @@ describe("the service worker: the worker's screen without a network", () => {
   });
 });
 
-describe('the service worker: one build in the cache (issue 14)', () => {
+describe('the service worker: one build in the cache', () => {
   it("a new build's activation deletes the hashed files of the builds before it, and keeps the rest", async () => {
     const build = ['index.html', 'main.1a2b3c4d.js', 'main.5e6f7a8b.css'];
     const sw = serviceWorker({

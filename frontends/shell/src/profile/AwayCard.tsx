@@ -12,7 +12,7 @@ function localValue(at: Date): string {
 }
 
 /**
- * An admin away (issue 12): until when, so their deputies are told of their teams' alarms in their
+ * An admin away: until when, so their deputies are told of their teams' alarms in their
  * place; or back now. The server checks the time (future, at most 90 days ahead).
  */
 export function AwayCard({ userId, awayUntil, onChanged }: { userId: number; awayUntil: string | null; onChanged: () => Promise<unknown> }) {

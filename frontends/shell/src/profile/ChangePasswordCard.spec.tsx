@@ -15,7 +15,7 @@ function renderCard(routes: FakeRoutes = {}) {
   return { ...rendered, form, error: (testId: string) => form.queryByTestId(testId)?.textContent ?? null };
 }
 
-describe('ChangePasswordCard (spec section 5; issue 14: react-hook-form with the gateway schema)', () => {
+describe('ChangePasswordCard (spec section 5: react-hook-form with the gateway schema)', () => {
   it('says which rule a new password breaks as it is typed, and checks the confirmation only once it is touched', async () => {
     const { form, user, sent, error } = renderCard();
     const next = form.getByLabelText('New Password');

@@ -20,7 +20,7 @@ function renderDialog(routes: FakeRoutes = {}, contact: Parameters<typeof Contac
   return { ...rendered, onSaved, dialog: within(screen.getByTestId('contact-dialog')) };
 }
 
-describe('ContactDialog (spec section 5; issue 14: react-hook-form with the gateway schema)', () => {
+describe('ContactDialog (spec section 5: react-hook-form with the gateway schema)', () => {
   it('names each missing or broken field in the gateway\'s words and sends nothing', async () => {
     const { dialog, user, sent, onSaved } = renderDialog();
     await user.type(dialog.getByLabelText('Name'), 'B');

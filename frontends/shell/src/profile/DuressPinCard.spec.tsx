@@ -24,7 +24,7 @@ async function typePin(user: ReturnType<typeof userEvent.setup>, box: HTMLElemen
   await user.keyboard(pin);
 }
 
-describe('DuressPinCard (issue 13; issue 14: react-hook-form with the gateway schema)', () => {
+describe('DuressPinCard (react-hook-form with the gateway schema)', () => {
   it('refuses a duress PIN equal to the PIN typed beside it before sending, in the gateway\'s words', async () => {
     const { card, user, sent } = renderCard(false);
     await user.click(card.getByRole('button', { name: 'Set duress PIN' }));

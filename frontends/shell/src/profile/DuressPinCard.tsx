@@ -27,7 +27,7 @@ import { duressPinSchema, type DuressPinForm } from '@lws/schemas';
 type Mode = 'idle' | 'set' | 'remove';
 
 /**
- * Issue 13, the duress PIN: a second PIN a worker can enter anywhere their PIN is asked if someone
+ * The duress PIN: a second PIN a worker can enter anywhere their PIN is asked if someone
  * is forcing them. It appears to work exactly like their PIN and silently alerts their monitors.
  * Set or removed with the current PIN; the server refuses one equal to the PIN.
  */

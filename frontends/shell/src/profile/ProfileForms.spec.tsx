@@ -9,7 +9,7 @@ import { ContactSettingsCard } from './ContactSettingsCard';
 import { MedicalInfoCard } from './MedicalInfoCard';
 
 // The profile's settings, medical information and away forms check with the gateway's own schemas
-// through react-hook-form (issue 14), with no server: what the user reads, and what is sent.
+// through react-hook-form, with no server: what the user reads, and what is sent.
 
 const ANN: User = { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker', phone: '+447911123456' };
 let reloads = 0;

@@ -15,7 +15,7 @@ async function renderCard(routes: FakeRoutes = {}) {
 
 afterEach(resetScreen);
 
-describe('UserInfoCard (spec section 5; issue 14: react-hook-form with the gateway schema)', () => {
+describe('UserInfoCard (spec section 5: react-hook-form with the gateway schema)', () => {
   it('checks name and phone by the spec before sending, in the gateway\'s words', async () => {
     const { form, user, sent } = await renderCard();
     const name = form.getByLabelText('Full Name');

@@ -17,7 +17,7 @@ export interface ContactSettings {
   checkInInterval: number;
 }
 
-/** A worker's team as their profile shows it (issue 12). */
+/** A worker's team as their profile shows it. */
 export interface ProfileTeam {
   name: string;
   monitors: string[];

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, api, serverNow, useAuth, useT, useToast } from '@lws/fe-ui';
 
 /**
- * The shell's own emergency action for a signed-in worker (issue 13), shown while the worker screen
+ * The shell's own emergency action for a signed-in worker, shown while the worker screen
  * loads and when it could not be loaded: a remote that fails must never take the emergency button
  * away. It raises the emergency at once, as the worker screen's button does (no PIN, no
  * confirmation), and says when help was requested.

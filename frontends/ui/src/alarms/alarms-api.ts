@@ -21,11 +21,11 @@ export interface Alarm {
   acknowledgedByName: string | null;
   acknowledgedAt: string | null;
   lateCheckInAt: string | null;
-  /** Raised by the worker's duress PIN (issue 13): they may be under threat. */
+  /** Raised by the worker's duress PIN: they may be under threat. */
   duress: boolean;
   /** When the worker said they are safe with their PIN: escalation stopped, to be confirmed. */
   workerSafeAt: string | null;
-  /** "Where I'll be", as the worker wrote it when the shift started (issue 13). */
+  /** "Where I'll be", as the worker wrote it when the shift started. */
   shiftNote: string | null;
   /** The worker's last known position (a check-in's) and when it was taken. */
   lastPosition: AlarmPosition | null;

@@ -13,7 +13,7 @@ export interface User {
   pinSet?: boolean;
   /** True after a superadmin reset the password: the user should choose their own. */
   passwordIsTemporary?: boolean;
-  /** A worker who has set a duress PIN (issue 13). */
+  /** A worker who has set a duress PIN. */
   duressPinSet?: boolean;
   /** Signed in at a kiosk: its location, which a shift started there defaults to. */
   kioskLocation?: string;

@@ -25,7 +25,7 @@ const pin = () => screen.getByTestId('value').textContent;
 
 afterEach(cleanup);
 
-describe('PinInput: four real boxes (issue 13)', () => {
+describe('PinInput: four real boxes', () => {
   it('is four inputs that open the number pad, never autofilled, the first one labelled', () => {
     render(<Harness />);
     expect(boxes()).toHaveLength(4);

@@ -25,7 +25,7 @@ export function digitsOf(text: string, length: number): string {
 }
 
 /**
- * Where the PIN's digits go when `typed` arrives in box `index` (issue 13): a digit replaces the
+ * Where the PIN's digits go when `typed` arrives in box `index`: a digit replaces the
  * box's own and the next boxes take any more (so clicking the first box and typing the PIN again
  * gives that PIN, never the old digits with the new ones after). A PIN has no gaps: a box past the
  * digits so far types at the end.
@@ -45,7 +45,7 @@ export function eraseAt(value: string, index: number): { value: string; focus: n
 }
 
 /**
- * A PIN entry as one real input per digit (issue 13): typing fills a box and moves to the next,
+ * A PIN entry as one real input per digit: typing fills a box and moves to the next,
  * backspace goes back, a paste in any box fills them all from the first, arrows move between boxes.
  * The first box carries the field's id (its label), data-testid and autofocus, so "fill" on the
  * labelled field still enters a whole PIN. Every box opens the phone's number pad and refuses

@@ -10,7 +10,7 @@ function subscribe(onChange: () => void): () => void {
 }
 
 /**
- * Whether the browser believes it has a network (issue 13). `false` is certain (no connection at
+ * Whether the browser believes it has a network. `false` is certain (no connection at
  * all); `true` is only a hope, so anything that must get through retries on failure as well.
  */
 export function useOnline(): boolean {

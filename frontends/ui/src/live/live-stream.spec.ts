@@ -27,7 +27,7 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-describe('LiveStream: the live updates over GET /api/events, parsed by eventsource-parser (issue 14)', () => {
+describe('LiveStream: the live updates over GET /api/events, parsed by eventsource-parser', () => {
   it('reads events split across chunks, skips heartbeats, and resumes from the last id after the stream ends', async () => {
     jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const requests: Headers[] = [];

@@ -28,7 +28,7 @@ function OwnShift() {
   );
 }
 
-describe('LiveQueries (issue 14)', () => {
+describe('LiveQueries', () => {
   it('empties the cache when the session ends, so the next person on the device never sees the last one\'s data', async () => {
     signedInHint();
     restore = fakeApi({ 'GET /api/auth/me': { body: { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker' } }, 'POST /api/auth/logout': { body: {} } }).restore;

@@ -15,7 +15,7 @@ function clientWith() {
   return { client, seed };
 }
 
-describe('live queries (issue 14: the stream invalidates server state)', () => {
+describe('live queries: the stream invalidates server state', () => {
   it('marks old only the queries an event concerns', async () => {
     const { client, seed } = clientWith();
     const own = seed(['worker-shift', 7], { live: { types: ['worker', 'alarm'], when: (e: LiveEvent) => 'userId' in e.data && e.data.userId === 7 } });

@@ -8,7 +8,7 @@ interface KeptCheckInCardProps {
 }
 
 /**
- * A check-in that has not reached LWS yet (issue 13), first on the worker's screen until it has:
+ * A check-in that has not reached LWS yet, first on the worker's screen until it has:
  * the worker must never believe they are checked in when their monitors do not know it.
  */
 export function KeptCheckInCard({ state, onTryNow, onDismiss }: KeptCheckInCardProps) {

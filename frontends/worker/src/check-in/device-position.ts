@@ -1,4 +1,4 @@
-/** Where the device is, as a check-in sends it (issue 13). */
+/** Where the device is, as a check-in sends it. */
 export interface DevicePosition {
   lat: number;
   lng: number;

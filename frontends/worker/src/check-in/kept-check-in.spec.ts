@@ -19,7 +19,7 @@ function memoryStorage() {
 const offline = () => new TypeError('Failed to fetch');
 const answer = (status: number, message: string) => new ApiError(status, 'x', JSON.stringify({ message }), { message });
 
-describe('a check-in kept while offline (issue 13)', () => {
+describe('a check-in kept while offline', () => {
   beforeEach(() => {
     jest.useFakeTimers();
   });

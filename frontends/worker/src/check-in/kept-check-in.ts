@@ -5,7 +5,7 @@ import type { DevicePosition } from './device-position';
 export const KEPT_RETRY_MS = 10_000;
 const MARK_KEY = 'lws.keptCheckIn';
 
-/** A check-in the worker made that has not reached LWS yet (issue 13). */
+/** A check-in the worker made that has not reached LWS yet. */
 export interface KeptCheckIn {
   userId: number;
   location: string;

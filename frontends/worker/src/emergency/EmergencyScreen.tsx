@@ -11,7 +11,7 @@ function summary(e: OwnEmergency, t: Translate): string {
 }
 
 /**
- * Issue 13: from the moment the worker raises an emergency until a monitor resolves it, the top of
+ * From the moment the worker raises an emergency until a monitor resolves it, the top of
  * their screen says when help was requested, what has happened since and who is dealing with it,
  * all from the server (their alarm on the live stream). "I'm safe now" asks for the PIN.
  */

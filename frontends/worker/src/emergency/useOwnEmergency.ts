@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { api, useLiveQuery } from '@lws/fe-ui';
 
-/** Issue 13: the worker's own emergency, as the server tells it (GET /api/users/{id}/emergency). */
+/** The worker's own emergency, as the server tells it (GET /api/users/{id}/emergency). */
 export interface OwnEmergency {
   id: string;
   state: 'open' | 'acknowledged' | 'resolved';

@@ -17,7 +17,7 @@ export interface ShiftStatusCardProps {
   busy: ShiftBusy;
   /** The worker's check-in interval in minutes: the texts follow it. */
   intervalMinutes: number;
-  /** `note`: "where I'll be" (issue 13), trimmed; empty when none. */
+  /** `note`: "where I'll be", trimmed; empty when none. */
   onStart(location: string, note: string): void;
   /** On shift: the note the shift started with. */
   shiftNote: string | null;

@@ -24,9 +24,9 @@ export interface OwnShift {
   shift: ShiftState;
   /** The worker's check-in interval (their own, else their team's default), which the texts follow. */
   intervalMinutes: number;
-  /** "+15 min" presses this shift has left (issue 13); 0 off shift or when there are none. */
+  /** "+15 min" presses this shift has left; 0 off shift or when there are none. */
   extensionsLeft: number;
-  /** "Where I'll be" of the current shift (issue 13). */
+  /** "Where I'll be" of the current shift. */
   shiftNote: string | null;
 }
 

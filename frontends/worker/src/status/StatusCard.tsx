@@ -25,7 +25,7 @@ export const PILL_TEXTS: Record<PillStatus, string> = {
 export interface StatusCardProps {
   shift: ShiftState;
   resetDeadline: string | null;
-  /** "+15 min" presses the shift has left (issue 13): offered beside the deadline while it is ahead. */
+  /** "+15 min" presses the shift has left: offered beside the deadline while it is ahead. */
   extensionsLeft: number;
   extending: boolean;
   onExtend(): void;
