@@ -28,6 +28,7 @@ const TRANSLATED = [
   'frontends/ui/src/components',
   'frontends/ui/src/session',
   'frontends/ui/src/toast',
+  'frontends/superadmin/src',
 ];
 
 function sources(dir: string): string[] {

@@ -1,4 +1,5 @@
 import { MonitorDashboard } from '@lws/fe-monitor/accounts';
+import { useT } from '@lws/fe-ui';
 import { DeadLettersCard } from './dead-letters/DeadLettersCard';
 import { ForceClockOutCard } from './force-clock-out/ForceClockOutCard';
 import { SmsTestPanel } from './sms-test/SmsTestPanel';
@@ -10,21 +11,22 @@ import { TestAccountDashboard } from './test-account/TestAccountDashboard';
 
 /** The super admin dashboard: the monitors' tabs, then the superadmin's own tools in the spec's order. */
 export default function SuperadminApp() {
+  const t = useT();
   return (
     <MonitorDashboard
-      title="Super Admin Dashboard"
+      title={t('Super Admin Dashboard')}
       testId="remote-superadmin"
       allowedRoles={['superadmin']}
-      deniedText="You don't have permission to access the super admin dashboard"
+      deniedText={t("You don't have permission to access the super admin dashboard")}
       extraTabs={[
-        { value: 'teams', label: 'Teams', content: <TeamsCard /> },
-        { value: 'import', label: 'Import', content: <ImportCard /> },
-        { value: 'force-clock-out', label: 'Force Clock Out', content: <ForceClockOutCard /> },
-        { value: 'system-config', label: 'System Config', content: <SystemConfigCard /> },
-        { value: 'system-testing', label: 'System Testing', content: <SystemTestingCard /> },
-        { value: 'test-account', label: 'Test Account', content: <TestAccountDashboard /> },
-        { value: 'sms-test', label: 'SMS Test Panel', content: <SmsTestPanel /> },
-        { value: 'dead-letters', label: 'Dead Letters', content: <DeadLettersCard /> },
+        { value: 'teams', label: t('Teams'), content: <TeamsCard /> },
+        { value: 'import', label: t('Import'), content: <ImportCard /> },
+        { value: 'force-clock-out', label: t('Force Clock Out'), content: <ForceClockOutCard /> },
+        { value: 'system-config', label: t('System Config'), content: <SystemConfigCard /> },
+        { value: 'system-testing', label: t('System Testing'), content: <SystemTestingCard /> },
+        { value: 'test-account', label: t('Test Account'), content: <TestAccountDashboard /> },
+        { value: 'sms-test', label: t('SMS Test Panel'), content: <SmsTestPanel /> },
+        { value: 'dead-letters', label: t('Dead Letters'), content: <DeadLettersCard /> },
       ]}
     />
   );

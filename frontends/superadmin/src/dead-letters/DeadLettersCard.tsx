@@ -21,6 +21,8 @@ import {
   failureMessage,
   formatDateTime,
   loadOf,
+  msg,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 
@@ -61,6 +63,7 @@ function parseListing(body: unknown): Listing {
  */
 export function DeadLettersCard() {
   const { toast } = useToast();
+  const t = useT();
   const [busy, setBusy] = useState<string | null>(null);
   const [discarding, setDiscarding] = useState<DeadLetter | null>(null);
   // Read every DEAD_LETTERS_POLL_MS: parking happens in the services, without an event of its own.
@@ -76,10 +79,10 @@ export function DeadLettersCard() {
     setBusy(letter.id);
     try {
       const res = (await api.post(`/api/dead-letters/${encodeURIComponent(letter.id)}/replay`)) as { replayed: boolean; error?: string };
-      if (res.replayed) toast({ title: 'Replayed', message: `${letter.subject} was applied` });
-      else toast({ title: 'Replay failed', message: res.error ?? 'It failed again and stays parked.', type: 'error' });
+      if (res.replayed) toast({ title: t('Replayed'), message: t('{{subject}} was applied', { subject: letter.subject }) });
+      else toast({ title: t('Replay failed'), message: t(res.error ?? msg('It failed again and stays parked.')), type: 'error' });
     } catch (e) {
-      toast({ title: 'Replay failed', message: failureMessage(e, 'The service did not take the replay.'), type: 'error' });
+      toast({ title: t('Replay failed'), message: t(failureMessage(e, msg('The service did not take the replay.'))), type: 'error' });
     } finally {
       setBusy(null);
     }
@@ -90,9 +93,9 @@ export function DeadLettersCard() {
     setBusy(letter.id);
     try {
       await api.post(`/api/dead-letters/${encodeURIComponent(letter.id)}/discard`);
-      toast({ title: 'Discarded', message: `${letter.subject} will not be applied` });
+      toast({ title: t('Discarded'), message: t('{{subject}} will not be applied', { subject: letter.subject }) });
     } catch (e) {
-      toast({ title: 'Discard failed', message: failureMessage(e, 'The service did not take the discard.'), type: 'error' });
+      toast({ title: t('Discard failed'), message: t(failureMessage(e, msg('The service did not take the discard.'))), type: 'error' });
     } finally {
       setBusy(null);
       setDiscarding(null);
@@ -104,57 +107,57 @@ export function DeadLettersCard() {
     <Card data-testid="dead-letters">
       <CardHeader className="lws-card__header--row">
         <div>
-          <CardTitle>Dead Letters</CardTitle>
+          <CardTitle>{t('Dead Letters')}</CardTitle>
           <CardDescription>
-            Events the system could not apply or publish and will not retry by itself. Replay one once its cause is fixed, or discard it.
+            {t('Events the system could not apply or publish and will not retry by itself. Replay one once its cause is fixed, or discard it.')}
           </CardDescription>
         </div>
         <Button variant="outline" size="sm" onClick={() => void reload()} data-testid="dead-letters-refresh">
-          Refresh
+          {t('Refresh')}
         </Button>
       </CardHeader>
       <CardContent>
         {load.state === 'loading' ? (
-          <div role="status" aria-label="Loading dead letters">
+          <div role="status" aria-label={t('Loading dead letters')}>
             <Skeleton height="6rem" />
           </div>
         ) : load.state === 'error' ? (
           <Alert variant="error" data-testid="dead-letters-error">
-            Error loading dead letters.
+            {t('Error loading dead letters.')}
           </Alert>
         ) : (
           <>
             <p data-testid="dead-letters-count">
               <Badge variant={load.data.count > 0 ? 'danger' : 'success'}>{load.data.count}</Badge>{' '}
-              {load.data.count === 1 ? 'dead letter' : 'dead letters'}
+              {load.data.count === 1 ? t('dead letter') : t('dead letters')}
             </p>
             {load.data.unreachable.length > 0 ? (
-              <Alert variant="warning" title="Some services did not answer" data-testid="dead-letters-unreachable">
-                {load.data.unreachable.join(', ')}: their dead letters are not counted.
+              <Alert variant="warning" title={t('Some services did not answer')} data-testid="dead-letters-unreachable">
+                {t('{{services}}: their dead letters are not counted.', { services: load.data.unreachable.join(', ') })}
               </Alert>
             ) : null}
             {load.data.letters.length === 0 ? (
               <p className="lws-muted" data-testid="dead-letters-empty">
-                Nothing is parked.
+                {t('Nothing is parked.')}
               </p>
             ) : (
-              <Table label="Dead letters" data-testid="dead-letters-table">
+              <Table label={t('Dead letters')} data-testid="dead-letters-table">
                 <TableHeader>
                   <TableRow>
-                    <TableHead>First seen</TableHead>
-                    <TableHead>Consumer</TableHead>
-                    <TableHead>Subject</TableHead>
-                    <TableHead>Error</TableHead>
-                    <TableHead>Attempts</TableHead>
-                    <TableHead>Action</TableHead>
+                    <TableHead>{t('First seen')}</TableHead>
+                    <TableHead>{t('Consumer')}</TableHead>
+                    <TableHead>{t('Subject')}</TableHead>
+                    <TableHead>{t('Error')}</TableHead>
+                    <TableHead>{t('Attempts')}</TableHead>
+                    <TableHead>{t('Action')}</TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
                   {load.data.letters.map((letter) => (
                     <TableRow key={letter.id} data-testid="dead-letter-row" data-id={letter.id}>
-                      <TableCell>{formatDateTime(letter.firstSeenAt, 'Unknown')}</TableCell>
+                      <TableCell>{formatDateTime(letter.firstSeenAt, t('Unknown'))}</TableCell>
                       <TableCell>
-                        {letter.service} · {letter.kind === 'outbox' ? 'outbox (not published)' : letter.consumer}
+                        {letter.service} · {letter.kind === 'outbox' ? t('outbox (not published)') : letter.consumer}
                       </TableCell>
                       <TableCell>{letter.subject}</TableCell>
                       <TableCell data-testid="dead-letter-error">{letter.error}</TableCell>
@@ -162,10 +165,10 @@ export function DeadLettersCard() {
                       <TableCell>
                         <div className="lws-actions">
                           <Button size="sm" busy={busy === letter.id} onClick={() => void replay(letter)} data-testid="dead-letter-replay">
-                            Replay
+                            {t('Replay')}
                           </Button>
                           <Button size="sm" variant="outline" disabled={busy === letter.id} onClick={() => setDiscarding(letter)} data-testid="dead-letter-discard">
-                            Discard
+                            {t('Discard')}
                           </Button>
                         </div>
                       </TableCell>
@@ -179,10 +182,10 @@ export function DeadLettersCard() {
       </CardContent>
       <ConfirmDialog
         open={discarding !== null}
-        title="Discard this dead letter?"
-        description={discarding ? `${discarding.subject} will never be applied. This is recorded in the activity log.` : ''}
-        confirmLabel="Discard"
-        busyLabel="Discarding..."
+        title={t('Discard this dead letter?')}
+        description={discarding ? t('{{subject}} will never be applied. This is recorded in the activity log.', { subject: discarding.subject }) : ''}
+        confirmLabel={t('Discard')}
+        busyLabel={t('Discarding...')}
         busy={busy !== null && busy === discarding?.id}
         destructive
         onConfirm={() => discarding && void discard(discarding)}

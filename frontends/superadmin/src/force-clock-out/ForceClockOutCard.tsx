@@ -20,19 +20,26 @@ import {
   api,
   failureMessage,
   formatDateTime,
+  msg,
   useLiveQuery,
   useMinimumBusy,
   useServerClock,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import { fetchActiveWorkers, type ShiftWorker } from '@lws/fe-ui/shifts';
-import { formatDuration } from '@lws/rules';
 
 /** Spec section 9: worker lists poll every 30 s (only while live updates are down); the refresh spinner shows 500 ms. */
 const POLL_MS = 30_000;
 const REFRESH_SPINNER_MS = 500;
 /** Durations are shown to the minute. */
 const DURATION_TICK_MS = 30_000;
+
+/** 'Nh Nm', a shift's length to the minute. */
+function duration(ms: number, t: ReturnType<typeof useT>): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  return t('{{hours}}h {{minutes}}m', { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
+}
 
 type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; workers: ShiftWorker[] };
 
@@ -42,6 +49,7 @@ type Load = { state: 'loading' } | { state: 'error'; message: string } | { state
  */
 export function ForceClockOutCard() {
   const { toast } = useToast();
+  const t = useT();
   const clock = useServerClock(DURATION_TICK_MS);
   const [target, setTarget] = useState<ShiftWorker | null>(null);
   const [busy, setBusy] = useState(false);
@@ -52,7 +60,7 @@ export function ForceClockOutCard() {
   const load: Load = query.data
     ? { state: 'ready', workers: query.data }
     : query.error
-      ? { state: 'error', message: query.error instanceof ApiError ? `Failed to fetch active workers: ${query.error.status}` : 'An error occurred while loading worker data' }
+      ? { state: 'error', message: query.error instanceof ApiError ? t('Failed to fetch active workers: {{status}}', { status: query.error.status }) : t('An error occurred while loading worker data') }
       : { state: 'loading' };
   const reload = () => query.refetch();
 
@@ -61,11 +69,11 @@ export function ForceClockOutCard() {
     setBusy(true);
     try {
       await api.post(`/api/users/${target.id}/force-clock-out`);
-      toast({ title: 'Worker clocked out', message: `${target.name} has been clocked out.` });
+      toast({ title: t('Worker clocked out'), message: t('{{name}} has been clocked out.', { name: target.name }) });
       setTarget(null);
     } catch (e) {
       console.error('Force clock out failed', e);
-      toast({ title: `Failed to clock out ${target.name}`, message: failureMessage(e, 'Please try again.'), type: 'error' });
+      toast({ title: t('Failed to clock out {{name}}', { name: target.name }), message: t(failureMessage(e, msg('Please try again.'))), type: 'error' });
     } finally {
       setBusy(false);
     }
@@ -80,42 +88,42 @@ export function ForceClockOutCard() {
       <CardHeader className="lws-card__header--row">
         <div>
           <CardTitle>
-            Force Clock Out{' '}
+            {t('Force Clock Out')}{' '}
             {count !== null ? (
               <Badge variant={count > 0 ? 'info' : 'neutral'} data-testid="force-clock-out-count">
-                {count} active
+                {t('{{number}} active', { number: count })}
               </Badge>
             ) : null}
           </CardTitle>
-          <CardDescription>End the shift of a worker who cannot end it themselves.</CardDescription>
+          <CardDescription>{t('End the shift of a worker who cannot end it themselves.')}</CardDescription>
         </div>
         <Button variant="outline" busy={refreshing} onClick={() => void runRefresh(() => Promise.all([reload(), clock.sync()]))} data-testid="force-clock-out-refresh">
-          Refresh
+          {t('Refresh')}
         </Button>
       </CardHeader>
       <CardContent>
         {load.state === 'loading' ? (
-          <div role="status" aria-label="Loading active workers">
+          <div role="status" aria-label={t('Loading active workers')}>
             <Skeleton height="2.5rem" />
           </div>
         ) : load.state === 'error' ? (
-          <Alert variant="error" title="Error loading workers" data-testid="force-clock-out-error">
+          <Alert variant="error" title={t('Error loading workers')} data-testid="force-clock-out-error">
             <p>{load.message}</p>
           </Alert>
         ) : load.workers.length === 0 ? (
           <p className="lws-muted" data-testid="force-clock-out-empty">
-            No active workers found
+            {t('No active workers found')}
           </p>
         ) : (
-          <Table label="Workers on shift" data-testid="force-clock-out-table">
+          <Table label={t('Workers on shift')} data-testid="force-clock-out-table">
             <TableHeader>
               <TableRow>
-                <TableHead>Worker</TableHead>
-                <TableHead>Location</TableHead>
-                <TableHead>Shift Started</TableHead>
-                <TableHead>Duration</TableHead>
-                <TableHead>Next Check-in</TableHead>
-                <TableHead>Action</TableHead>
+                <TableHead>{t('Worker')}</TableHead>
+                <TableHead>{t('Location')}</TableHead>
+                <TableHead>{t('Shift Started')}</TableHead>
+                <TableHead>{t('Duration')}</TableHead>
+                <TableHead>{t('Next Check-in')}</TableHead>
+                <TableHead>{t('Action')}</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -127,19 +135,19 @@ export function ForceClockOutCard() {
                       <strong>{w.name}</strong>
                       {w.phone ? <div className="lws-muted">{w.phone}</div> : null}
                     </TableCell>
-                    <TableCell data-testid="worker-location">{w.location ?? 'Unknown location'}</TableCell>
-                    <TableCell data-testid="worker-shift-started">{formatDateTime(w.shiftStartTime, 'Unknown')}</TableCell>
-                    <TableCell data-testid="worker-duration">{started === null ? 'Unknown' : formatDuration(now.getTime() - started)}</TableCell>
-                    <TableCell data-testid="worker-next-check-in">{formatDateTime(w.nextCheckInTime, 'No check-in scheduled')}</TableCell>
+                    <TableCell data-testid="worker-location">{w.location ?? t('Unknown location')}</TableCell>
+                    <TableCell data-testid="worker-shift-started">{formatDateTime(w.shiftStartTime, t('Unknown'))}</TableCell>
+                    <TableCell data-testid="worker-duration">{started === null ? t('Unknown') : duration(now.getTime() - started, t)}</TableCell>
+                    <TableCell data-testid="worker-next-check-in">{formatDateTime(w.nextCheckInTime, t('No check-in scheduled'))}</TableCell>
                     <TableCell>
                       <Button
                         size="sm"
                         variant="destructive"
                         onClick={() => setTarget(w)}
-                        aria-label={`Force clock out ${w.name}`}
+                        aria-label={t('Force clock out {{name}}', { name: w.name })}
                         data-testid="force-clock-out-button"
                       >
-                        Force Clock Out
+                        {t('Force Clock Out')}
                       </Button>
                     </TableCell>
                   </TableRow>
@@ -151,14 +159,17 @@ export function ForceClockOutCard() {
       </CardContent>
       <ConfirmDialog
         open={target !== null}
-        title="Force Clock Out"
+        title={t('Force Clock Out')}
         description={
           target
-            ? `Are you sure you want to force clock out ${target.name}? This will end their shift immediately, mark them as off-shift and stop check-in monitoring.`
+            ? t(
+                'Are you sure you want to force clock out {{name}}? This will end their shift immediately, mark them as off-shift and stop check-in monitoring.',
+                { name: target.name },
+              )
             : ''
         }
-        confirmLabel="Force Clock Out"
-        busyLabel="Clocking out..."
+        confirmLabel={t('Force Clock Out')}
+        busyLabel={t('Clocking out...')}
         destructive
         busy={busy}
         onConfirm={() => void confirm()}

@@ -21,6 +21,8 @@ import {
   ApiError,
   api,
   failureMessage,
+  msg,
+  useT,
   useToast,
   type BadgeVariant,
 } from '@lws/fe-ui';
@@ -29,7 +31,7 @@ import { parseImportResult, type ImportAction, type ImportResult } from './impor
 /** Rows shown at once: a file of 10,000 rows is summarised, and filtered to what needs reading. */
 const SHOWN_ROWS = 200;
 const TEMPLATE = 'username,name,phone,role,team,pin,language\r\njsmith,Jo Smith,+447911123456,worker,North Estates,,en\r\n';
-const ACTION_LABEL: Record<ImportAction, string> = { created: 'New account', updated: 'Updated', unchanged: 'Unchanged', error: 'Error' };
+const ACTION_LABEL: Record<ImportAction, string> = { created: msg('New account'), updated: msg('Updated'), unchanged: msg('Unchanged'), error: msg('Error') };
 const ACTION_BADGE: Record<ImportAction, BadgeVariant> = { created: 'success', updated: 'info', unchanged: 'neutral', error: 'danger' };
 
 type Filter = 'attention' | ImportAction | 'all';
@@ -41,6 +43,7 @@ type Filter = 'attention' | ImportAction | 'all';
  */
 export function ImportCard() {
   const { toast } = useToast();
+  const t = useT();
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [checking, setChecking] = useState(false);
   const [importing, setImporting] = useState(false);
@@ -74,7 +77,7 @@ export function ImportCard() {
       setResult(checked);
       setFilter(checked.summary.errors > 0 ? 'error' : 'attention');
     } catch (e) {
-      setFailure(failureMessage(e, 'The file could not be checked.'));
+      setFailure(failureMessage(e, msg('The file could not be checked.')));
     } finally {
       setChecking(false);
     }
@@ -88,13 +91,20 @@ export function ImportCard() {
       setResult(done);
       if (done.applied) {
         setCredentials(done.credentialsCsv ?? null);
-        toast({ title: 'Import complete', message: `${done.summary.created} created, ${done.summary.updated} updated, ${done.summary.unchanged} unchanged` });
+        toast({
+          title: t('Import complete'),
+          message: t('{{created}} created, {{updated}} updated, {{unchanged}} unchanged', {
+            created: done.summary.created,
+            updated: done.summary.updated,
+            unchanged: done.summary.unchanged,
+          }),
+        });
       } else {
         setFilter('error');
-        toast({ title: 'Nothing was imported', message: done.message ?? 'Correct the rows marked error and try again.', type: 'error' });
+        toast({ title: t('Nothing was imported'), message: t(done.message ?? msg('Correct the rows marked error and try again.')), type: 'error' });
       }
     } catch (e) {
-      toast({ title: 'Import failed', message: failureMessage(e, 'Nothing was imported. Try again.'), type: 'error' });
+      toast({ title: t('Import failed'), message: t(failureMessage(e, msg('Nothing was imported. Try again.'))), type: 'error' });
     } finally {
       setImporting(false);
       setConfirming(false);
@@ -109,68 +119,81 @@ export function ImportCard() {
   }, [result, filter]);
 
   const summary = result?.summary;
+  const toImport = summary ? summary.created + summary.updated : 0;
   const canImport = !!result && !result.applied && !!summary && summary.errors === 0 && summary.created + summary.updated > 0;
 
   return (
     <Card data-testid="import">
       <CardHeader>
-        <CardTitle>Import accounts</CardTitle>
+        <CardTitle>{t('Import accounts')}</CardTitle>
         <CardDescription>
-          Add or update up to 10,000 workers and admins from a CSV file with the columns username, name, phone, role, team, pin and language (team, pin and
-          language may be empty: a new account without a PIN gets one, and without a language is in English, en; cy is Welsh). The file is checked first; nothing changes until you confirm, and then every row is imported or none.
+          {t(
+            'Add or update up to 10,000 workers and admins from a CSV file with the columns username, name, phone, role, team, pin and language (team, pin and language may be empty: a new account without a PIN gets one, and without a language is in English, en; cy is Welsh). The file is checked first; nothing changes until you confirm, and then every row is imported or none.',
+          )}
         </CardDescription>
       </CardHeader>
       <CardContent>
         <div className="lws-inline-form">
-          <Label htmlFor="import-file">CSV file</Label>
+          <Label htmlFor="import-file">{t('CSV file')}</Label>
           <input id="import-file" type="file" accept=".csv,text/csv" onChange={(e) => void choose(e)} disabled={checking || importing} data-testid="import-file" />
           <TemplateLink />
         </div>
-        {checking ? <p role="status">Checking {file?.name}…</p> : null}
+        {checking ? <p role="status">{t('Checking {{file}}…', { file: file?.name ?? '' })}</p> : null}
         {failure ? (
           <Alert variant="error" data-testid="import-error">
-            {failure}
+            {t(failure)}
           </Alert>
         ) : null}
         {credentials ? <CredentialsDownload csv={credentials} onDone={() => setCredentials(null)} /> : null}
         {result && summary ? (
           <>
             <p data-testid="import-summary" role="status">
-              {result.applied ? 'Imported' : result.dryRun ? 'Checked' : 'Not imported'} {file?.name}: {summary.rows} rows, {summary.created} new, {summary.updated} updated,{' '}
-              {summary.unchanged} unchanged, {summary.errors} with errors.
+              {t(
+                result.applied
+                  ? msg('Imported {{file}}: {{rows}} rows, {{created}} new, {{updated}} updated, {{unchanged}} unchanged, {{errors}} with errors.')
+                  : result.dryRun
+                    ? msg('Checked {{file}}: {{rows}} rows, {{created}} new, {{updated}} updated, {{unchanged}} unchanged, {{errors}} with errors.')
+                    : msg('Not imported {{file}}: {{rows}} rows, {{created}} new, {{updated}} updated, {{unchanged}} unchanged, {{errors}} with errors.'),
+                { file: file?.name ?? '', ...summary },
+              )}
             </p>
             {summary.errors > 0 ? (
               <Alert variant="error" data-testid="import-has-errors">
-                {summary.errors} row{summary.errors === 1 ? ' has' : 's have'} errors: correct {summary.errors === 1 ? 'it' : 'them'} in the file and choose it again. Nothing is imported
-                while any row is wrong.
+                {summary.errors === 1
+                  ? t('{{number}} row has errors: correct it in the file and choose it again. Nothing is imported while any row is wrong.', { number: summary.errors })
+                  : t('{{number}} rows have errors: correct them in the file and choose it again. Nothing is imported while any row is wrong.', { number: summary.errors })}
               </Alert>
             ) : null}
             <div className="lws-inline-form">
-              <Label htmlFor="import-filter">Show</Label>
+              <Label htmlFor="import-filter">{t('Show')}</Label>
               <Select id="import-filter" value={filter} onChange={(e) => setFilter(e.target.value as Filter)} data-testid="import-filter">
-                <option value="attention">New, updated and errors</option>
-                <option value="error">Errors</option>
-                <option value="created">New accounts</option>
-                <option value="updated">Updated</option>
-                <option value="unchanged">Unchanged</option>
-                <option value="all">All rows</option>
+                <option value="attention">{t('New, updated and errors')}</option>
+                <option value="error">{t('Errors')}</option>
+                <option value="created">{t('New accounts')}</option>
+                <option value="updated">{t('Updated')}</option>
+                <option value="unchanged">{t('Unchanged')}</option>
+                <option value="all">{t('All rows')}</option>
               </Select>
               {canImport ? (
                 <Button onClick={() => setConfirming(true)} busy={importing} data-testid="import-confirm">
-                  Import {summary.created + summary.updated} account{summary.created + summary.updated === 1 ? '' : 's'}
+                  {toImport === 1 ? t('Import {{number}} account', { number: toImport }) : t('Import {{number}} accounts', { number: toImport })}
                 </Button>
               ) : null}
             </div>
-            <Table label="Import rows" data-testid="import-table">
+            <Table label={t('Import rows')} data-testid="import-table">
               <TableCaption>
-                {rows.length > SHOWN_ROWS ? `The first ${SHOWN_ROWS} of ${rows.length} rows shown` : `${rows.length} row${rows.length === 1 ? '' : 's'} shown`}
+                {rows.length > SHOWN_ROWS
+                  ? t('The first {{shown}} of {{number}} rows shown', { shown: SHOWN_ROWS, number: rows.length })
+                  : rows.length === 1
+                    ? t('{{number}} row shown', { number: rows.length })
+                    : t('{{number}} rows shown', { number: rows.length })}
               </TableCaption>
               <TableHeader>
                 <TableRow>
-                  <TableHead>Row</TableHead>
-                  <TableHead>Username</TableHead>
-                  <TableHead>Result</TableHead>
-                  <TableHead>Details</TableHead>
+                  <TableHead>{t('Row')}</TableHead>
+                  <TableHead>{t('Username')}</TableHead>
+                  <TableHead>{t('Result')}</TableHead>
+                  <TableHead>{t('Details')}</TableHead>
                 </TableRow>
               </TableHeader>
               <TableBody>
@@ -179,10 +202,10 @@ export function ImportCard() {
                     <TableCell>{r.row}</TableCell>
                     <TableCell>{r.username || '—'}</TableCell>
                     <TableCell>
-                      <Badge variant={ACTION_BADGE[r.action]}>{ACTION_LABEL[r.action]}</Badge>
+                      <Badge variant={ACTION_BADGE[r.action]}>{t(ACTION_LABEL[r.action])}</Badge>
                     </TableCell>
                     <TableCell>
-                      {r.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') ?? (r.fields ? `Changes ${r.fields.join(', ')}` : '')}
+                      {r.errors?.map((e) => `${e.field}: ${t(e.message)}`).join('; ') ?? (r.fields ? t('Changes {{fields}}', { fields: r.fields.join(', ') }) : '')}
                     </TableCell>
                   </TableRow>
                 ))}
@@ -193,14 +216,19 @@ export function ImportCard() {
       </CardContent>
       <ConfirmDialog
         open={confirming}
-        title="Import these accounts?"
+        title={t('Import these accounts?')}
         description={
           summary
-            ? `${summary.created} new account${summary.created === 1 ? '' : 's'} will be created and ${summary.updated} updated, all at once. New accounts get temporary passwords, shown once for you to download.`
+            ? t(
+                summary.created === 1
+                  ? msg('{{created}} new account will be created and {{updated}} updated, all at once. New accounts get temporary passwords, shown once for you to download.')
+                  : msg('{{created}} new accounts will be created and {{updated}} updated, all at once. New accounts get temporary passwords, shown once for you to download.'),
+                { created: summary.created, updated: summary.updated },
+              )
             : ''
         }
-        confirmLabel="Import"
-        busyLabel="Importing..."
+        confirmLabel={t('Import')}
+        busyLabel={t('Importing...')}
         busy={importing}
         onConfirm={() => void runImport()}
         onCancel={() => setConfirming(false)}
@@ -211,30 +239,33 @@ export function ImportCard() {
 }
 
 function TemplateLink() {
+  const t = useT();
   const href = useObjectUrl(TEMPLATE);
   return (
     <a className="lws-btn lws-btn--outline lws-btn--sm" href={href} download="lws-accounts-template.csv" data-testid="import-template">
-      Download a template
+      {t('Download a template')}
     </a>
   );
 }
 
 /** The new accounts' credentials: a download offered once, then forgotten by the page. */
 function CredentialsDownload({ csv, onDone }: { csv: string; onDone: () => void }) {
+  const t = useT();
   const href = useObjectUrl(csv);
   const name = `lws-new-accounts-${new Date().toISOString().slice(0, 10)}.csv`;
   return (
     <Alert variant="warning" data-testid="import-credentials">
       <p>
-        The new accounts&apos; temporary passwords and PINs are shown this once. Download them now, give each person only their own line, and ask them to change their
-        password once they have signed in.
+        {t(
+          "The new accounts' temporary passwords and PINs are shown this once. Download them now, give each person only their own line, and ask them to change their password once they have signed in.",
+        )}
       </p>
       <div className="lws-actions">
         <a className="lws-btn lws-btn--primary lws-btn--sm" href={href} download={name} data-testid="import-credentials-download">
-          Download passwords and PINs (CSV)
+          {t('Download passwords and PINs (CSV)')}
         </a>
         <Button size="sm" variant="outline" onClick={onDone} data-testid="import-credentials-done">
-          Done: forget them
+          {t('Done: forget them')}
         </Button>
       </div>
     </Alert>

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button, FieldError, Input, Label, api, failureField, failureMessage } from '@lws/fe-ui';
+import { Button, FieldError, Input, Label, api, failureField, failureMessage, msg, useT } from '@lws/fe-ui';
 import { inboundSmsSchema, type InboundSmsForm as InboundSmsFields } from '@lws/schemas';
 
 type Sent = { reply: string | null } | null;
@@ -13,6 +13,7 @@ type Sent = { reply: string | null } | null;
  * The gateway's own schema checks the form, so the words under a field are the server's.
  */
 export function InboundSmsForm() {
+  const t = useT();
   const ids = { from: useId(), fromError: useId(), body: useId(), bodyError: useId(), error: useId() };
   const form = useForm<InboundSmsFields, unknown, z.output<typeof inboundSmsSchema>>({ resolver: zodResolver(inboundSmsSchema), defaultValues: { from: '', body: '' } });
   const { errors, isSubmitting: busy } = form.formState;
@@ -29,18 +30,18 @@ export function InboundSmsForm() {
       setSent({ reply: typeof answer?.reply === 'string' ? answer.reply : null });
     } catch (e) {
       const field = failureField(e);
-      const message = failureMessage(e, 'The text could not be delivered.');
+      const message = failureMessage(e, msg('The text could not be delivered.'));
       if (field === 'from' || field === 'body') form.setError(field, { message });
       else setFailure(message);
     }
   });
 
   return (
-    <form className="lws-form" noValidate onSubmit={(e) => void submit(e)} aria-label="Text LWS as a phone" data-testid="inbound-sms-form">
-      <h3 className="lws-section-title">Text LWS as a phone</h3>
-      <p className="lws-muted">A worker replies to a reminder with their PIN, from their own phone number, to check in.</p>
+    <form className="lws-form" noValidate onSubmit={(e) => void submit(e)} aria-label={t('Text LWS as a phone')} data-testid="inbound-sms-form">
+      <h3 className="lws-section-title">{t('Text LWS as a phone')}</h3>
+      <p className="lws-muted">{t('A worker replies to a reminder with their PIN, from their own phone number, to check in.')}</p>
       <div className="lws-field">
-        <Label htmlFor={ids.from}>From (phone number)</Label>
+        <Label htmlFor={ids.from}>{t('From (phone number)')}</Label>
         <Input
           {...form.register('from')}
           id={ids.from}
@@ -50,11 +51,11 @@ export function InboundSmsForm() {
           data-testid="inbound-sms-from"
         />
         <FieldError id={ids.fromError} testId="inbound-sms-from-error">
-          {errors.from?.message}
+          {errors.from?.message && t(errors.from.message)}
         </FieldError>
       </div>
       <div className="lws-field">
-        <Label htmlFor={ids.body}>Message</Label>
+        <Label htmlFor={ids.body}>{t('Message')}</Label>
         <Input
           {...form.register('body')}
           id={ids.body}
@@ -64,20 +65,20 @@ export function InboundSmsForm() {
           data-testid="inbound-sms-body"
         />
         <FieldError id={ids.bodyError} testId="inbound-sms-body-error">
-          {errors.body?.message}
+          {errors.body?.message && t(errors.body.message)}
         </FieldError>
       </div>
       <FieldError id={ids.error} testId="inbound-sms-error">
-        {failure}
+        {failure && t(failure)}
       </FieldError>
       <div className="lws-actions">
         <Button type="submit" busy={busy} disabled={!filled} data-testid="inbound-sms-send">
-          Send text
+          {t('Send text')}
         </Button>
       </div>
       {sent ? (
         <p role="status" data-testid="inbound-sms-reply">
-          {sent.reply ? `LWS replied: ${sent.reply}` : 'LWS sent no reply.'}
+          {sent.reply ? t('LWS replied: {{reply}}', { reply: sent.reply }) : t('LWS sent no reply.')}
         </p>
       ) : null}
     </form>

@@ -17,6 +17,7 @@ import {
   TableRow,
   formatDateTime,
   useLiveQuery,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import { fetchReminderStatus, sendTestReminder, type ReminderStatus } from './reminders-api';
@@ -27,9 +28,10 @@ export const REMINDER_STATUS_POLL_MS = 10_000;
 
 type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; status: ReminderStatus };
 
-const yesNo = (flag: boolean) => (
-  <Badge variant={flag ? 'warning' : 'neutral'}>{flag ? 'Yes' : 'No'}</Badge>
-);
+function YesNo({ flag }: { flag: boolean }) {
+  const t = useT();
+  return <Badge variant={flag ? 'warning' : 'neutral'}>{flag ? t('Yes') : t('No')}</Badge>;
+}
 
 /**
  * SMS Reminder Test Panel (spec section 2): whether the server's reminders run, who is due for one,
@@ -37,6 +39,7 @@ const yesNo = (flag: boolean) => (
  */
 export function SmsTestPanel() {
   const { toast } = useToast();
+  const t = useT();
   const [sending, setSending] = useState<string | null>(null);
   // Live: shifts and deadlines change who is due, and a reminder sent shows as an 'SMS Sent' entry.
   const query = useLiveQuery({
@@ -50,19 +53,26 @@ export function SmsTestPanel() {
   const reload = () => query.refetch();
 
   const send = async (userId: number, minutes: 5 | 2) => {
-    const failed = `Failed to send ${minutes}-minute reminder. Check console for details`;
+    const failed = t('Failed to send {{minutes}}-minute reminder. Check console for details', { minutes });
     setSending(`${userId}:${minutes}`);
     try {
       const result = await sendTestReminder(userId, minutes);
       if (result.status === 'failed' || result.status === 'undelivered') {
         console.error(`The ${minutes}-minute test reminder failed`, result);
-        toast({ title: 'Test failed', message: failed, type: 'error' });
+        toast({ title: t('Test failed'), message: failed, type: 'error' });
       } else {
-        toast({ title: 'Test reminder sent', message: `${minutes}-minute reminder sent to ${result.userName} (${result.status}).` });
+        toast({
+          title: t('Test reminder sent'),
+          message: t('{{minutes}}-minute reminder sent to {{name}} ({{status}}).', {
+            minutes,
+            name: result.userName ?? t('Worker #{{id}}', { id: userId }),
+            status: result.status,
+          }),
+        });
       }
     } catch (e) {
       console.error(`Sending the ${minutes}-minute test reminder failed`, e);
-      toast({ title: 'Test failed', message: failed, type: 'error' });
+      toast({ title: t('Test failed'), message: failed, type: 'error' });
     } finally {
       setSending(null);
     }
@@ -73,70 +83,70 @@ export function SmsTestPanel() {
       <Card>
         <CardHeader className="lws-card__header--row">
           <div>
-            <CardTitle>SMS Reminder Test Panel</CardTitle>
-            <CardDescription>Reminders go out 5 and 2 minutes before each check-in is due.</CardDescription>
+            <CardTitle>{t('SMS Reminder Test Panel')}</CardTitle>
+            <CardDescription>{t('Reminders go out 5 and 2 minutes before each check-in is due.')}</CardDescription>
           </div>
           <Button variant="outline" size="sm" onClick={() => void reload()} data-testid="sms-test-refresh">
-            Refresh
+            {t('Refresh')}
           </Button>
         </CardHeader>
         <CardContent>
           {load.state === 'loading' ? (
-            <div role="status" aria-label="Loading reminder status">
+            <div role="status" aria-label={t('Loading reminder status')}>
               <Skeleton height="4rem" />
             </div>
           ) : load.state === 'error' ? (
             <Alert variant="error" data-testid="sms-test-error">
-              Failed to load reminder system status. The system may be offline.
+              {t('Failed to load reminder system status. The system may be offline.')}
             </Alert>
           ) : (
             <>
               <dl className="lws-info-list" data-testid="reminder-summary">
-                <dt>Reminder system</dt>
+                <dt>{t('Reminder system')}</dt>
                 <dd data-testid="reminder-system-active">
                   <Badge variant={load.status.reminderSystemActive ? 'success' : 'danger'}>
-                    {load.status.reminderSystemActive ? 'Active' : 'Inactive'}
+                    {load.status.reminderSystemActive ? t('Active') : t('Inactive')}
                   </Badge>
                 </dd>
-                <dt>Active workers</dt>
+                <dt>{t('Active workers')}</dt>
                 <dd data-testid="reminder-active-workers">{load.status.activeWorkers}</dd>
-                <dt>Current time</dt>
-                <dd data-testid="reminder-now">{formatDateTime(load.status.now, 'Unknown')}</dd>
+                <dt>{t('Current time')}</dt>
+                <dd data-testid="reminder-now">{formatDateTime(load.status.now, t('Unknown'))}</dd>
               </dl>
               {load.status.workers.length === 0 ? (
                 <p className="lws-muted" data-testid="reminder-workers-empty">
-                  No workers on shift
+                  {t('No workers on shift')}
                 </p>
               ) : (
-                <Table label="Workers a reminder goes to" data-testid="reminder-workers">
+                <Table label={t('Workers a reminder goes to')} data-testid="reminder-workers">
                   <TableHeader>
                     <TableRow>
-                      <TableHead>Worker</TableHead>
-                      <TableHead>Next check-in</TableHead>
-                      <TableHead>Minutes until</TableHead>
-                      <TableHead>Due for 5 min</TableHead>
-                      <TableHead>Due for 2 min</TableHead>
-                      <TableHead>Test</TableHead>
+                      <TableHead>{t('Worker')}</TableHead>
+                      <TableHead>{t('Next check-in')}</TableHead>
+                      <TableHead>{t('Minutes until')}</TableHead>
+                      <TableHead>{t('Due for 5 min')}</TableHead>
+                      <TableHead>{t('Due for 2 min')}</TableHead>
+                      <TableHead>{t('Test')}</TableHead>
                     </TableRow>
                   </TableHeader>
                   <TableBody>
                     {load.status.workers.map((w) => (
                       <TableRow key={w.id} data-testid="reminder-worker-row" data-user-id={w.id}>
                         <TableCell>
-                          <strong>{w.name}</strong>
+                          <strong>{w.name ?? t('Worker #{{id}}', { id: w.id })}</strong>
                           {w.phone ? <div className="lws-muted">{w.phone}</div> : null}
                         </TableCell>
-                        <TableCell>{formatDateTime(w.nextCheckIn, 'No check-in scheduled')}</TableCell>
+                        <TableCell>{formatDateTime(w.nextCheckIn, t('No check-in scheduled'))}</TableCell>
                         <TableCell data-testid="reminder-minutes-until">{w.minutesUntil === null ? '' : w.minutesUntil}</TableCell>
-                        <TableCell data-testid="reminder-due-5">{yesNo(w.due5min)}</TableCell>
-                        <TableCell data-testid="reminder-due-2">{yesNo(w.due2min)}</TableCell>
+                        <TableCell data-testid="reminder-due-5"><YesNo flag={w.due5min} /></TableCell>
+                        <TableCell data-testid="reminder-due-2"><YesNo flag={w.due2min} /></TableCell>
                         <TableCell>
                           <div className="lws-actions">
                             <Button size="sm" variant="outline" busy={sending === `${w.id}:5`} disabled={sending !== null} onClick={() => void send(w.id, 5)} data-testid="send-test-5">
-                              Send 5 min test
+                              {t('Send 5 min test')}
                             </Button>
                             <Button size="sm" variant="outline" busy={sending === `${w.id}:2`} disabled={sending !== null} onClick={() => void send(w.id, 2)} data-testid="send-test-2">
-                              Send 2 min test
+                              {t('Send 2 min test')}
                             </Button>
                           </div>
                         </TableCell>

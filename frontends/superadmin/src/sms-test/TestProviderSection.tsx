@@ -19,6 +19,8 @@ import {
   api,
   failureMessage,
   formatDateTime,
+  msg,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import { InboundSmsForm } from './InboundSmsForm';
@@ -35,6 +37,7 @@ type Load = { state: 'loading' } | { state: 'absent' } | { state: 'error' } | { 
  */
 export function TestProviderSection() {
   const { toast } = useToast();
+  const t = useT();
   const [answering, setAnswering] = useState<string | null>(null);
   // Keys to press per call: empty presses 1 (accepting an alarm); a check-in reminder call takes a PIN.
   const [keys, setKeys] = useState<Record<string, string>>({});
@@ -67,10 +70,10 @@ export function TestProviderSection() {
     try {
       const digits = keys[call.callSid]?.trim();
       await api.post(`/api/test-provider/calls/${encodeURIComponent(call.callSid)}/${action}`, action === 'accept' && digits ? { digits } : undefined);
-      toast({ title: action === 'accept' ? 'Call accepted' : 'Call ignored', message: `Test call to ${call.to}` });
+      toast({ title: action === 'accept' ? t('Call accepted') : t('Call ignored'), message: t('Test call to {{to}}', { to: call.to }) });
     } catch (e) {
       console.error('Answering the test call failed', e);
-      toast({ title: 'Call failed', message: failureMessage(e, 'The test provider did not take the answer.'), type: 'error' });
+      toast({ title: t('Call failed'), message: t(failureMessage(e, msg('The test provider did not take the answer.'))), type: 'error' });
     } finally {
       setAnswering(null);
     }
@@ -83,43 +86,43 @@ export function TestProviderSection() {
     <Card data-testid="test-provider">
       <CardHeader className="lws-card__header--row">
         <div>
-          <CardTitle>Test provider</CardTitle>
+          <CardTitle>{t('Test provider')}</CardTitle>
           <CardDescription>
-            The local fake provider: calls and messages it recorded. Answer a call as the person called would, or text LWS as a phone.
+            {t('The local fake provider: calls and messages it recorded. Answer a call as the person called would, or text LWS as a phone.')}
           </CardDescription>
         </div>
         <Button variant="outline" size="sm" onClick={() => void reload()} data-testid="test-provider-refresh">
-          Refresh
+          {t('Refresh')}
         </Button>
       </CardHeader>
       <CardContent>
         {load.state === 'error' ? (
           <p className="lws-muted" data-testid="test-provider-error">
-            The test provider could not be read.
+            {t('The test provider could not be read.')}
           </p>
         ) : (
           <>
             <InboundSmsForm />
-            <h3 className="lws-section-title">Calls</h3>
+            <h3 className="lws-section-title">{t('Calls')}</h3>
             {load.calls.length === 0 ? (
               <p className="lws-muted" data-testid="test-calls-empty">
-                No calls recorded
+                {t('No calls recorded')}
               </p>
             ) : (
-              <Table label="Calls" data-testid="test-calls">
+              <Table label={t('Calls')} data-testid="test-calls">
                 <TableHeader>
                   <TableRow>
-                    <TableHead>Called</TableHead>
-                    <TableHead>To</TableHead>
-                    <TableHead>Status</TableHead>
-                    <TableHead>Message</TableHead>
-                    <TableHead>Answer</TableHead>
+                    <TableHead>{t('Called')}</TableHead>
+                    <TableHead>{t('To')}</TableHead>
+                    <TableHead>{t('Status')}</TableHead>
+                    <TableHead>{t('Message')}</TableHead>
+                    <TableHead>{t('Answer')}</TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
                   {load.calls.map((call) => (
                     <TableRow key={call.callSid} data-testid="test-call-row" data-call-sid={call.callSid} data-to={call.to}>
-                      <TableCell>{formatDateTime(call.createdAt, 'Unknown')}</TableCell>
+                      <TableCell>{formatDateTime(call.createdAt, t('Unknown'))}</TableCell>
                       <TableCell>{call.to}</TableCell>
                       <TableCell>
                         <Badge data-testid="test-call-status">{call.status}</Badge>
@@ -128,7 +131,7 @@ export function TestProviderSection() {
                         {call.say ?? ''}
                         {call.confirmation ? (
                           <div className="lws-muted" data-testid="test-call-confirmation">
-                            Then: {call.confirmation}
+                            {t('Then: {{confirmation}}', { confirmation: call.confirmation })}
                           </div>
                         ) : null}
                       </TableCell>
@@ -136,7 +139,7 @@ export function TestProviderSection() {
                         {FINISHED_CALL_STATUSES.has(call.status) ? null : (
                           <div className="lws-actions">
                             <Input
-                              aria-label="Keys to press (empty: 1)"
+                              aria-label={t('Keys to press (empty: 1)')}
                               className="lws-input--narrow"
                               inputMode="numeric"
                               maxLength={8}
@@ -146,10 +149,10 @@ export function TestProviderSection() {
                               data-testid="test-call-keys"
                             />
                             <Button size="sm" busy={answering === call.callSid} onClick={() => void answer(call, 'accept')} data-testid="test-call-accept">
-                              Accept
+                              {t('Accept')}
                             </Button>
                             <Button size="sm" variant="outline" disabled={answering === call.callSid} onClick={() => void answer(call, 'ignore')} data-testid="test-call-ignore">
-                              Ignore
+                              {t('Ignore')}
                             </Button>
                           </div>
                         )}
@@ -159,34 +162,36 @@ export function TestProviderSection() {
                 </TableBody>
               </Table>
             )}
-            <h3 className="lws-section-title">Latest deliveries</h3>
+            <h3 className="lws-section-title">{t('Latest deliveries')}</h3>
             {load.deliveries.length === 0 ? (
               <p className="lws-muted" data-testid="deliveries-empty">
-                No messages sent yet
+                {t('No messages sent yet')}
               </p>
             ) : (
-              <Table label="Messages" data-testid="deliveries">
+              <Table label={t('Messages')} data-testid="deliveries">
                 <TableHeader>
                   <TableRow>
-                    <TableHead>Sent</TableHead>
-                    <TableHead>Channel</TableHead>
-                    <TableHead>To</TableHead>
-                    <TableHead>Purpose</TableHead>
-                    <TableHead>Status</TableHead>
-                    <TableHead>Attempts</TableHead>
-                    <TableHead>Message</TableHead>
+                    <TableHead>{t('Sent')}</TableHead>
+                    <TableHead>{t('Channel')}</TableHead>
+                    <TableHead>{t('To')}</TableHead>
+                    <TableHead>{t('Purpose')}</TableHead>
+                    <TableHead>{t('Status')}</TableHead>
+                    <TableHead>{t('Attempts')}</TableHead>
+                    <TableHead>{t('Message')}</TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
                   {load.deliveries.map((d) => (
                     <TableRow key={d.messageId} data-testid="delivery-row" data-user-id={d.userId ?? undefined} data-purpose={d.purpose} data-channel={d.channel} data-to={d.to}>
-                      <TableCell>{formatDateTime(d.createdAt, 'Unknown')}</TableCell>
+                      <TableCell>{formatDateTime(d.createdAt, t('Unknown'))}</TableCell>
                       <TableCell>{d.channel}</TableCell>
                       <TableCell>{d.to}</TableCell>
                       <TableCell>{d.purpose}</TableCell>
                       <TableCell data-testid="delivery-status">
                         {d.status}
-                        {d.errorCode ? ` (error ${d.errorCode}${d.errorMessage ? `: ${d.errorMessage}` : ''})` : ''}
+                        {d.errorCode
+                          ? ` ${d.errorMessage ? t('(error {{code}}: {{message}})', { code: d.errorCode, message: d.errorMessage }) : t('(error {{code}})', { code: d.errorCode })}`
+                          : ''}
                       </TableCell>
                       <TableCell>{d.attempts ?? ''}</TableCell>
                       <TableCell>{d.body ?? ''}</TableCell>

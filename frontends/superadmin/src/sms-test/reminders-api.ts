@@ -2,7 +2,8 @@ import { api } from '@lws/fe-ui';
 
 export interface ReminderWorker {
   id: number;
-  name: string;
+  /** Null when the server names nobody: the screen says 'Worker #id'. */
+  name: string | null;
   phone: string;
   nextCheckIn: string | null;
   minutesUntil: number | null;
@@ -18,7 +19,8 @@ export interface ReminderStatus {
 }
 
 export interface SendResult {
-  userName: string;
+  /** Null when the server names nobody: the screen says 'Worker #id'. */
+  userName: string | null;
   status: string;
   providerSid?: string;
   errorCode?: string;
@@ -37,7 +39,7 @@ export function parseReminderStatus(body: unknown): ReminderStatus {
     if (!w || typeof w.id !== 'number') continue;
     workers.push({
       id: w.id,
-      name: str(w.name) ?? `Worker #${w.id}`,
+      name: str(w.name),
       phone: str(w.phone) ?? '',
       nextCheckIn: str(w.nextCheckIn),
       minutesUntil: typeof w.minutesUntil === 'number' && Number.isFinite(w.minutesUntil) ? w.minutesUntil : null,
@@ -63,7 +65,7 @@ export async function sendTestReminder(userId: number, minutes: 5 | 2): Promise<
   if (!result || typeof result.status !== 'string') throw new Error('Invalid response format from server');
   const errorCode = result.errorCode === undefined || result.errorCode === null ? undefined : String(result.errorCode);
   return {
-    userName: str(user?.name) ?? `Worker #${userId}`,
+    userName: str(user?.name),
     status: result.status,
     ...(str(result.providerSid) ? { providerSid: str(result.providerSid)! } : {}),
     ...(errorCode ? { errorCode } : {}),

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Card, CardContent, CardDescription, CardHeader, CardTitle, Skeleton, api, loadOf } from '@lws/fe-ui';
+import { Alert, Card, CardContent, CardDescription, CardHeader, CardTitle, Skeleton, api, loadOf, useT } from '@lws/fe-ui';
 
 const NUMBER_KEYS = ['EMERGENCY_NUMBER_1', 'EMERGENCY_NUMBER_2', 'EMERGENCY_NUMBER_3'] as const;
 
@@ -20,6 +20,7 @@ function parseConfig(body: unknown): Map<string, string> {
  * a browser.
  */
 export function SystemConfigCard() {
+  const t = useT();
   const query = useQuery({ queryKey: ['system-config'], queryFn: async ({ signal }) => parseConfig(await api.get('/api/system-config', { signal })) });
   const load = loadOf(query);
 
@@ -30,38 +31,39 @@ export function SystemConfigCard() {
   return (
     <Card data-testid="system-config">
       <CardHeader>
-        <CardTitle>Emergency Call Settings</CardTitle>
-        <CardDescription>Who is called when a missed check-in or an emergency is escalated, and how long each call rings.</CardDescription>
+        <CardTitle>{t('Emergency Call Settings')}</CardTitle>
+        <CardDescription>{t('Who is called when a missed check-in or an emergency is escalated, and how long each call rings.')}</CardDescription>
       </CardHeader>
       <CardContent>
         {load.state === 'loading' ? (
-          <div role="status" aria-label="Loading call settings">
+          <div role="status" aria-label={t('Loading call settings')}>
             <Skeleton height="6rem" />
           </div>
         ) : load.state === 'error' ? (
           <Alert variant="error" data-testid="system-config-error">
-            Error loading call flow settings.
+            {t('Error loading call flow settings.')}
           </Alert>
         ) : (
           <>
             {numbers.every((n) => !n.value) ? (
-              <Alert variant="warning" title="No emergency number configured" data-testid="system-config-no-number">
-                Escalations cannot call an emergency number until one is configured.
+              <Alert variant="warning" title={t('No emergency number configured')} data-testid="system-config-no-number">
+                {t('Escalations cannot call an emergency number until one is configured.')}
               </Alert>
             ) : null}
             <dl className="lws-info-list" data-testid="system-config-values">
               {numbers.map(({ key, value }, i) => (
                 <div key={key} className="lws-contents">
-                  <dt>Emergency number {i + 1}</dt>
-                  <dd data-testid={`config-${key}`}>{value || 'Not set'}</dd>
+                  <dt>{t('Emergency number {{number}}', { number: i + 1 })}</dt>
+                  <dd data-testid={`config-${key}`}>{value || t('Not set')}</dd>
                 </div>
               ))}
-              <dt>Call timeout</dt>
-              <dd data-testid="config-EMERGENCY_CALL_TIMEOUT">{/^\d+$/.test(timeout) ? `${timeout} seconds` : 'Not set'}</dd>
+              <dt>{t('Call timeout')}</dt>
+              <dd data-testid="config-EMERGENCY_CALL_TIMEOUT">{/^\d+$/.test(timeout) ? t('{{seconds}} seconds', { seconds: timeout }) : t('Not set')}</dd>
             </dl>
             <p className="lws-field-hint" data-testid="system-config-note">
-              These settings are read-only. They come from the deployment configuration; the database config is no longer used. A system
-              administrator must be contacted to change the emergency number.
+              {t(
+                'These settings are read-only. They come from the deployment configuration; the database config is no longer used. A system administrator must be contacted to change the emergency number.',
+              )}
             </p>
           </>
         )}

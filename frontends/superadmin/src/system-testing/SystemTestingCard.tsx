@@ -23,6 +23,8 @@ import {
   failureField,
   failureMessage,
   formatDateTime,
+  msg,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import { PHONE_REQUIRED, testCallFormSchema, type TestCallForm } from '@lws/schemas';
@@ -40,7 +42,7 @@ import {
   useWorkerAccounts,
 } from '../test-tools/test-api';
 
-const OPT_IN_FAILED = 'Failed to send - Check opt-in status';
+const OPT_IN_FAILED = msg('Failed to send - Check opt-in status');
 
 interface WhatsAppResult {
   whatsappNumber: string;
@@ -67,6 +69,7 @@ function parseWhatsApp(body: unknown): WhatsAppResult {
 
 function CheckInSimulation({ workers, defaultMinutes }: { workers: Account[]; defaultMinutes: number }) {
   const { toast } = useToast();
+  const t = useT();
   const [userId, setUserId] = useState<number | null>(null);
   const [minutes, setMinutes] = useState(defaultMinutes);
   const [busy, setBusy] = useState<string | null>(null);
@@ -77,10 +80,10 @@ function CheckInSimulation({ workers, defaultMinutes }: { workers: Account[]; de
     try {
       const next = nextCheckInOf(await action());
       setLast(next);
-      toast({ title: okTitle, message: next ? `Next check-in due ${formatDateTime(next)}.` : 'The check-in timer was updated.' });
+      toast({ title: okTitle, message: next ? t('Next check-in due {{time}}.', { time: formatDateTime(next) }) : t('The check-in timer was updated.') });
     } catch (e) {
       console.error(failedTitle, e);
-      toast({ title: failedTitle, message: failureMessage(e, 'Please try again.'), type: 'error' });
+      toast({ title: failedTitle, message: t(failureMessage(e, msg('Please try again.'))), type: 'error' });
     } finally {
       setBusy(null);
     }
@@ -88,40 +91,40 @@ function CheckInSimulation({ workers, defaultMinutes }: { workers: Account[]; de
 
   return (
     <div className="lws-form" data-testid="check-in-simulation">
-      <p className="lws-muted">Moves an on-shift worker's next check-in, so reminders and escalation can be watched without waiting an hour.</p>
+      <p className="lws-muted">{t("Moves an on-shift worker's next check-in, so reminders and escalation can be watched without waiting an hour.")}</p>
       <WorkerSelect workers={workers} value={userId} onChange={setUserId} data-testid="simulation-user" />
       <SimulationSelect value={minutes} onChange={setMinutes} data-testid="simulation-minutes" />
       <div className="lws-actions">
         <Button
           busy={busy === 'simulate'}
           disabled={busy !== null || userId === null}
-          onClick={() => userId !== null && void run('simulate', () => simulateSpecificTime(userId, minutes), 'Simulation started', 'Simulation failed')}
+          onClick={() => userId !== null && void run('simulate', () => simulateSpecificTime(userId, minutes), t('Simulation started'), t('Simulation failed'))}
           data-testid="simulation-start"
         >
-          Simulate
+          {t('Simulate')}
         </Button>
         <Button
           variant="outline"
           busy={busy === 'due'}
           disabled={busy !== null || userId === null}
-          onClick={() => userId !== null && void run('due', () => simulateCheckInDue(userId), 'Simulation started', 'Simulation failed')}
+          onClick={() => userId !== null && void run('due', () => simulateCheckInDue(userId), t('Simulation started'), t('Simulation failed'))}
           data-testid="simulation-due-now"
         >
-          Make due now
+          {t('Make due now')}
         </Button>
         <Button
           variant="outline"
           busy={busy === 'reset'}
           disabled={busy !== null || userId === null}
-          onClick={() => userId !== null && void run('reset', () => resetCheckInTimer(userId), 'Simulation reset', 'Reset failed')}
+          onClick={() => userId !== null && void run('reset', () => resetCheckInTimer(userId), t('Simulation reset'), t('Reset failed'))}
           data-testid="simulation-reset"
         >
-          Reset
+          {t('Reset')}
         </Button>
       </div>
       {last ? (
         <p className="lws-muted" data-testid="simulation-next">
-          Next check-in: {formatDateTime(last)}
+          {t('Next check-in: {{time}}', { time: formatDateTime(last) })}
         </p>
       ) : null}
     </div>
@@ -130,6 +133,7 @@ function CheckInSimulation({ workers, defaultMinutes }: { workers: Account[]; de
 
 function EmergencyTests() {
   const { toast } = useToast();
+  const t = useT();
   const phoneId = useId();
   const phoneErrorId = useId();
   const nameId = useId();
@@ -137,7 +141,7 @@ function EmergencyTests() {
   // The gateway's own schema checks the form (a UK number may be typed as dialled at home).
   const form = useForm<TestCallForm, unknown, z.output<typeof testCallFormSchema>>({
     resolver: zodResolver(testCallFormSchema),
-    defaultValues: { phoneNumber: '', workerName: 'Test Worker', location: TEST_LOCATION },
+    defaultValues: { phoneNumber: '', workerName: t('Test Worker'), location: t(TEST_LOCATION) },
   });
   const { errors, isSubmitting: busy } = form.formState;
 
@@ -145,23 +149,26 @@ function EmergencyTests() {
     try {
       const body = (await api.post('/api/emergency-call', {
         phoneNumber,
-        workerName: workerName || 'Test Worker',
-        location: location || TEST_LOCATION,
+        workerName: workerName || t('Test Worker'),
+        location: location || t(TEST_LOCATION),
       })) as { callSid?: unknown; status?: unknown } | undefined;
       const sid = typeof body?.callSid === 'string' ? body.callSid : 'unknown';
-      toast({ title: 'Test call initiated', message: `Calling ${phoneNumber} (call ${sid}, ${typeof body?.status === 'string' ? body.status : 'queued'}).` });
+      toast({
+        title: t('Test call initiated'),
+        message: t('Calling {{phone}} (call {{sid}}, {{status}}).', { phone: phoneNumber, sid, status: typeof body?.status === 'string' ? body.status : 'queued' }),
+      });
     } catch (e) {
       console.error('The test call failed', e);
       if (e instanceof ApiError && e.status === 400 && failureField(e) === 'phoneNumber') form.setError('phoneNumber', { message: failureMessage(e, PHONE_REQUIRED) });
-      toast({ title: 'Call failed', message: failureMessage(e, 'Failed to place call. Please try again.'), type: 'error' });
+      toast({ title: t('Call failed'), message: t(failureMessage(e, msg('Failed to place call. Please try again.'))), type: 'error' });
     }
   });
 
   return (
-    <form className="lws-form" noValidate onSubmit={(event) => void submit(event)} aria-label="Test voice call" data-testid="emergency-tests">
-      <p className="lws-muted">Places a real voice call with the emergency call flow: the callee hears the alert and presses 1 to accept.</p>
+    <form className="lws-form" noValidate onSubmit={(event) => void submit(event)} aria-label={t('Test voice call')} data-testid="emergency-tests">
+      <p className="lws-muted">{t('Places a real voice call with the emergency call flow: the callee hears the alert and presses 1 to accept.')}</p>
       <div className="lws-field">
-        <Label htmlFor={phoneId}>Phone number</Label>
+        <Label htmlFor={phoneId}>{t('Phone number')}</Label>
         <Input
           {...form.register('phoneNumber')}
           id={phoneId}
@@ -172,20 +179,20 @@ function EmergencyTests() {
           data-testid="test-call-phone"
         />
         <FieldError id={phoneErrorId} testId="test-call-phone-error">
-          {errors.phoneNumber?.message}
+          {errors.phoneNumber?.message && t(errors.phoneNumber.message)}
         </FieldError>
       </div>
       <div className="lws-field">
-        <Label htmlFor={nameId}>Worker name</Label>
+        <Label htmlFor={nameId}>{t('Worker name')}</Label>
         <Input {...form.register('workerName')} id={nameId} maxLength={100} />
       </div>
       <div className="lws-field">
-        <Label htmlFor={locationId}>Location</Label>
+        <Label htmlFor={locationId}>{t('Location')}</Label>
         <Input {...form.register('location')} id={locationId} maxLength={100} />
       </div>
       <div className="lws-actions">
         <Button type="submit" variant="destructive" busy={busy} data-testid="test-call-submit">
-          Place Test Call
+          {t('Place Test Call')}
         </Button>
       </div>
     </form>
@@ -194,6 +201,7 @@ function EmergencyTests() {
 
 function SystemTools({ workers }: { workers: Account[] }) {
   const { toast } = useToast();
+  const t = useT();
   const [busy, setBusy] = useState<string | null>(null);
   const [processed, setProcessed] = useState<{ processed: number; results: { userId: number; status: string }[] } | null>(null);
   const [userId, setUserId] = useState<number | null>(null);
@@ -208,10 +216,13 @@ function SystemTools({ workers }: { workers: Account[] }) {
         : [];
       const count = typeof body?.processed === 'number' ? body.processed : results.length;
       setProcessed({ processed: count, results });
-      toast({ title: 'Test completed', message: `Processed ${count} missed check-in${count === 1 ? '' : 's'}.` });
+      toast({
+        title: t('Test completed'),
+        message: count === 1 ? t('Processed {{number}} missed check-in.', { number: count }) : t('Processed {{number}} missed check-ins.', { number: count }),
+      });
     } catch (e) {
       console.error('Processing missed check-ins failed', e);
-      toast({ title: 'Test failed', message: failureMessage(e, 'Processing missed check-ins failed.'), type: 'error' });
+      toast({ title: t('Test failed'), message: t(failureMessage(e, msg('Processing missed check-ins failed.'))), type: 'error' });
     } finally {
       setBusy(null);
     }
@@ -224,11 +235,11 @@ function SystemTools({ workers }: { workers: Account[] }) {
       const result = parseWhatsApp(await api.post(`/api/test-whatsapp-reminders/${userId}`));
       setWhatsApp(result);
       const failed = !result.fiveMinutes || !result.twoMinutes;
-      if (failed) toast({ title: 'Test failed', message: result.error ?? OPT_IN_FAILED, type: 'error' });
-      else toast({ title: 'Test completed', message: `Both WhatsApp reminders were sent to ${result.userPhone}.` });
+      if (failed) toast({ title: t('Test failed'), message: t(result.error ?? OPT_IN_FAILED), type: 'error' });
+      else toast({ title: t('Test completed'), message: t('Both WhatsApp reminders were sent to {{phone}}.', { phone: result.userPhone }) });
     } catch (e) {
       console.error('The WhatsApp reminder test failed', e);
-      toast({ title: 'Test failed', message: failureMessage(e, 'The WhatsApp reminder test failed.'), type: 'error' });
+      toast({ title: t('Test failed'), message: t(failureMessage(e, msg('The WhatsApp reminder test failed.'))), type: 'error' });
     } finally {
       setBusy(null);
     }
@@ -238,22 +249,22 @@ function SystemTools({ workers }: { workers: Account[] }) {
     <div className="lws-form" data-testid="system-tools">
       <section className="lws-form" aria-labelledby="missed-title">
         <h3 id="missed-title" className="lws-section-title">
-          Missed check-ins
+          {t('Missed check-ins')}
         </h3>
-        <p className="lws-muted">The server detects missed check-ins by itself within seconds; this runs the check now and reports what it found.</p>
+        <p className="lws-muted">{t('The server detects missed check-ins by itself within seconds; this runs the check now and reports what it found.')}</p>
         <div className="lws-actions">
           <Button busy={busy === 'missed'} disabled={busy !== null} onClick={() => void processMissed()} data-testid="process-missed">
-            Process Missed Check-ins
+            {t('Process Missed Check-ins')}
           </Button>
         </div>
         {processed ? (
           <div data-testid="process-missed-result">
-            <p>Processed: {processed.processed}</p>
+            <p>{t('Processed: {{number}}', { number: processed.processed })}</p>
             {processed.results.length > 0 ? (
               <ul className="lws-list">
                 {processed.results.map((r) => (
                   <li key={r.userId} className="lws-list__item">
-                    <span>User {r.userId}</span>
+                    <span>{t('User {{id}}', { id: r.userId })}</span>
                     <span>{r.status}</span>
                   </li>
                 ))}
@@ -264,28 +275,28 @@ function SystemTools({ workers }: { workers: Account[] }) {
       </section>
       <section className="lws-form" aria-labelledby="whatsapp-title">
         <h3 id="whatsapp-title" className="lws-section-title">
-          WhatsApp reminder test
+          {t('WhatsApp reminder test')}
         </h3>
         <WorkerSelect workers={workers} value={userId} onChange={setUserId} data-testid="whatsapp-user" />
         <div className="lws-actions">
           <Button variant="outline" busy={busy === 'whatsapp'} disabled={busy !== null || userId === null} onClick={() => void testWhatsApp()} data-testid="whatsapp-test">
-            Send WhatsApp Test
+            {t('Send WhatsApp Test')}
           </Button>
         </div>
         {whatsApp ? (
           <div data-testid="whatsapp-result">
             <dl className="lws-info-list">
-              <dt>From</dt>
-              <dd>{whatsApp.whatsappNumber || 'Unknown'}</dd>
-              <dt>To</dt>
-              <dd>{whatsApp.userPhone || 'Unknown'}</dd>
-              <dt>5-minute reminder</dt>
-              <dd data-testid="whatsapp-five">{whatsApp.fiveMinutes ? `Sent (${whatsApp.fiveMinutes})` : OPT_IN_FAILED}</dd>
-              <dt>2-minute reminder</dt>
-              <dd data-testid="whatsapp-two">{whatsApp.twoMinutes ? `Sent (${whatsApp.twoMinutes})` : OPT_IN_FAILED}</dd>
+              <dt>{t('From')}</dt>
+              <dd>{whatsApp.whatsappNumber || t('Unknown')}</dd>
+              <dt>{t('To')}</dt>
+              <dd>{whatsApp.userPhone || t('Unknown')}</dd>
+              <dt>{t('5-minute reminder')}</dt>
+              <dd data-testid="whatsapp-five">{whatsApp.fiveMinutes ? t('Sent ({{sid}})', { sid: whatsApp.fiveMinutes }) : t(OPT_IN_FAILED)}</dd>
+              <dt>{t('2-minute reminder')}</dt>
+              <dd data-testid="whatsapp-two">{whatsApp.twoMinutes ? t('Sent ({{sid}})', { sid: whatsApp.twoMinutes }) : t(OPT_IN_FAILED)}</dd>
             </dl>
             {whatsApp.setupSteps.length > 0 ? (
-              <Alert variant="warning" title="WhatsApp opt-in required" data-testid="whatsapp-setup-steps">
+              <Alert variant="warning" title={t('WhatsApp opt-in required')} data-testid="whatsapp-setup-steps">
                 <ol>
                   {whatsApp.setupSteps.map((step, i) => (
                     <li key={i}>{step}</li>
@@ -301,15 +312,18 @@ function SystemTools({ workers }: { workers: Account[] }) {
 }
 
 function SimulationSettings({ minutes, onChange }: { minutes: number; onChange(minutes: number): void }) {
+  const t = useT();
   return (
     <div className="lws-form" data-testid="simulation-settings">
-      <p className="lws-muted">The time the Check-in Simulation tab starts from. Simulations move a real worker's deadline: reminders, alerts and escalation follow it.</p>
+      <p className="lws-muted">
+        {t("The time the Check-in Simulation tab starts from. Simulations move a real worker's deadline: reminders, alerts and escalation follow it.")}
+      </p>
       <SimulationSelect value={minutes} onChange={onChange} data-testid="simulation-default-minutes" />
       <dl className="lws-info-list">
-        <dt>Default</dt>
-        <dd>{simulationLabel(DEFAULT_SIMULATION_MINUTES)}</dd>
-        <dt>Test location</dt>
-        <dd>{TEST_LOCATION}</dd>
+        <dt>{t('Default')}</dt>
+        <dd>{simulationLabel(DEFAULT_SIMULATION_MINUTES, t)}</dd>
+        <dt>{t('Test location')}</dt>
+        <dd>{t(TEST_LOCATION)}</dd>
       </dl>
     </div>
   );
@@ -317,6 +331,7 @@ function SimulationSettings({ minutes, onChange }: { minutes: number; onChange(m
 
 /** System Testing Tools (spec section 2): simulations, a test voice call and the server's own checks. */
 export function SystemTestingCard() {
+  const t = useT();
   const { load } = useWorkerAccounts();
   const [defaultMinutes, setDefaultMinutes] = useState<number>(DEFAULT_SIMULATION_MINUTES);
   const workers = load.state === 'ready' ? load.workers : [];
@@ -324,21 +339,21 @@ export function SystemTestingCard() {
   return (
     <Card data-testid="system-testing">
       <CardHeader>
-        <CardTitle>System Testing Tools</CardTitle>
-        <CardDescription>Every test acts on real accounts and really sends messages and calls.</CardDescription>
+        <CardTitle>{t('System Testing Tools')}</CardTitle>
+        <CardDescription>{t('Every test acts on real accounts and really sends messages and calls.')}</CardDescription>
       </CardHeader>
       <CardContent>
         {load.state === 'loading' ? (
           <Skeleton height="4rem" />
         ) : (
           <>
-            {load.state === 'error' ? <Alert variant="error">Failed to load test user data</Alert> : null}
+            {load.state === 'error' ? <Alert variant="error">{t('Failed to load test user data')}</Alert> : null}
             <Tabs defaultValue="simulation">
-              <TabsList aria-label="System testing tools">
-                <TabsTrigger value="simulation">Check-in Simulation</TabsTrigger>
-                <TabsTrigger value="emergency">Emergency Tests</TabsTrigger>
-                <TabsTrigger value="tools">System Tools</TabsTrigger>
-                <TabsTrigger value="settings">Simulation Settings</TabsTrigger>
+              <TabsList aria-label={t('System testing tools')}>
+                <TabsTrigger value="simulation">{t('Check-in Simulation')}</TabsTrigger>
+                <TabsTrigger value="emergency">{t('Emergency Tests')}</TabsTrigger>
+                <TabsTrigger value="tools">{t('System Tools')}</TabsTrigger>
+                <TabsTrigger value="settings">{t('Simulation Settings')}</TabsTrigger>
               </TabsList>
               <TabsContent value="simulation">
                 <CheckInSimulation key={defaultMinutes} workers={workers} defaultMinutes={defaultMinutes} />

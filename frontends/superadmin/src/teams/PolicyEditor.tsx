@@ -1,8 +1,49 @@
-import { Button, Checkbox, Input, Label, Select } from '@lws/fe-ui';
-import { policyTimeline, STEP_ACTION_LABELS, stepOrderProblem } from '@lws/rules';
+import { Button, Checkbox, Input, Label, Select, msg, useT } from '@lws/fe-ui';
+import { clockOffset, STEP_ACTION_LABELS, stepOrderProblem, type TimelineStep } from '@lws/rules';
 import type { PolicyStep } from './teams-api';
 
+type Translate = ReturnType<typeof useT>;
+
 const ACTIONS = Object.keys(STEP_ACTION_LABELS);
+/** The steps' actions as @lws/rules words them (STEP_ACTION_LABELS), marked to translate. */
+const ACTION_TEXT: Record<string, string> = {
+  notify_worker: msg('notify the worker'),
+  notify_monitors: msg("notify the team's monitors"),
+  notify_monitor: msg('notify monitor'),
+  notify_deputy: msg('notify the deputy of monitor'),
+  notify_organisation: msg("notify all the organisation's monitors"),
+  call_emergency_numbers: msg('call the emergency numbers'),
+  message_contacts: msg('message the emergency contacts'),
+};
+const actionText = (action: string, t: Translate) => (ACTION_TEXT[action] ? t(ACTION_TEXT[action]) : (STEP_ACTION_LABELS[action] ?? action));
+
+/** A step as the timeline words it (@lws/rules' policyTimeline, in the language shown). */
+function describeStep(step: TimelineStep, t: Translate): string {
+  const who =
+    step.action === 'notify_monitor'
+      ? t('notify monitor {{position}}', { position: step.position ?? 1 })
+      : step.action === 'notify_deputy'
+        ? t('notify the deputy of monitor {{position}}', { position: step.position ?? 1 })
+        : actionText(step.action, t);
+  const extras = [
+    step.action === 'message_contacts' && step.callPrimaryContact ? t('and call the primary contact') : '',
+    step.unlessAcknowledged ? t('unless acknowledged') : '',
+  ].filter(Boolean);
+  return [who, ...extras].join(' ');
+}
+
+/**
+ * One line per step, in the order they run, as @lws/rules' policyTimeline says them: a step runs at
+ * `after` seconds from the alarm opening, but never before the step ahead of it.
+ */
+export function timelineLines(steps: readonly TimelineStep[], t: Translate): string[] {
+  let earliest = 0;
+  return steps.map((step) => {
+    if (step.after === 'calls_done') return t('after the calls: {{step}}', { step: describeStep(step, t) });
+    earliest = Math.max(earliest, step.after);
+    return `${clockOffset(earliest)} ${describeStep(step, t)}`;
+  });
+}
 const MAX_STEPS = 20;
 const MAX_AFTER_SECONDS = 24 * 3600;
 
@@ -23,18 +64,19 @@ export function cleanStep(step: PolicyStep): PolicyStep {
 }
 
 /** What is wrong with the steps, said before the server is asked; undefined when nothing is. */
-export function stepsProblem(steps: PolicyStep[]): string | undefined {
-  if (steps.length === 0) return 'Add at least one step';
-  if (steps.length > MAX_STEPS) return `At most ${MAX_STEPS} steps`;
+export function stepsProblem(steps: PolicyStep[], t: Translate): string | undefined {
+  if (steps.length === 0) return t('Add at least one step');
+  if (steps.length > MAX_STEPS) return t('At most {{max}} steps', { max: MAX_STEPS });
   for (const [i, s] of steps.entries()) {
     if (s.after !== 'calls_done' && (!Number.isInteger(s.after) || s.after < 0 || s.after > MAX_AFTER_SECONDS)) {
-      return `Step ${i + 1}: the time must be between 0 and 24 hours`;
+      return t('Step {{number}}: the time must be between 0 and 24 hours', { number: i + 1 });
     }
     if ((s.action === 'notify_monitor' || s.action === 'notify_deputy') && (!Number.isInteger(s.position) || (s.position ?? 0) < 1 || (s.position ?? 0) > 50)) {
-      return `Step ${i + 1}: choose a monitor between 1 and 50`;
+      return t('Step {{number}}: choose a monitor between 1 and 50', { number: i + 1 });
     }
   }
-  return stepOrderProblem(steps)?.message;
+  const order = stepOrderProblem(steps);
+  return order && t('Step {{number}} waits for the calls, but no step before it calls the emergency numbers', { number: order.index + 1 });
 }
 
 interface PolicyEditorProps {
@@ -49,6 +91,7 @@ interface PolicyEditorProps {
  * which monitor; with a preview of the timeline the alarm will follow.
  */
 export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEditorProps) {
+  const t = useT();
   const set = (i: number, patch: Partial<PolicyStep>) => onChange(steps.map((s, j) => (j === i ? cleanStep({ ...s, ...patch }) : s)));
   const move = (i: number, by: number) => {
     const next = [...steps];
@@ -56,7 +99,7 @@ export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEdito
     next.splice(i + by, 0, s);
     onChange(next);
   };
-  const problem = stepsProblem(steps);
+  const problem = stepsProblem(steps, t);
   return (
     <fieldset className="lws-fieldset" data-testid={testId}>
       <legend>{kindLabel}</legend>
@@ -64,12 +107,12 @@ export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEdito
         {steps.map((step, i) => (
           <li key={i} className="lws-actions" data-testid="policy-step">
             <Label htmlFor={`${testId}-action-${i}`} className="lws-visually-hidden">
-              Step {i + 1} action
+              {t('Step {{number}} action', { number: i + 1 })}
             </Label>
             <Select id={`${testId}-action-${i}`} value={step.action} onChange={(e) => set(i, { action: e.target.value })} data-testid="policy-step-action">
               {ACTIONS.map((a) => (
                 <option key={a} value={a}>
-                  {STEP_ACTION_LABELS[a]}
+                  {actionText(a, t)}
                 </option>
               ))}
             </Select>
@@ -78,7 +121,7 @@ export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEdito
                 type="number"
                 min={1}
                 max={50}
-                aria-label={`Step ${i + 1} monitor number`}
+                aria-label={t('Step {{number}} monitor number', { number: i + 1 })}
                 value={step.position ?? 1}
                 onChange={(e) => set(i, { position: Number(e.target.value) })}
                 data-testid="policy-step-position"
@@ -86,7 +129,7 @@ export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEdito
             ) : null}
             {step.action === 'message_contacts' ? (
               <Checkbox
-                label="after the calls"
+                label={t('after the calls')}
                 checked={step.after === 'calls_done'}
                 onChange={(e) => set(i, { after: e.target.checked ? 'calls_done' : 0 })}
               />
@@ -97,21 +140,21 @@ export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEdito
                 min={0}
                 max={1440}
                 step="0.5"
-                aria-label={`Step ${i + 1} minutes after the alarm opens`}
+                aria-label={t('Step {{number}} minutes after the alarm opens', { number: i + 1 })}
                 value={step.after / 60}
                 onChange={(e) => set(i, { after: Math.round(Number(e.target.value) * 60) })}
                 data-testid="policy-step-minutes"
               />
             ) : null}
-            <span className="lws-muted">min</span>
-            <Button size="sm" variant="outline" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move step ${i + 1} up`}>
+            <span className="lws-muted">{t('min')}</span>
+            <Button size="sm" variant="outline" disabled={i === 0} onClick={() => move(i, -1)} aria-label={t('Move step {{number}} up', { number: i + 1 })}>
               ↑
             </Button>
-            <Button size="sm" variant="outline" disabled={i === steps.length - 1} onClick={() => move(i, 1)} aria-label={`Move step ${i + 1} down`}>
+            <Button size="sm" variant="outline" disabled={i === steps.length - 1} onClick={() => move(i, 1)} aria-label={t('Move step {{number}} down', { number: i + 1 })}>
               ↓
             </Button>
-            <Button size="sm" variant="outline" onClick={() => onChange(steps.filter((_, j) => j !== i))} aria-label={`Remove step ${i + 1}`}>
-              Remove
+            <Button size="sm" variant="outline" onClick={() => onChange(steps.filter((_, j) => j !== i))} aria-label={t('Remove step {{number}}', { number: i + 1 })}>
+              {t('Remove')}
             </Button>
           </li>
         ))}
@@ -123,15 +166,15 @@ export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEdito
         onClick={() => onChange([...steps, { action: 'notify_monitors', after: steps.length ? lastTime(steps) : 0 }])}
         data-testid={`${testId}-add`}
       >
-        Add step
+        {t('Add step')}
       </Button>
       {problem ? (
         <p className="lws-field-error" role="alert" data-testid={`${testId}-problem`}>
           {problem}
         </p>
       ) : (
-        <ul className="lws-muted" aria-label={`${kindLabel} timeline`} data-testid={`${testId}-timeline`}>
-          {policyTimeline(steps).map((line, i) => (
+        <ul className="lws-muted" aria-label={t('{{kind}} timeline', { kind: kindLabel })} data-testid={`${testId}-timeline`}>
+          {timelineLines(steps, t).map((line, i) => (
             <li key={i}>{line}</li>
           ))}
         </ul>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Checkbox, FieldError, Input, Label, Select, Switch, Textarea, api, failureField, failureMessage, useToast } from '@lws/fe-ui';
+import { Alert, Button, Checkbox, FieldError, Input, Label, Select, Switch, Textarea, api, failureField, failureMessage, msg, useT, useToast } from '@lws/fe-ui';
 import { ALARM_KINDS, INTERVALS, parsePeople, starterSteps, type AlarmKind, type Person, type PolicyStep, type Team, type TeamMonitor } from './teams-api';
 import { teamFormSchema } from '@lws/schemas';
 import { cleanStep, PolicyEditor, stepsProblem } from './PolicyEditor';
@@ -20,6 +20,7 @@ interface TeamEditorProps {
  */
 export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEditorProps) {
   const { toast } = useToast();
+  const t = useT();
   const [name, setName] = useState(team.name);
   const [locationIds, setLocationIds] = useState(team.locationIds);
   const [monitors, setMonitors] = useState<TeamMonitor[]>(team.monitors);
@@ -49,7 +50,7 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
       return next;
     }));
 
-  const policyProblem = ownPolicy ? ALARM_KINDS.map((k) => stepsProblem(steps[k.kind])).find(Boolean) : undefined;
+  const policyProblem = ownPolicy ? ALARM_KINDS.map((k) => stepsProblem(steps[k.kind], t)).find(Boolean) : undefined;
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -64,7 +65,7 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
     });
     if (!checked.success) {
       const issue = checked.error.issues[0];
-      setError({ message: issue.message, field: issue.path.join('.') });
+      setError({ message: t(issue.message), field: issue.path.join('.') });
       return;
     }
     if (policyProblem) {
@@ -78,10 +79,10 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
         ...checked.data,
         escalationPolicy: ownPolicy ? { missed_check_in: steps.missed_check_in.map(cleanStep), emergency: steps.emergency.map(cleanStep) } : null,
       });
-      toast({ title: 'Team saved', message: `${checked.data.name} is saved; its next alarms follow it` });
+      toast({ title: t('Team saved'), message: t('{{name}} is saved; its next alarms follow it', { name: checked.data.name }) });
       onSaved();
     } catch (e) {
-      setError({ message: failureMessage(e, 'The team could not be saved. Please try again.'), field: failureField(e) });
+      setError({ message: t(failureMessage(e, msg('The team could not be saved. Please try again.'))), field: failureField(e) });
     } finally {
       setSaving(false);
     }
@@ -92,28 +93,28 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
     if (!userId) return;
     try {
       await api.patch(`/api/users/${userId}`, { teamId: team.id });
-      toast({ title: 'Worker moved', message: `${workers.find((w) => w.id === userId)?.name ?? 'The worker'} is now in ${team.name}` });
+      toast({ title: t('Worker moved'), message: t('{{name}} is now in {{team}}', { name: workers.find((w) => w.id === userId)?.name ?? t('The worker'), team: team.name }) });
       setMoving('');
       await loadMembers();
       onSaved();
     } catch (e) {
-      toast({ title: 'Move failed', message: failureMessage(e, 'The worker could not be moved.'), type: 'error' });
+      toast({ title: t('Move failed'), message: t(failureMessage(e, msg('The worker could not be moved.'))), type: 'error' });
     }
   };
 
   const fieldError = (prefix: string) => (error?.field?.startsWith(prefix) ? error.message : undefined);
 
   return (
-    <form className="lws-form" onSubmit={(e) => void save(e)} data-testid="team-editor" aria-label={`Edit ${team.name}`}>
+    <form className="lws-form" onSubmit={(e) => void save(e)} data-testid="team-editor" aria-label={t('Edit {{name}}', { name: team.name })}>
       <div className="lws-field">
-        <Label htmlFor="team-name">Team name</Label>
+        <Label htmlFor="team-name">{t('Team name')}</Label>
         <Input id="team-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} invalid={!!fieldError('name')} data-testid="team-name" />
         <FieldError id="team-name-error">{fieldError('name')}</FieldError>
       </div>
 
       <fieldset className="lws-fieldset">
-        <legend>Locations its workers work at</legend>
-        {locations.length === 0 ? <p className="lws-muted">No locations yet.</p> : null}
+        <legend>{t('Locations its workers work at')}</legend>
+        {locations.length === 0 ? <p className="lws-muted">{t('No locations yet.')}</p> : null}
         {locations.map((l) => (
           <Checkbox
             key={l.id}
@@ -125,11 +126,11 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
       </fieldset>
 
       <fieldset className="lws-fieldset" data-testid="team-monitors">
-        <legend>Monitors, in the order they are told</legend>
+        <legend>{t('Monitors, in the order they are told')}</legend>
         <ol className="lws-list">
           {monitors.map((m, i) => (
             <li key={i} className="lws-actions" data-testid="team-monitor">
-              <Select aria-label={`Monitor ${i + 1}`} value={m.userId} onChange={(e) => setMonitor(i, { userId: Number(e.target.value) })}>
+              <Select aria-label={t('Monitor {{number}}', { number: i + 1 })} value={m.userId} onChange={(e) => setMonitor(i, { userId: Number(e.target.value) })}>
                 {admins.map((a) => (
                   <option key={a.id} value={a.id}>
                     {a.name}
@@ -137,32 +138,32 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
                 ))}
               </Select>
               <Select
-                aria-label={`Deputy for monitor ${i + 1}`}
+                aria-label={t('Deputy for monitor {{number}}', { number: i + 1 })}
                 value={m.deputyUserId ?? ''}
                 onChange={(e) => setMonitor(i, { deputyUserId: e.target.value ? Number(e.target.value) : undefined })}
               >
-                <option value="">No deputy</option>
+                <option value="">{t('No deputy')}</option>
                 {admins
                   .filter((a) => a.id !== m.userId)
                   .map((a) => (
                     <option key={a.id} value={a.id}>
-                      Deputy: {a.name}
+                      {t('Deputy: {{name}}', { name: a.name })}
                     </option>
                   ))}
               </Select>
-              <Button size="sm" variant="outline" onClick={() => setMonitors(monitors.filter((_, j) => j !== i))} aria-label={`Remove ${nameOf(m.userId)}`}>
-                Remove
+              <Button size="sm" variant="outline" onClick={() => setMonitors(monitors.filter((_, j) => j !== i))} aria-label={t('Remove {{name}}', { name: nameOf(m.userId) })}>
+                {t('Remove')}
               </Button>
             </li>
           ))}
         </ol>
         <Select
-          aria-label="Add a monitor"
+          aria-label={t('Add a monitor')}
           value=""
           onChange={(e) => e.target.value && setMonitors([...monitors, { userId: Number(e.target.value) }])}
           data-testid="team-add-monitor"
         >
-          <option value="">Add a monitor…</option>
+          <option value="">{t('Add a monitor…')}</option>
           {admins
             .filter((a) => !monitors.some((m) => m.userId === a.id))
             .map((a) => (
@@ -175,26 +176,26 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
       </fieldset>
 
       <fieldset className="lws-fieldset">
-        <legend>Check-in policy</legend>
+        <legend>{t('Check-in policy')}</legend>
         {INTERVALS.map((n) => (
           <Checkbox
             key={n}
-            label={`${n} minutes`}
+            label={t('{{minutes}} minutes', { minutes: n })}
             checked={allowed.includes(n)}
             onChange={(e) => setAllowed(e.target.checked ? [...allowed, n].sort((a, b) => a - b) : allowed.filter((x) => x !== n))}
           />
         ))}
-        <Label htmlFor="team-default-interval">Default interval</Label>
+        <Label htmlFor="team-default-interval">{t('Default interval')}</Label>
         <Select id="team-default-interval" value={defaultInterval} onChange={(e) => setDefaultInterval(Number(e.target.value))}>
           {INTERVALS.map((n) => (
             <option key={n} value={n}>
-              {n} minutes
+              {t('{{minutes}} minutes', { minutes: n })}
             </option>
           ))}
         </Select>
         <FieldError id="team-interval-error">{fieldError('checkInPolicy')}</FieldError>
         <Checkbox
-          label="Also call 2 minutes before each check-in: workers key their PIN to check in without data"
+          label={t('Also call 2 minutes before each check-in: workers key their PIN to check in without data')}
           checked={voiceReminder}
           onChange={(e) => setVoiceReminder(e.target.checked)}
           data-testid="team-voice-reminder"
@@ -202,17 +203,17 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
       </fieldset>
 
       <div className="lws-field">
-        <Label htmlFor="team-numbers">Emergency numbers (one per line; none: the organisation&apos;s)</Label>
+        <Label htmlFor="team-numbers">{t("Emergency numbers (one per line; none: the organisation's)")}</Label>
         <Textarea id="team-numbers" rows={3} value={numbers} onChange={(e) => setNumbers(e.target.value)} data-testid="team-numbers" />
         <FieldError id="team-numbers-error">{fieldError('emergencyNumbers')}</FieldError>
       </div>
 
       <fieldset className="lws-fieldset" data-testid="team-policy">
-        <legend>Escalation policy</legend>
-        <Switch label="This team has its own policy (off: the organisation's)" checked={ownPolicy} onChange={(e) => setOwnPolicy(e.target.checked)} data-testid="team-own-policy" />
+        <legend>{t('Escalation policy')}</legend>
+        <Switch label={t("This team has its own policy (off: the organisation's)")} checked={ownPolicy} onChange={(e) => setOwnPolicy(e.target.checked)} data-testid="team-own-policy" />
         {ownPolicy
           ? ALARM_KINDS.map((k) => (
-              <PolicyEditor key={k.kind} kindLabel={k.label} steps={steps[k.kind]} onChange={(s) => setSteps({ ...steps, [k.kind]: s })} testId={`policy-${k.kind}`} />
+              <PolicyEditor key={k.kind} kindLabel={t(k.label)} steps={steps[k.kind]} onChange={(s) => setSteps({ ...steps, [k.kind]: s })} testId={`policy-${k.kind}`} />
             ))
           : null}
       </fieldset>
@@ -224,13 +225,13 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
       ) : null}
       <div className="lws-actions">
         <Button type="submit" busy={saving} data-testid="team-save">
-          Save team
+          {t('Save team')}
         </Button>
       </div>
 
       <fieldset className="lws-fieldset" data-testid="team-members">
-        <legend>Workers ({members?.length ?? team.memberCount})</legend>
-        {members === null ? <p className="lws-muted">Loading…</p> : members.length === 0 ? <p className="lws-muted">No workers yet.</p> : null}
+        <legend>{t('Workers ({{number}})', { number: members?.length ?? team.memberCount })}</legend>
+        {members === null ? <p className="lws-muted">{t('Loading…')}</p> : members.length === 0 ? <p className="lws-muted">{t('No workers yet.')}</p> : null}
         <ul className="lws-list">
           {members?.map((m) => (
             <li key={m.id} data-testid="team-member">
@@ -239,8 +240,8 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
           ))}
         </ul>
         <div className="lws-inline-form">
-          <Select aria-label="Move a worker to this team" value={moving} onChange={(e) => setMoving(e.target.value)} data-testid="team-move-worker">
-            <option value="">Move a worker here…</option>
+          <Select aria-label={t('Move a worker to this team')} value={moving} onChange={(e) => setMoving(e.target.value)} data-testid="team-move-worker">
+            <option value="">{t('Move a worker here…')}</option>
             {workers
               .filter((w) => !members?.some((m) => m.id === w.id))
               .map((w) => (
@@ -250,7 +251,7 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
               ))}
           </Select>
           <Button size="sm" variant="outline" disabled={!moving} onClick={() => void moveHere()} data-testid="team-move">
-            Move here
+            {t('Move here')}
           </Button>
         </div>
       </fieldset>

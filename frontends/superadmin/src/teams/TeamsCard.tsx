@@ -22,7 +22,9 @@ import {
   api,
   failureMessage,
   loadOf,
+  msg,
   useLiveQuery,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import { parseLocationOptions } from '@lws/fe-ui/locations';
@@ -43,6 +45,7 @@ interface Loaded {
  */
 export function TeamsCard() {
   const { toast } = useToast();
+  const t = useT();
   const [newName, setNewName] = useState('');
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<number | null>(null);
@@ -80,12 +83,12 @@ export function TeamsCard() {
     setCreating(true);
     try {
       const team = (await api.post('/api/teams', { name: newName.trim() })) as Team;
-      toast({ title: 'Team created', message: `${team.name} is ready: add its monitors, locations and workers` });
+      toast({ title: t('Team created'), message: t('{{name}} is ready: add its monitors, locations and workers', { name: team.name }) });
       setNewName('');
       setEditing(team.id);
       await reload();
     } catch (e) {
-      toast({ title: 'Create failed', message: failureMessage(e, 'The team could not be created.'), type: 'error' });
+      toast({ title: t('Create failed'), message: t(failureMessage(e, msg('The team could not be created.'))), type: 'error' });
     } finally {
       setCreating(false);
     }
@@ -95,11 +98,11 @@ export function TeamsCard() {
     setDeleteBusy(true);
     try {
       await api.delete(`/api/teams/${team.id}`);
-      toast({ title: 'Team deleted', message: `${team.name} is deleted` });
+      toast({ title: t('Team deleted'), message: t('{{name}} is deleted', { name: team.name }) });
       if (editing === team.id) setEditing(null);
       await reload();
     } catch (e) {
-      toast({ title: 'Delete failed', message: failureMessage(e, 'The team could not be deleted.'), type: 'error' });
+      toast({ title: t('Delete failed'), message: t(failureMessage(e, msg('The team could not be deleted.'))), type: 'error' });
     } finally {
       setDeleteBusy(false);
       setDeleting(null);
@@ -109,42 +112,42 @@ export function TeamsCard() {
   const data = load.state === 'ready' ? load.data : undefined;
   const nameOf = (id: number) => data?.admins.find((a) => a.id === id)?.name ?? `#${id}`;
   const placeOf = (id: number) => data?.locations.find((l) => l.id === id)?.name ?? `#${id}`;
-  const current = data?.teams.find((t) => t.id === editing);
+  const current = data?.teams.find((team) => team.id === editing);
 
   return (
     <Card data-testid="teams">
       <CardHeader>
-        <CardTitle>Teams</CardTitle>
-        <CardDescription>Each worker belongs to one team. Its monitors see and answer its workers&apos; alarms, in the order and by the policy set here.</CardDescription>
+        <CardTitle>{t('Teams')}</CardTitle>
+        <CardDescription>{t("Each worker belongs to one team. Its monitors see and answer its workers' alarms, in the order and by the policy set here.")}</CardDescription>
       </CardHeader>
       <CardContent>
         <form className="lws-inline-form" onSubmit={(e) => void create(e)}>
           <Label htmlFor="new-team-name" className="lws-visually-hidden">
-            New team name
+            {t('New team name')}
           </Label>
-          <Input id="new-team-name" placeholder="New team name" maxLength={100} value={newName} onChange={(e) => setNewName(e.target.value)} data-testid="new-team-name" />
+          <Input id="new-team-name" placeholder={t('New team name')} maxLength={100} value={newName} onChange={(e) => setNewName(e.target.value)} data-testid="new-team-name" />
           <Button type="submit" busy={creating} disabled={!newName.trim()} data-testid="create-team">
-            Create team
+            {t('Create team')}
           </Button>
         </form>
         {load.state === 'loading' ? (
-          <div role="status" aria-label="Loading teams">
+          <div role="status" aria-label={t('Loading teams')}>
             <Skeleton height="6rem" />
           </div>
         ) : load.state === 'error' ? (
           <Alert variant="error" data-testid="teams-error">
-            Error loading teams.
+            {t('Error loading teams.')}
           </Alert>
         ) : (
-          <Table label="Teams" data-testid="teams-table">
+          <Table label={t('Teams')} data-testid="teams-table">
             <TableHeader>
               <TableRow>
-                <TableHead>Team</TableHead>
-                <TableHead>Workers</TableHead>
-                <TableHead>Monitors</TableHead>
-                <TableHead>Locations</TableHead>
-                <TableHead>Policy</TableHead>
-                <TableHead>Action</TableHead>
+                <TableHead>{t('Team')}</TableHead>
+                <TableHead>{t('Workers')}</TableHead>
+                <TableHead>{t('Monitors')}</TableHead>
+                <TableHead>{t('Locations')}</TableHead>
+                <TableHead>{t('Policy')}</TableHead>
+                <TableHead>{t('Action')}</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -154,20 +157,22 @@ export function TeamsCard() {
                   <TableCell>{team.memberCount}</TableCell>
                   <TableCell>
                     {team.monitors.length === 0
-                      ? 'None: every admin is told'
-                      : team.monitors.map((m) => `${nameOf(m.userId)}${m.deputyUserId ? ` (deputy ${nameOf(m.deputyUserId)})` : ''}`).join(', ')}
+                      ? t('None: every admin is told')
+                      : team.monitors
+                          .map((m) => (m.deputyUserId ? t('{{name}} (deputy {{deputy}})', { name: nameOf(m.userId), deputy: nameOf(m.deputyUserId) }) : nameOf(m.userId)))
+                          .join(', ')}
                   </TableCell>
-                  <TableCell>{team.locationIds.map(placeOf).join(', ') || 'Any'}</TableCell>
+                  <TableCell>{team.locationIds.map(placeOf).join(', ') || t('Any')}</TableCell>
                   <TableCell>
-                    <Badge variant={team.escalationPolicy ? 'info' : 'neutral'}>{team.escalationPolicy ? 'Own' : "Organisation's"}</Badge>
+                    <Badge variant={team.escalationPolicy ? 'info' : 'neutral'}>{team.escalationPolicy ? t('Own') : t("Organisation's")}</Badge>
                   </TableCell>
                   <TableCell>
                     <div className="lws-actions">
                       <Button size="sm" variant={editing === team.id ? 'primary' : 'outline'} onClick={() => setEditing(editing === team.id ? null : team.id)} data-testid="team-edit">
-                        {editing === team.id ? 'Close' : 'Edit'}
+                        {editing === team.id ? t('Close') : t('Edit')}
                       </Button>
                       <Button size="sm" variant="outline" onClick={() => setDeleting(team)} data-testid="team-delete">
-                        Delete
+                        {t('Delete')}
                       </Button>
                     </div>
                   </TableCell>
@@ -182,10 +187,10 @@ export function TeamsCard() {
       </CardContent>
       <ConfirmDialog
         open={deleting !== null}
-        title="Delete this team?"
-        description={deleting ? `${deleting.name} will be deleted. A team with workers cannot be: move them first.` : ''}
-        confirmLabel="Delete"
-        busyLabel="Deleting..."
+        title={t('Delete this team?')}
+        description={deleting ? t('{{name}} will be deleted. A team with workers cannot be: move them first.', { name: deleting.name }) : ''}
+        confirmLabel={t('Delete')}
+        busyLabel={t('Deleting...')}
         busy={deleteBusy}
         destructive
         onConfirm={() => deleting && void remove(deleting)}

@@ -1,10 +1,11 @@
+import { msg } from '@lws/fe-ui';
 import type { TimelineStep } from '@lws/rules';
 
 /** The check-in intervals a team may allow (spec: 30, 50, 60, 120, 240 minutes). */
 export const INTERVALS = [30, 50, 60, 120, 240] as const;
 export const ALARM_KINDS = [
-  { kind: 'missed_check_in', label: 'Missed check-in' },
-  { kind: 'emergency', label: 'Emergency' },
+  { kind: 'missed_check_in', label: msg('Missed check-in') },
+  { kind: 'emergency', label: msg('Emergency') },
 ] as const;
 export type AlarmKind = (typeof ALARM_KINDS)[number]['kind'];
 

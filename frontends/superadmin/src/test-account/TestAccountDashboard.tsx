@@ -20,8 +20,10 @@ import {
   api,
   failureMessage,
   formatDateTime,
+  msg,
   useLiveQuery,
   useMinimumBusy,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import { parseLocationOptions, type LocationOption } from '@lws/fe-ui/locations';
@@ -88,6 +90,7 @@ type Load = { state: 'idle' } | { state: 'loading' } | { state: 'error' } | { st
  */
 export function TestAccountDashboard() {
   const { toast } = useToast();
+  const t = useT();
   const { load: workers, reload: reloadWorkers } = useWorkerAccounts();
   const [userId, setUserId] = useState<number | null>(null);
   const [minutes, setMinutes] = useState<number>(DEFAULT_SIMULATION_MINUTES);
@@ -118,7 +121,7 @@ export function TestAccountDashboard() {
       toast({ title: ok.title, message: ok.message(body) });
     } catch (e) {
       console.error(`${failedTitle}`, e);
-      toast({ title: failedTitle, message: failureMessage(e, 'Please try again.'), type: 'error' });
+      toast({ title: failedTitle, message: t(failureMessage(e, msg('Please try again.'))), type: 'error' });
     } finally {
       setBusy(null);
     }
@@ -127,7 +130,7 @@ export function TestAccountDashboard() {
 
   const due = (body: unknown) => {
     const next = nextCheckInOf(body);
-    return next ? `Next check-in due ${formatDateTime(next)}.` : 'The check-in timer was updated.';
+    return next ? t('Next check-in due {{time}}.', { time: formatDateTime(next) }) : t('The check-in timer was updated.');
   };
 
   const openLocations = useQuery({
@@ -140,13 +143,13 @@ export function TestAccountDashboard() {
 
   const startShift = async () => {
     if (userId === null || !chosen) return;
-    await run('start', () => api.post(`/api/users/${userId}/start-shift`, { location: chosen }), { title: 'Shift started', message: due }, 'Failed to start shift');
+    await run('start', () => api.post(`/api/users/${userId}/start-shift`, { location: chosen }), { title: t('Shift started'), message: due }, t('Failed to start shift'));
   };
 
   const endShift = async () => {
     if (userId === null) return;
     setConfirmEnd(false);
-    await run('end', () => api.post(`/api/users/${userId}/force-clock-out`), { title: 'Shift ended', message: () => 'The test user is off shift.' }, 'Failed to end shift');
+    await run('end', () => api.post(`/api/users/${userId}/force-clock-out`), { title: t('Shift ended'), message: () => t('The test user is off shift.') }, t('Failed to end shift'));
   };
 
   const user = load.state === 'ready' ? load.user : null;
@@ -155,32 +158,32 @@ export function TestAccountDashboard() {
   return (
     <div className="lws-page" data-testid="test-account">
       <div className="lws-page__header">
-        <h2 className="lws-section-title">Test Account Dashboard</h2>
+        <h2 className="lws-section-title">{t('Test Account Dashboard')}</h2>
         <Button
           variant="outline"
           busy={refreshing}
           onClick={() => void runRefresh(() => Promise.all([reload(), reloadWorkers()]))}
           data-testid="test-account-refresh"
         >
-          Refresh Data
+          {t('Refresh Data')}
         </Button>
       </div>
-      <Alert variant="warning" title="Test Mode" data-testid="test-mode-alert">
-        Changes made here affect the actual user: their check-in timer, shift and reminders are real.
+      <Alert variant="warning" title={t('Test Mode')} data-testid="test-mode-alert">
+        {t('Changes made here affect the actual user: their check-in timer, shift and reminders are real.')}
       </Alert>
       {workers.state === 'ready' ? (
         <WorkerSelect workers={workers.workers} value={userId} onChange={setUserId} data-testid="test-account-user" />
       ) : workers.state === 'error' ? (
-        <Alert variant="error">Failed to load test user data</Alert>
+        <Alert variant="error">{t('Failed to load test user data')}</Alert>
       ) : (
         <Skeleton height="2.5rem" />
       )}
       {load.state === 'error' ? (
         <Alert variant="error" data-testid="test-account-error">
-          Failed to load test user data
+          {t('Failed to load test user data')}
         </Alert>
       ) : load.state === 'loading' ? (
-        <div role="status" aria-label="Loading test user">
+        <div role="status" aria-label={t('Loading test user')}>
           <Skeleton height="8rem" />
         </div>
       ) : user && shift && userId !== null ? (
@@ -188,49 +191,49 @@ export function TestAccountDashboard() {
           <div className="lws-page">
             <Card data-testid="test-worker-status">
               <CardHeader className="lws-card__header--row">
-                <CardTitle>Worker Status</CardTitle>
+                <CardTitle>{t('Worker Status')}</CardTitle>
                 <Badge variant={shift.onShift ? 'success' : 'neutral'} data-testid="test-shift-badge">
-                  {shift.onShift ? 'On Shift' : 'Off Duty'}
+                  {shift.onShift ? t('On Shift') : t('Off Duty')}
                 </Badge>
               </CardHeader>
               <CardContent>
                 <dl className="lws-info-list">
-                  <dt>Location</dt>
-                  <dd>{shift.onShift ? (shift.location ?? 'Unknown location') : 'Off Shift'}</dd>
-                  <dt>Shift started</dt>
-                  <dd>{shift.onShift ? formatDateTime(shift.shiftStartTime, 'Unknown') : 'N/A'}</dd>
-                  <dt>Next check-in</dt>
-                  <dd data-testid="test-next-check-in">{formatDateTime(shift.nextCheckInTime, 'No check-in scheduled')}</dd>
+                  <dt>{t('Location')}</dt>
+                  <dd>{shift.onShift ? (shift.location ?? t('Unknown location')) : t('Off Shift')}</dd>
+                  <dt>{t('Shift started')}</dt>
+                  <dd>{shift.onShift ? formatDateTime(shift.shiftStartTime, t('Unknown')) : t('N/A')}</dd>
+                  <dt>{t('Next check-in')}</dt>
+                  <dd data-testid="test-next-check-in">{formatDateTime(shift.nextCheckInTime, t('No check-in scheduled'))}</dd>
                 </dl>
                 <SimulationSelect value={minutes} onChange={setMinutes} data-testid="test-account-minutes" />
                 <div className="lws-actions lws-actions--spaced">
                   <Button
                     busy={busy === 'simulate'}
                     disabled={busy !== null}
-                    onClick={() => void run('simulate', () => simulateSpecificTime(userId, minutes), { title: 'Simulation started', message: due }, 'Simulation failed')}
+                    onClick={() => void run('simulate', () => simulateSpecificTime(userId, minutes), { title: t('Simulation started'), message: due }, t('Simulation failed'))}
                     data-testid="test-account-simulate"
                   >
-                    Simulate
+                    {t('Simulate')}
                   </Button>
                   <Button
                     variant="outline"
                     busy={busy === 'reset'}
                     disabled={busy !== null}
-                    onClick={() => void run('reset', () => resetCheckInTimer(userId), { title: 'Simulation reset', message: due }, 'Reset failed')}
+                    onClick={() => void run('reset', () => resetCheckInTimer(userId), { title: t('Simulation reset'), message: due }, t('Reset failed'))}
                     data-testid="test-account-reset"
                   >
-                    Reset
+                    {t('Reset')}
                   </Button>
                 </div>
-                <h3 className="lws-section-title">Shift</h3>
+                <h3 className="lws-section-title">{t('Shift')}</h3>
                 {shift.onShift ? (
                   <Button variant="destructive" busy={busy === 'end'} disabled={busy !== null} onClick={() => setConfirmEnd(true)} data-testid="test-account-end-shift">
-                    End Shift
+                    {t('End Shift')}
                   </Button>
                 ) : (
                   <div className="lws-actions">
                     <div className="lws-field">
-                      <Label htmlFor="test-account-location">Location</Label>
+                      <Label htmlFor="test-account-location">{t('Location')}</Label>
                       <Select id="test-account-location" value={chosen} onChange={(e) => setStartAt(e.target.value)} data-testid="test-account-location">
                         {locations.map((l) => (
                           <option key={l.id} value={l.name}>
@@ -240,7 +243,7 @@ export function TestAccountDashboard() {
                       </Select>
                     </div>
                     <Button busy={busy === 'start'} disabled={busy !== null || !chosen} onClick={() => void startShift()} data-testid="test-account-start-shift">
-                      Start Shift
+                      {t('Start Shift')}
                     </Button>
                   </div>
                 )}
@@ -249,25 +252,25 @@ export function TestAccountDashboard() {
             {shift.onShift ? (
               <Card data-testid="test-check-in-panel">
                 <CardHeader>
-                  <CardTitle>Check-in</CardTitle>
-                  <CardDescription>A check-in needs the worker's PIN, on their screen. Here the deadline can be brought forward.</CardDescription>
+                  <CardTitle>{t('Check-in')}</CardTitle>
+                  <CardDescription>{t("A check-in needs the worker's PIN, on their screen. Here the deadline can be brought forward.")}</CardDescription>
                 </CardHeader>
                 <CardContent>
                   <dl className="lws-info-list">
-                    <dt>Last check-in</dt>
-                    <dd>{formatDateTime(shift.latestCheckIn?.timestamp, 'Never')}</dd>
-                    <dt>Due</dt>
-                    <dd>{formatDateTime(shift.nextCheckInTime, 'No check-in scheduled')}</dd>
+                    <dt>{t('Last check-in')}</dt>
+                    <dd>{formatDateTime(shift.latestCheckIn?.timestamp, t('Never'))}</dd>
+                    <dt>{t('Due')}</dt>
+                    <dd>{formatDateTime(shift.nextCheckInTime, t('No check-in scheduled'))}</dd>
                   </dl>
                   <Button
                     className="lws-actions--spaced"
                     variant="outline"
                     busy={busy === 'due'}
                     disabled={busy !== null}
-                    onClick={() => void run('due', () => simulateCheckInDue(userId), { title: 'Simulation started', message: due }, 'Simulation failed')}
+                    onClick={() => void run('due', () => simulateCheckInDue(userId), { title: t('Simulation started'), message: due }, t('Simulation failed'))}
                     data-testid="test-account-due-now"
                   >
-                    Make check-in due now
+                    {t('Make check-in due now')}
                   </Button>
                 </CardContent>
               </Card>
@@ -276,30 +279,30 @@ export function TestAccountDashboard() {
           <Card>
             <CardContent>
               <Tabs defaultValue="profile">
-                <TabsList aria-label="Test user details">
-                  <TabsTrigger value="profile">Profile</TabsTrigger>
-                  <TabsTrigger value="emergency">Emergency Info</TabsTrigger>
-                  <TabsTrigger value="settings">Settings</TabsTrigger>
+                <TabsList aria-label={t('Test user details')}>
+                  <TabsTrigger value="profile">{t('Profile')}</TabsTrigger>
+                  <TabsTrigger value="emergency">{t('Emergency Info')}</TabsTrigger>
+                  <TabsTrigger value="settings">{t('Settings')}</TabsTrigger>
                 </TabsList>
                 <TabsContent value="profile">
                   <dl className="lws-info-list" data-testid="test-profile">
-                    <dt>Name</dt>
+                    <dt>{t('Name')}</dt>
                     <dd>{user.name}</dd>
-                    <dt>Username</dt>
+                    <dt>{t('Username')}</dt>
                     <dd>{user.username}</dd>
-                    <dt>Phone</dt>
-                    <dd>{user.phone || 'Not set'}</dd>
-                    <dt>ID</dt>
+                    <dt>{t('Phone')}</dt>
+                    <dd>{user.phone || t('Not set')}</dd>
+                    <dt>{t('ID')}</dt>
                     <dd>{userId}</dd>
                   </dl>
                 </TabsContent>
                 <TabsContent value="emergency">
                   <dl className="lws-info-list">
-                    <dt>Medical information</dt>
-                    <dd>{user.medicalInfo || 'None recorded'}</dd>
+                    <dt>{t('Medical information')}</dt>
+                    <dd>{user.medicalInfo || t('None recorded')}</dd>
                   </dl>
                   {user.contacts.length === 0 ? (
-                    <p className="lws-muted">No emergency contacts</p>
+                    <p className="lws-muted">{t('No emergency contacts')}</p>
                   ) : (
                     <ul className="lws-list">
                       {user.contacts.map((c) => (
@@ -316,15 +319,17 @@ export function TestAccountDashboard() {
                 <TabsContent value="settings">
                   {user.settings ? (
                     <dl className="lws-info-list">
-                      <dt>Primary contact</dt>
+                      <dt>{t('Primary contact')}</dt>
                       <dd>{user.settings.primaryContact}</dd>
-                      <dt>Secondary contact</dt>
-                      <dd>{user.settings.secondaryContact ?? 'Not set'}</dd>
-                      <dt>Check-in interval</dt>
-                      <dd>{user.settings.checkInInterval} minutes</dd>
+                      <dt>{t('Secondary contact')}</dt>
+                      <dd>{user.settings.secondaryContact ?? t('Not set')}</dd>
+                      <dt>{t('Check-in interval')}</dt>
+                      <dd>{t('{{minutes}} minutes', { minutes: user.settings.checkInInterval })}</dd>
                     </dl>
                   ) : (
-                    <p className="lws-muted">No settings saved; check-ins are due every {user.checkInInterval} minutes (the team's default).</p>
+                    <p className="lws-muted">
+                      {t("No settings saved; check-ins are due every {{minutes}} minutes (the team's default).", { minutes: user.checkInInterval })}
+                    </p>
                   )}
                 </TabsContent>
               </Tabs>
@@ -334,9 +339,9 @@ export function TestAccountDashboard() {
       ) : null}
       <ConfirmDialog
         open={confirmEnd}
-        title="End Shift"
-        description={`End ${user?.name ?? 'this worker'}'s shift now? Check-in monitoring stops at once.`}
-        confirmLabel="End Shift"
+        title={t('End Shift')}
+        description={t("End {{name}}'s shift now? Check-in monitoring stops at once.", { name: user?.name ?? t('this worker') })}
+        confirmLabel={t('End Shift')}
         destructive
         onConfirm={() => void endShift()}
         onCancel={() => setConfirmEnd(false)}

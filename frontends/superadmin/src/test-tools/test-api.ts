@@ -1,16 +1,16 @@
 import { useCallback } from 'react';
-import { api, useLiveQuery } from '@lws/fe-ui';
+import { api, msg, useLiveQuery, type useT } from '@lws/fe-ui';
 import { parseAccounts, type Account } from '@lws/fe-monitor/accounts';
 
 /** Spec section 9: the simulation times offered, in minutes until the check-in is due; 0.17 is 10 seconds. */
 export const SIMULATION_MINUTES = [0.17, 1, 5, 6, 10, 30] as const;
 export const DEFAULT_SIMULATION_MINUTES = 0.17;
 /** Spec section 9: the location test tools use. */
-export const TEST_LOCATION = 'Test Location';
+export const TEST_LOCATION = msg('Test Location');
 
-export function simulationLabel(minutes: number): string {
-  if (minutes < 1) return `${Math.round(minutes * 60)} seconds (${minutes} min)`;
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+export function simulationLabel(minutes: number, t: ReturnType<typeof useT>): string {
+  if (minutes < 1) return t('{{seconds}} seconds ({{minutes}} min)', { seconds: Math.round(minutes * 60), minutes });
+  return minutes === 1 ? t('1 minute') : t('{{minutes}} minutes', { minutes });
 }
 
 /** The next check-in an answer names, if any. */
