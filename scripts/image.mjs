@@ -167,6 +167,7 @@ export function assembleImage(service, out, { quiet = false } = {}) {
     join(out, 'health.js'),
     `// The health check of the lws/${service} image (written by scripts/image.mjs): is it ready?\n` +
       `const port = process.env.${probe.portEnv} || '${probe.port}';\n` +
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the health check's own template literal, written out as its source.
       "fetch(`http://127.0.0.1:${port}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1));\n",
   );
   return { packages: installedPackages(out), bytes: sizeOf(out) };

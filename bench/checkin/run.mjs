@@ -171,7 +171,9 @@ async function startProcesses(kind) {
     await close();
     throw err;
   }
-  const signal = () => children.forEach((c) => c.child.kill('SIGUSR2'));
+  const signal = () => {
+    for (const c of children) c.child.kill('SIGUSR2');
+  };
   return { url, processes: children.map((c) => ({ name: c.name, pid: c.pid })), startClock: signal, stopClock: signal, close };
 }
 

@@ -1,4 +1,4 @@
-// A durable consumer's throughput, one transaction per event against one per batch (issue 27).
+// A durable consumer's throughput, one transaction per event against one per batch.
 // N events (identity.user.created.v1, default 5,000) are published once to a stream of their own;
 // then, in each round, a fresh durable consumer reads all of them in each mode, the two modes in
 // turn (the first alternating by round), on this machine's PostgreSQL and NATS over loopback. The

@@ -1,4 +1,4 @@
-// Emergencies pressed during to-person.mjs's flood of missed check-ins (issue 27): workers who
+// Emergencies pressed during to-person.mjs's flood of missed check-ins: workers who
 // exist for the gateway (created, signed in, with an emergency contact, on shift through the API),
 // each pressing the emergency button once at a time spread through the window, and how long from
 // the press until the provider received the first SMS or call to that worker's contact.

@@ -17,7 +17,7 @@
 // --emergencies E (default 5, 0 for none): E more workers, real for the gateway (created, signed in,
 // an emergency contact, on shift through the API), each press the emergency button once, evenly
 // through the window (at 1/(E+1), 2/(E+1), ... of it); measured from the press to the provider
-// receiving the first SMS or call to that worker's contact (issue 27: a flood must not bury one).
+// receiving the first SMS or call to that worker's contact (a flood must not bury one).
 // The stack's CPU (its processes and their PostgreSQL backends) over the window, per alarm opened, is
 // printed too; with --layout services, each service's as well, to see which one is the bottleneck.
 //
@@ -67,7 +67,7 @@ if (!(SPREAD_S >= 1 && SPREAD_S <= 600) || !(MARGIN_S >= 5 && MARGIN_S <= 300)) 
 if (!(Number.isInteger(EMERGENCIES) && EMERGENCIES >= 0 && EMERGENCIES <= 100)) throw new Error('--emergencies must be a whole number 0..100');
 if (!Object.hasOwn(LAYOUTS, LAYOUT)) throw new Error('--layout must be one or services');
 const TARGET = { p99: 2000, max: 5000 };
-/** Issue 27: from the press to the first SMS or call to the worker's emergency contact, during the flood. */
+/** From the press to the first SMS or call to the worker's emergency contact, during the flood. */
 const EMERGENCY_TARGET = { p99: 1000, max: 2000 };
 
 const pgAdmin = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -227,8 +227,7 @@ try {
       res.on('data', (chunk) => {
         const now = Date.now();
         buffer += chunk;
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           const frame = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           if (!/^event: alarm$/m.test(frame)) continue;

@@ -1,4 +1,4 @@
-// Bulk onboarding (issue 12, item 5): POST /api/users/import with a CSV of BENCH_ROWS (10,000)
+// Bulk onboarding: POST /api/users/import with a CSV of BENCH_ROWS (10,000)
 // workers and admins across three teams, on the whole stack (built output) in a child process on
 // real PostgreSQL, NATS and Redis. Times the dry run, the import (target: under 60 s), and the same
 // file imported again (every row unchanged), and how long the other services take to hear of every
@@ -28,7 +28,7 @@ try {
     const pin = !admin && i % 3 === 0 ? String(i % 10_000).padStart(4, '0') : '';
     lines.push(`${admin ? 'ba' : 'bw'}${i},"Bench ${admin ? 'Admin' : 'Worker'} ${i}",+447911${String(100000 + i)},${admin ? 'admin' : 'worker'},${TEAMS[i % 3]},${pin}`);
   }
-  const csv = lines.join('\n') + '\n';
+  const csv = `${lines.join('\n')}\n`;
   const workers = lines.filter((l) => l.startsWith('bw')).length;
   const post = async (query) => {
     const t0 = performance.now();

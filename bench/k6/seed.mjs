@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Creates the accounts a k6 run signs in as (issue 14), through LWS's own bulk import
+// Creates the accounts a k6 run signs in as, through LWS's own bulk import
 // (POST /api/users/import, 10,000 rows a file), and writes their generated passwords and PINs to
 // a CSV the scripts read (`username,password,pin,role`). Keep that file as you would any password
 // list, and delete it after the run.

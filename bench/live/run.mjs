@@ -52,8 +52,7 @@ function openStream(cookie, onCheckIn) {
       res.on('data', (chunk) => {
         const at = performance.now();
         buffer += chunk;
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const type = /^event: (.*)$/m.exec(block)?.[1];
@@ -118,7 +117,10 @@ try {
     adminCookies.map((cookie, s) =>
       openStream(cookie, (key, at) => {
         let perStream = arrivals.get(key);
-        if (!perStream) arrivals.set(key, (perStream = new Array(STREAMS)));
+        if (!perStream) {
+          perStream = new Array(STREAMS);
+          arrivals.set(key, perStream);
+        }
         perStream[s] ??= at;
       }),
     ),
@@ -168,7 +170,7 @@ try {
   await sleep(POLL_MS + 500);
   polling = false;
   await Promise.all(pollers);
-  streams.forEach((s) => s.close());
+  for (const s of streams) s.close();
   const runSeconds = (Date.now() - runStarted) / 1000;
 
   const live = [];

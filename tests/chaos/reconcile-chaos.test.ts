@@ -13,7 +13,7 @@ import { duplicateSteps, firedSteps, missedCheckIns, stepsFor } from './support/
 import { killAllSpawned, NatsServerProcess } from './support/processes';
 
 const LOCATION = 'Reconcile Depot';
-/** The period the test runs reconciliation at; the issue's default is 60 s. */
+/** The period the test runs reconciliation at; ESCALATION_RECONCILE_INTERVAL_SECONDS defaults to 60 s. */
 const PERIOD_S = 10;
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
@@ -33,11 +33,12 @@ afterAll(async () => {
 
 describe('events lost from the stream while escalation was away (real processes, PostgreSQL and NATS)', () => {
   it("reconciliation repairs escalation's copy from shifts within one period, exactly once, counts each repair and tells an operator in one summary alert", async () => {
-    const s = (stack = await ChaosStack.create(nats, {
+    stack = await ChaosStack.create(nats, {
       ESCALATION_TICK_MS: '250',
       ESCALATION_RECONCILE_INTERVAL_SECONDS: String(PERIOD_S),
       ESCALATION_RECONCILE_GRACE_SECONDS: '2',
-    }));
+    });
+    const s = stack;
     try {
       const started = range(5001, 10); // start a shift while escalation is away
       const startedPassed = started.slice(0, 5); // ... and a superadmin moves their deadline to now
@@ -151,7 +152,7 @@ describe('events lost from the stream while escalation was away (real processes,
       expect(summary).toMatch(new RegExp(`^Reconciliation with shifts repaired ${repaired.length} copies whose change was lost \\(`));
       for (const kind of ['shift_missing 10', 'deadline_stale 7', 'shift_ended 4', 'emergency_missing 2']) expect(summary).toContain(kind);
       const named = /: workers (\d+), (\d+), (\d+) and (\d+) more;/.exec(summary);
-      expect(named && named.slice(1, 4).every((id) => repaired.includes(Number(id)))).toBe(true);
+      expect(named?.slice(1, 4).every((id) => repaired.includes(Number(id)))).toBe(true);
       expect(Number(named![4])).toBe(new Set(repaired).size - 3);
       const metrics = await (await fetch(`${escalation.url}/metrics`)).text();
       const counted = (kind: string) => Number(metrics.match(new RegExp(`^lws_reconcile_repairs_total\\{[^}]*kind="${kind}"[^}]*\\} (\\d+)`, 'm'))?.[1] ?? 0);
@@ -169,11 +170,12 @@ describe('events lost from the stream while escalation was away (real processes,
 
   it('a lost identity.contact.changed and identity.settings.changed: the next emergency still texts and calls the current numbers', async () => {
     if (stack) await stack.close();
-    const s = (stack = await ChaosStack.create(nats, {
+    stack = await ChaosStack.create(nats, {
       ESCALATION_TICK_MS: '250',
       ESCALATION_RECONCILE_INTERVAL_SECONDS: String(PERIOD_S),
       ESCALATION_RECONCILE_GRACE_SECONDS: '2',
-    }));
+    });
+    const s = stack;
     try {
       await s.startIdentity();
       await s.startShifts();

@@ -353,6 +353,7 @@ export function buildRequest(route: Route, role: Role, ctx: FuzzContext, rnd: ()
     }
     case 'csrf':
       if (rnd() < 0.5) delete headers['x-requested-with'];
+      // biome-ignore lint/suspicious/noDuplicateElseIf: each rnd() is a new draw; this one splits the other half.
       else if (rnd() < 0.5) headers.origin = pick(rnd, ['https://evil.example', 'null']);
       else headers['sec-fetch-site'] = pick(rnd, ['cross-site', 'same-site']);
       break;
@@ -463,7 +464,7 @@ export async function fuzz(ctx: FuzzContext): Promise<FuzzReport> {
     const built = buildRequest(route, role, ctx, rnd, n);
     const label = `#${n} ${role} ${built.method} ${built.path.slice(0, 120)} [${built.mutation}]`;
     byMutation[built.mutation.split(':')[0]] = (byMutation[built.mutation.split(':')[0]] ?? 0) + 1;
-    let answer;
+    let answer: Awaited<ReturnType<typeof send>>;
     try {
       answer = await send(ctx.url, built, 10_000);
     } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * Issue 27: an alarm flood never buries an emergency. The whole stack on real PostgreSQL, NATS and
+ * An alarm flood never buries an emergency. The whole stack on real PostgreSQL, NATS and
  * Redis, the provider a fake speaking Twilio's API driven by the real SDK. The provider is held (it
  * takes requests and does not answer), so the missed check-ins' messages back up behind it; an
  * emergency pressed afterwards must still reach the provider before every message of that backlog

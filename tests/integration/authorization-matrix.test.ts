@@ -42,7 +42,7 @@ interface Case {
 }
 
 const ROLES: Who[] = ['anonymous', 'worker', 'admin', 'superadmin'];
-/** The column of issue 12: an admin who monitors another team than the fixtures'. */
+/** The column teams add: an admin who monitors another team than the fixtures'. */
 const OTHER_TEAM = 'monitor of another team';
 type Extra = Pick<Case, 'body' | 'fresh' | 'on'>;
 
@@ -289,7 +289,7 @@ const MATRIX: Record<string, Case[]> = {
 };
 
 /**
- * The "monitor of another team" column (issue 12): teamAdmin, an admin who monitors only
+ * The "monitor of another team" column: teamAdmin, an admin who monitors only
  * "Elsewhere", on every route. The Default team's workers, their contacts and their team are a 404
  * as if they did not exist; lists answer 200 with only Elsewhere's (team-scope.test.ts checks
  * what they hold); the rest as for any admin.

@@ -1,5 +1,5 @@
 /**
- * Issue 27: the sender's claim of due deliveries, on notifications' real schema (its migrations on
+ * The sender's claim of due deliveries, on notifications' real schema (its migrations on
  * a fresh PostgreSQL database). Most urgent first, oldest first within a priority; with a provider
  * budget, an emergency's rows are never held back by it and other SMS take only the room it has;
  * push rows only when asked; and two senders never take the same row.

@@ -335,7 +335,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       // Deadlines 6 minutes away (their first reminder is at 1 minute) are older in the queue than the missed ones.
       for (let i = 0; i < SINGLES_PER_PASS; i++) reminded.push((await worker({ minutes: 6, contacts: [] })).userId);
       for (let i = 0; i < 2 * SINGLES_PER_PASS + 5; i++) missed.push((await worker({ minutes: 1.5, contacts: [] })).userId);
-      [...missed, ...reminded].forEach((id) => backlog.add(id));
+      for (const id of [...missed, ...reminded]) backlog.add(id);
       const pressed = await worker({ minutes: 60, contacts: [] });
       advance(2 * MINUTE);
       await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: pressed.userId, location: 'Car park', raisedAt: iso(nowMs) });
@@ -777,7 +777,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice' && r.toPhone === NUMBERS[0], 1);
   });
 
-  it("an SMS sent, then its delivery receipt: both go on the alarm's history (issue 13); a push, which has no receipt, stops at sent", async () => {
+  it("an SMS sent, then its delivery receipt: both go on the alarm's history; a push, which has no receipt, stops at sent", async () => {
     const { w, alarm } = await missedAlarm({ contacts: [] });
     const [sms] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'sms' && r.toPhone === w.phone, 1);
     outcomes.set(sms.requestId, { outcome: 'sent' });
@@ -926,7 +926,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     expect((await ready.json()).checks.scheduler).toBe('ok');
   });
 
-  describe('teams (issue 12): an alarm goes to its team, per the team policy frozen when it opens', () => {
+  describe('teams: an alarm goes to its team, per the team policy frozen when it opens', () => {
     const TEAM_NUMBER = '+447911000099';
     let nextTeam = 900;
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { checkIn, dashboards, liveStream, login, startShift, XHR, type Account, type Call, type Journey } from '../../bench/k6/lib/plan';
 import { startTestStack, type TestStack } from './support/test-stack';
 
-// The k6 load tests' journeys (bench/k6, issue 14) run here against a real stack, as k6 would run
+// The k6 load tests' journeys (bench/k6) run here against a real stack, as k6 would run
 // them against a cluster: the seed step, then every call of every journey, with the statuses the
 // scripts count as success. k6 itself cannot be installed here; this keeps the scripts' shape true
 // to the API.

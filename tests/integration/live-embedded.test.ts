@@ -12,7 +12,7 @@ describe('live updates in embedded mode (in-process bus)', () => {
     t = await startTestStack({ embedded: true });
   }, 300_000);
   afterAll(async () => {
-    streams.forEach((s) => s.close());
+    for (const s of streams) s.close();
     await t?.stop();
   });
 

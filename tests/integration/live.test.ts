@@ -48,7 +48,9 @@ describe('live updates: GET /api/events (Server-Sent Events)', () => {
     admin = await createAccount(t, superadmin.agent, 'admin');
     adminCookie = await sessionCookie(t.url, admin.username, admin.password);
   }, 120_000);
-  afterEach(() => streams.splice(0).forEach((s) => s.close()));
+  afterEach(() => {
+    for (const s of streams.splice(0)) s.close();
+  });
   afterAll(() => t?.stop());
 
   async function open(cookie?: string, opts: { lastEventId?: string; query?: string } = {}): Promise<SseStream> {
@@ -185,8 +187,8 @@ describe('live updates: GET /api/events (Server-Sent Events)', () => {
       { userId: id, change: 'deleted' },
     ]);
 
-    // The worker's screen heard its alarm change (its emergency screen refetches what to show,
-    // issue 13), with ids and times only: no step's details; the other worker nothing at all.
+    // The worker's screen heard its alarm change (its emergency screen refetches what to show),
+    // with ids and times only: no step's details; the other worker nothing at all.
     const toW = wStream.of<AlarmEvent>('alarm');
     expect(toW.map((e) => e.change)).toEqual(expect.arrayContaining(['opened', 'acknowledged']));
     for (const e of toW.slice(1)) expect(Object.keys(e).sort()).toEqual(['alarmId', 'at', 'change', 'userId']);

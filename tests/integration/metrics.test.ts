@@ -5,8 +5,8 @@ import { parseAllDocuments } from 'yaml';
 import { eventually } from '@lws/testing';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
 
-/** Every metric the issue names; the chart's alerts and dashboard are held to the same list (deploy/monitoring.test.ts). */
-export const LWS_METRICS = [
+/** Every metric the services must export; the chart's alerts and dashboard are held to the same list (the last test below). */
+const LWS_METRICS = [
   'lws_http_requests_total',
   'lws_http_request_duration_seconds',
   'lws_rpc_requests_total',
@@ -37,7 +37,7 @@ export const LWS_METRICS = [
 ];
 
 /** Parses the exposition text into samples: `name{labels} value`. */
-export function parseMetrics(text: string): { families: Set<string>; samples: { name: string; labels: Record<string, string>; value: number }[] } {
+function parseMetrics(text: string): { families: Set<string>; samples: { name: string; labels: Record<string, string>; value: number }[] } {
   const families = new Set<string>();
   const samples: { name: string; labels: Record<string, string>; value: number }[] = [];
   for (const line of text.split('\n')) {
@@ -83,7 +83,7 @@ describe('metrics: every service exports what an operator needs to see a stall (
     expect(value(s, 'lws_scheduler_last_pass_age_seconds', { service: 'escalation' })).toBeLessThan(10);
     expect(s.samples.some((x) => x.name === 'lws_alarms_open' && x.labels.kind === 'missed_check_in')).toBe(true);
     expect(s.samples.some((x) => x.name === 'lws_consumer_pending_events' && x.labels.consumer === 'escalation-shifts')).toBe(true);
-    // Each stage's queue by priority (issue 27): the scheduler's, and every service's relay.
+    // Each stage's queue by priority (an emergency must never wait behind a flood): the scheduler's, and every service's relay.
     for (const priority of ['emergency', 'alarm', 'reminder']) {
       expect(s.samples.some((x) => x.name === 'lws_chain_queued' && x.labels.stage === 'scheduler' && x.labels.service === 'escalation' && x.labels.priority === priority)).toBe(true);
       expect(s.samples.some((x) => x.name === 'lws_chain_queued' && x.labels.stage === 'relay' && x.labels.service === 'shifts' && x.labels.priority === priority)).toBe(true);

@@ -294,10 +294,10 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
     expect(got.map((r) => r.path)).not.toContain(new URL(endpoints.worker).pathname);
     const toAdmin = got.find((r) => r.path === new URL(endpoints.admin).pathname)!;
     const payload = JSON.parse(ece.decrypt(toAdmin.body, { version: 'aes128gcm', privateKey: browsers.admin.ecdh, authSecret: browsers.admin.auth }).toString('utf8'));
-    // A tap on a monitor's notification opens their dashboard, where the alarm waits (issue 13).
+    // A tap on a monitor's notification opens their dashboard, where the alarm waits.
     expect(payload).toMatchObject({ title: 'Missed check-in', body: 'Sam missed a check-in', purpose: 'missed_check_in', userId: worker.id, url: '/' });
 
-    // A team's monitors (issue 12): one request to the users named, their browsers only; one of
+    // A team's monitors: one request to the users named, their browsers only; one of
     // them without a subscription is no failure, all of them without one is refused once.
     const before = push.received.length;
     const team = randomUUID();

@@ -74,7 +74,7 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
     await db?.drop();
   });
 
-  const after = (iso: string, seconds: number | undefined) => (seconds === undefined ? null : new Date(Date.parse(iso) + Math.round(seconds * 1000)).toISOString());
+  const later = (iso: string, seconds: number | undefined) => (seconds === undefined ? null : new Date(Date.parse(iso) + Math.round(seconds * 1000)).toISOString());
 
   /** One statement for any number of alarms, each of a worker of its own. */
   async function seed(alarms: Seed[]): Promise<void> {
@@ -89,8 +89,8 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
         alarms.map(state),
         alarms.map((a) => a.openedAt),
         // Resolving acknowledges too: a resolved alarm always has an acknowledgement time.
-        alarms.map((a) => after(a.openedAt, a.ackAfter ?? a.resolveAfter)),
-        alarms.map((a) => after(a.openedAt, a.resolveAfter)),
+        alarms.map((a) => later(a.openedAt, a.ackAfter ?? a.resolveAfter)),
+        alarms.map((a) => later(a.openedAt, a.resolveAfter)),
         alarms.map((a) => (a.resolveAfter !== undefined ? (a.verdict ?? 'genuine') : null)),
         alarms.map((a) => a.teamId ?? null),
       ],

@@ -6,7 +6,7 @@ import { startTestStack, XHR, type TestStack } from './support/test-stack';
 import { createAccount, nextMobile, superadminOf, type Account } from './support/accounts';
 
 /**
- * What a probe found from outside (issue 11), each as the attacker sent it: CSRF walked around by
+ * What a probe found from outside, each as the attacker sent it: CSRF walked around by
  * spelling the path differently, 500s on bad input, fields silently ignored, contacts that are no
  * phone numbers, secrets a browser could cache.
  */

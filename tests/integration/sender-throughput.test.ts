@@ -1,5 +1,5 @@
 /**
- * Issue 27: a sender that keeps a real provider busy, within its limits. The whole stack on real
+ * A sender that keeps a real provider busy, within its limits. The whole stack on real
  * PostgreSQL, NATS and Redis; the provider a fake speaking Twilio's API, driven by the real SDK,
  * in real time. A 429 with Retry-After holds the row's retry and every new non-urgent send for
  * that long (an emergency's still go), counted and shown in metrics; with a per-second budget and a

@@ -4,7 +4,7 @@ import { createAccount, nextMobile, superadminOf, type Account } from './support
 import { openStream, sessionCookie, type SseStream } from './support/sse-client';
 
 /**
- * Issue 12, scoped access: with two teams, each admin sees and answers only their own team's
+ * Scoped access: with two teams, each admin sees and answers only their own team's
  * workers on every list (dashboards, alarms, activity, reports, kiosks) and on the live stream;
  * another team's alarm is a 404 and stays as it was. The superadmin sees everyone.
  */
@@ -64,7 +64,9 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
     await onShift(workerS2, 'South Site');
   }, 120_000);
 
-  afterEach(() => streams.splice(0).forEach((s) => s.close()));
+  afterEach(() => {
+    for (const s of streams.splice(0)) s.close();
+  });
   afterAll(() => t?.stop());
 
   it('the dashboards list each admin only their own team on shift, due and missed; the superadmin everyone', async () => {

@@ -6,7 +6,7 @@ import { createLogger, openDatabase } from '@lws/platform';
 import { createTestDatabase, type TestDatabase } from '@lws/testing';
 
 /**
- * An upgraded single-team deployment keeps working unchanged (issue 12): identity's database as it
+ * An upgraded single-team deployment keeps working unchanged: identity's database as it
  * was before teams, with admins and workers in it, gets the teams migration. Every worker is then
  * in "Default", which every admin monitors in the order they were created.
  */

@@ -5,7 +5,7 @@ import { createAccount, nextMobile, superadminOf, type Account } from './support
 import { streamEvents } from './support/stream-events';
 
 /**
- * Teams (issue 12, first part): the model and its API. A deployment starts with one team,
+ * Teams: the model and its API. A deployment starts with one team,
  * "Default", which every worker joins and every admin monitors, so a single-team deployment
  * behaves as before; the superadmin adds teams, moves workers, and an admin reads the teams they
  * monitor.

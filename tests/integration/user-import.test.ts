@@ -7,7 +7,7 @@ import { createAccount, nextMobile, signIn, superadminOf, type Account } from '.
 import { sessionCookie } from './support/sse-client';
 
 /**
- * Bulk onboarding (issue 12, item 5): POST /api/users/import takes a CSV. The dry run says what each
+ * Bulk onboarding: POST /api/users/import takes a CSV. The dry run says what each
  * row would do and changes nothing; the real run applies every row or none, and importing the same
  * file twice changes nothing the second time. New accounts' credentials come back once.
  */

@@ -6,7 +6,7 @@ import { nextMobile, signIn, superadminOf, type Account } from './support/accoun
 import { streamEvents } from './support/stream-events';
 
 /**
- * Issue 13 through the gateway, on the whole stack (real PostgreSQL, NATS, Redis): the worker's
+ * The worker's safety features through the gateway, on the whole stack (real PostgreSQL, NATS, Redis): the worker's
  * own emergency screen, "I'm safe now", the duress PIN and "+15 min", as the worker and a monitor
  * see them.
  */

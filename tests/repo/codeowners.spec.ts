@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-// Every service, remote, library and proto file has an owning team in .github/CODEOWNERS (issue
-// 14), so a new one cannot land without someone answering for it.
+// Every service, remote, library and proto file has an owning team in .github/CODEOWNERS, so a
+// new one cannot land without someone answering for it.
 
 const REPO = join(__dirname, '..', '..');
 const rules = readFileSync(join(REPO, '.github', 'CODEOWNERS'), 'utf8')

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // react-router is bundled by the shell alone, cut down to what it uses, not shipped whole as a
-// shared module (issue 14: 61 KB compressed on every page). A remote that imported it would carry
+// shared module (61 KB compressed on every page). A remote that imported it would carry
 // a second router of its own, whose hooks throw outside the shell's <BrowserRouter>: a blank
 // screen, found only in a browser. Remotes navigate with the `useNavigate` @lws/fe-ui re-exports.
 

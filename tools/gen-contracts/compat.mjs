@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Whether proto/ still speaks to what is deployed: compares the contract with the one recorded in
-// proto/compat-baseline.json and names every breaking change (issue 14). A service team may change
+// proto/compat-baseline.json and names every breaking change. A service team may change
 // its contract in any compatible way; a breaking one needs a new version (a new message and subject
 // ending in .v<N+1>, the old one kept until nobody uses it).
 //
@@ -151,7 +151,7 @@ function tighterRules(was, is) {
     if (!is[key]) continue;
     const allowed = new Set(is[key].map(String));
     const dropped = (was[key] ?? []).map(String).filter((v) => !allowed.has(v));
-    if (!was[key] || dropped.length > 0) return `no longer accepts ${was[key] ? dropped.join(', ') : 'any value outside ' + is[key].join(', ')}`;
+    if (!was[key] || dropped.length > 0) return `no longer accepts ${was[key] ? dropped.join(', ') : `any value outside ${is[key].join(', ')}`}`;
   }
   return null;
 }

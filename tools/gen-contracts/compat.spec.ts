@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// The contract check `npm test` runs (issue 14): proto/ against proto/compat-baseline.json, and the
+// The contract check `npm test` runs: proto/ against proto/compat-baseline.json, and the
 // breaking changes it must catch, each made to a copy of proto/.
 
 const REPO = join(__dirname, '..', '..');
@@ -26,7 +26,9 @@ function edited(file: string, from: string, to: string) {
 }
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 describe('the contract check: proto/ against the recorded baseline', () => {
   it('passes on the repository as it is: every change to proto/ is compatible and recorded', () => {

@@ -295,7 +295,9 @@ function subjectTree(subjects, kind, errors) {
   }
   for (const [key, { subject }] of [...latest].sort(([a], [b]) => a.localeCompare(b))) {
     const [d, e, ev] = key.split('.');
-    ((tree[d] ??= {})[e] ??= {})[ev] = subject;
+    tree[d] ??= {};
+    tree[d][e] ??= {};
+    tree[d][e][ev] = subject;
   }
   return tree;
 }

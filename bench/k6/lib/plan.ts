@@ -1,4 +1,4 @@
-// The journeys the k6 load tests drive (issue 14), written once and run two ways: by k6 against a
+// The journeys the k6 load tests drive, written once and run two ways: by k6 against a
 // cluster (bench/k6/*.ts, through lib/k6.ts), and by Node against a local stack
 // (tests/integration/k6-plans.test.ts), which checks their shape: every call, body and status.
 // No k6 or Node import here: a journey is a generator that yields the HTTP calls it makes and is

@@ -93,7 +93,7 @@ describe('gen-contracts', () => {
   });
 
   it('rejects an rpc without a command subject', () => {
-    writeProto('a.proto', event('ThingV1', 'test.thing.happened.v1') + 'service Things {\n  rpc Do(ThingV1) returns (ThingV1);\n}\n');
+    writeProto('a.proto', `${event('ThingV1', 'test.thing.happened.v1')}service Things {\n  rpc Do(ThingV1) returns (ThingV1);\n}\n`);
     const { code, stderr } = gen();
     expect(code).toBe(1);
     expect(stderr).toContain('Things.Do: every rpc needs option (lws.command)');

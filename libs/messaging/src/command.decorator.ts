@@ -7,7 +7,7 @@ import { RpcError } from './rpc-errors';
 
 type CommandHandler<P extends CommandPattern> = (
   request: CommandMap[P]['request'],
-  ...rest: any[]
+  ...rest: never[]
 ) => CommandMap[P]['reply'] | Promise<CommandMap[P]['reply']>;
 
 /** Validates the request before the handler runs and the reply before it leaves the service. */

@@ -1,21 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { ContractError, EventSubject } from '@lws/contracts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { PgDatabase, PgTransaction } from 'drizzle-orm/pg-core';
 import { assertDurableName, BusMessage, ConsumerHandle, DEFAULT_MAX_DELIVER, EventBus } from './bus';
 import { classifyFailure, PoisonMessageError, type RetryBackoff } from './failures';
 import { EnvelopeOf, parseEnvelope } from './envelope';
 import { errorMessage, MessagingLogger } from './logger';
 import { contextOf, inSpan, linksTo, SpanKind, type TraceCarrier } from './tracing';
-import { MessagingTables } from './tables';
+import { DbTransaction, MessagingDb, MessagingTables } from './tables';
 
-export type DbTransaction = PgTransaction<any, any, any>;
+export type { DbTransaction };
 
 /** Registers work to run once the transaction has committed (never if it rolls back). */
 export type AfterCommit = (work: () => void) => void;
 
 export interface DurableConsumerOptions<S extends EventSubject> {
-  db: PgDatabase<any, any, any>;
+  db: MessagingDb;
   tables: MessagingTables;
   bus: EventBus;
   /** Durable name and dedupe key, e.g. `escalation-shifts`. Letters, digits, `-` and `_`. */

@@ -119,7 +119,10 @@ describe('InProcessBus (embedded mode)', () => {
     for (const e of [alwaysFails, invalid, flaky, ...good]) await bus.publish(e);
 
     let letters: ParkedLetter[] = [];
-    await eventually(async () => (letters = await parkedLetters(t, 'embedded')).length === 2, 5000);
+    await eventually(async () => {
+      letters = await parkedLetters(t, 'embedded');
+      return letters.length === 2;
+    }, 5000);
     await eventually(async () => (await handledUsers('embedded')).includes(5), 5000);
     expect(await handledUsers('embedded')).toEqual([5, 10, 11]);
 

@@ -343,7 +343,7 @@ export class InProcessBus implements EventBus, EventTailSource {
       ready.map((r) => r.pending),
       async () => {
         const outcomes = await deliverBatch(sub.options, messages, this.options.logger);
-        ready.forEach(({ stored, pending }, i) => this.settle(state, stored, pending, outcomes[i]));
+        for (const [i, { stored, pending }] of ready.entries()) this.settle(state, stored, pending, outcomes[i]);
       },
     );
   }
@@ -353,13 +353,13 @@ export class InProcessBus implements EventBus, EventTailSource {
     sub.inflight++;
     void work()
       .catch((err) => {
-        pending.forEach((p) => (p.inflight = false));
+        for (const p of pending) p.inflight = false;
         this.options.logger.error({ consumer: state.name, error: errorMessage(err) }, 'in-process delivery failed');
       })
       .finally(() => {
         sub.inflight--;
         if (sub.inflight === 0) {
-          sub.idle.forEach((resolve) => resolve());
+          for (const resolve of sub.idle) resolve();
           sub.idle = [];
         }
         this.pump(state);

@@ -208,7 +208,7 @@ export class JetStreamBus implements EventBus, EventTailSource {
       const consumer = await this.js.consumers.get(this.options.stream, name);
       loops.push(new PullLoop(consumer, resolved, this, this.options.logger));
     }
-    loops.forEach((l) => l.start());
+    for (const l of loops) l.start();
     const handle: ConsumerHandle = {
       stop: async () => {
         this.consumers.delete(handle);
@@ -406,7 +406,12 @@ class PullLoop {
   start(): void {
     if (this.options.batchHandler) {
       // Long batches and messages waiting for one tell the server they are alive so it does not redeliver meanwhile.
-      this.keepAlive = setInterval(() => this.held.forEach((msg) => safely(() => msg.working())), Math.max(1000, this.bus.ackWaitMs / 3));
+      this.keepAlive = setInterval(
+        () => {
+          for (const msg of this.held) safely(() => msg.working());
+        },
+        Math.max(1000, this.bus.ackWaitMs / 3),
+      );
       this.keepAlive.unref();
     }
     this.running = this.run();
@@ -469,7 +474,7 @@ class PullLoop {
     this.slotFreed = undefined;
     freed?.();
     if (this.inflight === 0) {
-      this.idle.forEach((resolve) => resolve());
+      for (const resolve of this.idle) resolve();
       this.idle.clear();
     }
   }
@@ -503,7 +508,7 @@ class PullLoop {
       this.batchesRunning++;
       void this.processBatch(msgs).finally(() => {
         this.batchesRunning--;
-        msgs.forEach((msg) => this.held.delete(msg));
+        for (const msg of msgs) this.held.delete(msg);
         this.settled(msgs.length);
         this.flush();
       });
@@ -543,7 +548,7 @@ class PullLoop {
     // Long handlers tell the server they are alive so it does not redeliver meanwhile.
     const keepAlive = setInterval(() => safely(() => msg.working()), Math.max(1000, this.bus.ackWaitMs / 3));
     const options = json ? this.options : { ...this.options, handler: notJson };
-    let outcome;
+    let outcome: DeliveryOutcome;
     try {
       outcome = await deliver(options, message, this.logger);
     } finally {

@@ -176,7 +176,9 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     await t.db.transaction((tx) => outbox.enqueueMany(tx, missed));
     const relay = await startRelay({ bus: slowBus });
     // Registered after the relay's stop, so it runs first: a failing test must not leave it waiting.
-    cleanups.push(async () => held.splice(0).forEach((release) => release()));
+    cleanups.push(async () => {
+      for (const release of held.splice(0)) release();
+    });
     await eventually(() => held.length === 30);
 
     const [urgent] = await t.db.transaction((tx) => outbox.enqueueMany(tx, [{ subject: 'escalation.notification.urgent.v1', data: { request: request(99, 'emergency') } }]));
@@ -224,7 +226,13 @@ describe('Outbox and OutboxRelay on JetStream', () => {
   it('leaves an urgent event its publish-at-commit could not send to its lane, which sends it once', async () => {
     let refuse = true;
     const flakyBus: EventBus = Object.create(bus, {
-      publish: { value: (envelope: AnyEventEnvelope) => (refuse ? ((refuse = false), Promise.reject(new Error('no responders'))) : bus.publish(envelope)) },
+      publish: {
+        value: (envelope: AnyEventEnvelope) => {
+          if (!refuse) return bus.publish(envelope);
+          refuse = false;
+          return Promise.reject(new Error('no responders'));
+        },
+      },
     });
     const events = await received(['>']);
     const lines = recordingLogger();

@@ -1,16 +1,15 @@
 import { and, asc, gte, isNotNull, sql, type SQL } from 'drizzle-orm';
-import { PgDatabase } from 'drizzle-orm/pg-core';
 import { EventBus } from './bus';
 import { AnyEventEnvelope } from './envelope';
 import { classifyFailure } from './failures';
 import { errorMessage, MessagingLogger } from './logger';
 import { EVENT_PRIORITY } from './outbox';
-import { MessagingTables } from './tables';
+import { MessagingDb, MessagingTables } from './tables';
 import { contextOf, inSpan, SpanKind } from './tracing';
 import { urgency } from './urgency';
 
 export interface OutboxRelayOptions {
-  db: PgDatabase<any, any, any>;
+  db: MessagingDb;
   tables: MessagingTables;
   bus: EventBus;
   logger: MessagingLogger;
@@ -147,7 +146,10 @@ export class OutboxRelay {
   committed(written: Written): void {
     if (written.other) this.kick({ other: true });
     if (written.urgent.length === 0) return;
-    if (!this.started || this.stopping || this.lanes.urgent.outageSince) return this.kick({ urgent: true });
+    if (!this.started || this.stopping || this.lanes.urgent.outageSince) {
+      this.kick({ urgent: true });
+      return;
+    }
     urgency.during(() => this.publishNow(written.urgent)).catch((err: unknown) => {
       this.options.logger.warn({ error: errorMessage(err), events: written.urgent.length }, 'publishing urgent events as they were committed failed; their lane publishes them');
       this.kick({ urgent: true });

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { EventMap, EventSubject, parseEvent } from '@lws/contracts';
 import { sql } from 'drizzle-orm';
-import { PgDatabase } from 'drizzle-orm/pg-core';
 import { AnyEventEnvelope, EventEnvelope } from './envelope';
-import { MessagingTables } from './tables';
+import { MessagingDb, MessagingTables } from './tables';
 import { activeCarrier } from './tracing';
 
 export interface OutboxOptions {
@@ -29,7 +28,7 @@ export class Outbox {
    * the caller's transaction) and inserts the envelope in that same transaction.
    */
   async enqueue<S extends EventSubject>(
-    tx: PgDatabase<any, any, any>,
+    tx: MessagingDb,
     subject: S,
     data: EventMap[S],
   ): Promise<EventEnvelope<S>> {
@@ -57,7 +56,7 @@ export class Outbox {
    * writes them all in one statement, in the order given, so the relay publishes them in that
    * order. The envelopes are the ones enqueue writes; they share one clock reading.
    */
-  async enqueueMany(tx: PgDatabase<any, any, any>, events: readonly PendingEvent[]): Promise<AnyEventEnvelope[]> {
+  async enqueueMany(tx: MessagingDb, events: readonly PendingEvent[]): Promise<AnyEventEnvelope[]> {
     if (events.length === 0) return [];
     const parsed = events.map((e) => ({ subject: e.subject, data: parseEvent(e.subject, e.data) }));
     const occurredAt = this.clock().toISOString();

@@ -1,6 +1,5 @@
 import { and, isNotNull, lt, sql } from 'drizzle-orm';
-import type { PgDatabase } from 'drizzle-orm/pg-core';
-import type { MessagingTables } from './tables';
+import type { MessagingDb, MessagingTables } from './tables';
 
 export interface RetentionOptions {
   /** Published outbox rows are kept this long (the embedded relay replays the last 24 h). Default 8 days. */
@@ -18,8 +17,7 @@ const DAY = 24 * 3600_000;
 
 /** Deletes published outbox rows and old dedupe rows; never touches an unpublished event. */
 export async function pruneMessagingTables(
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  db: PgDatabase<any, any, any>,
+  db: MessagingDb,
   tables: MessagingTables,
   now: Date,
   options: RetentionOptions = {},

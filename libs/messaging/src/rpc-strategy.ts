@@ -136,7 +136,7 @@ export class InProcessRpcServer extends Server implements CustomTransportStrateg
   }
 
   close(): void {
-    this.unregister.splice(0).forEach((remove) => remove());
+    for (const remove of this.unregister.splice(0)) remove();
   }
 
   on(): void {

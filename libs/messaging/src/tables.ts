@@ -1,5 +1,27 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, PgSchema, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  PgDatabase,
+  PgSchema,
+  PgTransaction,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/** A service's database (@lws/platform's Db), whichever driver opened it: node-postgres or PGlite. */
+// biome-ignore lint/suspicious/noExplicitAny: the two drivers type `execute`'s result differently; this takes either.
+export type MessagingDb = PgDatabase<any, any, any>;
+
+/** A transaction on a MessagingDb. */
+// biome-ignore lint/suspicious/noExplicitAny: as MessagingDb, either driver's.
+export type DbTransaction = PgTransaction<any, any, any>;
 
 /**
  * The outbox and the consumer dedupe table, placed in the calling service's own schema so

@@ -125,7 +125,7 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
     shutdown.add('database pool', () => database.close());
 
     let bus: EventBus;
-    let rpcStrategy;
+    let rpcStrategy: ReturnType<typeof createRpcStrategy>;
     let rpcTransport: RpcTransportOptions;
     if (config.NATS_URL) {
       const jet = await JetStreamBus.connect({
@@ -165,7 +165,9 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
     });
     const readiness = new Readiness();
     const unsample = [...sampleMessagingTables(def.name, database.db, def.tables), sampleReadiness(def.name, readiness)];
-    shutdown.add('metric samplers', () => unsample.forEach((remove) => remove()));
+    shutdown.add('metric samplers', () => {
+      for (const remove of unsample) remove();
+    });
     const consumers = new Consumers(def.name, { db: database.db, tables: def.tables, bus, logger, outbox, relay });
     readiness.add('database', () => database.ping());
     readiness.add('bus', () => bus.ping());

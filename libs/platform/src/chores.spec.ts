@@ -2,7 +2,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { Chores } from './chores';
 import { metricsRegistry } from './metrics';
 
-// The periodic chores (issue 14): kept in Nest's scheduler registry, one round at a time, a
+// The periodic chores: kept in Nest's scheduler registry, one round at a time, a
 // failure counted and retried at the next period, and stopped only once a round under way ends.
 
 const PERIOD = 1000;

@@ -10,7 +10,7 @@ export interface ChoreOptions {
 
 /**
  * A service's periodic chores (pruning, purging, auditing, sweeping), kept in Nest's scheduler
- * registry by name (issue 14: `@nestjs/schedule`), so one place lists them and stops them. Each
+ * registry by name (`@nestjs/schedule`), so one place lists them and stops them. Each
  * runs one round at a time (a slow round is never overlapped by the next), logs a failure once per
  * outage and retries at its next period, and counts its rounds and their duration
  * (`lws_chore_runs_total`, `lws_chore_duration_seconds`). Stopping waits for a round under way.

@@ -26,7 +26,9 @@ describe('embedded databases (PGlite)', () => {
     dirs.push(d);
     return d;
   };
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
 
   it('starts each new service database as a copy of one empty cluster, kept where it was told, and migrates it', async () => {
     const templates = tempDir();

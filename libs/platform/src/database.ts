@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { PoolClient } from 'pg';
 
 /** Either driver: node-postgres against a real server, or PGlite embedded in the process. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: node-postgres and PGlite type `execute`'s result differently; code reads `.rows` from either.
 export type Db = PgDatabase<any, any, any>;
 
 export interface Database {

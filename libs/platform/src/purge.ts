@@ -2,7 +2,7 @@ import type { Logger } from './logger';
 import type { Chores } from './chores';
 import { metrics } from './metrics';
 
-/** Personal data kept for a while and then deleted (issue 13: device positions, 30 days after the shift ends). */
+/** Personal data kept for a while and then deleted: device positions, 30 days after the shift ends. */
 export const POSITION_RETENTION_DAYS = 30;
 
 /**

@@ -19,7 +19,6 @@ export type Announce = (message: string) => void;
 
 export type Clock = () => Date;
 export type MessagingTables = ReturnType<typeof messagingTables>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Emit = (<S extends EventSubject>(subject: S, data: EventMap[S]) => Promise<EventEnvelope<S>>) & {
   /** Many events in one outbox statement, in order; validated first, so a bad one writes none. */
@@ -178,7 +177,7 @@ export class Consumers {
   }
 
   async stopAll(): Promise<void> {
-    this.unsample.splice(0).forEach((remove) => remove());
+    for (const remove of this.unsample.splice(0)) remove();
     await Promise.all(this.running.splice(0).map((c) => c.stop()));
   }
 }

@@ -18,7 +18,7 @@ export const CHECK_IN_HINTS = {
   ready: "Press to confirm you're safe",
   outsideWindow: 'Check-in is required during the last 10 minutes of each hour',
   noShift: 'Start a shift first to enable check-in',
-  // Issue 13: after an emergency the worker on shift was told to start a shift; this says why instead.
+  // After an emergency a worker still on shift was told to start a shift; this says why check-in waits instead.
   emergency: 'Help has been requested. Check in again when your next check-in is due.',
   processing: 'Processing...',
 } as const;

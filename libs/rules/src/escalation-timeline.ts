@@ -1,5 +1,5 @@
 /**
- * An escalation policy's steps as people read them (issue 12): the superadmin's editor previews a
+ * An escalation policy's steps as people read them: the superadmin's editor previews a
  * team's policy as "0:00 notify the team's monitors, 2:00 call the emergency numbers, …". The
  * steps' form is @lws/platform's policyStepSchema; this reads any object of that shape.
  */

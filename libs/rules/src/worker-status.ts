@@ -54,7 +54,7 @@ const PILLS: Record<PillStatus, { text: string; tone: 'green' | 'amber' | 'red' 
   safe: { text: "You're checked in", tone: 'green' },
   'due-soon': { text: 'Check-in due soon', tone: 'amber' },
   overdue: { text: 'Check-in overdue', tone: 'red' },
-  // Issue 13: the worker is told what is happening, not the spec's 'Emergency reset active'.
+  // The worker is told what is happening, not the spec's 'Emergency reset active'.
   'emergency-reset': { text: 'Help requested', tone: 'red' },
   unavailable: { text: 'Status unavailable', tone: 'grey' },
 };

@@ -14,7 +14,7 @@ import { responseCompression } from './common/compression';
 import { csrfGuard, securityHeaders } from './common/csrf.middleware';
 import { SessionGuard } from './common/session.guard';
 import { TextSafetyInterceptor } from './common/text-safety';
-import { COUNTERS, MemoryCounters, RedisCounters } from './sessions/rate-limiter';
+import { COUNTERS, type Counters, MemoryCounters, RedisCounters } from './sessions/rate-limiter';
 import { MemorySessionStore, RedisSessionStore, SESSION_STORE, type SessionStore } from './sessions/session.store';
 import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
@@ -65,7 +65,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   const close = () => shutdown.run();
   try {
     let store: SessionStore;
-    let counters;
+    let counters: Counters;
     if (config.REDIS_URL) {
       const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
       redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Shifts' own variables, on top of the common ones. */
 export const shiftsConfigShape = {
   /**
-   * How many times a worker may press "+15 min" in one shift (issue 13); 0 turns extensions off.
+   * How many times a worker may press "+15 min" in one shift; 0 turns extensions off.
    * A shift keeps the allowance it started with.
    */
   SHIFT_EXTENSIONS: z.coerce.number().int().min(0).max(10).default(2),

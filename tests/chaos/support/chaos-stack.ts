@@ -89,7 +89,7 @@ export class ChaosStack {
       const lost: string[] = [];
       for (let seq = afterSeq + 1; seq <= lastSeq; seq++) {
         const msg = await jsm.streams.getMessage(this.stream, { seq }).catch(() => undefined);
-        if (!msg || !msg.subject.startsWith(`${this.prefix}${subjectStart}`)) continue;
+        if (!msg?.subject.startsWith(`${this.prefix}${subjectStart}`)) continue;
         if (!(await jsm.streams.deleteMessage(this.stream, seq))) throw new Error(`could not delete message ${seq}`);
         lost.push(msg.subject.slice(this.prefix.length));
       }

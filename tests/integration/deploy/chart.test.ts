@@ -38,8 +38,16 @@ type K8sObject = {
   apiVersion: string;
   kind: string;
   metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  // biome-ignore lint/suspicious/noExplicitAny: objects of every kind, each test reading the fields it checks.
   [key: string]: any;
 };
+
+/** The items of a manifest's lists that the tests read. */
+type Named = { name: string };
+type EnvVar = { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } };
+type EnvFrom = { configMapRef?: Named; secretRef?: Named };
+type Port = { name: string; port?: number | string; containerPort?: number };
+type Alert = { alert: string; labels: Record<string, string>; annotations: Record<string, string> };
 
 const configVars = JSON.parse(readFileSync(join(chartDir, 'config-vars.json'), 'utf8')) as Record<string, string[]>;
 const allowedVars = (service: string): Set<string> =>
@@ -124,20 +132,20 @@ function deploymentOf(objects: K8sObject[], service: string): K8sObject {
 }
 
 const containerOf = (workload: K8sObject) => workload.spec.template.spec.containers[0];
-const envOf = (workload: K8sObject): Array<{ name: string; value?: string; valueFrom?: any }> =>
+const envOf = (workload: K8sObject): EnvVar[] =>
   containerOf(workload).env ?? [];
 const envValue = (workload: K8sObject, name: string) => envOf(workload).find((e) => e.name === name);
 /** The variables a service's Deployment takes from its ConfigMaps. */
 const configOf = (objects: K8sObject[], service: string): Record<string, string> => {
-  const names = (containerOf(deploymentOf(objects, service)).envFrom ?? []).map((e: any) => e.configMapRef?.name);
+  const names = (containerOf(deploymentOf(objects, service)).envFrom ?? []).map((e: EnvFrom) => e.configMapRef?.name);
   return Object.assign({}, ...ofKind(objects, 'ConfigMap').filter((c) => names.includes(c.metadata.name)).map((c) => c.data ?? {}));
 };
 
 function secretRefs(workload: K8sObject): string[] {
   const container = containerOf(workload);
   return [
-    ...(container.env ?? []).flatMap((e: any) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef.name] : [])),
-    ...(container.envFrom ?? []).flatMap((e: any) => (e.secretRef ? [e.secretRef.name] : [])),
+    ...(container.env ?? []).flatMap((e: EnvVar) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef.name] : [])),
+    ...(container.envFrom ?? []).flatMap((e: EnvFrom) => (e.secretRef ? [e.secretRef.name] : [])),
   ];
 }
 
@@ -196,7 +204,7 @@ describe('with the default values', () => {
     }
     expect(deployment.spec.selector.matchLabels).toEqual(services[0].spec.selector);
     const portName = services[0].spec.ports[0].targetPort;
-    expect(containerOf(deployment).ports.map((p: any) => p.name)).toContain(portName);
+    expect(containerOf(deployment).ports.map((p: Port) => p.name)).toContain(portName);
   });
 
   test.each(SERVICES)('%s is probed on /healthz and /readyz at the port it listens on', (service) => {
@@ -206,7 +214,7 @@ describe('with the default values', () => {
     const listening = Number(envValue(deployment, portVar)?.value);
     expect(listening).toBe(DEFAULT_PORTS[service]);
     const namedPort = (name: string | number) =>
-      typeof name === 'number' ? name : container.ports.find((p: any) => p.name === name)?.containerPort;
+      typeof name === 'number' ? name : container.ports.find((p: Port) => p.name === name)?.containerPort;
     expect(container.livenessProbe.httpGet.path).toBe('/healthz');
     expect(namedPort(container.livenessProbe.httpGet.port)).toBe(listening);
     expect(container.readinessProbe.httpGet.path).toBe('/readyz');
@@ -239,7 +247,7 @@ describe('with the default values', () => {
     const deployment = deploymentOf(objects, service);
     const allowed = allowedVars(service);
     const names = envOf(deployment).map((e) => e.name);
-    const configMaps = (containerOf(deployment).envFrom ?? []).map((e: any) => e.configMapRef?.name);
+    const configMaps = (containerOf(deployment).envFrom ?? []).map((e: EnvFrom) => e.configMapRef?.name);
     for (const name of configMaps) {
       const configMap = ofKind(objects, 'ConfigMap').find((c) => c.metadata.name === name);
       expect(configMap).toBeDefined();
@@ -316,7 +324,7 @@ describe('with the default values', () => {
     for (const workload of [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'Job')]) {
       for (const name of SECRET_VARS) expect(envValue(workload, name)?.value).toBeUndefined();
     }
-    const ref = envValue(deploymentOf(objects, 'identity'), 'DATABASE_URL')!.valueFrom.secretKeyRef;
+    const ref = envValue(deploymentOf(objects, 'identity'), 'DATABASE_URL')!.valueFrom!.secretKeyRef;
     expect(ref).toEqual({ name: 'lws-postgresql', key: 'DATABASE_URL' });
   });
 
@@ -403,7 +411,7 @@ services:
     const backend = spec.rules[0].http.paths[0].backend.service;
     const gatewayService = forService(objects, 'Service', 'gateway')[0];
     expect(backend.name).toBe(gatewayService.metadata.name);
-    expect(gatewayService.spec.ports.map((p: any) => p.name)).toContain(backend.port.name);
+    expect(gatewayService.spec.ports.map((p: Port) => p.name)).toContain(backend.port.name);
   });
 
   test('only the gateway trusts proxy headers, because only it sits behind the ingress', () => {
@@ -430,14 +438,14 @@ services:
     const notifications = deploymentOf(objects, 'notifications');
     const tokenRef = envValue(notifications, 'TWILIO_AUTH_TOKEN')?.valueFrom?.secretKeyRef;
     const secret = ofKind(objects, 'Secret').find((s) => s.metadata.name === tokenRef?.name);
-    expect(Buffer.from(secret!.data[tokenRef.key], 'base64').toString()).toBe('not-a-real-token');
+    expect(Buffer.from(secret!.data[tokenRef!.key], 'base64').toString()).toBe('not-a-real-token');
     expect(envValue(deploymentOf(objects, 'identity'), 'LWS_SUPERADMIN_PASSWORD')?.valueFrom?.secretKeyRef).toEqual({
       name: 'lws-superadmin',
       key: 'password',
     });
     const keyRef = envValue(deploymentOf(objects, 'identity'), 'PIN_HASH_KEY')?.valueFrom?.secretKeyRef;
     const keySecret = ofKind(objects, 'Secret').find((s) => s.metadata.name === keyRef?.name);
-    expect(Buffer.from(keySecret!.data[keyRef.key], 'base64').toString()).toBe('not-a-real-pin-hash-key-0123456789abcdef');
+    expect(Buffer.from(keySecret!.data[keyRef!.key], 'base64').toString()).toBe('not-a-real-pin-hash-key-0123456789abcdef');
     for (const workload of [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'Job')]) {
       for (const name of SECRET_VARS) expect(envValue(workload, name)?.value).toBeUndefined();
       const allowed = allowedVars(component(workload)!);
@@ -627,7 +635,7 @@ describe('monitoring', () => {
       expect(monitor.spec.selector.matchLabels).toEqual(svc.spec.selector);
       const endpoint = monitor.spec.endpoints[0];
       expect(endpoint.path).toBe('/metrics');
-      const port = svc.spec.ports.find((p: any) => p.name === endpoint.port);
+      const port = svc.spec.ports.find((p: Port) => p.name === endpoint.port);
       // The gateway's own port is public: its metrics are on a port of their own, which it listens on.
       expect(port.port).toBe(service === 'gateway' ? 8079 : DEFAULT_PORTS[service]);
       if (service === 'gateway') expect(envValue(deploymentOf(objects, service), 'HEALTH_PORT')?.value).toBe('8079');
@@ -635,14 +643,14 @@ describe('monitoring', () => {
 
     test('only the monitoring peers may reach the gateway\'s metrics port', () => {
       const [policy] = forService(objects, 'NetworkPolicy', 'gateway');
-      const rule = policy.spec.ingress.find((r: any) => r.ports.some((p: any) => p.port === 'metrics'));
+      const rule = policy.spec.ingress.find((r: { ports: Port[] }) => r.ports.some((p) => p.port === 'metrics'));
       expect(rule.from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
     });
 
-    test('the PrometheusRule pages on every stall the issue names, each alert with a summary and a runbook section', () => {
+    test('the PrometheusRule pages on every stall in ALERTS, each alert with a summary and a runbook section', () => {
       const [rule] = ofKind(objects, 'PrometheusRule');
-      const alerts = rule.spec.groups.flatMap((g: any) => g.rules);
-      expect(alerts.map((a: any) => a.alert)).toEqual(ALERTS);
+      const alerts: Alert[] = rule.spec.groups.flatMap((g: { rules: Alert[] }) => g.rules);
+      expect(alerts.map((a) => a.alert)).toEqual(ALERTS);
       const text = readme();
       for (const a of alerts) {
         expect(a.annotations.summary).toMatch(/\w/);
@@ -669,7 +677,7 @@ describe('autoscaling and separately shipped remotes', () => {
     expect(ofKind(objects, 'HorizontalPodAutoscaler')).toEqual([]);
     const gateway = deploymentOf(objects, 'gateway').spec.template.spec;
     expect(gateway.initContainers).toBeUndefined();
-    expect(gateway.containers[0].volumeMounts.map((m: any) => m.mountPath)).toEqual(['/tmp']);
+    expect(gateway.containers[0].volumeMounts.map((m: { mountPath: string }) => m.mountPath)).toEqual(['/tmp']);
   });
 
   test('a service that turns autoscaling on gets an HPA on its Deployment, which no longer fixes its pod count', () => {
@@ -699,7 +707,7 @@ describe('autoscaling and separately shipped remotes', () => {
     expect(shifts.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
     const gateway = hpas.find((h) => component(h) === 'gateway')!;
     expect(gateway.spec).toMatchObject({ minReplicas: 3, maxReplicas: 12 });
-    expect(gateway.spec.metrics.map((m: any) => m.resource.name)).toEqual(['cpu', 'memory']);
+    expect(gateway.spec.metrics.map((m: { resource: Named }) => m.resource.name)).toEqual(['cpu', 'memory']);
     // The autoscaler owns the count: a fixed replicas would be reset on every upgrade.
     expect(deploymentOf(objects, 'shifts').spec.replicas).toBeUndefined();
     expect(deploymentOf(objects, 'identity').spec.replicas).toBe(1);

@@ -48,7 +48,9 @@ export function openStream(url: string, opts: { cookie?: string; lastEventId?: s
     if (opts.lastEventId) headers['Last-Event-ID'] = opts.lastEventId;
     const req = http.get(`${url}/api/events${opts.query ?? ''}`, { headers }, (res) => {
       const waiters = new Set<() => void>();
-      const notify = () => waiters.forEach((w) => w());
+      const notify = () => {
+        for (const w of waiters) w();
+      };
       let buffer = '';
       let current: { id?: string; event?: string; data: string[] } = { data: [] };
       const stream: SseStream = {
@@ -106,8 +108,7 @@ export function openStream(url: string, opts: { cookie?: string; lastEventId?: s
       res.on('data', (chunk: string) => {
         stream.raw += chunk;
         buffer += chunk;
-        let nl: number;
-        while ((nl = buffer.indexOf('\n')) >= 0) {
+        for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
           const line = buffer.slice(0, nl).replace(/\r$/, '');
           buffer = buffer.slice(nl + 1);
           if (line === '') {

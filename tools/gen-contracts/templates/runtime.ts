@@ -52,11 +52,11 @@ const commandSchemas: Partial<Record<string, { request: ZodType<unknown>; reply:
   CommandSchemas;
 
 export function isEventSubject(s: string): s is EventSubject {
-  return Object.prototype.hasOwnProperty.call(EventSchemas, s);
+  return Object.hasOwn(EventSchemas, s);
 }
 
 export function isCommandPattern(s: string): s is CommandPattern {
-  return Object.prototype.hasOwnProperty.call(CommandSchemas, s);
+  return Object.hasOwn(CommandSchemas, s);
 }
 
 /** Validates event data against its subject's contract; throws ContractError naming the bad field. */

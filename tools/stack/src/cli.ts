@@ -22,7 +22,7 @@ async function main() {
     'Press Ctrl-C to stop.',
     '',
   ];
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
   onStopSignals(async () => {
     process.stdout.write('\nStopping LWS...\n');
     await stack.close();

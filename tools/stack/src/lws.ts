@@ -15,7 +15,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${command ? `Unknown command: ${command}\n` : ''}${USAGE}\n`);
     return 2;
   }
-  let values;
+  let values: { service?: string; since?: string; until?: string };
   try {
     ({ values } = parseArgs({ args: rest, options: { service: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' } }, strict: true }));
   } catch (err) {

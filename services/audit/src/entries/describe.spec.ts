@@ -48,7 +48,7 @@ describe('labels (spec section 3)', () => {
     expect(labelOf(type)).toBe('Unknown');
   });
 
-  it('names exactly the eight types of the spec, and the extension of issue 13 (written by the server only)', () => {
+  it('names exactly the eight types of the spec, and the worker\'s "+15 min" extension (written by the server only)', () => {
     expect(ENTRY_TYPES).toEqual(['check_in', 'emergency', 'missed_check_in', 'start_shift', 'end_shift', 'sms_sent', 'call_made', 'system_alert', 'extension']);
   });
 
@@ -112,7 +112,7 @@ describe('what each event writes', () => {
     expect(await describeOf(off)).toMatchObject({ type: 'emergency', details: 'Emergency alert raised (not on shift)' });
   });
 
-  it('duress (issue 13): the silent emergency and its alarm say DURESS', async () => {
+  it('duress: the silent emergency and its alarm say DURESS', async () => {
     const raised = envelope('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: 3, shiftId: SHIFT, location: 'Depot', raisedAt: T, duress: true });
     expect(await describeOf(raised)).toMatchObject({ type: 'emergency', details: 'DURESS PIN entered: silent emergency raised at Depot' });
     const opened = envelope('escalation.alarm.opened.v1', { alarmId: ALARM, userId: 3, kind: 'emergency', openedAt: T, location: 'Depot', duress: true });

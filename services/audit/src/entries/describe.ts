@@ -163,7 +163,7 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
       return { userId: e.userId, type: 'emergency', details, location: e.location, at: new Date(e.raisedAt), ...duressOnly(e.duress) };
     }
     case 'shifts.deadline.changed.v1': {
-      // The worker's "+15 min" (issue 13); a superadmin's test tools move deadlines unrecorded, as before.
+      // The worker's "+15 min"; a superadmin's test tools move deadlines unrecorded, as before.
       const e = event.data;
       if (e.reason !== 'extended') return undefined;
       return {

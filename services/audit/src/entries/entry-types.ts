@@ -8,7 +8,7 @@ export const ENTRY_LABELS = {
   sms_sent: 'SMS Sent',
   call_made: 'Call Made',
   system_alert: 'System Alert',
-  // Issue 13: the worker's "+15 min", which is no check-in.
+  // The worker's "+15 min", which is no check-in.
   extension: 'Check-In Extended',
 } as const;
 

@@ -84,7 +84,7 @@ export class AlarmCommands {
     });
   }
 
-  // ---- The worker's own emergency screen (issue 13) ----
+  // ---- The worker's own emergency screen ----
 
   /** The worker's newest emergency not yet resolved, as their screen shows it. */
   async own(req: CommandMap['escalation.alarm.own.v1']['request']): Promise<CommandMap['escalation.alarm.own.v1']['reply']> {

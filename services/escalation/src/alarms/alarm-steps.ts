@@ -94,7 +94,7 @@ export function planNotifyWorker(alarm: AlarmRow, index: number, worker: Pick<Wo
 }
 
 /**
- * The push to the monitors a step names (issue 12): the team's monitors in order, one of them, or
+ * The push to the monitors a step names: the team's monitors in order, one of them, or
  * a deputy, each away monitor replaced by their deputy; the organisation's (every admin) for an
  * alarm with no team, for notify_organisation, and whenever the step would reach nobody, so an
  * alarm is never told to no one. Answers the request and the line for the alarm's history.

@@ -10,7 +10,7 @@ import type { WorkerLine } from './messages';
 export interface ReminderRecipient {
   name: string | null;
   phone: string | null;
-  /** Their team's keypad PIN call 2 minutes before the deadline (issue 13). */
+  /** Their team's keypad PIN call 2 minutes before the deadline. */
   voiceReminder?: boolean;
   /** The language their reminders are written in; null: English. */
   language?: string | null;
@@ -163,7 +163,7 @@ export class AlarmsRepository {
 
   /**
    * Name and phone of many workers in one statement (the scheduler's batched reminders), and
-   * whether their team wants the keypad PIN call at T-2 (issue 13).
+   * whether their team wants the keypad PIN call at T-2.
    */
   async recipients(tx: Tx, userIds: readonly number[]): Promise<Map<number, ReminderRecipient>> {
     const found = new Map<number, ReminderRecipient>();

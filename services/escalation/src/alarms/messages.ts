@@ -13,7 +13,7 @@ export const workerLabel = (name: string | null | undefined, userId: number) => 
 
 const where = (location: string | null | undefined) => (location ? ` at ${location}` : '');
 
-/** `replyable`: a text message, which the worker may answer with their PIN to check in (issue 13). */
+/** `replyable`: a text message, which the worker may answer with their PIN to check in. */
 export function reminderText(minutes: number, due: Date, replyable = false, language: string | null = null): string {
   const values = { minutes, time: londonTime(due) };
   return replyable

@@ -75,7 +75,7 @@ describe('escalation policy configuration', () => {
     expect(reminderText(5, new Date('2025-06-02T13:00:00Z'))).toBe(
       'LWS reminder: your check-in is due in 5 minutes (by 14:00). Open LWS and check in.',
     );
-    // A text message says how to check in by replying (issue 13).
+    // A text message says how to check in by replying.
     expect(reminderText(5, new Date('2025-06-02T13:00:00Z'), true)).toBe(
       'LWS reminder: your check-in is due in 5 minutes (by 14:00). Open LWS and check in, or reply to this message with your PIN.',
     );

@@ -1,7 +1,7 @@
 import type { AlarmKind, TeamMonitor } from '../db/schema';
 import { policyOverrideSchema, policyStepSchema, type PolicyAction, type PolicyOverride, type PolicyStep } from '@lws/platform';
 
-// The policy's form is shared: identity validates a team's policy with it (teams, issue 12).
+// The policy's form is shared: identity validates a team's policy with it.
 export { policyOverrideSchema, policyStepSchema, type PolicyAction, type PolicyOverride, type PolicyStep };
 
 /** The concrete policy copied onto an alarm when it opens. */
@@ -72,7 +72,7 @@ export function freezePolicy(kind: AlarmKind, settings: PolicySettings, team?: T
 }
 
 /**
- * A duress alarm (issue 13) escalates at once: every step that would wait runs when it opens, and
+ * A duress alarm escalates at once: every step that would wait runs when it opens, and
  * nothing goes to the worker, whose phone may be in the hands of the person threatening them.
  */
 export function duressPolicy(policy: FrozenPolicy): FrozenPolicy {

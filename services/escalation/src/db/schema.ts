@@ -44,7 +44,7 @@ export const workers = escalationSchema.table(
     awayUntil: at('away_until'),
     /** The language the worker's texts (and their contacts') are written in; null: English. */
     language: text('language'),
-    /** "Where I'll be" of the current (or last) shift, issue 13. */
+    /** "Where I'll be" of the current (or last) shift. */
     shiftNote: text('shift_note'),
     /** The position of the worker's last check-in that had one (deleted 30 days after its shift ends). */
     lastPosition: jsonb('last_position').$type<KnownPosition>(),
@@ -79,7 +79,7 @@ export const teams = escalationSchema.table('teams', {
   escalationPolicy: jsonb('escalation_policy'),
   /** Empty: the organisation's EMERGENCY_NUMBER_1..3. */
   emergencyNumbers: text('emergency_numbers').array().notNull().default(sql`'{}'::text[]`),
-  /** The team's workers get a keypad PIN call 2 minutes before each deadline (issue 13). */
+  /** The team's workers get a keypad PIN call 2 minutes before each deadline. */
   voiceReminder: boolean('voice_reminder').notNull().default(false),
   version: integer('version').notNull(),
   deletedAt: at('deleted_at'),
@@ -229,7 +229,7 @@ export const alarms = escalationSchema.table(
     workerSafeAt: at('worker_safe_at'),
     /** ...and it was the duress PIN: their screen shows the same, the alarm keeps escalating. */
     safeUnderDuress: boolean('safe_under_duress').notNull().default(false),
-    /** The worker's "where I'll be" and last known position when the alarm opened (issue 13). */
+    /** The worker's "where I'll be" and last known position when the alarm opened. */
     shiftNote: text('shift_note'),
     lastPosition: jsonb('last_position').$type<KnownPosition>(),
   },

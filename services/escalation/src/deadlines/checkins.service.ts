@@ -151,7 +151,7 @@ export class CheckinsService {
         )
       : [systemAlertEvent('worker_phone_missing', `No phone number known for ${worker?.name ?? `worker #${userId}`}: the ${minutes} minute reminder went by push only`, now, userId)];
     events.push(requestEvent({ channel: 'push', toUserId: userId, purpose: step, title: translate(language, msg('Check-in due soon')), body, ...about }));
-    // A team may add a call at T-2 that takes the PIN on the keypad: a check-in without data (issue 13).
+    // A team may add a call at T-2 that takes the PIN on the keypad: a check-in without a data signal.
     if (phone && step === 'reminder_2min' && worker?.voiceReminder) {
       events.push(requestEvent({ channel: 'voice', toPhone: phone, purpose: step, body: voiceReminderText(due, language), ...about }));
     }

@@ -98,7 +98,7 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     this.stopped = false;
     this.lastPassAt = performance.now();
     // Staggered, so an idle service looks for due rows every tick / concurrency.
-    this.lanes.forEach((lane, i) => this.arm(lane, Math.round((i * this.settings.tickMs) / this.lanes.length)));
+    for (const [i, lane] of this.lanes.entries()) this.arm(lane, Math.round((i * this.settings.tickMs) / this.lanes.length));
   }
 
   /** Stops claiming and waits for the transactions in flight. */

@@ -152,7 +152,7 @@ export class IdentitySide implements ReconcileSide {
         select user_id, name, phone, role, team_id, away_until, language, check_in_interval, primary_contact, secondary_contact from ${workers}
         where deleted_at is null and user_id = any(${ids}::int[])`),
       this.db.execute(sql`select contact_id, user_id, name, phone, relation from ${workerContacts} where not deleted and user_id = any(${ids}::int[])`),
-    ])) as unknown as [void, { rows: OwnUser[] }, { rows: OwnContact[] }];
+    ])) as unknown as [unknown, { rows: OwnUser[] }, { rows: OwnContact[] }];
     const mine = new Map(userRows.map((r) => [r.user_id, r]));
     const contactsOf = new Map<number, OwnContact[]>();
     for (const c of contactRows) contactsOf.set(c.user_id, [...(contactsOf.get(c.user_id) ?? []), c]);

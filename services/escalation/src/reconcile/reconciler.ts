@@ -307,7 +307,8 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     batch.forEach((r, i) => {
       const nth = seen.get(r.userId) ?? 0;
       seen.set(r.userId, nth + 1);
-      (turns[nth] ??= []).push(i);
+      turns[nth] ??= [];
+      turns[nth].push(i);
     });
     for (const turn of turns) {
       const sets = new Map<RepairSet<unknown>, number[]>();

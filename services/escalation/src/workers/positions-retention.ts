@@ -6,7 +6,7 @@ import { alarms, endedShifts, workers } from '../db/schema';
 
 /**
  * Escalation's copies of device positions (a worker's last one, and the one an alarm keeps) are
- * deleted 30 days after the shift they were taken in ended (issue 13), as shifts deletes its own.
+ * deleted 30 days after the shift they were taken in ended, as shifts deletes its own.
  */
 @Injectable()
 export class PositionsRetention implements OnApplicationBootstrap {

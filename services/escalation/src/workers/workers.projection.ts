@@ -372,7 +372,7 @@ export class WorkersProjection {
       const now = this.clock();
       const specs = moved.map((o) => checkinDeadline(o.userId, o.shiftId, o.nextCheckInAt, now));
       await this.deadlines.putMany(tx, specs);
-      specs.forEach((d) => set.set(d.userId, { applied: true, dueNow: d.dueAt.getTime() <= now.getTime() }));
+      for (const d of specs) set.set(d.userId, { applied: true, dueNow: d.dueAt.getTime() <= now.getTime() });
       const checkedIn = moved.filter((o) => checkedInSince(o, heldAsOf(locked.get(o.userId)!, o.shiftId)));
       for (const userId of await this.withRunningMissed(tx, checkedIn.map((o) => o.userId))) {
         await this.alarms.lateCheckIn(tx, emit, userId, { receivedAt: this.clock() });

@@ -14,7 +14,7 @@ export const WORKER_TYPES_ONLY = `Workers may record only ${WORKER_ENTRY_TYPES.j
 
 /**
  * The activity log (spec sections 2 and 7). The superadmin reads everyone's, an admin their teams'
- * workers' (issue 12); a worker reads and writes only their own.
+ * workers'; a worker reads and writes only their own.
  */
 @Controller('api/activity-logs')
 export class ActivityController {

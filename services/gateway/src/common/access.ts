@@ -50,7 +50,7 @@ export async function authorizeUserAccess(rpc: RpcClient, actor: Actor, targetUs
 export type WorkerScope = { userIds: number[] } | undefined;
 
 /**
- * The workers an admin sees (issue 12): those of the teams they monitor or deputise for, none when
+ * The workers an admin sees: those of the teams they monitor or deputise for, none when
  * they monitor no team. The superadmin, and an admin who monitors every team (a single-team
  * deployment), see every worker: no scope. Asked of identity on every call, so a change of team or
  * of monitors holds from the next request.

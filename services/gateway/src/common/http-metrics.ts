@@ -9,7 +9,7 @@ export function httpMetrics(req: Request, res: Response, next: NextFunction): vo
   const started = performance.now();
   res.once('finish', () => {
     const pattern = typeof req.route?.path === 'string' ? `${req.baseUrl}${req.route.path}` : undefined;
-    const route = pattern && pattern.startsWith('/') && !pattern.includes('(') ? pattern : req.path.startsWith('/api') ? 'unmatched' : 'static';
+    const route = pattern?.startsWith('/') && !pattern.includes('(') ? pattern : req.path.startsWith('/api') ? 'unmatched' : 'static';
     const labels = { service: 'gateway', method: req.method, route, status: String(res.statusCode) };
     metrics.httpRequests.inc(labels);
     metrics.httpDuration.observe(labels, (performance.now() - started) / 1000);

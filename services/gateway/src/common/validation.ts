@@ -16,7 +16,7 @@ export function camelCaseKeys(body: unknown): unknown {
   for (const [key, value] of Object.entries(body)) {
     if (/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(key)) {
       const c = camel(key);
-      if (!Object.prototype.hasOwnProperty.call(body, c)) set(c, value);
+      if (!Object.hasOwn(body, c)) set(c, value);
     } else {
       set(key, value);
     }

@@ -53,7 +53,7 @@ export class CredentialsController {
   }
 
   /**
-   * The worker's duress PIN (issue 13): self, with the current PIN (400 wrong, 423 locked). It must
+   * The worker's duress PIN: self, with the current PIN (400 wrong, 423 locked). It must
    * differ from the PIN (400 naming duressPin); null removes it. Answers whether one is set.
    */
   @Put('api/users/:id/duress-pin')

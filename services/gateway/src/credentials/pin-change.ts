@@ -1,4 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
+import type { CommandMap } from '@lws/contracts';
 import { RemoteError, type RpcClient } from '@lws/messaging';
 import type { Actor } from '../common/access';
 import { parseInput } from '../common/validation';
@@ -14,7 +15,7 @@ import { requireSelf } from './self-only';
 export async function changePin(rpc: RpcClient, actor: Actor, userId: number, body: unknown) {
   requireSelf(actor, userId);
   const { currentPin, pinCode } = parseInput(changePinSchema, body);
-  let user;
+  let user: CommandMap['identity.pin.change.v1']['reply']['user'];
   try {
     ({ user } = await rpc.send('identity.pin.change.v1', { userId, newPin: pinCode, ...(currentPin ? { currentPin } : {}) }));
   } catch (err) {

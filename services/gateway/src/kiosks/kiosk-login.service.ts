@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { HttpException, Inject, Injectable } from '@nestjs/common';
+import type { CommandMap } from '@lws/contracts';
 import { RemoteError, type RpcClient } from '@lws/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { RPC } from '../common/rpc';
@@ -34,7 +35,7 @@ export class KioskLoginService {
     if ((await this.counters.peek(deviceKey)) >= this.config.KIOSK_PIN_MAX_FAILURES) {
       throw new HttpException({ message: TOO_MANY_PIN_ATTEMPTS }, 429);
     }
-    let reply;
+    let reply: CommandMap['identity.kiosk.pin_login.v1']['reply'];
     try {
       reply = await this.rpc.send('identity.kiosk.pin_login.v1', { token, pin, ...who });
     } catch (err) {

@@ -29,7 +29,7 @@ export const LIVE_SUBJECTS = [
 export type LiveEventType = 'worker' | 'alarm' | 'activity' | 'account';
 
 /**
- * Monitors: the superadmin sees every worker, an admin the workers of their teams (issue 12); a
+ * Monitors: the superadmin sees every worker, an admin the workers of their teams; a
  * worker only what is addressed to its own id.
  */
 export type Audience = 'monitors' | { userId: number };

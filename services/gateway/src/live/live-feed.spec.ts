@@ -203,7 +203,7 @@ describe('LiveFeed', () => {
     expect(feed.size).toBe(0);
   });
 
-  describe("an admin's teams (issue 12)", () => {
+  describe("an admin's teams", () => {
     const moved = (userId: number, teamId: number) =>
       event('identity.user.updated.v1', { userId, name: 'Moved Worker', role: 'worker', version: 2, teamId });
     const teamChanged = () =>

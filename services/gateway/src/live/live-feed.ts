@@ -12,7 +12,7 @@ export interface LiveFeedOptions {
   maxAgeMs: number;
 }
 
-/** Which workers an admin of some teams sees: those teams' (issue 12). */
+/** Which workers an admin of some teams sees: those teams'. */
 export interface TeamScope {
   teamIds: Set<number>;
   userIds: Set<number>;
@@ -213,7 +213,10 @@ export class LiveFeed {
     const id = a.subscriber.userId;
     let set = this.workers.get(id);
     if (add) {
-      if (!set) this.workers.set(id, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        this.workers.set(id, set);
+      }
       set.add(a);
     } else if (set) {
       set.delete(a);

@@ -37,6 +37,7 @@ class LiveLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
 
 /** Live updates over Server-Sent Events, fed by one tail of the event bus per gateway process. */
 @Module({})
+// biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class: @Module() decorates it and register() returns it.
 export class LiveModule {
   static register(inProcessBus?: InProcessBus): DynamicModule {
     return {

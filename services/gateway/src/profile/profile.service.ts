@@ -1,5 +1,6 @@
 import { BadRequestException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type { z } from 'zod';
+import type { CommandMap } from '@lws/contracts';
 import { RemoteError, type RpcClient } from '@lws/messaging';
 import { DEFAULT_CHECK_IN_INTERVAL } from '@lws/schemas';
 import { authorizeUserAccess, mayActOn, type Actor } from '../common/access';
@@ -64,7 +65,7 @@ export class ProfileService {
    * contact ids cannot be probed to learn who has contacts.
    */
   private async reachableContact(actor: Actor, contactId: number) {
-    let found;
+    let found: CommandMap['identity.contact.get.v1']['reply'];
     try {
       found = await this.rpc.send('identity.contact.get.v1', { contactId });
     } catch (err) {

@@ -97,5 +97,5 @@ export function reportCsv(r: MonthlyAlarmReport, names: TeamNames = new Map()): 
     const name = textCell(teamLabel(t.teamId, names));
     return [...t.byKind.map((row) => line(row, name)), line(t.total, name)];
   });
-  return [CSV_COLUMNS.join(','), ...r.byKind.map((row) => line(row)), line(r.total), ...teams].join('\r\n') + '\r\n';
+  return `${[CSV_COLUMNS.join(','), ...r.byKind.map((row) => line(row)), line(r.total), ...teams].join('\r\n')}\r\n`;
 }

@@ -28,7 +28,7 @@ export function reportQuery(now: Date) {
       .regex(MONTH, MONTH_MESSAGE)
       .refine((m) => ordinal(m) <= ordinal(current) + 12, MONTH_MESSAGE)
       .default(current),
-    /** Only that team's alarms (issue 12). */
+    /** Only that team's alarms. */
     teamId: z
       .string({ invalid_type_error: TEAM_ID_MESSAGE })
       .regex(/^[1-9][0-9]{0,9}$/, TEAM_ID_MESSAGE)

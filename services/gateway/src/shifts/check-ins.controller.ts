@@ -14,7 +14,7 @@ export class CheckInsController {
   constructor(@Inject(RPC) private readonly rpc: RpcClient) {}
 
   /**
-   * "+15 min" (issue 13): the worker's current deadline moves on 15 minutes, within what the
+   * "+15 min": the worker's current deadline moves on 15 minutes, within what the
    * shift allows (409 naming why not: off shift, already overdue, none left). No PIN: it asks for
    * more time, and says nothing about being safe. Answers the worker with the new nextCheckInTime.
    */

@@ -25,7 +25,7 @@ export function browserOwnEmergency(a: WorkerAlarmView) {
 }
 
 /**
- * The worker's own emergency screen (issue 13): from the moment they raise an emergency until a
+ * The worker's own emergency screen: from the moment they raise an emergency until a
  * monitor resolves it, what has happened and who is dealing with it, and "I'm safe now".
  */
 @Controller('api/users/:id/emergency')

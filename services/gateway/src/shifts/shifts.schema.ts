@@ -18,13 +18,14 @@ const positiveId = (message: string) =>
 const NOTE_INVALID = "Where you'll be must be text of at most 200 characters";
 
 /**
- * "Where I'll be" (issue 13): optional, one line of plain text. Blank is no note; control and
+ * "Where I'll be": optional, one line of plain text. Blank is no note; control and
  * bidirectional-override characters are refused, as they would disguise what monitors read.
  */
 const shiftNote = z
   .string({ invalid_type_error: NOTE_INVALID })
   .trim()
   .max(200, NOTE_INVALID)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the note refuses.
   .refine((v) => !/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(v), NOTE_INVALID)
   .optional()
   .transform((v) => (v ? v : undefined));
@@ -78,7 +79,7 @@ export const checkInSchema = z.object({
   status: z.literal('safe', { errorMap: () => ({ message: "Check-in status must be 'safe'" }) }).optional(),
   position,
   /**
-   * When the worker made a check-in the app kept while offline (issue 13): it counts from then, so
+   * When the worker made a check-in the app kept while offline: it counts from then, so
    * sending it late never buys time. Shifts bounds it by the shift and by the moment it arrived.
    */
   madeAt: z
@@ -89,7 +90,7 @@ export const checkInSchema = z.object({
   nextCheckInTime: z.unknown().optional(),
 }).strict().transform(({ nextCheckInTime: _dropped, ...rest }) => rest);
 
-/** "+15 min" (issue 13): the worker's own, 15 minutes at a time. */
+/** "+15 min": the worker's own, 15 minutes at a time. */
 export const extendSchema = z.object({
   userId: positiveId('Invalid user ID'),
   minutes: z.literal(15, { errorMap: () => ({ message: 'minutes must be 15' }) }),

@@ -19,7 +19,7 @@ export function shiftFields(w: WorkerStateView) {
   };
 }
 
-/** On shift: the "+15 min" presses and minutes the shift has left (issue 13); absent off shift. */
+/** On shift: the "+15 min" presses and minutes the shift has left; absent off shift. */
 export function extensionFields(w: WorkerStateView) {
   return w.onShift ? { extensionsLeft: w.extensionsLeft ?? 0, extensionMinutesLeft: w.extensionMinutesLeft ?? 0 } : {};
 }

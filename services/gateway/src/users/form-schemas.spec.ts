@@ -2,7 +2,7 @@ import { createUserSchema as formSchema } from '@lws/schemas';
 import { createUserSchema } from './users.schema';
 
 // The Create User form checks with @lws/schemas; POST /api/users with that schema plus a real-number
-// check (issue 14). What a user reads under a field must be what the gateway would answer.
+// check. What a user reads under a field must be what the gateway would answer.
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string; path: (string | number)[] }[] } }) =>
   r.success ? 'accepted' : `${r.error!.issues[0].path.join('.')}: ${r.error!.issues[0].message}`;

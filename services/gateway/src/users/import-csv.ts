@@ -106,5 +106,5 @@ export function checkImportCsv(text: string): CheckedRow[] {
 
 /** The generated credentials, once, as a CSV to hand out. */
 export function credentialsCsv(lines: { username: string; name: string; password: string; pin?: string }[]): string {
-  return ['username,name,password,pin', ...lines.map((l) => [l.username, l.name, l.password, l.pin ?? ''].map(textCell).join(','))].join('\r\n') + '\r\n';
+  return `${['username,name,password,pin', ...lines.map((l) => [l.username, l.name, l.password, l.pin ?? ''].map(textCell).join(','))].join('\r\n')}\r\n`;
 }

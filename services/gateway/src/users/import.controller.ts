@@ -37,7 +37,7 @@ export interface ImportRowResult {
 }
 
 /**
- * Bulk onboarding (issue 12): the superadmin sends a CSV (`text/csv`, up to 10,000 rows). A dry run
+ * Bulk onboarding: the superadmin sends a CSV (`text/csv`, up to 10,000 rows). A dry run
  * says what each row would do and changes nothing; the real run applies every row or none (422 with
  * the same table when any row is wrong), and is idempotent: rows match accounts by username. New
  * accounts' generated passwords and PINs come back once, as `credentialsCsv`.

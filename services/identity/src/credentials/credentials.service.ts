@@ -34,7 +34,7 @@ export class CredentialsService {
   }
 
   /**
-   * A PIN texted in reply to a reminder (issue 13): the sender's number names the worker (only a
+   * A PIN texted in reply to a reminder: the sender's number names the worker (only a
    * worker, and only when exactly one has it: else nobody is named), then the one PIN path, with
    * its lockout and the duress PIN, as for a PIN typed in the app. A number several workers share
    * (kept from before numbers had to be a worker's own) is a 409 of its own, so the sender is told
@@ -49,7 +49,7 @@ export class CredentialsService {
   }
 
   /**
-   * A worker's duress PIN (issue 13): set with their current PIN (never the duress PIN itself), and
+   * A worker's duress PIN: set with their current PIN (never the duress PIN itself), and
    * never equal to the PIN. Absent: removed.
    */
   async setDuressPin(req: Request<'identity.pin.set_duress.v1'>): Promise<Reply<'identity.pin.set_duress.v1'>> {

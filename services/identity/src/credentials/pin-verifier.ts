@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, rowsOf, UnitOfWork, type Clock, type Tx } from '@lws/platform';
 import { pinFailures, users, type UserRow } from '../db/schema';

@@ -30,7 +30,7 @@ export const users = identitySchema.table(
      */
     pinHash: text('pin_hash'),
     /**
-     * The worker's duress PIN (issue 13), hashed as the PIN: it passes wherever a PIN is asked and
+     * The worker's duress PIN, hashed as the PIN: it passes wherever a PIN is asked and
      * silently raises a duress emergency. Null: none set.
      */
     duressPinHash: text('duress_pin_hash'),
@@ -61,7 +61,7 @@ export const users = identitySchema.table(
     check('users_role_check', sql`${t.role} in ('worker', 'admin', 'superadmin')`),
     check('users_worker_team', sql`${t.role} <> 'worker' or ${t.teamId} is not null`),
     index('users_team_idx').on(t.teamId),
-    // A PIN texted from a phone finds its worker by number (issue 13).
+    // A PIN texted from a phone finds its worker by number.
     index('users_phone_idx').on(t.phone),
     check('users_username_lower', sql`${t.username} = lower(${t.username})`),
   ],
@@ -99,7 +99,7 @@ export const teams = identitySchema.table(
     escalationPolicy: jsonb('escalation_policy'),
     /** Empty: the organisation's EMERGENCY_NUMBER_1..3. */
     emergencyNumbers: text('emergency_numbers').array().notNull().default(sql`'{}'`),
-    /** Issue 13: a call 2 minutes before each deadline takes the PIN on the keypad. */
+    /** The team's workers get a call 2 minutes before each deadline that takes the PIN on the keypad. */
     voiceReminder: boolean('voice_reminder').notNull().default(false),
     /**
      * Whether other services have been told of the team (identity.team.changed.v1). A team made by a

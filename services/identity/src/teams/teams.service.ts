@@ -19,7 +19,7 @@ export const DEPUTY_CANNOT_CREATE_ADMINS = "You only deputise for your teams: on
 export const NO_TEAM_FOR_NEW_ADMIN = "You monitor no team: only a team's monitor or the superadmin creates administrators";
 
 /**
- * Teams (issue 12): identity owns them, as it owns the accounts in them. Each change raises the
+ * Teams: identity owns them, as it owns the accounts in them. Each change raises the
  * team's version and publishes the whole team (identity.team.changed.v1) in the change's
  * transaction, for the services that route alarms and scope what admins see.
  */
@@ -262,7 +262,8 @@ export class TeamsService {
     const teamIds = [...new Set(req.teamIds)].sort((a, b) => a - b);
     return this.uow.run(async (tx, emit) => {
       const rows = teamIds.length === 0 ? [] : await tx.select().from(teams).where(inArray(teams.id, teamIds)).orderBy(asc(teams.id)).for('update');
-      const missing = req.teamIds.findIndex((id) => !rows.some((r) => r.id === id));
+      const found = new Set(rows.map((r) => r.id));
+      const missing = req.teamIds.findIndex((id) => !found.has(id));
       if (missing >= 0) throw new RpcError(400, TEAM_NOT_FOUND, { field: `teamIds.${missing}` });
       for (const row of rows) {
         if (row.locationIds.includes(req.locationId)) continue;

@@ -43,7 +43,7 @@ type Planned =
   | { kind: 'error'; row: UserImportRow; field: ErrorField; message: string };
 
 /**
- * Bulk onboarding (issue 12): the gateway stages a checked file's rows, then asks for a plan (the
+ * Bulk onboarding: the gateway stages a checked file's rows, then asks for a plan (the
  * dry run) or the import itself. Rows match accounts by username, so importing the same file twice
  * changes nothing the second time; the import is one transaction, so it changes every row or none.
  * New accounts get a generated temporary password (and a PIN unless the row has one), returned once.

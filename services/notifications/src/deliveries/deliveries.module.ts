@@ -14,7 +14,7 @@ import { DeliveriesService } from './deliveries.service';
 import { SenderService } from './sender.service';
 
 /**
- * Notification requests are taken in batches (issue 27: one transaction per request could not keep
+ * Notification requests are taken in batches (one transaction per request could not keep
  * up with an alarm flood): up to REQUEST_BATCH_SIZE per transaction, REQUEST_BATCHES of them at once.
  */
 const REQUEST_BATCH_SIZE = 100;

@@ -63,8 +63,9 @@ export class DeliveriesService {
     const userIds = new Set<number>();
     for (const e of pushTo) {
       if (e.toRole === 'monitors') continue;
-      if (e.toUsers?.userIds.length) e.toUsers.userIds.forEach((u) => userIds.add(u));
-      else if (e.toUserId !== undefined) userIds.add(e.toUserId);
+      if (e.toUsers?.userIds.length) {
+        for (const u of e.toUsers.userIds) userIds.add(u);
+      } else if (e.toUserId !== undefined) userIds.add(e.toUserId);
     }
     const needMonitors = pushTo.some((e) => e.toRole === 'monitors');
     const subs = userIds.size > 0 || needMonitors ? await this.subscriptions.forTargets(tx, [...userIds], needMonitors) : [];

@@ -45,7 +45,11 @@ function senderOver(rows: Delivery[], refuse?: string) {
   const repo = {
     lapsedClaims: async () => [],
     openCallsBefore: async () => [],
-    claimDue: async () => (claimed ? [] : ((claimed = true), rows)),
+    claimDue: async () => {
+      if (claimed) return [];
+      claimed = true;
+      return rows;
+    },
     finishClaims: async (_tx: unknown, results: ClaimResult[]) => {
       transactions.push(results);
       if (results.some((r) => r.id === refuse)) throw new Error('value out of range');

@@ -205,7 +205,7 @@ export class FakeTwilio {
   /**
    * A text from `from` to LWS's number `to`, delivered as Twilio delivers one (a signed POST to the
    * inbound SMS webhook, `url`); what the TwiML answer texts back is recorded as a message sent and
-   * returned (issue 13: a worker replies to a reminder with their PIN).
+   * returned (a worker replies to a reminder with their PIN).
    */
   async inboundSms(from: string, to: string, body: string, url: string): Promise<{ reply?: string; status: number }> {
     const accountSid = this.opts.accountSid ?? [...this.tokens.keys()][0] ?? '';

@@ -34,7 +34,7 @@ export class FakeProviderController {
     return { calls: [...calls].reverse().map(view) };
   }
 
-  /** A text to LWS's number from `from`, as the test provider delivers it (issue 13: a PIN reply). */
+  /** A text to LWS's number from `from`, as the test provider delivers it (a worker's PIN reply). */
   @Command('notifications.fake.inbound_sms.v1')
   async inboundSms(@Payload() req: CommandMap['notifications.fake.inbound_sms.v1']['request']) {
     const { reply, status } = await this.fake().inboundSms(req.from, this.settings.fromNumber, req.body, this.settings.inboundSmsUrl());

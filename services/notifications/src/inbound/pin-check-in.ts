@@ -15,7 +15,7 @@ export type PinCheckInOutcome =
   | { kind: 'failed' };
 
 /**
- * A check-in without a data signal (issue 13): the PIN goes through identity's one path (the
+ * A check-in without a data signal: the PIN goes through identity's one path (the
  * lockout, and the duress PIN, which raises a silent duress emergency and then checks in as the
  * PIN does), and shifts records the check-in once per `key` (the text's or the call's SID).
  */

@@ -73,7 +73,7 @@ export class PushService {
       messageId: row.id,
       ...(row.alarmId ? { alarmId: row.alarmId } : {}),
       ...(row.userId ? { userId: row.userId } : {}),
-      // What a tap opens (issue 13): the worker's own screen for their reminders and alarms, a
+      // What a tap opens: the worker's own screen for their reminders and alarms, a
       // monitor's dashboard (where the alarm waits) for anyone else's.
       url: row.userId !== null && sub.userId === row.userId ? '/worker' : '/',
     });

@@ -37,7 +37,7 @@ const STATUSES_PER_SAVE = 200;
 
 /**
  * Twilio's webhooks, as forwarded by the gateway: the call's TwiML, the key pressed, status
- * callbacks, and texts to LWS's number (a PIN check-in, issue 13). Each is checked against X-Twilio-Signature with the auth token first.
+ * callbacks, and texts to LWS's number (a PIN check-in). Each is checked against X-Twilio-Signature with the auth token first.
  */
 @Injectable()
 export class WebhooksService implements BeforeApplicationShutdown {
@@ -100,7 +100,7 @@ export class WebhooksService implements BeforeApplicationShutdown {
 
   private async voice(id: string, params: Record<string, string>): Promise<Reply> {
     const row = await this.repo.find(id);
-    if (!row || row.channel !== 'voice' || !this.sameSid(row.providerSid, params.CallSid)) return { contentType: XML, body: goneTwiml() };
+    if (row?.channel !== 'voice' || !this.sameSid(row.providerSid, params.CallSid)) return { contentType: XML, body: goneTwiml() };
     const url = this.settings.webhookUrl('gather', id);
     if (isReminder(row.purpose) && row.userId !== null) return { contentType: XML, body: pinReminderTwiml(row.body, url, false, row.language) };
     return { contentType: XML, body: alertTwiml(row.body, url, row.language) };
@@ -144,7 +144,7 @@ export class WebhooksService implements BeforeApplicationShutdown {
     const accepted = params.Digits === '1';
     const result = await this.uow.run(async (tx) => {
       const row = await this.repo.lock(tx, id);
-      if (!row || row.channel !== 'voice' || !this.sameSid(row.providerSid, params.CallSid)) return 'gone' as const;
+      if (row?.channel !== 'voice' || !this.sameSid(row.providerSid, params.CallSid)) return 'gone' as const;
       if (row.outcome !== null) return 'gone' as const;
       if (accepted) await this.repo.update(tx, id, { accepted: true, providerSid: row.providerSid ?? params.CallSid, updatedAt: this.clock() });
       return accepted ? ('accepted' as const) : ('not_accepted' as const);
@@ -159,7 +159,7 @@ export class WebhooksService implements BeforeApplicationShutdown {
     const now = this.clock();
     await this.uow.run(async (tx, emit) => {
       const row = await this.repo.lock(tx, id);
-      if (!row || row.channel !== 'voice' || !this.sameSid(row.providerSid, params.CallSid) || row.outcome !== null) return;
+      if (row?.channel !== 'voice' || !this.sameSid(row.providerSid, params.CallSid) || row.outcome !== null) return;
       if (!isTerminalCallStatus(status)) {
         await this.repo.update(tx, id, { status, updatedAt: now });
         return;
@@ -215,7 +215,7 @@ export class WebhooksService implements BeforeApplicationShutdown {
   }
 }
 
-/** A check-in reminder (a call of one takes the PIN on the keypad, issue 13), not an alarm. */
+/** A check-in reminder (a call of one takes the PIN on the keypad), not an alarm. */
 function isReminder(purpose: string): boolean {
   return purpose === 'reminder_5min' || purpose === 'reminder_2min';
 }

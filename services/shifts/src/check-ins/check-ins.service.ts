@@ -22,7 +22,7 @@ export const checkInTooOld = (madeAt: Date) =>
   `This check-in was made at ${LONDON.format(madeAt)} and the next one is already due: it cannot say you are safe now. Please check in again.`;
 
 /**
- * When a check-in counts from (issue 13): the moment the worker made it, for one the worker app
+ * When a check-in counts from: the moment the worker made it, for one the worker app
  * kept while offline, within what the server knows. Never later than its arrival (a phone's clock
  * running fast gains nothing) and never before the shift began.
  */

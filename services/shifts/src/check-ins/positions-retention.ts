@@ -4,7 +4,7 @@ import { Chores, CONFIG, DB, LOGGER, PeriodicPurge, POSITION_RETENTION_DAYS, typ
 import type { ShiftsConfig } from '../config';
 import { checkIns, shifts } from '../db/schema';
 
-/** Check-ins' device positions are deleted 30 days after their shift ended (issue 13); the check-ins stay. */
+/** Check-ins' device positions are deleted 30 days after their shift ended; the check-ins stay. */
 @Injectable()
 export class PositionsRetention implements OnApplicationBootstrap {
   private readonly purge: PeriodicPurge;

@@ -22,7 +22,7 @@ export const shifts = shiftsSchema.table(
     endedAt: at('ended_at'),
     endedBy: integer('ended_by'),
     endReason: text('end_reason', { enum: END_REASONS }),
-    /** "Where I'll be" (issue 13), as the worker wrote it at the start. */
+    /** "Where I'll be", as the worker wrote it at the start. */
     note: text('note'),
   },
   (t) => [
@@ -48,7 +48,7 @@ export const checkIns = shiftsSchema.table(
     isSimulation: boolean('is_simulation').notNull().default(false),
     /** The client's Idempotency-Key: a retried request answers the first check-in. */
     idempotencyKey: text('idempotency_key'),
-    /** The device's position, when the worker allows it (issue 13); deleted 30 days after the shift ends. */
+    /** The device's position, when the worker allows it; deleted 30 days after the shift ends. */
     lat: doublePrecision('lat'),
     lng: doublePrecision('lng'),
     accuracyM: doublePrecision('accuracy_m'),
@@ -69,7 +69,7 @@ export const emergencies = shiftsSchema.table(
     shiftId: uuid('shift_id'),
     location: text('location'),
     raisedAt: at('raised_at').notNull(),
-    /** Raised by the worker's duress PIN (issue 13). */
+    /** Raised by the worker's duress PIN. */
     duress: boolean('duress').notNull().default(false),
   },
   (t) => [
@@ -101,9 +101,9 @@ export const workerState = shiftsSchema.table(
     latestCheckInAt: at('latest_check_in_at'),
     latestCheckInLocation: text('latest_check_in_location'),
     nextCheckInAt: at('next_check_in_at'),
-    /** "Where I'll be" of the current shift (issue 13). */
+    /** "Where I'll be" of the current shift. */
     shiftNote: text('shift_note'),
-    /** "+15 min" presses and minutes this shift has left (issue 13), set when it starts. */
+    /** "+15 min" presses and minutes this shift has left, set when it starts. */
     extensionsLeft: integer('extensions_left').notNull().default(0),
     extensionMinutesLeft: integer('extension_minutes_left').notNull().default(0),
     /**

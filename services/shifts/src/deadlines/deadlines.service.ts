@@ -49,7 +49,7 @@ export class DeadlinesService {
   }
 
   /**
-   * "+15 min" (issue 13): the worker's current deadline moves on by the minutes asked, within what
+   * "+15 min": the worker's current deadline moves on by the minutes asked, within what
    * the shift has left. Only a deadline still ahead can move: once it has passed, the alarm is the
    * worker's answer, and a check-in (not more time) stops it. Escalation hears of the new deadline
    * as of any other move; monitors see it in the activity log.

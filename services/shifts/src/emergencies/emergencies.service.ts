@@ -28,7 +28,7 @@ export class EmergenciesService {
   /**
    * Every press raises: a worker in danger pressing twice must never be answered "already done",
    * and escalation decides what a second emergency of an open alarm means. On shift or not.
-   * `duress` (the worker's duress PIN, issue 13): raised silently, and the worker's check-in timer
+   * `duress` (the worker's duress PIN): raised silently, and the worker's check-in timer
    * is left as it was, so nothing on their screen changes because of it.
    */
   async raise(userId: number, duress = false): Promise<Raise['reply']> {
