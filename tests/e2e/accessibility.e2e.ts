@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { apiSession, uniqueMobile } from './support/session';
 
-// axe-core on every screen (issue 14): the public pages, the worker's, the profile, every tab of
+// axe-core on every screen: the public pages, the worker's, the profile, every tab of
 // the admin and super admin dashboards, on a desktop and on a phone. No serious or critical
 // violation of WCAG 2.1 A/AA or axe's best practices is allowed; the issue's named findings
 // (a main landmark on login and kiosk, the header logo link's name on phones, the activity list
@@ -265,7 +265,7 @@ test.describe('the monitors', () => {
   });
 });
 
-// Issue 14: the monitor console fits the screen it is given.
+// The monitor console fits the screen it is given.
 test.describe('the monitor console at 1280×720 and 1920×1080', () => {
   for (const viewport of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
     test(`at ${viewport.width}×${viewport.height} every super admin tab is in view and the worker column stays put`, async ({ browser }) => {
@@ -305,7 +305,7 @@ test.describe('the monitor console at 1280×720 and 1920×1080', () => {
   });
 });
 
-// What each first screen downloads (issue 14: each remote loads only its own code). The login
+// What each first screen downloads (each remote loads only its own code). The login
 // page's code is the chunk named "login"; remotes are under /remotes/<name>/.
 test.describe('what each page downloads', () => {
   async function scriptsFor(browser: Browser, state: StorageState | undefined, path: string, ready: string) {

@@ -5,7 +5,7 @@ const firstMessage = (r: { success: boolean; error?: { issues: { message: string
 
 const FORM = { username: ' Bo.Field ', password: 'secret1', name: ' Bo Field ', phone: '44 7911 123456', role: 'worker', medicalInfo: '  ', pinCode: '' };
 
-describe('the forms\' schemas, shared by the screens and the gateway (issue 14)', () => {
+describe('the forms\' schemas, shared by the screens and the gateway', () => {
   it('turn a filled-in create-user form into the request the gateway takes: trimmed, lower-cased, blanks left out', () => {
     expect(createUserSchema.parse(FORM)).toEqual({ username: 'bo.field', password: 'secret1', name: 'Bo Field', phone: '+447911123456', role: 'worker' });
     expect(createUserSchema.parse({ ...FORM, pinCode: '4821', medicalInfo: ' Asthma ' })).toMatchObject({ pinCode: '4821', medicalInfo: 'Asthma' });

@@ -215,7 +215,7 @@ const awayUntil = z
   .transform((v) => new Date(v).toISOString())
   .nullable();
 
-/** `POST /api/users/{id}/away`: `{until}` away until then, `{until: null}` back now (issue 12). */
+/** `POST /api/users/{id}/away`: `{until}` away until then, `{until: null}` back now. */
 export const awaySchema = z.object({ until: awayUntil }).strict();
 
 export const AWAY_TIME_REQUIRED = msg('Choose a date and time');
@@ -264,7 +264,7 @@ export const testCallFormSchema = testCallSchema.extend({ phoneNumber: z.string(
 export type TestCallForm = z.input<typeof testCallFormSchema>;
 
 export const MESSAGE_TEXT_REQUIRED = msg('Please enter the message text');
-/** A text to LWS's number through the test provider, as a worker's phone would send it (issue 13). */
+/** A text to LWS's number through the test provider, as a worker's phone would send it. */
 export const inboundSmsSchema = z
   .object({
     from: internationalPhone,
@@ -288,7 +288,7 @@ export const changePinSchema = z.object({ currentPin: pinDigits.optional(), pinC
 
 export const DURESS_SAME_AS_PIN = msg('Your duress PIN must be different from your PIN');
 /**
- * PUT /api/users/{id}/duress-pin and the profile's Duress PIN form (issue 13); duressPin null removes
+ * PUT /api/users/{id}/duress-pin and the profile's Duress PIN form; duressPin null removes
  * it. One the same as the PIN typed beside it is refused before anything is sent (identity also
  * refuses one equal to the stored PIN).
  */

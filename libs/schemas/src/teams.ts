@@ -31,7 +31,7 @@ export const teamFormFields = {
     .object({ defaultInterval: interval, allowedIntervals: z.array(interval).min(1, msg('At least one check-in interval must be allowed')).max(5) })
     .strict(),
   emergencyNumbers: z.array(emergencyNumberText, { invalid_type_error: msg('emergencyNumbers must be a list') }).max(3, msg('At most 3 emergency numbers')),
-  /** Issue 13: a call 2 minutes before each deadline that takes the PIN on the keypad. */
+  /** A call 2 minutes before each deadline that takes the PIN on the keypad. */
   voiceReminder: z.boolean({ invalid_type_error: msg('voiceReminder must be true or false') }),
 };
 

@@ -37,7 +37,7 @@ const ACTION_BADGE: Record<ImportAction, BadgeVariant> = { created: 'success', u
 type Filter = 'attention' | ImportAction | 'all';
 
 /**
- * Bulk onboarding (issue 12): the superadmin picks a CSV, sees what each row would do (the dry run:
+ * Bulk onboarding: the superadmin picks a CSV, sees what each row would do (the dry run:
  * nothing changes), confirms, and downloads the new accounts' temporary passwords and PINs, which
  * are shown this once.
  */

@@ -13,7 +13,7 @@ function renderForm(routes: FakeRoutes = {}) {
   return { ...rendered, form: within(screen.getByTestId('inbound-sms-form')) };
 }
 
-describe('InboundSmsForm (issue 14: react-hook-form with the gateway schema)', () => {
+describe('InboundSmsForm (react-hook-form with the gateway schema)', () => {
   it("refuses a number that is not international, in the gateway's words, and sends nothing", async () => {
     const { form, user, sent } = renderForm();
     await user.type(form.getByLabelText('From (phone number)'), '07700 900123');

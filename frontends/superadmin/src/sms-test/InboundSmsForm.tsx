@@ -8,8 +8,8 @@ import { inboundSmsSchema, type InboundSmsForm as InboundSmsFields } from '@lws/
 type Sent = { reply: string | null } | null;
 
 /**
- * Texts LWS's number from a phone through the test provider, exactly as Twilio delivers a text
- * (issue 13): a worker replying to a reminder with their PIN checks in. Shows what LWS texted back.
+ * Texts LWS's number from a phone through the test provider, exactly as Twilio delivers a text:
+ * a worker replying to a reminder with their PIN checks in. Shows what LWS texted back.
  * The gateway's own schema checks the form, so the words under a field are the server's.
  */
 export function InboundSmsForm() {

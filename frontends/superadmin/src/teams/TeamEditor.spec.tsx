@@ -33,7 +33,7 @@ function renderEditor(routes: FakeRoutes = {}) {
   return { ...rendered, editor: within(screen.getByTestId('team-editor')) };
 }
 
-describe('TeamEditor (issue 14: checked with the gateway schema before it sends)', () => {
+describe('TeamEditor (checked with the gateway schema before it sends)', () => {
   it('names a missing team name and a number that is not a phone number, and sends nothing', async () => {
     const { editor, user, sent } = renderEditor();
     await user.clear(editor.getByLabelText('Team name'));

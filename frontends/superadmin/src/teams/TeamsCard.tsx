@@ -39,7 +39,7 @@ interface Loaded {
 }
 
 /**
- * The Teams tab (issue 12): every team with its workers, monitors and locations; create, edit
+ * The Teams tab: every team with its workers, monitors and locations; create, edit
  * (monitors and deputies, check-in policy, escalation policy with a timeline preview, members) and
  * delete an empty one.
  */

@@ -29,7 +29,7 @@ export interface Team {
   checkInPolicy: { defaultInterval: number; allowedIntervals: number[] };
   escalationPolicy: TeamPolicy | null;
   emergencyNumbers: string[];
-  /** Issue 13: a call 2 minutes before each deadline takes the PIN on the keypad. */
+  /** A call 2 minutes before each deadline takes the PIN on the keypad. */
   voiceReminder?: boolean;
   memberCount: number;
   version: number;
