@@ -39,7 +39,7 @@ function sources(dir: string): string[] {
   });
 }
 
-const unescape = (text: string) => text.replace(/\\(['"`\\])/g, '$1').replace(/\\n/g, '\n');
+const unescaped = (text: string) => text.replace(/\\(['"`\\])/g, '$1').replace(/\\n/g, '\n');
 
 /** Every literal text given to t() (or i18n.t()) or marked with msg() in the frontends, the services (texts, calls) and the shared schemas (the forms' messages), and where. */
 function textsShown(): Map<string, string> {
@@ -48,7 +48,7 @@ function textsShown(): Map<string, string> {
     const code = readFileSync(file, 'utf8');
     for (const m of code.matchAll(/\b(?:t|msg)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g)) {
       if (m[1] === '`' && m[2].includes('${')) throw new Error(`${relative(root, file)}: t() of a template with \${}: use {{placeholders}}`);
-      if (!found.has(unescape(m[2]))) found.set(unescape(m[2]), relative(root, file));
+      if (!found.has(unescaped(m[2]))) found.set(unescaped(m[2]), relative(root, file));
     }
   }
   return found;

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { expect, test, type APIRequest, type APIRequestContext, type Browser, type Page, type Request } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page, type Request } from '@playwright/test';
 import { apiSession, uniqueMobile, XHR } from './support/session';
 
 // Accounts, profile and kiosk screens against the real stack. Logins are few on purpose:

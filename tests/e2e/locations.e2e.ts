@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { expect, test, type APIRequest, type APIRequestContext, type Page, type Request } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
 import { apiSession } from './support/session';
 
 // The Locations tab of the admin and superadmin dashboards against the real stack. The default

@@ -67,9 +67,9 @@ test('three teams on the embedded stack: 1,000 workers imported after a dry run,
   // One admin per team (the team column makes them its monitor), then 1,000 workers across the teams.
   const admins = ['Nora North', 'Sid South', 'Eve East'];
   const lines = ['username,name,phone,role,team,pin'];
-  admins.forEach((name, i) => lines.push(`adm${run}${i},${name},+4479111${String(40000 + i)},admin,${TEAMS[i]},`));
+  for (const [i, name] of admins.entries()) lines.push(`adm${run}${i},${name},+4479111${String(40000 + i)},admin,${TEAMS[i]},`);
   for (let i = 0; i < WORKERS; i++) lines.push(`w${run}${i},"Worker ${i}, ${TEAMS[i % 3].split(' ')[0]}",+4479111${String(20000 + i)},worker,${TEAMS[i % 3]},${String(1000 + i).slice(-4)}`);
-  const csv = Buffer.from(lines.join('\n') + '\n');
+  const csv = Buffer.from(`${lines.join('\n')}\n`);
   const rows = WORKERS + admins.length;
 
   const credentials = new Map<string, string>();

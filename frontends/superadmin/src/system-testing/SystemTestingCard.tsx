@@ -299,6 +299,7 @@ function SystemTools({ workers }: { workers: Account[] }) {
               <Alert variant="warning" title={t('WhatsApp opt-in required')} data-testid="whatsapp-setup-steps">
                 <ol>
                   {whatsApp.setupSteps.map((step, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the provider's numbered steps, shown in their order.
                     <li key={i}>{step}</li>
                   ))}
                 </ol>

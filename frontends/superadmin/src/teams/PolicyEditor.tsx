@@ -105,6 +105,7 @@ export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEdito
       <legend>{kindLabel}</legend>
       <ol className="lws-list">
         {steps.map((step, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a step is its position: every field is controlled and drawn from it, so moving a step moves its values.
           <li key={i} className="lws-actions" data-testid="policy-step">
             <Label htmlFor={`${testId}-action-${i}`} className="lws-visually-hidden">
               {t('Step {{number}} action', { number: i + 1 })}
@@ -175,6 +176,7 @@ export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEdito
       ) : (
         <ul className="lws-muted" aria-label={t('{{kind}} timeline', { kind: kindLabel })} data-testid={`${testId}-timeline`}>
           {timelineLines(steps, t).map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: one line per step, in the steps' order.
             <li key={i}>{line}</li>
           ))}
         </ul>

@@ -129,6 +129,7 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
         <legend>{t('Monitors, in the order they are told')}</legend>
         <ol className="lws-list">
           {monitors.map((m, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a monitor row is its position (monitor 1, 2...): every field is controlled and drawn from it.
             <li key={i} className="lws-actions" data-testid="team-monitor">
               <Select aria-label={t('Monitor {{number}}', { number: i + 1 })} value={m.userId} onChange={(e) => setMonitor(i, { userId: Number(e.target.value) })}>
                 {admins.map((a) => (
