@@ -4,7 +4,16 @@
  */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/tools', '<rootDir>/tests/integration', '<rootDir>/tests/chaos', '<rootDir>/tests/fuzz', '<rootDir>/tests/repo', '<rootDir>/frontends'],
+  roots: [
+    '<rootDir>/libs',
+    '<rootDir>/services',
+    '<rootDir>/tools',
+    '<rootDir>/tests/integration',
+    '<rootDir>/tests/chaos',
+    '<rootDir>/tests/fuzz',
+    '<rootDir>/tests/repo',
+    '<rootDir>/frontends',
+  ],
   testMatch: ['**/*.spec.ts', '**/*.test.ts', '**/*.spec.tsx'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {

@@ -168,7 +168,7 @@ export function assembleImage(service, out, { quiet = false } = {}) {
     `// The health check of the lws/${service} image (written by scripts/image.mjs): is it ready?\n` +
       `const port = process.env.${probe.portEnv} || '${probe.port}';\n` +
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the health check's own template literal, written out as its source.
-      "fetch(`http://127.0.0.1:${port}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1));\n",
+      'fetch(`http://127.0.0.1:${port}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1));\n',
   );
   return { packages: installedPackages(out), bytes: sizeOf(out) };
 }
@@ -182,6 +182,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(2);
   }
   const { packages, bytes } = assembleImage(service, resolve(out), { quiet: json });
-  if (json) console.log(JSON.stringify({ service, ...SERVICES[service], frontends: service === 'gateway' ? FRONTENDS : [], packages, bytes }));
+  if (json)
+    console.log(JSON.stringify({ service, ...SERVICES[service], frontends: service === 'gateway' ? FRONTENDS : [], packages, bytes }));
   else console.log(`lws/${service}: ${packages.length} packages, ${(bytes / 1024 / 1024).toFixed(1)} MiB in ${out}`);
 }

@@ -36,13 +36,19 @@ function fetchNode(version) {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', `${pkg}@${version}`], {
-    stdio: ['ignore', 2, 'inherit'],
-  });
+  const r = spawnSync(
+    npm,
+    ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', `${pkg}@${version}`],
+    {
+      stdio: ['ignore', 2, 'inherit'],
+    },
+  );
   const binary = join(staging, 'node_modules', pkg, 'bin', 'node');
   if (r.status !== 0 || !existsSync(binary)) {
     rmSync(staging, { recursive: true, force: true });
-    throw new Error(`Could not fetch Node.js ${version} (npm install ${pkg}@${version} failed). Install Node ${version} yourself, or set LWS_SYSTEM_NODE=1 to run on ${process.version}.`);
+    throw new Error(
+      `Could not fetch Node.js ${version} (npm install ${pkg}@${version} failed). Install Node ${version} yourself, or set LWS_SYSTEM_NODE=1 to run on ${process.version}.`,
+    );
   }
   // Another run may have finished first: keep whichever is in place.
   if (!existsSync(target)) renameSync(join(staging, 'node_modules', pkg), target);

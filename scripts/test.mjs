@@ -62,7 +62,9 @@ async function main() {
     const down = [];
     for (const s of servers) if (!(await reachable(s))) down.push(`${s.name} at ${s.url}`);
     if (down.length > 0) {
-      process.stderr.write(`Cannot run the tests: not reachable: ${down.join(', ')}.\nStart it (see README, "Tests"), or run \`npm test -- unit\`, which needs none.\n`);
+      process.stderr.write(
+        `Cannot run the tests: not reachable: ${down.join(', ')}.\nStart it (see README, "Tests"), or run \`npm test -- unit\`, which needs none.\n`,
+      );
       process.exit(2);
     }
     build();
@@ -80,7 +82,10 @@ async function main() {
     // Flows tagged @embedded-only run on the embedded stack alone (the three-team flow leaves 1,000 workers behind).
     failed += run('npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts', '--grep-invert', '@embedded-only']) === 0 ? 0 : 1;
     // The flows tagged @embedded (and @embedded-only) on npm start's embedded defaults (PGlite, in-process bus, in-memory sessions).
-    failed += run('npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts', '--grep', '@embedded'], { LWS_E2E_EMBEDDED: '1' }) === 0 ? 0 : 1;
+    failed +=
+      run('npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts', '--grep', '@embedded'], { LWS_E2E_EMBEDDED: '1' }) === 0
+        ? 0
+        : 1;
   }
   process.exit(failed === 0 ? 0 : 1);
 }

@@ -9,9 +9,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const project = relative(root, process.cwd()).split('\\').join('/');
 // PGlite loads its WebAssembly through a dynamic import(), which Jest's module VM only allows with this flag.
 const nodeOptions = `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules --disable-warning=ExperimentalWarning`.trim();
-const r = spawnSync('npx', ['jest', '--ci', '--passWithNoTests', '--testMatch', '**/*.spec.ts', '**/*.spec.tsx', '--', `^${root}/${project}/`], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, OTEL_SDK_DISABLED: 'true', NODE_OPTIONS: nodeOptions },
-});
+const r = spawnSync(
+  'npx',
+  ['jest', '--ci', '--passWithNoTests', '--testMatch', '**/*.spec.ts', '**/*.spec.tsx', '--', `^${root}/${project}/`],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, OTEL_SDK_DISABLED: 'true', NODE_OPTIONS: nodeOptions },
+  },
+);
 process.exit(r.status ?? 1);

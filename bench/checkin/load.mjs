@@ -112,6 +112,10 @@ const fixedRate = await checkIns({ ...plan, seconds: plan.rateSeconds, rate: pla
 // (autocannon starts every connection's timer together, so many connections arrive in bursts).
 const halfRate = Math.max(1, Math.round(unthrottled.perSecond / 2));
 const halfConnections = Math.min(5, plan.connections);
-const half = { rate: halfRate, connections: halfConnections, ...(await checkIns({ ...plan, connections: halfConnections, seconds: plan.rateSeconds, rate: halfRate })) };
+const half = {
+  rate: halfRate,
+  connections: halfConnections,
+  ...(await checkIns({ ...plan, connections: halfConnections, seconds: plan.rateSeconds, rate: halfRate })),
+};
 process.stdout.write(JSON.stringify({ raw, unthrottled, fixedRate, half }));
 process.disconnect?.();

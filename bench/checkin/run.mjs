@@ -52,7 +52,8 @@ const SERVICES = ['identity', 'locations', 'shifts', 'escalation', 'notification
 const pgAdmin = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const natsUrl = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 if (!(WORKERS >= 1 && WORKERS <= 9000)) throw new Error('BENCH_WORKERS must be 1..9000 (PINs are 4 digits, one per worker)');
-if (LAYOUTS.length === 0 || LAYOUTS.some((l) => !['one', 'two', 'split'].includes(l))) throw new Error('BENCH_LAYOUTS is a list of "one", "two" and "split"');
+if (LAYOUTS.length === 0 || LAYOUTS.some((l) => !['one', 'two', 'split'].includes(l)))
+  throw new Error('BENCH_LAYOUTS is a list of "one", "two" and "split"');
 
 const id = `bench${randomBytes(4).toString('hex')}`;
 const admin = new pg.Client({ connectionString: pgAdmin });
@@ -131,9 +132,13 @@ async function startProcesses(kind) {
     BENCH_CLOCK_SPEED: String(CLOCK_SPEED),
     BENCH_CLOCK_BASE_MS: String(testClock.offsetMs()),
   };
-  const backend = kind === 'split' ? SERVICES.map((s) => [s, join(root, `services/${s}/dist/main.js`)]) : [['services', join(here, 'backend.cjs')]];
+  const backend =
+    kind === 'split' ? SERVICES.map((s) => [s, join(root, `services/${s}/dist/main.js`)]) : [['services', join(here, 'backend.cjs')]];
   const children = [...backend, ['gateway', join(root, 'services/gateway/dist/main.js')]].map(([name, entry]) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, '-r', join(here, 'fast-clock.cjs'), entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_ARGS, '-r', join(here, 'fast-clock.cjs'), entry], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let log = '';
     const keep = (d) => (log = (log + d).slice(-4000));
     child.stdout.on('data', keep);
@@ -275,7 +280,10 @@ async function measure(layout, workers) {
       const sample = async () => {
         const out = new Map(pids.map((p) => [p.name, [p.pid]]));
         const { rows } = await admin.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [id]);
-        out.set('postgres', rows.map((r) => r.pid));
+        out.set(
+          'postgres',
+          rows.map((r) => r.pid),
+        );
         return out;
       };
       const record = async (m) => {
@@ -376,9 +384,15 @@ try {
     duplicates += sum((x) => x.duplicates);
     console.log(`layout ${r.name}: ${r.processes} process${r.processes > 1 ? 'es' : ''} (started in ${r.startSeconds.toFixed(0)} s)`);
     console.log(`  raw INSERT, pg, ${RAW_CONNECTIONS} connections, ${RAW_S} s    ${r.raw.perSecond.toFixed(0)} rows/s`);
-    console.log(`  check-ins, unthrottled, ${MAX_S} s            ${r.unthrottled.perSecond.toFixed(0)}/s = ${pct(r.unthrottled.perSecond / r.raw.perSecond)} of raw (target ≥ 30%)   ${lat(r.unthrottled)}`);
-    console.log(`  check-ins offered at ${RATE}/s, ${RATE_S} s      ${r.fixedRate.perSecond.toFixed(0)}/s achieved   ${lat(r.fixedRate)} (target p99 ≤ 50 ms)`);
-    console.log(`  check-ins at ${r.half.rate}/s (half of unthrottled, ${r.half.connections} connections), ${RATE_S} s   ${r.half.perSecond.toFixed(0)}/s achieved   ${lat(r.half)}`);
+    console.log(
+      `  check-ins, unthrottled, ${MAX_S} s            ${r.unthrottled.perSecond.toFixed(0)}/s = ${pct(r.unthrottled.perSecond / r.raw.perSecond)} of raw (target ≥ 30%)   ${lat(r.unthrottled)}`,
+    );
+    console.log(
+      `  check-ins offered at ${RATE}/s, ${RATE_S} s      ${r.fixedRate.perSecond.toFixed(0)}/s achieved   ${lat(r.fixedRate)} (target p99 ≤ 50 ms)`,
+    );
+    console.log(
+      `  check-ins at ${r.half.rate}/s (half of unthrottled, ${r.half.connections} connections), ${RATE_S} s   ${r.half.perSecond.toFixed(0)}/s achieved   ${lat(r.half)}`,
+    );
     const perUnit = (phase, n) => {
       const entries = Object.entries(r.cpu[phase]);
       const total = entries.reduce((a, [, sec]) => a + sec, 0);
@@ -387,9 +401,13 @@ try {
     };
     console.log(`  CPU per raw row:    ${perUnit('raw', r.raw.rows)}`);
     console.log(`  CPU per check-in:   ${perUnit('unthrottled', r.unthrottled.ok)}; NATS and Redis servers not counted`);
-    const lag = r.drain.behind ? `still behind ${DRAIN_S} s after the load stopped: ${r.drain.behind}` : `caught up ${r.drain.seconds.toFixed(1)} s after the load stopped`;
+    const lag = r.drain.behind
+      ? `still behind ${DRAIN_S} s after the load stopped: ${r.drain.behind}`
+      : `caught up ${r.drain.seconds.toFixed(1)} s after the load stopped`;
     console.log(`  event consumers (escalation, audit, notifications, ...): ${lag}`);
-    console.log(`  responses    ${sum((x) => x.ok)} ok, ${sum((x) => x.non2xx)} non-2xx, ${sum((x) => x.errors)} errors, ${sum((x) => x.timeouts)} timeouts`);
+    console.log(
+      `  responses    ${sum((x) => x.ok)} ok, ${sum((x) => x.non2xx)} non-2xx, ${sum((x) => x.errors)} errors, ${sum((x) => x.timeouts)} timeouts`,
+    );
   }
   // Requests still in flight when a run stops, and the warm-ups', are recorded but not counted above.
   console.log(`recorded     ${rows[0].n} rows in shifts.check_ins; ${duplicates} answers were a duplicate of an earlier check-in`);

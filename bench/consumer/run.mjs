@@ -69,8 +69,11 @@ try {
   const schema = pgSchema('bench');
   const tables = messagingTables(schema);
   const kit = require('drizzle-kit/api');
-  for (const statement of await kit.generateMigration(kit.generateDrizzleJson({}), kit.generateDrizzleJson({ schema, ...tables }))) await pool.query(statement);
-  await pool.query('create table bench.users (consumer text not null, event_id uuid not null, user_id int not null, primary key (consumer, event_id))');
+  for (const statement of await kit.generateMigration(kit.generateDrizzleJson({}), kit.generateDrizzleJson({ schema, ...tables })))
+    await pool.query(statement);
+  await pool.query(
+    'create table bench.users (consumer text not null, event_id uuid not null, user_id int not null, primary key (consumer, event_id))',
+  );
   const db = drizzle(pool);
 
   bus =

@@ -33,12 +33,18 @@ try {
     const duressPin = String(6000 + i);
     const phone = `+4479111${String(30000 + i).padStart(5, '0')}`;
     const created = await json(
-      await stack.api('/api/users', { cookie: admin, body: { username, password: 'Secret1pass', name: `Bench ${username}`, phone, role: 'worker', pinCode: pin } }),
+      await stack.api('/api/users', {
+        cookie: admin,
+        body: { username, password: 'Secret1pass', name: `Bench ${username}`, phone, role: 'worker', pinCode: pin },
+      }),
       'create worker',
     );
     const id = created.user.id;
     const cookie = await stack.login(username, 'Secret1pass');
-    await json(await stack.api(`/api/users/${id}/duress-pin`, { cookie, method: 'PUT', body: { currentPin: pin, duressPin } }), 'duress PIN');
+    await json(
+      await stack.api(`/api/users/${id}/duress-pin`, { cookie, method: 'PUT', body: { currentPin: pin, duressPin } }),
+      'duress PIN',
+    );
     for (let tries = 0; ; tries++) {
       const res = await stack.api(`/api/users/${id}/start-shift`, { cookie, body: { location: SITE } });
       if (res.ok) break;
@@ -64,7 +70,8 @@ try {
   const inTurn = (round) =>
     workers.flatMap((w, i) => (i % 2 === 1 ? [] : (i / 2 + round) % 2 === 0 ? [w, workers[i + 1]] : [workers[i + 1], w]));
   for (const w of inTurn(0)) await timed(timings.checkIn, w, '/api/check-ins', { userId: w.id, location: SITE, pin: w.pin });
-  for (let r = 0; r < VERIFY_ROUNDS; r++) for (const w of inTurn(r)) await timed(timings.verifyPin, w, `/api/users/${w.id}/verify-pin`, { pin: w.pin });
+  for (let r = 0; r < VERIFY_ROUNDS; r++)
+    for (const w of inTurn(r)) await timed(timings.verifyPin, w, `/api/users/${w.id}/verify-pin`, { pin: w.pin });
   for (const w of inTurn(1)) await timed(timings.endShift, w, `/api/users/${w.id}/end-shift`, { pin: w.pin });
 
   const pct = (xs, p) => {

@@ -35,13 +35,19 @@ export async function seedEmergencyWorkers({ url, adminCookie, count, tag, db, l
   for (let k = 0; k < count; k++) {
     const username = `sos${tag}${k}`;
     const password = 'Secret1pass';
-    const created = await api('/api/users', { cookie: adminCookie, body: { username, password, name: `Bench Emergency ${k}`, phone: workerPhoneOf(k), role: 'worker' } });
+    const created = await api('/api/users', {
+      cookie: adminCookie,
+      body: { username, password, name: `Bench Emergency ${k}`, phone: workerPhoneOf(k), role: 'worker' },
+    });
     if (created.status !== 201) throw new Error(`create emergency worker ${k}: ${created.status} ${created.text}`);
     const id = created.json().user.id;
     const login = await api('/api/auth/login', { body: { username, password } });
     if (!login.ok) throw new Error(`login emergency worker ${k}: ${login.status} ${login.text}`);
     const cookie = login.headers.get('set-cookie').split(';')[0];
-    const contact = await api('/api/emergency-contacts', { cookie, body: { userId: id, name: `Bench Contact ${k}`, phone: contactPhoneOf(k), relation: 'Partner' } });
+    const contact = await api('/api/emergency-contacts', {
+      cookie,
+      body: { userId: id, name: `Bench Contact ${k}`, phone: contactPhoneOf(k), relation: 'Partner' },
+    });
     if (contact.status !== 201) throw new Error(`emergency contact of worker ${k}: ${contact.status} ${contact.text}`);
     // Shifts hears of the new worker from identity's event; until then it refuses the shift.
     for (let tries = 0; ; tries++) {
@@ -65,7 +71,8 @@ export async function seedEmergencyWorkers({ url, adminCookie, count, tag, db, l
       for (const w of workers) w.contact = phoneOf.get(w.id);
       break;
     }
-    if (Date.now() - started > 60_000) throw new Error(`escalation holds ${rows.length} of ${count} emergency workers on shift with their contact after 60 s`);
+    if (Date.now() - started > 60_000)
+      throw new Error(`escalation holds ${rows.length} of ${count} emergency workers on shift with their contact after 60 s`);
   }
   log(`${count} emergency workers signed in, on shift, their contacts known to escalation`);
   return workers;
@@ -128,7 +135,13 @@ export function summarizeEmergencies({ workers, provider, openedAt, onStream, st
   });
   const row = (what, key) => {
     const seen = per.filter((e) => e[key] !== undefined);
-    return { what, seen: seen.length, missed: per.length - seen.length, duplicated: key === 'providerMs' ? per.filter((e) => e.duplicated).length : 0, latenessMs: stats(seen.map((e) => e[key])) };
+    return {
+      what,
+      seen: seen.length,
+      missed: per.length - seen.length,
+      duplicated: key === 'providerMs' ? per.filter((e) => e.duplicated).length : 0,
+      latenessMs: stats(seen.map((e) => e[key])),
+    };
   };
   return {
     per,
@@ -169,7 +182,16 @@ export async function emergencyHops({ db, workers, provider }) {
     [workers.map((w) => w.id)],
   );
   const byUser = new Map(rows.map((r) => [r.user_id, r]));
-  const HOPS = ['raise_written', 'raise_published', 'escalation_took', 'alarm_opened', 'request_written', 'request_published', 'notifications_took', 'delivery_written'];
+  const HOPS = [
+    'raise_written',
+    'raise_published',
+    'escalation_took',
+    'alarm_opened',
+    'request_written',
+    'request_published',
+    'notifications_took',
+    'delivery_written',
+  ];
   return workers.map((w) => {
     const r = byUser.get(w.id) ?? {};
     const at = Object.fromEntries(HOPS.map((h) => [h, r[h] ? new Date(r[h]).getTime() - w.pressedAt : undefined]));

@@ -141,7 +141,12 @@ function startChild(name, argv, env, ready) {
       const how = await exited;
       clearTimeout(timer);
       if (how.code !== 0) log(`${name} exited with ${how.code ?? how.signal}:\n${tail()}`);
-      else if (output().replace(/^ready$/m, '').trim() === '') rmSync(logFile);
+      else if (
+        output()
+          .replace(/^ready$/m, '')
+          .trim() === ''
+      )
+        rmSync(logFile);
       else log(`${name} logged warnings: ${logFile}`);
       return stats;
     },
@@ -249,7 +254,10 @@ async function runLws(db) {
   }
   await Promise.all(replicas.map((svc) => svc.started));
   const readyAfterS = (Date.now() - startMs) / 1000;
-  if (readyAfterS >= LEAD_S) throw new Error(`the escalation service was ready only ${readyAfterS.toFixed(1)} s after seeding began, after the first due time; raise --lead-s`);
+  if (readyAfterS >= LEAD_S)
+    throw new Error(
+      `the escalation service was ready only ${readyAfterS.toFixed(1)} s after seeding began, after the first due time; raise --lead-s`,
+    );
   log(`lws: service ready ${readyAfterS.toFixed(1)} s after seeding began; first step due at +${(dueOffsetsMs[0] / 1000).toFixed(1)} s`);
 
   await waitForWindowEnd('lws', startMs, async () => {
@@ -261,7 +269,11 @@ async function runLws(db) {
   });
   const each = await Promise.all(replicas.map((svc) => svc.stop()));
   // Per process: the largest peak; CPU summed over the replicas.
-  const stats = { peakRssMb: Math.max(...each.map((x) => x.peakRssMb)), cpuSeconds: each.reduce((a, x) => a + x.cpuSeconds, 0), replicas: REPLICAS };
+  const stats = {
+    peakRssMb: Math.max(...each.map((x) => x.peakRssMb)),
+    cpuSeconds: each.reduce((a, x) => a + x.cpuSeconds, 0),
+    replicas: REPLICAS,
+  };
   const { firings, published, passes } = await collectLws(db, dueAtMs);
   const summary = summarize('escalation', dueAtMs, firings, { ...stats, passes });
   summary.published = summarize('escalation (published)', dueAtMs, published);
@@ -406,7 +418,8 @@ async function runGraphile(db) {
   );
   await worker.started;
   const readyAfterS = (Date.now() - startMs) / 1000;
-  if (readyAfterS >= LEAD_S) throw new Error(`graphile-worker was ready only ${readyAfterS.toFixed(1)} s after queueing began; raise --lead-s`);
+  if (readyAfterS >= LEAD_S)
+    throw new Error(`graphile-worker was ready only ${readyAfterS.toFixed(1)} s after queueing began; raise --lead-s`);
   log(`graphile: worker ready ${readyAfterS.toFixed(1)} s after queueing began`);
 
   await waitForWindowEnd('graphile', startMs, async () => {
@@ -415,7 +428,12 @@ async function runGraphile(db) {
   });
   const stats = await worker.stop();
   const { rows } = await db.query('SELECT step, (extract(epoch FROM fired_at) * 1000)::float8 AS ms FROM bench_escalation.graphile_fired');
-  return summarize('graphile-worker', dueAtMs, rows.map((r) => [r.step, r.ms]), stats);
+  return summarize(
+    'graphile-worker',
+    dueAtMs,
+    rows.map((r) => [r.step, r.ms]),
+    stats,
+  );
 }
 
 // ---- report ----------------------------------------------------------------------------------
@@ -466,7 +484,11 @@ try {
       `graphile-worker 0.18: concurrency ${GRAPHILE.concurrency}, pollInterval ${GRAPHILE.pollIntervalMs} ms, ` +
       `localQueue ${GRAPHILE.localQueueSize}, completeJobBatchDelay ${GRAPHILE.completeJobBatchDelayMs} ms`,
   );
-  console.log(`  lateness = fire time - due time; ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `  lateness = fire time - due time; ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log(table(results));
   if (results[0].passes) {
     const p = results[0].passes;

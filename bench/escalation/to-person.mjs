@@ -64,7 +64,8 @@ if (!(Number.isInteger(WORKERS) && WORKERS >= 1 && WORKERS <= 200_000)) throw ne
 if (!(Number.isInteger(MISSING) && MISSING >= 1 && MISSING <= WORKERS)) throw new Error('--missing must be a whole number 1..--workers');
 if (!(LEAD_S >= 20 && LEAD_S <= 180)) throw new Error('--lead-s must be 20..180 (seeding happens before the first deadline)');
 if (!(SPREAD_S >= 1 && SPREAD_S <= 600) || !(MARGIN_S >= 5 && MARGIN_S <= 300)) throw new Error('--spread-s 1..600, --margin-s 5..300');
-if (!(Number.isInteger(EMERGENCIES) && EMERGENCIES >= 0 && EMERGENCIES <= 100)) throw new Error('--emergencies must be a whole number 0..100');
+if (!(Number.isInteger(EMERGENCIES) && EMERGENCIES >= 0 && EMERGENCIES <= 100))
+  throw new Error('--emergencies must be a whole number 0..100');
 if (!Object.hasOwn(LAYOUTS, LAYOUT)) throw new Error('--layout must be one or services');
 const TARGET = { p99: 2000, max: 5000 };
 /** From the press to the first SMS or call to the worker's emergency contact, during the flood. */
@@ -184,7 +185,13 @@ try {
   };
   if (LAYOUT === 'one') {
     // The stack gives notifications the gateway's URL (PUBLIC_BASE_URL) from HOST and PORT.
-    const stack = launch('the stack', join(root, 'tools/stack/dist/cli.js'), { ...common, ...gateway, HEALTH_PORT: '0', METRICS_PORT: '0', FAKE_TWILIO_URL: provider.url });
+    const stack = launch('the stack', join(root, 'tools/stack/dist/cli.js'), {
+      ...common,
+      ...gateway,
+      HEALTH_PORT: '0',
+      METRICS_PORT: '0',
+      FAKE_TWILIO_URL: provider.url,
+    });
     procs.push(stack);
     await started(stack, () => /LWS is running/.test(stack.output));
   } else {
@@ -199,7 +206,12 @@ try {
       };
       const proc = launch(svc, join(root, `services/${svc}/dist/main.js`), env);
       procs.push(proc);
-      await started(proc, () => fetch(`${health}/readyz`).then((r) => r.ok, () => false));
+      await started(proc, () =>
+        fetch(`${health}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      );
     }
   }
 
@@ -308,17 +320,34 @@ try {
 
   // The stack's CPU from the first deadline on: its processes and PostgreSQL's backends for its
   // database (not this one's); the quiet lead before it would be charged to the alarms otherwise.
-  const backends = async () => (await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid);
+  const backends = async () =>
+    (await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map(
+      (r) => r.pid,
+    );
   await sleep(startMs + LEAD_S * 1000 - Date.now());
-  const cpuAtStart = { at: Date.now(), procs: procs.map((p) => cpuSeconds(p.child.pid)), pg: new Map((await backends()).map((pid) => [pid, cpuSeconds(pid)])) };
+  const cpuAtStart = {
+    at: Date.now(),
+    procs: procs.map((p) => cpuSeconds(p.child.pid)),
+    pg: new Map((await backends()).map((pid) => [pid, cpuSeconds(pid)])),
+  };
 
   const endMs = startMs + (LEAD_S + SPREAD_S + MARGIN_S) * 1000;
   while (Date.now() < endMs) {
     await sleep(5000);
     const sms = provider.messages.filter((m) => m.to.startsWith('+447911')).length;
-    const reached = emergencyWorkers.filter((w) => w.pressedAt !== undefined && [...provider.messages, ...provider.calls].some((m) => m.to === w.contact)).length;
-    log(`stream: ${onStream.length} alarms; provider: ${sms} messages to workers${EMERGENCIES ? `; emergencies: ${reached} of ${EMERGENCIES} reached the provider` : ''}`);
-    if (onStream.length >= MISSING && sms >= MISSING && allReached(emergencyWorkers, provider) && Date.now() > startMs + (LEAD_S + SPREAD_S) * 1000) break;
+    const reached = emergencyWorkers.filter(
+      (w) => w.pressedAt !== undefined && [...provider.messages, ...provider.calls].some((m) => m.to === w.contact),
+    ).length;
+    log(
+      `stream: ${onStream.length} alarms; provider: ${sms} messages to workers${EMERGENCIES ? `; emergencies: ${reached} of ${EMERGENCIES} reached the provider` : ''}`,
+    );
+    if (
+      onStream.length >= MISSING &&
+      sms >= MISSING &&
+      allReached(emergencyWorkers, provider) &&
+      Date.now() > startMs + (LEAD_S + SPREAD_S) * 1000
+    )
+      break;
   }
   await pressed;
   await sleep(2000);
@@ -333,35 +362,63 @@ try {
        JOIN LATERAL (SELECT (o.payload->'data'->>'userId')::int AS user_id) x ON true
       WHERE o.subject = 'escalation.alarm.opened.v1'`,
   );
-  const fired = summarize('alarm opened (escalation)', dueAtMs, rows.filter((r) => r.user_id >= 1_000_000).map((r) => [r.user_id - 1_000_000, r.at]));
+  const fired = summarize(
+    'alarm opened (escalation)',
+    dueAtMs,
+    rows.filter((r) => r.user_id >= 1_000_000).map((r) => [r.user_id - 1_000_000, r.at]),
+  );
   const emergencyOpenedAt = new Map();
   for (const r of rows) if (emergencyIds.has(r.user_id) && !emergencyOpenedAt.has(r.user_id)) emergencyOpenedAt.set(r.user_id, r.at);
   const toWorker = provider.messages.filter((m) => m.to.startsWith('+447911') && m.body.includes('missed your check-in'));
-  const sms = summarize('SMS at the provider', dueAtMs, toWorker.map((m) => [indexOfPhone(m.to), Date.parse(m.createdAt)]));
+  const sms = summarize(
+    'SMS at the provider',
+    dueAtMs,
+    toWorker.map((m) => [indexOfPhone(m.to), Date.parse(m.createdAt)]),
+  );
   const live = summarize("admin's live stream", dueAtMs, onStream);
   const results = [fired, sms, live];
 
   console.log(
     `deadline to a person: ${WORKERS} on-shift workers, ${MISSING === WORKERS ? 'each' : MISSING} missing a check-in, deadlines evenly over ${SPREAD_S} s ` +
       `(${(MISSING / SPREAD_S).toFixed(0)} alarms/s offered); ${LAYOUTS[LAYOUT]}, ${cpus().length} cores, ` +
-      `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+      `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
   );
   const ms = (v) => (Number.isFinite(v) ? `${Math.round(v)} ms` : '-');
   const table = [
     ['from due to', 'seen', 'p50', 'p99', 'max', 'missed', 'duplicated'],
-    ...results.map((r) => [r.what, String(r.seen), ms(r.latenessMs.p50), ms(r.latenessMs.p99), ms(r.latenessMs.max), String(r.missed), String(r.duplicated)]),
+    ...results.map((r) => [
+      r.what,
+      String(r.seen),
+      ms(r.latenessMs.p50),
+      ms(r.latenessMs.p99),
+      ms(r.latenessMs.max),
+      String(r.missed),
+      String(r.duplicated),
+    ]),
     ['target (provider)', '', '', `≤ ${ms(TARGET.p99)}`, `≤ ${ms(TARGET.max)}`, '0', '0'],
   ];
   const widths = table[0].map((_, c) => Math.max(...table.map((r) => r[c].length)));
-  console.log(table.map((r) => `  ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')}`).join('\n'));
+  console.log(
+    table.map((r) => `  ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')}`).join('\n'),
+  );
   const met = sms.latenessMs.p99 <= TARGET.p99 && sms.latenessMs.max <= TARGET.max && sms.missed === 0 && sms.duplicated === 0;
   console.log(`  provider target ${met ? 'met' : 'NOT met'}`);
 
-  const emergencies = summarizeEmergencies({ workers: emergencyWorkers, provider, openedAt: emergencyOpenedAt, onStream: emergencyOnStream, stats });
+  const emergencies = summarizeEmergencies({
+    workers: emergencyWorkers,
+    provider,
+    openedAt: emergencyOpenedAt,
+    onStream: emergencyOnStream,
+    stats,
+  });
   let emergencyMet = true;
   if (EMERGENCIES > 0) {
     const at = (e) => `+${((e.pressedAt - startMs) / 1000 - LEAD_S).toFixed(1)} s`;
-    console.log(`\n  ${EMERGENCIES} emergencies pressed during the flood, evenly through the window (time into it: press to answered / alarm opened / live stream / contact at the provider)`);
+    console.log(
+      `\n  ${EMERGENCIES} emergencies pressed during the flood, evenly through the window (time into it: press to answered / alarm opened / live stream / contact at the provider)`,
+    );
     for (const e of emergencies.per) {
       const first = e.providerMs === undefined ? 'never reached' : `${ms(e.providerMs)} (${e.firstBy})`;
       const extra = `${e.texts} SMS, ${e.calls} call${e.calls === 1 ? '' : 's'}${e.error ? `; answered ${e.status}: ${e.error}` : ''}`;
@@ -369,7 +426,15 @@ try {
     }
     const etable = [
       ['from the press to', 'seen', 'p50', 'p99', 'max', 'missed', 'duplicated'],
-      ...emergencies.rows.map((r) => [r.what, String(r.seen), ms(r.latenessMs.p50), ms(r.latenessMs.p99), ms(r.latenessMs.max), String(r.missed), String(r.duplicated)]),
+      ...emergencies.rows.map((r) => [
+        r.what,
+        String(r.seen),
+        ms(r.latenessMs.p50),
+        ms(r.latenessMs.p99),
+        ms(r.latenessMs.max),
+        String(r.missed),
+        String(r.duplicated),
+      ]),
       ['target (contact at the provider)', '', '', `≤ ${ms(EMERGENCY_TARGET.p99)}`, `≤ ${ms(EMERGENCY_TARGET.max)}`, '0', '0'],
     ];
     const ew = etable[0].map((_, c) => Math.max(...etable.map((r) => r[c].length)));
@@ -378,9 +443,14 @@ try {
     emergencies.hops = hops;
     const hopNames = Object.keys(hops[0] ?? {}).filter((k) => k !== 'userId');
     console.log(`  hop by hop (ms from the press; a consumer's is when its transaction began): ${hopNames.join(' / ')}`);
-    for (const h of hops) console.log(`    worker ${h.userId}: ${hopNames.map((k) => (h[k] === undefined ? '-' : String(Math.round(h[k])))).join(' / ')}`);
+    for (const h of hops)
+      console.log(`    worker ${h.userId}: ${hopNames.map((k) => (h[k] === undefined ? '-' : String(Math.round(h[k])))).join(' / ')}`);
     const toContact = emergencies.rows[emergencies.rows.length - 1];
-    emergencyMet = toContact.latenessMs.p99 <= EMERGENCY_TARGET.p99 && toContact.latenessMs.max <= EMERGENCY_TARGET.max && toContact.missed === 0 && toContact.duplicated === 0;
+    emergencyMet =
+      toContact.latenessMs.p99 <= EMERGENCY_TARGET.p99 &&
+      toContact.latenessMs.max <= EMERGENCY_TARGET.max &&
+      toContact.missed === 0 &&
+      toContact.duplicated === 0;
     console.log(`  emergency target ${emergencyMet ? 'met' : 'NOT met'} (with at most 100 presses, p99 is the slowest one)`);
   }
   // Everything the stack did in the window (missed check-ins, emergencies, and its idle work for the
@@ -391,7 +461,12 @@ try {
     `\n  CPU per alarm: ${perAlarm(cpu.stack + cpu.pg)} (${LAYOUT === 'one' ? 'stack process' : 'services'} ${perAlarm(cpu.stack)}, PostgreSQL ${perAlarm(cpu.pg)}); ` +
       `${cpu.stack.toFixed(1)} s + ${cpu.pg.toFixed(1)} s in the ${cpu.windowSeconds.toFixed(0)} s from the first deadline to the end, for ${opened} alarms opened`,
   );
-  if (cpu.perService) console.log(`  CPU seconds per service: ${Object.entries(cpu.perService).map(([name, s]) => `${name} ${s.toFixed(1)}`).join(', ')}`);
+  if (cpu.perService)
+    console.log(
+      `  CPU seconds per service: ${Object.entries(cpu.perService)
+        .map(([name, s]) => `${name} ${s.toFixed(1)}`)
+        .join(', ')}`,
+    );
   // A seeded copy that differs from its owner would be "repaired" mid-window, which is work no real flood has.
   const { rows: alerts } = await db.query(`SELECT details FROM audit.entries WHERE details LIKE 'Reconciliation%'`);
   const repaired = alerts.reduce((n, a) => n + Number(/repaired (\d+) copies/.exec(a.details)?.[1] ?? 1), 0);
@@ -401,7 +476,13 @@ try {
     exitCode = 1;
     const left = await db.query(`SELECT step, count(*)::int AS n FROM escalation.deadlines GROUP BY step`);
     console.log(`  deadlines left: ${JSON.stringify(left.rows)}`);
-    for (const p of procs) console.log(`  ${p.name}'s last lines:\n${p.output.split('\n').slice(LAYOUT === 'one' ? -30 : -10).join('\n')}`);
+    for (const p of procs)
+      console.log(
+        `  ${p.name}'s last lines:\n${p.output
+          .split('\n')
+          .slice(LAYOUT === 'one' ? -30 : -10)
+          .join('\n')}`,
+      );
   }
   const resultsDir = join(here, 'results');
   mkdirSync(resultsDir, { recursive: true });
@@ -415,7 +496,14 @@ try {
     target: TARGET,
     machine: { cores: cpus().length, loadavg: loadavg() },
     results,
-    emergencies: { count: EMERGENCIES, target: EMERGENCY_TARGET, met: emergencyMet, rows: emergencies.rows, per: emergencies.per, hops: emergencies.hops },
+    emergencies: {
+      count: EMERGENCIES,
+      target: EMERGENCY_TARGET,
+      met: emergencyMet,
+      rows: emergencies.rows,
+      per: emergencies.per,
+      hops: emergencies.hops,
+    },
     cpuSeconds: { ...cpu, alarmsOpened: opened },
   };
   writeFileSync(file, JSON.stringify(saved, null, 2));
@@ -435,7 +523,9 @@ try {
     if (slow.length > 0) {
       // A second signal exits at once: the stack by process.exit (so a --cpu-prof profile is still
       // written), a service's main.js by the signal's default action (it listens for one only).
-      log(`${slow.map((p) => p.name).join(', ')} did not stop within 30 s of SIGTERM; a second SIGTERM stops ${LAYOUT === 'one' ? 'it' : 'each'} at once`);
+      log(
+        `${slow.map((p) => p.name).join(', ')} did not stop within 30 s of SIGTERM; a second SIGTERM stops ${LAYOUT === 'one' ? 'it' : 'each'} at once`,
+      );
       for (const p of slow) p.child.kill('SIGTERM');
       await Promise.race([exited(), limit(10_000)]);
       for (const p of slow.filter(running)) p.child.kill('SIGKILL');

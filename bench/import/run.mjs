@@ -26,7 +26,9 @@ try {
   for (let i = 0; i < ROWS; i++) {
     const admin = i % 500 === 0;
     const pin = !admin && i % 3 === 0 ? String(i % 10_000).padStart(4, '0') : '';
-    lines.push(`${admin ? 'ba' : 'bw'}${i},"Bench ${admin ? 'Admin' : 'Worker'} ${i}",+447911${String(100000 + i)},${admin ? 'admin' : 'worker'},${TEAMS[i % 3]},${pin}`);
+    lines.push(
+      `${admin ? 'ba' : 'bw'}${i},"Bench ${admin ? 'Admin' : 'Worker'} ${i}",+447911${String(100000 + i)},${admin ? 'admin' : 'worker'},${TEAMS[i % 3]},${pin}`,
+    );
   }
   const csv = `${lines.join('\n')}\n`;
   const workers = lines.filter((l) => l.startsWith('bw')).length;
@@ -37,11 +39,15 @@ try {
     return { ms: performance.now() - t0, status: res.status, body };
   };
 
-  console.log(`import: ${ROWS} rows (${workers} workers, ${ROWS - workers} admins, 3 teams), ${(Buffer.byteLength(csv) / 1024).toFixed(0)} KB`);
+  console.log(
+    `import: ${ROWS} rows (${workers} workers, ${ROWS - workers} admins, 3 teams), ${(Buffer.byteLength(csv) / 1024).toFixed(0)} KB`,
+  );
   const dry = await post('?dryRun=true');
   console.log(`  dry run          ${seconds(dry.ms).padStart(8)}  ${dry.status}  ${JSON.stringify(dry.body.summary)}`);
   const run = await post('');
-  console.log(`  import           ${seconds(run.ms).padStart(8)}  ${run.status}  ${JSON.stringify(run.body.summary)}  (target < ${TARGET_S} s)`);
+  console.log(
+    `  import           ${seconds(run.ms).padStart(8)}  ${run.status}  ${JSON.stringify(run.body.summary)}  (target < ${TARGET_S} s)`,
+  );
   const heardFrom = performance.now();
   const again = await post('');
   console.log(`  the same again   ${seconds(again.ms).padStart(8)}  ${again.status}  ${JSON.stringify(again.body.summary)}`);
@@ -59,12 +65,18 @@ try {
     if (heard >= ROWS) break;
   }
   await db.end();
-  console.log(`  every account heard by notifications and audit ${seconds(performance.now() - heardFrom)} after the import answered (${heard}/${ROWS})`);
+  console.log(
+    `  every account heard by notifications and audit ${seconds(performance.now() - heardFrom)} after the import answered (${heard}/${ROWS})`,
+  );
   const credentials = (run.body.credentialsCsv ?? '').trim().split('\r\n').length - 1;
   const ok =
-    dry.status === 200 && dry.body.summary.created === ROWS &&
-    run.status === 200 && run.body.summary.created === ROWS && credentials === ROWS &&
-    again.status === 200 && again.body.summary.unchanged === ROWS &&
+    dry.status === 200 &&
+    dry.body.summary.created === ROWS &&
+    run.status === 200 &&
+    run.body.summary.created === ROWS &&
+    credentials === ROWS &&
+    again.status === 200 &&
+    again.body.summary.unchanged === ROWS &&
     heard === ROWS;
   if (!ok) {
     console.log('  FAILED: a summary, the credentials or the copies in the other services are not what the file asks for');

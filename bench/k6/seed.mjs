@@ -13,7 +13,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SIZES = { smoke: { workers: 10, monitors: 2 }, '10k': { workers: 10_000, monitors: 50 }, '100k': { workers: 100_000, monitors: 300 } };
+const SIZES = {
+  smoke: { workers: 10, monitors: 2 },
+  '10k': { workers: 10_000, monitors: 50 },
+  '100k': { workers: 100_000, monitors: 300 },
+};
 const CHUNK = 10_000;
 
 function args(argv) {
@@ -21,11 +25,13 @@ function args(argv) {
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     const key = { '--size': 'size', '--base-url': 'baseUrl', '--out': 'out', '--prefix': 'prefix', '--team': 'team' }[flag];
-    if (!key || value === undefined) throw new Error(`usage: seed.mjs --size smoke|10k|100k [--base-url URL] [--out FILE] [--prefix P] [--team NAME] (got ${flag})`);
+    if (!key || value === undefined)
+      throw new Error(`usage: seed.mjs --size smoke|10k|100k [--base-url URL] [--out FILE] [--prefix P] [--team NAME] (got ${flag})`);
     out[key] = value;
   }
   if (!SIZES[out.size]) throw new Error(`--size must be one of ${Object.keys(SIZES).join(', ')}`);
-  if (!/^[a-z][a-z0-9]{0,9}$/.test(out.prefix)) throw new Error('--prefix is 1 to 10 lower-case letters and digits, starting with a letter');
+  if (!/^[a-z][a-z0-9]{0,9}$/.test(out.prefix))
+    throw new Error('--prefix is 1 to 10 lower-case letters and digits, starting with a letter');
   out.baseUrl = out.baseUrl.replace(/\/$/, '');
   out.out ??= join(dirname(fileURLToPath(import.meta.url)), 'data', `accounts-${out.size}.csv`);
   return out;
@@ -48,7 +54,11 @@ export async function seed(options) {
   const password = process.env.LWS_SUPERADMIN_PASSWORD;
   if (!password) throw new Error('LWS_SUPERADMIN_PASSWORD must be set (the superadmin signs in to import the accounts)');
   const headers = { 'X-Requested-With': 'XMLHttpRequest' };
-  const login = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  const login = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { ...headers, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
   if (login.status !== 200) throw new Error(`superadmin sign-in answered ${login.status}: ${await login.text()}`);
   const cookie = login.headers.get('set-cookie').split(';')[0];
 
@@ -56,7 +66,11 @@ export async function seed(options) {
   const accounts = [];
   for (let start = 0; start < all.length; start += CHUNK) {
     const csv = ['username,name,phone,role,team', ...all.slice(start, start + CHUNK)].join('\n');
-    const res = await fetch(`${baseUrl}/api/users/import`, { method: 'POST', headers: { ...headers, cookie, 'Content-Type': 'text/csv' }, body: csv });
+    const res = await fetch(`${baseUrl}/api/users/import`, {
+      method: 'POST',
+      headers: { ...headers, cookie, 'Content-Type': 'text/csv' },
+      body: csv,
+    });
     const body = await res.json();
     if (res.status !== 200) {
       const wrong = (body.rows ?? []).filter((r) => r.action === 'error').slice(0, 5);
@@ -64,7 +78,11 @@ export async function seed(options) {
       throw new Error(`import answered ${res.status}: ${body.message ?? ''}\n  ${why.join('\n  ')}`);
     }
     // username,name,password,pin, as the import gives them, once.
-    for (const line of (body.credentialsCsv ?? '').split(/\r?\n/).slice(1).map((l) => l.trim()).filter(Boolean)) {
+    for (const line of (body.credentialsCsv ?? '')
+      .split(/\r?\n/)
+      .slice(1)
+      .map((l) => l.trim())
+      .filter(Boolean)) {
       const cells = line.split(',').map((c) => c.trim());
       const [user, pin, pass] = [cells[0], cells.at(-1), cells.at(-2)];
       accounts.push(`${user},${pass},${pin},${user.startsWith(`${options.prefix}m`) ? 'admin' : 'worker'}`);

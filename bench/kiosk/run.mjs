@@ -28,7 +28,10 @@ try {
   if (!made.ok) throw new Error(`location: ${made.status}`);
   const enrolled = await stack.api('/api/kiosks', { cookie, body: { name: 'Bench kiosk', location } });
   if (!enrolled.ok) throw new Error(`kiosk: ${enrolled.status} ${await enrolled.text()}`);
-  const kioskCookie = enrolled.headers.getSetCookie().find((c) => c.startsWith('lws_kiosk=')).split(';')[0];
+  const kioskCookie = enrolled.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('lws_kiosk='))
+    .split(';')[0];
   const username = `benchkiosk${Date.now()}`;
   const worker = await stack.api('/api/users', {
     cookie,
@@ -76,8 +79,12 @@ try {
   console.log(`                       p50         p90         p99`);
   console.log(`  unknown username     ${ms(p50[0]).padEnd(12)}${ms(percentile(unknown, 0.9)).padEnd(12)}${ms(percentile(unknown, 0.99))}`);
   console.log(`  worker, wrong PIN    ${ms(p50[1]).padEnd(12)}${ms(percentile(wrong, 0.9)).padEnd(12)}${ms(percentile(wrong, 0.99))}`);
-  console.log(`  medians differ by    ${ms(Math.abs(p50[1] - p50[0]))} (${((Math.abs(p50[1] - p50[0]) / Math.max(...p50)) * 100).toFixed(0)}% of the slower)`);
-  console.log(`  answers              ${refusedText.size === 1 ? 'one 401 text for both' : `${refusedText.size} different 401 texts`}: ${[...refusedText].join(' | ')}`);
+  console.log(
+    `  medians differ by    ${ms(Math.abs(p50[1] - p50[0]))} (${((Math.abs(p50[1] - p50[0]) / Math.max(...p50)) * 100).toFixed(0)}% of the slower)`,
+  );
+  console.log(
+    `  answers              ${refusedText.size === 1 ? 'one 401 text for both' : `${refusedText.size} different 401 texts`}: ${[...refusedText].join(' | ')}`,
+  );
   if (refusedText.size !== 1) process.exitCode = 1;
 } finally {
   await db.end().catch(() => undefined);

@@ -200,10 +200,16 @@ try {
   const s1 = stats(perScreen);
   const l = stats(live);
   const p = stats(poll);
-  console.log(`live: ${CHECKINS} check-ins (${WORKERS} workers, one every ${SPACING_MS} ms), ${STREAMS} admin streams, stack in one process (started in ${startSeconds.toFixed(0)} s, run ${runSeconds.toFixed(0)} s)`);
-  console.log(`  SSE   check-in answered → worker event on each stream  n=${l.n}  p50 ${ms(l.p50)}  p99 ${ms(l.p99)}  max ${ms(l.max)}  (target p99 ≤ ${TARGET_P99_MS} ms: ${l.p99 <= TARGET_P99_MS ? 'met' : 'NOT met'})`);
+  console.log(
+    `live: ${CHECKINS} check-ins (${WORKERS} workers, one every ${SPACING_MS} ms), ${STREAMS} admin streams, stack in one process (started in ${startSeconds.toFixed(0)} s, run ${runSeconds.toFixed(0)} s)`,
+  );
+  console.log(
+    `  SSE   check-in answered → worker event on each stream  n=${l.n}  p50 ${ms(l.p50)}  p99 ${ms(l.p99)}  max ${ms(l.max)}  (target p99 ≤ ${TARGET_P99_MS} ms: ${l.p99 <= TARGET_P99_MS ? 'met' : 'NOT met'})`,
+  );
   console.log(`        arrived before the answer (counted as 0): ${negatives}; never arrived: ${missing}`);
-  console.log(`  poll  GET /api/workers/active every 2 s, ${POLLERS} clients, first poll showing it  n=${p.n}  p50 ${ms(p.p50)}  p99 ${ms(p.p99)}  max ${ms(p.max)}  (never seen: ${unseen})`);
+  console.log(
+    `  poll  GET /api/workers/active every 2 s, ${POLLERS} clients, first poll showing it  n=${p.n}  p50 ${ms(p.p50)}  p99 ${ms(p.p99)}  max ${ms(p.max)}  (never seen: ${unseen})`,
+  );
   console.log(`        the same per screen (each poller on its own)  n=${s1.n}  p50 ${ms(s1.p50)}  p99 ${ms(s1.p99)}  max ${ms(s1.max)}`);
   if (missing > 0 || l.p99 > TARGET_P99_MS) exitCode = 1;
 } finally {

@@ -119,7 +119,8 @@ try {
 
   log('warm-up round');
   const warm = await measure();
-  if (!warm.result || warm.result.repairs.length > 0) throw new Error(`the warm-up round repaired ${warm.result?.repairs.length} workers: the seed is inconsistent`);
+  if (!warm.result || warm.result.repairs.length > 0)
+    throw new Error(`the warm-up round repaired ${warm.result?.repairs.length} workers: the seed is inconsistent`);
   const quiet = [];
   for (let i = 0; i < ROUNDS; i++) {
     const m = await measure();
@@ -149,14 +150,22 @@ try {
     wallMs: median(quiet.map((m) => m.wallMs)),
   };
   const ok = (v, t) => (v <= t ? 'within target' : 'OVER TARGET');
-  console.log(`\nReconciliation, ${WORKERS.toLocaleString('en-GB')} workers on shift, ${repair.result.buckets} buckets (${cpus().length} cores, load ${loadavg()[0].toFixed(2)})`);
-  console.log(`round with nothing to repair (median of ${ROUNDS}): CPU ${q.cpuMs.toFixed(1)} ms (both services; target <= ${TARGET.cpuMs} ms, ${ok(q.cpuMs, TARGET.cpuMs)}), wall ${q.wallMs.toFixed(1)} ms`);
+  console.log(
+    `\nReconciliation, ${WORKERS.toLocaleString('en-GB')} workers on shift, ${repair.result.buckets} buckets (${cpus().length} cores, load ${loadavg()[0].toFixed(2)})`,
+  );
+  console.log(
+    `round with nothing to repair (median of ${ROUNDS}): CPU ${q.cpuMs.toFixed(1)} ms (both services; target <= ${TARGET.cpuMs} ms, ${ok(q.cpuMs, TARGET.cpuMs)}), wall ${q.wallMs.toFixed(1)} ms`,
+  );
   console.log(`  each: ${quiet.map((m) => `${m.cpuMs.toFixed(0)}/${m.wallMs.toFixed(0)}`).join(', ')} ms CPU/wall`);
   console.log(
     `round repairing ${MISSING.toLocaleString('en-GB')} lost workers: ${repair.wallMs.toFixed(0)} ms from its start to the last repair (target <= ${TARGET.repairMs} ms, ${ok(repair.wallMs, TARGET.repairMs)}), CPU ${repair.cpuMs.toFixed(0)} ms`,
   );
-  console.log(`  phases: digests ${repair.result.ms.digest} ms, fetch and compare ${repair.result.ms.compare} ms, repairs ${repair.result.ms.apply} ms`);
-  console.log(`  ${repair.result.differing} buckets differed, ${repair.result.compared} workers compared, ${repaired} repaired, ${rows[0].n} of ${MISSING} watched again at shifts' deadline`);
+  console.log(
+    `  phases: digests ${repair.result.ms.digest} ms, fetch and compare ${repair.result.ms.compare} ms, repairs ${repair.result.ms.apply} ms`,
+  );
+  console.log(
+    `  ${repair.result.differing} buckets differed, ${repair.result.compared} workers compared, ${repaired} repaired, ${rows[0].n} of ${MISSING} watched again at shifts' deadline`,
+  );
   if (repaired !== MISSING || rows[0].n !== MISSING) process.exitCode = 1;
 } finally {
   await stack?.close().catch((err) => log(`closing the stack: ${err}`));

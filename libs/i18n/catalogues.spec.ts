@@ -44,10 +44,15 @@ const unescaped = (text: string) => text.replace(/\\(['"`\\])/g, '$1').replace(/
 /** Every literal text given to t() (or i18n.t()) or marked with msg() in the frontends, the services (texts, calls) and the shared schemas (the forms' messages), and where. */
 function textsShown(): Map<string, string> {
   const found = new Map<string, string>();
-  for (const file of [...sources(join(root, 'frontends')), ...sources(join(root, 'services')), ...sources(join(root, 'libs', 'schemas', 'src'))]) {
+  for (const file of [
+    ...sources(join(root, 'frontends')),
+    ...sources(join(root, 'services')),
+    ...sources(join(root, 'libs', 'schemas', 'src')),
+  ]) {
     const code = readFileSync(file, 'utf8');
     for (const m of code.matchAll(/\b(?:t|msg)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g)) {
-      if (m[1] === '`' && m[2].includes('${')) throw new Error(`${relative(root, file)}: t() of a template with \${}: use {{placeholders}}`);
+      if (m[1] === '`' && m[2].includes('${'))
+        throw new Error(`${relative(root, file)}: t() of a template with \${}: use {{placeholders}}`);
       if (!found.has(unescaped(m[2]))) found.set(unescaped(m[2]), relative(root, file));
     }
   }
@@ -61,7 +66,10 @@ const placeholders = (text: string) => [...text.matchAll(/{{\s*(\w+)\s*}}/g)].ma
 
 const catalogues = readdirSync(localesDir)
   .filter((f) => f.endsWith('.json'))
-  .map((f) => ({ code: f.replace(/\.json$/, ''), texts: JSON.parse(readFileSync(join(localesDir, f), 'utf8')) as Record<string, unknown> }));
+  .map((f) => ({
+    code: f.replace(/\.json$/, ''),
+    texts: JSON.parse(readFileSync(join(localesDir, f), 'utf8')) as Record<string, unknown>,
+  }));
 
 describe('translations', () => {
   const shown = textsShown();
@@ -73,7 +81,9 @@ describe('translations', () => {
 
   describe.each(catalogues)('$code', ({ texts }) => {
     it('translates every text a screen shows, and keeps none that no screen shows', () => {
-      const missing = [...shown].filter(([text]) => typeof texts[text] !== 'string' || !(texts[text] as string).trim()).map(([text, file]) => `${file}: ${text}`);
+      const missing = [...shown]
+        .filter(([text]) => typeof texts[text] !== 'string' || !(texts[text] as string).trim())
+        .map(([text, file]) => `${file}: ${text}`);
       const stale = Object.keys(texts).filter((text) => !shown.has(text) && !SETTINGS.includes(text));
       expect({ missing, stale }).toEqual({ missing: [], stale: [] });
     });
@@ -84,7 +94,9 @@ describe('translations', () => {
     });
 
     it('keeps the {{placeholders}} of each text', () => {
-      const differ = Object.entries(texts).filter(([text, translated]) => placeholders(text).join() !== placeholders(String(translated)).join());
+      const differ = Object.entries(texts).filter(
+        ([text, translated]) => placeholders(text).join() !== placeholders(String(translated)).join(),
+      );
       expect(differ).toEqual([]);
     });
   });
@@ -101,12 +113,15 @@ describe('translations', () => {
       // Words between tags: <p>Some words</p>.
       for (const m of code.matchAll(/>([^<>{}();=]*[A-Za-z]{2,}[^<>{}();=]*)</g)) {
         const text = m[1].trim();
-        if (text && !/^[\w.]+(\s*[=&|?:]+\s*[\w.]+)*$/.test(text) && /\s|[.!?:]$|^[A-Z]/.test(text)) untranslated.push(`${where}: >${text}<`);
+        if (text && !/^[\w.]+(\s*[=&|?:]+\s*[\w.]+)*$/.test(text) && /\s|[.!?:]$|^[A-Z]/.test(text))
+          untranslated.push(`${where}: >${text}<`);
       }
       // Words in attributes a person reads or hears.
-      for (const m of code.matchAll(/\b(title|aria-label|placeholder|label|alt|description)=(["'])([^"']*[A-Za-z]{2,}[^"']*)\2/g)) untranslated.push(`${where}: ${m[1]}="${m[3]}"`);
+      for (const m of code.matchAll(/\b(title|aria-label|placeholder|label|alt|description)=(["'])([^"']*[A-Za-z]{2,}[^"']*)\2/g))
+        untranslated.push(`${where}: ${m[1]}="${m[3]}"`);
       // Words in a toast or an object a screen shows: { title: 'Saved', message: '...' }.
-      for (const m of code.matchAll(/\b(title|message|label|text):\s*(['"`])([^'"`]*[A-Za-z]{2,}\s[^'"`]*)\2/g)) untranslated.push(`${where}: ${m[1]}: ${m[3]}`);
+      for (const m of code.matchAll(/\b(title|message|label|text):\s*(['"`])([^'"`]*[A-Za-z]{2,}\s[^'"`]*)\2/g))
+        untranslated.push(`${where}: ${m[1]}: ${m[3]}`);
     }
     expect(untranslated).toEqual([]);
   });

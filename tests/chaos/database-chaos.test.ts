@@ -43,7 +43,9 @@ interface OwnerState extends Record<string, unknown> {
 
 /** On-shift workers as shifts, the owner, holds them. */
 async function onShiftAtOwner(s: ChaosStack): Promise<OwnerState[]> {
-  return s.shiftsQuery<OwnerState>('select user_id, current_shift_id, next_check_in_at from shifts.worker_state where on_shift order by user_id');
+  return s.shiftsQuery<OwnerState>(
+    'select user_id, current_shift_id, next_check_in_at from shifts.worker_state where on_shift order by user_id',
+  );
 }
 
 /**

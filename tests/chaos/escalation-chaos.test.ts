@@ -174,7 +174,9 @@ async function expectExactlyOnce(stack: ChaosStack, planned: Planned[], events: 
 function expectMessages(events: StoredEvent[], planned: Planned[]): void {
   // A request asked for again (request tracking) keeps its id: it is one message, counted once.
   const notifications = [
-    ...new Map(events.filter((e) => e.subject === 'escalation.notification.requested.v1').map((e) => [String(e.data.requestId), e.data])).values(),
+    ...new Map(
+      events.filter((e) => e.subject === 'escalation.notification.requested.v1').map((e) => [String(e.data.requestId), e.data]),
+    ).values(),
   ];
   const alarmOf = new Map(
     events
@@ -240,7 +242,14 @@ describe('escalation under failure (real processes, PostgreSQL and NATS)', () =>
         expect(tooLate).toEqual([]);
         // Nothing beyond the planned steps fired early (the 2-minute reminders are minutes away).
         expect(reminders(steps, 2)).toEqual([]);
-        expect(missedCheckIns(stepsFor(steps, planned.filter((p) => p.step === 'reminder_5min').map((p) => p.userId)))).toEqual([]);
+        expect(
+          missedCheckIns(
+            stepsFor(
+              steps,
+              planned.filter((p) => p.step === 'reminder_5min').map((p) => p.userId),
+            ),
+          ),
+        ).toEqual([]);
       },
     );
   }, 150_000);
@@ -355,7 +364,7 @@ describe('escalation under failure (real processes, PostgreSQL and NATS)', () =>
     );
   }, 150_000);
 
-  it('a worker\'s events delayed behind other subjects (a consumer backlog) never cost them the current shift deadline', async () => {
+  it("a worker's events delayed behind other subjects (a consumer backlog) never cost them the current shift deadline", async () => {
     // Escalation reads each shifts subject through its own JetStream consumer (NATS 2.9 allows one
     // filter per consumer), so after an outage or under a backlog a check-in can arrive after the
     // next shift's start. The test publishes shifts' events itself, in such an order, as shifts

@@ -63,7 +63,11 @@ const callsToEmergencyNumber = () => fake.calls.filter((c) => c.to === EMERGENCY
 
 /** Each worker's alarm SMS and the alarms' calls at the provider: one each, also a while later. */
 async function expectEachOnce(workers: number[], callsBefore: number, withinMs: number): Promise<void> {
-  await eventually(() => workers.every((w) => smsTo(w).length >= 1) && callsToEmergencyNumber() - callsBefore >= workers.length, withinMs, 250);
+  await eventually(
+    () => workers.every((w) => smsTo(w).length >= 1) && callsToEmergencyNumber() - callsBefore >= workers.length,
+    withinMs,
+    250,
+  );
   // Room for a second copy to arrive (a re-asked request, a retry answered twice).
   await sleep(12_000);
   expect(workers.filter((w) => smsTo(w).length !== 1).map((w) => `worker ${w}: ${smsTo(w).length} SMS`)).toEqual([]);

@@ -72,7 +72,13 @@ async function onShift(agent: ReturnType<typeof request.agent>, location: string
     const res = await agent
       .post('/api/users')
       .set(XHR)
-      .send({ username: `out${Math.random().toString(36).slice(2, 9)}`, password: 'Secret1pass', name: `Outage Worker ${++seq}`, phone: nextMobile(), role: 'worker' })
+      .send({
+        username: `out${Math.random().toString(36).slice(2, 9)}`,
+        password: 'Secret1pass',
+        name: `Outage Worker ${++seq}`,
+        phone: nextMobile(),
+        role: 'worker',
+      })
       .expect(201);
     ids.push(res.body.user.id);
   }
@@ -86,7 +92,10 @@ const setDeadline = (userId: number, minutesUntilDue: number) =>
   rpc.send('shifts.deadline.set.v1', { userId, mode: 'minutes_until_due', minutesUntilDue, byUserId: 1 });
 
 const missedAlarms = (userIds: number[]) =>
-  query<{ user_id: number; due_at: Date }>(`select user_id, due_at from escalation.alarms where kind = 'missed_check_in' and user_id = any($1)`, [userIds]);
+  query<{ user_id: number; due_at: Date }>(
+    `select user_id, due_at from escalation.alarms where kind = 'missed_check_in' and user_id = any($1)`,
+    [userIds],
+  );
 
 describe('outages of the stores every service depends on', () => {
   it('Redis down for 30 s: sign-in answers 503 with a clear message, deadlines and alarms carry on, sign-in works after', async () => {
@@ -97,7 +106,10 @@ describe('outages of the stores every service depends on', () => {
 
     await redis.stop();
     const stoppedAt = Date.now();
-    const login = await request(t.url).post('/api/auth/login').set(XHR).send({ username: t.superadmin.username, password: t.superadmin.password });
+    const login = await request(t.url)
+      .post('/api/auth/login')
+      .set(XHR)
+      .send({ username: t.superadmin.username, password: t.superadmin.password });
     expect(login.status).toBe(503);
     expect(login.body).toEqual({ message: TEMPORARILY_UNAVAILABLE });
     const me = await agent.get('/api/auth/me');
@@ -116,7 +128,13 @@ describe('outages of the stores every service depends on', () => {
 
     await sleep(stoppedAt + 30_000 - Date.now());
     await redis.start();
-    await eventually(async () => (await request(t.url).post('/api/auth/login').set(XHR).send({ username: t.superadmin.username, password: t.superadmin.password })).status === 200, 15_000, 250);
+    await eventually(
+      async () =>
+        (await request(t.url).post('/api/auth/login').set(XHR).send({ username: t.superadmin.username, password: t.superadmin.password }))
+          .status === 200,
+      15_000,
+      250,
+    );
     await eventually(async () => (await request(t.url).get('/readyz')).status === 200, 15_000, 250);
     expect(await missedAlarms([worker])).toHaveLength(1);
   }, 120_000);
@@ -130,7 +148,10 @@ describe('outages of the stores every service depends on', () => {
     const due = new Map<number, number>();
     for (const userId of silent) due.set(userId, Date.parse((await setDeadline(userId, 0.6)).worker.nextCheckInAt!));
     await eventually(async () => {
-      const rows = await query<{ user_id: number; due: string }>(`select user_id, payload->>'dueAt' as due from escalation.deadlines where kind = 'checkin' and user_id = any($1)`, [silent]);
+      const rows = await query<{ user_id: number; due: string }>(
+        `select user_id, payload->>'dueAt' as due from escalation.deadlines where kind = 'checkin' and user_id = any($1)`,
+        [silent],
+      );
       return rows.length === silent.length && rows.every((r) => Date.parse(r.due) === due.get(r.user_id));
     }, 20_000);
 
@@ -145,7 +166,10 @@ describe('outages of the stores every service depends on', () => {
     expect(created.body).toEqual({ message: TEMPORARILY_UNAVAILABLE });
     const list = await agent.get('/api/workers/active');
     expect(list.status).toBe(503);
-    const login = await request(t.url).post('/api/auth/login').set(XHR).send({ username: t.superadmin.username, password: t.superadmin.password });
+    const login = await request(t.url)
+      .post('/api/auth/login')
+      .set(XHR)
+      .send({ username: t.superadmin.username, password: t.superadmin.password });
     expect(login.status).toBe(503);
     expect(login.body.message).toBe(TEMPORARILY_UNAVAILABLE);
 
@@ -153,7 +177,11 @@ describe('outages of the stores every service depends on', () => {
     await pg.start();
 
     const shiftsHolds = await eventually(
-      async () => query<{ user_id: number; next_check_in_at: Date }>(`select user_id, next_check_in_at from shifts.worker_state where on_shift and user_id = any($1)`, [workers]),
+      async () =>
+        query<{ user_id: number; next_check_in_at: Date }>(
+          `select user_id, next_check_in_at from shifts.worker_state where on_shift and user_id = any($1)`,
+          [workers],
+        ),
       30_000,
       500,
     );
@@ -164,7 +192,9 @@ describe('outages of the stores every service depends on', () => {
     expect(alarms.map((a) => a.user_id).sort((a, b) => a - b)).toEqual([...silent].sort((a, b) => a - b));
     for (const a of alarms) expect(a.due_at.getTime()).toBe(due.get(a.user_id));
     for (const w of shiftsHolds.filter((x) => !silent.includes(x.user_id))) {
-      const rows = await query<{ due: string }>(`select payload->>'dueAt' as due from escalation.deadlines where job_key = $1`, [`checkin:${w.user_id}`]);
+      const rows = await query<{ due: string }>(`select payload->>'dueAt' as due from escalation.deadlines where job_key = $1`, [
+        `checkin:${w.user_id}`,
+      ]);
       expect(rows.map((r) => Date.parse(r.due))).toEqual([w.next_check_in_at.getTime()]);
     }
     // Nothing half-written: the refused location does not exist anywhere; nothing was parked.

@@ -68,7 +68,10 @@ describe('events lost from the stream while escalation was away (real processes,
         return w.onShift ? w.nextCheckInAt : undefined;
       };
       await eventually(
-        async () => (await Promise.all(before.map(async (id) => (await watchedDeadline(id))?.toISOString() === (await ownerDeadline(id))))).every(Boolean),
+        async () =>
+          (await Promise.all(before.map(async (id) => (await watchedDeadline(id))?.toISOString() === (await ownerDeadline(id))))).every(
+            Boolean,
+          ),
         30_000,
         200,
       );
@@ -78,12 +81,20 @@ describe('events lost from the stream while escalation was away (real processes,
       const fromSeq = await s.streamLastSeq();
       const rpc = await s.rpc();
       await inBatches(started, 10, (userId) => rpc.send('shifts.shift.start.v1', { userId, location: LOCATION }));
-      await inBatches(startedPassed, 10, (userId) => rpc.send('shifts.deadline.set.v1', { userId, mode: 'minutes_until_due', minutesUntilDue: 0, byUserId: 1 }));
+      await inBatches(startedPassed, 10, (userId) =>
+        rpc.send('shifts.deadline.set.v1', { userId, mode: 'minutes_until_due', minutesUntilDue: 0, byUserId: 1 }),
+      );
       await inBatches(checkingIn, 10, (userId) => rpc.send('shifts.checkin.record.v1', { userId }));
       await inBatches(ending, 10, (userId) => rpc.send('shifts.shift.end.v1', { userId }));
-      const emergencyIds = await Promise.all(emergency.map(async (userId) => (await rpc.send('shifts.emergency.raise.v1', { userId })).emergencyId));
+      const emergencyIds = await Promise.all(
+        emergency.map(async (userId) => (await rpc.send('shifts.emergency.raise.v1', { userId })).emergencyId),
+      );
       const lastChangeAt = Date.now();
-      await eventually(async () => Number((await s.shiftsQuery('select count(*) as n from shifts.outbox where published_at is null'))[0].n) === 0, 20_000, 100);
+      await eventually(
+        async () => Number((await s.shiftsQuery('select count(*) as n from shifts.outbox where published_at is null'))[0].n) === 0,
+        20_000,
+        100,
+      );
       const lost = await s.loseFromStream(fromSeq, 'shifts.');
       // 10 starts, 5 deadline moves, 5 check-ins and 2 emergencies' timer resets, 4 ends, 2 emergencies.
       expect(lost.filter((l) => l === 'shifts.shift.started.v1')).toHaveLength(10);
@@ -107,8 +118,13 @@ describe('events lost from the stream while escalation was away (real processes,
         (await s.escalationQuery(`select 1 from escalation.deadlines where kind = 'checkin' and user_id = any($1)`, [ending])).length;
       await eventually(
         async () =>
-          (await Promise.all([...stillWaiting, ...checkingIn, ...untouched].map(async (id) => (await watchedDeadline(id))?.toISOString() === (await ownerDeadline(id))))).every(Boolean) &&
-          (await endedStillWatched()) === 0,
+          (
+            await Promise.all(
+              [...stillWaiting, ...checkingIn, ...untouched].map(
+                async (id) => (await watchedDeadline(id))?.toISOString() === (await ownerDeadline(id)),
+              ),
+            )
+          ).every(Boolean) && (await endedStillWatched()) === 0,
         PERIOD_S * 1000 + 5000,
         250,
       );
@@ -122,7 +138,10 @@ describe('events lost from the stream while escalation was away (real processes,
       // Every emergency has its alarm, open.
       const emergencyAlarms = await eventually(
         async () => {
-          const rows = await s.escalationQuery<{ state: string }>(`select emergency_id, state from escalation.alarms where emergency_id = any($1)`, [emergencyIds]);
+          const rows = await s.escalationQuery<{ state: string }>(
+            `select emergency_id, state from escalation.alarms where emergency_id = any($1)`,
+            [emergencyIds],
+          );
           return rows.length === emergencyIds.length ? rows : undefined;
         },
         PERIOD_S * 1000 + 5000,
@@ -155,7 +174,8 @@ describe('events lost from the stream while escalation was away (real processes,
       expect(named?.slice(1, 4).every((id) => repaired.includes(Number(id)))).toBe(true);
       expect(Number(named![4])).toBe(new Set(repaired).size - 3);
       const metrics = await (await fetch(`${escalation.url}/metrics`)).text();
-      const counted = (kind: string) => Number(metrics.match(new RegExp(`^lws_reconcile_repairs_total\\{[^}]*kind="${kind}"[^}]*\\} (\\d+)`, 'm'))?.[1] ?? 0);
+      const counted = (kind: string) =>
+        Number(metrics.match(new RegExp(`^lws_reconcile_repairs_total\\{[^}]*kind="${kind}"[^}]*\\} (\\d+)`, 'm'))?.[1] ?? 0);
       expect({
         shift_missing: counted('shift_missing'),
         deadline_stale: counted('deadline_stale'),
@@ -185,30 +205,63 @@ describe('events lost from the stream while escalation was away (real processes,
       const [oldContact, newContact, oldPrimary, newPrimary] = [mobile(1001), mobile(1002), mobile(1003), mobile(1004)];
       const { user } = await eventually(
         () =>
-          rpc.send('identity.user.create.v1', { username: 'contactworker', password: 'Secret1pass', name: 'Contact Worker', phone: mobile(1000), role: 'worker', actorRole: 'superadmin' }),
+          rpc.send('identity.user.create.v1', {
+            username: 'contactworker',
+            password: 'Secret1pass',
+            name: 'Contact Worker',
+            phone: mobile(1000),
+            role: 'worker',
+            actorRole: 'superadmin',
+          }),
         20_000,
         200,
       );
       const userId = user.id;
       await rpc.send('identity.settings.save.v1', { userId, primaryContact: oldPrimary, checkInInterval: 60 });
-      const { contact } = await rpc.send('identity.contact.create.v1', { userId, name: 'Old Friend', phone: oldContact, relation: 'friend' });
+      const { contact } = await rpc.send('identity.contact.create.v1', {
+        userId,
+        name: 'Old Friend',
+        phone: oldContact,
+        relation: 'friend',
+      });
       const copy = async () => {
-        const [w] = await s.escalationQuery<{ primary_contact: string | null }>('select primary_contact from escalation.workers where user_id = $1', [userId]);
-        const contacts = await s.escalationQuery<{ phone: string }>('select phone from escalation.worker_contacts where user_id = $1 and not deleted', [userId]);
+        const [w] = await s.escalationQuery<{ primary_contact: string | null }>(
+          'select primary_contact from escalation.workers where user_id = $1',
+          [userId],
+        );
+        const contacts = await s.escalationQuery<{ phone: string }>(
+          'select phone from escalation.worker_contacts where user_id = $1 and not deleted',
+          [userId],
+        );
         return { primary: w?.primary_contact, contacts: contacts.map((c) => c.phone) };
       };
-      await eventually(async () => JSON.stringify(await copy()) === JSON.stringify({ primary: oldPrimary, contacts: [oldContact] }), 20_000, 100);
+      await eventually(
+        async () => JSON.stringify(await copy()) === JSON.stringify({ primary: oldPrimary, contacts: [oldContact] }),
+        20_000,
+        100,
+      );
 
       // With escalation away, the worker changes both numbers; the events are lost from the stream.
       await escalation.stop();
       const fromSeq = await s.streamLastSeq();
       await rpc.send('identity.contact.update.v1', { contactId: contact.id, phone: newContact });
       await rpc.send('identity.settings.save.v1', { userId, primaryContact: newPrimary, checkInInterval: 60 });
-      await eventually(async () => Number((await s.shiftsQuery('select count(*) as n from identity.outbox where published_at is null'))[0].n) === 0, 20_000, 100);
-      expect((await s.loseFromStream(fromSeq, 'identity.')).sort()).toEqual(['identity.contact.changed.v1', 'identity.settings.changed.v1']);
+      await eventually(
+        async () => Number((await s.shiftsQuery('select count(*) as n from identity.outbox where published_at is null'))[0].n) === 0,
+        20_000,
+        100,
+      );
+      expect((await s.loseFromStream(fromSeq, 'identity.')).sort()).toEqual([
+        'identity.contact.changed.v1',
+        'identity.settings.changed.v1',
+      ]);
 
       await escalation.start();
-      await eventually(async () => JSON.stringify(await copy()) === JSON.stringify({ primary: newPrimary, contacts: [newContact] }), PERIOD_S * 1000 + 5000, 250);
+      await eventually(
+        async () => JSON.stringify(await copy()) === JSON.stringify({ primary: newPrimary, contacts: [newContact] }),
+        PERIOD_S * 1000 + 5000,
+        250,
+      );
 
       // The next emergency texts the current contact and calls the current primary number, and none of the old.
       const { emergencyId } = await rpc.send('shifts.emergency.raise.v1', { userId });
@@ -221,15 +274,22 @@ describe('events lost from the stream while escalation was away (real processes,
               where a.emergency_id = $1 and o.subject = 'escalation.notification.urgent.v1' and o.payload->'data'->'request' ? 'toPhone'`,
             [emergencyId],
           );
-          return rows.some((r) => r.channel === 'voice' && r.to === newPrimary) && rows.some((r) => r.channel === 'sms' && r.to === newContact) ? rows : undefined;
+          return rows.some((r) => r.channel === 'voice' && r.to === newPrimary) &&
+            rows.some((r) => r.channel === 'sms' && r.to === newContact)
+            ? rows
+            : undefined;
         },
         20_000,
         200,
       );
       expect(requested.filter((r) => [oldContact, oldPrimary].includes(r.to))).toEqual([]);
-      const alerts = (await s.escalationOutbox()).filter((e) => e.subject === 'escalation.system_alert.raised.v1' && e.data.code === 'reconcile_repaired');
+      const alerts = (await s.escalationOutbox()).filter(
+        (e) => e.subject === 'escalation.system_alert.raised.v1' && e.data.code === 'reconcile_repaired',
+      );
       expect(alerts.map((a) => String(a.data.details)).sort()).toEqual([
-        expect.stringMatching(/^Reconciliation: Contact Worker's check-in settings and contact numbers in escalation differed from identity/),
+        expect.stringMatching(
+          /^Reconciliation: Contact Worker's check-in settings and contact numbers in escalation differed from identity/,
+        ),
         expect.stringMatching(/^Reconciliation: Contact Worker's emergency contacts in escalation differed from identity/),
       ]);
     } catch (err) {

@@ -36,12 +36,16 @@ const sessions: APIRequestContext[] = [];
 
 /** The serious and critical violations on the page as it is now, one line each. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.html.slice(0, 160)).slice(0, 3).join(' | ')})`);
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.html.slice(0, 160))
+          .slice(0, 3)
+          .join(' | ')})`,
+    );
 }
 
 async function expectAccessible(page: Page, screen: string) {
@@ -154,8 +158,16 @@ test.describe('a worker', () => {
     });
   }
 
-  for (const [viewport, shift] of [PHONE, { width: 1366, height: 900 }].flatMap((v) => [[v, 'on'], [v, 'off']] as const)) {
-    test(`at ${viewport.width}x${viewport.height}, ${shift} shift, with the cookie banner shown, nothing covers the emergency button`, async ({ browser }) => {
+  for (const [viewport, shift] of [PHONE, { width: 1366, height: 900 }].flatMap(
+    (v) =>
+      [
+        [v, 'on'],
+        [v, 'off'],
+      ] as const,
+  )) {
+    test(`at ${viewport.width}x${viewport.height}, ${shift} shift, with the cookie banner shown, nothing covers the emergency button`, async ({
+      browser,
+    }) => {
       const page = await open(browser, shift === 'on' ? workerState : offShiftState, '/worker', viewport);
       const button = page.getByTestId('emergency-button');
       await expect(page.getByTestId('cookie-banner')).toBeVisible({ timeout: 3000 });
@@ -175,7 +187,9 @@ test.describe('a worker', () => {
           return points.map(([x, y]) => {
             const top = document.elementFromPoint(x, y);
             if (!top || top === el || el.contains(top)) return 'button';
-            return top.closest('[data-testid="cookie-banner"]') ? 'cookie banner' : (top.closest('[data-testid]')?.getAttribute('data-testid') ?? top.tagName);
+            return top.closest('[data-testid="cookie-banner"]')
+              ? 'cookie banner'
+              : (top.closest('[data-testid]')?.getAttribute('data-testid') ?? top.tagName);
           });
         });
       // Where the worker first sees it, without scrolling, all of it is on the screen and nothing
@@ -194,7 +208,7 @@ test.describe('a worker', () => {
     });
   }
 
-  test('on a phone the header\'s logo link has a name', async ({ browser }) => {
+  test("on a phone the header's logo link has a name", async ({ browser }) => {
     const page = await open(browser, workerState, '/worker', PHONE);
     const links = page.getByRole('banner').getByRole('link');
     await expect(links.first()).toBeVisible();
@@ -258,7 +272,10 @@ test.describe('the monitors', () => {
             const scrolls = /(auto|scroll)/.test(style.overflowY + style.overflowX);
             return scrolls && (el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth);
           })
-          .map((el) => ({ tabIndex: (el as HTMLElement).tabIndex, name: el.getAttribute('aria-label') ?? el.getAttribute('aria-labelledby') })),
+          .map((el) => ({
+            tabIndex: (el as HTMLElement).tabIndex,
+            name: el.getAttribute('aria-label') ?? el.getAttribute('aria-labelledby'),
+          })),
       );
       for (const region of regions) expect({ name, region }).toEqual({ name, region: { tabIndex: 0, name: expect.stringMatching(/\w/) } });
     }
@@ -267,8 +284,13 @@ test.describe('the monitors', () => {
 
 // The monitor console fits the screen it is given.
 test.describe('the monitor console at 1280×720 and 1920×1080', () => {
-  for (const viewport of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
-    test(`at ${viewport.width}×${viewport.height} every super admin tab is in view and the worker column stays put`, async ({ browser }) => {
+  for (const viewport of [
+    { width: 1280, height: 720 },
+    { width: 1920, height: 1080 },
+  ]) {
+    test(`at ${viewport.width}×${viewport.height} every super admin tab is in view and the worker column stays put`, async ({
+      browser,
+    }) => {
       const page = await open(browser, superadminState, '/superadmin', viewport);
       await expect(page.getByTestId('remote-superadmin')).toBeVisible();
       // No tab is cut off: each lies wholly inside the window.

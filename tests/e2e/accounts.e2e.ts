@@ -25,9 +25,13 @@ let adminApi: APIRequestContext;
 const randomPin = () => String(randomInt(0, 9_000)).padStart(4, '0');
 
 /** Creates a user through the API as the superadmin; a chosen PIN that clashes with another user's is replaced. */
-async function createUser(
-  fields: { name: string; role?: 'worker' | 'admin'; password?: string; phone?: string; withPin?: boolean },
-): Promise<Created & { password: string; pin: string }> {
+async function createUser(fields: {
+  name: string;
+  role?: 'worker' | 'admin';
+  password?: string;
+  phone?: string;
+  withPin?: boolean;
+}): Promise<Created & { password: string; pin: string }> {
   const password = fields.password ?? 'Start123';
   for (let attempt = 0; attempt < 5; attempt++) {
     const pinCode = fields.withPin ? randomPin() : undefined;
@@ -266,7 +270,10 @@ test('an admin enrols this browser as a kiosk; a worker picks their name and log
     await expect(page.getByTestId('kiosk-not-enrolled')).toContainText('This device is not an enrolled kiosk');
     await expect(page.getByTestId('kiosk-not-enrolled')).toContainText('An administrator must');
     await expect(page.getByTestId('pin-pad')).toHaveCount(0);
-    const res = await page.request.post('/api/auth/pin-login', { headers: XHR, data: { userId: kioskWorker.user.id, pin: kioskWorker.pin } });
+    const res = await page.request.post('/api/auth/pin-login', {
+      headers: XHR,
+      data: { userId: kioskWorker.user.id, pin: kioskWorker.pin },
+    });
     expect(res.status()).toBe(403);
     await stranger.close();
   });
@@ -356,7 +363,10 @@ test('an admin enrols this browser as a kiosk; a worker picks their name and log
 
     await kiosk.reload();
     await expect(kiosk.getByTestId('kiosk-not-enrolled')).toBeVisible();
-    const res = await kiosk.request.post('/api/auth/pin-login', { headers: XHR, data: { userId: kioskWorker.user.id, pin: kioskWorker.pin } });
+    const res = await kiosk.request.post('/api/auth/pin-login', {
+      headers: XHR,
+      data: { userId: kioskWorker.user.id, pin: kioskWorker.pin },
+    });
     expect(res.status()).toBe(403);
   });
   await terminal.close();

@@ -13,7 +13,13 @@ test('the superadmin sees a parked event with its error and discards it; the log
   const db = new Client({ connectionString: process.env.LWS_E2E_DATABASE_URL });
   await db.connect();
   try {
-    const envelope = { id, subject: 'locations.location.created.v1', occurredAt: new Date().toISOString(), producer: 'locations', data: { locationId: 9_999_001, name: 'Parked', isActive: true } };
+    const envelope = {
+      id,
+      subject: 'locations.location.created.v1',
+      occurredAt: new Date().toISOString(),
+      producer: 'locations',
+      data: { locationId: 9_999_001, name: 'Parked', isActive: true },
+    };
     await db.query(
       `insert into locations.outbox (id, subject, payload, attempts, last_error, parked_at) values ($1, $2, $3, 3, 'message size exceeds maximum allowed', now())`,
       [id, envelope.subject, JSON.stringify(envelope)],
@@ -23,7 +29,9 @@ test('the superadmin sees a parked event with its error and discards it; the log
   }
 
   const api = await playwright.request.newContext({ baseURL: process.env.LWS_E2E_URL, extraHTTPHeaders: XHR });
-  expect((await api.post('/api/auth/login', { data: { username: 'superadmin', password: process.env.LWS_E2E_SUPERADMIN_PASSWORD } })).status()).toBe(200);
+  expect(
+    (await api.post('/api/auth/login', { data: { username: 'superadmin', password: process.env.LWS_E2E_SUPERADMIN_PASSWORD } })).status(),
+  ).toBe(200);
   const context = await browser.newContext({ storageState: await api.storageState() });
   const page = await context.newPage();
   await page.goto('/superadmin');
@@ -43,7 +51,9 @@ test('the superadmin sees a parked event with its error and discards it; the log
 
   const log = await api.get('/api/activity-logs');
   const entries = (await log.json()) as { details: string }[];
-  expect(entries.some((e) => e.details === `Dead letter discarded: locations outbox, locations.location.created.v1, event ${id}`)).toBe(true);
+  expect(entries.some((e) => e.details === `Dead letter discarded: locations outbox, locations.location.created.v1, event ${id}`)).toBe(
+    true,
+  );
   await context.close();
   await api.dispose();
 });

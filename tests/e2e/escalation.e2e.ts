@@ -43,7 +43,10 @@ const workerIds = new Set<number>();
 const sessions: APIRequestContext[] = [];
 
 /** PINs are unique across users: this file draws from 9500-9599 (see accounts.e2e.ts) and retries a taken one. */
-async function createUser(playwright: { request: APIRequest }, fields: { name: string; role?: 'worker' | 'admin'; teamId?: number }): Promise<Account> {
+async function createUser(
+  playwright: { request: APIRequest },
+  fields: { name: string; role?: 'worker' | 'admin'; teamId?: number },
+): Promise<Account> {
   const password = 'Escalate123';
   // Each worker gets a phone of their own, so the messages sent to them can be told apart.
   const phone = uniqueMobile();
@@ -149,7 +152,9 @@ test.afterEach(async () => {
   // Alarms these tests opened are closed here, so no other test meets them.
   for (const alarm of await openAlarms()) {
     if (!workerIds.has(alarm.userId)) continue;
-    const res = await superadminApi.post(`/api/alarms/${alarm.id}/resolve`, { data: { verdict: 'false_alarm', note: 'Closed by the end-to-end tests' } });
+    const res = await superadminApi.post(`/api/alarms/${alarm.id}/resolve`, {
+      data: { verdict: 'false_alarm', note: 'Closed by the end-to-end tests' },
+    });
     expect(res.ok(), await res.text()).toBe(true);
   }
 });
@@ -177,7 +182,9 @@ test('a worker misses a check-in: reminders and the alarm call go out, the call 
 
   await test.step('the deadline passes: a missed check-in alarm opens', async () => {
     await testClock({ advanceMinutes: 2 });
-    await expect.poll(async () => (await openAlarms(worker.id)).map((a) => `${a.kind}:${a.state}`), { timeout: 20_000 }).toEqual(['missed_check_in:open']);
+    await expect
+      .poll(async () => (await openAlarms(worker.id)).map((a) => `${a.kind}:${a.state}`), { timeout: 20_000 })
+      .toEqual(['missed_check_in:open']);
   });
 
   await test.step('on any page a monitor sees the alarm waiting in a banner, counted in the tab title, and can mute its sound', async () => {
@@ -209,7 +216,10 @@ test('a worker misses a check-in: reminders and the alarm call go out, the call 
     await expect(deliveries.and(page.locator('[data-purpose="reminder_5min"]')).first()).toBeVisible();
     await expect(deliveries.and(page.locator('[data-purpose="reminder_2min"]')).first()).toBeVisible();
 
-    const call = provider.locator(`[data-testid="test-call-row"][data-to="${EMERGENCY_NUMBER}"]`).filter({ has: page.getByTestId('test-call-accept') }).first();
+    const call = provider
+      .locator(`[data-testid="test-call-row"][data-to="${EMERGENCY_NUMBER}"]`)
+      .filter({ has: page.getByTestId('test-call-accept') })
+      .first();
     await expect(call).toBeVisible();
     await call.getByRole('button', { name: 'Accept' }).click();
     await expect(toast(page, 'Call accepted')).toContainText(EMERGENCY_NUMBER);
@@ -235,7 +245,9 @@ test('a worker misses a check-in: reminders and the alarm call go out, the call 
     await expect(row.getByTestId('alarm-acknowledged-by')).toHaveText('Nobody yet');
     await expect(row.getByTestId('alarm-history')).toContainText(`Called ${EMERGENCY_NUMBER}: accepted`);
     // Past the deadline with the alarm waiting, Active Workers says Overdue, in red.
-    const activeRow = page.getByTestId('active-workers-table').locator(`[data-testid="active-worker-row"][data-username="${worker.username}"]`);
+    const activeRow = page
+      .getByTestId('active-workers-table')
+      .locator(`[data-testid="active-worker-row"][data-username="${worker.username}"]`);
     await expect(activeRow.getByTestId('worker-status')).toHaveText('Overdue');
 
     await row.getByRole('button', { name: 'Acknowledge the alarm for Milo Missed' }).click();
@@ -306,7 +318,10 @@ test("an overdue worker gets the check-in alert and answers it with I'm Safe and
   await page.context().close();
 });
 
-test('an overdue worker asks for emergency assistance from the alert: the timer is reset and the screen says so', async ({ browser, playwright }) => {
+test('an overdue worker asks for emergency assistance from the alert: the timer is reset and the screen says so', async ({
+  browser,
+  playwright,
+}) => {
   test.setTimeout(90_000);
   const worker = await createUser(playwright, { name: 'Erin Emergency' });
   await startShift(worker);
@@ -331,7 +346,9 @@ test('an overdue worker asks for emergency assistance from the alert: the timer 
 
   // The emergency records a check-in, but monitors see the worker in red, not as Checked In.
   const monitor = await pageAs(browser, admin.state, '/admin');
-  const activeRow = monitor.getByTestId('active-workers-table').locator(`[data-testid="active-worker-row"][data-username="${worker.username}"]`);
+  const activeRow = monitor
+    .getByTestId('active-workers-table')
+    .locator(`[data-testid="active-worker-row"][data-username="${worker.username}"]`);
   await expect(activeRow.getByTestId('worker-status')).toHaveText('Emergency');
   await expect(activeRow.getByTestId('worker-status')).toHaveAttribute('data-status', 'emergency');
   await monitor.context().close();
@@ -392,7 +409,10 @@ test('the check-in notifications switch asks for permission, and says so when it
   await page.context().close();
 });
 
-test('the alert sound is looked up with HEAD and, when the file is missing, the built-in sound plays at 5 minutes remaining', async ({ browser, playwright }) => {
+test('the alert sound is looked up with HEAD and, when the file is missing, the built-in sound plays at 5 minutes remaining', async ({
+  browser,
+  playwright,
+}) => {
   const worker = await createUser(playwright, { name: 'Sid Sound' });
   await startShift(worker);
   await testClock({ advanceMinutes: 56 });
@@ -417,7 +437,10 @@ test('the alert sound is looked up with HEAD and, when the file is missing, the 
   await context.close();
 });
 
-test("a worker's emergency screen follows what the monitor does, side by side, until they say they are safe @embedded", async ({ browser, playwright }) => {
+test("a worker's emergency screen follows what the monitor does, side by side, until they say they are safe @embedded", async ({
+  browser,
+  playwright,
+}) => {
   test.setTimeout(120_000);
   const worker = await createUser(playwright, { name: 'Sky Sideby' });
   await startShift(worker);
@@ -432,7 +455,10 @@ test("a worker's emergency screen follows what the monitor does, side by side, u
   await expect(page.getByTestId('emergency-updates')).toContainText('Your monitors have been alerted');
   // The press's toast covers nothing the screen says at its top.
   await expect(toast(page, 'Emergency assistance requested')).toBeVisible();
-  const top = [(await screen.getByText(/Help requested at/).boundingBox())!, (await page.getByTestId('emergency-screen-summary').boundingBox())!];
+  const top = [
+    (await screen.getByText(/Help requested at/).boundingBox())!,
+    (await page.getByTestId('emergency-screen-summary').boundingBox())!,
+  ];
   for (const t of await page.getByTestId('toast').all()) {
     const b = (await t.boundingBox())!;
     for (const s of top) expect(b.y + b.height <= s.y || b.y >= s.y + s.height || b.x + b.width <= s.x || b.x >= s.x + s.width).toBe(true);
@@ -445,7 +471,9 @@ test("a worker's emergency screen follows what the monitor does, side by side, u
   await expect(monitor.getByTestId('alarm-banner-worker')).toHaveText('Sky Sideby');
   const row = monitor.locator(`[data-testid="alarm-row"][data-user-id="${worker.id}"]`);
   await row.getByTestId('alarm-acknowledge').click();
-  await expect(page.getByTestId('emergency-screen-summary')).toHaveText('Ada Alarmwatch is dealing with it. Stay where you are if you can.');
+  await expect(page.getByTestId('emergency-screen-summary')).toHaveText(
+    'Ada Alarmwatch is dealing with it. Stay where you are if you can.',
+  );
   await expect(page.getByTestId('emergency-updates')).toContainText('Ada Alarmwatch is dealing with it');
 
   // "I'm safe now" asks for the PIN; the monitor then sees it to confirm.
@@ -460,7 +488,9 @@ test("a worker's emergency screen follows what the monitor does, side by side, u
 
   // The monitor closes it: the worker's screen goes back to normal and says so.
   const [alarm] = (await openAlarms(worker.id)).filter((a) => a.kind === 'emergency');
-  const res = await superadminApi.post(`/api/alarms/${alarm.id}/resolve`, { data: { verdict: 'false_alarm', note: 'Confirmed safe by phone' } });
+  const res = await superadminApi.post(`/api/alarms/${alarm.id}/resolve`, {
+    data: { verdict: 'false_alarm', note: 'Confirmed safe by phone' },
+  });
   expect(res.ok(), await res.text()).toBe(true);
   await expect(screen).toBeHidden();
   await expect(toast(page, 'Emergency closed')).toBeVisible();
@@ -468,7 +498,10 @@ test("a worker's emergency screen follows what the monitor does, side by side, u
   await monitor.context().close();
 });
 
-test('a worker sets a duress PIN and checks in with it: their screen shows an ordinary check-in, the monitor sees DURESS @embedded', async ({ browser, playwright }) => {
+test('a worker sets a duress PIN and checks in with it: their screen shows an ordinary check-in, the monitor sees DURESS @embedded', async ({
+  browser,
+  playwright,
+}) => {
   test.setTimeout(120_000);
   const worker = await createUser(playwright, { name: 'Dana Duress' });
   const duressPin = worker.pin === '1470' ? '1471' : '1470';
@@ -496,7 +529,9 @@ test('a worker sets a duress PIN and checks in with it: their screen shows an or
   await expect(monitor.getByTestId('alarm-banner-kind')).toHaveText('DURESS');
   const row = monitor.locator(`[data-testid="alarm-row"][data-user-id="${worker.id}"]`);
   await expect(row.getByTestId('alarm-kind')).toHaveText('DURESS');
-  const active = monitor.getByTestId('active-workers-table').locator(`[data-testid="active-worker-row"][data-username="${worker.username}"]`);
+  const active = monitor
+    .getByTestId('active-workers-table')
+    .locator(`[data-testid="active-worker-row"][data-username="${worker.username}"]`);
   await expect(active.getByTestId('worker-status')).toHaveText('DURESS');
   // Nothing reached the worker's screen meanwhile.
   await expect(page.getByTestId('emergency-screen')).toBeHidden();
@@ -504,7 +539,10 @@ test('a worker sets a duress PIN and checks in with it: their screen shows an or
   await monitor.context().close();
 });
 
-test('a worker asks for 15 more minutes twice; the countdown moves and the button goes once none are left @embedded', async ({ browser, playwright }) => {
+test('a worker asks for 15 more minutes twice; the countdown moves and the button goes once none are left @embedded', async ({
+  browser,
+  playwright,
+}) => {
   const worker = await createUser(playwright, { name: 'Ezra Extend' });
   await startShift(worker);
   const page = await pageAs(browser, worker.state, '/worker');
@@ -519,7 +557,10 @@ test('a worker asks for 15 more minutes twice; the countdown moves and the butto
   await page.context().close();
 });
 
-test('the PIN boxes behave as boxes: clicking the first one and typing again enters that PIN, not the old digits and the new @embedded', async ({ browser, playwright }) => {
+test('the PIN boxes behave as boxes: clicking the first one and typing again enters that PIN, not the old digits and the new @embedded', async ({
+  browser,
+  playwright,
+}) => {
   const worker = await createUser(playwright, { name: 'Pia Pinbox' });
   await startShift(worker);
   await dueSoon(worker);
@@ -536,7 +577,10 @@ test('the PIN boxes behave as boxes: clicking the first one and typing again ent
   await page.context().close();
 });
 
-test("where I'll be: the worker starts a shift with a note and checks in with the phone's position; the monitor sees both on the alarm @embedded", async ({ browser, playwright }) => {
+test("where I'll be: the worker starts a shift with a note and checks in with the phone's position; the monitor sees both on the alarm @embedded", async ({
+  browser,
+  playwright,
+}) => {
   test.setTimeout(90_000);
   const worker = await createUser(playwright, { name: 'Wren Whereabouts' });
   const context = await browser.newContext({
@@ -563,12 +607,18 @@ test("where I'll be: the worker starts a shift with a note and checks in with th
   const row = monitor.locator(`[data-testid="alarm-row"][data-user-id="${worker.id}"]`);
   await expect(row.getByTestId('alarm-shift-note')).toHaveText("Where they said they'd be: 12 Oak Street, back by 15:00");
   await expect(row.getByTestId('alarm-position')).toContainText('Last known position: 51.50135, -0.14189 (±25 m)');
-  await expect(row.getByTestId('alarm-position').getByRole('link')).toHaveAttribute('href', /openstreetmap\.org\/\?mlat=51\.50135&mlon=-0\.14189/);
+  await expect(row.getByTestId('alarm-position').getByRole('link')).toHaveAttribute(
+    'href',
+    /openstreetmap\.org\/\?mlat=51\.50135&mlon=-0\.14189/,
+  );
   await context.close();
   await monitor.context().close();
 });
 
-test('a worker without data checks in by replying to the reminder with their PIN (the test provider plays the phone) @embedded', async ({ browser, playwright }) => {
+test('a worker without data checks in by replying to the reminder with their PIN (the test provider plays the phone) @embedded', async ({
+  browser,
+  playwright,
+}) => {
   const worker = await createUser(playwright, { name: 'Sol Signal' });
   await startShift(worker);
   const page = await pageAs(browser, superadminState, '/superadmin');
@@ -577,7 +627,9 @@ test('a worker without data checks in by replying to the reminder with their PIN
   await form.getByTestId('inbound-sms-from').fill(worker.phone);
   await form.getByTestId('inbound-sms-body').fill(`PIN ${worker.pin}`);
   await form.getByTestId('inbound-sms-send').click();
-  await expect(form.getByTestId('inbound-sms-reply')).toHaveText(/^LWS replied: LWS: checked in at \d{2}:\d{2}\. Your next check-in is due by \d{2}:\d{2}\.$/);
+  await expect(form.getByTestId('inbound-sms-reply')).toHaveText(
+    /^LWS replied: LWS: checked in at \d{2}:\d{2}\. Your next check-in is due by \d{2}:\d{2}\.$/,
+  );
   const latest = await worker.api.get(`/api/users/${worker.id}/latest-check-in`);
   expect(((await latest.json()) as { location: string } | null)?.location).toBe('The Prospect Building');
 
@@ -588,7 +640,10 @@ test('a worker without data checks in by replying to the reminder with their PIN
   await page.context().close();
 });
 
-test("a team's keypad reminder call: the worker keys their PIN and is checked in (the test provider plays the phone) @embedded", async ({ browser, playwright }) => {
+test("a team's keypad reminder call: the worker keys their PIN and is checked in (the test provider plays the phone) @embedded", async ({
+  browser,
+  playwright,
+}) => {
   test.setTimeout(90_000);
   const created = await superadminApi.post('/api/teams', { data: { name: `Keypad ${run}`, voiceReminder: true } });
   expect(created.status(), await created.text()).toBe(201);
@@ -605,7 +660,9 @@ test("a team's keypad reminder call: the worker keys their PIN and is checked in
   await expect(call).toBeVisible({ timeout: 30_000 });
   await call.getByTestId('test-call-keys').fill(worker.pin);
   await call.getByTestId('test-call-accept').click();
-  await expect(call.getByTestId('test-call-confirmation')).toHaveText(/^Then: Thank you\. You are checked in\. Your next check-in is due by \d{2}:\d{2}\. Goodbye\.$/);
+  await expect(call.getByTestId('test-call-confirmation')).toHaveText(
+    /^Then: Thank you\. You are checked in\. Your next check-in is due by \d{2}:\d{2}\. Goodbye\.$/,
+  );
   const latest = await worker.api.get(`/api/users/${worker.id}/latest-check-in`);
   expect(await latest.json()).not.toBeNull();
   await page.context().close();

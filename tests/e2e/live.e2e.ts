@@ -35,7 +35,14 @@ async function createUser(playwright: { request: APIRequest }, fields: { name: s
   for (let attempt = 0; attempt < 10; attempt++) {
     const pin = String(randomInt(9300, 9400));
     const res = await superadminApi.post('/api/users', {
-      data: { username: uniqueUsername(fields.role === 'admin' ? 'ladm' : 'lwrk'), password, name: fields.name, phone: uniqueMobile(), role: fields.role ?? 'worker', pinCode: pin },
+      data: {
+        username: uniqueUsername(fields.role === 'admin' ? 'ladm' : 'lwrk'),
+        password,
+        name: fields.name,
+        phone: uniqueMobile(),
+        role: fields.role ?? 'worker',
+        pinCode: pin,
+      },
     });
     if (res.status() === 409) continue;
     expect(res.status(), await res.text()).toBe(201);
@@ -100,7 +107,10 @@ test.afterAll(async () => {
   await superadminApi?.dispose();
 });
 
-test("a worker's check-in appears on an admin's Worker Dashboard and Activity Logs at once, from the stream, not a poll", async ({ browser, playwright }) => {
+test("a worker's check-in appears on an admin's Worker Dashboard and Activity Logs at once, from the stream, not a poll", async ({
+  browser,
+  playwright,
+}) => {
   test.setTimeout(120_000);
   const worker = await createUser(playwright, { name: 'Cora Checkin' });
   await startShift(worker);
@@ -156,7 +166,10 @@ test("a worker's check-in appears on an admin's Worker Dashboard and Activity Lo
   await Promise.all([dashboard.context().close(), logs.context().close(), workerPage.context().close()]);
 });
 
-test("a deadline a superadmin moves, and a forced clock-out, reach the worker's own screen without a reload", async ({ browser, playwright }) => {
+test("a deadline a superadmin moves, and a forced clock-out, reach the worker's own screen without a reload", async ({
+  browser,
+  playwright,
+}) => {
   test.setTimeout(90_000);
   const worker = await createUser(playwright, { name: 'Dev Deadline' });
   await startShift(worker);
@@ -186,7 +199,10 @@ test("a deadline a superadmin moves, and a forced clock-out, reach the worker's 
   await context.close();
 });
 
-test('the Activity Logs tab: a 400px list with Refresh, the empty text, and entries with their labels as they happen', async ({ browser, playwright }) => {
+test('the Activity Logs tab: a 400px list with Refresh, the empty text, and entries with their labels as they happen', async ({
+  browser,
+  playwright,
+}) => {
   test.setTimeout(60_000);
   const worker = await createUser(playwright, { name: 'Ella Entries' });
   const page = await pageAs(browser, admin.state, '/admin');

@@ -118,14 +118,18 @@ test('an admin adds, toggles, renames and deletes a location, with the spec text
 
   await test.step('inline edit: cancel keeps the name, a blank name cannot be saved, confirm renames', async () => {
     writes.length = 0;
-    await rowOf(page, name).getByRole('button', { name: `Edit ${name}` }).click();
+    await rowOf(page, name)
+      .getByRole('button', { name: `Edit ${name}` })
+      .click();
     const input = rowOf(page, name).getByTestId('location-edit-name');
     await expect(input).toHaveValue(name);
     await input.fill('Somewhere Else');
     await rowOf(page, name).getByRole('button', { name: 'Cancel editing' }).click();
     await expect(rowOf(page, name).getByTestId('location-name')).toHaveText(name);
 
-    await rowOf(page, name).getByRole('button', { name: `Edit ${name}` }).click();
+    await rowOf(page, name)
+      .getByRole('button', { name: `Edit ${name}` })
+      .click();
     await input.fill('   ');
     await expect(rowOf(page, name).getByRole('button', { name: 'Save name' })).toBeDisabled();
     await input.press('Enter');
@@ -140,14 +144,18 @@ test('an admin adds, toggles, renames and deletes a location, with the spec text
   });
 
   await test.step('delete asks first; cancel keeps the location, confirm removes it', async () => {
-    await rowOf(page, renamed).getByRole('button', { name: `Delete ${renamed}` }).click();
+    await rowOf(page, renamed)
+      .getByRole('button', { name: `Delete ${renamed}` })
+      .click();
     const dialog = page.getByTestId('location-delete-dialog');
     await expect(dialog).toContainText('Are you sure you want to delete this location?');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
     await expect(rowOf(page, renamed)).toBeVisible();
 
-    await rowOf(page, renamed).getByRole('button', { name: `Delete ${renamed}` }).click();
+    await rowOf(page, renamed)
+      .getByRole('button', { name: `Delete ${renamed}` })
+      .click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await expect(toast(page, 'Success').filter({ hasText: 'Location deleted successfully' })).toBeVisible();
     await expect(rowOf(page, renamed)).toHaveCount(0);
@@ -165,7 +173,9 @@ test('a superadmin manages locations too; the loading, empty and error states re
   await card.getByTestId('location-new-name').press('Enter');
   await expect(toast(page, 'Success')).toContainText('Location created successfully');
   await expect(rowOf(page, name)).toBeVisible();
-  const created = ((await (await page.request.get('/api/location-options')).json()) as { id: number; name: string }[]).find((l) => l.name === name)!;
+  const created = ((await (await page.request.get('/api/location-options')).json()) as { id: number; name: string }[]).find(
+    (l) => l.name === name,
+  )!;
   await superadminApi.delete(`/api/location-options/${created.id}`);
 
   // The shared stack keeps its locations; the states are shown by answering the list call here.
@@ -193,7 +203,9 @@ test('a superadmin manages locations too; the loading, empty and error states re
 
   await test.step('a failed create shows the spec error toast', async () => {
     await page.route('**/api/location-options', (route) =>
-      route.request().method() === 'POST' ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service temporarily unavailable"}' }) : route.fallback(),
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service temporarily unavailable"}' })
+        : route.fallback(),
     );
     await card.getByTestId('location-new-name').fill(`Unreachable ${run}`);
     await card.getByRole('button', { name: 'Add', exact: true }).click();

@@ -30,10 +30,7 @@ const started: Worker[] = [];
 const sessions: APIRequestContext[] = [];
 
 /** PINs are unique across users: this file draws from 8000-8999 (see accounts.e2e.ts) and retries a taken one. */
-async function createUser(
-  playwright: { request: APIRequest },
-  fields: { name: string; role?: 'worker' | 'admin' },
-): Promise<Worker> {
+async function createUser(playwright: { request: APIRequest }, fields: { name: string; role?: 'worker' | 'admin' }): Promise<Worker> {
   const password = 'Shift123';
   for (let attempt = 0; attempt < 10; attempt++) {
     const pin = String(randomInt(8000, 9000));
@@ -220,10 +217,18 @@ test('a worker starts a shift, checks in with the PIN inside the window, sees th
   await page.context().close();
 });
 
-test('on a phone, on shift, the status, CHECK IN and the emergency button fit the screen without scrolling; End Shift is secondary', async ({ browser, playwright }) => {
+test('on a phone, on shift, the status, CHECK IN and the emergency button fit the screen without scrolling; End Shift is secondary', async ({
+  browser,
+  playwright,
+}) => {
   const worker = await createUser(playwright, { name: 'Pam Phone' });
   await startShift(worker);
-  const context = await browser.newContext({ storageState: worker.state, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const context = await browser.newContext({
+    storageState: worker.state,
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
   const page = await context.newPage();
   await page.goto('/worker');
   await expect(page.getByTestId('status-pill')).toBeInViewport({ ratio: 1 });
@@ -239,7 +244,9 @@ test('on a phone, on shift, the status, CHECK IN and the emergency button fit th
 
 test("the worker's screen follows their own check-in interval, not the hour", async ({ browser, playwright }) => {
   const worker = await createUser(playwright, { name: 'Tia Thirty' });
-  const saved = await worker.api.patch(`/api/users/${worker.id}/settings`, { data: { primaryContact: '+447911123456', checkInInterval: 30 } });
+  const saved = await worker.api.patch(`/api/users/${worker.id}/settings`, {
+    data: { primaryContact: '+447911123456', checkInInterval: 30 },
+  });
   expect(saved.status(), await saved.text()).toBe(200);
   const page = await pageAs(browser, worker.state, '/worker');
   await expect(page.getByTestId('check-in-note')).toHaveText('You are required to check-in every 30 minutes for safety monitoring.');
@@ -283,15 +290,24 @@ test('an admin watches an on-shift worker move from Checked In to Due Soon to Ov
 
   // A late check-in is still accepted; while the missed check-in's alarm waits for a monitor the
   // worker's status says so in red (an emergency outranks Checked In), then Checked In once resolved.
-  await expect.poll(async () => ((await (await superadminApi.get('/api/alarms')).json()) as { userId: number }[]).some((a) => a.userId === worker.id), { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => ((await (await superadminApi.get('/api/alarms')).json()) as { userId: number }[]).some((a) => a.userId === worker.id),
+      { timeout: 20_000 },
+    )
+    .toBe(true);
   const res = await worker.api.post('/api/check-ins', { data: { userId: worker.id, location: 'The Prospect Building', pin: worker.pin } });
   expect(res.status(), await res.text()).toBe(201);
   await admin.getByRole('button', { name: 'Refresh Data' }).click();
   await expect(active.getByTestId('worker-status')).toHaveText('Missed Check-In');
   await expect(active.getByTestId('worker-status')).toHaveAttribute('data-status', 'missed_check_in');
   await expect(active.getByTestId('worker-last-check-in')).not.toHaveText('Never');
-  const alarm = ((await (await superadminApi.get('/api/alarms')).json()) as { id: string; userId: number }[]).find((a) => a.userId === worker.id)!;
-  expect((await superadminApi.post(`/api/alarms/${alarm.id}/resolve`, { data: { verdict: 'false_alarm', note: 'Checked in late' } })).status()).toBe(200);
+  const alarm = ((await (await superadminApi.get('/api/alarms')).json()) as { id: string; userId: number }[]).find(
+    (a) => a.userId === worker.id,
+  )!;
+  expect(
+    (await superadminApi.post(`/api/alarms/${alarm.id}/resolve`, { data: { verdict: 'false_alarm', note: 'Checked in late' } })).status(),
+  ).toBe(200);
   await expect(active.getByTestId('worker-status')).toHaveText('Checked In');
 
   const ended = await worker.api.post(`/api/users/${worker.id}/end-shift`, { data: { pin: worker.pin } });

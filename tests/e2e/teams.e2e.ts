@@ -52,7 +52,11 @@ async function createTeam(name: string, monitorId: number): Promise<number> {
 
 /** On shift, then due now: a missed check-in alarm opens. */
 async function missCheckIn(worker: Account) {
-  await expect.poll(async () => (await worker.api.post(`/api/users/${worker.id}/start-shift`, { data: { location: SITE } })).status(), { timeout: 10_000 }).toBe(200);
+  await expect
+    .poll(async () => (await worker.api.post(`/api/users/${worker.id}/start-shift`, { data: { location: SITE } })).status(), {
+      timeout: 10_000,
+    })
+    .toBe(200);
   expect((await superadminApi.post(`/api/simulate-check-in-due/${worker.id}`)).status()).toBe(200);
 }
 
@@ -83,7 +87,10 @@ test.afterAll(async () => {
   for (const s of sessions) await s.dispose();
 });
 
-test("two admins of two teams each see only their own worker's alarm; the superadmin edits a team's policy and the next alarm follows it", async ({ browser, playwright }) => {
+test("two admins of two teams each see only their own worker's alarm; the superadmin edits a team's policy and the next alarm follows it", async ({
+  browser,
+  playwright,
+}) => {
   const nina = await createUser(playwright, 'Nina North', 'admin');
   const sam = await createUser(playwright, 'Sam South', 'admin');
   const north = await createTeam(`North ${run}`, nina.id);
@@ -91,7 +98,9 @@ test("two admins of two teams each see only their own worker's alarm; the supera
   // Created while "Default" was the only team, both admins monitor it too: the superadmin takes them off.
   const teams = (await (await superadminApi.get('/api/teams')).json()) as { id: number; name: string; monitors: { userId: number }[] }[];
   const fallback = teams.find((t) => t.name === 'Default')!;
-  const res = await superadminApi.patch(`/api/teams/${fallback.id}`, { data: { monitors: fallback.monitors.filter((m) => m.userId !== nina.id && m.userId !== sam.id) } });
+  const res = await superadminApi.patch(`/api/teams/${fallback.id}`, {
+    data: { monitors: fallback.monitors.filter((m) => m.userId !== nina.id && m.userId !== sam.id) },
+  });
   expect(res.status(), await res.text()).toBe(200);
   const walker = await createUser(playwright, 'Walt Northfield', 'worker', north);
   const sally = await createUser(playwright, 'Sally Southgate', 'worker', south);
@@ -129,11 +138,13 @@ test("two admins of two teams each see only their own worker's alarm; the supera
     expect(Date.parse(away.awayUntil ?? '')).toBeGreaterThan(Date.now());
     await card.getByTestId('away-back').click();
     await expect(card.getByTestId('away-set')).toBeVisible();
-    expect(((await (await sam.api.get(`/api/users/${sam.id}/with-relations`)).json()) as { awayUntil: string | null }).awayUntil).toBeNull();
+    expect(
+      ((await (await sam.api.get(`/api/users/${sam.id}/with-relations`)).json()) as { awayUntil: string | null }).awayUntil,
+    ).toBeNull();
     await page.context().close();
   });
 
-  await test.step("the superadmin gives North its own policy in the Teams tab, previewed as a timeline", async () => {
+  await test.step('the superadmin gives North its own policy in the Teams tab, previewed as a timeline', async () => {
     const page = await pageAs(browser, superadminState, '/superadmin');
     await page.getByRole('tab', { name: 'Teams' }).click();
     const row = page.locator(`[data-testid="team-row"][data-name="North ${run}"]`);
@@ -170,7 +181,9 @@ test("two admins of two teams each see only their own worker's alarm; the supera
     const first = await alarmOf(walker.id);
     if (first) await superadminApi.post(`/api/alarms/${first.id}/resolve`, { data: { verdict: 'false_alarm', note: 'Policy change' } });
     await missCheckIn(walker);
-    await expect.poll(async () => (await alarmOf(walker.id))?.history.join('\n') ?? '', { timeout: 15_000 }).toContain('Monitor 1, Nina North, notified by push');
+    await expect
+      .poll(async () => (await alarmOf(walker.id))?.history.join('\n') ?? '', { timeout: 15_000 })
+      .toContain('Monitor 1, Nina North, notified by push');
     const page = await pageAs(browser, nina.state, '/admin');
     const alarmRow = page.getByTestId('alarms-panel').locator(`[data-testid="alarm-row"][data-user-id="${walker.id}"]`);
     await expect(alarmRow.getByTestId('alarm-history')).toContainText('Monitor 1, Nina North, notified by push');

@@ -68,7 +68,10 @@ test('three teams on the embedded stack: 1,000 workers imported after a dry run,
   const admins = ['Nora North', 'Sid South', 'Eve East'];
   const lines = ['username,name,phone,role,team,pin'];
   for (const [i, name] of admins.entries()) lines.push(`adm${run}${i},${name},+4479111${String(40000 + i)},admin,${TEAMS[i]},`);
-  for (let i = 0; i < WORKERS; i++) lines.push(`w${run}${i},"Worker ${i}, ${TEAMS[i % 3].split(' ')[0]}",+4479111${String(20000 + i)},worker,${TEAMS[i % 3]},${String(1000 + i).slice(-4)}`);
+  for (let i = 0; i < WORKERS; i++)
+    lines.push(
+      `w${run}${i},"Worker ${i}, ${TEAMS[i % 3].split(' ')[0]}",+4479111${String(20000 + i)},worker,${TEAMS[i % 3]},${String(1000 + i).slice(-4)}`,
+    );
   const csv = Buffer.from(`${lines.join('\n')}\n`);
   const rows = WORKERS + admins.length;
 
@@ -77,14 +80,20 @@ test('three teams on the embedded stack: 1,000 workers imported after a dry run,
     const page = await pageAs(browser, superadmin.state, '/superadmin');
     await page.getByRole('tab', { name: 'Import' }).click();
     await page.getByTestId('import-file').setInputFiles({ name: 'teams.csv', mimeType: 'text/csv', buffer: csv });
-    await expect(page.getByTestId('import-summary')).toHaveText(`Checked teams.csv: ${rows} rows, ${rows} new, 0 updated, 0 unchanged, 0 with errors.`, { timeout: 60_000 });
+    await expect(page.getByTestId('import-summary')).toHaveText(
+      `Checked teams.csv: ${rows} rows, ${rows} new, 0 updated, 0 unchanged, 0 with errors.`,
+      { timeout: 60_000 },
+    );
     await expect(page.getByTestId('import-table')).toContainText(`The first 200 of ${rows} rows shown`);
     // Nothing exists yet: the dry run only planned.
     const before = (await (await superadmin.api.get(`/api/teams/${teamIds[0]}/members`)).json()) as unknown[];
     expect(before).toHaveLength(0);
     await page.getByTestId('import-confirm').click();
     await page.getByTestId('import-dialog').getByRole('button', { name: 'Import' }).click();
-    await expect(page.getByTestId('import-summary')).toHaveText(`Imported teams.csv: ${rows} rows, ${rows} new, 0 updated, 0 unchanged, 0 with errors.`, { timeout: 120_000 });
+    await expect(page.getByTestId('import-summary')).toHaveText(
+      `Imported teams.csv: ${rows} rows, ${rows} new, 0 updated, 0 unchanged, 0 with errors.`,
+      { timeout: 120_000 },
+    );
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('import-credentials-download').click()]);
     const text = await readFile((await download.path())!, 'utf8');
     for (const line of text.trim().split('\r\n').slice(1)) {
@@ -97,7 +106,10 @@ test('three teams on the embedded stack: 1,000 workers imported after a dry run,
 
     // The same file again: every row unchanged, nothing to import.
     await page.getByTestId('import-file').setInputFiles({ name: 'teams.csv', mimeType: 'text/csv', buffer: csv });
-    await expect(page.getByTestId('import-summary')).toHaveText(`Checked teams.csv: ${rows} rows, 0 new, 0 updated, ${rows} unchanged, 0 with errors.`, { timeout: 60_000 });
+    await expect(page.getByTestId('import-summary')).toHaveText(
+      `Checked teams.csv: ${rows} rows, 0 new, 0 updated, ${rows} unchanged, 0 with errors.`,
+      { timeout: 60_000 },
+    );
     await expect(page.getByTestId('import-confirm')).toHaveCount(0);
     await page.context().close();
   });
@@ -106,11 +118,17 @@ test('three teams on the embedded stack: 1,000 workers imported after a dry run,
   // The first worker of each team misses a check-in.
   const missing = await Promise.all([0, 1, 2].map((i) => signIn(playwright, `w${run}${i}`, credentials.get(`w${run}${i}`)!)));
   for (const worker of missing) {
-    await expect.poll(async () => (await worker.api.post(`/api/users/${worker.id}/start-shift`, { data: { location: SITE } })).status(), { timeout: 30_000 }).toBe(200);
+    await expect
+      .poll(async () => (await worker.api.post(`/api/users/${worker.id}/start-shift`, { data: { location: SITE } })).status(), {
+        timeout: 30_000,
+      })
+      .toBe(200);
     expect((await superadmin.api.post(`/api/simulate-check-in-due/${worker.id}`)).status()).toBe(200);
   }
   const alarms = async (api: APIRequestContext) => (await (await api.get('/api/alarms')).json()) as { userId: number; history: string[] }[];
-  await expect.poll(async () => (await alarms(superadmin.api)).filter((a) => missing.some((m) => m.id === a.userId)).length, { timeout: 30_000 }).toBe(3);
+  await expect
+    .poll(async () => (await alarms(superadmin.api)).filter((a) => missing.some((m) => m.id === a.userId)).length, { timeout: 30_000 })
+    .toBe(3);
 
   await test.step("each admin sees only their own team's workers and alarm", async () => {
     for (const [i, admin] of adminOf.entries()) {
@@ -139,17 +157,24 @@ test('three teams on the embedded stack: 1,000 workers imported after a dry run,
     const page = await pageAs(browser, superadmin.state, '/superadmin');
     const active = page.getByTestId('active-workers-table');
     for (const [i, worker] of missing.entries()) {
-      await expect(active.locator(`[data-testid="active-worker-row"][data-username="w${run}${i}"]`).getByTestId('worker-team')).toHaveText(TEAMS[i]);
-      await expect(page.getByTestId('alarms-panel').locator(`[data-testid="alarm-row"][data-user-id="${worker.id}"]`).getByTestId('alarm-team')).toHaveText(TEAMS[i]);
+      await expect(active.locator(`[data-testid="active-worker-row"][data-username="w${run}${i}"]`).getByTestId('worker-team')).toHaveText(
+        TEAMS[i],
+      );
+      await expect(
+        page.getByTestId('alarms-panel').locator(`[data-testid="alarm-row"][data-user-id="${worker.id}"]`).getByTestId('alarm-team'),
+      ).toHaveText(TEAMS[i]);
     }
     await page.getByTestId('team-switcher').selectOption({ label: TEAMS[2] });
     await expect(active.getByTestId('active-worker-row')).toHaveCount(1);
     await expect(active.getByTestId('worker-team')).toHaveText(TEAMS[2]);
     // The switcher narrows the worker lists; every alarm stays in view.
-    for (const worker of missing) await expect(page.getByTestId('alarms-panel').locator(`[data-testid="alarm-row"][data-user-id="${worker.id}"]`)).toBeVisible();
+    for (const worker of missing)
+      await expect(page.getByTestId('alarms-panel').locator(`[data-testid="alarm-row"][data-user-id="${worker.id}"]`)).toBeVisible();
     // The activity log names each worker's team too.
     await page.getByRole('tab', { name: 'Activity Logs' }).click();
-    await expect(page.locator(`[data-testid="activity-entry"][data-user-id="${missing[1].id}"]`).first().getByTestId('activity-team')).toHaveText(TEAMS[1]);
+    await expect(
+      page.locator(`[data-testid="activity-entry"][data-user-id="${missing[1].id}"]`).first().getByTestId('activity-team'),
+    ).toHaveText(TEAMS[1]);
     await page.context().close();
   });
 });

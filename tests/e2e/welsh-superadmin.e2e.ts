@@ -28,7 +28,15 @@ let superadminId: number;
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.html.slice(0, 160)).slice(0, 3).join(' | ')})`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.html.slice(0, 160))
+          .slice(0, 3)
+          .join(' | ')})`,
+    );
 }
 
 async function signedIn(browser: Browser, viewport: { width: number; height: number }, path: string) {
@@ -66,7 +74,7 @@ test('the superadmin chooses Welsh on the profile and their dashboard speaks Wel
     const page = await signedIn(browser, viewport, '/superadmin');
     await expect(page.getByTestId('remote-superadmin')).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'cy');
-    await expect(page.getByRole('heading', { level: 1, name: "Dangosfwrdd yr Uwch-weinyddwr" })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dangosfwrdd yr Uwch-weinyddwr' })).toBeVisible();
     const tabNames = (await page.getByRole('tab').allInnerTexts()).map((name) => name.trim());
     expect(tabNames).toEqual(expect.arrayContaining(TABS.map((t) => t.tab)));
     for (const english of ENGLISH) expect(tabNames).not.toContain(english);

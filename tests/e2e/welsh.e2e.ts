@@ -16,7 +16,15 @@ let worker: { id: number; username: string; api: APIRequestContext };
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.html.slice(0, 160)).slice(0, 3).join(' | ')})`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.html.slice(0, 160))
+          .slice(0, 3)
+          .join(' | ')})`,
+    );
 }
 
 async function signedIn(browser: Browser, viewport: { width: number; height: number }) {
@@ -31,7 +39,15 @@ test.beforeAll(async ({ playwright }) => {
   for (let attempt = 0; attempt < 10; attempt++) {
     const username = `cymraeg${Date.now().toString(36).slice(-4)}${attempt}`;
     const res = await superadmin.post('/api/users', {
-      data: { username, password: PASSWORD, name: 'Siân Gofal', phone: uniqueMobile(), role: 'worker', pinCode: String(randomInt(9700, 9800)), language: 'cy' },
+      data: {
+        username,
+        password: PASSWORD,
+        name: 'Siân Gofal',
+        phone: uniqueMobile(),
+        role: 'worker',
+        pinCode: String(randomInt(9700, 9800)),
+        language: 'cy',
+      },
     });
     if (res.status() === 409) continue;
     expect(res.status(), await res.text()).toBe(201);
@@ -47,13 +63,18 @@ test.afterAll(async () => {
   await Promise.all([superadmin.dispose(), worker.api.dispose()]);
 });
 
-test('a Welsh-speaking worker signs in and everything on the worker screen is in Welsh, on and off shift, clean under axe at both sizes', async ({ browser }) => {
+test('a Welsh-speaking worker signs in and everything on the worker screen is in Welsh, on and off shift, clean under axe at both sizes', async ({
+  browser,
+}) => {
   for (const viewport of [PHONE, DESKTOP]) {
     const page = await signedIn(browser, viewport);
     await expect(page.getByTestId('emergency-button')).toHaveText('GOFYN AM GYMORTH BRYS');
     await expect(page.getByRole('button', { name: 'Dechrau sifft' })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'cy');
-    expect({ screen: `off shift ${viewport.width}`, violations: await seriousViolations(page) }).toEqual({ screen: `off shift ${viewport.width}`, violations: [] });
+    expect({ screen: `off shift ${viewport.width}`, violations: await seriousViolations(page) }).toEqual({
+      screen: `off shift ${viewport.width}`,
+      violations: [],
+    });
     await page.context().close();
   }
 
@@ -65,8 +86,12 @@ test('a Welsh-speaking worker signs in and everything on the worker screen is in
     await expect(page.getByTestId('emergency-button')).toHaveText('GOFYN AM GYMORTH BRYS');
     // Not one English word of the worker's own screen is left (the bottom navigation too).
     const text = await page.locator('main, nav').allInnerTexts();
-    for (const english of ['Check In', 'Your Status', 'Emergency Options', 'Next check-in required', 'Profile']) expect(text.join('\n')).not.toContain(english);
-    expect({ screen: `on shift ${viewport.width}`, violations: await seriousViolations(page) }).toEqual({ screen: `on shift ${viewport.width}`, violations: [] });
+    for (const english of ['Check In', 'Your Status', 'Emergency Options', 'Next check-in required', 'Profile'])
+      expect(text.join('\n')).not.toContain(english);
+    expect({ screen: `on shift ${viewport.width}`, violations: await seriousViolations(page) }).toEqual({
+      screen: `on shift ${viewport.width}`,
+      violations: [],
+    });
     await page.context().close();
   }
 });

@@ -59,7 +59,13 @@ test('the worker app installs: a linked manifest with its icons, and a service w
   expect(href).toBe('/manifest.webmanifest');
   const res = await page.request.get(href!);
   expect(res.headers()['content-type']).toMatch(/^application\/manifest\+json/);
-  const manifest = (await res.json()) as { name: string; short_name: string; start_url: string; display: string; icons: { src: string; sizes: string; type: string }[] };
+  const manifest = (await res.json()) as {
+    name: string;
+    short_name: string;
+    start_url: string;
+    display: string;
+    icons: { src: string; sizes: string; type: string }[];
+  };
   expect(manifest).toMatchObject({ name: 'LWS Lone Worker Safety', short_name: 'LWS', start_url: '/worker', display: 'standalone' });
   for (const size of [192, 512]) {
     const icon = manifest.icons.find((i) => i.sizes === `${size}x${size}`);
@@ -106,7 +112,9 @@ test('the worker screen opens without a network, and a check-in made offline is 
   await page.getByTestId('check-in-button').click();
   await page.getByTestId('pin-dialog').getByLabel('Security PIN').fill(worker.pin);
   const kept = page.getByTestId('kept-check-in');
-  await expect(kept).toContainText(/Your check-in at \d{2}:\d{2} is not sent yet — we keep trying; reply to the SMS reminder if this doesn't clear\./);
+  await expect(kept).toContainText(
+    /Your check-in at \d{2}:\d{2} is not sent yet — we keep trying; reply to the SMS reminder if this doesn't clear\./,
+  );
   const madeBy = Date.now();
   // LWS has heard nothing yet.
   expect(await (await worker.api.get(`/api/users/${worker.id}/latest-check-in`)).json()).toBeNull();
@@ -119,7 +127,10 @@ test('the worker screen opens without a network, and a check-in made offline is 
   await expect(page.getByTestId('offline-banner')).toBeHidden();
   await expect(page.getByTestId('status-pill')).toHaveText("You're checked in");
 
-  const latest = (await (await worker.api.get(`/api/users/${worker.id}/latest-check-in`)).json()) as { timestamp: string; nextCheckInTime: string } | null;
+  const latest = (await (await worker.api.get(`/api/users/${worker.id}/latest-check-in`)).json()) as {
+    timestamp: string;
+    nextCheckInTime: string;
+  } | null;
   expect(latest).not.toBeNull();
   // Counted from when it was made, not from when the network returned.
   expect(Date.parse(latest!.timestamp)).toBeLessThanOrEqual(madeBy);

@@ -73,7 +73,12 @@ describe(`fuzzer: ${REQUESTS} malformed requests, every route, every role`, () =
     cookies.admin = await sessionCookie(admin.username, admin.password);
     cookies.superadmin = await sessionCookie(superadmin.username, superadmin.password);
     // A kiosk: the browser an admin enrolled, with its device cookie and no session.
-    const enrolled = await request(t.url).post('/api/kiosks').set(XHR).set('Cookie', cookies.admin).send({ name: 'Fuzz kiosk', location: 'Fuzz Depot' }).expect(201);
+    const enrolled = await request(t.url)
+      .post('/api/kiosks')
+      .set(XHR)
+      .set('Cookie', cookies.admin)
+      .send({ name: 'Fuzz kiosk', location: 'Fuzz Depot' })
+      .expect(201);
     cookies.kiosk = (enrolled.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('lws_kiosk='))!.split(';')[0];
   }, 120_000);
 
@@ -106,7 +111,10 @@ describe(`fuzzer: ${REQUESTS} malformed requests, every route, every role`, () =
     });
     if (process.env.FUZZ_REPORT) writeFileSync(process.env.FUZZ_REPORT, JSON.stringify(report, null, 2));
     // The fuzzer reached past the edge: some requests were good enough to succeed, most were refused.
-    const count = (from: number, to: number) => Object.entries(report.byStatus).filter(([s]) => Number(s) >= from && Number(s) < to).reduce((n, [, c]) => n + c, 0);
+    const count = (from: number, to: number) =>
+      Object.entries(report.byStatus)
+        .filter(([s]) => Number(s) >= from && Number(s) < to)
+        .reduce((n, [, c]) => n + c, 0);
     expect(count(200, 300)).toBeGreaterThan(REQUESTS * 0.02);
     expect(count(400, 500)).toBeGreaterThan(REQUESTS * 0.5);
     expect(report.findings).toEqual([]);

@@ -86,7 +86,7 @@ export function seeded(seed: number): () => number {
 export const UNFUZZED: Record<string, string> = {
   'GET /api/events': 'a live stream: it answers at once and stays open (tests/integration/live.test.ts covers its input)',
   'POST /api/auth/logout': 'would end the session the fuzzer acts in',
-  'POST /api/auth/change-password': "would change the password of the account the fuzzer acts as",
+  'POST /api/auth/change-password': 'would change the password of the account the fuzzer acts as',
   'POST /api/test-clock': 'moves the service clock: escalation would fire deadlines while the fuzzer compares tables',
 };
 
@@ -216,9 +216,37 @@ interface Built {
   mutation: string;
 }
 
-const NASTY_STRINGS = ['', ' ', '\u0000', 'a\u0000b', '\u202Eevil', 'x\u2066y\u2069', '\u0007\u001b[31m', '\ud800', '😀'.repeat(50), "'; drop table users; --", '<script>alert(1)</script>', '../../etc/passwd', '%00', '\r\nX-Injected: 1'];
+const NASTY_STRINGS = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\u202Eevil',
+  'x\u2066y\u2069',
+  '\u0007\u001b[31m',
+  '\ud800',
+  '😀'.repeat(50),
+  "'; drop table users; --",
+  '<script>alert(1)</script>',
+  '../../etc/passwd',
+  '%00',
+  '\r\nX-Injected: 1',
+];
 const NASTY_NUMBERS: unknown[] = [0, -1, 1.5, 2 ** 31, 2 ** 53, -(2 ** 31) - 1, 1e308, '1e3', '0x10', 'NaN', '', ' 1 ', true, null, [], {}];
-const NASTY_IDS = ['0', '-1', 'abc', '1e3', '%00', '9'.repeat(30), '..%2f..%2f', '1%20OR%201=1', '%2e%2e', '1.5', '00000000-0000-0000-0000-000000000000', 'CA00000000000000000000000000000000'];
+const NASTY_IDS = [
+  '0',
+  '-1',
+  'abc',
+  '1e3',
+  '%00',
+  '9'.repeat(30),
+  '..%2f..%2f',
+  '1%20OR%201=1',
+  '%2e%2e',
+  '1.5',
+  '00000000-0000-0000-0000-000000000000',
+  'CA00000000000000000000000000000000',
+];
 
 function deep(levels: number): unknown {
   let v: unknown = 'x';
@@ -256,12 +284,28 @@ export function buildRequest(route: Route, role: Role, ctx: FuzzContext, rnd: ()
   let raw: Buffer | undefined;
   let contentType = 'application/json';
   let query = '';
-  const kinds = ['valid', 'missing field', 'extra field', 'wrong type', 'long text', 'nasty text', 'nasty number', 'deep', 'body type', 'content', 'path', 'query', 'csrf'];
+  const kinds = [
+    'valid',
+    'missing field',
+    'extra field',
+    'wrong type',
+    'long text',
+    'nasty text',
+    'nasty number',
+    'deep',
+    'body type',
+    'content',
+    'path',
+    'query',
+    'csrf',
+  ];
   const fields = schema ? fieldsOf(schema) : [];
   // A timed route gets only what is refused whatever else the request holds: no CSRF header, or
   // (with a schema) a field it does not take, a body of the wrong type, nesting past the limit, a
   // required field missing. A path or query mutation can still succeed (routing ignores case).
-  const alwaysRefused = schema ? ['csrf', 'extra field', 'body type', 'deep', ...(fields.some((f) => !f.optional) ? ['missing field'] : [])] : ['csrf'];
+  const alwaysRefused = schema
+    ? ['csrf', 'extra field', 'body type', 'deep', ...(fields.some((f) => !f.optional) ? ['missing field'] : [])]
+    : ['csrf'];
   let mutation = pick(rnd, BROKEN_ONLY.has(key) ? alwaysRefused : kinds);
   const record = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   const field = fields.length ? pick(rnd, fields) : undefined;
@@ -279,10 +323,16 @@ export function buildRequest(route: Route, role: Role, ctx: FuzzContext, rnd: ()
       // An own "__proto__" key, as JSON.parse makes it (assignment would set the prototype instead).
       if (record) {
         // Timed routes get only names no schema takes (a snake_case twin of a sent field is dropped, not refused).
-        const names = BROKEN_ONLY.has(key) ? ['isAdmin', '__proto__', 'pinHash', 'x'.repeat(300)] : ['isAdmin', 'role', 'id', '__proto__', 'constructor', 'user_id', 'pinHash', 'x'.repeat(300)];
-        Object.defineProperty(record, pick(rnd, names), { value: pick(rnd, [true, 1, 'superadmin', { polluted: true }, { userId: 1, role: 'superadmin' }]), enumerable: true, configurable: true, writable: true });
-      }
-      else body = { isAdmin: true };
+        const names = BROKEN_ONLY.has(key)
+          ? ['isAdmin', '__proto__', 'pinHash', 'x'.repeat(300)]
+          : ['isAdmin', 'role', 'id', '__proto__', 'constructor', 'user_id', 'pinHash', 'x'.repeat(300)];
+        Object.defineProperty(record, pick(rnd, names), {
+          value: pick(rnd, [true, 1, 'superadmin', { polluted: true }, { userId: 1, role: 'superadmin' }]),
+          enumerable: true,
+          configurable: true,
+          writable: true,
+        });
+      } else body = { isAdmin: true };
       break;
     case 'wrong type':
       if (record && field) record[field.name] = pick(rnd, [123, -1, true, null, [], {}, ['a'], { $gt: '' }, 'string']);
@@ -342,7 +392,15 @@ export function buildRequest(route: Route, role: Role, ctx: FuzzContext, rnd: ()
       break;
     }
     case 'path':
-      path = pick(rnd, [mixedCase(path, rnd), `${path}/`, path.replace('/api/', '/api//'), path.replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`), `${path}%00`, `${path}/..%2f..%2f`, `${path}?${'a=1&'.repeat(2000)}`]);
+      path = pick(rnd, [
+        mixedCase(path, rnd),
+        `${path}/`,
+        path.replace('/api/', '/api//'),
+        path.replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`),
+        `${path}%00`,
+        `${path}/..%2f..%2f`,
+        `${path}?${'a=1&'.repeat(2000)}`,
+      ]);
       break;
     case 'query': {
       const q = ctx.queries[key];
@@ -358,7 +416,8 @@ export function buildRequest(route: Route, role: Role, ctx: FuzzContext, rnd: ()
       else headers['sec-fetch-site'] = pick(rnd, ['cross-site', 'same-site']);
       break;
   }
-  if (route.method !== 'GET' && route.method !== 'DELETE' && raw === undefined) raw = Buffer.from(body === undefined ? '' : JSON.stringify(body));
+  if (route.method !== 'GET' && route.method !== 'DELETE' && raw === undefined)
+    raw = Buffer.from(body === undefined ? '' : JSON.stringify(body));
   if (raw !== undefined) {
     headers['content-type'] = contentType;
     headers['content-length'] = String(raw.length);
@@ -371,12 +430,21 @@ function send(url: string, built: Built, timeoutMs: number): Promise<{ status: n
   const target = new URL(url);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, method: built.method, path: built.path, headers: built.headers, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, text: Buffer.concat(chunks).toString('utf8').slice(0, 300) }));
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      { host: target.hostname, port: target.port, method: built.method, path: built.path, headers: built.headers, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: performance.now() - started,
+            text: Buffer.concat(chunks).toString('utf8').slice(0, 300),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', reject);
     if (built.body) req.end(built.body);
@@ -397,7 +465,11 @@ const SETTLE_ONLY = ' (events allowed)';
  * only the events a rejected request may not publish; those it may are counted apart, so their
  * effects elsewhere (the audit log) are waited for rather than reported.
  */
-export async function snapshot(db: Client, skip: Record<string, string>, allowed: Record<string, string> = {}): Promise<Map<string, string>> {
+export async function snapshot(
+  db: Client,
+  skip: Record<string, string>,
+  allowed: Record<string, string> = {},
+): Promise<Map<string, string>> {
   const subjects = Object.keys(allowed).map((s) => `'${s.replace(/'/g, "''")}'`);
   const notAllowed = subjects.length ? ` filter (where subject not in (${subjects.join(', ')}))` : '';
   const { rows: tables } = await db.query<{ name: string }>(
@@ -478,9 +550,12 @@ export async function fuzz(ctx: FuzzContext): Promise<FuzzReport> {
     if (answer.status >= 400) {
       const after = await snapshot(ctx.db, ctx.mayChange, ctx.mayEmit);
       const all = differences(before, after);
-      const tolerated = new Set((ctx.mayChangeOn ?? []).filter((m) => m.route.test(`${route.method} ${route.path}`)).flatMap((m) => m.tables));
+      const tolerated = new Set(
+        (ctx.mayChangeOn ?? []).filter((m) => m.route.test(`${route.method} ${route.path}`)).flatMap((m) => m.tables),
+      );
       const changed = all.filter((k) => !k.endsWith(SETTLE_ONLY) && !tolerated.has(k));
-      if (changed.length > 0) findings.push({ kind: 'state changed', request: label, status: answer.status, detail: `changed: ${changed.join(', ')}` });
+      if (changed.length > 0)
+        findings.push({ kind: 'state changed', request: label, status: answer.status, detail: `changed: ${changed.join(', ')}` });
       before = all.length > 0 ? await settle(ctx.db, ctx.mayChange, ctx.mayEmit) : after;
     } else {
       // A call that changed something has written its events in the same transaction: wait for
@@ -498,7 +573,10 @@ export async function fuzz(ctx: FuzzContext): Promise<FuzzReport> {
     byStatus,
     byMutation,
     findings,
-    slowest: [...times].sort((a, b) => b.ms - a.ms).slice(0, 10).map((t) => ({ ...t, ms: Math.round(t.ms) })),
+    slowest: [...times]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 10)
+      .map((t) => ({ ...t, ms: Math.round(t.ms) })),
     p50Ms: at(0.5),
     p99Ms: at(0.99),
     maxMs: Math.round(sorted[sorted.length - 1] ?? 0),

@@ -12,7 +12,11 @@ import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { values } = parseArgs({
-  options: { requests: { type: 'string', default: '20000' }, seed: { type: 'string', default: '20261125' }, 'max-ms': { type: 'string', default: '1000' } },
+  options: {
+    requests: { type: 'string', default: '20000' },
+    seed: { type: 'string', default: '20261125' },
+    'max-ms': { type: 'string', default: '1000' },
+  },
 });
 for (const [name, v] of Object.entries(values)) {
   if (!/^\d+$/.test(v)) {
@@ -23,11 +27,22 @@ for (const [name, v] of Object.entries(values)) {
 const dir = mkdtempSync(join(tmpdir(), 'lws-fuzz-'));
 const reportFile = join(dir, 'report.json');
 const started = Date.now();
-const run = spawnSync(process.execPath, ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', join(root, 'node_modules/jest/bin/jest.js'), 'tests/fuzz'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, OTEL_SDK_DISABLED: 'true', FUZZ_REQUESTS: values.requests, FUZZ_SEED: values.seed, FUZZ_MAX_MS: values['max-ms'], FUZZ_REPORT: reportFile },
-});
+const run = spawnSync(
+  process.execPath,
+  ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', join(root, 'node_modules/jest/bin/jest.js'), 'tests/fuzz'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      OTEL_SDK_DISABLED: 'true',
+      FUZZ_REQUESTS: values.requests,
+      FUZZ_SEED: values.seed,
+      FUZZ_MAX_MS: values['max-ms'],
+      FUZZ_REPORT: reportFile,
+    },
+  },
+);
 let report;
 try {
   report = JSON.parse(readFileSync(reportFile, 'utf8'));
@@ -37,7 +52,11 @@ try {
   process.exit(run.status || 1);
 }
 rmSync(dir, { recursive: true, force: true });
-const line = (o) => Object.entries(o).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`).join(', ');
+const line = (o) =>
+  Object.entries(o)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ');
 const over = report.slowest.filter((s) => s.ms > Number(values['max-ms']));
 process.stdout.write(
   [

@@ -63,19 +63,28 @@ describe('activity log (real PostgreSQL, NATS, Redis)', () => {
 
   /** Starts a shift at the depot, waiting for shifts to have heard of the location. */
   async function startShift(w: Worker): Promise<void> {
-    await eventually(async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: depot })).status === 200, EVENT_WAIT_MS, 100);
+    await eventually(
+      async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: depot })).status === 200,
+      EVENT_WAIT_MS,
+      100,
+    );
   }
 
-  const logOf = async (agent: request.Agent, query = ''): Promise<Entry[]> => (await agent.get(`/api/activity-logs${query}`).expect(200)).body;
+  const logOf = async (agent: request.Agent, query = ''): Promise<Entry[]> =>
+    (await agent.get(`/api/activity-logs${query}`).expect(200)).body;
 
   /** The user's entries once `ready` holds for them. */
   async function entriesOf(userId: number, ready: (entries: Entry[]) => boolean): Promise<Entry[]> {
     let last: Entry[] = [];
     try {
-      return await eventually(async () => {
-        last = await logOf(admin.agent, `?userId=${userId}`);
-        return ready(last) ? last : undefined;
-      }, EVENT_WAIT_MS, 100);
+      return await eventually(
+        async () => {
+          last = await logOf(admin.agent, `?userId=${userId}`);
+          return ready(last) ? last : undefined;
+        },
+        EVENT_WAIT_MS,
+        100,
+      );
     } catch (err) {
       throw new Error(`${String(err)}; entries were ${JSON.stringify(last, null, 1)}`);
     }
@@ -98,10 +107,14 @@ describe('activity log (real PostgreSQL, NATS, Redis)', () => {
   it("a superadmin starts a worker's shift (the Test Account dashboard): the worker is on shift and the log names who started it", async () => {
     const w = await newWorker();
     let res!: request.Response;
-    await eventually(async () => {
-      res = await superadmin.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: depot });
-      return res.status === 200;
-    }, EVENT_WAIT_MS, 100);
+    await eventually(
+      async () => {
+        res = await superadmin.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: depot });
+        return res.status === 200;
+      },
+      EVENT_WAIT_MS,
+      100,
+    );
     expect(res.body).toMatchObject({ id: w.id, onShift: true, location: depot });
     await entriesOf(w.id, hasDetails(`Started shift at ${depot} (started by ${superadmin.username})`));
     // Never an admin's shift, and an admin cannot start a worker's.
@@ -168,7 +181,10 @@ describe('activity log (real PostgreSQL, NATS, Redis)', () => {
     // Events of one subject are handled in order: once this one is logged, both copies were handled.
     await publish('escalation.alarm.opened.v1', { ...opened, alarmId: randomUUID(), kind: 'missed_check_in' });
     const entries = await entriesOf(w.id, (es) => es.some((e) => e.type === 'missed_check_in'));
-    expect(entries.map((e) => e.details)).toEqual([`Missed check-in at ${depot}; escalation started`, `Emergency alarm opened at ${depot}; escalation started`]);
+    expect(entries.map((e) => e.details)).toEqual([
+      `Missed check-in at ${depot}; escalation started`,
+      `Emergency alarm opened at ${depot}; escalation started`,
+    ]);
   });
 
   it('turns escalation and notification events into entries of the spec types', async () => {
@@ -177,15 +193,48 @@ describe('activity log (real PostgreSQL, NATS, Redis)', () => {
     const messageId = randomUUID();
     const now = () => new Date().toISOString();
     await publish('escalation.alarm.opened.v1', { alarmId, userId: w.id, kind: 'missed_check_in', openedAt: now(), location: depot });
-    await publish('escalation.alarm.escalated.v1', { alarmId, userId: w.id, step: 0, action: 'notify_worker', at: now(), details: 'SMS to the worker' });
+    await publish('escalation.alarm.escalated.v1', {
+      alarmId,
+      userId: w.id,
+      step: 0,
+      action: 'notify_worker',
+      at: now(),
+      details: 'SMS to the worker',
+    });
     const sms = { messageId, userId: w.id, channel: 'sms', to: '+447911123456', purpose: 'missed_check_in', alarmId };
     await publish('notifications.message.sent.v1', { ...sms, status: 'queued' });
     await publish('notifications.message.sent.v1', { ...sms, status: 'delivered' });
-    await publish('notifications.message.sent.v1', { ...sms, status: 'failed', errorCode: 30003, errorMessage: 'Unreachable destination handset' });
-    await publish('notifications.call.completed.v1', { messageId: randomUUID(), alarmId, userId: w.id, to: '+447911123456', callSid: 'CA1', outcome: 'no_answer', at: now() });
+    await publish('notifications.message.sent.v1', {
+      ...sms,
+      status: 'failed',
+      errorCode: 30003,
+      errorMessage: 'Unreachable destination handset',
+    });
+    await publish('notifications.call.completed.v1', {
+      messageId: randomUUID(),
+      alarmId,
+      userId: w.id,
+      to: '+447911123456',
+      callSid: 'CA1',
+      outcome: 'no_answer',
+      at: now(),
+    });
     await publish('escalation.alarm.acknowledged.v1', { alarmId, userId: w.id, byUserId: admin.id, at: now() });
-    await publish('escalation.alarm.resolved.v1', { alarmId, userId: w.id, byUserId: admin.id, at: now(), verdict: 'false_alarm', note: 'Phone was on silent' });
-    await publish('escalation.system_alert.raised.v1', { alertId: randomUUID(), userId: w.id, code: 'deadline_repaired', details: 'Deadline repaired by the auditor', at: now() });
+    await publish('escalation.alarm.resolved.v1', {
+      alarmId,
+      userId: w.id,
+      byUserId: admin.id,
+      at: now(),
+      verdict: 'false_alarm',
+      note: 'Phone was on silent',
+    });
+    await publish('escalation.system_alert.raised.v1', {
+      alertId: randomUUID(),
+      userId: w.id,
+      code: 'deadline_repaired',
+      details: 'Deadline repaired by the auditor',
+      at: now(),
+    });
 
     const entries = await entriesOf(w.id, (es) => es.length >= 8);
     const shown = entries.map((e) => `${e.label}: ${e.details}`).sort();
@@ -219,12 +268,23 @@ describe('activity log (real PostgreSQL, NATS, Redis)', () => {
     const nc = await connect({ servers: t.env.NATS_URL });
     try {
       const js = nc.jetstream();
-      const updates = messages.flatMap((m) => [sms(m, 'queued'), sms(m, 'delivered'), sms(m, 'failed', { errorCode: 30003, errorMessage: 'Unreachable' }), sms(m, 'undelivered')]);
+      const updates = messages.flatMap((m) => [
+        sms(m, 'queued'),
+        sms(m, 'delivered'),
+        sms(m, 'failed', { errorCode: 30003, errorMessage: 'Unreachable' }),
+        sms(m, 'undelivered'),
+      ]);
       await Promise.all(
         updates.map((data) =>
           js.publish(
             `${t.env.SUBJECT_PREFIX}notifications.message.sent.v1`,
-            JSON.stringify({ id: randomUUID(), subject: 'notifications.message.sent.v1', occurredAt: new Date().toISOString(), producer: 'notifications', data }),
+            JSON.stringify({
+              id: randomUUID(),
+              subject: 'notifications.message.sent.v1',
+              occurredAt: new Date().toISOString(),
+              producer: 'notifications',
+              data,
+            }),
           ),
         ),
       );
@@ -258,14 +318,20 @@ describe('activity log (real PostgreSQL, NATS, Redis)', () => {
     const w = await newWorker();
     const other = await newWorker();
     for (let i = 1; i <= 5; i++) {
-      await w.agent.post('/api/activity-logs').set(XHR).send({ userId: w.id, username: w.username, type: 'check_in', details: `Entry ${i}` }).expect(201);
+      await w.agent
+        .post('/api/activity-logs')
+        .set(XHR)
+        .send({ userId: w.id, username: w.username, type: 'check_in', details: `Entry ${i}` })
+        .expect(201);
     }
     await other.agent.post('/api/activity-logs').set(XHR).send({ userId: other.id, type: 'check_in', details: 'Someone else' }).expect(201);
 
     const pages: Entry[][] = [];
     let cursor: string | undefined;
     do {
-      const res = await admin.agent.get(`/api/activity-logs?userId=${w.id}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).expect(200);
+      const res = await admin.agent
+        .get(`/api/activity-logs?userId=${w.id}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+        .expect(200);
       pages.push(res.body);
       cursor = res.headers['x-next-cursor'];
     } while (cursor);
@@ -285,7 +351,11 @@ describe('activity log (real PostgreSQL, NATS, Redis)', () => {
   it("shows a worker only their own entries, and refuses another user's", async () => {
     const w = await newWorker();
     const other = await newWorker();
-    await other.agent.post('/api/activity-logs').set(XHR).send({ userId: other.id, type: 'check_in', details: 'Not for your eyes' }).expect(201);
+    await other.agent
+      .post('/api/activity-logs')
+      .set(XHR)
+      .send({ userId: other.id, type: 'check_in', details: 'Not for your eyes' })
+      .expect(201);
     await w.agent.post('/api/activity-logs').set(XHR).send({ userId: w.id, type: 'check_in', details: 'Mine' }).expect(201);
 
     await w.agent.get(`/api/activity-logs?userId=${other.id}`).expect(403);
@@ -302,14 +372,23 @@ describe('activity log (real PostgreSQL, NATS, Redis)', () => {
     const post = (agent: request.Agent, body: object) => agent.post('/api/activity-logs').set(XHR).send(body);
 
     expect((await post(w.agent, { userId: w.id, type: 'shift_started', details: 'x' }).expect(400)).body.field).toBe('type');
-    expect((await post(w.agent, { userId: w.id, type: 'check_in', details: '  ' }).expect(400)).body).toEqual({ message: 'details is required', field: 'details' });
+    expect((await post(w.agent, { userId: w.id, type: 'check_in', details: '  ' }).expect(400)).body).toEqual({
+      message: 'details is required',
+      field: 'details',
+    });
     expect((await post(w.agent, { userId: w.id, type: 'check_in', details: 'x'.repeat(1001) }).expect(400)).body.field).toBe('details');
     expect((await post(w.agent, { userId: 'me', type: 'check_in', details: 'x' }).expect(400)).body.field).toBe('userId');
     await post(w.agent, { userId: other.id, type: 'check_in', details: 'Pretending' }).expect(403);
     expect((await post(w.agent, { userId: w.id, type: 'call_made', details: 'Called for help' }).expect(403)).body.field).toBe('type');
     await w.agent.post('/api/activity-logs').send({ userId: w.id, type: 'check_in', details: 'No CSRF header' }).expect(403);
 
-    const res = await post(w.agent, { user_id: w.id, username: admin.username, type: 'start_shift', details: `Started shift at ${depot}`, location: depot }).expect(201);
+    const res = await post(w.agent, {
+      user_id: w.id,
+      username: admin.username,
+      type: 'start_shift',
+      details: `Started shift at ${depot}`,
+      location: depot,
+    }).expect(201);
     expect(res.body).toEqual({
       id: expect.any(Number),
       userId: w.id,
@@ -342,7 +421,13 @@ describe('activity log (real PostgreSQL, NATS, Redis)', () => {
 
     // A late event about the deleted user, then one about someone else on the same subject.
     const witness = await newWorker();
-    const started = (userId: number) => ({ shiftId: randomUUID(), userId, location: depot, startedAt: new Date().toISOString(), nextCheckInAt: new Date(Date.now() + 3600_000).toISOString() });
+    const started = (userId: number) => ({
+      shiftId: randomUUID(),
+      userId,
+      location: depot,
+      startedAt: new Date().toISOString(),
+      nextCheckInAt: new Date(Date.now() + 3600_000).toISOString(),
+    });
     await publish('shifts.shift.started.v1', started(w.id));
     await publish('shifts.shift.started.v1', started(witness.id));
     await entriesOf(witness.id, hasDetails(`Started shift at ${depot}`));

@@ -29,8 +29,15 @@ describe('admins created by admins', () => {
   let north: number;
   let south: number;
 
-  const newAdmin = (prefix: string) => ({ username: `${prefix}${Math.random().toString(36).slice(2, 9)}`, password: 'Secret1pass', name: `${prefix} person`, phone: nextMobile(), role: 'admin' });
-  const monitorsOf = async (teamId: number) => ((await superadmin.agent.get(`/api/teams/${teamId}`).expect(200)).body.monitors as { userId: number; deputyUserId?: number }[]);
+  const newAdmin = (prefix: string) => ({
+    username: `${prefix}${Math.random().toString(36).slice(2, 9)}`,
+    password: 'Secret1pass',
+    name: `${prefix} person`,
+    phone: nextMobile(),
+    role: 'admin',
+  });
+  const monitorsOf = async (teamId: number) =>
+    (await superadmin.agent.get(`/api/teams/${teamId}`).expect(200)).body.monitors as { userId: number; deputyUserId?: number }[];
   const accounts = async (who: Account) => (await who.agent.get('/api/worker-accounts').expect(200)).body as Row[];
 
   beforeAll(async () => {
@@ -44,8 +51,20 @@ describe('admins created by admins', () => {
     const [defaultTeam] = (await superadmin.agent.get('/api/teams').expect(200)).body as { id: number }[];
     await superadmin.agent.patch(`/api/teams/${defaultTeam.id}`).set(XHR).send({ monitors: [] }).expect(200);
     // North's monitor also stands in for South's; North's deputy monitors nothing.
-    north = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'North', monitors: [{ userId: monitorN.id, deputyUserId: deputyN.id }] }).expect(201)).body.id;
-    south = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'South', monitors: [{ userId: monitorS.id, deputyUserId: monitorN.id }] }).expect(201)).body.id;
+    north = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'North', monitors: [{ userId: monitorN.id, deputyUserId: deputyN.id }] })
+        .expect(201)
+    ).body.id;
+    south = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'South', monitors: [{ userId: monitorS.id, deputyUserId: monitorN.id }] })
+        .expect(201)
+    ).body.id;
   }, 120_000);
 
   afterAll(async () => {
@@ -56,11 +75,17 @@ describe('admins created by admins', () => {
   it('an admin who only deputises gets a 403 saying so, and no account is made', async () => {
     const body = newAdmin('minted');
     const res = await deputyN.agent.post('/api/users').set(XHR).send(body).expect(403);
-    expect(res.body).toEqual({ message: "You only deputise for your teams: only a team's monitor or the superadmin creates administrators" });
+    expect(res.body).toEqual({
+      message: "You only deputise for your teams: only a team's monitor or the superadmin creates administrators",
+    });
     expect((await db.query('select count(*)::int as n from identity.users where username = $1', [body.username])).rows[0].n).toBe(0);
     expect(await monitorsOf(north)).toEqual([{ userId: monitorN.id, deputyUserId: deputyN.id }]);
     // Workers they still add, to the team they stand in for.
-    const w = await deputyN.agent.post('/api/users').set(XHR).send({ ...newAdmin('dw'), role: 'worker' }).expect(201);
+    const w = await deputyN.agent
+      .post('/api/users')
+      .set(XHR)
+      .send({ ...newAdmin('dw'), role: 'worker' })
+      .expect(201);
     expect(w.body.user.teamId).toBe(north);
 
     const lone = await createAccount(t, superadmin.agent, 'admin', 'alone');
@@ -88,18 +113,41 @@ describe('admins created by admins', () => {
 
   it('refuses teams for a new administrator that do not exist, for a worker, or from an admin, naming the field, and writes nothing', async () => {
     const missing = newAdmin('amissing');
-    const res = await superadmin.agent.post('/api/users').set(XHR).send({ ...missing, monitorTeamIds: [north, 999999] }).expect(400);
+    const res = await superadmin.agent
+      .post('/api/users')
+      .set(XHR)
+      .send({ ...missing, monitorTeamIds: [north, 999999] })
+      .expect(400);
     expect(res.body).toEqual({ message: expect.any(String), field: 'monitorTeamIds.1' });
     expect((await db.query('select count(*)::int as n from identity.users where username = $1', [missing.username])).rows[0].n).toBe(0);
     expect((await monitorsOf(north)).some((m) => m.userId === undefined)).toBe(false);
 
     const worker = { ...newAdmin('wteams'), role: 'worker', monitorTeamIds: [north] };
-    expect((await superadmin.agent.post('/api/users').set(XHR).send(worker).expect(400)).body).toEqual({ message: 'Only administrators monitor teams', field: 'monitorTeamIds' });
-    expect((await monitorN.agent.post('/api/users').set(XHR).send({ ...newAdmin('awide'), monitorTeamIds: [south] }).expect(400)).body).toEqual({
+    expect((await superadmin.agent.post('/api/users').set(XHR).send(worker).expect(400)).body).toEqual({
+      message: 'Only administrators monitor teams',
+      field: 'monitorTeamIds',
+    });
+    expect(
+      (
+        await monitorN.agent
+          .post('/api/users')
+          .set(XHR)
+          .send({ ...newAdmin('awide'), monitorTeamIds: [south] })
+          .expect(400)
+      ).body,
+    ).toEqual({
       message: 'An administrator you create monitors the teams you monitor',
       field: 'monitorTeamIds',
     });
-    expect((await superadmin.agent.post('/api/users').set(XHR).send({ ...newAdmin('abad'), monitorTeamIds: 'north' }).expect(400)).body.field).toBe('monitorTeamIds');
+    expect(
+      (
+        await superadmin.agent
+          .post('/api/users')
+          .set(XHR)
+          .send({ ...newAdmin('abad'), monitorTeamIds: 'north' })
+          .expect(400)
+      ).body.field,
+    ).toBe('monitorTeamIds');
     expect((await db.query("select count(*)::int as n from identity.users where username ~ '^(wteams|awide|abad)'")).rows[0].n).toBe(0);
   });
 
@@ -117,7 +165,11 @@ describe('admins created by admins', () => {
 
     // A creator deleted since still shows by id.
     const gone = await createAccount(t, superadmin.agent, 'admin', 'agone');
-    await superadmin.agent.patch(`/api/teams/${north}`).set(XHR).send({ monitors: [...(await monitorsOf(north)), { userId: gone.id }] }).expect(200);
+    await superadmin.agent
+      .patch(`/api/teams/${north}`)
+      .set(XHR)
+      .send({ monitors: [...(await monitorsOf(north)), { userId: gone.id }] })
+      .expect(200);
     const orphan = await createAccount(t, gone.agent, 'admin', 'aorphan');
     await superadmin.agent.delete(`/api/users/${gone.id}`).set(XHR).expect(200);
     expect((await accounts(superadmin)).find((r) => r.id === orphan.id)!.createdBy).toEqual({ id: gone.id, name: null, role: null });

@@ -40,7 +40,11 @@ describe('an emergency pressed behind a backlog of missed check-ins (real server
   });
 
   const onShift = async (agent: Account['agent'], id: number) =>
-    eventually(async () => (await agent.post(`/api/users/${id}/start-shift`).set(XHR).send({ location: SITE })).status === 200, WAIT_MS, 100);
+    eventually(
+      async () => (await agent.post(`/api/users/${id}/start-shift`).set(XHR).send({ location: SITE })).status === 200,
+      WAIT_MS,
+      100,
+    );
 
   const deliveriesTo = async (phones: string[]) =>
     (await db.query('select to_address, status, purpose from notifications.deliveries where to_address = any($1)', [phones])).rows as {
@@ -54,12 +58,20 @@ describe('an emergency pressed behind a backlog of missed check-ins (real server
     const flood: { id: number; phone: string }[] = [];
     for (let i = 0; i < FLOOD; i++) {
       const phone = nextMobile();
-      const res = await superadmin.agent.post('/api/users').set(XHR).send({ username: `flood${i}${Date.now() % 100000}`, password: 'Secret1pass', name: `Flood ${i}`, phone, role: 'worker' }).expect(201);
+      const res = await superadmin.agent
+        .post('/api/users')
+        .set(XHR)
+        .send({ username: `flood${i}${Date.now() % 100000}`, password: 'Secret1pass', name: `Flood ${i}`, phone, role: 'worker' })
+        .expect(201);
       flood.push({ id: res.body.user.id, phone });
     }
     const pressing = await createAccount(t, superadmin.agent, 'worker', 'pressing');
     const contact = nextMobile();
-    await pressing.agent.post('/api/emergency-contacts').set(XHR).send({ userId: pressing.id, name: 'Sam Carer', phone: contact, relation: 'Partner' }).expect(201);
+    await pressing.agent
+      .post('/api/emergency-contacts')
+      .set(XHR)
+      .send({ userId: pressing.id, name: 'Sam Carer', phone: contact, relation: 'Partner' })
+      .expect(201);
     for (const w of flood) await onShift(superadmin.agent, w.id);
     await onShift(pressing.agent, pressing.id);
     const floodPhones = flood.map((w) => w.phone);
@@ -69,10 +81,14 @@ describe('an emergency pressed behind a backlog of missed check-ins (real server
     try {
       for (const w of flood) await superadmin.agent.post(`/api/simulate-check-in-due/${w.id}`).set(XHR).expect(200);
       // Every missed check-in's SMS is asked for: some are at the provider (held), the rest wait.
-      const backlog = await eventually(async () => {
-        const rows = (await deliveriesTo(floodPhones)).filter((d) => d.purpose === 'missed_check_in');
-        return rows.length === FLOOD && rows.some((d) => d.status === 'pending') && fake.waiting > 0 ? rows : undefined;
-      }, WAIT_MS, 100);
+      const backlog = await eventually(
+        async () => {
+          const rows = (await deliveriesTo(floodPhones)).filter((d) => d.purpose === 'missed_check_in');
+          return rows.length === FLOOD && rows.some((d) => d.status === 'pending') && fake.waiting > 0 ? rows : undefined;
+        },
+        WAIT_MS,
+        100,
+      );
       waiting = new Set(backlog.filter((d) => d.status === 'pending').map((d) => d.to_address));
 
       await pressing.agent.post('/api/emergency-call').set(XHR).send({ userId: pressing.id, emergency: true }).expect(200);
@@ -81,7 +97,11 @@ describe('an emergency pressed behind a backlog of missed check-ins (real server
       expect((await deliveriesTo([...waiting])).every((d) => d.status === 'pending')).toBe(true);
 
       release();
-      await eventually(() => fake.messages.some((m) => m.to === contact) && floodPhones.every((p) => fake.messages.some((m) => m.to === p)), WAIT_MS, 100);
+      await eventually(
+        () => fake.messages.some((m) => m.to === contact) && floodPhones.every((p) => fake.messages.some((m) => m.to === p)),
+        WAIT_MS,
+        100,
+      );
     } finally {
       release();
     }
@@ -100,6 +120,10 @@ describe('an emergency pressed behind a backlog of missed check-ins (real server
         .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
     expect(count('lws_due_to_provider_seconds_count', ['priority="emergency"', 'channel="sms"'])).toBeGreaterThanOrEqual(1);
     expect(count('lws_due_to_provider_seconds_count', ['priority="alarm"', 'channel="sms"'])).toBeGreaterThanOrEqual(FLOOD);
-    for (const stage of ['relay', 'sender']) expect({ stage, waits: count('lws_chain_wait_seconds_count', [`stage="${stage}"`, 'priority="emergency"']) > 0 }).toEqual({ stage, waits: true });
+    for (const stage of ['relay', 'sender'])
+      expect({ stage, waits: count('lws_chain_wait_seconds_count', [`stage="${stage}"`, 'priority="emergency"']) > 0 }).toEqual({
+        stage,
+        waits: true,
+      });
   }, 240_000);
 });

@@ -50,22 +50,37 @@ describe("alarms: an alarm stays its team's, and its record is the server's", ()
   async function worker(teamId: number, site: string, prefix: string): Promise<Account> {
     const w = await account('worker', prefix);
     await superadmin.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId }).expect(200);
-    await eventually(async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: site })).status === 200, EVENT_WAIT_MS, 100);
+    await eventually(
+      async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: site })).status === 200,
+      EVENT_WAIT_MS,
+      100,
+    );
     await inEscalationTeam(w, teamId);
     return w;
   }
 
   async function inEscalationTeam(w: Account, teamId: number): Promise<void> {
-    await eventually(async () => (await db.query('select team_id from escalation.workers where user_id = $1', [w.id])).rows[0]?.team_id === teamId, EVENT_WAIT_MS, 100);
+    await eventually(
+      async () => (await db.query('select team_id from escalation.workers where user_id = $1', [w.id])).rows[0]?.team_id === teamId,
+      EVENT_WAIT_MS,
+      100,
+    );
   }
 
   const alarms = async (a: Account, query = '?open=false') => (await a.agent.get(`/api/alarms${query}`).expect(200)).body as Alarm[];
-  const alarmOf = (w: Account) => eventually(async () => (await alarms(superadmin)).find((a) => a.userId === w.id && a.state !== 'resolved'), EVENT_WAIT_MS, 200) as Promise<Alarm>;
+  const alarmOf = (w: Account) =>
+    eventually(
+      async () => (await alarms(superadmin)).find((a) => a.userId === w.id && a.state !== 'resolved'),
+      EVENT_WAIT_MS,
+      200,
+    ) as Promise<Alarm>;
   const missedNow = (w: Account) => superadmin.agent.post(`/api/simulate-check-in-due/${w.id}`).set(XHR).expect(200);
-  const processed = async (a: Account) => ((await a.agent.post('/api/process-missed-check-ins').set(XHR).expect(200)).body.results as { userId: number }[]).map((r) => r.userId);
+  const processed = async (a: Account) =>
+    ((await a.agent.post('/api/process-missed-check-ins').set(XHR).expect(200)).body.results as { userId: number }[]).map((r) => r.userId);
   /** Escalation holds the worker's check-in deadline, due now and not yet fired. */
   const dueUnfired = async (w: Account) =>
-    (await db.query(`select 1 from escalation.deadlines where job_key = $1 and step = 'missed' and due_at <= now()`, [`checkin:${w.id}`])).rowCount === 1;
+    (await db.query(`select 1 from escalation.deadlines where job_key = $1 and step = 'missed' and due_at <= now()`, [`checkin:${w.id}`]))
+      .rowCount === 1;
 
   beforeAll(async () => {
     t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000' } });
@@ -74,12 +89,25 @@ describe("alarms: an alarm stays its team's, and its record is the server's", ()
     superadmin = await superadminOf(t);
     adminN = await account('admin', 'onorth');
     adminS = await account('admin', 'osouth');
-    const site = async (name: string) => (await superadmin.agent.post('/api/location-options').set(XHR).send({ name }).expect(201)).body.id as number;
+    const site = async (name: string) =>
+      (await superadmin.agent.post('/api/location-options').set(XHR).send({ name }).expect(201)).body.id as number;
     const [northSite, southSite] = [await site('North Yard'), await site('South Yard')];
     const [defaultTeam] = (await superadmin.agent.get('/api/teams').expect(200)).body as { id: number }[];
     await superadmin.agent.patch(`/api/teams/${defaultTeam.id}`).set(XHR).send({ monitors: [] }).expect(200);
-    north = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'North', locationIds: [northSite], monitors: [{ userId: adminN.id }] }).expect(201)).body;
-    south = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'South', locationIds: [southSite], monitors: [{ userId: adminS.id }] }).expect(201)).body;
+    north = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'North', locationIds: [northSite], monitors: [{ userId: adminN.id }] })
+        .expect(201)
+    ).body;
+    south = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'South', locationIds: [southSite], monitors: [{ userId: adminS.id }] })
+        .expect(201)
+    ).body;
   }, 120_000);
 
   afterAll(async () => {
@@ -128,7 +156,8 @@ describe("alarms: an alarm stays its team's, and its record is the server's", ()
     expect((await adminN.agent.post(`/api/alarms/${old.id}/acknowledge`).set(XHR).expect(404)).body.message).toBe('Alarm not found');
     await adminS.agent.post(`/api/alarms/${old.id}/acknowledge`).set(XHR).expect(200);
 
-    const report = async (a: Account) => (await a.agent.get('/api/reports/alarms').expect(200)).body as { total: { count: number }; byTeam: { team: string }[] };
+    const report = async (a: Account) =>
+      (await a.agent.get('/api/reports/alarms').expect(200)).body as { total: { count: number }; byTeam: { team: string }[] };
     const northReport = await report(adminN);
     expect(northReport.byTeam.map((r) => r.team)).toEqual(['North']);
     const csv = (await adminN.agent.get('/api/reports/alarms.csv').expect(200)).text;
@@ -158,12 +187,22 @@ describe("alarms: an alarm stays its team's, and its record is the server's", ()
 
     const madeAt = new Date(deadline - 30_000).toISOString();
     const sentAt = Date.now();
-    await w.agent.post('/api/check-ins').set(XHR).send({ userId: w.id, location: 'North Yard', pin: pins.get(w.id), madeAt }).expect(201);
-    const late = await eventually(async () => (await alarms(adminN)).find((a) => a.id === alarm.id && a.lateCheckInAt !== null), EVENT_WAIT_MS, 200);
+    await w.agent
+      .post('/api/check-ins')
+      .set(XHR)
+      .send({ userId: w.id, location: 'North Yard', pin: pins.get(w.id), madeAt })
+      .expect(201);
+    const late = await eventually(
+      async () => (await alarms(adminN)).find((a) => a.id === alarm.id && a.lateCheckInAt !== null),
+      EVENT_WAIT_MS,
+      200,
+    );
     expect(late!.state).toBe('open');
     expect(Date.parse(late!.lateCheckInAt!)).toBeGreaterThanOrEqual(sentAt - 1000);
     expect(Date.parse(late!.lateCheckInAt!)).toBeLessThan(sentAt + MINUTE);
-    expect(late!.history.at(-1)).toMatch(/^Late check-in at \d\d:\d\d \(the worker's device says it was made at \d\d:\d\d\): no further steps$/);
+    expect(late!.history.at(-1)).toMatch(
+      /^Late check-in at \d\d:\d\d \(the worker's device says it was made at \d\d:\d\d\): no further steps$/,
+    );
     expect(late!.history.join('\n')).not.toContain('before the deadline');
   });
 });

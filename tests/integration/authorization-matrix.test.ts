@@ -251,7 +251,9 @@ const MATRIX: Record<string, Case[]> = {
 
   // activity log: monitors read everyone's; a worker reads its own (another userId: 403, see activity.test.ts) and writes its own
   'GET /api/activity-logs': signedIn(200),
-  'POST /api/activity-logs': accessRule(201, { body: (userId) => ({ userId, username: 'matrix', type: 'check_in', details: 'Checked by the authorization matrix' }) }),
+  'POST /api/activity-logs': accessRule(201, {
+    body: (userId) => ({ userId, username: 'matrix', type: 'check_in', details: 'Checked by the authorization matrix' }),
+  }),
 
   // alarms and testing tools (escalation; the deadline tools move a shift in the shifts service)
   'GET /api/alarms': managers(200),
@@ -404,11 +406,20 @@ describe('authorization matrix: every gateway endpoint × {anonymous, worker, ad
     people.otherWorker = await createAccount(t, people.admin.agent, 'worker');
     // Default works at Reception; teamAdmin joins after a second team exists, so monitors only that one.
     const teams = (await people.superadmin.agent.get('/api/teams').expect(200)).body as { id: number }[];
-    const reception = (await people.superadmin.agent.post('/api/location-options').set(XHR).send({ name: 'Reception' }).expect(201)).body.id;
-    await people.superadmin.agent.patch(`/api/teams/${teams[0].id}`).set(XHR).send({ locationIds: [reception] }).expect(200);
+    const reception = (await people.superadmin.agent.post('/api/location-options').set(XHR).send({ name: 'Reception' }).expect(201)).body
+      .id;
+    await people.superadmin.agent
+      .patch(`/api/teams/${teams[0].id}`)
+      .set(XHR)
+      .send({ locationIds: [reception] })
+      .expect(200);
     const elsewhere = (await people.superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Elsewhere' }).expect(201)).body.id;
     people.teamAdmin = await createAccount(t, people.superadmin.agent, 'admin', 'teamadmin');
-    await people.superadmin.agent.patch(`/api/teams/${elsewhere}`).set(XHR).send({ monitors: [{ userId: people.teamAdmin.id }] }).expect(200);
+    await people.superadmin.agent
+      .patch(`/api/teams/${elsewhere}`)
+      .set(XHR)
+      .send({ monitors: [{ userId: people.teamAdmin.id }] })
+      .expect(200);
     people.deputy = await createAccount(t, people.superadmin.agent, 'admin', 'deputy');
     const monitors = [{ userId: people.admin.id, deputyUserId: people.deputy.id }, { userId: people.otherAdmin.id }];
     await people.superadmin.agent.patch(`/api/teams/${teams[0].id}`).set(XHR).send({ monitors }).expect(200);
@@ -483,6 +494,9 @@ describe('authorization matrix: every gateway endpoint × {anonymous, worker, ad
     const body = typeof c.body === 'function' ? c.body(targetId!) : c.body;
     const call = (caller as request.Agent)[method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](path).set(XHR);
     const res = body === undefined ? await call : await call.send(body);
-    expect({ status: res.status, body: res.status === c.expect ? 'as expected' : res.body }).toEqual({ status: c.expect, body: 'as expected' });
+    expect({ status: res.status, body: res.status === c.expect ? 'as expected' : res.body }).toEqual({
+      status: c.expect,
+      body: 'as expected',
+    });
   });
 });

@@ -98,7 +98,14 @@ describe('credentials (PINs and passwords)', () => {
       const res = await superadmin
         .post('/api/users')
         .set(XHR)
-        .send({ username: 'clash.user', password: 'secret1', name: 'Clash User', phone: '+447911123199', role: 'worker', pinCode: taken.pin })
+        .send({
+          username: 'clash.user',
+          password: 'secret1',
+          name: 'Clash User',
+          phone: '+447911123199',
+          role: 'worker',
+          pinCode: taken.pin,
+        })
         .expect(201);
       const clash = await signIn('clash.user', 'secret1');
       await clash.post(`/api/users/${res.body.user.id}/verify-pin`).set(XHR).send({ pin: taken.pin }).expect(200, { valid: true });
@@ -118,7 +125,15 @@ describe('credentials (PINs and passwords)', () => {
     it('answers {valid: true} for the right PIN and 400 for a wrong or malformed one', async () => {
       const w = await worker();
       await w.agent.post(`/api/users/${w.id}/verify-pin`).set(XHR).send({ pin: w.pin }).expect(200, { valid: true });
-      expect((await w.agent.post(`/api/users/${w.id}/verify-pin`).set(XHR).send({ pin: otherPin(w.pin) }).expect(400)).body).toEqual(INCORRECT);
+      expect(
+        (
+          await w.agent
+            .post(`/api/users/${w.id}/verify-pin`)
+            .set(XHR)
+            .send({ pin: otherPin(w.pin) })
+            .expect(400)
+        ).body,
+      ).toEqual(INCORRECT);
       expect((await w.agent.post(`/api/users/${w.id}/verify-pin`).set(XHR).send({ pin: '12' }).expect(400)).body).toEqual({
         message: 'PIN must be exactly 4 digits',
         field: 'pin',
@@ -145,7 +160,10 @@ describe('credentials (PINs and passwords)', () => {
       const change = await w.agent.patch(`/api/users/${w.id}`).set(XHR).send({ currentPin: w.pin, pinCode: unusedPin() }).expect(423);
       expect(change.body).toEqual(LOCKED);
 
-      const event = await eventually(async () => (await streamEvents(t, 'identity.pin.locked.v1')).find((e) => e.data.userId === w.id), 15_000);
+      const event = await eventually(
+        async () => (await streamEvents(t, 'identity.pin.locked.v1')).find((e) => e.data.userId === w.id),
+        15_000,
+      );
       expect(event.producer).toBe('identity');
       expect(event.data).toEqual({ userId: w.id, username: w.username, lockedUntil: expect.any(String) });
       const lockedForMs = Date.parse(event.data.lockedUntil as string) - Date.parse(event.occurredAt);
@@ -181,7 +199,11 @@ describe('credentials (PINs and passwords)', () => {
     it('refuses a wrong or missing current PIN and keeps the old PIN', async () => {
       const w = await worker();
       const next = unusedPin();
-      const wrong = await w.agent.patch(`/api/users/${w.id}`).set(XHR).send({ currentPin: otherPin(w.pin), pinCode: next }).expect(400);
+      const wrong = await w.agent
+        .patch(`/api/users/${w.id}`)
+        .set(XHR)
+        .send({ currentPin: otherPin(w.pin), pinCode: next })
+        .expect(400);
       expect(wrong.body).toEqual({ ...INCORRECT, field: 'currentPin' });
       const missing = await w.agent.patch(`/api/users/${w.id}`).set(XHR).send({ pinCode: next }).expect(400);
       expect(missing.body).toEqual({ message: 'Current PIN is required', field: 'currentPin' });

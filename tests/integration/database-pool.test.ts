@@ -11,7 +11,17 @@ import { sql } from 'drizzle-orm';
 import { createTestDatabase, type TestDatabase } from '@lws/testing';
 import { openDatabase, type Database } from '@lws/platform';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {}, fatal() {}, trace() {}, child() { return silent; } } as never;
+const silent = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  fatal() {},
+  trace() {},
+  child() {
+    return silent;
+  },
+} as never;
 
 /** A TCP proxy to PostgreSQL that, while `cutOnBegin` is set, drops the connection carrying a BEGIN. */
 class CuttingProxy {

@@ -21,7 +21,13 @@ describe('dead letters: parked, visible, replayed and discarded', () => {
 
   beforeAll(async () => {
     t = await startTestStack();
-    bus = await JetStreamBus.connect({ natsUrl: t.env.NATS_URL!, stream: t.env.EVENTS_STREAM!, subjectPrefix: t.env.SUBJECT_PREFIX, logger: silent, name: 'dead-letters-test' });
+    bus = await JetStreamBus.connect({
+      natsUrl: t.env.NATS_URL!,
+      stream: t.env.EVENTS_STREAM!,
+      subjectPrefix: t.env.SUBJECT_PREFIX,
+      logger: silent,
+      name: 'dead-letters-test',
+    });
     pg = new Client({ connectionString: t.env.DATABASE_URL });
     await pg.connect();
     agent = request.agent(t.url);
@@ -34,22 +40,41 @@ describe('dead letters: parked, visible, replayed and discarded', () => {
     await t?.stop();
   });
 
-  const envelope = (subject: string, data: unknown) => ({ id: randomUUID(), subject, occurredAt: new Date().toISOString(), producer: 'test', data });
+  const envelope = (subject: string, data: unknown) => ({
+    id: randomUUID(),
+    subject,
+    occurredAt: new Date().toISOString(),
+    producer: 'test',
+    data,
+  });
 
   it('a poison event and an unpublishable outbox row are parked, shown, and the events behind them flow', async () => {
-    const poison = envelope('shifts.shift.started.v1', { shiftId: 'not-a-uuid', userId: 5, location: 'X', startedAt: 'yesterday', nextCheckInAt: 'soon' });
+    const poison = envelope('shifts.shift.started.v1', {
+      shiftId: 'not-a-uuid',
+      userId: 5,
+      location: 'X',
+      startedAt: 'yesterday',
+      nextCheckInAt: 'soon',
+    });
     await bus.publish(poison as never);
     const after = envelope('identity.user.created.v1', { userId: 900_001, username: 'behind', name: 'Behind Poison', role: 'worker' });
     await bus.publish(after as never);
 
     // Larger than the stream's message limit: the bus refuses it however often it is sent.
     const huge = envelope('locations.location.created.v1', { locationId: 77, name: 'x'.repeat(1_200_000), isActive: true });
-    await pg.query('insert into locations.outbox (id, subject, payload) values ($1, $2, $3)', [huge.id, huge.subject, JSON.stringify(huge)]);
+    await pg.query('insert into locations.outbox (id, subject, payload) values ($1, $2, $3)', [
+      huge.id,
+      huge.subject,
+      JSON.stringify(huge),
+    ]);
     const create = await agent.post('/api/location-options').set(XHR).send({ name: 'Behind The Parked Row' }).expect(201);
 
     // The events behind both still arrive: escalation learns the user, shifts the new location.
     await eventually(async () => (await pg.query('select 1 from escalation.workers where user_id = 900001')).rowCount === 1, 20_000);
-    await eventually(async () => (await pg.query('select 1 from shifts.locations where location_id = $1', [create.body.id])).rowCount === 1, 20_000);
+    await eventually(
+      async () => (await pg.query('select 1 from shifts.locations where location_id = $1', [create.body.id])).rowCount === 1,
+      20_000,
+    );
 
     // Both consumers' letters for the poison event and the refused row (parked after its third refusal).
     const list = await eventually(async () => {
@@ -68,11 +93,24 @@ describe('dead letters: parked, visible, replayed and discarded', () => {
       expect(Date.parse(l.firstSeenAt)).not.toBeNaN();
     }
     const refused = list.letters.find((l: { eventId: string }) => l.eventId === huge.id);
-    expect(refused).toMatchObject({ service: 'locations', kind: 'outbox', consumer: 'outbox', subject: 'locations.location.created.v1', attempts: 3 });
+    expect(refused).toMatchObject({
+      service: 'locations',
+      kind: 'outbox',
+      consumer: 'outbox',
+      subject: 'locations.location.created.v1',
+      attempts: 3,
+    });
     expect(refused.error).not.toBe('');
-    expect({ count: list.count, letters: list.letters.map((l: { service: string; subject: string }) => `${l.service} ${l.subject}`) }).toEqual({
+    expect({
+      count: list.count,
+      letters: list.letters.map((l: { service: string; subject: string }) => `${l.service} ${l.subject}`),
+    }).toEqual({
       count: 3,
-      letters: expect.arrayContaining(['audit shifts.shift.started.v1', 'escalation shifts.shift.started.v1', 'locations locations.location.created.v1']),
+      letters: expect.arrayContaining([
+        'audit shifts.shift.started.v1',
+        'escalation shifts.shift.started.v1',
+        'locations locations.location.created.v1',
+      ]),
     });
   });
 

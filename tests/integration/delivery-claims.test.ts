@@ -41,7 +41,13 @@ describe("the sender's claim of due deliveries", () => {
   });
 
   /** A pending row named `body`, due `secondsAgo` before NOW (negative: not due yet). */
-  async function row(body: string, priority: number, channel: 'sms' | 'push' | 'voice', secondsAgo: number, status = 'pending'): Promise<void> {
+  async function row(
+    body: string,
+    priority: number,
+    channel: 'sms' | 'push' | 'voice',
+    secondsAgo: number,
+    status = 'pending',
+  ): Promise<void> {
     const due = new Date(NOW.getTime() - secondsAgo * 1000).toISOString();
     await opened.db.execute(`
       insert into notifications.deliveries (id, channel, to_address, purpose, body, status, priority, next_attempt_at, created_at, updated_at)
@@ -78,12 +84,16 @@ describe("the sender's claim of due deliveries", () => {
 
   it("with a provider budget: an emergency's rows whatever the room, other SMS only as far as it goes, push only when asked", async () => {
     await seed();
-    expect(bodies(await repo.claimDue(NOW, 10, { provider: 1, push: false }))).toEqual(['emergency sms', 'emergency call', 'alarm sms old']);
+    expect(bodies(await repo.claimDue(NOW, 10, { provider: 1, push: false }))).toEqual([
+      'emergency sms',
+      'emergency call',
+      'alarm sms old',
+    ]);
     expect(bodies(await repo.claimDue(NOW, 10, { provider: 0, push: true }))).toEqual(['alarm push', 'reminder push']);
     expect(bodies(await repo.claimDue(NOW, 10, { provider: 5, push: false }))).toEqual(['alarm sms', 'reminder sms']);
   });
 
-  it("never gives two senders the same row", async () => {
+  it('never gives two senders the same row', async () => {
     for (let i = 0; i < 60; i++) await row(`sms ${i}`, i % 3, 'sms', i);
     const claims = await Promise.all([repo.claimDue(NOW, 25), repo.claimDue(NOW, 25), repo.claimDue(NOW, 25)]);
     const ids = claims.flat().map((r) => r.id);

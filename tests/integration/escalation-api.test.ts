@@ -53,7 +53,11 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
   /** On shift at the seeded site, once shifts has heard of it from the locations service. */
   async function onShift(): Promise<Account> {
     const w = await newWorker();
-    await eventually(async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200, EVENT_WAIT_MS, 100);
+    await eventually(
+      async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200,
+      EVENT_WAIT_MS,
+      100,
+    );
     return w;
   }
 
@@ -80,7 +84,13 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       const res = await simulate(w.id, { minutesUntilDue: 10 }).expect(200);
       expect(res.body).toEqual({
         nextCheckInTime: expect.any(String),
-        user: expect.objectContaining({ id: w.id, onShift: true, location: SITE, latestCheckIn: null, nextCheckInTime: res.body.nextCheckInTime }),
+        user: expect.objectContaining({
+          id: w.id,
+          onShift: true,
+          location: SITE,
+          latestCheckIn: null,
+          nextCheckInTime: res.body.nextCheckInTime,
+        }),
       });
       expect(near(res.body.nextCheckInTime, before + 10 * MINUTE)).toBe(true);
 
@@ -107,7 +117,10 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       expect(near(res.body.nextCheckInTime, before + 2.5 * MINUTE)).toBe(true);
 
       for (const body of [{}, { minutesUntilDue: -1 }, { minutesUntilDue: 1441 }, { minutesUntilDue: 'soon' }, { minutesUntilDue: null }]) {
-        expect((await simulate(w.id, body).expect(400)).body).toEqual({ message: 'minutesUntilDue must be a number of minutes from 0 to 1440', field: 'minutesUntilDue' });
+        expect((await simulate(w.id, body).expect(400)).body).toEqual({
+          message: 'minutesUntilDue must be a number of minutes from 0 to 1440',
+          field: 'minutesUntilDue',
+        });
       }
       expect((await w.agent.get(`/api/users/${w.id}/with-relations`).expect(200)).body.nextCheckInTime).toBe(res.body.nextCheckInTime);
     });
@@ -127,7 +140,9 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       expect(due).toBeLessThanOrEqual(Math.floor(after / HOUR) * HOUR + HOUR);
       expect(res.body.user).toMatchObject({ id: w.id, onShift: true, nextCheckInTime: res.body.nextCheckInTime });
 
-      const event = await found(async () => (await streamEvents(t, 'shifts.deadline.changed.v1')).find((e) => e.data.userId === w.id && e.data.reason === 'reset'));
+      const event = await found(async () =>
+        (await streamEvents(t, 'shifts.deadline.changed.v1')).find((e) => e.data.userId === w.id && e.data.reason === 'reset'),
+      );
       expect(event.data).toMatchObject({ nextCheckInAt: res.body.nextCheckInTime, byUserId: superadmin.id });
     });
   });
@@ -138,7 +153,10 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       for (const call of [simulate(off.id, { minutesUntilDue: 5 }), reset(off.id), dueNow(off.id)]) {
         expect((await call.expect(409)).body).toEqual({ message: 'This worker is not on shift' });
       }
-      expect((await off.agent.get(`/api/users/${off.id}/with-relations`).expect(200)).body).toMatchObject({ onShift: false, nextCheckInTime: null });
+      expect((await off.agent.get(`/api/users/${off.id}/with-relations`).expect(200)).body).toMatchObject({
+        onShift: false,
+        nextCheckInTime: null,
+      });
 
       for (const call of [simulate(2_000_000_000, { minutesUntilDue: 5 }), reset(2_000_000_000), dueNow(2_000_000_000)]) {
         expect((await call.expect(404)).body).toEqual({ message: 'User not found' });
@@ -193,7 +211,14 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
 
     it('an admin acknowledges it and owns it; acknowledging again changes nothing', async () => {
       const res = await admin.agent.post(`/api/alarms/${alarm.id}/acknowledge`).set(XHR).expect(200);
-      expect(res.body).toMatchObject({ id: alarm.id, state: 'acknowledged', acknowledgedBy: admin.id, acknowledgedByName: 'admin person', acknowledgedAt: expect.any(String), resolvedAt: null });
+      expect(res.body).toMatchObject({
+        id: alarm.id,
+        state: 'acknowledged',
+        acknowledgedBy: admin.id,
+        acknowledgedByName: 'admin person',
+        acknowledgedAt: expect.any(String),
+        resolvedAt: null,
+      });
       // People are named in the history, never numbered.
       expect(res.body.history).toContain('Acknowledged by admin person');
       const again = await superadmin.agent.post(`/api/alarms/${alarm.id}/acknowledge`).set(XHR).expect(200);
@@ -209,7 +234,10 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       expect((await resolve({ verdict: 'maybe', note: 'Spoke to her' }).expect(400)).body).toEqual(verdict);
       expect((await resolve({ verdict: 'false_alarm' }).expect(400)).body).toEqual(note);
       expect((await resolve({ verdict: 'false_alarm', note: '   ' }).expect(400)).body).toEqual(note);
-      expect((await resolve({ verdict: 'false_alarm', note: 'x'.repeat(2001) }).expect(400)).body).toEqual({ message: 'The note must be at most 2000 characters', field: 'note' });
+      expect((await resolve({ verdict: 'false_alarm', note: 'x'.repeat(2001) }).expect(400)).body).toEqual({
+        message: 'The note must be at most 2000 characters',
+        field: 'note',
+      });
       expect((await alarms()).find((a) => a.id === alarm.id)).toMatchObject({ state: 'acknowledged', verdict: null });
     });
 
@@ -234,9 +262,16 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       // History may still gain the outcome of a call that was under way.
       expect((await alarms('?open=false')).find((a) => a.id === alarm.id)).toEqual({ ...res.body, history: expect.any(Array) });
 
-      const second = await admin.agent.post(`/api/alarms/${alarm.id}/resolve`).set(XHR).send({ verdict: 'genuine', note: 'Again' }).expect(409);
+      const second = await admin.agent
+        .post(`/api/alarms/${alarm.id}/resolve`)
+        .set(XHR)
+        .send({ verdict: 'genuine', note: 'Again' })
+        .expect(409);
       expect(second.body.message).toEqual(expect.any(String));
-      expect((await alarms('?open=false')).find((a) => a.id === alarm.id)).toMatchObject({ verdict: 'false_alarm', resolvedBy: superadmin.id });
+      expect((await alarms('?open=false')).find((a) => a.id === alarm.id)).toMatchObject({
+        verdict: 'false_alarm',
+        resolvedBy: superadmin.id,
+      });
     });
 
     it('an unknown alarm is a 404 and an id that is not a uuid a 400 naming it', async () => {
@@ -244,7 +279,10 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       await admin.agent.post(`/api/alarms/${unknown}/acknowledge`).set(XHR).expect(404);
       await admin.agent.post(`/api/alarms/${unknown}/resolve`).set(XHR).send({ verdict: 'genuine', note: 'n' }).expect(404);
       for (const path of ['/api/alarms/42/acknowledge', '/api/alarms/not-a-uuid/resolve']) {
-        expect((await admin.agent.post(path).set(XHR).send({ verdict: 'genuine', note: 'n' }).expect(400)).body).toEqual({ message: 'Invalid alarm ID', field: 'id' });
+        expect((await admin.agent.post(path).set(XHR).send({ verdict: 'genuine', note: 'n' }).expect(400)).body).toEqual({
+          message: 'Invalid alarm ID',
+          field: 'id',
+        });
       }
     });
   });
@@ -266,7 +304,9 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       const seen: Alarm[] = [];
       let cursor: string | undefined;
       do {
-        const res = await admin.agent.get(`/api/alarms?open=false&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).expect(200);
+        const res = await admin.agent
+          .get(`/api/alarms?open=false&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+          .expect(200);
         expect(res.body.length).toBeLessThanOrEqual(1);
         seen.push(...res.body);
         cursor = res.headers['x-next-cursor'];
@@ -277,9 +317,15 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       const known = new Set(all.map((x) => x.id));
       expect(walked.filter((id) => known.has(id))).toEqual(all.map((x) => x.id));
 
-      expect((await admin.agent.get('/api/alarms?limit=0').expect(400)).body).toEqual({ message: 'limit must be a whole number from 1 to 500', field: 'limit' });
+      expect((await admin.agent.get('/api/alarms?limit=0').expect(400)).body).toEqual({
+        message: 'limit must be a whole number from 1 to 500',
+        field: 'limit',
+      });
       expect((await admin.agent.get('/api/alarms?limit=501').expect(400)).body.field).toBe('limit');
-      expect((await admin.agent.get('/api/alarms?open=maybe').expect(400)).body).toEqual({ message: "open must be 'true' or 'false'", field: 'open' });
+      expect((await admin.agent.get('/api/alarms?open=maybe').expect(400)).body).toEqual({
+        message: "open must be 'true' or 'false'",
+        field: 'open',
+      });
     });
   });
 
@@ -301,7 +347,12 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
         const r = await superadmin.agent.get('/api/test-reminders/status').expect(200);
         return r.body.workers.some((x: { id: number; nextCheckIn: string }) => x.id === w.id && x.nextCheckIn === set) ? r : undefined;
       }, 200);
-      expect(res.body).toEqual({ reminderSystemActive: true, activeWorkers: expect.any(Number), now: expect.any(String), workers: expect.any(Array) });
+      expect(res.body).toEqual({
+        reminderSystemActive: true,
+        activeWorkers: expect.any(Number),
+        now: expect.any(String),
+        workers: expect.any(Array),
+      });
       expect(res.body.activeWorkers).toBeGreaterThanOrEqual(1);
       const mine = res.body.workers.find((x: { id: number }) => x.id === w.id);
       expect(mine).toEqual({
@@ -329,7 +380,10 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       expect(JSON.stringify(res.body)).not.toContain(t.superadmin.password);
       await superadmin.agent.post('/api/system-config').set(XHR).send({ key: 'EMERGENCY_NUMBER_1', value: '+447911000000' }).expect(404);
       await superadmin.agent.patch('/api/system-config').set(XHR).send({ key: 'EMERGENCY_NUMBER_1', value: '+447911000000' }).expect(404);
-      expect((await superadmin.agent.get('/api/system-config').expect(200)).body[0]).toEqual({ key: 'EMERGENCY_NUMBER_1', value: EMERGENCY_NUMBER });
+      expect((await superadmin.agent.get('/api/system-config').expect(200)).body[0]).toEqual({
+        key: 'EMERGENCY_NUMBER_1',
+        value: EMERGENCY_NUMBER,
+      });
     });
   });
 
@@ -343,7 +397,12 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       const res = await w.agent.post('/api/emergency-call').set(XHR).send({ userId: w.id, emergency: true }).expect(200);
       const user: BrowserWorker = res.body.user;
       expect(user).toMatchObject({ id: w.id, onShift: true, location: SITE });
-      expect(user.latestCheckIn).toEqual({ id: expect.any(String), timestamp: expect.any(String), location: SITE, nextCheckInTime: user.nextCheckInTime });
+      expect(user.latestCheckIn).toEqual({
+        id: expect.any(String),
+        timestamp: expect.any(String),
+        location: SITE,
+        nextCheckInTime: user.nextCheckInTime,
+      });
       expect(near(user.latestCheckIn!.timestamp, before)).toBe(true);
       expect(Date.parse(user.nextCheckInTime!) - Date.parse(user.latestCheckIn!.timestamp)).toBe(60 * MINUTE);
 
@@ -373,7 +432,10 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       const w = await newWorker();
       const res = await w.agent.post('/api/emergency-call').set(XHR).send({ userId: w.id, emergency: true }).expect(200);
       expect(res.body.user).toMatchObject({ id: w.id, onShift: false, latestCheckIn: null, nextCheckInTime: null });
-      await eventually(async () => (await streamEvents(t, 'shifts.emergency.raised.v1')).some((e) => e.data.userId === w.id), EVENT_WAIT_MS);
+      await eventually(
+        async () => (await streamEvents(t, 'shifts.emergency.raised.v1')).some((e) => e.data.userId === w.id),
+        EVENT_WAIT_MS,
+      );
       expect((await streamEvents(t, 'shifts.checkin.recorded.v1')).some((e) => e.data.userId === w.id)).toBe(false);
     });
   });
@@ -393,8 +455,12 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
 
     const q = async (text: string, params: unknown[] = []) => (await pg.query(text, params)).rows;
     const reconciled = (userId: number) =>
-      q(`select payload from escalation.outbox where subject = 'escalation.system_alert.raised.v1' and (payload->'data'->>'userId')::int = $1 and payload->'data'->>'code' = 'deadline_reconciled'`, [userId]);
-    const missedAlarms = (userId: number) => q(`select id from escalation.alarms where user_id = $1 and kind = 'missed_check_in'`, [userId]);
+      q(
+        `select payload from escalation.outbox where subject = 'escalation.system_alert.raised.v1' and (payload->'data'->>'userId')::int = $1 and payload->'data'->>'code' = 'deadline_reconciled'`,
+        [userId],
+      );
+    const missedAlarms = (userId: number) =>
+      q(`select id from escalation.alarms where user_id = $1 and kind = 'missed_check_in'`, [userId]);
     /** The `checkin:<id>` row made due now, for a deadline that passed a minute ago, as if the event that moved it never came. */
     const passDeadline = (userId: number, shiftId: string) =>
       pg.query(
@@ -426,10 +492,15 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
         return rows.length && copy.length ? rows : undefined;
       });
       await superadmin.agent.post(`/api/users/${w.id}/force-clock-out`).set(XHR).expect(200);
-      await found(async () => ((await q(`select 1 from escalation.workers where user_id = $1 and not on_shift`, [w.id])).length ? true : undefined));
+      await found(async () =>
+        (await q(`select 1 from escalation.workers where user_id = $1 and not on_shift`, [w.id])).length ? true : undefined,
+      );
       // The end is lost: escalation's copy still has the worker on shift, with a deadline that passes.
       await pg.query(`delete from escalation.ended_shifts where shift_id = $1`, [owner.current_shift_id]);
-      await pg.query(`update escalation.workers set on_shift = true, shift_id = $2, next_check_in_at = now() - interval '1 minute' where user_id = $1`, [w.id, owner.current_shift_id]);
+      await pg.query(
+        `update escalation.workers set on_shift = true, shift_id = $2, next_check_in_at = now() - interval '1 minute' where user_id = $1`,
+        [w.id, owner.current_shift_id],
+      );
       await passDeadline(w.id, owner.current_shift_id);
       await found(async () => ((await reconciled(w.id)).length > 0 ? true : undefined), 200);
       expect(await missedAlarms(w.id)).toEqual([]);

@@ -43,29 +43,47 @@ describe('escalation on the embedded stack', () => {
     superadmin = await superadminOf(t);
     worker = await createAccount(t, superadmin.agent, 'worker');
     // Set up first: the contact reaches escalation through identity's events long before the emergency test.
-    await worker.agent.post('/api/emergency-contacts').set(XHR).send({ userId: worker.id, name: 'Sam Carer', phone: CONTACT, relation: 'Partner' }).expect(201);
-    await worker.agent.patch(`/api/users/${worker.id}/settings`).set(XHR).send({ primaryContact: CONTACT, checkInInterval: '60' }).expect(200);
+    await worker.agent
+      .post('/api/emergency-contacts')
+      .set(XHR)
+      .send({ userId: worker.id, name: 'Sam Carer', phone: CONTACT, relation: 'Partner' })
+      .expect(201);
+    await worker.agent
+      .patch(`/api/users/${worker.id}/settings`)
+      .set(XHR)
+      .send({ primaryContact: CONTACT, checkInInterval: '60' })
+      .expect(200);
   }, 300_000);
   afterAll(() => t?.stop());
 
-  const deliveries = async () => (await superadmin.agent.get('/api/notifications/deliveries?limit=200').expect(200)).body.deliveries as Delivery[];
+  const deliveries = async () =>
+    (await superadmin.agent.get('/api/notifications/deliveries?limit=200').expect(200)).body.deliveries as Delivery[];
   const calls = async () => (await superadmin.agent.get('/api/test-provider/calls').expect(200)).body.calls as FakeCall[];
   const alarmsOf = async (kind: string) =>
     ((await superadmin.agent.get('/api/alarms').expect(200)).body as Alarm[]).filter((a) => a.userId === worker.id && a.kind === kind);
   const firstAlarm = (kind: string) => eventually(async () => (await alarmsOf(kind))[0], WAIT_MS, 200) as Promise<Alarm>;
 
   it('a missed check-in texts the worker, calls the emergency number, and the call is accepted by pressing 1', async () => {
-    await eventually(async () => (await worker.agent.post(`/api/users/${worker.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200, WAIT_MS, 100);
+    await eventually(
+      async () => (await worker.agent.post(`/api/users/${worker.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200,
+      WAIT_MS,
+      100,
+    );
     await superadmin.agent.post(`/api/simulate-check-in-due/${worker.id}`).set(XHR).expect(200);
 
     const alarm = await firstAlarm('missed_check_in');
     expect(alarm.state).toBe('open');
-    await eventually(async () => (await deliveries()).some((d) => d.userId === worker.id && d.channel === 'sms' && d.purpose === 'missed_check_in'), WAIT_MS, 200);
+    await eventually(
+      async () => (await deliveries()).some((d) => d.userId === worker.id && d.channel === 'sms' && d.purpose === 'missed_check_in'),
+      WAIT_MS,
+      200,
+    );
 
     const call = (await eventually(async () => (await calls()).find((c) => c.to === EMERGENCY_NUMBER), WAIT_MS, 200)) as FakeCall;
     await superadmin.agent.post(`/api/test-provider/calls/${call.callSid}/accept`).set(XHR).send({}).expect(200);
     await eventually(
-      async () => (await alarmsOf('missed_check_in'))[0].history.some((line) => line.includes(EMERGENCY_NUMBER) && line.includes('accepted')),
+      async () =>
+        (await alarmsOf('missed_check_in'))[0].history.some((line) => line.includes(EMERGENCY_NUMBER) && line.includes('accepted')),
       WAIT_MS,
       200,
     );
@@ -85,6 +103,10 @@ describe('escalation on the embedded stack', () => {
 
     await firstAlarm('emergency');
     await eventually(async () => (await calls()).some((c) => c.to === CONTACT), WAIT_MS, 200);
-    await eventually(async () => (await deliveries()).some((d) => d.channel === 'sms' && d.to === CONTACT && d.purpose === 'contact_message'), WAIT_MS, 200);
+    await eventually(
+      async () => (await deliveries()).some((d) => d.channel === 'sms' && d.to === CONTACT && d.purpose === 'contact_message'),
+      WAIT_MS,
+      200,
+    );
   }, 90_000);
 });

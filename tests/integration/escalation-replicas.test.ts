@@ -28,7 +28,15 @@ describe('two escalation schedulers on one database (real PostgreSQL)', () => {
       buses.push(bus);
       replicas.push(
         await startService(escalationService, {
-          env: { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.url, HEALTH_PORT: '0', ESCALATION_TICK_MS: '10', ESCALATION_BATCH_SIZE: '7', ESCALATION_AUDIT_INTERVAL_SECONDS: '3600' },
+          env: {
+            NODE_ENV: 'test',
+            LOG_LEVEL: 'silent',
+            DATABASE_URL: db.url,
+            HEALTH_PORT: '0',
+            ESCALATION_TICK_MS: '10',
+            ESCALATION_BATCH_SIZE: '7',
+            ESCALATION_AUDIT_INTERVAL_SECONDS: '3600',
+          },
           inProcessBus: bus,
           clock: () => new Date(nowMs),
         }),
@@ -62,12 +70,19 @@ describe('two escalation schedulers on one database (real PostgreSQL)', () => {
     const count = async (q: string) => Number((await pg.query(q)).rows[0].n);
 
     nowMs = T - 5 * MINUTE + 1000;
-    await eventually(async () => (await count(`select count(*) n from escalation.deadlines where step = 'reminder_2min'`)) === WORKERS, 30_000, 50);
+    await eventually(
+      async () => (await count(`select count(*) n from escalation.deadlines where step = 'reminder_2min'`)) === WORKERS,
+      30_000,
+      50,
+    );
     nowMs = T + 1000;
     // Each alarm runs notify_worker and notify_monitors at once, then waits for the call step.
     await eventually(
-      async () => (await count(`select count(*) n from escalation.outbox where subject = 'escalation.alarm.escalated.v1'`)) >= 2 * WORKERS &&
-        (await count(`select count(*) n from escalation.deadlines where kind = 'alarm' and step = 'step' and (payload->>'index')::int = 2`)) === WORKERS,
+      async () =>
+        (await count(`select count(*) n from escalation.outbox where subject = 'escalation.alarm.escalated.v1'`)) >= 2 * WORKERS &&
+        (await count(
+          `select count(*) n from escalation.deadlines where kind = 'alarm' and step = 'step' and (payload->>'index')::int = 2`,
+        )) === WORKERS,
       30_000,
       50,
     );

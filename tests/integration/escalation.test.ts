@@ -73,7 +73,12 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       asked?.();
       await answering;
       const requestIds = (data as { requestIds: string[] }).requestIds.filter((id) => !lost.has(id));
-      return { response: { requestIds, outcomes: requestIds.map((requestId) => ({ requestId, ...(outcomes.get(requestId) ?? { outcome: 'sent' }) })) } };
+      return {
+        response: {
+          requestIds,
+          outcomes: requestIds.map((requestId) => ({ requestId, ...(outcomes.get(requestId) ?? { outcome: 'sent' }) })),
+        },
+      };
     });
     pg = new Client({ connectionString: db.url });
     await pg.connect();
@@ -105,11 +110,15 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     const { rows } = await pg.query(
       `select subject, payload from escalation.outbox where subject in ('escalation.notification.requested.v1', 'escalation.notification.urgent.v1') order by seq`,
     );
-    return rows.map((r) => (r.subject === 'escalation.notification.urgent.v1' ? r.payload.data.request : r.payload.data) as Requested).filter(where);
+    return rows
+      .map((r) => (r.subject === 'escalation.notification.urgent.v1' ? r.payload.data.request : r.payload.data) as Requested)
+      .filter(where);
   }
 
   /** Distinct requests (an unconfirmed one asked for again is the same request, by its id). */
-  const distinctRequests = async (where: (r: Requested) => boolean) => [...new Map((await requests(where)).map((r) => [r.requestId, r])).values()];
+  const distinctRequests = async (where: (r: Requested) => boolean) => [
+    ...new Map((await requests(where)).map((r) => [r.requestId, r])).values(),
+  ];
 
   /**
    * Polls until `count` matching requests exist, then checks no more arrive by the next scheduler
@@ -121,8 +130,12 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       await eventually(async () => (await distinctRequests(where)).length >= count, 30_000, 20);
     } catch (err) {
       // A step that failed waits for its backoff on the test clock, which only the test moves: say which, and why.
-      const { rows } = await pg.query('select job_key, step, due_at, attempts, last_error from escalation.deadlines where attempts > 0 or last_error is not null');
-      throw new Error(`${String(err)}; found ${(await distinctRequests(where)).length} of ${count}; deadlines that failed: ${JSON.stringify(rows)}`);
+      const { rows } = await pg.query(
+        'select job_key, step, due_at, attempts, last_error from escalation.deadlines where attempts > 0 or last_error is not null',
+      );
+      throw new Error(
+        `${String(err)}; found ${(await distinctRequests(where)).length} of ${count}; deadlines that failed: ${JSON.stringify(rows)}`,
+      );
     }
     await rpc.send('escalation.deadline.process_due.v1', {});
     const found = await distinctRequests(where);
@@ -136,7 +149,11 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
   }
 
   async function alarmOf(userId: number, kind = 'missed_check_in') {
-    return eventually(async () => (await events('escalation.alarm.opened.v1', (a) => a.userId === userId && a.kind === kind))[0], 10_000, 20);
+    return eventually(
+      async () => (await events('escalation.alarm.opened.v1', (a) => a.userId === userId && a.kind === kind))[0],
+      10_000,
+      20,
+    );
   }
 
   async function viewOf(alarmId: string) {
@@ -145,7 +162,17 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
   }
 
   /** A worker identity knows, with settings and contacts, on shift with a deadline `minutes` away. */
-  async function worker(opts: { minutes?: number; phone?: string | null; contacts?: string[]; primary?: string; start?: boolean; teamId?: number; language?: string } = {}) {
+  async function worker(
+    opts: {
+      minutes?: number;
+      phone?: string | null;
+      contacts?: string[];
+      primary?: string;
+      start?: boolean;
+      teamId?: number;
+      language?: string;
+    } = {},
+  ) {
     const userId = nextUser++;
     const phone = opts.phone === undefined ? `+4479111${String(userId).padStart(5, '0')}` : opts.phone;
     await publish('identity.user.created.v1', {
@@ -159,12 +186,23 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     });
     if (opts.primary) await publish('identity.settings.changed.v1', { userId, checkInInterval: 60, primaryContact: opts.primary });
     for (const [i, p] of (opts.contacts ?? []).entries()) {
-      await publish('identity.contact.changed.v1', { userId, contactId: userId * 10 + i, change: 'created', name: `Contact ${i}`, phone: p, relation: 'family' });
+      await publish('identity.contact.changed.v1', {
+        userId,
+        contactId: userId * 10 + i,
+        change: 'created',
+        name: `Contact ${i}`,
+        phone: p,
+        relation: 'family',
+      });
     }
     const shiftId = randomUUID();
     const due = nowMs + (opts.minutes ?? 60) * MINUTE;
     if (opts.start !== false) {
-      await eventually(async () => (await pg.query('select 1 from escalation.workers where user_id = $1', [userId])).rowCount === 1, 10_000, 20);
+      await eventually(
+        async () => (await pg.query('select 1 from escalation.workers where user_id = $1', [userId])).rowCount === 1,
+        10_000,
+        20,
+      );
       await publish('shifts.shift.started.v1', { shiftId, userId, location: 'Depot', startedAt: iso(nowMs), nextCheckInAt: iso(due) });
       await eventually(async () => !!(await deadline(userId)), 10_000, 20);
     }
@@ -177,7 +215,10 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
 
     advance(55 * MINUTE);
     const [sms5] = await expectRequests((r) => r.userId === w.userId && r.purpose === 'reminder_5min' && r.channel === 'sms', 1);
-    expect(sms5).toMatchObject({ toPhone: w.phone, body: 'LWS reminder: your check-in is due in 5 minutes (by 14:00). Open LWS and check in, or reply to this message with your PIN.' });
+    expect(sms5).toMatchObject({
+      toPhone: w.phone,
+      body: 'LWS reminder: your check-in is due in 5 minutes (by 14:00). Open LWS and check in, or reply to this message with your PIN.',
+    });
     expect(await requests((r) => r.userId === w.userId && r.purpose === 'reminder_5min' && r.channel === 'push')).toEqual([
       expect.objectContaining({ toUserId: w.userId }),
     ]);
@@ -208,17 +249,23 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
 
   it("a Welsh-speaking worker's reminders and alarm text are in Welsh; the monitors' push stays English", async () => {
     const w = await worker({ language: 'cy' });
-    const by = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(w.due));
+    const by = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+      new Date(w.due),
+    );
     advance(55 * MINUTE);
     const [sms5] = await expectRequests((r) => r.userId === w.userId && r.purpose === 'reminder_5min' && r.channel === 'sms', 1);
-    expect(sms5.body).toBe(`Nodyn atgoffa LWS: mae angen i chi gofrestru ymhen 5 munud (erbyn ${by}). Agorwch LWS a chofrestru, neu atebwch y neges hon gyda'ch PIN.`);
+    expect(sms5.body).toBe(
+      `Nodyn atgoffa LWS: mae angen i chi gofrestru ymhen 5 munud (erbyn ${by}). Agorwch LWS a chofrestru, neu atebwch y neges hon gyda'ch PIN.`,
+    );
     const [push5] = await expectRequests((r) => r.userId === w.userId && r.purpose === 'reminder_5min' && r.channel === 'push', 1);
     expect(push5).toMatchObject({ title: 'Mae angen cofrestru cyn bo hir', body: expect.stringMatching(/^Nodyn atgoffa LWS/) });
 
     advance(5 * MINUTE);
     const alarm = await alarmOf(w.userId);
     const [text] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'sms' && r.toPhone === w.phone, 1);
-    expect(text.body).toBe(`LWS: ni wnaethoch gofrestru erbyn ${by}. Cofrestrwch nawr os ydych yn ddiogel; mae eich monitoriaid wedi cael eu rhybuddio.`);
+    expect(text.body).toBe(
+      `LWS: ni wnaethoch gofrestru erbyn ${by}. Cofrestrwch nawr os ydych yn ddiogel; mae eich monitoriaid wedi cael eu rhybuddio.`,
+    );
     const [monitors] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'push' && r.toRole === 'monitors', 1);
     expect(monitors.body).toContain(`did not check in by ${by}`);
     // Each request says its language, which notifications speaks a call in; the monitors' none.
@@ -229,8 +276,17 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
 
   it("a Welsh-speaking worker's emergency: their primary contact is called and their contacts texted in Welsh; the emergency line is called in English", async () => {
     const w = await worker({ primary: '07911 200019', contacts: ['+447911200011'], start: false, language: 'cy' });
-    await eventually(async () => (await pg.query('select 1 from escalation.workers where user_id = $1 and primary_contact is not null', [w.userId])).rowCount === 1, 10_000, 20);
-    await eventually(async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount === 1, 10_000, 20);
+    await eventually(
+      async () =>
+        (await pg.query('select 1 from escalation.workers where user_id = $1 and primary_contact is not null', [w.userId])).rowCount === 1,
+      10_000,
+      20,
+    );
+    await eventually(
+      async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount === 1,
+      10_000,
+      20,
+    );
     await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: w.userId, location: 'Y doc', raisedAt: iso(nowMs) });
     const alarm = await alarmOf(w.userId, 'emergency');
     const [call] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice', 1);
@@ -240,7 +296,11 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       body: `Dyma system diogelwch gweithwyr unigol LWS. Mae Worker ${w.userId} wedi gofyn am gymorth brys yn Y doc. Pwyswch 1 i dderbyn y rhybudd hwn.`,
     });
     const texts = await expectRequests((r) => r.alarmId === alarm.alarmId && r.purpose === 'contact_message', 2);
-    for (const t of texts) expect(t).toMatchObject({ language: 'cy', body: expect.stringMatching(/^ARGYFWNG LWS: mae Worker \d+ wedi gofyn am gymorth brys yn Y doc am/) });
+    for (const t of texts)
+      expect(t).toMatchObject({
+        language: 'cy',
+        body: expect.stringMatching(/^ARGYFWNG LWS: mae Worker \d+ wedi gofyn am gymorth brys yn Y doc am/),
+      });
     advance(2 * MINUTE);
     const [line] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice' && r.toPhone === NUMBERS[0], 1);
     expect(line.language).toBeUndefined();
@@ -251,11 +311,17 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     const ws = [];
     for (let i = 0; i < 12; i++) ws.push(await worker({ minutes: 30 }));
     const [bad, ...good] = ws;
-    await pg.query(`update escalation.deadlines set payload = jsonb_set(payload, '{shiftId}', '"not-a-uuid"') where job_key = $1`, [`checkin:${bad.userId}`]);
+    await pg.query(`update escalation.deadlines set payload = jsonb_set(payload, '{shiftId}', '"not-a-uuid"') where job_key = $1`, [
+      `checkin:${bad.userId}`,
+    ]);
 
     advance(25 * MINUTE);
     const ids = new Set(good.map((w) => w.userId));
-    await eventually(async () => (await events('escalation.reminder.fired.v1', (e) => ids.has(e.userId))).length >= good.length, 10_000, 20);
+    await eventually(
+      async () => (await events('escalation.reminder.fired.v1', (e) => ids.has(e.userId))).length >= good.length,
+      10_000,
+      20,
+    );
     await rpc.send('escalation.deadline.process_due.v1', {});
     const { rows } = await pg.query(
       `select subject, payload->'data' as data from escalation.outbox where (payload->'data'->>'userId')::int = any($1) order by seq`,
@@ -276,7 +342,10 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     expect(rows.filter((r) => r.data.userId === bad.userId)).toEqual([]);
     expect(await deadline(bad.userId)).toEqual({ step: 'reminder_5min', due_at: new Date(nowMs + 5000) });
 
-    await pg.query(`update escalation.deadlines set payload = jsonb_set(payload, '{shiftId}', to_jsonb($2::text)) where job_key = $1`, [`checkin:${bad.userId}`, bad.shiftId]);
+    await pg.query(`update escalation.deadlines set payload = jsonb_set(payload, '{shiftId}', to_jsonb($2::text)) where job_key = $1`, [
+      `checkin:${bad.userId}`,
+      bad.shiftId,
+    ]);
     advance(5000);
     await expectRequests((r) => r.userId === bad.userId && r.purpose === 'reminder_5min' && r.channel === 'sms', 1);
     expect(await events('escalation.reminder.fired.v1', (e) => e.userId === bad.userId)).toHaveLength(1);
@@ -300,20 +369,29 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     }
     expect(opened.map((a) => a.userId).sort()).toEqual([...ids].sort());
     const alarmIds = new Set(opened.map((a) => a.alarmId));
-    const texts = await expectRequests((r) => alarmIds.has(r.alarmId!) && r.channel === 'sms' && r.toPhone !== undefined && ws.some((w) => w.phone === r.toPhone), ws.length);
+    const texts = await expectRequests(
+      (r) => alarmIds.has(r.alarmId!) && r.channel === 'sms' && r.toPhone !== undefined && ws.some((w) => w.phone === r.toPhone),
+      ws.length,
+    );
     expect(new Set(texts.map((t) => t.toPhone)).size).toBe(ws.length);
     expect(await events('escalation.alarm.opened.v1', (a) => ids.has(a.userId))).toHaveLength(ws.length);
     // Opened together, not one savepoint each: one (sub)transaction wrote every alarm row.
-    const { rows: [{ writers }] } = await pg.query('select count(distinct xmin::text)::int as writers from escalation.alarms where id = any($1)', [[...alarmIds]]);
+    const {
+      rows: [{ writers }],
+    } = await pg.query('select count(distinct xmin::text)::int as writers from escalation.alarms where id = any($1)', [[...alarmIds]]);
     expect(writers).toBe(1);
     // Each alarm ran its first two steps (the worker, the monitors) as it opened, and waits for the calls.
-    const { rows: waiting } = await pg.query(`select step, payload->>'index' as index from escalation.deadlines where job_key = any($1)`, [[...alarmIds].map((id) => `alarm:${id}`)]);
+    const { rows: waiting } = await pg.query(`select step, payload->>'index' as index from escalation.deadlines where job_key = any($1)`, [
+      [...alarmIds].map((id) => `alarm:${id}`),
+    ]);
     expect(waiting).toEqual([...alarmIds].map(() => ({ step: 'step', index: '2' })));
   }, 60_000);
 
   it('an emergency raised behind a backlog of due reminders and missed check-ins is fired first, and the missed check-ins before the reminders', async () => {
     const scheduler = svc.app.get(Scheduler, { strict: false });
-    const { rows: [{ last }] } = await pg.query('select coalesce(max(seq), 0)::int as last from escalation.outbox');
+    const {
+      rows: [{ last }],
+    } = await pg.query('select coalesce(max(seq), 0)::int as last from escalation.outbox');
     // The loop held: passes run one after another below (process_due), so the order they write in is the claim order.
     await scheduler.stop();
     const missed: number[] = [];
@@ -321,7 +399,10 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     let emergencyAlarm = '';
     const backlog = new Set<number>();
     const firstSeqOf = async (where: (d: Requested) => boolean) => {
-      const { rows } = await pg.query(`select seq, subject, payload from escalation.outbox where subject like 'escalation.notification.%' and seq > $1 order by seq`, [last]);
+      const { rows } = await pg.query(
+        `select seq, subject, payload from escalation.outbox where subject like 'escalation.notification.%' and seq > $1 order by seq`,
+        [last],
+      );
       const request = (r: { subject: string; payload: { data: Requested & { request: Requested } } }) =>
         r.subject === 'escalation.notification.urgent.v1' ? r.payload.data.request : r.payload.data;
       return rows.filter((r) => where(request(r))).map((r) => Number(r.seq));
@@ -338,7 +419,12 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       for (const id of [...missed, ...reminded]) backlog.add(id);
       const pressed = await worker({ minutes: 60, contacts: [] });
       advance(2 * MINUTE);
-      await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: pressed.userId, location: 'Car park', raisedAt: iso(nowMs) });
+      await publish('shifts.emergency.raised.v1', {
+        emergencyId: randomUUID(),
+        userId: pressed.userId,
+        location: 'Car park',
+        raisedAt: iso(nowMs),
+      });
       emergencyAlarm = (await alarmOf(pressed.userId, 'emergency')).alarmId;
       const { rows } = await pg.query('select job_key from escalation.deadlines where job_key = any($1) order by priority, due_at', [
         [`alarm:${emergencyAlarm}`, `checkin:${missed[0]}`, `checkin:${reminded[0]}`],
@@ -354,7 +440,10 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       scheduler.start();
     }
     const seqs = await written();
-    expect({ missed: seqs.missedTexts.length, reminders: seqs.reminders.length }).toEqual({ missed: missed.length, reminders: reminded.length });
+    expect({ missed: seqs.missedTexts.length, reminders: seqs.reminders.length }).toEqual({
+      missed: missed.length,
+      reminders: reminded.length,
+    });
     // The emergency's first messages were written before anything of the backlog, and every missed
     // check-in's (each alarm's first step runs in the pass that opens it) before the reminders.
     // First in, first out, the emergency, due last, came out last.
@@ -363,7 +452,8 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
 
     // Closed, so the request tracker does not keep asking about them in the tests that follow.
     const opened = await events('escalation.alarm.opened.v1', (a) => backlog.has(a.userId) || a.alarmId === emergencyAlarm);
-    for (const a of opened) await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: 7, verdict: 'false_alarm', note: 'Priority test' });
+    for (const a of opened)
+      await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: 7, verdict: 'false_alarm', note: 'Priority test' });
   }, 90_000);
 
   it('a reminder whose check-in deadline passed while the scheduler was down is claimed as a missed check-in, not behind every other one', async () => {
@@ -380,7 +470,9 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       advance(2.5 * MINUTE);
       // More missed check-ins than a pass takes, their deadlines half a minute after its.
       for (let i = 0; i <= URGENT_PER_PASS; i += 25) {
-        const chunk = await Promise.all(Array.from({ length: Math.min(25, URGENT_PER_PASS + 1 - i) }, () => worker({ minutes: 1, contacts: [] })));
+        const chunk = await Promise.all(
+          Array.from({ length: Math.min(25, URGENT_PER_PASS + 1 - i) }, () => worker({ minutes: 1, contacts: [] })),
+        );
         for (const w of chunk) backlog.add(w.userId);
       }
       advance(2 * MINUTE);
@@ -391,16 +483,26 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     }
     // The first pass could not open every missed check-in, and its was among those it did: its deadline is the oldest.
     expect(first.filter((r) => backlog.has(r.userId) && r.status === 'missed_check_in').length).toBeLessThan(backlog.size);
-    expect(first).toContainEqual({ userId: late.userId, jobKey: `checkin:${late.userId}`, step: 'reminder_2min', status: 'missed_check_in' });
+    expect(first).toContainEqual({
+      userId: late.userId,
+      jobKey: `checkin:${late.userId}`,
+      step: 'reminder_2min',
+      status: 'missed_check_in',
+    });
     expect(await alarmOf(late.userId)).toMatchObject({ dueAt: iso(late.due) });
     expect(await requests((r) => r.userId === late.userId && r.purpose === 'reminder_2min')).toEqual([]);
 
     // Closed, so the request tracker does not keep asking about them in the tests that follow.
-    const opened = await eventually(async () => {
-      const found = await events('escalation.alarm.opened.v1', (a) => backlog.has(a.userId));
-      return found.length >= backlog.size ? found : undefined;
-    }, 30_000, 50);
-    for (const a of opened) await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: 7, verdict: 'false_alarm', note: 'Priority test' });
+    const opened = await eventually(
+      async () => {
+        const found = await events('escalation.alarm.opened.v1', (a) => backlog.has(a.userId));
+        return found.length >= backlog.size ? found : undefined;
+      },
+      30_000,
+      50,
+    );
+    for (const a of opened)
+      await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: 7, verdict: 'false_alarm', note: 'Priority test' });
   }, 120_000);
 
   it('asks shifts whether a missed check-in stands with no row held, then opens the alarm; a check-in meanwhile wins', async () => {
@@ -414,10 +516,21 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       await askedNow;
       // While shifts takes its time (it answers nobody until answer()), the deadlines are free: a
       // check-in's event can move one. Another lane may still be leasing w's row as the first asks.
-      const lock = await eventually(() => pg.query('select step from escalation.deadlines where job_key = $1 for update nowait', [`checkin:${w.userId}`]), 10_000, 50);
+      const lock = await eventually(
+        () => pg.query('select step from escalation.deadlines where job_key = $1 for update nowait', [`checkin:${w.userId}`]),
+        10_000,
+        50,
+      );
       expect(lock.rows).toEqual([{ step: 'missed' }]);
       const next = nowMs + 60 * MINUTE;
-      await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: late.shiftId, userId: late.userId, location: 'Depot', checkedInAt: iso(nowMs), nextCheckInAt: iso(next) });
+      await publish('shifts.checkin.recorded.v1', {
+        checkInId: randomUUID(),
+        shiftId: late.shiftId,
+        userId: late.userId,
+        location: 'Depot',
+        checkedInAt: iso(nowMs),
+        nextCheckInAt: iso(next),
+      });
       await eventually(async () => (await deadline(late.userId))?.due_at.getTime() === next - 5 * MINUTE, 10_000, 20);
     } finally {
       ownerAsked = undefined;
@@ -434,7 +547,14 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     advance(56 * MINUTE);
     await expectRequests((r) => r.userId === w.userId && r.purpose === 'reminder_5min' && r.channel === 'sms', 1);
     const next = nowMs + 60 * MINUTE;
-    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: w.shiftId, userId: w.userId, location: 'Depot', checkedInAt: iso(nowMs), nextCheckInAt: iso(next) });
+    await publish('shifts.checkin.recorded.v1', {
+      checkInId: randomUUID(),
+      shiftId: w.shiftId,
+      userId: w.userId,
+      location: 'Depot',
+      checkedInAt: iso(nowMs),
+      nextCheckInAt: iso(next),
+    });
     await eventually(async () => (await deadline(w.userId))?.due_at.getTime() === next - 5 * MINUTE, 10_000, 20);
 
     advance(10 * MINUTE);
@@ -443,7 +563,11 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     expect(await events('escalation.alarm.opened.v1', (a) => a.userId === w.userId)).toEqual([]);
     const status = await rpc.send('escalation.reminder.status.v1', {});
     expect(status.reminderSystemActive).toBe(true);
-    expect(status.workers.find((x) => x.userId === w.userId)).toMatchObject({ nextCheckInAt: iso(next), minutesUntil: 50, due_5min: false });
+    expect(status.workers.find((x) => x.userId === w.userId)).toMatchObject({
+      nextCheckInAt: iso(next),
+      minutesUntil: 50,
+      due_5min: false,
+    });
   });
 
   it('a deadline a minute away schedules only the alarm; a late check-in stops its steps and is recorded', async () => {
@@ -454,8 +578,19 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
 
     advance(30_000);
     const lateAt = nowMs;
-    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: w.shiftId, userId: w.userId, location: 'Depot', checkedInAt: iso(lateAt), nextCheckInAt: iso(lateAt + 60 * MINUTE) });
-    await eventually(async () => (await events('escalation.alarm.late_check_in.v1', (e) => e.alarmId === alarm.alarmId)).length === 1, 10_000, 20);
+    await publish('shifts.checkin.recorded.v1', {
+      checkInId: randomUUID(),
+      shiftId: w.shiftId,
+      userId: w.userId,
+      location: 'Depot',
+      checkedInAt: iso(lateAt),
+      nextCheckInAt: iso(lateAt + 60 * MINUTE),
+    });
+    await eventually(
+      async () => (await events('escalation.alarm.late_check_in.v1', (e) => e.alarmId === alarm.alarmId)).length === 1,
+      10_000,
+      20,
+    );
 
     advance(5 * MINUTE);
     await rpc.send('escalation.deadline.process_due.v1', {});
@@ -483,15 +618,22 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       nextCheckInAt: iso(claimed + 60 * MINUTE),
       receivedAt: iso(arrived),
     });
-    const [late] = await eventually(async () => {
-      const found = await events('escalation.alarm.late_check_in.v1', (e) => e.alarmId === alarm.alarmId);
-      return found.length === 1 && found;
-    }, 10_000, 20);
+    const [late] = await eventually(
+      async () => {
+        const found = await events('escalation.alarm.late_check_in.v1', (e) => e.alarmId === alarm.alarmId);
+        return found.length === 1 && found;
+      },
+      10_000,
+      20,
+    );
     expect(late.checkedInAt).toBe(iso(arrived));
     const view = await viewOf(alarm.alarmId);
     expect(view).toMatchObject({ kind: 'missed_check_in', state: 'open', lateCheckInAt: iso(arrived) });
-    const london = (ms: number) => new Date(ms).toLocaleTimeString('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit' });
-    expect(view.history.at(-1)).toBe(`Late check-in at ${london(arrived)} (the worker's device says it was made at ${london(claimed)}): no further steps`);
+    const london = (ms: number) =>
+      new Date(ms).toLocaleTimeString('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit' });
+    expect(view.history.at(-1)).toBe(
+      `Late check-in at ${london(arrived)} (the worker's device says it was made at ${london(claimed)}): no further steps`,
+    );
     expect(view.history.join('\n')).not.toContain('before the deadline');
 
     // One that reached the server in time, heard by escalation only after the alarm opened, is what "before the deadline" means.
@@ -499,14 +641,33 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     advance(MINUTE + 1000);
     const raced = await alarmOf(v.userId);
     const inTime = v.due - 2000;
-    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: v.shiftId, userId: v.userId, location: 'Depot', checkedInAt: iso(inTime), nextCheckInAt: iso(inTime + 60 * MINUTE) });
-    await eventually(async () => (await events('escalation.alarm.late_check_in.v1', (e) => e.alarmId === raced.alarmId)).length === 1, 10_000, 20);
-    expect((await viewOf(raced.alarmId)).history.at(-1)).toBe(`Checked in at ${london(inTime)}, before the deadline (the check-in reached escalation late): no further steps`);
+    await publish('shifts.checkin.recorded.v1', {
+      checkInId: randomUUID(),
+      shiftId: v.shiftId,
+      userId: v.userId,
+      location: 'Depot',
+      checkedInAt: iso(inTime),
+      nextCheckInAt: iso(inTime + 60 * MINUTE),
+    });
+    await eventually(
+      async () => (await events('escalation.alarm.late_check_in.v1', (e) => e.alarmId === raced.alarmId)).length === 1,
+      10_000,
+      20,
+    );
+    expect((await viewOf(raced.alarmId)).history.at(-1)).toBe(
+      `Checked in at ${london(inTime)}, before the deadline (the check-in reached escalation late): no further steps`,
+    );
   });
 
   it('a shift end cancels the deadline, and stops the steps of an open missed-check-in alarm', async () => {
     const w = await worker({ minutes: 3 });
-    await publish('shifts.shift.ended.v1', { shiftId: w.shiftId, userId: w.userId, endedAt: iso(nowMs), endedBy: w.userId, reason: 'worker' });
+    await publish('shifts.shift.ended.v1', {
+      shiftId: w.shiftId,
+      userId: w.userId,
+      endedAt: iso(nowMs),
+      endedBy: w.userId,
+      reason: 'worker',
+    });
     await eventually(async () => !(await deadline(w.userId)), 10_000, 20);
     advance(10 * MINUTE);
     await rpc.send('escalation.deadline.process_due.v1', {});
@@ -516,23 +677,52 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     advance(MINUTE + 1000);
     const alarm = await alarmOf(v.userId);
     await publish('shifts.shift.ended.v1', { shiftId: v.shiftId, userId: v.userId, endedAt: iso(nowMs), endedBy: 1, reason: 'forced' });
-    await eventually(async () => (await viewOf(alarm.alarmId)).history.some((h) => h === 'Shift ended (forced): no further steps'), 10_000, 20);
+    await eventually(
+      async () => (await viewOf(alarm.alarmId)).history.some((h) => h === 'Shift ended (forced): no further steps'),
+      10_000,
+      20,
+    );
     advance(5 * MINUTE);
     await rpc.send('escalation.deadline.process_due.v1', {});
     expect(await requests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice')).toEqual([]);
     // A check-in of the ended shift arriving late does not put the worker back on shift.
-    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: v.shiftId, userId: v.userId, location: 'Depot', checkedInAt: iso(nowMs - 2 * MINUTE), nextCheckInAt: iso(nowMs + 58 * MINUTE) });
+    await publish('shifts.checkin.recorded.v1', {
+      checkInId: randomUUID(),
+      shiftId: v.shiftId,
+      userId: v.userId,
+      location: 'Depot',
+      checkedInAt: iso(nowMs - 2 * MINUTE),
+      nextCheckInAt: iso(nowMs + 58 * MINUTE),
+    });
     await publish('identity.user.updated.v1', { userId: v.userId, name: 'Marker' });
-    await eventually(async () => (await pg.query(`select 1 from escalation.workers where user_id = $1 and name = 'Marker'`, [v.userId])).rowCount === 1, 10_000, 20);
+    await eventually(
+      async () => (await pg.query(`select 1 from escalation.workers where user_id = $1 and name = 'Marker'`, [v.userId])).rowCount === 1,
+      10_000,
+      20,
+    );
     expect(await deadline(v.userId)).toBeUndefined();
   });
 
   it('an emergency opens an alarm at once, calls the primary contact and texts every contact', async () => {
     const contacts = ['+447911200001', '+447911200002'];
     const w = await worker({ primary: '07911 200009', contacts, start: false });
-    await eventually(async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount === 2, 10_000, 20);
-    await eventually(async () => (await pg.query('select 1 from escalation.workers where user_id = $1 and primary_contact is not null', [w.userId])).rowCount === 1, 10_000, 20);
-    await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: w.userId, location: 'Loading bay', raisedAt: iso(nowMs) });
+    await eventually(
+      async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount === 2,
+      10_000,
+      20,
+    );
+    await eventually(
+      async () =>
+        (await pg.query('select 1 from escalation.workers where user_id = $1 and primary_contact is not null', [w.userId])).rowCount === 1,
+      10_000,
+      20,
+    );
+    await publish('shifts.emergency.raised.v1', {
+      emergencyId: randomUUID(),
+      userId: w.userId,
+      location: 'Loading bay',
+      raisedAt: iso(nowMs),
+    });
     const alarm = await alarmOf(w.userId, 'emergency');
     expect(alarm).toMatchObject({ location: 'Loading bay', openedAt: iso(nowMs) });
 
@@ -543,7 +733,15 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     expect(texts[0].body).toContain('requested emergency assistance at Loading bay');
     await expectRequests((r) => r.alarmId === alarm.alarmId && r.toRole === 'monitors', 1);
     // The primary contact's answer is recorded but does not stand in for the emergency numbers.
-    await publish('notifications.call.completed.v1', { messageId: randomUUID(), requestId: call.requestId, alarmId: alarm.alarmId, to: call.toPhone!, callSid: 'CA1', outcome: 'accepted', at: iso(nowMs) });
+    await publish('notifications.call.completed.v1', {
+      messageId: randomUUID(),
+      requestId: call.requestId,
+      alarmId: alarm.alarmId,
+      to: call.toPhone!,
+      callSid: 'CA1',
+      outcome: 'accepted',
+      at: iso(nowMs),
+    });
     await eventually(async () => (await viewOf(alarm.alarmId)).history.includes('Called +447911200009: accepted (pressed 1)'), 10_000, 20);
     advance(2 * MINUTE);
     const [first] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice' && r.toPhone === NUMBERS[0], 1);
@@ -557,8 +755,17 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     const unwatch = watchStatements(pool, (statement) => seen.push(statement));
     try {
       const w = await worker({ contacts: ['+447911600001'], start: false });
-      await eventually(async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount === 1, 10_000, 20);
-      await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: w.userId, location: 'Stairwell', raisedAt: iso(nowMs) });
+      await eventually(
+        async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount === 1,
+        10_000,
+        20,
+      );
+      await publish('shifts.emergency.raised.v1', {
+        emergencyId: randomUUID(),
+        userId: w.userId,
+        location: 'Stairwell',
+        raisedAt: iso(nowMs),
+      });
       const alarm = await alarmOf(w.userId, 'emergency');
       await expectRequests((r) => r.alarmId === alarm.alarmId && r.purpose === 'contact_message', 1);
       const aboutIt = seen.filter((q) => q.values.some((v) => v === alarm.alarmId || v === `alarm:${alarm.alarmId}`));
@@ -579,7 +786,11 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     await pg.query('create trigger alarm_written after update on escalation.alarms for each row execute function public.alarm_written()');
     try {
       const w = await worker({ contacts: ['+447911500001'], start: false });
-      await eventually(async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount === 1, 10_000, 20);
+      await eventually(
+        async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount === 1,
+        10_000,
+        20,
+      );
       await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: w.userId, location: 'Yard', raisedAt: iso(nowMs) });
       const alarm = await alarmOf(w.userId, 'emergency');
       // Its first two steps (the monitors, the contacts) ran as it opened.
@@ -587,22 +798,34 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       advance(2 * MINUTE);
       const [call] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice' && r.toPhone === NUMBERS[0], 1);
       await outcome(alarm.alarmId, call, 'accepted');
-      await eventually(async () => (await viewOf(alarm.alarmId)).history.includes('Emergency response line accepted the alarm'), 10_000, 20);
+      await eventually(
+        async () => (await viewOf(alarm.alarmId)).history.includes('Emergency response line accepted the alarm'),
+        10_000,
+        20,
+      );
 
       // Three runs (the opening, the calls' step, the accepted call), one UPDATE each, which wrote all they changed.
-      const { rows } = await pg.query('select count(*)::int as writes from public.alarm_writes where alarm_id = $1 group by tx order by tx', [alarm.alarmId]);
+      const { rows } = await pg.query(
+        'select count(*)::int as writes from public.alarm_writes where alarm_id = $1 group by tx order by tx',
+        [alarm.alarmId],
+      );
       expect(rows.map((r) => r.writes)).toEqual([1, 1, 1]);
-      const { rows: [row] } = await pg.query('select step_index, call_round, call_accepted_at from escalation.alarms where id = $1', [alarm.alarmId]);
+      const {
+        rows: [row],
+      } = await pg.query('select step_index, call_round, call_accepted_at from escalation.alarms where id = $1', [alarm.alarmId]);
       expect(row).toEqual({ step_index: 2, call_round: 1, call_accepted_at: now() });
     } finally {
-      await pg.query('drop trigger alarm_written on escalation.alarms; drop function public.alarm_written(); drop table public.alarm_writes');
+      await pg.query(
+        'drop trigger alarm_written on escalation.alarms; drop function public.alarm_written(); drop table public.alarm_writes',
+      );
     }
   });
 
   it("identity's events applied out of order: the newest version of the phone, the settings and each contact wins, and the emergency uses those", async () => {
     const userId = nextUser++;
     const row = async () => (await pg.query('select phone, primary_contact from escalation.workers where user_id = $1', [userId])).rows[0];
-    const contact = async (contactId: number) => (await pg.query('select phone from escalation.worker_contacts where contact_id = $1', [contactId])).rows[0]?.phone;
+    const contact = async (contactId: number) =>
+      (await pg.query('select phone from escalation.worker_contacts where contact_id = $1', [contactId])).rows[0]?.phone;
     const profile = (phone: string, version: number) => ({ userId, name: `Worker ${userId}`, role: 'worker' as const, phone, version });
 
     await publish('identity.user.created.v1', { userId, username: `w${userId}`, ...profile('+447911400001', 1) });
@@ -623,11 +846,24 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     await changed('+447911400707', 7);
     // A second contact deleted, then an older update of it: it stays deleted.
     await publish('identity.contact.changed.v1', { userId, contactId: contactId + 1, change: 'deleted', version: 10 });
-    await publish('identity.contact.changed.v1', { userId, contactId: contactId + 1, change: 'updated', name: 'Old', phone: '+447911400909', relation: 'friend', version: 9 });
+    await publish('identity.contact.changed.v1', {
+      userId,
+      contactId: contactId + 1,
+      change: 'updated',
+      name: 'Old',
+      phone: '+447911400909',
+      relation: 'friend',
+      version: 9,
+    });
 
     // The late events have been taken by now: an event published after them has been applied.
     await publish('identity.user.updated.v1', { ...profile('+447911400004', 11), name: 'Worker Renamed' });
-    await eventually(async () => (await pg.query('select 1 from escalation.workers where user_id = $1 and name = $2', [userId, 'Worker Renamed'])).rowCount === 1, 10_000, 20);
+    await eventually(
+      async () =>
+        (await pg.query('select 1 from escalation.workers where user_id = $1 and name = $2', [userId, 'Worker Renamed'])).rowCount === 1,
+      10_000,
+      20,
+    );
     expect(await row()).toEqual({ phone: '+447911400004', primary_contact: '+447911400505' });
     expect(await contact(contactId)).toBe('+447911400808');
 
@@ -645,19 +881,58 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       (await pg.query('select next_check_in_at, shifts_version from escalation.workers where user_id = $1', [w.userId])).rows[0] as
         | { next_check_in_at: Date; shifts_version: number }
         | undefined;
-    await publish('shifts.shift.started.v1', { shiftId: w.shiftId, userId: w.userId, location: 'Depot', startedAt: iso(nowMs), nextCheckInAt: iso(nowMs + 60 * MINUTE), workerVersion: 1 });
+    await publish('shifts.shift.started.v1', {
+      shiftId: w.shiftId,
+      userId: w.userId,
+      location: 'Depot',
+      startedAt: iso(nowMs),
+      nextCheckInAt: iso(nowMs + 60 * MINUTE),
+      workerVersion: 1,
+    });
     await eventually(async () => (await copy())?.shifts_version === 1, 10_000, 20);
     // A superadmin moves the deadline two hours out on a shifts replica whose clock is 10 s ahead...
-    await publish('shifts.deadline.changed.v1', { shiftId: w.shiftId, userId: w.userId, nextCheckInAt: iso(nowMs + 120 * MINUTE), reason: 'simulated', byUserId: 1, changedAt: iso(nowMs + 10_000), workerVersion: 2 });
+    await publish('shifts.deadline.changed.v1', {
+      shiftId: w.shiftId,
+      userId: w.userId,
+      nextCheckInAt: iso(nowMs + 120 * MINUTE),
+      reason: 'simulated',
+      byUserId: 1,
+      changedAt: iso(nowMs + 10_000),
+      workerVersion: 2,
+    });
     await eventually(async () => (await copy())?.shifts_version === 2, 10_000, 20);
     // ...then the worker checks in on a replica 5 s behind: later in shifts' order, earlier by its clock.
     const due = nowMs + 30 * MINUTE;
-    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: w.shiftId, userId: w.userId, location: 'Depot', checkedInAt: iso(nowMs + 5000), nextCheckInAt: iso(due), workerVersion: 3 });
+    await publish('shifts.checkin.recorded.v1', {
+      checkInId: randomUUID(),
+      shiftId: w.shiftId,
+      userId: w.userId,
+      location: 'Depot',
+      checkedInAt: iso(nowMs + 5000),
+      nextCheckInAt: iso(due),
+      workerVersion: 3,
+    });
     await eventually(async () => (await copy())?.shifts_version === 3, 10_000, 20);
     expect((await copy())!.next_check_in_at.toISOString()).toBe(iso(due));
     // An older event delivered again changes nothing.
-    await publish('shifts.deadline.changed.v1', { shiftId: w.shiftId, userId: w.userId, nextCheckInAt: iso(nowMs + 120 * MINUTE), reason: 'simulated', byUserId: 1, changedAt: iso(nowMs + 10_000), workerVersion: 2 });
-    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: w.shiftId, userId: w.userId, location: 'Depot', checkedInAt: iso(nowMs + 6000), nextCheckInAt: iso(due + 1000), workerVersion: 4 });
+    await publish('shifts.deadline.changed.v1', {
+      shiftId: w.shiftId,
+      userId: w.userId,
+      nextCheckInAt: iso(nowMs + 120 * MINUTE),
+      reason: 'simulated',
+      byUserId: 1,
+      changedAt: iso(nowMs + 10_000),
+      workerVersion: 2,
+    });
+    await publish('shifts.checkin.recorded.v1', {
+      checkInId: randomUUID(),
+      shiftId: w.shiftId,
+      userId: w.userId,
+      location: 'Depot',
+      checkedInAt: iso(nowMs + 6000),
+      nextCheckInAt: iso(due + 1000),
+      workerVersion: 4,
+    });
     await eventually(async () => (await copy())?.shifts_version === 4, 10_000, 20);
     expect((await copy())!.next_check_in_at.toISOString()).toBe(iso(due + 1000));
 
@@ -668,14 +943,27 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
 
   async function missedAlarm(opts: { contacts?: string[] } = {}) {
     const w = await worker({ minutes: 1, contacts: opts.contacts ?? ['+447911300001'] });
-    if (opts.contacts?.length !== 0) await eventually(async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount! > 0, 10_000, 20);
+    if (opts.contacts?.length !== 0)
+      await eventually(
+        async () => (await pg.query('select 1 from escalation.worker_contacts where user_id = $1', [w.userId])).rowCount! > 0,
+        10_000,
+        20,
+      );
     advance(MINUTE + 1000);
     const alarm = await alarmOf(w.userId);
     return { w, alarm };
   }
 
   const outcome = (alarmId: string, r: Requested, o: EventMap['notifications.call.completed.v1']['outcome']) =>
-    publish('notifications.call.completed.v1', { messageId: randomUUID(), requestId: r.requestId, alarmId, to: r.toPhone!, callSid: `CA${randomUUID().slice(0, 8)}`, outcome: o, at: iso(nowMs) });
+    publish('notifications.call.completed.v1', {
+      messageId: randomUUID(),
+      requestId: r.requestId,
+      alarmId,
+      to: r.toPhone!,
+      callSid: `CA${randomUUID().slice(0, 8)}`,
+      outcome: o,
+      at: iso(nowMs),
+    });
 
   it('asks notifications which requests it took without holding their rows, and applies the answer after', async () => {
     const { alarm } = await missedAlarm({ contacts: [] });
@@ -687,7 +975,9 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       advance(31_000);
       await askedNow;
       // While notifications takes its time, the request's row is free: nothing waits on the sweep.
-      const lock = await pg.query('select asks from escalation.notification_requests where request_id = $1 for update nowait', [sms.requestId]);
+      const lock = await pg.query('select asks from escalation.notification_requests where request_id = $1 for update nowait', [
+        sms.requestId,
+      ]);
       expect(lock.rowCount).toBe(1);
     } finally {
       asked = undefined;
@@ -695,7 +985,13 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       answering = undefined;
     }
     // The answer (taken, sent) is applied once it comes: the SMS waits for its delivery receipt.
-    await eventually(async () => (await pg.query('select last_status from escalation.notification_requests where request_id = $1', [sms.requestId])).rows[0]?.last_status === 'sent', 10_000, 20);
+    await eventually(
+      async () =>
+        (await pg.query('select last_status from escalation.notification_requests where request_id = $1', [sms.requestId])).rows[0]
+          ?.last_status === 'sent',
+      10_000,
+      20,
+    );
   });
 
   it("an alarm's request notifications never took is asked for again with the same id, and after 3 asks an operator hears of it", async () => {
@@ -707,7 +1003,12 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     expect(others.length).toBeGreaterThan(0);
     const copies = async (requestId: string) => (await requests((r) => r.requestId === requestId)).length;
     const tracked = async () =>
-      (await pg.query('select request_id, asks, confirmed_at is not null as confirmed from escalation.notification_requests where alarm_id = $1 order by request_id', [alarm.alarmId])).rows;
+      (
+        await pg.query(
+          'select request_id, asks, confirmed_at is not null as confirmed from escalation.notification_requests where alarm_id = $1 order by request_id',
+          [alarm.alarmId],
+        )
+      ).rows;
 
     for (let asks = 2; asks <= 4; asks++) {
       advance(31_000);
@@ -719,10 +1020,17 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     const mine = (await tracked()).filter((t) => t.request_id === sms.requestId || others.some((o) => o.requestId === t.request_id));
     expect(mine.filter((t) => !t.confirmed)).toEqual([{ request_id: sms.requestId, asks: 4, confirmed: false }]);
     expect(mine.filter((t) => t.confirmed)).toHaveLength(others.length);
-    const [alert] = await eventually(async () => {
-      const found = await events('escalation.system_alert.raised.v1', (a) => a.code === 'notification_unconfirmed' && a.userId === w.userId);
-      return found.length > 0 && found;
-    }, 10_000, 20);
+    const [alert] = await eventually(
+      async () => {
+        const found = await events(
+          'escalation.system_alert.raised.v1',
+          (a) => a.code === 'notification_unconfirmed' && a.userId === w.userId,
+        );
+        return found.length > 0 && found;
+      },
+      10_000,
+      20,
+    );
     expect(alert.details).toContain(`the SMS to ${w.phone} for alarm ${alarm.alarmId} after 3 requests`);
 
     // Taken at last: confirmed at the next look, no more asks, and no second alert.
@@ -732,7 +1040,9 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     advance(31_000);
     await new Promise((r) => setTimeout(r, 1500));
     expect(await copies(sms.requestId)).toBe(4);
-    expect(await events('escalation.system_alert.raised.v1', (a) => a.code === 'notification_unconfirmed' && a.userId === w.userId)).toHaveLength(1);
+    expect(
+      await events('escalation.system_alert.raised.v1', (a) => a.code === 'notification_unconfirmed' && a.userId === w.userId),
+    ).toHaveLength(1);
   });
 
   it('every message telling of an alarm failed for good: its calls start at once, not after the acknowledgement wait, and its history says why', async () => {
@@ -741,7 +1051,12 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     // The worker's push and SMS and the monitors' push.
     const told = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel !== 'voice' && r.purpose === 'missed_check_in', 3);
     for (const r of told) {
-      outcomes.set(r.requestId, r.channel === 'sms' ? { outcome: 'failed', error: 'Invalid phone number (21211)' } : { outcome: 'failed', error: 'No push subscription' });
+      outcomes.set(
+        r.requestId,
+        r.channel === 'sms'
+          ? { outcome: 'failed', error: 'Invalid phone number (21211)' }
+          : { outcome: 'failed', error: 'No push subscription' },
+      );
     }
     advance(31_000);
     const [first] = await expectRequests((r) => voice(r) && r.toPhone === NUMBERS[0], 1);
@@ -764,11 +1079,19 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     advance(31_000);
     // What got through says so too, per channel: the history never claims more than happened. (A
     // sweep asks about 100 requests, oldest first: this alarm's may be split between two sweeps.)
-    const told = [`The SMS to ${w.phone} failed: Unreachable handset (30003)`, 'The push notification to the monitors was sent', 'The push notification to the worker was sent'];
-    await eventually(async () => {
-      const { history } = await viewOf(alarm.alarmId);
-      return told.every((line) => history.includes(line));
-    }, 10_000, 20);
+    const told = [
+      `The SMS to ${w.phone} failed: Unreachable handset (30003)`,
+      'The push notification to the monitors was sent',
+      'The push notification to the worker was sent',
+    ];
+    await eventually(
+      async () => {
+        const { history } = await viewOf(alarm.alarmId);
+        return told.every((line) => history.includes(line));
+      },
+      10_000,
+      20,
+    );
     await rpc.send('escalation.deadline.process_due.v1', {});
     expect(await requests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice')).toEqual([]);
     expect(await events('escalation.system_alert.raised.v1', (a) => a.code === 'nobody_reached' && a.userId === w.userId)).toEqual([]);
@@ -787,15 +1110,23 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     outcomes.set(sms.requestId, { outcome: 'delivered' });
     advance(31_000);
     await eventually(async () => (await viewOf(alarm.alarmId)).history.includes(`The SMS to ${w.phone} was delivered`), 10_000, 20);
-    const { rows } = await pg.query(`select channel, last_status, next_ask_at from escalation.notification_requests n cross join lateral (select n.request->>'channel' as channel) c where alarm_id = $1 and channel <> 'voice' order by channel`, [alarm.alarmId]);
+    const { rows } = await pg.query(
+      `select channel, last_status, next_ask_at from escalation.notification_requests n cross join lateral (select n.request->>'channel' as channel) c where alarm_id = $1 and channel <> 'voice' order by channel`,
+      [alarm.alarmId],
+    );
     // Nothing is asked about any more: the SMS has its receipt, the pushes were final at sent.
-    expect(rows.map((r: { channel: string; last_status: string; next_ask_at: Date | null }) => [r.channel, r.last_status, r.next_ask_at])).toEqual([
+    expect(
+      rows.map((r: { channel: string; last_status: string; next_ask_at: Date | null }) => [r.channel, r.last_status, r.next_ask_at]),
+    ).toEqual([
       ['push', 'sent', null],
       ['push', 'sent', null],
       ['sms', 'delivered', null],
     ]);
     // Said once each, however often it is asked about.
-    expect((await viewOf(alarm.alarmId)).history.filter((h) => h.startsWith(`The SMS to ${w.phone}`))).toEqual([`The SMS to ${w.phone} was sent`, `The SMS to ${w.phone} was delivered`]);
+    expect((await viewOf(alarm.alarmId)).history.filter((h) => h.startsWith(`The SMS to ${w.phone}`))).toEqual([
+      `The SMS to ${w.phone} was sent`,
+      `The SMS to ${w.phone} was delivered`,
+    ]);
   });
 
   it('unacknowledged after 2 minutes the numbers are called in order: not accepted moves on, accepted stops the calls and contacts are messaged', async () => {
@@ -837,7 +1168,13 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     advance(91_000);
     await expectRequests(voice(NUMBERS[2]), 1);
     advance(91_000);
-    await eventually(async () => (await events('escalation.system_alert.raised.v1', (a) => a.userId === w.userId && a.code === 'emergency_calls_unanswered')).length === 1, 10_000, 20);
+    await eventually(
+      async () =>
+        (await events('escalation.system_alert.raised.v1', (a) => a.userId === w.userId && a.code === 'emergency_calls_unanswered'))
+          .length === 1,
+      10_000,
+      20,
+    );
     await expectRequests((r) => r.alarmId === alarm.alarmId && r.purpose === 'contact_message', 1);
 
     advance(5 * MINUTE);
@@ -867,17 +1204,34 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     const { alarm } = await missedAlarm();
     const bad = await bus.request('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: 7, verdict: 'genuine' }, 5000);
     expect(bad.err).toMatchObject({ status: 400, field: 'note' });
-    const noVerdict = await bus.request('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: 7, verdict: 'maybe', note: 'x' }, 5000);
+    const noVerdict = await bus.request(
+      'escalation.alarm.resolve.v1',
+      { alarmId: alarm.alarmId, byUserId: 7, verdict: 'maybe', note: 'x' },
+      5000,
+    );
     expect(noVerdict.err).toMatchObject({ status: 400, field: 'verdict' });
 
-    const res = await rpc.send('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: 7, verdict: 'false_alarm', note: 'Phone battery died; called him.' });
-    expect(res.alarm).toMatchObject({ state: 'resolved', resolvedBy: 7, acknowledgedBy: 7, verdict: 'false_alarm', note: 'Phone battery died; called him.' });
+    const res = await rpc.send('escalation.alarm.resolve.v1', {
+      alarmId: alarm.alarmId,
+      byUserId: 7,
+      verdict: 'false_alarm',
+      note: 'Phone battery died; called him.',
+    });
+    expect(res.alarm).toMatchObject({
+      state: 'resolved',
+      resolvedBy: 7,
+      acknowledgedBy: 7,
+      verdict: 'false_alarm',
+      note: 'Phone battery died; called him.',
+    });
     expect(await events('escalation.alarm.resolved.v1', (e) => e.alarmId === alarm.alarmId)).toEqual([
       expect.objectContaining({ verdict: 'false_alarm', byUserId: 7 }),
     ]);
     const twice = rpc.send('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: 8, verdict: 'genuine', note: 'again' });
     await expect(twice).rejects.toMatchObject({ status: 409 } satisfies Partial<RemoteError>);
-    await expect(rpc.send('escalation.alarm.acknowledge.v1', { alarmId: randomUUID(), byUserId: 7 })).rejects.toMatchObject({ status: 404 });
+    await expect(rpc.send('escalation.alarm.acknowledge.v1', { alarmId: randomUUID(), byUserId: 7 })).rejects.toMatchObject({
+      status: 404,
+    });
 
     advance(10 * MINUTE);
     await rpc.send('escalation.deadline.process_due.v1', {});
@@ -904,7 +1258,14 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
   it('the auditor is not fooled by an older alarm still open: a worker who checked in late and lost the new deadline is repaired', async () => {
     const { w, alarm } = await missedAlarm();
     const next = nowMs + 60 * MINUTE;
-    await publish('shifts.checkin.recorded.v1', { checkInId: randomUUID(), shiftId: w.shiftId, userId: w.userId, location: 'Depot', checkedInAt: iso(nowMs), nextCheckInAt: iso(next) });
+    await publish('shifts.checkin.recorded.v1', {
+      checkInId: randomUUID(),
+      shiftId: w.shiftId,
+      userId: w.userId,
+      location: 'Depot',
+      checkedInAt: iso(nowMs),
+      nextCheckInAt: iso(next),
+    });
     await eventually(async () => (await deadline(w.userId))?.due_at.getTime() === next - 5 * MINUTE, 10_000, 20);
     // The missed check-in alarm stays open for a monitor; the new deadline's row is then lost.
     expect((await viewOf(alarm.alarmId)).state).not.toBe('resolved');
@@ -938,10 +1299,20 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
 
     async function away(userId: number, name: string, untilMs: number, version: number): Promise<void> {
       await publish('identity.user.updated.v1', { userId, name, role: 'admin', version, awayUntil: iso(untilMs) });
-      await eventually(async () => (await pg.query('select away_until from escalation.workers where user_id = $1', [userId])).rows[0]?.away_until?.getTime() === untilMs, 10_000, 20);
+      await eventually(
+        async () =>
+          (await pg.query('select away_until from escalation.workers where user_id = $1', [userId])).rows[0]?.away_until?.getTime() ===
+          untilMs,
+        10_000,
+        20,
+      );
     }
 
-    async function team(id: number, fields: { monitors: { userId: number; deputyUserId?: number }[]; policy?: object; numbers?: string[] }, version = 1): Promise<void> {
+    async function team(
+      id: number,
+      fields: { monitors: { userId: number; deputyUserId?: number }[]; policy?: object; numbers?: string[] },
+      version = 1,
+    ): Promise<void> {
       await publish('identity.team.changed.v1', {
         change: version === 1 ? 'created' : 'updated',
         changedBy: 1,
@@ -959,13 +1330,20 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
           updatedAt: iso(nowMs),
         },
       });
-      await eventually(async () => (await pg.query('select version from escalation.teams where id = $1', [id])).rows[0]?.version === version, 10_000, 20);
+      await eventually(
+        async () => (await pg.query('select version from escalation.teams where id = $1', [id])).rows[0]?.version === version,
+        10_000,
+        20,
+      );
     }
 
     /** The monitors pushed to by name, request by request (the worker's own push aside). */
     const pushedTo = async (alarmId: string) =>
-      (await distinctRequests((r) => r.alarmId === alarmId && r.channel === 'push' && r.toUsers !== undefined)).flatMap((r) => r.toUsers!.userIds);
-    const toEveryone = (alarmId: string) => distinctRequests((r) => r.alarmId === alarmId && r.channel === 'push' && r.toRole === 'monitors');
+      (await distinctRequests((r) => r.alarmId === alarmId && r.channel === 'push' && r.toUsers !== undefined)).flatMap(
+        (r) => r.toUsers!.userIds,
+      );
+    const toEveryone = (alarmId: string) =>
+      distinctRequests((r) => r.alarmId === alarmId && r.channel === 'push' && r.toRole === 'monitors');
 
     it("the first monitor is away: their deputy is told in their place with the team's other monitor, and the team's own number is called", async () => {
       const [first, deputy, second] = [await admin('Ann First'), await admin('Dee Deputy'), await admin('Bob Second')];
@@ -982,20 +1360,26 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       expect(rows[0].team_id).toBe(teamId);
       expect(rows[0].policy.emergencyNumbers).toEqual([TEAM_NUMBER]);
       expect((await viewOf(alarm.alarmId)).history).toEqual(
-        expect.arrayContaining([expect.stringContaining('Team monitors Dee Deputy (deputy for Ann First, away), Bob Second notified by push')]),
+        expect.arrayContaining([
+          expect.stringContaining('Team monitors Dee Deputy (deputy for Ann First, away), Bob Second notified by push'),
+        ]),
       );
       // The organisation's numbers wait for the acknowledgement window; the team's replaces them.
       advance(10 * MINUTE);
       await rpc.send('escalation.deadline.process_due.v1', {});
-      const calls = await eventually(async () => {
-        const found = await distinctRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice');
-        return found.length > 0 ? found : undefined;
-      }, 10_000, 20);
+      const calls = await eventually(
+        async () => {
+          const found = await distinctRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'voice');
+          return found.length > 0 ? found : undefined;
+        },
+        10_000,
+        20,
+      );
       expect(calls.map((c) => c.toPhone)).toEqual([TEAM_NUMBER]);
       await rpc.send('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: deputy, verdict: 'false_alarm', note: 'Test' });
     });
 
-    it("a team policy runs monitor 1, then their deputy, then the organisation; a policy edited later applies to the next alarm only", async () => {
+    it('a team policy runs monitor 1, then their deputy, then the organisation; a policy edited later applies to the next alarm only', async () => {
       const [first, deputy] = [await admin('Cat First'), await admin('Dan Deputy')];
       const teamId = nextTeam++;
       const stepwise = {
@@ -1014,7 +1398,11 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       expect(await toEveryone(alarm.alarmId)).toEqual([]);
 
       // The superadmin edits the policy while the alarm runs: it keeps the one it opened with.
-      await team(teamId, { monitors: [{ userId: first, deputyUserId: deputy }], policy: { missed_check_in: [{ action: 'notify_organisation', after: 0 }] } }, 2);
+      await team(
+        teamId,
+        { monitors: [{ userId: first, deputyUserId: deputy }], policy: { missed_check_in: [{ action: 'notify_organisation', after: 0 }] } },
+        2,
+      );
       advance(MINUTE);
       await rpc.send('escalation.deadline.process_due.v1', {});
       await eventually(async () => (await pushedTo(alarm.alarmId)).length === 2, 10_000, 20);
@@ -1028,7 +1416,8 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       const nextAlarm = await alarmOf(next.userId);
       await eventually(async () => (await toEveryone(nextAlarm.alarmId)).length === 1, 10_000, 20);
       expect(await pushedTo(nextAlarm.alarmId)).toEqual([]);
-      for (const a of [alarm, nextAlarm]) await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: first, verdict: 'false_alarm', note: 'Test' });
+      for (const a of [alarm, nextAlarm])
+        await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: first, verdict: 'false_alarm', note: 'Test' });
     });
 
     it('a team whose every monitor is away with no deputy to stand in: the organisation is told, and the history says why', async () => {

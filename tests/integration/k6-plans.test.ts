@@ -23,11 +23,20 @@ async function drive<T>(journey: Journey<T>, session: { cookie?: string }): Prom
     const call: Call = step.value;
     const res = await fetch(`${t.url}${call.path}`, {
       method: call.method,
-      headers: { ...XHR, ...(call.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(session.cookie ? { cookie: session.cookie } : {}), ...call.headers },
+      headers: {
+        ...XHR,
+        ...(call.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(session.cookie ? { cookie: session.cookie } : {}),
+        ...call.headers,
+      },
       ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
     });
     const text = await res.text();
-    expect({ call: call.name, status: res.status, ok: call.expect.includes(res.status) }).toEqual({ call: call.name, status: res.status, ok: true });
+    expect({ call: call.name, status: res.status, ok: call.expect.includes(res.status) }).toEqual({
+      call: call.name,
+      status: res.status,
+      ok: true,
+    });
     const cookie = res.headers.get('set-cookie');
     if (cookie) session.cookie = cookie.split(';')[0];
     step = journey.next({ status: res.status, json: () => JSON.parse(text) as unknown });
@@ -85,7 +94,10 @@ describe('the k6 journeys against a real stack (smoke size)', () => {
     await drive(login(monitor), session);
     await drive(dashboards(), session);
     const stop = new AbortController();
-    const res = await fetch(`${t.url}${liveStream.path}`, { headers: { ...XHR, ...liveStream.headers, cookie: session.cookie! }, signal: stop.signal });
+    const res = await fetch(`${t.url}${liveStream.path}`, {
+      headers: { ...XHR, ...liveStream.headers, cookie: session.cookie! },
+      signal: stop.signal,
+    });
     expect(liveStream.expect).toContain(res.status);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     stop.abort();

@@ -33,7 +33,14 @@ describe('kiosks', () => {
     serial += 1;
     const pin = opts.pinCode ?? unusedPin();
     pinsInUse.add(pin);
-    const body = { username: `kiosk${serial}`, password: 'secret1', name: `Kiosk${serial} Worker`, phone: `+4479111232${String(serial).padStart(2, '0')}`, role: 'worker', pinCode: pin };
+    const body = {
+      username: `kiosk${serial}`,
+      password: 'secret1',
+      name: `Kiosk${serial} Worker`,
+      phone: `+4479111232${String(serial).padStart(2, '0')}`,
+      role: 'worker',
+      pinCode: pin,
+    };
     const res = await superadmin.post('/api/users').set(XHR).send(body).expect(201);
     return { id: res.body.user.id as number, username: body.username, password: body.password, pin, serial };
   }
@@ -44,12 +51,20 @@ describe('kiosks', () => {
     const res = await device.post('/api/kiosks').set(XHR).send({ name, location }).expect(201);
     await device.post('/api/auth/logout').set(XHR).send({}).expect(200);
     const setCookie = res.headers['set-cookie'] as unknown as string[];
-    tokens.push(setCookie.find((c) => c.startsWith('lws_kiosk='))!.split(';')[0].split('=')[1]);
+    tokens.push(
+      setCookie
+        .find((c) => c.startsWith('lws_kiosk='))!
+        .split(';')[0]
+        .split('=')[1],
+    );
     return { device, kiosk: res.body, setCookie };
   }
 
   const pinLogin = (agent: request.Agent, who: { userId: number } | { username: string }, pin: string) =>
-    agent.post('/api/auth/pin-login').set(XHR).send({ ...who, pin });
+    agent
+      .post('/api/auth/pin-login')
+      .set(XHR)
+      .send({ ...who, pin });
 
   /** Seconds the gateway keeps a session (Redis TTL of the session key, by the cookie's id). */
   async function sessionTtl(setCookie: string): Promise<number> {
@@ -75,7 +90,8 @@ describe('kiosks', () => {
     adminId = res.body.user.id;
     admin = await signIn('kadmin', 'secret1');
     // A kiosk stands at a location that exists (by its id).
-    for (const name of ['Depot', 'Depot 2', 'Head office', 'Yard']) await superadmin.post('/api/location-options').set(XHR).send({ name }).expect(201);
+    for (const name of ['Depot', 'Depot 2', 'Head office', 'Yard'])
+      await superadmin.post('/api/location-options').set(XHR).send({ name }).expect(201);
   }, 120_000);
   afterAll(() => t?.stop());
 
@@ -105,7 +121,11 @@ describe('kiosks', () => {
     it('trims and validates name and location', async () => {
       const res = await admin.post('/api/kiosks').set(XHR).send({ name: '   ', location: 'Depot' }).expect(400);
       expect(res.body).toEqual({ message: 'Kiosk name is required', field: 'name' });
-      const long = await admin.post('/api/kiosks').set(XHR).send({ name: 'Desk', location: 'x'.repeat(101) }).expect(400);
+      const long = await admin
+        .post('/api/kiosks')
+        .set(XHR)
+        .send({ name: 'Desk', location: 'x'.repeat(101) })
+        .expect(400);
       expect(long.body).toEqual({ message: 'Location must be at most 100 characters', field: 'location' });
       const ok = await admin.post('/api/kiosks').set(XHR).send({ name: '  Gate  ', location: ' Yard ' }).expect(201);
       expect(ok.body).toMatchObject({ name: 'Gate', location: 'Yard' });
@@ -128,9 +148,16 @@ describe('kiosks', () => {
 
     it('GET /api/kiosks/current tells a browser whether it is an enrolled kiosk', async () => {
       const { device } = await enrolledDevice('Current desk', 'Depot 2');
-      expect((await device.get('/api/kiosks/current').expect(200)).body).toEqual({ enrolled: true, name: 'Current desk', location: 'Depot 2' });
+      expect((await device.get('/api/kiosks/current').expect(200)).body).toEqual({
+        enrolled: true,
+        name: 'Current desk',
+        location: 'Depot 2',
+      });
       expect((await request(t.url).get('/api/kiosks/current').expect(200)).body).toEqual({ enrolled: false });
-      const forged = await request(t.url).get('/api/kiosks/current').set('Cookie', `lws_kiosk=${'A'.repeat(43)}`).expect(200);
+      const forged = await request(t.url)
+        .get('/api/kiosks/current')
+        .set('Cookie', `lws_kiosk=${'A'.repeat(43)}`)
+        .expect(200);
       expect(forged.body).toEqual({ enrolled: false });
     });
   });
@@ -154,9 +181,17 @@ describe('kiosks', () => {
     });
 
     it("lists the workers of the teams working at the kiosk's location (and of teams bound to none); anyone else types their username", async () => {
-      const place = async (name: string) => (await superadmin.post('/api/location-options').set(XHR).send({ name }).expect(201)).body.id as number;
+      const place = async (name: string) =>
+        (await superadmin.post('/api/location-options').set(XHR).send({ name }).expect(201)).body.id as number;
       const [northDepot, southOffice] = [await place('North Depot'), await place('South Office')];
-      const team = async (name: string, locationId: number) => (await superadmin.post('/api/teams').set(XHR).send({ name, locationIds: [locationId] }).expect(201)).body.id as number;
+      const team = async (name: string, locationId: number) =>
+        (
+          await superadmin
+            .post('/api/teams')
+            .set(XHR)
+            .send({ name, locationIds: [locationId] })
+            .expect(201)
+        ).body.id as number;
       const [north, south] = [await team('Kiosk North', northDepot), await team('Kiosk South', southOffice)];
       const [here, elsewhere, unbound] = [await createUser(), await createUser(), await createUser()];
       await superadmin.patch(`/api/users/${here.id}`).set(XHR).send({ teamId: north }).expect(200);
@@ -184,7 +219,15 @@ describe('kiosks', () => {
       const w = await createUser();
       const { device, kiosk } = await enrolledDevice('Login desk', 'Depot');
       const res = await pinLogin(device, { userId: w.id }, w.pin).expect(200);
-      expect(res.body).toEqual({ id: w.id, username: w.username, name: expect.any(String), role: 'worker', phone: expect.any(String), language: 'en', kiosk: { location: 'Depot' } });
+      expect(res.body).toEqual({
+        id: w.id,
+        username: w.username,
+        name: expect.any(String),
+        role: 'worker',
+        phone: expect.any(String),
+        language: 'en',
+        kiosk: { location: 'Depot' },
+      });
       const session = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('lws_sid='))!;
       expect(session).toMatch(/HttpOnly/);
       expect(session).not.toMatch(/Max-Age|Expires/);
@@ -192,7 +235,9 @@ describe('kiosks', () => {
       expect((await device.get('/api/auth/me').expect(200)).body).toMatchObject({ id: w.id, role: 'worker', kiosk: { location: 'Depot' } });
       expect(await sessionTtl(session)).toBeLessThanOrEqual(120);
 
-      const listed = ((await admin.get('/api/kiosks').expect(200)).body as { id: number; lastUsedAt: string | null }[]).find((k) => k.id === kiosk.id)!;
+      const listed = ((await admin.get('/api/kiosks').expect(200)).body as { id: number; lastUsedAt: string | null }[]).find(
+        (k) => k.id === kiosk.id,
+      )!;
       expect(listed.lastUsedAt).toEqual(expect.any(String));
       const event = await eventually(async () =>
         (await streamEvents(t, 'identity.login.succeeded.v1')).find((e) => e.data.userId === w.id && e.data.method === 'pin'),
@@ -216,7 +261,10 @@ describe('kiosks', () => {
     it('needs the worker first: a PIN alone names nobody', async () => {
       const w = await createUser();
       const { device } = await enrolledDevice();
-      expect((await device.post('/api/auth/pin-login').set(XHR).send({ pin: w.pin }).expect(400)).body).toEqual({ message: 'Choose your name first', field: 'userId' });
+      expect((await device.post('/api/auth/pin-login').set(XHR).send({ pin: w.pin }).expect(400)).body).toEqual({
+        message: 'Choose your name first',
+        field: 'userId',
+      });
       await device.get('/api/auth/me').expect(401);
     });
 
@@ -224,7 +272,12 @@ describe('kiosks', () => {
       const w = await createUser();
       const res = await pinLogin(request.agent(t.url), { userId: w.id }, w.pin).expect(403);
       expect(res.body).toEqual({ message: 'This device is not an enrolled kiosk' });
-      await request(t.url).post('/api/auth/pin-login').set(XHR).set('Cookie', `lws_kiosk=${'B'.repeat(43)}`).send({ userId: w.id, pin: w.pin }).expect(403);
+      await request(t.url)
+        .post('/api/auth/pin-login')
+        .set(XHR)
+        .set('Cookie', `lws_kiosk=${'B'.repeat(43)}`)
+        .send({ userId: w.id, pin: w.pin })
+        .expect(403);
     });
 
     it('revoking the kiosk refuses it (403) and signs out whoever is signed in at it at once', async () => {
@@ -234,9 +287,13 @@ describe('kiosks', () => {
       await device.get('/api/auth/me').expect(200);
       await admin.delete(`/api/kiosks/${kiosk.id}`).set(XHR).expect(200, { ok: true });
       await device.get('/api/auth/me').expect(401);
-      expect((await pinLogin(device, { userId: w.id }, w.pin).expect(403)).body).toEqual({ message: 'This device is not an enrolled kiosk' });
+      expect((await pinLogin(device, { userId: w.id }, w.pin).expect(403)).body).toEqual({
+        message: 'This device is not an enrolled kiosk',
+      });
       expect((await device.get('/api/kiosks/current').expect(200)).body).toEqual({ enrolled: false });
-      const listed = ((await admin.get('/api/kiosks').expect(200)).body as { id: number; revokedAt: string | null }[]).find((k) => k.id === kiosk.id)!;
+      const listed = ((await admin.get('/api/kiosks').expect(200)).body as { id: number; revokedAt: string | null }[]).find(
+        (k) => k.id === kiosk.id,
+      )!;
       expect(listed.revokedAt).toEqual(expect.any(String));
       // The worker's own sessions elsewhere are untouched.
       await (await signIn(w.username, w.password)).get('/api/auth/me').expect(200);
@@ -259,7 +316,10 @@ describe('kiosks', () => {
       expect((await pinLogin(device, { username: 'nobody.here' }, w.pin).expect(401)).body).toEqual(INVALID);
       const other = (await enrolledDevice()).device;
       expect((await pinLogin(other, { userId: adminId }, adminPin).expect(401)).body).toEqual(INVALID);
-      expect((await pinLogin(other, { userId: w.id }, '12x4').expect(400)).body).toEqual({ message: 'PIN must be exactly 4 digits', field: 'pin' });
+      expect((await pinLogin(other, { userId: w.id }, '12x4').expect(400)).body).toEqual({
+        message: 'PIN must be exactly 4 digits',
+        field: 'pin',
+      });
     });
 
     it('limits wrong PINs per device (429), without touching other kiosks', async () => {

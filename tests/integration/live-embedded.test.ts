@@ -36,7 +36,14 @@ describe('live updates in embedded mode (in-process bus)', () => {
     streams.push(own);
     const ready = await own.waitFor((e) => e.event === 'ready');
     await eventually(
-      async () => (await request(t.url).post(`/api/users/${id}/start-shift`).set(XHR).set('Cookie', cookie).send({ location: 'The Prospect Building' })).status === 200,
+      async () =>
+        (
+          await request(t.url)
+            .post(`/api/users/${id}/start-shift`)
+            .set(XHR)
+            .set('Cookie', cookie)
+            .send({ location: 'The Prospect Building' })
+        ).status === 200,
       30_000,
       100,
     );
@@ -46,7 +53,12 @@ describe('live updates in embedded mode (in-process bus)', () => {
     own.close();
 
     const sentAt = Date.now();
-    await request(t.url).post('/api/check-ins').set(XHR).set('Cookie', cookie).send({ userId: id, pin: created.body.generatedPin }).expect(201);
+    await request(t.url)
+      .post('/api/check-ins')
+      .set(XHR)
+      .set('Cookie', cookie)
+      .send({ userId: id, pin: created.body.generatedPin })
+      .expect(201);
     const seen = await monitor.waitFor((e) => e.event === 'worker' && JSON.parse(e.data).change === 'checked_in', 1000);
     expect(seen.at - sentAt).toBeLessThan(1000);
 

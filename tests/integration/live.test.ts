@@ -82,7 +82,11 @@ describe('live updates: GET /api/events (Server-Sent Events)', () => {
   }
 
   async function onShift(w: Worker): Promise<void> {
-    await eventually(async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200, EVENT_WAIT_MS, 100);
+    await eventually(
+      async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200,
+      EVENT_WAIT_MS,
+      100,
+    );
   }
 
   /** Checks in; resolves with the answer and the moment it arrived. */
@@ -142,13 +146,18 @@ describe('live updates: GET /api/events (Server-Sent Events)', () => {
     await checkIn(b);
     await bStream.waitFor(workerEvent(b.id, 'checked_in'), 1000);
     // The audit entry of b's check-in is among the last things the stack publishes about it.
-    await monitor.waitFor((e) => e.event === 'activity' && (JSON.parse(e.data) as { userId: number; type: string }).userId === b.id, 10_000);
+    await monitor.waitFor(
+      (e) => e.event === 'activity' && (JSON.parse(e.data) as { userId: number; type: string }).userId === b.id,
+      10_000,
+    );
 
     for (const [stream, self] of [
       [aStream, a],
       [bStream, b],
     ] as const) {
-      const foreign = stream.events.filter((e) => e.event !== 'ready').filter((e) => (JSON.parse(e.data) as { userId?: number }).userId !== self.id);
+      const foreign = stream.events
+        .filter((e) => e.event !== 'ready')
+        .filter((e) => (JSON.parse(e.data) as { userId?: number }).userId !== self.id);
       expect(foreign).toEqual([]);
       expect(stream.events.map((e) => e.event).filter((type) => type === 'activity' || type === 'account')).toEqual([]);
     }
@@ -171,12 +180,19 @@ describe('live updates: GET /api/events (Server-Sent Events)', () => {
 
     await admin.agent.post(`/api/alarms/${alarm.alarmId}/acknowledge`).set(XHR).send({}).expect(200);
     await monitor.waitFor((e) => e.event === 'alarm' && (JSON.parse(e.data) as AlarmEvent).change === 'acknowledged', 5000);
-    await monitor.waitFor((e) => e.event === 'activity' && (JSON.parse(e.data) as { userId: number; type: string }).type === 'missed_check_in', 10_000);
+    await monitor.waitFor(
+      (e) => e.event === 'activity' && (JSON.parse(e.data) as { userId: number; type: string }).type === 'missed_check_in',
+      10_000,
+    );
     const activity = monitor.of<Record<string, unknown>>('activity').find((e) => e.type === 'missed_check_in')!;
     expect(Object.keys(activity).sort()).toEqual(['details', 'id', 'label', 'location', 'timestamp', 'type', 'userId', 'username']);
     expect(activity).toMatchObject({ userId: w.id, username: w.username, label: 'Missed Check-In' });
 
-    const fresh = await admin.agent.post('/api/users').set(XHR).send({ username: `acct${Date.now()}`, password: 'Secret1pass', name: 'Account Event', phone: nextMobile(), role: 'worker' }).expect(201);
+    const fresh = await admin.agent
+      .post('/api/users')
+      .set(XHR)
+      .send({ username: `acct${Date.now()}`, password: 'Secret1pass', name: 'Account Event', phone: nextMobile(), role: 'worker' })
+      .expect(201);
     const id = fresh.body.user.id as number;
     await admin.agent.patch(`/api/users/${id}`).set(XHR).send({ name: 'Account Event Renamed' }).expect(200);
     await admin.agent.delete(`/api/users/${id}`).set(XHR).expect(200);
@@ -199,7 +215,8 @@ describe('live updates: GET /api/events (Server-Sent Events)', () => {
   it("gets a worker's own profile and contact changes to its screen within a second as bare account events, and never to another worker", async () => {
     const [w, other] = [await newWorker(), await newWorker()];
     const [wStream, otherStream, monitor] = [await connected(w.cookie), await connected(other.cookie), await connected(adminCookie)];
-    const ownAccount = (e: { event: string; data: string }) => e.event === 'account' && (JSON.parse(e.data) as { userId: number }).userId === w.id;
+    const ownAccount = (e: { event: string; data: string }) =>
+      e.event === 'account' && (JSON.parse(e.data) as { userId: number }).userId === w.id;
 
     await w.agent.patch(`/api/users/${w.id}`).set(XHR).send({ name: 'Renamed Worker' }).expect(200);
     const renamedAt = Date.now();
@@ -208,7 +225,11 @@ describe('live updates: GET /api/events (Server-Sent Events)', () => {
     expect(JSON.parse(renamed.data)).toEqual({ userId: w.id, change: 'updated' });
 
     const phone = nextMobile();
-    await w.agent.post('/api/emergency-contacts').set(XHR).send({ userId: w.id, name: 'Alex Contact', phone, relation: 'Partner' }).expect(201);
+    await w.agent
+      .post('/api/emergency-contacts')
+      .set(XHR)
+      .send({ userId: w.id, name: 'Alex Contact', phone, relation: 'Partner' })
+      .expect(201);
     const addedAt = Date.now();
     await eventually(() => wStream.events.filter(ownAccount).length === 2, 1000);
     expect(wStream.events.filter(ownAccount)[1].at - addedAt).toBeLessThan(1000);
@@ -267,7 +288,11 @@ describe('live updates: GET /api/events (Server-Sent Events)', () => {
     const w = await newWorker();
     const cookie = await sessionCookie(t.url, w.username, w.password);
     const s = await connected(cookie);
-    const out = await fetch(`${t.url}/api/auth/logout`, { method: 'POST', headers: { cookie, 'Content-Type': 'application/json', ...XHR }, body: '{}' });
+    const out = await fetch(`${t.url}/api/auth/logout`, {
+      method: 'POST',
+      headers: { cookie, 'Content-Type': 'application/json', ...XHR },
+      body: '{}',
+    });
     expect(out.status).toBe(200);
     await s.waitForEnd(3000);
     expect((await fetch(`${t.url}/api/events`, { headers: { cookie } })).status).toBe(401);

@@ -40,7 +40,8 @@ describe('locations belong to teams, and kiosks follow location ids', () => {
   let siteB: number;
   const PIN = '4826';
 
-  const place = async (name: string) => (await superadmin.agent.post('/api/location-options').set(XHR).send({ name }).expect(201)).body.id as number;
+  const place = async (name: string) =>
+    (await superadmin.agent.post('/api/location-options').set(XHR).send({ name }).expect(201)).body.id as number;
   const places = async (who: Account) => (await who.agent.get('/api/location-options').expect(200)).body as Place[];
   const kiosksOf = async (who: Account) => (await who.agent.get('/api/kiosks').expect(200)).body as Kiosk[];
   const rename = (who: Account, id: number, name: string) => who.agent.patch(`/api/location-options/${id}`).set(XHR).send({ name });
@@ -62,7 +63,8 @@ describe('locations belong to teams, and kiosks follow location ids', () => {
     return { device, kiosk: res.body as Kiosk };
   }
 
-  const roster = async (device: request.Agent) => ((await device.get('/api/kiosks/roster').expect(200)).body.workers as { id: number }[]).map((w) => w.id);
+  const roster = async (device: request.Agent) =>
+    ((await device.get('/api/kiosks/roster').expect(200)).body.workers as { id: number }[]).map((w) => w.id);
 
   beforeAll(async () => {
     t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000' } });
@@ -75,8 +77,20 @@ describe('locations belong to teams, and kiosks follow location ids', () => {
     // Both admins monitor "Default" as a one-team deployment's do; the superadmin splits it in two.
     const [defaultTeam] = (await superadmin.agent.get('/api/teams').expect(200)).body as { id: number }[];
     await superadmin.agent.patch(`/api/teams/${defaultTeam.id}`).set(XHR).send({ monitors: [] }).expect(200);
-    teamA = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Team A', locationIds: [siteA], monitors: [{ userId: adminA.id }] }).expect(201)).body.id;
-    teamB = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Team B', locationIds: [siteB], monitors: [{ userId: adminB.id }] }).expect(201)).body.id;
+    teamA = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'Team A', locationIds: [siteA], monitors: [{ userId: adminA.id }] })
+        .expect(201)
+    ).body.id;
+    teamB = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'Team B', locationIds: [siteB], monitors: [{ userId: adminB.id }] })
+        .expect(201)
+    ).body.id;
     workerA = await worker(teamA, 'lwa');
     workerB = await worker(teamB, 'lwb');
   }, 120_000);
@@ -99,15 +113,26 @@ describe('locations belong to teams, and kiosks follow location ids', () => {
     await rename(superadmin, siteA, 'B Depot').expect(200);
 
     expect((await kiosksOf(adminA)).map((k) => k.id)).not.toContain(kiosk.id);
-    expect((await kiosksOf(adminB)).find((k) => k.id === kiosk.id)).toMatchObject({ location: 'B Depot (old)', locationId: siteB, revokedAt: null });
-    expect((await adminA.agent.delete(`/api/kiosks/${kiosk.id}`).set(XHR).expect(404)).body).toEqual({ message: 'Kiosk not found', field: 'id' });
+    expect((await kiosksOf(adminB)).find((k) => k.id === kiosk.id)).toMatchObject({
+      location: 'B Depot (old)',
+      locationId: siteB,
+      revokedAt: null,
+    });
+    expect((await adminA.agent.delete(`/api/kiosks/${kiosk.id}`).set(XHR).expect(404)).body).toEqual({
+      message: 'Kiosk not found',
+      field: 'id',
+    });
     expect((await kiosksOf(adminB)).find((k) => k.id === kiosk.id)!.revokedAt).toBeNull();
 
     const ids = await roster(device);
     expect(ids).toContain(workerB.id);
     expect(ids).not.toContain(workerA.id);
     expect((await device.get('/api/kiosks/roster').expect(200)).body.location).toBe('B Depot (old)');
-    expect((await device.get('/api/kiosks/current').expect(200)).body).toEqual({ enrolled: true, name: 'B front desk', location: 'B Depot (old)' });
+    expect((await device.get('/api/kiosks/current').expect(200)).body).toEqual({
+      enrolled: true,
+      name: 'B front desk',
+      location: 'B Depot (old)',
+    });
 
     // A worker signed in there starts shifts at B's location, by its name now, also after another rename.
     const login = await device.post('/api/auth/pin-login').set(XHR).send({ username: workerB.username, pin: PIN }).expect(200);
@@ -123,21 +148,35 @@ describe('locations belong to teams, and kiosks follow location ids', () => {
   it("an admin changes only their own teams' locations: another team's is a 404, a shared one or one also another team's is a 403 naming why", async () => {
     const shared = await place('Head Office');
     const both = await place('Joint Yard');
-    await superadmin.agent.patch(`/api/teams/${teamA}`).set(XHR).send({ locationIds: [siteA, both] }).expect(200);
-    await superadmin.agent.patch(`/api/teams/${teamB}`).set(XHR).send({ locationIds: [siteB, both] }).expect(200);
+    await superadmin.agent
+      .patch(`/api/teams/${teamA}`)
+      .set(XHR)
+      .send({ locationIds: [siteA, both] })
+      .expect(200);
+    await superadmin.agent
+      .patch(`/api/teams/${teamB}`)
+      .set(XHR)
+      .send({ locationIds: [siteB, both] })
+      .expect(200);
 
     await rename(adminA, siteA, 'A Depot East').expect(200);
     await adminA.agent.patch(`/api/location-options/${siteA}`).set(XHR).send({ isActive: false }).expect(200);
     await adminA.agent.patch(`/api/location-options/${siteA}`).set(XHR).send({ name: 'A Depot', isActive: true }).expect(200);
 
-    for (const call of [rename(adminA, siteB, 'Taken'), adminA.agent.patch(`/api/location-options/${siteB}`).set(XHR).send({ isActive: false }), adminA.agent.delete(`/api/location-options/${siteB}`).set(XHR)]) {
+    for (const call of [
+      rename(adminA, siteB, 'Taken'),
+      adminA.agent.patch(`/api/location-options/${siteB}`).set(XHR).send({ isActive: false }),
+      adminA.agent.delete(`/api/location-options/${siteB}`).set(XHR),
+    ]) {
       expect(await call.then((r) => [r.status, r.body])).toEqual([404, { message: 'Location not found', field: 'id' }]);
     }
     const sharedRefused = await adminA.agent.patch(`/api/location-options/${shared}`).set(XHR).send({ isActive: false }).expect(403);
     expect(sharedRefused.body).toEqual({ message: 'Only the superadmin changes a location shared by the whole organisation' });
     await adminA.agent.delete(`/api/location-options/${shared}`).set(XHR).expect(403);
     const bothRefused = await rename(adminA, both, 'My Yard').expect(403);
-    expect(bothRefused.body).toEqual({ message: 'This location also belongs to a team you do not monitor: only the superadmin changes it' });
+    expect(bothRefused.body).toEqual({
+      message: 'This location also belongs to a team you do not monitor: only the superadmin changes it',
+    });
 
     const byName = new Map((await places(superadmin)).map((l) => [l.id, l]));
     expect([siteB, shared, both].map((id) => [byName.get(id)!.name, byName.get(id)!.isActive])).toEqual([
@@ -156,7 +195,11 @@ describe('locations belong to teams, and kiosks follow location ids', () => {
     // A deleted location leaves the teams that listed it, so saving a team never trips on it.
     await superadmin.agent.delete(`/api/location-options/${both}`).set(XHR).expect(200);
     await eventually(async () => !(await teamLocations(teamA)).includes(both) && !(await teamLocations(teamB)).includes(both), 20_000, 200);
-    await superadmin.agent.patch(`/api/teams/${teamA}`).set(XHR).send({ locationIds: await teamLocations(teamA) }).expect(200);
+    await superadmin.agent
+      .patch(`/api/teams/${teamA}`)
+      .set(XHR)
+      .send({ locationIds: await teamLocations(teamA) })
+      .expect(200);
   });
 
   it("an admin's new location joins their teams (or those of them named); the superadmin's is the organisation's unless teams are named", async () => {
@@ -166,11 +209,21 @@ describe('locations belong to teams, and kiosks follow location ids', () => {
     await rename(adminA, annex, 'A Annex West').expect(200);
     await rename(adminB, annex, 'Mine now').expect(404);
 
-    const refused = await adminA.agent.post('/api/location-options').set(XHR).send({ name: 'B Sneaky', teamIds: [teamB] }).expect(400);
+    const refused = await adminA.agent
+      .post('/api/location-options')
+      .set(XHR)
+      .send({ name: 'B Sneaky', teamIds: [teamB] })
+      .expect(400);
     expect(refused.body).toEqual({ message: 'Team not found', field: 'teamIds.0' });
     expect((await places(superadmin)).some((l) => l.name === 'B Sneaky')).toBe(false);
 
-    const forB = (await superadmin.agent.post('/api/location-options').set(XHR).send({ name: 'B Store', teamIds: [teamB] }).expect(201)).body.id as number;
+    const forB = (
+      await superadmin.agent
+        .post('/api/location-options')
+        .set(XHR)
+        .send({ name: 'B Store', teamIds: [teamB] })
+        .expect(201)
+    ).body.id as number;
     expect(await teamLocations(teamB)).toContain(forB);
     await rename(adminB, forB, 'B Store Room').expect(200);
     const orgs = (await superadmin.agent.post('/api/location-options').set(XHR).send({ name: 'Canteen' }).expect(201)).body.id as number;
@@ -188,10 +241,22 @@ describe('locations belong to teams, and kiosks follow location ids', () => {
     const { kiosk } = await enrolled(adminA, { name: 'A gate', locationId: siteA });
     expect(kiosk).toMatchObject({ name: 'A gate', location: 'A Depot', locationId: siteA });
     const device = await signIn(t, adminA.username, adminA.password);
-    expect((await device.post('/api/kiosks').set(XHR).send({ name: 'Lost', location: 'Atlantis' }).expect(400)).body).toEqual({ message: 'Location not found', field: 'location' });
-    expect((await device.post('/api/kiosks').set(XHR).send({ name: 'Lost', locationId: 999999 }).expect(400)).body).toEqual({ message: 'Location not found', field: 'locationId' });
-    expect((await device.post('/api/kiosks').set(XHR).send({ name: 'Theirs', locationId: siteB }).expect(400)).body).toEqual({ message: 'Choose a location of one of your teams', field: 'locationId' });
-    expect((await device.post('/api/kiosks').set(XHR).send({ name: 'Nowhere' }).expect(400)).body).toEqual({ message: 'Location is required', field: 'location' });
+    expect((await device.post('/api/kiosks').set(XHR).send({ name: 'Lost', location: 'Atlantis' }).expect(400)).body).toEqual({
+      message: 'Location not found',
+      field: 'location',
+    });
+    expect((await device.post('/api/kiosks').set(XHR).send({ name: 'Lost', locationId: 999999 }).expect(400)).body).toEqual({
+      message: 'Location not found',
+      field: 'locationId',
+    });
+    expect((await device.post('/api/kiosks').set(XHR).send({ name: 'Theirs', locationId: siteB }).expect(400)).body).toEqual({
+      message: 'Choose a location of one of your teams',
+      field: 'locationId',
+    });
+    expect((await device.post('/api/kiosks').set(XHR).send({ name: 'Nowhere' }).expect(400)).body).toEqual({
+      message: 'Location is required',
+      field: 'location',
+    });
   });
 
   it('binds a kiosk enrolled by name before location ids to its location at the next start', async () => {
@@ -206,7 +271,9 @@ describe('locations belong to teams, and kiosks follow location ids', () => {
     adminB = { ...adminB, agent: await signIn(t, adminB.username, adminB.password) };
     await eventually(async () => (await kiosksOf(adminB)).find((k) => k.id === id)?.locationId === siteB, 40_000, 250);
     expect((await kiosksOf(adminB)).find((k) => k.id === id)).toMatchObject({ name: 'Old B desk', location: 'B Depot', locationId: siteB });
-    const ids = ((await request(t.url).get('/api/kiosks/roster').set('Cookie', `lws_kiosk=${token}`).expect(200)).body.workers as { id: number }[]).map((w) => w.id);
+    const ids = (
+      (await request(t.url).get('/api/kiosks/roster').set('Cookie', `lws_kiosk=${token}`).expect(200)).body.workers as { id: number }[]
+    ).map((w) => w.id);
     expect(ids).toContain(workerB.id);
     expect(ids).not.toContain(workerA.id);
   }, 120_000);

@@ -47,7 +47,9 @@ describe('location options (real PostgreSQL, NATS, Redis)', () => {
   it("has 'The Prospect Building', active, from the first start, announced once on the stream", async () => {
     const seeded = (await list()).filter((l) => l.name === DEFAULT);
     // An admin of a one-team deployment may change every location (location-ownership.test.ts has teams).
-    expect(seeded).toEqual([{ id: expect.any(Number), name: DEFAULT, isActive: true, createdAt: expect.stringMatching(ISO), canChange: true }]);
+    expect(seeded).toEqual([
+      { id: expect.any(Number), name: DEFAULT, isActive: true, createdAt: expect.stringMatching(ISO), canChange: true },
+    ]);
     const created = await eventsOf('locations.location.created.v1', seeded[0].id, 1);
     expect(created).toEqual([{ locationId: seeded[0].id, name: DEFAULT, isActive: true }]);
   });
@@ -62,7 +64,11 @@ describe('location options (real PostgreSQL, NATS, Redis)', () => {
     expect(names.indexOf('aldgate Office')).toBeLessThan(names.indexOf('Riverside Depot'));
     expect(names.indexOf('Riverside Depot')).toBeLessThan(names.indexOf(DEFAULT));
 
-    const renamed = await admin.agent.patch(`/api/location-options/${depot.id}`).set(XHR).send({ name: ' Riverside Depot East ' }).expect(200);
+    const renamed = await admin.agent
+      .patch(`/api/location-options/${depot.id}`)
+      .set(XHR)
+      .send({ name: ' Riverside Depot East ' })
+      .expect(200);
     expect(renamed.body).toEqual({ ...depot, name: 'Riverside Depot East' });
 
     const off = await superadmin.agent.patch(`/api/location-options/${depot.id}`).set(XHR).send({ isActive: false }).expect(200);
@@ -73,15 +79,23 @@ describe('location options (real PostgreSQL, NATS, Redis)', () => {
     await admin.agent.delete(`/api/location-options/${depot.id}`).set(XHR).expect(200, { ok: true });
     expect((await list()).some((l) => l.id === depot.id)).toBe(false);
     await admin.agent.delete(`/api/location-options/${depot.id}`).set(XHR).expect(404, { message: 'Location not found', field: 'id' });
-    await admin.agent.patch(`/api/location-options/${depot.id}`).set(XHR).send({ isActive: false }).expect(404, { message: 'Location not found', field: 'id' });
+    await admin.agent
+      .patch(`/api/location-options/${depot.id}`)
+      .set(XHR)
+      .send({ isActive: false })
+      .expect(404, { message: 'Location not found', field: 'id' });
 
-    expect(await eventsOf('locations.location.created.v1', depot.id, 1)).toEqual([{ locationId: depot.id, name: 'Riverside Depot', isActive: true }]);
+    expect(await eventsOf('locations.location.created.v1', depot.id, 1)).toEqual([
+      { locationId: depot.id, name: 'Riverside Depot', isActive: true },
+    ]);
     expect(await eventsOf('locations.location.updated.v1', depot.id, 3)).toEqual([
       { locationId: depot.id, name: 'Riverside Depot East', isActive: true },
       { locationId: depot.id, name: 'Riverside Depot East', isActive: false },
       { locationId: depot.id, name: 'Riverside Depot East', isActive: true },
     ]);
-    expect(await eventsOf('locations.location.deleted.v1', depot.id, 1)).toEqual([{ locationId: depot.id, name: 'Riverside Depot East', deletedBy: admin.id }]);
+    expect(await eventsOf('locations.location.deleted.v1', depot.id, 1)).toEqual([
+      { locationId: depot.id, name: 'Riverside Depot East', deletedBy: admin.id },
+    ]);
   });
 
   it('creates an inactive location when asked, and announces nothing for an edit that changes nothing', async () => {
@@ -90,7 +104,9 @@ describe('location options (real PostgreSQL, NATS, Redis)', () => {
     await admin.agent.patch(`/api/location-options/${res.body.id}`).set(XHR).send({ name: 'Storage Yard', isActive: false }).expect(200);
     await admin.agent.patch(`/api/location-options/${res.body.id}`).set(XHR).send({ isActive: true }).expect(200);
     // The stream is ordered: the one real change arriving alone shows the no-op announced nothing.
-    expect(await eventsOf('locations.location.updated.v1', res.body.id, 1)).toEqual([{ locationId: res.body.id, name: 'Storage Yard', isActive: true }]);
+    expect(await eventsOf('locations.location.updated.v1', res.body.id, 1)).toEqual([
+      { locationId: res.body.id, name: 'Storage Yard', isActive: true },
+    ]);
   });
 
   it.each([
@@ -109,13 +125,22 @@ describe('location options (real PostgreSQL, NATS, Redis)', () => {
 
   it('refuses unknown fields, an empty edit, a blank edited name and a bad id', async () => {
     const { body: loc } = await create('Validation House').expect(201);
-    expect((await admin.agent.post('/api/location-options').set(XHR).send({ name: 'Other', id: 3 }).expect(400)).body).toEqual({ message: 'Unknown field: id', field: 'id' });
+    expect((await admin.agent.post('/api/location-options').set(XHR).send({ name: 'Other', id: 3 }).expect(400)).body).toEqual({
+      message: 'Unknown field: id',
+      field: 'id',
+    });
     const patch = (id: number | string, body: object) => admin.agent.patch(`/api/location-options/${id}`).set(XHR).send(body);
     expect((await patch(loc.id, {}).expect(400)).body).toEqual({ message: 'Nothing to update' });
     expect((await patch(loc.id, { name: '  ' }).expect(400)).body).toEqual({ message: 'Location name is required', field: 'name' });
-    expect((await patch(loc.id, { isActive: 'false' }).expect(400)).body).toEqual({ message: 'isActive must be true or false', field: 'isActive' });
+    expect((await patch(loc.id, { isActive: 'false' }).expect(400)).body).toEqual({
+      message: 'isActive must be true or false',
+      field: 'isActive',
+    });
     expect((await patch('abc', { isActive: false }).expect(400)).body).toEqual({ message: 'Invalid location ID', field: 'id' });
-    expect((await admin.agent.delete('/api/location-options/0').set(XHR).expect(400)).body).toEqual({ message: 'Invalid location ID', field: 'id' });
+    expect((await admin.agent.delete('/api/location-options/0').set(XHR).expect(400)).body).toEqual({
+      message: 'Invalid location ID',
+      field: 'id',
+    });
     await patch(999999, { name: 'Nowhere' }).expect(404, { message: 'Location not found', field: 'id' });
     expect((await list()).find((l) => l.id === loc.id)).toEqual({ ...loc, canChange: true });
   });
@@ -124,7 +149,9 @@ describe('location options (real PostgreSQL, NATS, Redis)', () => {
     const taken = { message: 'A location with this name already exists', field: 'name' };
     expect((await create('  the PROSPECT building ').expect(409)).body).toEqual(taken);
     const { body: mill } = await create('Old Mill').expect(201);
-    expect((await admin.agent.patch(`/api/location-options/${mill.id}`).set(XHR).send({ name: DEFAULT.toUpperCase() }).expect(409)).body).toEqual(taken);
+    expect(
+      (await admin.agent.patch(`/api/location-options/${mill.id}`).set(XHR).send({ name: DEFAULT.toUpperCase() }).expect(409)).body,
+    ).toEqual(taken);
     // A change of case of its own name is a rename, not a clash.
     await admin.agent.patch(`/api/location-options/${mill.id}`).set(XHR).send({ name: 'OLD MILL' }).expect(200);
     expect((await list()).filter((l) => l.name.toLowerCase() === DEFAULT.toLowerCase()).map((l) => l.name)).toEqual([DEFAULT]);
@@ -153,7 +180,7 @@ describe('location options (real PostgreSQL, NATS, Redis)', () => {
     const before = (await list()).filter((l) => l.name === DEFAULT);
     await t.restart();
     superadmin = await superadminOf(t);
-    const after = (await (superadmin.agent.get('/api/location-options').expect(200))).body as Option[];
+    const after = (await superadmin.agent.get('/api/location-options').expect(200)).body as Option[];
     expect(after.filter((l) => l.name === DEFAULT)).toEqual(before);
 
     await superadmin.agent.delete(`/api/location-options/${before[0].id}`).set(XHR).expect(200);
@@ -213,7 +240,9 @@ describe('location options in embedded mode (PGlite, in-process bus)', () => {
     const agent = request.agent(t.url);
     await agent.post('/api/auth/login').set(XHR).send({ username: t.superadmin.username, password: t.superadmin.password }).expect(200);
     const first = (await agent.get('/api/location-options').expect(200)).body as Option[];
-    expect(first).toEqual([{ id: expect.any(Number), name: DEFAULT, isActive: true, createdAt: expect.stringMatching(ISO), canChange: true }]);
+    expect(first).toEqual([
+      { id: expect.any(Number), name: DEFAULT, isActive: true, createdAt: expect.stringMatching(ISO), canChange: true },
+    ]);
 
     const taken = { message: 'A location with this name already exists', field: 'name' };
     await agent.post('/api/location-options').set(XHR).send({ name: 'the prospect building' }).expect(409, taken);

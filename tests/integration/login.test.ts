@@ -10,7 +10,10 @@ describe('login end to end through the bus (real PostgreSQL, NATS, Redis)', () =
   afterAll(() => t?.stop());
 
   const login = (username: string, password: string, extra: Record<string, unknown> = {}) =>
-    request(t.url).post('/api/auth/login').set(XHR).send({ username, password, ...extra });
+    request(t.url)
+      .post('/api/auth/login')
+      .set(XHR)
+      .send({ username, password, ...extra });
 
   it('every service joined the bus and reports ready', async () => {
     const agent = request.agent(t.url);
@@ -56,7 +59,9 @@ describe('login end to end through the bus (real PostgreSQL, NATS, Redis)', () =
     expect(hint).not.toMatch(/HttpOnly/);
     const sid = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('lws_sid='))!.split(';')[0];
     const out = await request(t.url).post('/api/auth/logout').set(XHR).set('Cookie', sid).send({}).expect(200);
-    expect(out.headers['set-cookie']).toEqual(expect.arrayContaining([expect.stringMatching(/^lws_signed_in=; Path=\/; Expires=Thu, 01 Jan 1970/)]));
+    expect(out.headers['set-cookie']).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^lws_signed_in=; Path=\/; Expires=Thu, 01 Jan 1970/)]),
+    );
   });
 
   it('a page load brings the hints in line with the cookies the browser sent', async () => {

@@ -63,7 +63,9 @@ describe('metrics: every service exports what an operator needs to see a stall (
 
   const scrape = async () => parseMetrics(await (await fetch(t.stack.metricsUrl)).text());
   const value = (s: Awaited<ReturnType<typeof scrape>>, name: string, labels: Record<string, string>) =>
-    s.samples.filter((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v)).reduce((n, x) => n + x.value, 0);
+    s.samples
+      .filter((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v))
+      .reduce((n, x) => n + x.value, 0);
 
   it('serves every named metric at the stack address, with default process metrics, and nothing on the public port', async () => {
     const agent = request.agent(t.url);
@@ -75,18 +77,35 @@ describe('metrics: every service exports what an operator needs to see a stall (
     expect(s.families.has('nodejs_eventloop_lag_seconds')).toBe(true);
 
     expect(value(s, 'lws_http_requests_total', { route: '/api/auth/login', method: 'POST', status: '200' })).toBeGreaterThanOrEqual(1);
-    expect(value(s, 'lws_rpc_requests_total', { service: 'gateway', subject: 'identity.auth.verify_password.v1', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+    expect(
+      value(s, 'lws_rpc_requests_total', { service: 'gateway', subject: 'identity.auth.verify_password.v1', outcome: 'ok' }),
+    ).toBeGreaterThanOrEqual(1);
     for (const service of ['identity', 'locations', 'shifts', 'escalation', 'notifications', 'audit']) {
       expect(s.samples.some((x) => x.name === 'lws_outbox_unpublished_events' && x.labels.service === service)).toBe(true);
-      expect(s.samples.some((x) => x.name === 'lws_dead_letters_open' && x.labels.service === service && x.labels.kind === 'consumer')).toBe(true);
+      expect(
+        s.samples.some((x) => x.name === 'lws_dead_letters_open' && x.labels.service === service && x.labels.kind === 'consumer'),
+      ).toBe(true);
     }
     expect(value(s, 'lws_scheduler_last_pass_age_seconds', { service: 'escalation' })).toBeLessThan(10);
     expect(s.samples.some((x) => x.name === 'lws_alarms_open' && x.labels.kind === 'missed_check_in')).toBe(true);
     expect(s.samples.some((x) => x.name === 'lws_consumer_pending_events' && x.labels.consumer === 'escalation-shifts')).toBe(true);
     // Each stage's queue by priority (an emergency must never wait behind a flood): the scheduler's, and every service's relay.
     for (const priority of ['emergency', 'alarm', 'reminder']) {
-      expect(s.samples.some((x) => x.name === 'lws_chain_queued' && x.labels.stage === 'scheduler' && x.labels.service === 'escalation' && x.labels.priority === priority)).toBe(true);
-      expect(s.samples.some((x) => x.name === 'lws_chain_queued' && x.labels.stage === 'relay' && x.labels.service === 'shifts' && x.labels.priority === priority)).toBe(true);
+      expect(
+        s.samples.some(
+          (x) =>
+            x.name === 'lws_chain_queued' &&
+            x.labels.stage === 'scheduler' &&
+            x.labels.service === 'escalation' &&
+            x.labels.priority === priority,
+        ),
+      ).toBe(true);
+      expect(
+        s.samples.some(
+          (x) =>
+            x.name === 'lws_chain_queued' && x.labels.stage === 'relay' && x.labels.service === 'shifts' && x.labels.priority === priority,
+        ),
+      ).toBe(true);
     }
 
     // Each process's health port serves the same; the public port never does.
@@ -103,8 +122,15 @@ describe('metrics: every service exports what an operator needs to see a stall (
     const agent = request.agent(t.url);
     await agent.post('/api/auth/login').set(XHR).send({ username: t.superadmin.username, password: t.superadmin.password }).expect(200);
     const before = value(await scrape(), 'lws_consumer_events_total', { consumer: 'shifts-locations', outcome: 'handled' });
-    await agent.post('/api/location-options').set(XHR).send({ name: `Metrics ${Date.now()}` }).expect(201);
-    await eventually(async () => value(await scrape(), 'lws_consumer_events_total', { consumer: 'shifts-locations', outcome: 'handled' }) > before, 20_000);
+    await agent
+      .post('/api/location-options')
+      .set(XHR)
+      .send({ name: `Metrics ${Date.now()}` })
+      .expect(201);
+    await eventually(
+      async () => value(await scrape(), 'lws_consumer_events_total', { consumer: 'shifts-locations', outcome: 'handled' }) > before,
+      20_000,
+    );
     await eventually(async () => value(await scrape(), 'lws_outbox_unpublished_events', { service: 'locations' }) === 0, 20_000);
     expect(value(await scrape(), 'lws_outbox_oldest_unpublished_age_seconds', { service: 'locations' })).toBe(0);
   });
@@ -113,11 +139,21 @@ describe('metrics: every service exports what an operator needs to see a stall (
     const root = resolve(__dirname, '../..');
     const rendered = spawnSync(
       join(root, 'node_modules/.bin/helm'),
-      ['template', 'lws', join(root, 'charts/lws'), '--set', 'monitoring.prometheusRule.enabled=true', '--set', 'monitoring.grafanaDashboard.enabled=true'],
+      [
+        'template',
+        'lws',
+        join(root, 'charts/lws'),
+        '--set',
+        'monitoring.prometheusRule.enabled=true',
+        '--set',
+        'monitoring.grafanaDashboard.enabled=true',
+      ],
       { encoding: 'utf8' },
     );
     expect(rendered.stderr).toBe('');
-    const objects = parseAllDocuments(rendered.stdout).map((d) => d.toJS()).filter(Boolean);
+    const objects = parseAllDocuments(rendered.stdout)
+      .map((d) => d.toJS())
+      .filter(Boolean);
     const rule = objects.find((o) => o.kind === 'PrometheusRule');
     const dashboard = JSON.parse(objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-dashboard')).data['lws.json']);
     const expressions: string[] = [

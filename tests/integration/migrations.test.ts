@@ -9,7 +9,9 @@ describe('committed migrations', () => {
     const kit = await import('drizzle-kit/api');
     const schemaModule = await import(join(root, 'services', service, 'src', 'db', 'schema.ts'));
     const metaDir = join(root, 'services', service, 'drizzle', 'meta');
-    const snapshots = readdirSync(metaDir).filter((f) => f.endsWith('_snapshot.json')).sort();
+    const snapshots = readdirSync(metaDir)
+      .filter((f) => f.endsWith('_snapshot.json'))
+      .sort();
     expect(snapshots.length).toBeGreaterThan(0);
     const latest = JSON.parse(readFileSync(join(metaDir, snapshots[snapshots.length - 1]), 'utf8'));
     const current = kit.generateDrizzleJson(schemaModule, latest.id);

@@ -80,7 +80,15 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
   it('sends a requested SMS once through the SDK and logs it as delivered', async () => {
     const to = nextMobile();
     const requestId = randomUUID();
-    await request({ requestId, channel: 'sms', toPhone: to, purpose: 'missed_check_in', title: 'Missed check-in', body: 'Sam missed a check-in at Depot', userId: 7 });
+    await request({
+      requestId,
+      channel: 'sms',
+      toPhone: to,
+      purpose: 'missed_check_in',
+      title: 'Missed check-in',
+      body: 'Sam missed a check-in at Depot',
+      userId: 7,
+    });
     await eventually(() => fake.messages.find((m) => m.to === to));
     const sent = fake.messages.filter((m) => m.to === to);
     expect(sent).toHaveLength(1);
@@ -99,23 +107,48 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
   });
 
   it("tells escalation which of its requests it holds and what became of each: delivered (the provider's receipt), or failed with the reason", async () => {
-    const rpc = await RpcClient.create({ mode: 'nats', natsUrl: t.env.NATS_URL!, subjectPrefix: t.env.SUBJECT_PREFIX, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const rpc = await RpcClient.create({
+      mode: 'nats',
+      natsUrl: t.env.NATS_URL!,
+      subjectPrefix: t.env.SUBJECT_PREFIX,
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
     try {
       const sent = randomUUID();
-      await request({ requestId: sent, channel: 'sms', toPhone: nextMobile(), purpose: 'missed_check_in', title: '', body: 'Sam missed a check-in', userId: 7 });
+      await request({
+        requestId: sent,
+        channel: 'sms',
+        toPhone: nextMobile(),
+        purpose: 'missed_check_in',
+        title: '',
+        body: 'Sam missed a check-in',
+        userId: 7,
+      });
       // The fake provider reports the message sent, then delivered, through the signed status callback.
       await eventually(async () => (await delivery(sent))[0]?.status === 'delivered', 15_000, 50);
       // The provider refuses the number for good (a 400 is not retried).
       fake.failNext(1, 400);
       const failed = randomUUID();
-      await request({ requestId: failed, channel: 'sms', toPhone: nextMobile(), purpose: 'missed_check_in', title: '', body: 'Sam missed a check-in', userId: 7 });
+      await request({
+        requestId: failed,
+        channel: 'sms',
+        toPhone: nextMobile(),
+        purpose: 'missed_check_in',
+        title: '',
+        body: 'Sam missed a check-in',
+        userId: 7,
+      });
       await eventually(async () => (await delivery(failed))[0]?.status === 'failed', 15_000, 50);
 
       const never = randomUUID();
       const reply = await rpc.send('notifications.requests.taken.v1', { requestIds: [sent, failed, never] });
       expect([...reply.requestIds].sort()).toEqual([sent, failed].sort());
       expect(reply.outcomes.find((o) => o.requestId === sent)).toEqual({ requestId: sent, outcome: 'delivered' });
-      expect(reply.outcomes.find((o) => o.requestId === failed)).toMatchObject({ requestId: failed, outcome: 'failed', error: expect.stringMatching(/.+/) });
+      expect(reply.outcomes.find((o) => o.requestId === failed)).toMatchObject({
+        requestId: failed,
+        outcome: 'failed',
+        error: expect.stringMatching(/.+/),
+      });
       expect(reply.outcomes.find((o) => o.requestId === never)).toBeUndefined();
     } finally {
       await rpc.close();
@@ -246,17 +279,28 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
   });
 
   it('places a superadmin test call that the test provider routes can accept', async () => {
-    const bad = await superadmin.agent.post('/api/emergency-call').set(XHR).send({ phoneNumber: '123', workerName: 'Sam', location: 'Depot' }).expect(400);
+    const bad = await superadmin.agent
+      .post('/api/emergency-call')
+      .set(XHR)
+      .send({ phoneNumber: '123', workerName: 'Sam', location: 'Depot' })
+      .expect(400);
     expect(bad.body).toEqual({ message: 'Please enter a valid phone number', field: 'phoneNumber' });
     const to = nextMobile();
-    const res = await superadmin.agent.post('/api/emergency-call').set(XHR).send({ phoneNumber: to, workerName: 'Sam', location: 'Depot' }).expect(200);
+    const res = await superadmin.agent
+      .post('/api/emergency-call')
+      .set(XHR)
+      .send({ phoneNumber: to, workerName: 'Sam', location: 'Depot' })
+      .expect(200);
     expect(res.body).toEqual({ callSid: expect.stringMatching(/^CA/), status: 'queued' });
     const calls = await superadmin.agent.get('/api/test-provider/calls').expect(200);
     expect(calls.body.calls[0]).toMatchObject({ callSid: res.body.callSid, to, status: 'ringing' });
     const accepted = await superadmin.agent.post(`/api/test-provider/calls/${res.body.callSid}/accept`).set(XHR).send({}).expect(200);
     expect(accepted.body.call).toMatchObject({ status: 'completed', say: expect.stringContaining('Sam at Depot needs assistance') });
     const log = await superadmin.agent.get('/api/notifications/deliveries?limit=5').expect(200);
-    expect(log.body.deliveries.find((d: { providerSid?: string }) => d.providerSid === res.body.callSid)).toMatchObject({ channel: 'voice', status: 'completed' });
+    expect(log.body.deliveries.find((d: { providerSid?: string }) => d.providerSid === res.body.callSid)).toMatchObject({
+      channel: 'voice',
+      status: 'completed',
+    });
   });
 
   it('push: subscribe, deliver the payload to every monitor, and drop a subscription the push service says is gone', async () => {
@@ -266,60 +310,133 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
     const endpoint = (who: string) => `${push.url}/push/${who}-${randomUUID()}`;
     const ids: Record<string, string> = {};
     const endpoints: Record<string, string> = {};
-    for (const [who, account] of [['superadmin', superadmin], ['admin', admin], ['worker', worker]] as const) {
+    for (const [who, account] of [
+      ['superadmin', superadmin],
+      ['admin', admin],
+      ['worker', worker],
+    ] as const) {
       endpoints[who] = endpoint(who);
-      const res = await account.agent.post('/api/push/subscribe').set(XHR).send({ endpoint: endpoints[who], keys: browsers[who].keys }).expect(201);
+      const res = await account.agent
+        .post('/api/push/subscribe')
+        .set(XHR)
+        .send({ endpoint: endpoints[who], keys: browsers[who].keys })
+        .expect(201);
       ids[who] = res.body.subscriptionId;
     }
     const key = await worker.agent.get('/api/push/public-key').expect(200);
     expect(key.headers['content-type']).toMatch(/^text\/plain/);
     expect(key.text).toMatch(/^[A-Za-z0-9_-]{80,100}$/);
-    await worker.agent.post('/api/push/subscribe').set(XHR).send({ endpoint: 'http://push.example.com/x', keys: browsers.worker.keys }).expect(400);
+    await worker.agent
+      .post('/api/push/subscribe')
+      .set(XHR)
+      .send({ endpoint: 'http://push.example.com/x', keys: browsers.worker.keys })
+      .expect(400);
     // The probe's server-side request forgery: an endpoint on this machine (any port but the fake push
     // service's own), a cloud metadata address, a host that is no push service. Refused and never stored.
     const pushPort = Number(new URL(push.url).port);
-    for (const endpoint of [`http://127.0.0.1:${pushPort + 1}/internal/x`, 'https://127.0.0.1/internal/x', 'https://169.254.169.254/latest/meta-data', 'https://attacker.example.net/x']) {
+    for (const endpoint of [
+      `http://127.0.0.1:${pushPort + 1}/internal/x`,
+      'https://127.0.0.1/internal/x',
+      'https://169.254.169.254/latest/meta-data',
+      'https://attacker.example.net/x',
+    ]) {
       const refused = await worker.agent.post('/api/push/subscribe').set(XHR).send({ endpoint, keys: browsers.worker.keys }).expect(400);
       expect(refused.body.field).toBe('endpoint');
     }
-    expect((await db.query('select count(*)::int as n from notifications.push_subscriptions where endpoint not like $1', [`${push.url}/%`])).rows[0].n).toBe(0);
+    expect(
+      (await db.query('select count(*)::int as n from notifications.push_subscriptions where endpoint not like $1', [`${push.url}/%`]))
+        .rows[0].n,
+    ).toBe(0);
 
-    await eventually(async () => (await db.query('select 1 from notifications.users where user_id = any($1)', [[admin.id, worker.id]])).rowCount === 2);
+    await eventually(
+      async () => (await db.query('select 1 from notifications.users where user_id = any($1)', [[admin.id, worker.id]])).rowCount === 2,
+    );
     const requestId = randomUUID();
-    await request({ requestId, channel: 'push', toRole: 'monitors', purpose: 'missed_check_in', title: 'Missed check-in', body: 'Sam missed a check-in', userId: worker.id });
+    await request({
+      requestId,
+      channel: 'push',
+      toRole: 'monitors',
+      purpose: 'missed_check_in',
+      title: 'Missed check-in',
+      body: 'Sam missed a check-in',
+      userId: worker.id,
+    });
     const got = await eventually(() => {
       const paths = push.received.map((r) => r.path);
       return [endpoints.superadmin, endpoints.admin].every((e) => paths.includes(new URL(e).pathname)) ? push.received : undefined;
     });
     expect(got.map((r) => r.path)).not.toContain(new URL(endpoints.worker).pathname);
     const toAdmin = got.find((r) => r.path === new URL(endpoints.admin).pathname)!;
-    const payload = JSON.parse(ece.decrypt(toAdmin.body, { version: 'aes128gcm', privateKey: browsers.admin.ecdh, authSecret: browsers.admin.auth }).toString('utf8'));
+    const payload = JSON.parse(
+      ece
+        .decrypt(toAdmin.body, { version: 'aes128gcm', privateKey: browsers.admin.ecdh, authSecret: browsers.admin.auth })
+        .toString('utf8'),
+    );
     // A tap on a monitor's notification opens their dashboard, where the alarm waits.
-    expect(payload).toMatchObject({ title: 'Missed check-in', body: 'Sam missed a check-in', purpose: 'missed_check_in', userId: worker.id, url: '/' });
+    expect(payload).toMatchObject({
+      title: 'Missed check-in',
+      body: 'Sam missed a check-in',
+      purpose: 'missed_check_in',
+      userId: worker.id,
+      url: '/',
+    });
 
     // A team's monitors: one request to the users named, their browsers only; one of
     // them without a subscription is no failure, all of them without one is refused once.
     const before = push.received.length;
     const team = randomUUID();
-    await request({ requestId: team, channel: 'push', toUsers: { userIds: [admin.id, 987_654] }, purpose: 'missed_check_in', title: 'Missed check-in', body: 'Team alarm' });
+    await request({
+      requestId: team,
+      channel: 'push',
+      toUsers: { userIds: [admin.id, 987_654] },
+      purpose: 'missed_check_in',
+      title: 'Missed check-in',
+      body: 'Team alarm',
+    });
     await eventually(() => push.received.slice(before).some((r) => r.path === new URL(endpoints.admin).pathname));
     expect(push.received.slice(before).map((r) => r.path)).toEqual([new URL(endpoints.admin).pathname]);
     expect((await delivery(team)).map((d) => d.status === 'failed')).toEqual([false]);
     const nobody = randomUUID();
-    await request({ requestId: nobody, channel: 'push', toUsers: { userIds: [987_654, 987_655] }, purpose: 'missed_check_in', title: 'Missed check-in', body: 'Nobody' });
+    await request({
+      requestId: nobody,
+      channel: 'push',
+      toUsers: { userIds: [987_654, 987_655] },
+      purpose: 'missed_check_in',
+      title: 'Missed check-in',
+      body: 'Nobody',
+    });
     await eventually(async () => (await delivery(nobody)).length === 1);
     expect((await delivery(nobody))[0]).toMatchObject({ status: 'failed' });
 
     // The worker's own reminder opens their screen.
     const reminded = push.received.length;
-    await request({ requestId: randomUUID(), channel: 'push', toUserId: worker.id, purpose: 'reminder_5min', title: 'Reminder', body: 'Check in soon', userId: worker.id });
+    await request({
+      requestId: randomUUID(),
+      channel: 'push',
+      toUserId: worker.id,
+      purpose: 'reminder_5min',
+      title: 'Reminder',
+      body: 'Check in soon',
+      userId: worker.id,
+    });
     const toWorker = await eventually(() => push.received.slice(reminded).find((r) => r.path === new URL(endpoints.worker).pathname));
-    const own = JSON.parse(ece.decrypt(toWorker.body, { version: 'aes128gcm', privateKey: browsers.worker.ecdh, authSecret: browsers.worker.auth }).toString('utf8'));
+    const own = JSON.parse(
+      ece
+        .decrypt(toWorker.body, { version: 'aes128gcm', privateKey: browsers.worker.ecdh, authSecret: browsers.worker.auth })
+        .toString('utf8'),
+    );
     expect(own).toMatchObject({ purpose: 'reminder_5min', url: '/worker' });
 
     push.statusFor.set(new URL(endpoints.worker).pathname, 410);
     const expiring = randomUUID();
-    await request({ requestId: expiring, channel: 'push', toUserId: worker.id, purpose: 'reminder_5min', title: 'Reminder', body: 'Check in soon' });
+    await request({
+      requestId: expiring,
+      channel: 'push',
+      toUserId: worker.id,
+      purpose: 'reminder_5min',
+      title: 'Reminder',
+      body: 'Check in soon',
+    });
     await eventually(async () => (await delivery(expiring))[0]?.status === 'expired');
     expect((await db.query('select 1 from notifications.push_subscriptions where id = $1', [ids.worker])).rowCount).toBe(0);
   });
@@ -335,24 +452,43 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
       end $$;
       create trigger status_writes after update on notifications.deliveries referencing new table as moved for each statement execute function public.status_writes();`);
     try {
-      const asked = Array.from({ length: 40 }, () => ({ requestId: randomUUID(), channel: 'sms', toPhone: nextMobile(), purpose: 'missed_check_in', title: 'Missed check-in', body: 'Sam missed a check-in' }));
+      const asked = Array.from({ length: 40 }, () => ({
+        requestId: randomUUID(),
+        channel: 'sms',
+        toPhone: nextMobile(),
+        purpose: 'missed_check_in',
+        title: 'Missed check-in',
+        body: 'Sam missed a check-in',
+      }));
       await Promise.all(asked.map((data) => request(data)));
       const ids = asked.map((a) => a.requestId);
-      await eventually(async () => (await db.query("select 1 from notifications.deliveries where request_id = any($1) and status = 'delivered'", [ids])).rowCount === 40, 30_000);
+      await eventually(
+        async () =>
+          (await db.query("select 1 from notifications.deliveries where request_id = any($1) and status = 'delivered'", [ids])).rowCount ===
+          40,
+        30_000,
+      );
       // Each message's sent and delivered reached escalation once each, in that order.
       const events = await eventually(async () => {
         const e = (await streamEvents(t, 'notifications.message.sent.v1')).filter((x) => ids.includes(x.data.requestId as string));
         return e.filter((x) => x.data.status === 'delivered').length === 40 ? e : undefined;
       });
       for (const id of ids) {
-        expect(events.filter((e) => e.data.requestId === id && e.data.status !== 'queued').map((e) => e.data.status)).toEqual(['sent', 'delivered']);
+        expect(events.filter((e) => e.data.requestId === id && e.data.status !== 'queued').map((e) => e.data.status)).toEqual([
+          'sent',
+          'delivered',
+        ]);
       }
       // 80 callbacks; one at a time, each was its own transaction.
-      const { rows } = await db.query('select count(distinct txid)::int as transactions, sum(written)::int as written from public.status_writes');
+      const { rows } = await db.query(
+        'select count(distinct txid)::int as transactions, sum(written)::int as written from public.status_writes',
+      );
       expect(rows[0].written).toBe(80);
       expect(rows[0].transactions).toBeLessThan(40);
     } finally {
-      await db.query('drop trigger if exists status_writes on notifications.deliveries; drop table if exists public.status_writes; drop function if exists public.status_writes()');
+      await db.query(
+        'drop trigger if exists status_writes on notifications.deliveries; drop table if exists public.status_writes; drop function if exists public.status_writes()',
+      );
     }
   });
 
@@ -360,11 +496,20 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
     const admin = await createAccount(t, superadmin.agent, 'admin', 'ba');
     const worker = await createAccount(t, superadmin.agent, 'worker', 'bw');
     const subscription: Record<string, string> = {};
-    for (const [who, account] of [['admin', admin], ['worker', worker]] as const) {
-      const res = await account.agent.post('/api/push/subscribe').set(XHR).send({ endpoint: `${push.url}/push/burst-${who}-${randomUUID()}`, keys: browserKeys().keys }).expect(201);
+    for (const [who, account] of [
+      ['admin', admin],
+      ['worker', worker],
+    ] as const) {
+      const res = await account.agent
+        .post('/api/push/subscribe')
+        .set(XHR)
+        .send({ endpoint: `${push.url}/push/burst-${who}-${randomUUID()}`, keys: browserKeys().keys })
+        .expect(201);
       subscription[who] = res.body.subscriptionId;
     }
-    await eventually(async () => (await db.query('select 1 from notifications.users where user_id = any($1)', [[admin.id, worker.id]])).rowCount === 2);
+    await eventually(
+      async () => (await db.query('select 1 from notifications.users where user_id = any($1)', [[admin.id, worker.id]])).rowCount === 2,
+    );
     const base = { purpose: 'missed_check_in', title: 'Missed check-in', body: 'Sam missed a check-in' };
     const asked = {
       sms: { ...base, requestId: randomUUID(), channel: 'sms', toPhone: nextMobile() },
@@ -385,20 +530,34 @@ describe('notifications: SMS, WhatsApp, voice and push through the real SDK and 
     }, 20_000);
     expect(await rows(asked.sms)).toHaveLength(1);
     expect((await rows(asked.sms))[0]).toMatchObject({ to_address: asked.sms.toPhone, body: 'Sam missed a check-in' });
-    expect((await rows(asked.call))[0]).toMatchObject({ to_address: asked.call.toPhone, body: 'Hello Alex. Sam missed a check-in', call_timeout_seconds: 60 });
-    expect(await rows(asked.noPhone)).toEqual([expect.objectContaining({ status: 'failed', to_address: '(none)', error_message: 'A sms request needs to_phone' })]);
+    expect((await rows(asked.call))[0]).toMatchObject({
+      to_address: asked.call.toPhone,
+      body: 'Hello Alex. Sam missed a check-in',
+      call_timeout_seconds: 60,
+    });
+    expect(await rows(asked.noPhone)).toEqual([
+      expect.objectContaining({ status: 'failed', to_address: '(none)', error_message: 'A sms request needs to_phone' }),
+    ]);
     expect((await rows(asked.toWorker)).map((d) => d.fanout_key)).toEqual([subscription.worker]);
     expect((await rows(asked.toTeam)).map((d) => d.fanout_key)).toEqual([subscription.admin]);
     const monitors = (await rows(asked.toMonitors)).map((d) => d.fanout_key);
     expect(monitors).toContain(subscription.admin);
     expect(monitors).not.toContain(subscription.worker);
-    expect(await rows(asked.toNobody)).toEqual([expect.objectContaining({ status: 'failed', error_message: 'No push subscription for users:987654' })]);
+    expect(await rows(asked.toNobody)).toEqual([
+      expect.objectContaining({ status: 'failed', error_message: 'No push subscription for users:987654' }),
+    ]);
     // What could never be sent was reported to escalation.
     for (const r of [asked.noPhone, asked.toNobody]) {
-      await eventually(async () => (await streamEvents(t, 'notifications.message.sent.v1')).some((e) => e.data.requestId === r.requestId && e.data.status === 'failed'));
+      await eventually(async () =>
+        (await streamEvents(t, 'notifications.message.sent.v1')).some(
+          (e) => e.data.requestId === r.requestId && e.data.status === 'failed',
+        ),
+      );
     }
     const metrics = await (await fetch(t.stack.metricsUrl)).text();
-    const batches = metrics.split('\n').filter((l) => l.startsWith('lws_consumer_batches_total{') && l.includes('consumer="notifications-notification-requests"'));
+    const batches = metrics
+      .split('\n')
+      .filter((l) => l.startsWith('lws_consumer_batches_total{') && l.includes('consumer="notifications-notification-requests"'));
     expect(batches.some((l) => l.includes('outcome="committed"'))).toBe(true);
     expect(batches.filter((l) => l.includes('outcome="fallback"'))).toEqual([]);
   });

@@ -47,7 +47,14 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         .set(XHR)
         .send({ name: '  Pat Carer ', phone: '07911 123456' })
         .expect(200);
-      expect(res.body).toEqual({ id: worker.id, username: worker.username, name: 'Pat Carer', role: 'worker', phone: '+447911123456', language: 'en' });
+      expect(res.body).toEqual({
+        id: worker.id,
+        username: worker.username,
+        name: 'Pat Carer',
+        role: 'worker',
+        phone: '+447911123456',
+        language: 'en',
+      });
 
       await worker.agent.patch(`/api/users/${worker.id}`).set(XHR).send({ name: 'Pat Carer', phone: '447911123457' }).expect(200);
       const updates = await eventually(() => {
@@ -55,8 +62,24 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         return e.length >= 2 && e;
       }, EVENT_WAIT_MS);
       expect(updates).toEqual([
-        { userId: worker.id, name: 'Pat Carer', role: 'worker', phone: '+447911123456', version: expect.any(Number), teamId: expect.any(Number), language: 'en' },
-        { userId: worker.id, name: 'Pat Carer', role: 'worker', phone: '+447911123457', version: updates[0].version! + 1, teamId: updates[0].teamId, language: 'en' },
+        {
+          userId: worker.id,
+          name: 'Pat Carer',
+          role: 'worker',
+          phone: '+447911123456',
+          version: expect.any(Number),
+          teamId: expect.any(Number),
+          language: 'en',
+        },
+        {
+          userId: worker.id,
+          name: 'Pat Carer',
+          role: 'worker',
+          phone: '+447911123457',
+          version: updates[0].version! + 1,
+          teamId: updates[0].teamId,
+          language: 'en',
+        },
       ]);
     });
 
@@ -64,7 +87,10 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
       const res = await worker.agent.patch(`/api/users/${worker.id}`).set(XHR).send({ language: 'cy' }).expect(200);
       expect(res.body.language).toBe('cy');
       expect((await worker.agent.get('/api/auth/me').expect(200)).body.language).toBe('cy');
-      await eventually(() => events.of('identity.user.updated.v1').some((d) => d.userId === worker.id && d.language === 'cy'), EVENT_WAIT_MS);
+      await eventually(
+        () => events.of('identity.user.updated.v1').some((d) => d.userId === worker.id && d.language === 'cy'),
+        EVENT_WAIT_MS,
+      );
       // An admin sets it for their worker too.
       await admin.agent.patch(`/api/users/${worker.id}`).set(XHR).send({ language: 'en' }).expect(200);
       expect((await relationsOf(worker)).language).toBe('en');
@@ -77,7 +103,11 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
 
       // Created in Welsh: the account speaks it from its first sign-in.
       const username = `cy${Math.random().toString(36).slice(2, 8)}`;
-      await admin.agent.post('/api/users').set(XHR).send({ username, password: 'Secret1pass', name: 'Siân Gofal', phone: '+447911123777', role: 'worker', language: 'cy' }).expect(201);
+      await admin.agent
+        .post('/api/users')
+        .set(XHR)
+        .send({ username, password: 'Secret1pass', name: 'Siân Gofal', phone: '+447911123777', role: 'worker', language: 'cy' })
+        .expect(201);
       const login = await request(t.url).post('/api/auth/login').set(XHR).send({ username, password: 'Secret1pass' }).expect(200);
       expect(login.body.language).toBe('cy');
     });
@@ -100,7 +130,12 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
       ['+44 and 9 digits', { phone: '+44791112345' }, 'phone', 'Phone number must be in format +44 followed by 10 digits'],
       ['a drama-range number', { phone: '+447700900123' }, 'phone', 'This is not a UK phone number in use: check the digits'],
       ['a range no operator uses', { phone: '+447911523456' }, 'phone', 'This is not a UK phone number in use: check the digits'],
-      ['2001 characters of medical information', { medicalInfo: 'x'.repeat(2001) }, 'medicalInfo', 'Medical information must be at most 2000 characters'],
+      [
+        '2001 characters of medical information',
+        { medicalInfo: 'x'.repeat(2001) },
+        'medicalInfo',
+        'Medical information must be at most 2000 characters',
+      ],
     ])('rejects %s naming %s with the spec message, writing nothing', async (_label, body, field, message) => {
       const before = await relationsOf(worker);
       const res = await worker.agent.patch(`/api/users/${worker.id}`).set(XHR).send(body).expect(400);
@@ -122,12 +157,19 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
     });
 
     it('stores medical information (snake_case accepted), keeps it out of events, and clears it', async () => {
-      const res = await worker.agent.patch(`/api/users/${worker.id}`).set(XHR).send({ medical_info: 'Asthma; inhaler in left pocket' }).expect(200);
+      const res = await worker.agent
+        .patch(`/api/users/${worker.id}`)
+        .set(XHR)
+        .send({ medical_info: 'Asthma; inhaler in left pocket' })
+        .expect(200);
       expect(res.body.medicalInfo).toBe('Asthma; inhaler in left pocket');
       expect((await relationsOf(worker)).medicalInfo).toBe('Asthma; inhaler in left pocket');
       // The event says the user changed (identity's new version of it), not what the medical information reads.
       const version = await identityVersionOf(worker.id);
-      await eventually(() => events.of('identity.user.updated.v1').some((d) => d.userId === worker.id && d.version === version), EVENT_WAIT_MS);
+      await eventually(
+        () => events.of('identity.user.updated.v1').some((d) => d.userId === worker.id && d.version === version),
+        EVENT_WAIT_MS,
+      );
       expect(JSON.stringify(events.seen)).not.toContain('inhaler');
 
       const cleared = await worker.agent.patch(`/api/users/${worker.id}`).set(XHR).send({ medicalInfo: '' }).expect(200);
@@ -150,14 +192,28 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
     const contact = { name: 'Sam Carer', phone: '07400 654321', relation: 'Partner' };
 
     it('adds, lists, edits and deletes a contact, announcing each change with what escalation needs', async () => {
-      const created = await worker.agent.post('/api/emergency-contacts').set(XHR).send({ userId: worker.id, ...contact }).expect(201);
-      expect(created.body).toEqual({ id: expect.any(Number), userId: worker.id, name: 'Sam Carer', phone: '+447400654321', relation: 'Partner' });
+      const created = await worker.agent
+        .post('/api/emergency-contacts')
+        .set(XHR)
+        .send({ userId: worker.id, ...contact })
+        .expect(201);
+      expect(created.body).toEqual({
+        id: expect.any(Number),
+        userId: worker.id,
+        name: 'Sam Carer',
+        phone: '+447400654321',
+        relation: 'Partner',
+      });
       const id = created.body.id as number;
 
       const list = await worker.agent.get(`/api/users/${worker.id}/emergency-contacts`).expect(200);
       expect(list.body).toEqual([created.body]);
 
-      const edited = await worker.agent.patch(`/api/emergency-contacts/${id}`).set(XHR).send({ userId: worker.id, relation: 'Spouse' }).expect(200);
+      const edited = await worker.agent
+        .patch(`/api/emergency-contacts/${id}`)
+        .set(XHR)
+        .send({ userId: worker.id, relation: 'Spouse' })
+        .expect(200);
       expect(edited.body).toEqual({ ...created.body, relation: 'Spouse' });
 
       await worker.agent.delete(`/api/emergency-contacts/${id}`).set(XHR).expect(200, { ok: true });
@@ -171,7 +227,15 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
       const version = changes[0].version!;
       expect(changes).toEqual([
         { userId: worker.id, contactId: id, change: 'created', name: 'Sam Carer', phone: '+447400654321', relation: 'Partner', version },
-        { userId: worker.id, contactId: id, change: 'updated', name: 'Sam Carer', phone: '+447400654321', relation: 'Spouse', version: version + 1 },
+        {
+          userId: worker.id,
+          contactId: id,
+          change: 'updated',
+          name: 'Sam Carer',
+          phone: '+447400654321',
+          relation: 'Spouse',
+          version: version + 1,
+        },
         { userId: worker.id, contactId: id, change: 'deleted', version: version + 2 },
       ]);
     });
@@ -185,13 +249,21 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
       [{ relation: undefined }, 'relation', 'Relation is required'],
       [{ userId: 'me' }, 'userId', 'Invalid user ID'],
     ])('rejects a new contact with %p naming %s, writing nothing', async (override, field, message) => {
-      const res = await worker.agent.post('/api/emergency-contacts').set(XHR).send({ userId: worker.id, ...contact, ...override }).expect(400);
+      const res = await worker.agent
+        .post('/api/emergency-contacts')
+        .set(XHR)
+        .send({ userId: worker.id, ...contact, ...override })
+        .expect(400);
       expect(res.body).toEqual({ message, field });
       expect((await worker.agent.get(`/api/users/${worker.id}/emergency-contacts`).expect(200)).body).toEqual([]);
     });
 
     it('rejects a bad edit with the same messages, leaving the contact as it was', async () => {
-      const { body: c } = await worker.agent.post('/api/emergency-contacts').set(XHR).send({ userId: worker.id, ...contact }).expect(201);
+      const { body: c } = await worker.agent
+        .post('/api/emergency-contacts')
+        .set(XHR)
+        .send({ userId: worker.id, ...contact })
+        .expect(201);
       for (const [body, message] of [
         [{ phone: '+33612345678' }, 'Phone number must start with +44 (UK format)'],
         [{ relation: ' ' }, 'Relation is required'],
@@ -199,21 +271,41 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
       ] as const) {
         expect((await worker.agent.patch(`/api/emergency-contacts/${c.id}`).set(XHR).send(body).expect(400)).body.message).toBe(message);
       }
-      const moved = await admin.agent.patch(`/api/emergency-contacts/${c.id}`).set(XHR).send({ userId: other.id, name: 'Moved' }).expect(400);
+      const moved = await admin.agent
+        .patch(`/api/emergency-contacts/${c.id}`)
+        .set(XHR)
+        .send({ userId: other.id, name: 'Moved' })
+        .expect(400);
       expect(moved.body).toEqual({ message: 'A contact cannot be moved to another user', field: 'userId' });
       expect((await worker.agent.get(`/api/users/${worker.id}/emergency-contacts`).expect(200)).body).toEqual([c]);
       await worker.agent.delete(`/api/emergency-contacts/${c.id}`).set(XHR).expect(200);
     });
 
     it("hides other people's contacts (404) and refuses adding to someone else (403), while admins manage workers' contacts", async () => {
-      const { body: c } = await other.agent.post('/api/emergency-contacts').set(XHR).send({ userId: other.id, ...contact }).expect(201);
-      await worker.agent.patch(`/api/emergency-contacts/${c.id}`).set(XHR).send({ name: 'Hijacked' }).expect(404, { message: 'Contact not found', field: 'id' });
+      const { body: c } = await other.agent
+        .post('/api/emergency-contacts')
+        .set(XHR)
+        .send({ userId: other.id, ...contact })
+        .expect(201);
+      await worker.agent
+        .patch(`/api/emergency-contacts/${c.id}`)
+        .set(XHR)
+        .send({ name: 'Hijacked' })
+        .expect(404, { message: 'Contact not found', field: 'id' });
       await worker.agent.delete(`/api/emergency-contacts/${c.id}`).set(XHR).expect(404);
       await worker.agent.get(`/api/users/${other.id}/emergency-contacts`).expect(403);
-      await worker.agent.post('/api/emergency-contacts').set(XHR).send({ userId: other.id, ...contact }).expect(403);
+      await worker.agent
+        .post('/api/emergency-contacts')
+        .set(XHR)
+        .send({ userId: other.id, ...contact })
+        .expect(403);
 
       await admin.agent.patch(`/api/emergency-contacts/${c.id}`).set(XHR).send({ name: 'Sam Other' }).expect(200);
-      const { body: adminsContact } = await admin.agent.post('/api/emergency-contacts').set(XHR).send({ userId: admin.id, ...contact }).expect(201);
+      const { body: adminsContact } = await admin.agent
+        .post('/api/emergency-contacts')
+        .set(XHR)
+        .send({ userId: admin.id, ...contact })
+        .expect(201);
       const peer = await createAccount(t, superadmin.agent, 'admin', 'peer');
       await peer.agent.patch(`/api/emergency-contacts/${adminsContact.id}`).set(XHR).send({ name: 'Hijacked' }).expect(404);
       await superadmin.agent.patch(`/api/emergency-contacts/${adminsContact.id}`).set(XHR).send({ name: 'Sam Admin' }).expect(200);
@@ -238,7 +330,12 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         .set(XHR)
         .send({ user_id: other.id, primary_contact: '+447911111333', secondary_contact: '+447911111444' })
         .expect(200);
-      expect(res.body).toEqual({ userId: other.id, primaryContact: '+447911111333', secondaryContact: '+447911111444', checkInInterval: 60 });
+      expect(res.body).toEqual({
+        userId: other.id,
+        primaryContact: '+447911111333',
+        secondaryContact: '+447911111444',
+        checkInInterval: 60,
+      });
       const again = await other.agent
         .post('/api/settings')
         .set(XHR)
@@ -246,7 +343,10 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         .expect(200);
       expect(again.body).toEqual({ userId: other.id, primaryContact: '+447911111333', secondaryContact: null, checkInInterval: 30 });
       expect((await relationsOf(other)).settings).toEqual(again.body);
-      await eventually(() => events.of('identity.settings.changed.v1').some((d) => d.userId === other.id && d.checkInInterval === 30), EVENT_WAIT_MS);
+      await eventually(
+        () => events.of('identity.settings.changed.v1').some((d) => d.userId === other.id && d.checkInInterval === 30),
+        EVENT_WAIT_MS,
+      );
     });
 
     it.each([
@@ -260,7 +360,11 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
       const body = { primaryContact: '+447911999888', checkInInterval: 240, ...override };
       const res = await worker.agent.patch(`/api/users/${worker.id}/settings`).set(XHR).send(body).expect(400);
       expect(res.body).toEqual({ message, field });
-      const viaPost = await worker.agent.post('/api/settings').set(XHR).send({ userId: worker.id, ...body }).expect(400);
+      const viaPost = await worker.agent
+        .post('/api/settings')
+        .set(XHR)
+        .send({ userId: worker.id, ...body })
+        .expect(400);
       expect(viaPost.body).toEqual({ message, field });
       expect((await relationsOf(worker)).settings).toEqual(before);
     });
@@ -333,7 +437,11 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
       const asSuper = (await superadmin.agent.get('/api/worker-accounts').expect(200)).body as Record<string, unknown>[];
       expect(new Set(asSuper.map((a) => a.role))).toEqual(new Set(['worker', 'admin']));
       expect(asSuper.find((a) => a.id === admin.id)).toMatchObject({ role: 'admin', passwordSet: true, pinSet: expect.any(Boolean) });
-      expect(asSuper.find((a) => a.id === worker.id)).toMatchObject({ passwordSet: true, pinSet: expect.any(Boolean), emergencyContacts: row.emergencyContacts });
+      expect(asSuper.find((a) => a.id === worker.id)).toMatchObject({
+        passwordSet: true,
+        pinSet: expect.any(Boolean),
+        emergencyContacts: row.emergencyContacts,
+      });
 
       for (const list of [asAdmin, asSuper]) expect(JSON.stringify(list)).not.toMatch(/hash|"password"|pinCode|"pin"/i);
       await worker.agent.get('/api/worker-accounts').expect(403);
@@ -351,7 +459,11 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
   describe('DELETE /api/users/{id}', () => {
     it('an admin deletes a worker: sessions end, contacts and settings go, and identity.user.deleted.v1 is published', async () => {
       const doomed = await createAccount(t, admin.agent, 'worker', 'doomed');
-      await doomed.agent.post('/api/emergency-contacts').set(XHR).send({ userId: doomed.id, name: 'Al Friend', phone: '+447400333444', relation: 'Friend' }).expect(201);
+      await doomed.agent
+        .post('/api/emergency-contacts')
+        .set(XHR)
+        .send({ userId: doomed.id, name: 'Al Friend', phone: '+447400333444', relation: 'Friend' })
+        .expect(201);
       await doomed.agent.post('/api/settings').set(XHR).send({ userId: doomed.id, primaryContact: '+447911333555' }).expect(200);
       await doomed.agent.get('/api/auth/me').expect(200);
 

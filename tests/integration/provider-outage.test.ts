@@ -47,13 +47,22 @@ describe('notifications while the SMS provider is down (test clock)', () => {
       | { status: string; attempts: number; error_message: string | null }
       | undefined;
 
-  const advanceSeconds = (seconds: number) => superadmin.agent.post('/api/test-clock').set(XHR).send({ advanceMinutes: seconds / 60 }).expect(200);
+  const advanceSeconds = (seconds: number) =>
+    superadmin.agent
+      .post('/api/test-clock')
+      .set(XHR)
+      .send({ advanceMinutes: seconds / 60 })
+      .expect(200);
 
   /** Moves the clock past each retry in turn while the provider refuses, until `attempts` were made. */
   async function refusedUntil(requestId: string, attempts: number): Promise<void> {
     for (let made = (await row(requestId))?.attempts ?? 0; made < attempts; made = (await row(requestId))!.attempts) {
       await advanceSeconds(31);
-      await eventually(async () => ((await row(requestId))?.attempts ?? 0) > made && (await row(requestId))?.status !== 'sending', 15_000, 50);
+      await eventually(
+        async () => ((await row(requestId))?.attempts ?? 0) > made && (await row(requestId))?.status !== 'sending',
+        15_000,
+        50,
+      );
     }
   }
 
@@ -90,7 +99,15 @@ describe('notifications while the SMS provider is down (test clock)', () => {
     fake.failNext(10_000, 503);
     const to = nextMobile();
     const requestId = randomUUID();
-    await publish('escalation.notification.requested.v1', { requestId, channel: 'sms', toPhone: to, purpose: 'reminder_5min', title: '', body: 'Check in within 5 minutes', userId: 8 });
+    await publish('escalation.notification.requested.v1', {
+      requestId,
+      channel: 'sms',
+      toPhone: to,
+      purpose: 'reminder_5min',
+      title: '',
+      body: 'Check in within 5 minutes',
+      userId: 8,
+    });
     await eventually(async () => (await row(requestId))?.attempts === 1, 15_000, 50);
     for (let i = 0; i < 12 && (await row(requestId))!.status !== 'failed'; i++) {
       const made = (await row(requestId))!.attempts;
@@ -110,9 +127,25 @@ describe('notifications while the SMS provider is down (test clock)', () => {
     const to = nextMobile();
     const requestId = randomUUID();
     const alarmId = randomUUID();
-    await publish('escalation.notification.requested.v1', { requestId, alarmId, channel: 'sms', toPhone: to, purpose: 'contact_message', title: '', body: 'Sam needs help', userId: 9 });
+    await publish('escalation.notification.requested.v1', {
+      requestId,
+      alarmId,
+      channel: 'sms',
+      toPhone: to,
+      purpose: 'contact_message',
+      title: '',
+      body: 'Sam needs help',
+      userId: 9,
+    });
     await eventually(async () => (await row(requestId))?.status === 'pending', 15_000, 50);
-    await publish('escalation.alarm.resolved.v1', { alarmId, userId: 9, byUserId: superadmin.id, at: new Date().toISOString(), verdict: 'false_alarm', note: 'Sam is fine' });
+    await publish('escalation.alarm.resolved.v1', {
+      alarmId,
+      userId: 9,
+      byUserId: superadmin.id,
+      at: new Date().toISOString(),
+      verdict: 'false_alarm',
+      note: 'Sam is fine',
+    });
     await eventually(async () => (await row(requestId))?.status === 'canceled', 15_000, 50);
     expect((await row(requestId))!.error_message).toBe('Withdrawn: the alarm was resolved before the provider took it');
     fake.failNext(0);
@@ -120,16 +153,38 @@ describe('notifications while the SMS provider is down (test clock)', () => {
     expect(fake.messages.filter((m) => m.to === to)).toHaveLength(0);
   }, 60_000);
 
-  it("a message being sent when its alarm is resolved, and whose attempt then fails, is withdrawn, not retried", async () => {
+  it('a message being sent when its alarm is resolved, and whose attempt then fails, is withdrawn, not retried', async () => {
     const to = nextMobile();
     const requestId = randomUUID();
     const alarmId = randomUUID();
     const release = fake.hold();
     try {
-      await publish('escalation.notification.requested.v1', { requestId, alarmId, channel: 'sms', toPhone: to, purpose: 'contact_message', title: '', body: 'Sam needs help', userId: 10 });
+      await publish('escalation.notification.requested.v1', {
+        requestId,
+        alarmId,
+        channel: 'sms',
+        toPhone: to,
+        purpose: 'contact_message',
+        title: '',
+        body: 'Sam needs help',
+        userId: 10,
+      });
       await eventually(async () => (await row(requestId))?.status === 'sending' && fake.waiting > 0, 15_000, 50);
-      await publish('escalation.alarm.resolved.v1', { alarmId, userId: 10, byUserId: superadmin.id, at: new Date().toISOString(), verdict: 'false_alarm', note: 'Sam is fine' });
-      await eventually(async () => (await db.query('select withdrawn_reason from notifications.deliveries where request_id = $1', [requestId])).rows[0]?.withdrawn_reason !== null, 15_000, 50);
+      await publish('escalation.alarm.resolved.v1', {
+        alarmId,
+        userId: 10,
+        byUserId: superadmin.id,
+        at: new Date().toISOString(),
+        verdict: 'false_alarm',
+        note: 'Sam is fine',
+      });
+      await eventually(
+        async () =>
+          (await db.query('select withdrawn_reason from notifications.deliveries where request_id = $1', [requestId])).rows[0]
+            ?.withdrawn_reason !== null,
+        15_000,
+        50,
+      );
       fake.failNext(1, 503);
     } finally {
       release();

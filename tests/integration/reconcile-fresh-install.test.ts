@@ -34,8 +34,11 @@ describe('reconciliation on a fresh install (real PostgreSQL and NATS)', () => {
   });
 
   const reconcileAlerts = async () =>
-    ((await admin.get('/api/activity-logs?limit=200').expect(200)).body as { details: string }[]).filter((e) => e.details.startsWith('Reconciliation:'));
-  const escalationTeams = async () => (await db.query('select id from escalation.teams where deleted_at is null')).rows.map((r) => r.id as number);
+    ((await admin.get('/api/activity-logs?limit=200').expect(200)).body as { details: string }[]).filter((e) =>
+      e.details.startsWith('Reconciliation:'),
+    );
+  const escalationTeams = async () =>
+    (await db.query('select id from escalation.teams where deleted_at is null')).rows.map((r) => r.id as number);
 
   it('leaves the Default team, announced at the first start, to its event: no repair and no alert', async () => {
     const [{ id: defaultId }] = (await db.query("select id from identity.teams where name = 'Default'")).rows as { id: number }[];
@@ -53,6 +56,10 @@ describe('reconciliation on a fresh install (real PostgreSQL and NATS)', () => {
     const round = await reconciler.round('identity');
     expect(round?.repairs.filter((r) => r.kind === 'team_stale')).toHaveLength(1);
     expect(await escalationTeams()).toContain(defaultId);
-    await eventually(async () => (await reconcileAlerts()).some((e) => e.details.includes('team Default in escalation differed from identity')), 20_000, 200);
+    await eventually(
+      async () => (await reconcileAlerts()).some((e) => e.details.includes('team Default in escalation differed from identity')),
+      20_000,
+      200,
+    );
   });
 });

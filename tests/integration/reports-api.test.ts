@@ -35,12 +35,19 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
   const advance = (minutes: number) => superadmin.agent.post('/api/test-clock').set(XHR).send({ advanceMinutes: minutes }).expect(200);
   const serverNow = async () => new Date((await admin.agent.get('/api/test-clock').expect(200)).body.now as string);
   const londonMonth = (at: Date) => {
-    const p = Object.fromEntries(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit' }).formatToParts(at).map((x) => [x.type, x.value]));
+    const p = Object.fromEntries(
+      new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit' })
+        .formatToParts(at)
+        .map((x) => [x.type, x.value]),
+    );
     return `${p.year}-${p.month}`;
   };
   const alarmOf = (userId: number, kind: Alarm['kind']) =>
     eventually(
-      async () => ((await admin.agent.get('/api/alarms?open=false&limit=500').expect(200)).body as Alarm[]).find((a) => a.userId === userId && a.kind === kind),
+      async () =>
+        ((await admin.agent.get('/api/alarms?open=false&limit=500').expect(200)).body as Alarm[]).find(
+          (a) => a.userId === userId && a.kind === kind,
+        ),
       EVENT_WAIT_MS,
       200,
     ) as Promise<Alarm>;
@@ -48,7 +55,11 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
 
   async function onShift(): Promise<Account> {
     const w = await createAccount(t, admin.agent, 'worker');
-    await eventually(async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200, EVENT_WAIT_MS, 100);
+    await eventually(
+      async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200,
+      EVENT_WAIT_MS,
+      100,
+    );
     return w;
   }
 
@@ -63,14 +74,26 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
     await advance(1);
     const acked = await admin.agent.post(`/api/alarms/${opened.id}/acknowledge`).set(XHR).expect(200);
     await advance(4);
-    missed = (await admin.agent.post(`/api/alarms/${opened.id}/resolve`).set(XHR).send({ verdict: 'false_alarm', note: 'Phone battery died' }).expect(200)).body;
+    missed = (
+      await admin.agent
+        .post(`/api/alarms/${opened.id}/resolve`)
+        .set(XHR)
+        .send({ verdict: 'false_alarm', note: 'Phone battery died' })
+        .expect(200)
+    ).body;
     expect(missed.acknowledgedAt).toBe(acked.body.acknowledgedAt);
 
     const w2 = await onShift();
     await w2.agent.post('/api/emergency-call').set(XHR).send({ userId: w2.id, emergency: true }).expect(200);
     const raised = await alarmOf(w2.id, 'emergency');
     await advance(2);
-    emergency = (await superadmin.agent.post(`/api/alarms/${raised.id}/resolve`).set(XHR).send({ verdict: 'genuine', note: 'Ambulance called' }).expect(200)).body;
+    emergency = (
+      await superadmin.agent
+        .post(`/api/alarms/${raised.id}/resolve`)
+        .set(XHR)
+        .send({ verdict: 'genuine', note: 'Ambulance called' })
+        .expect(200)
+    ).body;
 
     // The clock has moved minutes, not months, but the alarms may straddle a month end if the test runs at one.
     for (const a of [missed, emergency]) {
@@ -137,9 +160,20 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
       [
         month,
         r.kind,
-        ...['count', 'acknowledged', 'resolved', 'genuine', 'falseAlarm', 'unresolved', 'ackP50Seconds', 'ackP90Seconds', 'ackMaxSeconds', 'resolveP50Seconds', 'resolveP90Seconds', 'resolveMaxSeconds'].map((k) =>
-          cell(r[k] as number | null),
-        ),
+        ...[
+          'count',
+          'acknowledged',
+          'resolved',
+          'genuine',
+          'falseAlarm',
+          'unresolved',
+          'ackP50Seconds',
+          'ackP90Seconds',
+          'ackMaxSeconds',
+          'resolveP50Seconds',
+          'resolveP90Seconds',
+          'resolveMaxSeconds',
+        ].map((k) => cell(r[k] as number | null)),
         team,
       ].join(',');
     // One team, "Default": its rows repeat the organisation's.
@@ -175,7 +209,11 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
       resolveMaxSeconds: null,
     });
     const csv = await admin.agent.get('/api/reports/alarms.csv?month=2001-02').buffer(true).expect(200);
-    expect(csv.text.split('\r\n').slice(1, 4)).toEqual(['2001-02,missed_check_in,0,0,0,0,0,0,,,,,,,', '2001-02,emergency,0,0,0,0,0,0,,,,,,,', '2001-02,all,0,0,0,0,0,0,,,,,,,']);
+    expect(csv.text.split('\r\n').slice(1, 4)).toEqual([
+      '2001-02,missed_check_in,0,0,0,0,0,0,,,,,,,',
+      '2001-02,emergency,0,0,0,0,0,0,,,,,,,',
+      '2001-02,all,0,0,0,0,0,0,,,,,,,',
+    ]);
   });
 
   it('refuses a bad month, or one more than a year ahead, with a 400 naming month (JSON and CSV)', async () => {

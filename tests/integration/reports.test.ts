@@ -74,7 +74,8 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
     await db?.drop();
   });
 
-  const later = (iso: string, seconds: number | undefined) => (seconds === undefined ? null : new Date(Date.parse(iso) + Math.round(seconds * 1000)).toISOString());
+  const later = (iso: string, seconds: number | undefined) =>
+    seconds === undefined ? null : new Date(Date.parse(iso) + Math.round(seconds * 1000)).toISOString();
 
   /** One statement for any number of alarms, each of a worker of its own. */
   async function seed(alarms: Seed[]): Promise<void> {
@@ -98,8 +99,17 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
   }
 
   const report = (month: string) => rpc.send('escalation.report.monthly.v1', { month });
-  const rowOf = (r: MonthlyAlarmReport, kind: AlarmReportRow['kind']) => (kind === 'all' ? r.total : r.byKind.find((k) => k.kind === kind)!);
-  const zero = (kind: AlarmReportRow['kind']): AlarmReportRow => ({ kind, count: 0, acknowledged: 0, resolved: 0, genuine: 0, falseAlarm: 0, unresolved: 0 });
+  const rowOf = (r: MonthlyAlarmReport, kind: AlarmReportRow['kind']) =>
+    kind === 'all' ? r.total : r.byKind.find((k) => k.kind === kind)!;
+  const zero = (kind: AlarmReportRow['kind']): AlarmReportRow => ({
+    kind,
+    count: 0,
+    acknowledged: 0,
+    resolved: 0,
+    genuine: 0,
+    falseAlarm: 0,
+    unresolved: 0,
+  });
 
   it('gives the same figures per team (the team when the alarm opened), filters by team, and puts alarms of no team last', async () => {
     const opened = (day: number) => `2024-02-${String(day).padStart(2, '0')}T10:00:00.000Z`;
@@ -111,7 +121,14 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
     ]);
     const r = await report('2024-02');
     expect(r.total.count).toBe(4);
-    expect(r.byTeam.map((t) => [t.teamId, t.total.count, rowOf(t as MonthlyAlarmReport, 'missed_check_in').count, rowOf(t as MonthlyAlarmReport, 'emergency').count])).toEqual([
+    expect(
+      r.byTeam.map((t) => [
+        t.teamId,
+        t.total.count,
+        rowOf(t as MonthlyAlarmReport, 'missed_check_in').count,
+        rowOf(t as MonthlyAlarmReport, 'emergency').count,
+      ]),
+    ).toEqual([
       [3, 1, 0, 1],
       [7, 2, 2, 0],
       [undefined, 1, 0, 1],
@@ -265,7 +282,9 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
         kind: random() < 0.7 ? 'missed_check_in' : 'emergency',
         openedAt: new Date(from + Math.floor(random() * monthMs)).toISOString(),
         ...(roll < 0.8 ? { ackAfter } : {}),
-        ...(roll < 0.6 ? { resolveAfter: ackAfter + Math.round(random() * 7200_000) / 1000, verdict: random() < 0.25 ? 'false_alarm' : 'genuine' } : {}),
+        ...(roll < 0.6
+          ? { resolveAfter: ackAfter + Math.round(random() * 7200_000) / 1000, verdict: random() < 0.25 ? 'false_alarm' : 'genuine' }
+          : {}),
       } as Seed;
     });
     // Neighbours on either side of the month that must not count.
@@ -282,7 +301,9 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
     const expected = (kind: AlarmReportRow['kind']): AlarmReportRow => {
       const mine = alarms.filter((a) => kind === 'all' || a.kind === kind);
       const secs = (v: number) => Math.round(v);
-      const acked = mine.filter((a) => a.ackAfter !== undefined || a.resolveAfter !== undefined).map((a) => secs(a.ackAfter ?? a.resolveAfter!));
+      const acked = mine
+        .filter((a) => a.ackAfter !== undefined || a.resolveAfter !== undefined)
+        .map((a) => secs(a.ackAfter ?? a.resolveAfter!));
       const resolved = mine.filter((a) => a.resolveAfter !== undefined).map((a) => secs(a.resolveAfter!));
       const out: AlarmReportRow = {
         kind,

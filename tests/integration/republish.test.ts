@@ -53,24 +53,41 @@ describe('republishing a time range of a service outbox (real PostgreSQL and NAT
     const { body } = await agent
       .post('/api/users')
       .set(XHR)
-      .send({ username: `rep${Math.random().toString(36).slice(2, 8)}`, password: 'Secret1pass', name: 'Republish Worker', phone: nextMobile(), role: 'worker' })
+      .send({
+        username: `rep${Math.random().toString(36).slice(2, 8)}`,
+        password: 'Secret1pass',
+        name: 'Republish Worker',
+        phone: nextMobile(),
+        role: 'worker',
+      })
       .expect(201);
     const userId = body.user.id as number;
     await agent.post('/api/location-options').set(XHR).send({ name: 'Republish Depot' }).expect(201);
     const since = new Date(Date.now() - 1000);
-    const started = await eventually(async () => (await rpc.send('shifts.shift.start.v1', { userId, location: 'Republish Depot' })).worker, 20_000, 200);
+    const started = await eventually(
+      async () => (await rpc.send('shifts.shift.start.v1', { userId, location: 'Republish Depot' })).worker,
+      20_000,
+      200,
+    );
     const due = await eventually(() => deadline(userId), 20_000, 100);
     expect(due.toISOString()).toBe(new Date(started.nextCheckInAt!).toISOString());
-    const auditEntries = async () => Number((await db.query(`select count(*) from audit.entries where user_id = $1 and type = 'start_shift'`, [userId])).rows[0].count);
+    const auditEntries = async () =>
+      Number((await db.query(`select count(*) from audit.entries where user_id = $1 and type = 'start_shift'`, [userId])).rows[0].count);
     await eventually(async () => (await auditEntries()) === 1, 20_000, 100);
 
     // Escalation as if the event had never reached it: no deadline, not on shift, never processed.
     const [{ id: eventId }] = (
-      await db.query(`select payload->>'id' as id from shifts.outbox where subject = 'shifts.shift.started.v1' and (payload->'data'->>'userId')::int = $1`, [userId])
+      await db.query(
+        `select payload->>'id' as id from shifts.outbox where subject = 'shifts.shift.started.v1' and (payload->'data'->>'userId')::int = $1`,
+        [userId],
+      )
     ).rows;
     await db.query('begin');
     await db.query('delete from escalation.deadlines where user_id = $1', [userId]);
-    await db.query('update escalation.workers set on_shift = false, shift_id = null, next_check_in_at = null, deadline_as_of = null, shifts_version = 0 where user_id = $1', [userId]);
+    await db.query(
+      'update escalation.workers set on_shift = false, shift_id = null, next_check_in_at = null, deadline_as_of = null, shifts_version = 0 where user_id = $1',
+      [userId],
+    );
     await db.query('delete from escalation.processed_events where event_id = $1', [eventId]);
     await db.query('commit');
     expect(await deadline(userId)).toBeUndefined();
@@ -89,18 +106,30 @@ describe('republishing a time range of a service outbox (real PostgreSQL and NAT
   }, 90_000);
 
   it('refuses what it cannot do, naming the fix, with exit code 2', async () => {
-    await expect(republish({ service: 'nope', since: '2026-11-24T10:00Z' }, t.env)).rejects.toThrow(/--service must be one of identity, locations/);
+    await expect(republish({ service: 'nope', since: '2026-11-24T10:00Z' }, t.env)).rejects.toThrow(
+      /--service must be one of identity, locations/,
+    );
     await expect(republish({ service: 'shifts', since: 'yesterday-ish' }, t.env)).rejects.toThrow('--since must be a date and time');
-    await expect(republish({ service: 'shifts', since: '2026-11-24T10:00Z', until: '2026-11-24T09:00Z' }, t.env)).rejects.toThrow('--until must be after --since');
-    await expect(republish({ service: 'shifts', since: '2026-11-24T10:00Z' }, { DATA_DIR: '.data' })).rejects.toThrow('republish needs DATABASE_URL and NATS_URL');
+    await expect(republish({ service: 'shifts', since: '2026-11-24T10:00Z', until: '2026-11-24T09:00Z' }, t.env)).rejects.toThrow(
+      '--until must be after --since',
+    );
+    await expect(republish({ service: 'shifts', since: '2026-11-24T10:00Z' }, { DATA_DIR: '.data' })).rejects.toThrow(
+      'republish needs DATABASE_URL and NATS_URL',
+    );
 
     const cli = join(__dirname, '..', '..', 'tools', 'stack', 'dist', 'lws.js');
-    const failed = await run(process.execPath, [cli, 'republish', '--service', 'shifts', '--since', 'soon'], { env: { PATH: process.env.PATH, ...t.env } }).catch((e) => e);
+    const failed = await run(process.execPath, [cli, 'republish', '--service', 'shifts', '--since', 'soon'], {
+      env: { PATH: process.env.PATH, ...t.env },
+    }).catch((e) => e);
     expect(failed.code).toBe(2);
     expect(failed.stderr).toContain('--since must be a date and time');
-    const ok = await run(process.execPath, [cli, 'republish', '--service', 'locations', '--since', new Date(Date.now() + 3600_000).toISOString()], {
-      env: { PATH: process.env.PATH, ...t.env },
-    });
+    const ok = await run(
+      process.execPath,
+      [cli, 'republish', '--service', 'locations', '--since', new Date(Date.now() + 3600_000).toISOString()],
+      {
+        env: { PATH: process.env.PATH, ...t.env },
+      },
+    );
     expect(ok.stdout).toBe('Republished 0 events of locations.\n');
   }, 60_000);
 });

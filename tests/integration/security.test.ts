@@ -30,26 +30,37 @@ describe('security: CSRF on every spelling, bad input is a 4xx, no cached secret
   });
 
   const users = async () => (await db.query('select count(*)::int as n from identity.users')).rows[0].n as number;
-  const onShift = async (id: number) => (await db.query('select 1 from shifts.shifts where user_id = $1 and ended_at is null', [id])).rowCount;
+  const onShift = async (id: number) =>
+    (await db.query('select 1 from shifts.shifts where user_id = $1 and ended_at is null', [id])).rowCount;
   const host = () => new URL(t.url).host;
 
   it('a cross-site form cannot create an account or end a shift, however the path is spelled', async () => {
     await superadmin.agent.post('/api/location-options').set(XHR).send({ name: 'Security Depot' }).expect(201);
     // Shifts learns of the new location from its event: the shift can start once it has.
-    await eventually(async () => (await worker.agent.post(`/api/users/${worker.id}/start-shift`).set(XHR).send({ location: 'Security Depot' })).status === 200);
+    await eventually(
+      async () =>
+        (await worker.agent.post(`/api/users/${worker.id}/start-shift`).set(XHR).send({ location: 'Security Depot' })).status === 200,
+    );
     const before = await users();
     const form = `username=csrf${Date.now()}&password=Secret123&name=Mallory+Admin&phone=%2B447911123456&role=admin`;
     for (const path of ['/API/users', '/Api/users', '/api/users/', '/aPI/USERS', '/api/%75sers', '/api//users']) {
       for (const [type, body] of [
         ['application/x-www-form-urlencoded', form],
-        ['text/plain', JSON.stringify({ username: `csrf${Date.now()}`, password: 'Secret123', name: 'Mallory', phone: '+447911123456', role: 'admin' })],
+        [
+          'text/plain',
+          JSON.stringify({ username: `csrf${Date.now()}`, password: 'Secret123', name: 'Mallory', phone: '+447911123456', role: 'admin' }),
+        ],
         ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="username"\r\n\r\nmallory\r\n--x--\r\n'],
       ]) {
         const res = await superadmin.agent.post(path).set('Content-Type', type).send(body);
         expect([path, type, res.status]).toEqual([path, type, 403]);
       }
     }
-    for (const path of [`/API/users/${worker.id}/force-clock-out`, `/api/USERS/${worker.id}/force-clock-out`, `/api/users/${worker.id}/force-clock-out/`]) {
+    for (const path of [
+      `/API/users/${worker.id}/force-clock-out`,
+      `/api/USERS/${worker.id}/force-clock-out`,
+      `/api/users/${worker.id}/force-clock-out/`,
+    ]) {
       const res = await superadmin.agent.post(path).type('form').send('x=1');
       expect([path, res.status]).toEqual([path, 403]);
     }
@@ -57,9 +68,15 @@ describe('security: CSRF on every spelling, bad input is a 4xx, no cached secret
     expect(await onShift(worker.id)).toBe(1);
   });
 
-  it('a request a browser marks as from another origin is refused even with the header; LWS\'s own origin passes', async () => {
+  it("a request a browser marks as from another origin is refused even with the header; LWS's own origin passes", async () => {
     const before = await users();
-    const body = (n: string) => ({ username: `origin-${n}-${Date.now()}`, password: 'Secret123', name: 'Origin Test', phone: nextMobile(), role: 'worker' });
+    const body = (n: string) => ({
+      username: `origin-${n}-${Date.now()}`,
+      password: 'Secret123',
+      name: 'Origin Test',
+      phone: nextMobile(),
+      role: 'worker',
+    });
     for (const headers of [
       { 'Sec-Fetch-Site': 'same-site' },
       { 'Sec-Fetch-Site': 'cross-site' },
@@ -71,7 +88,12 @@ describe('security: CSRF on every spelling, bad input is a 4xx, no cached secret
       expect([headers, res.status, res.body.message]).toEqual([headers, 403, expect.stringContaining('Cross-origin request refused')]);
     }
     expect(await users()).toBe(before);
-    await superadmin.agent.post('/api/users').set(XHR).set({ Origin: `http://${host()}`, 'Sec-Fetch-Site': 'same-origin' }).send(body('ok')).expect(201);
+    await superadmin.agent
+      .post('/api/users')
+      .set(XHR)
+      .set({ Origin: `http://${host()}`, 'Sec-Fetch-Site': 'same-origin' })
+      .send(body('ok'))
+      .expect(201);
     expect(await users()).toBe(before + 1);
   });
 
@@ -100,28 +122,53 @@ describe('security: CSRF on every spelling, bad input is a 4xx, no cached secret
     expect(start.status).toBe(400);
     const query = await superadmin.agent.get('/api/activity-logs?userId=%00');
     expect(query.status).toBe(400);
-    const nested = await superadmin.agent.post('/api/users').set(XHR).set('Content-Type', 'application/json').send(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`);
+    const nested = await superadmin.agent
+      .post('/api/users')
+      .set(XHR)
+      .set('Content-Type', 'application/json')
+      .send(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`);
     expect(nested.status).toBe(400);
     expect(await users()).toBe(before);
   });
 
   it('a body that is too large, in an unknown charset or encoding, or broken, is a 4xx that says so', async () => {
-    const big = await superadmin.agent.post('/api/location-options').set(XHR).send({ name: 'x'.repeat(200_000) });
+    const big = await superadmin.agent
+      .post('/api/location-options')
+      .set(XHR)
+      .send({ name: 'x'.repeat(200_000) });
     expect(big.status).toBe(413);
     expect(big.body.message).toContain('100 KB');
-    const charset = await superadmin.agent.post('/api/location-options').set(XHR).set('Content-Type', 'application/json; charset=foo').send('{"name":"Depot"}');
+    const charset = await superadmin.agent
+      .post('/api/location-options')
+      .set(XHR)
+      .set('Content-Type', 'application/json; charset=foo')
+      .send('{"name":"Depot"}');
     expect([charset.status, charset.body.message]).toEqual([415, expect.stringContaining('charset')]);
-    const encoding = await superadmin.agent.post('/api/location-options').set(XHR).set({ 'Content-Type': 'application/json', 'Content-Encoding': 'x-unknown' }).send('{"name":"Depot"}');
+    const encoding = await superadmin.agent
+      .post('/api/location-options')
+      .set(XHR)
+      .set({ 'Content-Type': 'application/json', 'Content-Encoding': 'x-unknown' })
+      .send('{"name":"Depot"}');
     expect(encoding.status).toBe(415);
     const gzip = gzipSync(Buffer.from('{"name":"Gzip Depot"}'));
-    const broken = await superadmin.agent.post('/api/location-options').set(XHR).set({ 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }).send(gzip.subarray(0, gzip.length - 8).toString('latin1'));
+    const broken = await superadmin.agent
+      .post('/api/location-options')
+      .set(XHR)
+      .set({ 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' })
+      .send(gzip.subarray(0, gzip.length - 8).toString('latin1'));
     expect(broken.status).toBe(400);
     const json = await superadmin.agent.post('/api/location-options').set(XHR).set('Content-Type', 'application/json').send('{"name":');
     expect([json.status, json.body.message]).toEqual([400, expect.stringContaining('JSON')]);
   });
 
   it('a remote file that does not exist, a directory, a NUL or a traversal is a 404', async () => {
-    for (const path of ['/remotes/admin/nonexistent.js', '/remotes/admin/', '/remotes/worker/%00', '/remotes/admin/..%2f..%2fpackage.json', '/remotes/admin/%2e%2e/%2e%2e/package.json']) {
+    for (const path of [
+      '/remotes/admin/nonexistent.js',
+      '/remotes/admin/',
+      '/remotes/worker/%00',
+      '/remotes/admin/..%2f..%2fpackage.json',
+      '/remotes/admin/%2e%2e/%2e%2e/package.json',
+    ]) {
       const res = await request(t.url).get(path);
       expect([path, res.status]).toEqual([path, 404]);
     }
@@ -129,7 +176,10 @@ describe('security: CSRF on every spelling, bad input is a 4xx, no cached secret
 
   it('a field a call does not take is refused by name on create as on update', async () => {
     const before = await users();
-    const res = await superadmin.agent.post('/api/users').set(XHR).send({ username: `extra${Date.now()}`, password: 'Secret123', name: 'Extra Field', phone: '+447911123456', isAdmin: true });
+    const res = await superadmin.agent
+      .post('/api/users')
+      .set(XHR)
+      .send({ username: `extra${Date.now()}`, password: 'Secret123', name: 'Extra Field', phone: '+447911123456', isAdmin: true });
     expect([res.status, res.body]).toEqual([400, { message: 'Unknown field: isAdmin', field: 'isAdmin' }]);
     expect(await users()).toBe(before);
     const shift = await superadmin.agent.post('/api/kiosks').set(XHR).send({ name: 'Front desk', location: 'Depot', trusted: true });
@@ -139,17 +189,28 @@ describe('security: CSRF on every spelling, bad input is a 4xx, no cached secret
       .post('/api/users')
       .set(XHR)
       .set('Content-Type', 'application/json')
-      .send(`{"username":"proto${Date.now()}","password":"Secret123","name":"Proto Field","phone":"+447911123456","__proto__":{"role":"admin"}}`);
+      .send(
+        `{"username":"proto${Date.now()}","password":"Secret123","name":"Proto Field","phone":"+447911123456","__proto__":{"role":"admin"}}`,
+      );
     expect([smuggled.status, smuggled.body]).toEqual([400, { message: 'Unknown field: __proto__', field: '__proto__' }]);
     expect(await users()).toBe(before);
   });
 
   it('emergency contact numbers in settings are real phone numbers, stored in E.164', async () => {
-    const bad = await worker.agent.post('/api/settings').set(XHR).send({ userId: worker.id, primaryContact: 'javascript:alert(1)//', checkInInterval: 60 });
+    const bad = await worker.agent
+      .post('/api/settings')
+      .set(XHR)
+      .send({ userId: worker.id, primaryContact: 'javascript:alert(1)//', checkInInterval: 60 });
     expect([bad.status, bad.body.field]).toEqual([400, 'primaryContact']);
-    const badSecond = await worker.agent.post('/api/settings').set(XHR).send({ userId: worker.id, primaryContact: '+447911123456', secondaryContact: '<img src=x onerror=alert(1)>', checkInInterval: 60 });
+    const badSecond = await worker.agent
+      .post('/api/settings')
+      .set(XHR)
+      .send({ userId: worker.id, primaryContact: '+447911123456', secondaryContact: '<img src=x onerror=alert(1)>', checkInInterval: 60 });
     expect([badSecond.status, badSecond.body.field]).toEqual([400, 'secondaryContact']);
-    const ok = await worker.agent.post('/api/settings').set(XHR).send({ userId: worker.id, primaryContact: '07911 123456', checkInInterval: 60 });
+    const ok = await worker.agent
+      .post('/api/settings')
+      .set(XHR)
+      .send({ userId: worker.id, primaryContact: '07911 123456', checkInInterval: 60 });
     expect(ok.status).toBeLessThan(300);
     const { rows } = await db.query('select primary_contact from identity.user_settings where user_id = $1', [worker.id]);
     expect(rows[0].primary_contact).toBe('+447911123456');

@@ -43,7 +43,16 @@ async function stopHarness(h: Harness | undefined): Promise<void> {
 /** An SMS request as escalation asks for one; on escalation.notification.urgent.v1 when `urgent`. */
 async function requestSms(h: Harness, to: string, purpose: string, urgent = false): Promise<string> {
   const requestId = randomUUID();
-  const request = { requestId, alarmId: purpose.startsWith('reminder_') ? undefined : randomUUID(), channel: 'sms', toPhone: to, purpose, title: '', body: `${purpose} for ${to}`, userId: 7 };
+  const request = {
+    requestId,
+    alarmId: purpose.startsWith('reminder_') ? undefined : randomUUID(),
+    channel: 'sms',
+    toPhone: to,
+    purpose,
+    title: '',
+    body: `${purpose} for ${to}`,
+    userId: 7,
+  };
   const [subject, data] = urgent ? ['escalation.notification.urgent.v1', { request }] : ['escalation.notification.requested.v1', request];
   await h.bus.publish({ id: randomUUID(), subject, occurredAt: new Date().toISOString(), producer: 'escalation', data } as never);
   return requestId;
@@ -78,7 +87,17 @@ describe('the sender under provider limits (budget of 4 messages a second)', () 
         `select status, attempts, error_code, error_message, updated_at, next_attempt_at, created_at from notifications.deliveries where request_id = $1`,
         [requestId],
       )
-    ).rows[0] as { status: string; attempts: number; error_code: number | null; error_message: string; updated_at: Date; next_attempt_at: Date | null; created_at: Date } | undefined;
+    ).rows[0] as
+      | {
+          status: string;
+          attempts: number;
+          error_code: number | null;
+          error_message: string;
+          updated_at: Date;
+          next_attempt_at: Date | null;
+          created_at: Date;
+        }
+      | undefined;
 
   it('a 429 with Retry-After: 5 holds the retry, and every new non-urgent send, for 5 s; an emergency still goes; the message is sent once; an operator sees it', async () => {
     const to = nextMobile();
@@ -86,10 +105,14 @@ describe('the sender under provider limits (budget of 4 messages a second)', () 
     const throttledBefore = await throttled();
     h.fake.failNext(1, 429, 5);
     const requestId = await requestSms(h, to, 'missed_check_in');
-    const refused = await eventually(async () => {
-      const r = await row(requestId);
-      return r?.status === 'pending' && r.attempts === 1 ? r : undefined;
-    }, WAIT_MS, 20);
+    const refused = await eventually(
+      async () => {
+        const r = await row(requestId);
+        return r?.status === 'pending' && r.attempts === 1 ? r : undefined;
+      },
+      WAIT_MS,
+      20,
+    );
     // Retried when the provider asked, not after the usual 2 s backoff.
     expect(refused.next_attempt_at!.getTime() - refused.updated_at.getTime()).toBe(5_000);
     expect(refused.error_code).toBe(20429);
@@ -130,13 +153,17 @@ describe('the sender under provider limits (budget of 4 messages a second)', () 
 
     const contact = nextMobile();
     const emergencyId = await requestSms(h, contact, 'emergency', true);
-    const stored = await eventually(async () => {
-      const { rows } = await h.db.query(
-        `select request_id, status from notifications.deliveries where request_id = any($1) or request_id = $2`,
-        [[...ids.values()], emergencyId],
-      );
-      return rows.some((r) => r.request_id === emergencyId) ? (rows as { request_id: string; status: string }[]) : undefined;
-    }, WAIT_MS, 10);
+    const stored = await eventually(
+      async () => {
+        const { rows } = await h.db.query(
+          `select request_id, status from notifications.deliveries where request_id = any($1) or request_id = $2`,
+          [[...ids.values()], emergencyId],
+        );
+        return rows.some((r) => r.request_id === emergencyId) ? (rows as { request_id: string; status: string }[]) : undefined;
+      },
+      WAIT_MS,
+      10,
+    );
     const sentWhenStored = h.fake.messages.length;
     const waiting = reminders.filter((p) => stored.find((r) => r.request_id === ids.get(p))?.status === 'pending');
     expect(waiting.length).toBeGreaterThanOrEqual(5);
@@ -175,9 +202,16 @@ describe('the sender keeps the provider busy (no budget)', () => {
     await eventually(() => phones.every((p) => sentAt(h, p) !== undefined), WAIT_MS, 50);
     expect(phones.map((p) => h.fake.messages.filter((m) => m.to === p).length)).toEqual(phones.map(() => 1));
     // Every result recorded (in batches: 80 finishing at once).
-    await eventually(async () => {
-      const { rows } = await h.db.query(`select count(*)::int as n from notifications.deliveries where to_address = any($1) and status not in ('pending', 'sending')`, [phones]);
-      return rows[0].n === phones.length;
-    }, WAIT_MS, 50);
+    await eventually(
+      async () => {
+        const { rows } = await h.db.query(
+          `select count(*)::int as n from notifications.deliveries where to_address = any($1) and status not in ('pending', 'sending')`,
+          [phones],
+        );
+        return rows[0].n === phones.length;
+      },
+      WAIT_MS,
+      50,
+    );
   }, 60_000);
 });

@@ -104,7 +104,11 @@ describe('a service started on its own (as its container runs it)', () => {
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
       const rpc = await RpcClient.create({ mode: 'nats', natsUrl: testServers.natsUrl, subjectPrefix: prefix, logger: console });
       try {
-        await expect(rpc.send('shifts.system.ping.v1', {})).resolves.toEqual({ service: 'shifts', ready: true, version: expect.any(String) });
+        await expect(rpc.send('shifts.system.ping.v1', {})).resolves.toEqual({
+          service: 'shifts',
+          ready: true,
+          version: expect.any(String),
+        });
       } finally {
         await rpc.close();
       }

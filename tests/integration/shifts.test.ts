@@ -63,7 +63,10 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
   const startShift = (w: Account, location: unknown) => w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location });
   const endShift = (w: Worker, pin = w.pin) => w.agent.post(`/api/users/${w.id}/end-shift`).set(XHR).send({ pin });
   const checkIn = (w: Worker, extra: object = {}, pin = w.pin) =>
-    w.agent.post('/api/check-ins').set(XHR).send({ userId: w.id, location: depot, pin, ...extra });
+    w.agent
+      .post('/api/check-ins')
+      .set(XHR)
+      .send({ userId: w.id, location: depot, pin, ...extra });
 
   async function serverNow(): Promise<number> {
     return Date.parse((await admin.agent.get('/api/test-clock').expect(200)).body.now);
@@ -75,7 +78,8 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
   }
 
   const ids = (workers: { id: number }[]) => workers.map((w) => w.id);
-  const list = async (name: 'active' | 'due' | 'missed', query = '') => (await admin.agent.get(`/api/workers/${name}${query}`).expect(200)).body;
+  const list = async (name: 'active' | 'due' | 'missed', query = '') =>
+    (await admin.agent.get(`/api/workers/${name}${query}`).expect(200)).body;
   /** Within a couple of seconds of the expected instant (requests take time; the clock keeps running). */
   const near = (iso: string | null, expected: number, slackMs = 3000) => Math.abs(Date.parse(iso ?? '') - expected) <= slackMs;
 
@@ -93,12 +97,18 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
     it('only a superadmin moves the test clock, by minutes or to an offset', async () => {
       await admin.agent.post('/api/test-clock').set(XHR).send({ advanceMinutes: 5 }).expect(403);
       const offset = (await admin.agent.get('/api/test-clock').expect(200)).body.offsetMs;
-      const res = await superadmin.agent.post('/api/test-clock').set(XHR).send({ offsetMs: offset + 1000 }).expect(200);
+      const res = await superadmin.agent
+        .post('/api/test-clock')
+        .set(XHR)
+        .send({ offsetMs: offset + 1000 })
+        .expect(200);
       expect(res.body.offsetMs).toBe(offset + 1000);
-      expect((await superadmin.agent.post('/api/test-clock').set(XHR).send({}).expect(400)).body.message).toBe('Send advanceMinutes or offsetMs');
-      expect((await superadmin.agent.post('/api/test-clock').set(XHR).send({ advanceMinutes: 1, offsetMs: 0 }).expect(400)).body.message).toBe(
+      expect((await superadmin.agent.post('/api/test-clock').set(XHR).send({}).expect(400)).body.message).toBe(
         'Send advanceMinutes or offsetMs',
       );
+      expect(
+        (await superadmin.agent.post('/api/test-clock').set(XHR).send({ advanceMinutes: 1, offsetMs: 0 }).expect(400)).body.message,
+      ).toBe('Send advanceMinutes or offsetMs');
     });
   });
 
@@ -106,25 +116,38 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
     it('needs a location: none is a 400 naming it with the spec text', async () => {
       const w = await newWorker();
       for (const location of [undefined, '', '   ']) {
-        expect((await startShift(w, location).expect(400)).body).toEqual({ message: 'Please select your current location to continue.', field: 'location' });
+        expect((await startShift(w, location).expect(400)).body).toEqual({
+          message: 'Please select your current location to continue.',
+          field: 'location',
+        });
       }
     });
 
     it('refuses a location that does not exist or is inactive, and starts nothing', async () => {
       const w = await newWorker();
-      expect((await startShift(w, `Nowhere ${randomUUID()}`).expect(400)).body).toEqual({ message: 'Location is not available', field: 'location' });
+      expect((await startShift(w, `Nowhere ${randomUUID()}`).expect(400)).body).toEqual({
+        message: 'Location is not available',
+        field: 'location',
+      });
 
       const closing = await newLocation('Closing', w);
       const created = (await admin.agent.get('/api/location-options').expect(200)).body.find((l: { name: string }) => l.name === closing);
       await admin.agent.patch(`/api/location-options/${created.id}`).set(XHR).send({ isActive: false }).expect(200);
       // Until shifts hears of the change a start still succeeds: clock out again and retry.
-      await eventually(async () => {
-        const res = await startShift(w, closing);
-        if (res.status === 200) await endShift(w).expect(200);
-        return res.status === 400;
-      }, EVENT_WAIT_MS, 100);
+      await eventually(
+        async () => {
+          const res = await startShift(w, closing);
+          if (res.status === 200) await endShift(w).expect(200);
+          return res.status === 400;
+        },
+        EVENT_WAIT_MS,
+        100,
+      );
       expect((await startShift(w, closing).expect(400)).body.message).toBe('Location is not available');
-      expect((await w.agent.get(`/api/users/${w.id}/with-relations`).expect(200)).body).toMatchObject({ onShift: false, location: 'Off Shift' });
+      expect((await w.agent.get(`/api/users/${w.id}/with-relations`).expect(200)).body).toMatchObject({
+        onShift: false,
+        location: 'Off Shift',
+      });
     });
 
     it('starts at an active location with the first check-in one interval away; again is the same shift', async () => {
@@ -197,7 +220,12 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
       });
       expect(near(res.body.timestamp, now)).toBe(true);
       expect(Date.parse(res.body.nextCheckInTime) - Date.parse(res.body.timestamp)).toBe(60 * MINUTE);
-      expect(res.body.user.latestCheckIn).toEqual({ id: res.body.id, timestamp: res.body.timestamp, location: depot, nextCheckInTime: res.body.nextCheckInTime });
+      expect(res.body.user.latestCheckIn).toEqual({
+        id: res.body.id,
+        timestamp: res.body.timestamp,
+        location: depot,
+        nextCheckInTime: res.body.nextCheckInTime,
+      });
       expect(res.body.user.nextCheckInTime).toBe(res.body.nextCheckInTime);
       expect((await w.agent.get(`/api/users/${w.id}/latest-check-in`).expect(200)).body).toEqual(res.body.user.latestCheckIn);
 
@@ -233,11 +261,15 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
       const deadline = (await startShift(other, depot).expect(200)).body.nextCheckInTime;
       await other.agent.patch(`/api/users/${other.id}/settings`).set(XHR).send(settings).expect(200);
       await w.agent.patch(`/api/users/${w.id}/settings`).set(XHR).send(settings).expect(200);
-      await eventually(async () => {
-        await advance(0.2);
-        const r = (await checkIn(w).expect(201)).body;
-        return Date.parse(r.nextCheckInTime) - Date.parse(r.timestamp) === 30 * MINUTE;
-      }, EVENT_WAIT_MS, 10);
+      await eventually(
+        async () => {
+          await advance(0.2);
+          const r = (await checkIn(w).expect(201)).body;
+          return Date.parse(r.nextCheckInTime) - Date.parse(r.timestamp) === 30 * MINUTE;
+        },
+        EVENT_WAIT_MS,
+        10,
+      );
 
       // Settings events are handled in order, so the other worker's change has been applied too.
       expect((await other.agent.get(`/api/users/${other.id}/with-relations`).expect(200)).body.nextCheckInTime).toBe(deadline);
@@ -261,7 +293,10 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
       expect((await checkIn(w).set('Idempotency-Key', 'has a space').expect(400)).body.field).toBe('Idempotency-Key');
       await checkIn(w).set('Idempotency-Key', 'k'.repeat(201)).expect(400);
 
-      await eventually(async () => (await streamEvents(t, 'shifts.checkin.recorded.v1')).some((e) => e.data.checkInId === first.body.id), EVENT_WAIT_MS);
+      await eventually(
+        async () => (await streamEvents(t, 'shifts.checkin.recorded.v1')).some((e) => e.data.checkInId === first.body.id),
+        EVENT_WAIT_MS,
+      );
       const recorded = (await streamEvents(t, 'shifts.checkin.recorded.v1')).map((e) => e.data.checkInId);
       expect(recorded.filter((id) => id === a.body.id)).toHaveLength(1);
       expect(recorded.filter((id) => id === first.body.id)).toHaveLength(1);
@@ -276,26 +311,46 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
       // The network returns 12 minutes later, after the deadline the check-in was made for.
       await advance(12);
       const key = randomUUID();
-      const sent = (await checkIn(kept, { madeAt: new Date(made).toISOString() }).set('Idempotency-Key', key).expect(201)).body;
+      const sent = (
+        await checkIn(kept, { madeAt: new Date(made).toISOString() })
+          .set('Idempotency-Key', key)
+          .expect(201)
+      ).body;
       expect(near(sent.timestamp, made, 1000)).toBe(true);
       expect(Date.parse(sent.nextCheckInTime)).toBe(Date.parse(sent.timestamp) + 60 * MINUTE);
       expect(Date.parse(sent.timestamp)).toBeLessThan(firstDeadline);
       // Sent again (the app did not hear the answer): the same check-in.
-      expect((await checkIn(kept, { madeAt: new Date(made).toISOString() }).set('Idempotency-Key', key).expect(201)).body.id).toBe(sent.id);
+      expect(
+        (
+          await checkIn(kept, { madeAt: new Date(made).toISOString() })
+            .set('Idempotency-Key', key)
+            .expect(201)
+        ).body.id,
+      ).toBe(sent.id);
       // One made before the latest check-in tells nothing new: it answers the latest.
-      const older = (await checkIn(kept, { madeAt: new Date(made - MINUTE).toISOString() }).set('Idempotency-Key', randomUUID()).expect(201)).body;
+      const older = (
+        await checkIn(kept, { madeAt: new Date(made - MINUTE).toISOString() })
+          .set('Idempotency-Key', randomUUID())
+          .expect(201)
+      ).body;
       expect(older.id).toBe(sent.id);
 
       // Kept so long that the next check-in is due already: it cannot say the worker is safe now.
       const stale = new Date(made + MINUTE).toISOString();
       await advance(60);
       const refused = await checkIn(kept, { madeAt: stale }).set('Idempotency-Key', randomUUID()).expect(409);
-      expect(refused.body.message).toMatch(/^This check-in was made at \d{2}:\d{2} and the next one is already due: it cannot say you are safe now\. Please check in again\.$/);
+      expect(refused.body.message).toMatch(
+        /^This check-in was made at \d{2}:\d{2} and the next one is already due: it cannot say you are safe now\. Please check in again\.$/,
+      );
       expect((await kept.agent.get(`/api/users/${kept.id}/latest-check-in`).expect(200)).body.id).toBe(sent.id);
 
       // A phone clock running ahead gains nothing: the check-in counts from its arrival.
       const now = await serverNow();
-      const ahead = (await checkIn(kept, { madeAt: new Date(now + 30 * MINUTE).toISOString() }).set('Idempotency-Key', randomUUID()).expect(201)).body;
+      const ahead = (
+        await checkIn(kept, { madeAt: new Date(now + 30 * MINUTE).toISOString() })
+          .set('Idempotency-Key', randomUUID())
+          .expect(201)
+      ).body;
       expect(near(ahead.timestamp, now)).toBe(true);
       expect((await checkIn(kept, { madeAt: 'yesterday' }).expect(400)).body.field).toBe('madeAt');
       await endShift(kept).expect(200);
@@ -355,7 +410,15 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
         return found.length > 0 && found;
       }, EVENT_WAIT_MS);
       expect(events.map((e) => e.data)).toEqual([
-        { shiftId: expect.any(String), userId: w.id, endedAt: expect.any(String), endedBy: w.id, reason: 'worker', location: depot, workerVersion: expect.any(Number) },
+        {
+          shiftId: expect.any(String),
+          userId: w.id,
+          endedAt: expect.any(String),
+          endedBy: w.id,
+          reason: 'worker',
+          location: depot,
+          workerVersion: expect.any(Number),
+        },
       ]);
     });
 
@@ -379,7 +442,11 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
   describe('emergency call', () => {
     it('raises the emergency at once and names the contact', async () => {
       const w = await newWorker();
-      await w.agent.post('/api/emergency-contacts').set(XHR).send({ userId: w.id, name: 'Sam Helper', phone: '+447911123999', relation: 'Friend' }).expect(201);
+      await w.agent
+        .post('/api/emergency-contacts')
+        .set(XHR)
+        .send({ userId: w.id, name: 'Sam Helper', phone: '+447911123999', relation: 'Friend' })
+        .expect(201);
       const shift = (await startShift(w, depot).expect(200)).body;
       expect((await w.agent.post('/api/emergency-call').set(XHR).send({ userId: w.id, emergency: false }).expect(400)).body.message).toBe(
         'emergency must be true',
@@ -413,7 +480,12 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
       const started = (await startShift(w, depot).expect(200)).body;
       const where = async () => {
         const data = (await admin.agent.get('/api/dashboard-data').expect(200)).body;
-        return { active: ids(data.active).includes(w.id), due: ids(data.due).includes(w.id), missed: ids(data.missed).includes(w.id), timestamp: data.timestamp };
+        return {
+          active: ids(data.active).includes(w.id),
+          due: ids(data.due).includes(w.id),
+          missed: ids(data.missed).includes(w.id),
+          timestamp: data.timestamp,
+        };
       };
       expect(await where()).toMatchObject({ active: true, due: false, missed: false });
       expect((await list('active')).find((x: { id: number }) => x.id === w.id)).toEqual(started);
@@ -445,7 +517,9 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
         let cursor: string | undefined;
         let pages = 0;
         do {
-          const res = await admin.agent.get(`/api/workers/${name}?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).expect(200);
+          const res = await admin.agent
+            .get(`/api/workers/${name}?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+            .expect(200);
           expect(res.body.length).toBeLessThanOrEqual(10);
           seen.push(...res.body);
           cursor = res.headers['x-next-cursor'];
@@ -465,8 +539,14 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
       const times = missed.seen.map((x) => Date.parse(x.nextCheckInTime));
       expect(times).toEqual([...times].sort((a, b) => a - b));
 
-      expect((await admin.agent.get('/api/workers/active?limit=0').expect(400)).body).toEqual({ message: 'limit must be a whole number from 1 to 1000', field: 'limit' });
-      expect((await admin.agent.get('/api/workers/due?cursor=bogus').expect(400)).body).toEqual({ message: 'Invalid cursor', field: 'cursor' });
+      expect((await admin.agent.get('/api/workers/active?limit=0').expect(400)).body).toEqual({
+        message: 'limit must be a whole number from 1 to 1000',
+        field: 'limit',
+      });
+      expect((await admin.agent.get('/api/workers/due?cursor=bogus').expect(400)).body).toEqual({
+        message: 'Invalid cursor',
+        field: 'cursor',
+      });
       const activeCursor = (await admin.agent.get('/api/workers/active?limit=1').expect(200)).headers['x-next-cursor'];
       await admin.agent.get(`/api/workers/missed?cursor=${encodeURIComponent(activeCursor)}`).expect(400);
       for (const w of crew) await endShift(w).expect(200);
@@ -563,13 +643,26 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
         await publish('identity.settings.changed.v1', { userId: late, checkInInterval: 30 });
         await publish('identity.user.updated.v1', { userId: late, name: 'Newer Name' });
         await publish('identity.user.deleted.v1', { userId: gone, deletedBy: superadmin.id });
-        await publish('identity.user.created.v1', { userId: late, username: 'late', name: 'Older Name', role: 'worker', phone: '+447911123001' });
+        await publish('identity.user.created.v1', {
+          userId: late,
+          username: 'late',
+          name: 'Older Name',
+          role: 'worker',
+          phone: '+447911123001',
+        });
         await publish('identity.user.created.v1', { userId: gone, username: 'gone', name: 'Gone', role: 'worker' });
         await publish('identity.user.created.v1', { userId: marker, username: 'marker', name: 'Marker', role: 'worker' });
 
         // created events are handled in order: once the marker is in, the two before it were handled.
         await eventually(async () => (await state(marker)).username === 'marker', EVENT_WAIT_MS);
-        expect(await state(late)).toEqual({ userId: late, name: 'Newer Name', username: 'late', phone: '+447911123001', onShift: false, checkInInterval: 30 });
+        expect(await state(late)).toEqual({
+          userId: late,
+          name: 'Newer Name',
+          username: 'late',
+          phone: '+447911123001',
+          onShift: false,
+          checkInInterval: 30,
+        });
         expect(await state(gone)).toEqual({ userId: gone, onShift: false, checkInInterval: 60 });
       } finally {
         await rpc.close();
@@ -587,7 +680,14 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
         // Older ones, as a redelivery or a replayed dead letter brings them, then the creation.
         await publish('identity.user.updated.v1', profile('Name v2', '+447911123022', 2));
         await publish('identity.settings.changed.v1', { userId: user, checkInInterval: 30, primaryContact: '+447911123033', version: 3 });
-        await publish('identity.user.created.v1', { userId: user, username: 'versioned', name: 'Name v1', role: 'worker', phone: '+447911123011', version: 1 });
+        await publish('identity.user.created.v1', {
+          userId: user,
+          username: 'versioned',
+          name: 'Name v1',
+          role: 'worker',
+          phone: '+447911123011',
+          version: 1,
+        });
         await publish('identity.user.updated.v1', { userId: marker, name: 'Marker', role: 'worker', version: 2 });
         await publish('identity.settings.changed.v1', { userId: marker, checkInInterval: 50, primaryContact: '+447911123066', version: 3 });
         await publish('identity.user.created.v1', { userId: marker, username: 'marker2', name: 'Marker', role: 'worker', version: 1 });
@@ -597,7 +697,14 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
           const m = await state(marker);
           return m.username === 'marker2' && m.name === 'Marker' && m.checkInInterval === 50;
         }, EVENT_WAIT_MS);
-        expect(await state(user)).toEqual({ userId: user, name: 'Name v4', username: 'versioned', phone: '+447911123044', onShift: false, checkInInterval: 120 });
+        expect(await state(user)).toEqual({
+          userId: user,
+          name: 'Name v4',
+          username: 'versioned',
+          phone: '+447911123044',
+          onShift: false,
+          checkInInterval: 120,
+        });
       } finally {
         await rpc.close();
       }
@@ -623,10 +730,14 @@ describe('a whole shift in embedded mode (PGlite, in-process bus), as `npm start
     const id = created.body.user.id;
     const worker = await signIn(t, username, 'Secret1pass');
 
-    const started = await eventually(async () => {
-      const res = await worker.post(`/api/users/${id}/start-shift`).set(XHR).send({ location: 'The Prospect Building' });
-      return res.status === 200 && res.body;
-    }, EVENT_WAIT_MS, 100);
+    const started = await eventually(
+      async () => {
+        const res = await worker.post(`/api/users/${id}/start-shift`).set(XHR).send({ location: 'The Prospect Building' });
+        return res.status === 200 && res.body;
+      },
+      EVENT_WAIT_MS,
+      100,
+    );
     expect(started).toMatchObject({ id, name: 'Embedded Worker', onShift: true, location: 'The Prospect Building' });
 
     await superadmin.agent.post('/api/test-clock').set(XHR).send({ advanceMinutes: 61 }).expect(200);

@@ -33,7 +33,9 @@ describe("a team's check-in policy (real PostgreSQL, NATS, Redis; test clock)", 
     t = await startTestStack({ env: { LWS_TEST_CLOCK: '1', LOGIN_MAX_ATTEMPTS_PER_IP: '1000' } });
     rpc = await RpcClient.create({ mode: 'nats', natsUrl: t.env.NATS_URL!, subjectPrefix: t.env.SUBJECT_PREFIX });
     superadmin = await superadminOf(t);
-    defaultTeamId = ((await superadmin.agent.get('/api/teams').expect(200)).body as { id: number; name: string }[]).find((x) => x.name === 'Default')!.id;
+    defaultTeamId = ((await superadmin.agent.get('/api/teams').expect(200)).body as { id: number; name: string }[]).find(
+      (x) => x.name === 'Default',
+    )!.id;
     depot = `Depot ${randomUUID().slice(0, 8)}`;
     await superadmin.agent.post('/api/location-options').set(XHR).send({ name: depot, isActive: true }).expect(201);
     // Shifts hears of the location through its events: a shift can start there once it has.
@@ -48,7 +50,13 @@ describe("a team's check-in policy (real PostgreSQL, NATS, Redis; test clock)", 
   });
 
   async function newTeam(name: string, checkInPolicy: { defaultInterval: number; allowedIntervals: number[] }): Promise<number> {
-    return (await superadmin.agent.post('/api/teams').set(XHR).send({ name: `${name} ${randomUUID().slice(0, 6)}`, checkInPolicy }).expect(201)).body.id;
+    return (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: `${name} ${randomUUID().slice(0, 6)}`, checkInPolicy })
+        .expect(201)
+    ).body.id;
   }
 
   async function newWorker(teamId?: number): Promise<Worker> {
@@ -58,7 +66,15 @@ describe("a team's check-in policy (real PostgreSQL, NATS, Redis; test clock)", 
     const res = await superadmin.agent
       .post('/api/users')
       .set(XHR)
-      .send({ username, password, name: `Worker ${username}`, phone: nextMobile(), role: 'worker', pinCode: pin, ...(teamId ? { teamId } : {}) })
+      .send({
+        username,
+        password,
+        name: `Worker ${username}`,
+        phone: nextMobile(),
+        role: 'worker',
+        pinCode: pin,
+        ...(teamId ? { teamId } : {}),
+      })
       .expect(201);
     return { id: res.body.user.id, username, password, role: 'worker', agent: await signIn(t, username, password), pin };
   }
@@ -81,21 +97,36 @@ describe("a team's check-in policy (real PostgreSQL, NATS, Redis; test clock)", 
     const refusal = { message: `Check-in interval must be 30 minutes for team ${teamName}`, field: 'checkInInterval' };
 
     expect((await saveSettings(w, 240).expect(400)).body).toEqual(refusal);
-    expect((await w.agent.post('/api/settings').set(XHR).send({ userId: w.id, primaryContact: '+447911123456', checkInInterval: '240' }).expect(400)).body).toEqual(refusal);
+    expect(
+      (
+        await w.agent
+          .post('/api/settings')
+          .set(XHR)
+          .send({ userId: w.id, primaryContact: '+447911123456', checkInInterval: '240' })
+          .expect(400)
+      ).body,
+    ).toEqual(refusal);
     // The superadmin acting for the worker is held to the same rule.
     expect((await saveSettings({ ...w, agent: superadmin.agent }, 60).expect(400)).body).toEqual(refusal);
     expect((await profile(w)).settings).toBeNull();
 
     expect((await saveSettings(w, 30).expect(200)).body).toMatchObject({ userId: w.id, checkInInterval: 30 });
     // Sent without an interval, the settings keep the one that applies.
-    expect((await w.agent.post('/api/settings').set(XHR).send({ userId: w.id, primaryContact: '+447911654321' }).expect(200)).body.checkInInterval).toBe(30);
+    expect(
+      (await w.agent.post('/api/settings').set(XHR).send({ userId: w.id, primaryContact: '+447911654321' }).expect(200)).body
+        .checkInInterval,
+    ).toBe(30);
   });
 
   it("gives a worker without their own interval the team's default: the first deadline is 30 minutes after the shift starts", async () => {
     const teamId = await newTeam('Lone Night', { defaultInterval: 30, allowedIntervals: [30, 60] });
     const w = await newWorker(teamId);
     const read = await profile(w);
-    expect([read.settings, read.checkInInterval, read.team.checkInPolicy]).toEqual([null, 30, { defaultInterval: 30, allowedIntervals: [30, 60] }]);
+    expect([read.settings, read.checkInInterval, read.team.checkInPolicy]).toEqual([
+      null,
+      30,
+      { defaultInterval: 30, allowedIntervals: [30, 60] },
+    ]);
     await eventually(async () => (await shiftsInterval(w)) === 30, EVENT_WAIT_MS);
     const started = (await startShift(w).expect(200)).body;
     expect(minutesBetween(started.nextCheckInTime, started.shiftStartTime)).toBe(30);
@@ -149,7 +180,8 @@ describe("a team's check-in policy (real PostgreSQL, NATS, Redis; test clock)", 
     await saveSettings(own, 240).expect(200);
     expect((await profile(none)).checkInInterval).toBe(60);
 
-    for (const w of [own, none]) await superadmin.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: strict }).expect(200, { teamId: strict });
+    for (const w of [own, none])
+      await superadmin.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: strict }).expect(200, { teamId: strict });
     expect((await profile(own)).settings.checkInInterval).toBe(30);
     expect((await profile(none)).checkInInterval).toBe(30);
     await eventually(async () => (await shiftsInterval(own)) === 30 && (await shiftsInterval(none)) === 30, EVENT_WAIT_MS);
@@ -169,7 +201,11 @@ describe("a team's check-in policy (real PostgreSQL, NATS, Redis; test clock)", 
     const mover = await newWorker();
     await saveSettings(mover, 240).expect(200);
     const fresh = `imp${Math.random().toString(36).slice(2, 8)}`;
-    const csv = ['username,name,phone,role,team,pin', `${fresh},Fresh Import,${nextMobile()},worker,${teamName},4321`, `${mover.username},${`Worker ${mover.username}`},${nextMobile()},worker,${teamName},`].join('\n');
+    const csv = [
+      'username,name,phone,role,team,pin',
+      `${fresh},Fresh Import,${nextMobile()},worker,${teamName},4321`,
+      `${mover.username},${`Worker ${mover.username}`},${nextMobile()},worker,${teamName},`,
+    ].join('\n');
     const res = await superadmin.agent.post('/api/users/import').set(XHR).set('Content-Type', 'text/csv').send(csv).expect(200);
     expect(res.body.summary).toMatchObject({ created: 1, updated: 1, errors: 0 });
 
@@ -184,7 +220,7 @@ describe("a team's check-in policy (real PostgreSQL, NATS, Redis; test clock)", 
     expect(minutesBetween(started.nextCheckInTime, started.shiftStartTime)).toBe(30);
   });
 
-  it("after an upgrade, tells the other services once the default of a team they were never told of (workers without an own interval)", async () => {
+  it('after an upgrade, tells the other services once the default of a team they were never told of (workers without an own interval)', async () => {
     const teamId = await newTeam('Upgraded', { defaultInterval: 30, allowedIntervals: [30, 60] });
     const w = await newWorker(teamId);
     await eventually(async () => (await shiftsInterval(w)) === 30, EVENT_WAIT_MS);
@@ -203,10 +239,14 @@ describe("a team's check-in policy (real PostgreSQL, NATS, Redis; test clock)", 
     }
     superadmin = { ...superadmin, agent: await signIn(t, superadmin.username, superadmin.password) };
     const again = { ...w, agent: await signIn(t, w.username, w.password) };
-    const started = (await eventually(async () => {
-      const res = await startShift(again);
-      return res.status === 200 ? res.body : undefined;
-    }, EVENT_WAIT_MS, 100)) as { nextCheckInTime: string; shiftStartTime: string };
+    const started = (await eventually(
+      async () => {
+        const res = await startShift(again);
+        return res.status === 200 ? res.body : undefined;
+      },
+      EVENT_WAIT_MS,
+      100,
+    )) as { nextCheckInTime: string; shiftStartTime: string };
     expect(minutesBetween(started.nextCheckInTime, started.shiftStartTime)).toBe(30);
   });
 });

@@ -21,7 +21,8 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
   const streams: SseStream[] = [];
 
   const ids = (rows: { id: number }[]) => rows.map((r) => r.id);
-  const alarmUsers = async (a: Account, query = '') => ((await a.agent.get(`/api/alarms${query}`).expect(200)).body as { userId: number }[]).map((x) => x.userId);
+  const alarmUsers = async (a: Account, query = '') =>
+    ((await a.agent.get(`/api/alarms${query}`).expect(200)).body as { userId: number }[]).map((x) => x.userId);
 
   async function inTeam(teamId: number, prefix: string): Promise<Account> {
     const w = await createAccount(t, superadmin.agent, 'worker', prefix);
@@ -30,7 +31,11 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
   }
 
   async function onShift(w: Account, location: string): Promise<void> {
-    await eventually(async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location })).status === 200, 20_000, 100);
+    await eventually(
+      async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location })).status === 200,
+      20_000,
+      100,
+    );
   }
 
   async function stream(a: Account): Promise<SseStream> {
@@ -49,13 +54,26 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
     superadmin = await superadminOf(t);
     adminN = await createAccount(t, superadmin.agent, 'admin', 'snorth');
     adminS = await createAccount(t, superadmin.agent, 'admin', 'ssouth');
-    const loc = async (name: string) => (await superadmin.agent.post('/api/location-options').set(XHR).send({ name }).expect(201)).body.id as number;
+    const loc = async (name: string) =>
+      (await superadmin.agent.post('/api/location-options').set(XHR).send({ name }).expect(201)).body.id as number;
     const [northSite, southSite] = [await loc('North Site'), await loc('South Site')];
     // The single-team start: both admins monitor "Default". The superadmin splits it in two.
     const [defaultTeam] = (await superadmin.agent.get('/api/teams').expect(200)).body as { id: number }[];
     await superadmin.agent.patch(`/api/teams/${defaultTeam.id}`).set(XHR).send({ monitors: [] }).expect(200);
-    north = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'North', locationIds: [northSite], monitors: [{ userId: adminN.id }] }).expect(201)).body;
-    south = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'South', locationIds: [southSite], monitors: [{ userId: adminS.id }] }).expect(201)).body;
+    north = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'North', locationIds: [northSite], monitors: [{ userId: adminN.id }] })
+        .expect(201)
+    ).body;
+    south = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'South', locationIds: [southSite], monitors: [{ userId: adminS.id }] })
+        .expect(201)
+    ).body;
     workerN = await inTeam(north.id, 'wnorth');
     workerS = await inTeam(south.id, 'wsouth');
     workerS2 = await inTeam(south.id, 'wsouthb');
@@ -88,12 +106,21 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
 
   it("a worker's own profile names their team and its monitors", async () => {
     const me = (await workerN.agent.get(`/api/users/${workerN.id}/with-relations`).expect(200)).body;
-    expect(me.team).toEqual({ id: north.id, name: 'North', monitors: ['snorth person'], checkInPolicy: { defaultInterval: 60, allowedIntervals: [30, 50, 60, 120, 240] } });
+    expect(me.team).toEqual({
+      id: north.id,
+      name: 'North',
+      monitors: ['snorth person'],
+      checkInPolicy: { defaultInterval: 60, allowedIntervals: [30, 50, 60, 120, 240] },
+    });
     expect((await adminN.agent.get(`/api/users/${adminN.id}/with-relations`).expect(200)).body.team).toBeNull();
   });
 
   it("alarms: each admin lists and answers their own team's; another team's alarm is a 404 and stays open", async () => {
-    await eventually(async () => (await alarmUsers(superadmin)).filter((u) => u === workerN.id || u === workerS.id).length === 2, 20_000, 200);
+    await eventually(
+      async () => (await alarmUsers(superadmin)).filter((u) => u === workerN.id || u === workerS.id).length === 2,
+      20_000,
+      200,
+    );
     expect(await alarmUsers(adminN)).toEqual([workerN.id]);
     expect(await alarmUsers(adminS)).toEqual([workerS.id]);
     const all = (await superadmin.agent.get('/api/alarms').expect(200)).body as { id: string; userId: number; state: string }[];
@@ -111,7 +138,8 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
   });
 
   it("the activity log and the monthly report hold only the admin's teams", async () => {
-    const users = async (a: Account) => new Set(((await a.agent.get('/api/activity-logs?limit=200').expect(200)).body as { userId?: number }[]).map((e) => e.userId));
+    const users = async (a: Account) =>
+      new Set(((await a.agent.get('/api/activity-logs?limit=200').expect(200)).body as { userId?: number }[]).map((e) => e.userId));
     await eventually(async () => (await users(superadmin)).has(workerS.id), 10_000, 200);
     const seenByN = await users(adminN);
     expect(seenByN.has(workerN.id)).toBe(true);
@@ -128,7 +156,9 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
     expect(await total(superadmin)).toBe(2);
     // Per team: each team's figures, the report filtered to one team, and the same in the CSV.
     const byTeam = async (a: Account, query = '') =>
-      ((await a.agent.get(`/api/reports/alarms${query}`).expect(200)).body.byTeam as { team: string; total: { count: number } }[]).map((t) => [t.team, t.total.count]);
+      ((await a.agent.get(`/api/reports/alarms${query}`).expect(200)).body.byTeam as { team: string; total: { count: number } }[]).map(
+        (t) => [t.team, t.total.count],
+      );
     expect(await byTeam(superadmin)).toEqual([
       ['North', 1],
       ['South', 1],
@@ -136,7 +166,10 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
     expect(await byTeam(adminN)).toEqual([['North', 1]]);
     expect(await byTeam(superadmin, `?teamId=${south.id}`)).toEqual([['South', 1]]);
     expect((await superadmin.agent.get(`/api/reports/alarms?teamId=${south.id}`).expect(200)).body.total.count).toBe(1);
-    expect((await adminN.agent.get(`/api/reports/alarms?teamId=${south.id}`).expect(404)).body).toEqual({ message: 'Team not found', field: 'teamId' });
+    expect((await adminN.agent.get(`/api/reports/alarms?teamId=${south.id}`).expect(404)).body).toEqual({
+      message: 'Team not found',
+      field: 'teamId',
+    });
     expect((await adminN.agent.get('/api/reports/alarms?teamId=abc').expect(400)).body.field).toBe('teamId');
     const csv = (await adminN.agent.get('/api/reports/alarms.csv').expect(200)).text.trim().split('\r\n');
     expect(csv[3]).toMatch(/^\d{4}-\d{2},all,1,.*,$/);
@@ -149,14 +182,18 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
 
   it("kiosks: an admin enrols at their teams' locations only, and lists and revokes only those", async () => {
     const refused = await adminN.agent.post('/api/kiosks').set(XHR).send({ name: 'South desk', location: 'South Site' }).expect(400);
-    expect(refused.body).toEqual({ message: "Choose a location of one of your teams", field: 'location' });
-    const northKiosk = (await adminN.agent.post('/api/kiosks').set(XHR).send({ name: 'North desk', location: 'north site' }).expect(201)).body;
-    const southKiosk = (await adminS.agent.post('/api/kiosks').set(XHR).send({ name: 'South desk', location: 'South Site' }).expect(201)).body;
+    expect(refused.body).toEqual({ message: 'Choose a location of one of your teams', field: 'location' });
+    const northKiosk = (await adminN.agent.post('/api/kiosks').set(XHR).send({ name: 'North desk', location: 'north site' }).expect(201))
+      .body;
+    const southKiosk = (await adminS.agent.post('/api/kiosks').set(XHR).send({ name: 'South desk', location: 'South Site' }).expect(201))
+      .body;
     expect(ids((await adminN.agent.get('/api/kiosks').expect(200)).body)).toEqual([northKiosk.id]);
     expect(ids((await adminS.agent.get('/api/kiosks').expect(200)).body)).toEqual([southKiosk.id]);
     expect(ids((await superadmin.agent.get('/api/kiosks').expect(200)).body).sort()).toEqual([northKiosk.id, southKiosk.id].sort());
     await adminN.agent.delete(`/api/kiosks/${southKiosk.id}`).set(XHR).expect(404);
-    expect((await superadmin.agent.get('/api/kiosks').expect(200)).body.find((k: { id: number }) => k.id === southKiosk.id).revokedAt ?? null).toBeNull();
+    expect(
+      (await superadmin.agent.get('/api/kiosks').expect(200)).body.find((k: { id: number }) => k.id === southKiosk.id).revokedAt ?? null,
+    ).toBeNull();
     await adminN.agent.delete(`/api/kiosks/${northKiosk.id}`).set(XHR).expect(200);
   });
 
@@ -183,7 +220,11 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
     expect(await alarmUsers(adminS, '?open=false')).toContain(workerS.id);
 
     // North's admin becomes South's monitor too: South's other worker reaches their open stream.
-    await superadmin.agent.patch(`/api/teams/${south.id}`).set(XHR).send({ monitors: [{ userId: adminS.id }, { userId: adminN.id }] }).expect(200);
+    await superadmin.agent
+      .patch(`/api/teams/${south.id}`)
+      .set(XHR)
+      .send({ monitors: [{ userId: adminS.id }, { userId: adminN.id }] })
+      .expect(200);
     await eventually(
       async () => {
         await touch(workerS2);
@@ -193,11 +234,18 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
       15_000,
       0,
     );
-    expect(ids((await adminN.agent.get('/api/workers/active').expect(200)).body).sort()).toEqual([workerN.id, workerS.id, workerS2.id].sort());
+    expect(ids((await adminN.agent.get('/api/workers/active').expect(200)).body).sort()).toEqual(
+      [workerN.id, workerS.id, workerS2.id].sort(),
+    );
   });
 
   it('an admin of one team adds a worker to it without naming it; an admin of no team is told to ask for one', async () => {
-    const newWorker = () => ({ username: `snew${Math.random().toString(36).slice(2, 9)}`, password: 'Secret1pass', name: 'New Starter', phone: nextMobile() });
+    const newWorker = () => ({
+      username: `snew${Math.random().toString(36).slice(2, 9)}`,
+      password: 'Secret1pass',
+      name: 'New Starter',
+      phone: nextMobile(),
+    });
     const res = await adminN.agent.post('/api/users').set(XHR).send(newWorker()).expect(201);
     expect(res.body.user.teamId).toBe(north.id);
     const lone = await createAccount(t, superadmin.agent, 'admin', 'slone');

@@ -38,13 +38,21 @@ describe('teams migration on an existing deployment', () => {
 
   const open = async (migrationsFolder: string) =>
     // dataDir is for the embedded database only; this one is PostgreSQL.
-    openDatabase({ service: 'identity', databaseUrl: db.url, dataDir: tmpdir(), migrationsFolder, logger: createLogger('identity', 'silent') });
+    openDatabase({
+      service: 'identity',
+      databaseUrl: db.url,
+      dataDir: tmpdir(),
+      migrationsFolder,
+      logger: createLogger('identity', 'silent'),
+    });
 
   it('puts every worker in "Default", monitored by every admin in creation order', async () => {
     const old = await open(before);
     await old.close();
     const insert = (username: string, role: string) =>
-      pg.query(`insert into identity.users (username, password_hash, name, role) values ($1, 'x', $1, $2) returning id`, [username, role]).then((r) => r.rows[0].id as number);
+      pg
+        .query(`insert into identity.users (username, password_hash, name, role) values ($1, 'x', $1, $2) returning id`, [username, role])
+        .then((r) => r.rows[0].id as number);
     const admins = [await insert('admin.b', 'admin'), await insert('admin.a', 'admin')];
     const workers = [await insert('worker.a', 'worker'), await insert('worker.b', 'worker'), await insert('worker.c', 'worker')];
     const boss = await insert('boss', 'superadmin');
@@ -53,11 +61,23 @@ describe('teams migration on an existing deployment', () => {
     await upgraded.close();
     const { rows: teams } = await pg.query('select id, name, monitors, default_interval, allowed_intervals from identity.teams');
     expect(teams).toEqual([
-      { id: expect.any(Number), name: 'Default', monitors: admins.map((userId) => ({ userId })), default_interval: 60, allowed_intervals: [30, 50, 60, 120, 240] },
+      {
+        id: expect.any(Number),
+        name: 'Default',
+        monitors: admins.map((userId) => ({ userId })),
+        default_interval: 60,
+        allowed_intervals: [30, 50, 60, 120, 240],
+      },
     ]);
     const { rows: users } = await pg.query('select id, team_id from identity.users order by id');
-    expect(users).toEqual([...admins.map((id) => ({ id, team_id: null })), ...workers.map((id) => ({ id, team_id: teams[0].id })), { id: boss, team_id: null }]);
+    expect(users).toEqual([
+      ...admins.map((id) => ({ id, team_id: null })),
+      ...workers.map((id) => ({ id, team_id: teams[0].id })),
+      { id: boss, team_id: null },
+    ]);
     // And from now on a worker cannot be without a team.
-    await expect(pg.query(`insert into identity.users (username, password_hash, name, role) values ('loose', 'x', 'Loose', 'worker')`)).rejects.toThrow(/users_worker_team/);
+    await expect(
+      pg.query(`insert into identity.users (username, password_hash, name, role) values ('loose', 'x', 'Loose', 'worker')`),
+    ).rejects.toThrow(/users_worker_team/);
   });
 });

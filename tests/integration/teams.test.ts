@@ -27,7 +27,9 @@ describe('teams', () => {
     admin = await createAccount(t, superadmin.agent, 'admin', 'tadmin');
     worker = await createAccount(t, admin.agent, 'worker', 'tworker');
     locationId = (await superadmin.agent.post('/api/location-options').set(XHR).send({ name: 'North Depot' }).expect(201)).body.id;
-    defaultTeam = ((await superadmin.agent.get('/api/teams').expect(200)).body as { id: number; name: string }[]).find((x) => x.name === 'Default')!;
+    defaultTeam = ((await superadmin.agent.get('/api/teams').expect(200)).body as { id: number; name: string }[]).find(
+      (x) => x.name === 'Default',
+    )!;
   }, 120_000);
 
   afterAll(async () => {
@@ -56,7 +58,12 @@ describe('teams', () => {
 
   it('the superadmin creates a team with locations, monitors and deputies, a check-in policy and its own escalation', async () => {
     const deputy = await createAccount(t, superadmin.agent, 'admin', 'tdeputy');
-    const policy = { missed_check_in: [{ action: 'notify_monitors', after: 0 }, { action: 'call_emergency_numbers', after: 60 }] };
+    const policy = {
+      missed_check_in: [
+        { action: 'notify_monitors', after: 0 },
+        { action: 'call_emergency_numbers', after: 60 },
+      ],
+    };
     const res = await superadmin.agent
       .post('/api/teams')
       .set(XHR)
@@ -74,16 +81,26 @@ describe('teams', () => {
       locationIds: [locationId],
       monitors: [{ userId: admin.id, deputyUserId: deputy.id }],
       checkInPolicy: { defaultInterval: 120, allowedIntervals: [60, 120] },
-      escalationPolicy: { missed_check_in: [{ action: 'notify_monitors', after: 0 }, { action: 'call_emergency_numbers', after: 60, unlessAcknowledged: true }] },
+      escalationPolicy: {
+        missed_check_in: [
+          { action: 'notify_monitors', after: 0 },
+          { action: 'call_emergency_numbers', after: 60, unlessAcknowledged: true },
+        ],
+      },
       emergencyNumbers: ['+447911123456'],
       memberCount: 0,
       version: 1,
     });
-    const event = await eventually(async () => (await streamEvents(t, 'identity.team.changed.v1')).find((e) => e.data.team.id === res.body.id));
+    const event = await eventually(async () =>
+      (await streamEvents(t, 'identity.team.changed.v1')).find((e) => e.data.team.id === res.body.id),
+    );
     expect(event.data).toMatchObject({ change: 'created', changedBy: superadmin.id, team: { name: 'Estates North', version: 1 } });
     // The deputy reads it too; a second team shows on the admin's list.
     expect((await deputy.agent.get(`/api/teams/${res.body.id}`).expect(200)).body.name).toBe('Estates North');
-    expect(((await admin.agent.get('/api/teams').expect(200)).body as { name: string }[]).map((x) => x.name).sort()).toEqual(['Default', 'Estates North']);
+    expect(((await admin.agent.get('/api/teams').expect(200)).body as { name: string }[]).map((x) => x.name).sort()).toEqual([
+      'Default',
+      'Estates North',
+    ]);
     // With two teams, a new admin is not made anyone's monitor: the superadmin chooses.
     const later = await createAccount(t, superadmin.agent, 'admin', 'tlater');
     expect((await later.agent.get('/api/teams').expect(200)).body).toEqual([]);
@@ -102,9 +119,25 @@ describe('teams', () => {
       [{ name: 'X', locationIds: [987654] }, 400, 'locationIds.0'],
       [{ name: 'X', checkInPolicy: { defaultInterval: 30, allowedIntervals: [60] } }, 400, 'checkInPolicy.defaultInterval'],
       [{ name: 'X', checkInPolicy: { defaultInterval: 45, allowedIntervals: [45] } }, 400, 'checkInPolicy.defaultInterval'],
-      [{ name: 'X', escalationPolicy: { missed_check_in: [{ action: 'launch_rockets', after: 0 }] } }, 400, 'escalationPolicy.missed_check_in.0.action'],
+      [
+        { name: 'X', escalationPolicy: { missed_check_in: [{ action: 'launch_rockets', after: 0 }] } },
+        400,
+        'escalationPolicy.missed_check_in.0.action',
+      ],
       // A step that waits for the calls needs a call step before it.
-      [{ name: 'X', escalationPolicy: { emergency: [{ action: 'notify_monitors', after: 0 }, { action: 'message_contacts', after: 'calls_done' }] } }, 400, 'escalationPolicy.emergency.1.after'],
+      [
+        {
+          name: 'X',
+          escalationPolicy: {
+            emergency: [
+              { action: 'notify_monitors', after: 0 },
+              { action: 'message_contacts', after: 'calls_done' },
+            ],
+          },
+        },
+        400,
+        'escalationPolicy.emergency.1.after',
+      ],
       [{ name: 'X', emergencyNumbers: ['javascript:alert(1)'] }, 400, 'emergencyNumbers.0'],
       [{ name: 'X', isDefault: true }, 400, 'isDefault'],
     ];
@@ -121,9 +154,13 @@ describe('teams', () => {
     const w = await createAccount(t, superadmin.agent, 'worker', 'tmove');
     await admin.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: team.id }).expect(403);
     await w.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: team.id }).expect(403);
-    expect((await superadmin.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: team.id, name: 'Both' }).expect(400)).body.field).toBe('teamId');
+    expect(
+      (await superadmin.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: team.id, name: 'Both' }).expect(400)).body.field,
+    ).toBe('teamId');
     await superadmin.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: team.id }).expect(200, { teamId: team.id });
-    expect((await superadmin.agent.patch(`/api/users/${admin.id}`).set(XHR).send({ teamId: team.id }).expect(400)).body.message).toBe('Only workers belong to a team');
+    expect((await superadmin.agent.patch(`/api/users/${admin.id}`).set(XHR).send({ teamId: team.id }).expect(400)).body.message).toBe(
+      'Only workers belong to a team',
+    );
     await superadmin.agent.patch(`/api/users/${w.id}`).set(XHR).send({ teamId: 987654 }).expect(400);
 
     const refused = await superadmin.agent.delete(`/api/teams/${team.id}`).set(XHR).expect(409);
@@ -133,7 +170,7 @@ describe('teams', () => {
     await superadmin.agent.get(`/api/teams/${team.id}`).expect(404);
   });
 
-  it("creates a worker straight into a team; an admin is in none, and adds workers to their own teams only", async () => {
+  it('creates a worker straight into a team; an admin is in none, and adds workers to their own teams only', async () => {
     const team = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Field Crew' }).expect(201)).body;
     // The admin does not monitor Field Crew: naming it is as if it did not exist.
     const notTheirs = await admin.agent
@@ -159,14 +196,27 @@ describe('teams', () => {
     const adminInTeam = await superadmin.agent
       .post('/api/users')
       .set(XHR)
-      .send({ username: `ateam${Date.now()}`, password: 'secret1', name: 'Admin Team', phone: nextMobile(), role: 'admin', teamId: team.id })
+      .send({
+        username: `ateam${Date.now()}`,
+        password: 'secret1',
+        name: 'Admin Team',
+        phone: nextMobile(),
+        role: 'admin',
+        teamId: team.id,
+      })
       .expect(400);
     expect(adminInTeam.body.field).toBe('teamId');
   });
 
   it('an admin creates an administrator, who monitors exactly the teams the creating admin monitors', async () => {
     const creator = await createAccount(t, superadmin.agent, 'admin', 'tcreator');
-    const crew = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Night Crew', monitors: [{ userId: creator.id }] }).expect(201)).body;
+    const crew = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'Night Crew', monitors: [{ userId: creator.id }] })
+        .expect(201)
+    ).body;
     const crewWorker = await createAccount(t, superadmin.agent, 'worker', 'tcrewworker');
     await superadmin.agent.patch(`/api/users/${crewWorker.id}`).set(XHR).send({ teamId: crew.id }).expect(200);
 
@@ -182,19 +232,39 @@ describe('teams', () => {
     const placed = await creator.agent
       .post('/api/users')
       .set(XHR)
-      .send({ username: `tplaced${Date.now()}`, password: 'secret1', name: 'Placed Admin', phone: nextMobile(), role: 'admin', teamId: crew.id })
+      .send({
+        username: `tplaced${Date.now()}`,
+        password: 'secret1',
+        name: 'Placed Admin',
+        phone: nextMobile(),
+        role: 'admin',
+        teamId: crew.id,
+      })
       .expect(400);
     expect(placed.body.field).toBe('teamId');
   });
 
   it("an admin sees and acts on only their teams' workers: another team's worker is a 404, in the account list as by id", async () => {
     const adminB = await createAccount(t, superadmin.agent, 'admin', 'tadminb');
-    const teamB = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Team B', monitors: [{ userId: adminB.id }] }).expect(201)).body;
+    const teamB = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'Team B', monitors: [{ userId: adminB.id }] })
+        .expect(201)
+    ).body;
     const workerB = await createAccount(t, superadmin.agent, 'worker', 'tworkerb');
     await superadmin.agent.patch(`/api/users/${workerB.id}`).set(XHR).send({ teamId: teamB.id }).expect(200);
-    const contactB = (await workerB.agent.post('/api/emergency-contacts').set(XHR).send({ userId: workerB.id, name: 'B Contact', phone: nextMobile(), relation: 'Friend' }).expect(201)).body.id;
+    const contactB = (
+      await workerB.agent
+        .post('/api/emergency-contacts')
+        .set(XHR)
+        .send({ userId: workerB.id, name: 'B Contact', phone: nextMobile(), relation: 'Friend' })
+        .expect(201)
+    ).body.id;
 
-    const listed = async (a: Account) => ((await a.agent.get('/api/worker-accounts').expect(200)).body as { id: number }[]).map((u) => u.id);
+    const listed = async (a: Account) =>
+      ((await a.agent.get('/api/worker-accounts').expect(200)).body as { id: number }[]).map((u) => u.id);
     expect(await listed(admin)).toContain(worker.id);
     expect(await listed(admin)).not.toContain(workerB.id);
     expect(await listed(adminB)).toEqual([workerB.id]);
@@ -219,9 +289,24 @@ describe('teams', () => {
   });
 
   it('edits a team: the fields sent change, the version rises, and another admin cannot see it', async () => {
-    const team = (await superadmin.agent.post('/api/teams').set(XHR).send({ name: 'Edit Me', monitors: [{ userId: admin.id }] }).expect(201)).body;
-    const res = await superadmin.agent.patch(`/api/teams/${team.id}`).set(XHR).send({ name: 'Edited', checkInPolicy: { defaultInterval: 30, allowedIntervals: [30, 60] } }).expect(200);
-    expect(res.body).toMatchObject({ name: 'Edited', monitors: [{ userId: admin.id }], checkInPolicy: { defaultInterval: 30, allowedIntervals: [30, 60] }, version: 2 });
+    const team = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'Edit Me', monitors: [{ userId: admin.id }] })
+        .expect(201)
+    ).body;
+    const res = await superadmin.agent
+      .patch(`/api/teams/${team.id}`)
+      .set(XHR)
+      .send({ name: 'Edited', checkInPolicy: { defaultInterval: 30, allowedIntervals: [30, 60] } })
+      .expect(200);
+    expect(res.body).toMatchObject({
+      name: 'Edited',
+      monitors: [{ userId: admin.id }],
+      checkInPolicy: { defaultInterval: 30, allowedIntervals: [30, 60] },
+      version: 2,
+    });
     expect((await superadmin.agent.patch(`/api/teams/${team.id}`).set(XHR).send({}).expect(400)).body.message).toBe('Nothing to update');
     const stranger = await createAccount(t, superadmin.agent, 'admin', 'tstranger');
     await stranger.agent.get(`/api/teams/${team.id}`).expect(404);
@@ -236,7 +321,9 @@ describe('teams', () => {
       (await streamEvents(t, 'identity.user.updated.v1')).find((e) => e.data.userId === admin.id && e.data.awayUntil === until),
     );
     expect(heard.data).toMatchObject({ role: 'admin', awayUntil: until });
-    expect((await db.query('select away_until from identity.users where id = $1', [admin.id])).rows[0].away_until.toISOString()).toBe(until);
+    expect((await db.query('select away_until from identity.users where id = $1', [admin.id])).rows[0].away_until.toISOString()).toBe(
+      until,
+    );
     expect((await admin.agent.get(`/api/users/${admin.id}/with-relations`).expect(200)).body.awayUntil).toBe(until);
 
     const refused: [object, string][] = [
@@ -246,43 +333,81 @@ describe('teams', () => {
       [{}, 'until must be a date and time, e.g. 2026-12-01T09:00:00Z, or null to be back'],
     ];
     for (const [body, message] of refused) {
-      expect((await admin.agent.post(`/api/users/${admin.id}/away`).set(XHR).send(body).expect(400)).body).toEqual({ message, field: 'until' });
+      expect((await admin.agent.post(`/api/users/${admin.id}/away`).set(XHR).send(body).expect(400)).body).toEqual({
+        message,
+        field: 'until',
+      });
     }
     const other = await createAccount(t, superadmin.agent, 'admin', 'taway');
     await admin.agent.post(`/api/users/${other.id}/away`).set(XHR).send({ until }).expect(403);
     await worker.agent.post(`/api/users/${worker.id}/away`).set(XHR).send({ until }).expect(403);
-    expect((await superadmin.agent.post(`/api/users/${worker.id}/away`).set(XHR).send({ until }).expect(400)).body.message).toBe('Only admins monitor teams');
-    expect((await superadmin.agent.post(`/api/users/${other.id}/away`).set(XHR).send({ until }).expect(200)).body).toEqual({ awayUntil: until });
+    expect((await superadmin.agent.post(`/api/users/${worker.id}/away`).set(XHR).send({ until }).expect(400)).body.message).toBe(
+      'Only admins monitor teams',
+    );
+    expect((await superadmin.agent.post(`/api/users/${other.id}/away`).set(XHR).send({ until }).expect(200)).body).toEqual({
+      awayUntil: until,
+    });
     // Still away as set: the refusals changed nothing. Back now:
-    expect((await db.query('select away_until from identity.users where id = $1', [admin.id])).rows[0].away_until.toISOString()).toBe(until);
-    expect((await admin.agent.post(`/api/users/${admin.id}/away`).set(XHR).send({ until: null }).expect(200)).body).toEqual({ awayUntil: null });
+    expect((await db.query('select away_until from identity.users where id = $1', [admin.id])).rows[0].away_until.toISOString()).toBe(
+      until,
+    );
+    expect((await admin.agent.post(`/api/users/${admin.id}/away`).set(XHR).send({ until: null }).expect(200)).body).toEqual({
+      awayUntil: null,
+    });
     expect((await db.query('select away_until from identity.users where id = $1', [admin.id])).rows[0].away_until).toBeNull();
     expect((await admin.agent.get(`/api/users/${admin.id}/with-relations`).expect(200)).body.awayUntil).toBeNull();
   });
 
-  it("a deleted admin leaves the teams they monitor or deputise for, so the team can still be edited", async () => {
-    const [leaving, staying] = [await createAccount(t, superadmin.agent, 'admin', 'tleave'), await createAccount(t, superadmin.agent, 'admin', 'tstay')];
+  it('a deleted admin leaves the teams they monitor or deputise for, so the team can still be edited', async () => {
+    const [leaving, staying] = [
+      await createAccount(t, superadmin.agent, 'admin', 'tleave'),
+      await createAccount(t, superadmin.agent, 'admin', 'tstay'),
+    ];
     const team = (
       await superadmin.agent
         .post('/api/teams')
         .set(XHR)
-        .send({ name: 'Leavers', monitors: [{ userId: leaving.id, deputyUserId: staying.id }, { userId: staying.id, deputyUserId: leaving.id }] })
+        .send({
+          name: 'Leavers',
+          monitors: [
+            { userId: leaving.id, deputyUserId: staying.id },
+            { userId: staying.id, deputyUserId: leaving.id },
+          ],
+        })
         .expect(201)
     ).body;
     await superadmin.agent.delete(`/api/users/${leaving.id}`).set(XHR).expect(200);
     const after = (await superadmin.agent.get(`/api/teams/${team.id}`).expect(200)).body;
     expect(after).toMatchObject({ monitors: [{ userId: staying.id }], version: 2 });
     await superadmin.agent.patch(`/api/teams/${team.id}`).set(XHR).send({ name: 'Leavers renamed' }).expect(200);
-    const heard = await eventually(async () => (await streamEvents(t, 'identity.team.changed.v1')).find((e) => e.data.team.id === team.id && e.data.team.version === 2));
+    const heard = await eventually(async () =>
+      (await streamEvents(t, 'identity.team.changed.v1')).find((e) => e.data.team.id === team.id && e.data.team.version === 2),
+    );
     expect(heard.data.team.monitors).toEqual([{ userId: staying.id }]);
   });
 
   it('two renames racing to the same name: one wins, the other is a 409 naming the field, never a 500', async () => {
     for (let round = 0; round < 5; round++) {
       const [a, b] = await Promise.all(
-        ['a', 'b'].map(async (x) => (await superadmin.agent.post('/api/teams').set(XHR).send({ name: `Race ${round}${x}` }).expect(201)).body.id as number),
+        ['a', 'b'].map(
+          async (x) =>
+            (
+              await superadmin.agent
+                .post('/api/teams')
+                .set(XHR)
+                .send({ name: `Race ${round}${x}` })
+                .expect(201)
+            ).body.id as number,
+        ),
       );
-      const answers = await Promise.all([a, b].map((id) => superadmin.agent.patch(`/api/teams/${id}`).set(XHR).send({ name: `Raced ${round}` })));
+      const answers = await Promise.all(
+        [a, b].map((id) =>
+          superadmin.agent
+            .patch(`/api/teams/${id}`)
+            .set(XHR)
+            .send({ name: `Raced ${round}` }),
+        ),
+      );
       expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
       expect(answers.find((r) => r.status === 409)!.body).toEqual({ message: expect.any(String), field: 'name' });
     }

@@ -40,7 +40,9 @@ describe('traces across the bus (OTLP/HTTP to a local receiver)', () => {
       req.on('data', (c) => (body += c));
       req.on('end', () => {
         if (req.url === '/v1/traces' && (req.headers['content-type'] ?? '').includes('json')) {
-          const payload = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: (Span & { attributes: { key: string; value: Record<string, unknown> }[] })[] }[] }[] };
+          const payload = JSON.parse(body) as {
+            resourceSpans: { scopeSpans: { spans: (Span & { attributes: { key: string; value: Record<string, unknown> }[] })[] }[] }[];
+          };
           for (const rs of payload.resourceSpans ?? []) {
             for (const ss of rs.scopeSpans ?? []) {
               for (const s of ss.spans ?? []) {
@@ -113,16 +115,23 @@ describe('traces across the bus (OTLP/HTTP to a local receiver)', () => {
     const userId = created.body.user.id as number;
     const worker = request.agent(url);
     await worker.post('/api/auth/login').set(XHR).send({ username, password: 'Secret1pass' }).expect(200);
-    await eventually(async () => (await worker.post(`/api/users/${userId}/start-shift`).set(XHR).send({ location: 'Trace Depot' })).status === 200, 20_000, 200);
+    await eventually(
+      async () => (await worker.post(`/api/users/${userId}/start-shift`).set(XHR).send({ location: 'Trace Depot' })).status === 200,
+      20_000,
+      200,
+    );
     await worker.post('/api/check-ins').set(XHR).send({ userId, pin: '4826' }).expect(201);
 
-    const isCheckInRequest = (s: Span) => s.kind === SERVER && Object.values(s.attributes).some((v) => v === '/api/check-ins' || String(v).endsWith('/api/check-ins'));
+    const isCheckInRequest = (s: Span) =>
+      s.kind === SERVER && Object.values(s.attributes).some((v) => v === '/api/check-ins' || String(v).endsWith('/api/check-ins'));
     const trace = await eventually(
       () => {
         const root = spans.find(isCheckInRequest);
         if (!root) return undefined;
         const same = spans.filter((s) => s.traceId === root.traceId);
-        return same.some((s) => s.name === 'consume shifts.checkin.recorded.v1' && s.attributes['messaging.consumer.group.name'] === 'escalation-shifts')
+        return same.some(
+          (s) => s.name === 'consume shifts.checkin.recorded.v1' && s.attributes['messaging.consumer.group.name'] === 'escalation-shifts',
+        )
           ? same
           : undefined;
       },
@@ -142,7 +151,9 @@ describe('traces across the bus (OTLP/HTTP to a local receiver)', () => {
     );
     // The consumer span follows the publish, which follows the write's span: a chain, not a guess.
     const byId = new Map(trace.map((s) => [s.spanId, s]));
-    const consume = trace.find((s) => s.name === 'consume shifts.checkin.recorded.v1' && s.attributes['messaging.consumer.group.name'] === 'escalation-shifts')!;
+    const consume = trace.find(
+      (s) => s.name === 'consume shifts.checkin.recorded.v1' && s.attributes['messaging.consumer.group.name'] === 'escalation-shifts',
+    )!;
     expect(byId.get(consume.parentSpanId!)?.name).toBe('publish shifts.checkin.recorded.v1');
     const chain: string[] = [];
     for (let s: Span | undefined = consume; s; s = s.parentSpanId ? byId.get(s.parentSpanId) : undefined) chain.push(s.name);

@@ -66,12 +66,32 @@ describe('importing accounts from a CSV file', () => {
     expect(res.body.rows).toEqual([
       { row: 2, username: 'dry.new', action: 'created' },
       { row: 3, username: existing.username, action: 'updated', fields: ['phone'] },
-      { row: 4, username: 'dry.phone', action: 'error', errors: [{ field: 'phone', message: 'Phone should start with +44 for UK format' }] },
+      {
+        row: 4,
+        username: 'dry.phone',
+        action: 'error',
+        errors: [{ field: 'phone', message: 'Phone should start with +44 for UK format' }],
+      },
       { row: 5, username: 'dry.team', action: 'error', errors: [{ field: 'team', message: 'No team has this name' }] },
-      { row: 6, username: 'dry.new', action: 'error', errors: [{ field: 'username', message: 'Listed twice in the file (first on row 2)' }] },
-      { row: 7, username: superadmin.username, action: 'error', errors: [{ field: 'username', message: 'This username belongs to the superadmin' }] },
+      {
+        row: 6,
+        username: 'dry.new',
+        action: 'error',
+        errors: [{ field: 'username', message: 'Listed twice in the file (first on row 2)' }],
+      },
+      {
+        row: 7,
+        username: superadmin.username,
+        action: 'error',
+        errors: [{ field: 'username', message: 'This username belongs to the superadmin' }],
+      },
       { row: 8, username: 'dry.admin', action: 'created' },
-      { row: 9, username: admin.username, action: 'error', errors: [{ field: 'role', message: 'This username belongs to an existing admin: an import does not change roles' }] },
+      {
+        row: 9,
+        username: admin.username,
+        action: 'error',
+        errors: [{ field: 'role', message: 'This username belongs to an existing admin: an import does not change roles' }],
+      },
     ]);
     expect(res.body.credentialsCsv).toBeUndefined();
     expect(await snapshot()).toEqual(before);
@@ -79,10 +99,24 @@ describe('importing accounts from a CSV file', () => {
 
   it('a real run with any wrong row imports nothing (422, the same table)', async () => {
     const before = await snapshot();
-    const csv = ['username,name,phone,role,team', `half.one,Half One,${nextMobile()},worker,North Estates`, `half.two,H,${nextMobile()},worker,North Estates`].join('\n');
+    const csv = [
+      'username,name,phone,role,team',
+      `half.one,Half One,${nextMobile()},worker,North Estates`,
+      `half.two,H,${nextMobile()},worker,North Estates`,
+    ].join('\n');
     const res = await post(csv).expect(422);
-    expect(res.body).toMatchObject({ dryRun: false, applied: false, message: expect.stringContaining('Nothing was imported'), summary: { created: 1, errors: 1 } });
-    expect(res.body.rows[1]).toEqual({ row: 3, username: 'half.two', action: 'error', errors: [{ field: 'name', message: 'Name must be at least 2 characters' }] });
+    expect(res.body).toMatchObject({
+      dryRun: false,
+      applied: false,
+      message: expect.stringContaining('Nothing was imported'),
+      summary: { created: 1, errors: 1 },
+    });
+    expect(res.body.rows[1]).toEqual({
+      row: 3,
+      username: 'half.two',
+      action: 'error',
+      errors: [{ field: 'name', message: 'Name must be at least 2 characters' }],
+    });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -104,10 +138,12 @@ describe('importing accounts from a CSV file', () => {
     expect(res.body).toMatchObject({ dryRun: false, applied: true, summary: { created: 4, updated: 1, errors: 0 } });
     const lines = (res.body.credentialsCsv as string).trim().split('\r\n');
     expect(lines[0]).toBe('username,name,password,pin');
-    const creds = new Map(lines.slice(1).map((l) => {
-      const m = /^([^,]+),(".*"|[^,]*),([^,]+),(\d{4})?$/.exec(l)!;
-      return [m[1], { name: m[2], password: m[3], pin: m[4] }];
-    }));
+    const creds = new Map(
+      lines.slice(1).map((l) => {
+        const m = /^([^,]+),(".*"|[^,]*),([^,]+),(\d{4})?$/.exec(l)!;
+        return [m[1], { name: m[2], password: m[3], pin: m[4] }];
+      }),
+    );
     expect([...creds.keys()]).toEqual(['imp.ann', 'imp.bob', 'imp.cat', 'imp.dan']);
     expect(creds.get('imp.ann')).toMatchObject({ name: '"Ann, Field Carer"', pin: expect.stringMatching(/^\d{4}$/) });
     // A PIN the file chose is the worker's; it is not sent back.
@@ -117,7 +153,11 @@ describe('importing accounts from a CSV file', () => {
     const ann = await signIn(t, 'imp.ann', creds.get('imp.ann')!.password);
     const me = (await ann.get('/api/auth/me').expect(200)).body;
     expect(me).toMatchObject({ username: 'imp.ann', name: 'Ann, Field Carer', passwordIsTemporary: true });
-    await ann.post(`/api/users/${me.id}/verify-pin`).set(XHR).send({ pin: creds.get('imp.ann')!.pin }).expect(200);
+    await ann
+      .post(`/api/users/${me.id}/verify-pin`)
+      .set(XHR)
+      .send({ pin: creds.get('imp.ann')!.pin })
+      .expect(200);
     const bob = await signIn(t, 'imp.bob', creds.get('imp.bob')!.password);
     const bobId = (await bob.get('/api/auth/me').expect(200)).body.id;
     await bob.post(`/api/users/${bobId}/verify-pin`).set(XHR).send({ pin: '4821' }).expect(200);
@@ -126,9 +166,13 @@ describe('importing accounts from a CSV file', () => {
     const team = (await superadmin.agent.get(`/api/teams/${northId}`).expect(200)).body;
     const dan = (await db.query(`select id from identity.users where username = 'imp.dan'`)).rows[0].id;
     expect(team.monitors).toEqual([{ userId: dan }]);
-    const members = (await superadmin.agent.get(`/api/teams/${northId}/members`).expect(200)).body.map((m: { username: string }) => m.username).sort();
+    const members = (await superadmin.agent.get(`/api/teams/${northId}/members`).expect(200)).body
+      .map((m: { username: string }) => m.username)
+      .sort();
     expect(members).toEqual(['imp.ann', 'imp.bob', existing.username].sort());
-    const cat = (await db.query(`select t.name from identity.users u join identity.teams t on t.id = u.team_id where u.username = 'imp.cat'`)).rows[0];
+    const cat = (
+      await db.query(`select t.name from identity.users u join identity.teams t on t.id = u.team_id where u.username = 'imp.cat'`)
+    ).rows[0];
     expect(cat.name).toBe('Default');
     // Dan monitors North, so North's workers are his to see once the other services heard of them.
     const danAgent = await signIn(t, 'imp.dan', creds.get('imp.dan')!.password);
@@ -148,12 +192,21 @@ describe('importing accounts from a CSV file', () => {
 
   it("provisions each account's language: a new one in the row's, an existing one changed only where the row names one; one LWS does not speak is an error naming language", async () => {
     const [welsh, english] = [nextMobile(), nextMobile()];
-    const language = async (username: string) => (await db.query('select language from identity.users where username = $1', [username])).rows[0]?.language as string | undefined;
-    const csv = ['username,name,phone,role,team,pin,language', `lang.sian,Siân Gofal,${welsh},worker,,,cy`, `lang.eng,Eng Lish,${english},worker,,,`].join('\n');
+    const language = async (username: string) =>
+      (await db.query('select language from identity.users where username = $1', [username])).rows[0]?.language as string | undefined;
+    const csv = [
+      'username,name,phone,role,team,pin,language',
+      `lang.sian,Siân Gofal,${welsh},worker,,,cy`,
+      `lang.eng,Eng Lish,${english},worker,,,`,
+    ].join('\n');
     expect((await post(csv).expect(200)).body.summary).toMatchObject({ created: 2, errors: 0 });
     expect([await language('lang.sian'), await language('lang.eng')]).toEqual(['cy', 'en']);
 
-    const again = ['username,name,phone,role,team,pin,language', `lang.sian,Siân Gofal,${welsh},worker,,,`, `lang.eng,Eng Lish,${english},worker,,,CY`].join('\n');
+    const again = [
+      'username,name,phone,role,team,pin,language',
+      `lang.sian,Siân Gofal,${welsh},worker,,,`,
+      `lang.eng,Eng Lish,${english},worker,,,CY`,
+    ].join('\n');
     const dry = await post(again, '?dryRun=true').expect(200);
     expect(dry.body.rows).toEqual([
       { row: 2, username: 'lang.sian', action: 'unchanged' },
@@ -164,14 +217,24 @@ describe('importing accounts from a CSV file', () => {
 
     const before = await snapshot();
     const bad = await post(['username,name,phone,role,language', `lang.fr,Fran Cais,${nextMobile()},worker,fr`].join('\n')).expect(422);
-    expect(bad.body.rows[0]).toMatchObject({ action: 'error', errors: [{ field: 'language', message: expect.stringMatching(/^Language must be one LWS speaks/) }] });
+    expect(bad.body.rows[0]).toMatchObject({
+      action: 'error',
+      errors: [{ field: 'language', message: expect.stringMatching(/^Language must be one LWS speaks/) }],
+    });
     expect(await snapshot()).toEqual(before);
   });
 
   it('lists every account of a large organisation: 5,000 imported workers, more than one bus message holds', async () => {
     const n = 5000;
     // Numbers of their own, in a range nextMobile never gives: no worker shares another's.
-    const csv = ['username,name,phone,role,team', ...Array.from({ length: n }, (_, i) => `bulk${i},Bulk Worker ${String(n - i).padStart(5, '0')},+4479112${String(20000 + i).padStart(5, '0')},worker,North Estates`)].join('\n');
+    const csv = [
+      'username,name,phone,role,team',
+      ...Array.from(
+        { length: n },
+        (_, i) =>
+          `bulk${i},Bulk Worker ${String(n - i).padStart(5, '0')},+4479112${String(20000 + i).padStart(5, '0')},worker,North Estates`,
+      ),
+    ].join('\n');
     const res = await post(csv);
     expect(res.status).toBe(200);
     expect(res.body.summary.created).toBe(n);
@@ -188,20 +251,47 @@ describe('importing accounts from a CSV file', () => {
   it('refuses a file it cannot read, naming it, and lets only the superadmin import', async () => {
     const before = await snapshot();
     const header = 'username,name,phone,role,team,pin';
-    expect((await post('username,name,phone\nx,y,z').expect(400)).body).toEqual({ message: expect.stringContaining('"role" is missing'), field: 'file' });
-    expect((await post(`${header},shoe\n`).expect(400)).body).toEqual({ message: expect.stringContaining('Unknown column "shoe"'), field: 'file' });
-    expect((await post(`${header}\n"unclosed,a,b,c,d,e`).expect(400)).body).toMatchObject({ field: 'file', message: expect.stringContaining('not valid CSV') });
+    expect((await post('username,name,phone\nx,y,z').expect(400)).body).toEqual({
+      message: expect.stringContaining('"role" is missing'),
+      field: 'file',
+    });
+    expect((await post(`${header},shoe\n`).expect(400)).body).toEqual({
+      message: expect.stringContaining('Unknown column "shoe"'),
+      field: 'file',
+    });
+    expect((await post(`${header}\n"unclosed,a,b,c,d,e`).expect(400)).body).toMatchObject({
+      field: 'file',
+      message: expect.stringContaining('not valid CSV'),
+    });
     expect((await post(header).expect(400)).body).toMatchObject({ field: 'file', message: 'The file has no rows under its header' });
     const tooMany = [header, ...Array.from({ length: 10_001 }, (_, i) => `many${i},Many ${i},+447911123456,worker,,`)].join('\n');
     expect((await post(tooMany).expect(400)).body.message).toBe('The file has 10001 rows: at most 10000 per import (split it)');
     expect((await post(`${header}\nnul.user,Nul\u0000Name,+447911123456,worker,,`).expect(400)).body).toMatchObject({ field: 'file' });
-    expect((await post('x'.repeat(6 * 1024 * 1024)).expect(413)).body).toEqual({ message: 'The file is too large (limit 5 MB)', field: 'file' });
+    expect((await post('x'.repeat(6 * 1024 * 1024)).expect(413)).body).toEqual({
+      message: 'The file is too large (limit 5 MB)',
+      field: 'file',
+    });
     await superadmin.agent.post('/api/users/import').set(XHR).send({ rows: [] }).expect(415);
-    await superadmin.agent.post('/api/users/import?dryRun=yes').set(XHR).set('Content-Type', 'text/csv').send(`${header}\n`).expect(400, { message: 'dryRun must be true or false', field: 'dryRun' });
-    await admin.agent.post('/api/users/import').set(XHR).set('Content-Type', 'text/csv').send(`${header}\nadm.try,Adm Try,+447911123456,worker,,`).expect(403);
+    await superadmin.agent
+      .post('/api/users/import?dryRun=yes')
+      .set(XHR)
+      .set('Content-Type', 'text/csv')
+      .send(`${header}\n`)
+      .expect(400, { message: 'dryRun must be true or false', field: 'dryRun' });
+    await admin.agent
+      .post('/api/users/import')
+      .set(XHR)
+      .set('Content-Type', 'text/csv')
+      .send(`${header}\nadm.try,Adm Try,+447911123456,worker,,`)
+      .expect(403);
     await request(t.url).post('/api/users/import').set(XHR).set('Content-Type', 'text/csv').send(header).expect(401);
     // Without a session the gateway does not even read a large file: the answer is the 401, not a 413.
-    await request(t.url).post('/api/users/import').set(XHR).set('Content-Type', 'text/csv').send('x'.repeat(6 * 1024 * 1024)).expect(401);
+    await request(t.url)
+      .post('/api/users/import')
+      .set(XHR)
+      .set('Content-Type', 'text/csv')
+      .send('x'.repeat(6 * 1024 * 1024))
+      .expect(401);
     expect(await snapshot()).toEqual(before);
   });
 
@@ -230,7 +320,11 @@ describe('importing accounts from a CSV file', () => {
         resolve({ status: Number(raw.slice(9, 12)), body: JSON.parse(raw.slice(end + 4, end + 4 + length)) });
       });
       const head = { Host: `${hostname}:${port}`, ...XHR, 'Content-Length': String(declared), ...headers };
-      socket.write(`POST ${path} HTTP/1.1\r\n${Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\n${Object.entries(head)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('')}\r\n`,
+      );
       socket.write('x'.repeat(64 * 1024));
     });
   }
@@ -239,33 +333,54 @@ describe('importing accounts from a CSV file', () => {
     const declared = Math.floor(4.9 * 1024 * 1024);
     const csv = { 'Content-Type': 'text/csv' };
     // A forged (or expired) session cookie is no session: the 401 comes before the body.
-    expect(await halfSent('/api/users/import', { ...csv, Cookie: 'lws_sid=forged-session-id' }, declared)).toEqual({ status: 401, body: { message: 'Not authenticated' } });
+    expect(await halfSent('/api/users/import', { ...csv, Cookie: 'lws_sid=forged-session-id' }, declared)).toEqual({
+      status: 401,
+      body: { message: 'Not authenticated' },
+    });
     expect(await halfSent('/api/users/import', csv, declared)).toEqual({ status: 401, body: { message: 'Not authenticated' } });
     const adminCookie = await sessionCookie(t.url, admin.username, admin.password);
-    expect(await halfSent('/api/users/import', { ...csv, Cookie: adminCookie }, declared)).toEqual({ status: 403, body: { message: 'Not allowed for your role' } });
+    expect(await halfSent('/api/users/import', { ...csv, Cookie: adminCookie }, declared)).toEqual({
+      status: 403,
+      body: { message: 'Not allowed for your role' },
+    });
     // Any other route, signed in or not, refuses a body over 100 KB from its declared length.
-    expect(await halfSent('/api/auth/login', { 'Content-Type': 'application/json' }, declared)).toEqual({ status: 413, body: { message: 'Request body is too large (limit 100 KB)' } });
+    expect(await halfSent('/api/auth/login', { 'Content-Type': 'application/json' }, declared)).toEqual({
+      status: 413,
+      body: { message: 'Request body is too large (limit 100 KB)' },
+    });
     expect(await halfSent('/api/location-options', { 'Content-Type': 'application/json', Cookie: adminCookie }, 200 * 1024)).toEqual({
       status: 413,
       body: { message: 'Request body is too large (limit 100 KB)' },
     });
     // The superadmin's file: over the import's limit is refused the same way; under it, the gateway waits for the rest.
     const superadminCookie = await sessionCookie(t.url, superadmin.username, superadmin.password);
-    expect(await halfSent('/api/users/import', { ...csv, Cookie: superadminCookie }, 6 * 1024 * 1024)).toEqual({ status: 413, body: { message: 'The file is too large (limit 5 MB)', field: 'file' } });
+    expect(await halfSent('/api/users/import', { ...csv, Cookie: superadminCookie }, 6 * 1024 * 1024)).toEqual({
+      status: 413,
+      body: { message: 'The file is too large (limit 5 MB)', field: 'file' },
+    });
     expect(await halfSent('/api/users/import', { ...csv, Cookie: superadminCookie }, declared)).toBeNull();
   });
 
   it("refuses a row whose PIN is the worker's duress PIN, naming pin, and writes nothing of it", async () => {
     const username = `duress${Math.random().toString(36).slice(2, 8)}`;
     const phone = nextMobile();
-    const created = await superadmin.agent.post('/api/users').set(XHR).send({ username, password: 'Secret1pass', name: 'Dora Duress', phone, role: 'worker', pinCode: '2468' }).expect(201);
+    const created = await superadmin.agent
+      .post('/api/users')
+      .set(XHR)
+      .send({ username, password: 'Secret1pass', name: 'Dora Duress', phone, role: 'worker', pinCode: '2468' })
+      .expect(201);
     const id = created.body.user.id as number;
     const worker = await signIn(t, username, 'Secret1pass');
     await worker.put(`/api/users/${id}/duress-pin`).set(XHR).send({ currentPin: '2468', duressPin: '1357' }).expect(200);
     const before = await snapshot();
 
     const csv = ['username,name,phone,role,team,pin', `${username},Dora Duress,${phone},worker,,1357`].join('\n');
-    const refusal = { row: 2, username, action: 'error', errors: [{ field: 'pin', message: "The PIN must be different from this worker's duress PIN" }] };
+    const refusal = {
+      row: 2,
+      username,
+      action: 'error',
+      errors: [{ field: 'pin', message: "The PIN must be different from this worker's duress PIN" }],
+    };
     expect((await post(csv, '?dryRun=true').expect(200)).body.rows).toEqual([refusal]);
     expect((await post(csv).expect(422)).body.rows).toEqual([refusal]);
     expect(await snapshot()).toEqual(before);

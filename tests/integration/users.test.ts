@@ -17,13 +17,25 @@ describe('POST /api/users', () => {
   it('creates a worker who can then log in, normalising username and phone', async () => {
     const res = await admin.post('/api/users').set(XHR).send(worker).expect(201);
     // A worker given no team joins the one team of a new deployment, "Default".
-    expect(res.body.user).toEqual({ id: expect.any(Number), username: 'carer.one', name: 'Carer One', role: 'worker', phone: '+447911123001', teamId: expect.any(Number), language: 'en' });
+    expect(res.body.user).toEqual({
+      id: expect.any(Number),
+      username: 'carer.one',
+      name: 'Carer One',
+      role: 'worker',
+      phone: '+447911123001',
+      teamId: expect.any(Number),
+      language: 'en',
+    });
     const login = await request(t.url).post('/api/auth/login').set(XHR).send({ username: 'carer.one', password: 'secret1' }).expect(200);
     expect(login.body.role).toBe('worker');
   });
 
   it('answers 409 with the spec message for a taken username', async () => {
-    const res = await admin.post('/api/users').set(XHR).send({ ...worker, phone: '+447911123002' }).expect(409);
+    const res = await admin
+      .post('/api/users')
+      .set(XHR)
+      .send({ ...worker, phone: '+447911123002' })
+      .expect(409);
     expect(res.body).toEqual({ message: 'Username already exists. Please choose a different username.', field: 'username' });
   });
 
@@ -37,7 +49,11 @@ describe('POST /api/users', () => {
     [{ role: 'superadmin' }, 'role', 'Role must be worker or admin'],
   ])('rejects %p naming %s, and writes nothing', async (override, field, message) => {
     const username = `bad${Math.random().toString(36).slice(2, 8)}`;
-    const res = await admin.post('/api/users').set(XHR).send({ ...worker, username, ...override }).expect(400);
+    const res = await admin
+      .post('/api/users')
+      .set(XHR)
+      .send({ ...worker, username, ...override })
+      .expect(400);
     expect(res.body).toEqual({ message, field });
     if (!('username' in override)) {
       await request(t.url).post('/api/auth/login').set(XHR).send({ username, password: worker.password }).expect(401);
@@ -57,6 +73,10 @@ describe('POST /api/users', () => {
     await request(t.url).post('/api/users').set(XHR).send(worker).expect(401);
     const w = request.agent(t.url);
     await w.post('/api/auth/login').set(XHR).send({ username: 'carer.one', password: 'secret1' }).expect(200);
-    await w.post('/api/users').set(XHR).send({ ...worker, username: 'sneaky' }).expect(403);
+    await w
+      .post('/api/users')
+      .set(XHR)
+      .send({ ...worker, username: 'sneaky' })
+      .expect(403);
   });
 });

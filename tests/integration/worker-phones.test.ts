@@ -26,7 +26,8 @@ describe("a worker's phone number is their own", () => {
     role: 'worker',
     ...extra,
   });
-  const count = async (username: string) => (await db.query('select count(*)::int as n from identity.users where username = $1', [username])).rows[0].n as number;
+  const count = async (username: string) =>
+    (await db.query('select count(*)::int as n from identity.users where username = $1', [username])).rows[0].n as number;
 
   beforeAll(async () => {
     t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000' } });
@@ -50,12 +51,18 @@ describe("a worker's phone number is their own", () => {
     expect(await count(second.username)).toBe(0);
 
     const other = await createAccount(t, admin.agent, 'worker', 'pother');
-    expect((await other.agent.patch(`/api/users/${other.id}`).set(XHR).send({ name: 'Other Person', phone }).expect(400)).body).toEqual(TAKEN);
+    expect((await other.agent.patch(`/api/users/${other.id}`).set(XHR).send({ name: 'Other Person', phone }).expect(400)).body).toEqual(
+      TAKEN,
+    );
     expect((await other.agent.get(`/api/users/${other.id}/with-relations`).expect(200)).body.name).toBe('pother person');
     expect((await db.query('select phone from identity.users where id = $1', [other.id])).rows[0].phone).not.toBe(phone);
 
     // An admin may share it (a supervisor who also works shifts, a shared duty phone): only workers text PINs.
-    await superadmin.agent.post('/api/users').set(XHR).send({ ...worker(phone), role: 'admin' }).expect(201);
+    await superadmin.agent
+      .post('/api/users')
+      .set(XHR)
+      .send({ ...worker(phone), role: 'admin' })
+      .expect(201);
     // The worker keeps their own number through any edit.
     await admin.agent.patch(`/api/users/${first.id}`).set(XHR).send({ name: 'Phone Keeper', phone }).expect(200);
   });
@@ -63,7 +70,8 @@ describe("a worker's phone number is their own", () => {
   it('refuses it in an import, against existing workers and between rows of the file', async () => {
     const existing = await createAccount(t, admin.agent, 'worker', 'pimp');
     const untouched = await createAccount(t, admin.agent, 'worker', 'punt');
-    const phoneOf = async (a: Account) => (await db.query('select phone from identity.users where id = $1', [a.id])).rows[0].phone as string;
+    const phoneOf = async (a: Account) =>
+      (await db.query('select phone from identity.users where id = $1', [a.id])).rows[0].phone as string;
     const mine = await phoneOf(existing);
     const twice = nextMobile();
     const csv = [
@@ -77,8 +85,18 @@ describe("a worker's phone number is their own", () => {
     const res = await superadmin.agent.post('/api/users/import?dryRun=true').set(XHR).set('Content-Type', 'text/csv').send(csv).expect(200);
     expect(res.body.rows).toEqual([
       { row: 2, username: 'imp.taker', action: 'error', errors: [TAKEN] },
-      { row: 3, username: 'imp.one', action: 'error', errors: [{ field: 'phone', message: 'Another worker in the file has this phone number (row 4)' }] },
-      { row: 4, username: 'imp.two', action: 'error', errors: [{ field: 'phone', message: 'Another worker in the file has this phone number (row 3)' }] },
+      {
+        row: 3,
+        username: 'imp.one',
+        action: 'error',
+        errors: [{ field: 'phone', message: 'Another worker in the file has this phone number (row 4)' }],
+      },
+      {
+        row: 4,
+        username: 'imp.two',
+        action: 'error',
+        errors: [{ field: 'phone', message: 'Another worker in the file has this phone number (row 3)' }],
+      },
       { row: 5, username: existing.username, action: 'updated', fields: ['name'] },
       { row: 6, username: 'imp.admin', action: 'created' },
     ]);
@@ -91,8 +109,13 @@ describe("a worker's phone number is their own", () => {
     const b = await pinWorker();
     // Shared before numbers had to be a worker's own.
     await db.query('update identity.users set phone = $1 where id = $2', [a.phone, b.id]);
-    await eventually(async () => (await a.agent.post(`/api/users/${a.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200, 20_000, 100);
-    const reply = (await superadmin.agent.post('/api/test-provider/inbound-sms').set(XHR).send({ from: a.phone, body: a.pin }).expect(200)).body.reply;
+    await eventually(
+      async () => (await a.agent.post(`/api/users/${a.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200,
+      20_000,
+      100,
+    );
+    const reply = (await superadmin.agent.post('/api/test-provider/inbound-sms').set(XHR).send({ from: a.phone, body: a.pin }).expect(200))
+      .body.reply;
     expect(reply).toBe(
       'LWS: this number belongs to more than one worker, so a texted PIN cannot check you in. Please check in in the LWS app, and ask your monitor to give each worker their own number.',
     );
@@ -105,6 +128,14 @@ describe("a worker's phone number is their own", () => {
     const pin = String(2000 + Math.floor(Math.random() * 7000));
     const body = worker(nextMobile(), { pinCode: pin });
     const res = await admin.agent.post('/api/users').set(XHR).send(body).expect(201);
-    return { id: res.body.user.id, username: body.username, password: body.password, role: 'worker', agent: await signIn(t, body.username, body.password), phone: body.phone, pin };
+    return {
+      id: res.body.user.id,
+      username: body.username,
+      password: body.password,
+      role: 'worker',
+      agent: await signIn(t, body.username, body.password),
+      phone: body.phone,
+      pin,
+    };
   }
 });

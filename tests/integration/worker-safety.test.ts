@@ -48,7 +48,9 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
 
   beforeAll(async () => {
     // Positions past their retention are looked for every second here (an hour by default).
-    t = await startTestStack({ env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000', EMERGENCY_NUMBER_1: '+447911123456', POSITIONS_PURGE_INTERVAL_SECONDS: '1' } });
+    t = await startTestStack({
+      env: { LOGIN_MAX_ATTEMPTS_PER_IP: '1000', EMERGENCY_NUMBER_1: '+447911123456', POSITIONS_PURGE_INTERVAL_SECONDS: '1' },
+    });
     superadmin = await superadminOf(t);
     admin = await newAccount('admin', superadmin.agent);
   }, 120_000);
@@ -60,25 +62,38 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     const pin = String(nextPin++);
     const name = `${role === 'admin' ? 'Alice' : 'Sam'} ${username}`;
     const phone = nextMobile();
-    const res = await creator.post('/api/users').set(XHR).send({ username, password, name, phone, role, pinCode: pin, ...(language ? { language } : {}) }).expect(201);
+    const res = await creator
+      .post('/api/users')
+      .set(XHR)
+      .send({ username, password, name, phone, role, pinCode: pin, ...(language ? { language } : {}) })
+      .expect(201);
     return { id: res.body.user.id, username, password, role, agent: await signIn(t, username, password), pin, name, phone };
   }
 
   async function onShift(language?: string): Promise<Worker> {
     const w = await newAccount('worker', admin.agent, language);
-    await eventually(async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200, EVENT_WAIT_MS, 100);
+    await eventually(
+      async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200,
+      EVENT_WAIT_MS,
+      100,
+    );
     return w;
   }
 
   const own = async (w: Worker) => (await w.agent.get(`/api/users/${w.id}/emergency`).expect(200)).body.emergency as OwnEmergency | null;
   const ownWhen = async (w: Worker, ok: (e: OwnEmergency | null) => boolean) => {
-    const seen = (await eventually(async () => {
-      const e = await own(w);
-      return ok(e) ? { e } : undefined;
-    }, EVENT_WAIT_MS, 100)) as { e: OwnEmergency };
+    const seen = (await eventually(
+      async () => {
+        const e = await own(w);
+        return ok(e) ? { e } : undefined;
+      },
+      EVENT_WAIT_MS,
+      100,
+    )) as { e: OwnEmergency };
     return seen.e;
   };
-  const alarmsOf = async (userId: number) => ((await admin.agent.get('/api/alarms').expect(200)).body as Alarm[]).filter((a) => a.userId === userId);
+  const alarmsOf = async (userId: number) =>
+    ((await admin.agent.get('/api/alarms').expect(200)).body as Alarm[]).filter((a) => a.userId === userId);
   const alarmWhen = (userId: number, ok: (a: Alarm) => boolean) =>
     eventually(async () => (await alarmsOf(userId)).find(ok), EVENT_WAIT_MS, 100) as Promise<Alarm>;
   // As the screen shows them in English: the person a line names in its place.
@@ -105,7 +120,11 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     expect(taken.updates).toContainEqual(expect.objectContaining({ text: '{{name}} is dealing with it', name: admin.name }));
 
     // A wrong PIN changes nothing.
-    const wrong = await w.agent.post(`/api/users/${w.id}/emergency/${raised.id}/cancel`).set(XHR).send({ pin: w.pin === '0000' ? '1111' : '0000' }).expect(400);
+    const wrong = await w.agent
+      .post(`/api/users/${w.id}/emergency/${raised.id}/cancel`)
+      .set(XHR)
+      .send({ pin: w.pin === '0000' ? '1111' : '0000' })
+      .expect(400);
     expect(wrong.body.field).toBe('pin');
     expect((await own(w))?.safeAt).toBeNull();
 
@@ -115,15 +134,24 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
 
     // The monitor sees it, to confirm as a false alarm; the activity log records it.
     const confirmed = await alarmWhen(w.id, (a) => a.id === alarm.id && a.workerSafeAt !== null);
-    expect(confirmed.history.some((h) => h.includes('said they are safe') && h.includes('confirm it and resolve it as a false alarm'))).toBe(true);
-    await eventually(async () => (await streamEvents(t, 'escalation.alarm.worker_safe.v1')).some((e) => e.data.alarmId === alarm.id), EVENT_WAIT_MS);
+    expect(
+      confirmed.history.some((h) => h.includes('said they are safe') && h.includes('confirm it and resolve it as a false alarm')),
+    ).toBe(true);
+    await eventually(
+      async () => (await streamEvents(t, 'escalation.alarm.worker_safe.v1')).some((e) => e.data.alarmId === alarm.id),
+      EVENT_WAIT_MS,
+    );
 
-    await admin.agent.post(`/api/alarms/${alarm.id}/resolve`).set(XHR).send({ verdict: 'false_alarm', note: 'Sam confirmed by phone' }).expect(200);
+    await admin.agent
+      .post(`/api/alarms/${alarm.id}/resolve`)
+      .set(XHR)
+      .send({ verdict: 'false_alarm', note: 'Sam confirmed by phone' })
+      .expect(200);
     await ownWhen(w, (e) => e === null);
     // Closed: saying so again is a 409.
-    expect((await w.agent.post(`/api/users/${w.id}/emergency/${raised.id}/cancel`).set(XHR).send({ pin: w.pin }).expect(409)).body.message).toBe(
-      'A monitor has already closed this emergency',
-    );
+    expect(
+      (await w.agent.post(`/api/users/${w.id}/emergency/${raised.id}/cancel`).set(XHR).send({ pin: w.pin }).expect(409)).body.message,
+    ).toBe('A monitor has already closed this emergency');
   });
 
   it("refuses another worker's emergency and an id that is no alarm, naming what is wrong", async () => {
@@ -132,11 +160,16 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     await w.agent.post('/api/emergency-call').set(XHR).send({ userId: w.id, emergency: true }).expect(200);
     const mine = await ownWhen(w, (e) => e !== null);
     await other.agent.post(`/api/users/${w.id}/emergency/${mine.id}/cancel`).set(XHR).send({ pin: w.pin }).expect(403);
-    expect((await other.agent.post(`/api/users/${other.id}/emergency/${mine.id}/cancel`).set(XHR).send({ pin: other.pin }).expect(404)).body.message).toBe(
-      'Emergency not found',
+    expect(
+      (await other.agent.post(`/api/users/${other.id}/emergency/${mine.id}/cancel`).set(XHR).send({ pin: other.pin }).expect(404)).body
+        .message,
+    ).toBe('Emergency not found');
+    expect((await w.agent.post(`/api/users/${w.id}/emergency/not-an-id/cancel`).set(XHR).send({ pin: w.pin }).expect(400)).body.field).toBe(
+      'id',
     );
-    expect((await w.agent.post(`/api/users/${w.id}/emergency/not-an-id/cancel`).set(XHR).send({ pin: w.pin }).expect(400)).body.field).toBe('id');
-    expect((await w.agent.post(`/api/users/${w.id}/emergency/${mine.id}/cancel`).set(XHR).send({ pin: 12 }).expect(400)).body.field).toBe('pin');
+    expect((await w.agent.post(`/api/users/${w.id}/emergency/${mine.id}/cancel`).set(XHR).send({ pin: 12 }).expect(400)).body.field).toBe(
+      'pin',
+    );
     expect((await own(w))?.safeAt).toBeNull();
   });
 
@@ -149,12 +182,21 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
 
     // Pressed again, as a frightened person will, before and after a monitor takes it.
     await press();
-    const joined = await alarmWhen(w.id, (a) => a.id === alarm.id && a.history.some((h) => h.startsWith('The worker pressed the emergency button again at')));
+    const joined = await alarmWhen(
+      w.id,
+      (a) => a.id === alarm.id && a.history.some((h) => h.startsWith('The worker pressed the emergency button again at')),
+    );
     expect(joined.state).toBe('open');
     await admin.agent.post(`/api/alarms/${alarm.id}/acknowledge`).set(XHR).send({}).expect(200);
     await press();
-    await alarmWhen(w.id, (a) => a.id === alarm.id && a.history.filter((h) => h.startsWith('The worker pressed the emergency button again')).length === 2);
-    const screen = await ownWhen(w, (e) => !!e && texts(e).filter((t) => t === 'You asked for help again: the same alert, still being dealt with').length === 2);
+    await alarmWhen(
+      w.id,
+      (a) => a.id === alarm.id && a.history.filter((h) => h.startsWith('The worker pressed the emergency button again')).length === 2,
+    );
+    const screen = await ownWhen(
+      w,
+      (e) => !!e && texts(e).filter((t) => t === 'You asked for help again: the same alert, still being dealt with').length === 2,
+    );
     expect(screen.id).toBe(raised.id);
     // One alarm for monitors to take and close, and the stream told them of each press.
     expect((await alarmsOf(w.id)).filter((a) => a.kind === 'emergency')).toHaveLength(1);
@@ -169,14 +211,20 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     await press();
     const next = await alarmWhen(w.id, (a) => a.kind === 'emergency' && a.id !== alarm.id);
     expect(next.state).toBe('open');
-    expect((await ownWhen(w, (e) => e?.id === next.id)).updates.map((u) => u.text)).not.toContain('You asked for help again: the same alert, still being dealt with');
+    expect((await ownWhen(w, (e) => e?.id === next.id)).updates.map((u) => u.text)).not.toContain(
+      'You asked for help again: the same alert, still being dealt with',
+    );
   });
 
   describe('duress PIN', () => {
     async function withDuress(): Promise<Worker & { duress: string }> {
       const w = await onShift();
       const duress = String(Number(w.pin) + 5000);
-      await w.agent.put(`/api/users/${w.id}/duress-pin`).set(XHR).send({ currentPin: w.pin, duressPin: duress }).expect(200, { duressPinSet: true });
+      await w.agent
+        .put(`/api/users/${w.id}/duress-pin`)
+        .set(XHR)
+        .send({ currentPin: w.pin, duressPin: duress })
+        .expect(200, { duressPinSet: true });
       return { ...w, duress };
     }
 
@@ -188,20 +236,32 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
       expect(wrong.body.field).toBe('currentPin');
       expect((await w.agent.get('/api/auth/me').expect(200)).body.duressPinSet).toBe(false);
 
-      await w.agent.put(`/api/users/${w.id}/duress-pin`).set(XHR).send({ currentPin: w.pin, duressPin: '1357' }).expect(200, { duressPinSet: true });
+      await w.agent
+        .put(`/api/users/${w.id}/duress-pin`)
+        .set(XHR)
+        .send({ currentPin: w.pin, duressPin: '1357' })
+        .expect(200, { duressPinSet: true });
       expect((await w.agent.get('/api/auth/me').expect(200)).body.duressPinSet).toBe(true);
       const clash = await w.agent.patch(`/api/users/${w.id}`).set(XHR).send({ currentPin: w.pin, pinCode: '1357' }).expect(400);
       expect(clash.body).toEqual({ message: 'Your PIN must be different from your duress PIN', field: 'pinCode' });
       // The duress PIN is no PIN for changing credentials.
-      expect((await w.agent.put(`/api/users/${w.id}/duress-pin`).set(XHR).send({ currentPin: '1357', duressPin: null }).expect(400)).body.field).toBe('currentPin');
-      await w.agent.put(`/api/users/${w.id}/duress-pin`).set(XHR).send({ currentPin: w.pin, duressPin: null }).expect(200, { duressPinSet: false });
+      expect(
+        (await w.agent.put(`/api/users/${w.id}/duress-pin`).set(XHR).send({ currentPin: '1357', duressPin: null }).expect(400)).body.field,
+      ).toBe('currentPin');
+      await w.agent
+        .put(`/api/users/${w.id}/duress-pin`)
+        .set(XHR)
+        .send({ currentPin: w.pin, duressPin: null })
+        .expect(200, { duressPinSet: false });
     });
 
     it('checks in exactly as the PIN does, while monitors get a DURESS alarm the worker never sees', async () => {
       const w = await withDuress();
       const res = await w.agent.post('/api/check-ins').set(XHR).send({ userId: w.id, location: SITE, pin: w.duress }).expect(201);
       expect(res.body).toMatchObject({ userId: w.id, status: 'safe', nextCheckInTime: expect.any(String) });
-      expect((await w.agent.post(`/api/users/${w.id}/verify-pin`).set(XHR).send({ pin: w.duress }).expect(200)).body).toEqual({ valid: true });
+      expect((await w.agent.post(`/api/users/${w.id}/verify-pin`).set(XHR).send({ pin: w.duress }).expect(200)).body).toEqual({
+        valid: true,
+      });
 
       const alarm = await alarmWhen(w.id, (a) => a.duress);
       expect(alarm.kind).toBe('emergency');
@@ -210,8 +270,13 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
       await alarmWhen(w.id, (a) => a.id === alarm.id && a.history.some((h) => h.startsWith('Calling +447911123456')));
       expect(await own(w)).toBeNull();
       // The activity log records it, for monitors only.
-      const entries = async () => (await admin.agent.get('/api/activity-logs').expect(200)).body as { userId: number | null; details: string }[];
-      await eventually(async () => (await entries()).some((e) => e.userId === w.id && e.details.startsWith('DURESS PIN entered')), EVENT_WAIT_MS, 200);
+      const entries = async () =>
+        (await admin.agent.get('/api/activity-logs').expect(200)).body as { userId: number | null; details: string }[];
+      await eventually(
+        async () => (await entries()).some((e) => e.userId === w.id && e.details.startsWith('DURESS PIN entered')),
+        EVENT_WAIT_MS,
+        200,
+      );
     });
 
     it('"cancels" an emergency on screen as the PIN would, while the emergency goes on escalating', async () => {
@@ -222,7 +287,10 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
       expect(res.body.emergency.safeAt).toEqual(expect.any(String));
       expect(texts(res.body.emergency).at(-1)).toBe("You said you're safe. A monitor will confirm and close this.");
 
-      const first = await alarmWhen(w.id, (a) => !a.duress && a.history.some((h) => h.includes('cancelled this emergency with their duress PIN')));
+      const first = await alarmWhen(
+        w.id,
+        (a) => !a.duress && a.history.some((h) => h.includes('cancelled this emergency with their duress PIN')),
+      );
       expect(first.workerSafeAt).toBeNull();
       await alarmWhen(w.id, (a) => a.duress);
       // What the worker sees stays as "safe", however the alarm goes on.
@@ -244,14 +312,35 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
         async () => (await streamEvents(t, 'shifts.deadline.changed.v1')).find((e) => e.data.userId === w.id),
         EVENT_WAIT_MS,
       )) as { data: Record<string, unknown> };
-      expect(event.data).toMatchObject({ reason: 'extended', byUserId: w.id, extendedMinutes: 15, nextCheckInAt: first.body.nextCheckInTime });
+      expect(event.data).toMatchObject({
+        reason: 'extended',
+        byUserId: w.id,
+        extendedMinutes: 15,
+        nextCheckInAt: first.body.nextCheckInTime,
+      });
       // Escalation now waits for the new deadline (its reminders and alarm move with it).
-      await eventually(async () => {
-        const { workers } = (await superadmin.agent.get('/api/test-reminders/status').expect(200)).body as { workers: { id: number; nextCheckIn: string | null }[] };
-        return workers.find((x) => x.id === w.id)?.nextCheckIn === first.body.nextCheckInTime;
-      }, EVENT_WAIT_MS, 100);
-      const entries = async () => (await admin.agent.get('/api/activity-logs').expect(200)).body as { userId: number | null; type: string; label: string; details: string }[];
-      const entry = (await eventually(async () => (await entries()).find((e) => e.userId === w.id && e.type === 'extension'), EVENT_WAIT_MS, 200)) as { label: string; details: string };
+      await eventually(
+        async () => {
+          const { workers } = (await superadmin.agent.get('/api/test-reminders/status').expect(200)).body as {
+            workers: { id: number; nextCheckIn: string | null }[];
+          };
+          return workers.find((x) => x.id === w.id)?.nextCheckIn === first.body.nextCheckInTime;
+        },
+        EVENT_WAIT_MS,
+        100,
+      );
+      const entries = async () =>
+        (await admin.agent.get('/api/activity-logs').expect(200)).body as {
+          userId: number | null;
+          type: string;
+          label: string;
+          details: string;
+        }[];
+      const entry = (await eventually(
+        async () => (await entries()).find((e) => e.userId === w.id && e.type === 'extension'),
+        EVENT_WAIT_MS,
+        200,
+      )) as { label: string; details: string };
       expect(entry.label).toBe('Check-In Extended');
       expect(entry.details).toMatch(/^Asked for 15 more minutes; next check-in due at \d{2}:\d{2}$/);
 
@@ -272,7 +361,10 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
 
     it('refuses an overdue deadline, a worker off shift and any other number of minutes, changing nothing', async () => {
       const w = await onShift();
-      expect((await extend(w, { userId: w.id, minutes: 20 }).expect(400)).body).toEqual({ message: 'minutes must be 15', field: 'minutes' });
+      expect((await extend(w, { userId: w.id, minutes: 20 }).expect(400)).body).toEqual({
+        message: 'minutes must be 15',
+        field: 'minutes',
+      });
       expect((await extend(w, { userId: w.id }).expect(400)).body.field).toBe('minutes');
       await superadmin.agent.post(`/api/simulate-specific-time/${w.id}`).set(XHR).send({ minutesUntilDue: 0 }).expect(200);
       const due = (await relations(w)).nextCheckInTime;
@@ -290,12 +382,18 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     it('the shift takes a note and a check-in the device position; monitors see both on the alarm', async () => {
       const w = await newAccount('worker', admin.agent);
       await eventually(
-        async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE, note: '  12 Oak Street, back by 15:00 ' })).status === 200,
+        async () =>
+          (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE, note: '  12 Oak Street, back by 15:00 ' }))
+            .status === 200,
         EVENT_WAIT_MS,
         100,
       );
       expect((await relations(w)).shiftNote).toBe('12 Oak Street, back by 15:00');
-      const checkIn = await w.agent.post('/api/check-ins').set(XHR).send({ userId: w.id, location: SITE, pin: w.pin, position: OAK }).expect(201);
+      const checkIn = await w.agent
+        .post('/api/check-ins')
+        .set(XHR)
+        .send({ userId: w.id, location: SITE, pin: w.pin, position: OAK })
+        .expect(201);
       const recorded = (await eventually(
         async () => (await streamEvents(t, 'shifts.checkin.recorded.v1')).find((e) => e.data.checkInId === checkIn.body.id),
         EVENT_WAIT_MS,
@@ -303,7 +401,10 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
       expect(recorded.data.position).toEqual({ lat: OAK.lat, lng: OAK.lng, accuracyM: OAK.accuracy });
 
       await superadmin.agent.post(`/api/simulate-check-in-due/${w.id}`).set(XHR).expect(200);
-      const alarm = (await alarmWhen(w.id, (a) => a.kind === 'missed_check_in')) as Alarm & { shiftNote: string | null; lastPosition: unknown };
+      const alarm = (await alarmWhen(w.id, (a) => a.kind === 'missed_check_in')) as Alarm & {
+        shiftNote: string | null;
+        lastPosition: unknown;
+      };
       expect(alarm.shiftNote).toBe('12 Oak Street, back by 15:00');
       expect(alarm.lastPosition).toEqual({ lat: OAK.lat, lng: OAK.lng, accuracy: OAK.accuracy, at: checkIn.body.timestamp });
     });
@@ -311,7 +412,11 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     it('refuses a note or a position that is not one, naming the field, and records nothing', async () => {
       const w = await onShift();
       const bad = async (body: object, field: string) => {
-        const res = await w.agent.post('/api/check-ins').set(XHR).send({ userId: w.id, location: SITE, pin: w.pin, ...body }).expect(400);
+        const res = await w.agent
+          .post('/api/check-ins')
+          .set(XHR)
+          .send({ userId: w.id, location: SITE, pin: w.pin, ...body })
+          .expect(400);
         expect(res.body.field).toBe(field);
       };
       await bad({ position: { lat: 91, lng: 0 } }, 'position.lat');
@@ -337,16 +442,30 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
 
     it('deletes positions 30 days after their shift ended, in shifts and in the alarm monitors see; the check-ins stay', async () => {
       const w = await onShift();
-      const checkIn = await w.agent.post('/api/check-ins').set(XHR).send({ userId: w.id, location: SITE, pin: w.pin, position: OAK }).expect(201);
+      const checkIn = await w.agent
+        .post('/api/check-ins')
+        .set(XHR)
+        .send({ userId: w.id, location: SITE, pin: w.pin, position: OAK })
+        .expect(201);
       await superadmin.agent.post(`/api/simulate-check-in-due/${w.id}`).set(XHR).expect(200);
-      const alarm = (await alarmWhen(w.id, (a) => a.kind === 'missed_check_in' && (a as { lastPosition?: unknown }).lastPosition !== null)) as Alarm;
-      const shiftId = (await relations(w)).latestCheckIn ? ((await streamEvents(t, 'shifts.checkin.recorded.v1')).find((e) => e.data.checkInId === checkIn.body.id)!.data.shiftId as string) : '';
+      const alarm = (await alarmWhen(
+        w.id,
+        (a) => a.kind === 'missed_check_in' && (a as { lastPosition?: unknown }).lastPosition !== null,
+      )) as Alarm;
+      const shiftId = (await relations(w)).latestCheckIn
+        ? ((await streamEvents(t, 'shifts.checkin.recorded.v1')).find((e) => e.data.checkInId === checkIn.body.id)!.data.shiftId as string)
+        : '';
       await w.agent.post(`/api/users/${w.id}/end-shift`).set(XHR).send({ pin: w.pin }).expect(200);
       const db = new Client({ connectionString: t.env.DATABASE_URL });
       await db.connect();
       try {
-        const position = async () => (await db.query('select lat, lng, accuracy_m from shifts.check_ins where id = $1', [checkIn.body.id])).rows[0];
-        await eventually(async () => (await db.query('select 1 from escalation.ended_shifts where shift_id = $1', [shiftId])).rowCount === 1, EVENT_WAIT_MS, 100);
+        const position = async () =>
+          (await db.query('select lat, lng, accuracy_m from shifts.check_ins where id = $1', [checkIn.body.id])).rows[0];
+        await eventually(
+          async () => (await db.query('select 1 from escalation.ended_shifts where shift_id = $1', [shiftId])).rowCount === 1,
+          EVENT_WAIT_MS,
+          100,
+        );
         // 29 days after the shift: kept.
         await db.query(`update shifts.shifts set ended_at = now() - interval '29 days' where id = $1`, [shiftId]);
         await db.query(`update escalation.ended_shifts set ended_at = now() - interval '29 days' where shift_id = $1`, [shiftId]);
@@ -398,7 +517,9 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
       const w = await onShift();
       const wrong = w.pin === '0000' ? '1111' : '0000';
       for (let i = 0; i < 4; i++) expect(await text(w.phone, wrong)).toMatch(/not right/);
-      expect(await text(w.phone, wrong)).toBe('LWS: too many wrong PINs. PIN check-ins are locked for 15 minutes. Open LWS or call your monitor.');
+      expect(await text(w.phone, wrong)).toBe(
+        'LWS: too many wrong PINs. PIN check-ins are locked for 15 minutes. Open LWS or call your monitor.',
+      );
       expect(await text(w.phone, w.pin)).toMatch(/locked/);
       expect((await w.agent.post('/api/check-ins').set(XHR).send({ userId: w.id, location: SITE, pin: w.pin })).status).toBe(423);
     });
@@ -418,14 +539,23 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
       // Notifications learns the worker's phone and language from identity's event.
       await eventually(async () => (await text(w.phone, 'helo')) === "LWS: i gofrestru, atebwch gyda'ch PIN 4 digid.", EVENT_WAIT_MS, 100);
       expect(await text(w.phone, wrong)).toBe("LWS: nid yw'r PIN hwnnw'n gywir. Atebwch gyda'ch PIN 4 digid i gofrestru.");
-      expect(await text(w.phone, w.pin)).toMatch(/^LWS: wedi cofrestru am \d{2}:\d{2}\. Mae angen i chi gofrestru nesaf erbyn \d{2}:\d{2}\.$/);
+      expect(await text(w.phone, w.pin)).toMatch(
+        /^LWS: wedi cofrestru am \d{2}:\d{2}\. Mae angen i chi gofrestru nesaf erbyn \d{2}:\d{2}\.$/,
+      );
       // Their language changed back: the next answer is in English.
       await w.agent.patch(`/api/users/${w.id}`).set(XHR).send({ language: 'en' }).expect(200);
-      await eventually(async () => (await text(w.phone, 'thanks')) === 'LWS: to check in, reply with your 4-digit PIN.', EVENT_WAIT_MS, 100);
+      await eventually(
+        async () => (await text(w.phone, 'thanks')) === 'LWS: to check in, reply with your 4-digit PIN.',
+        EVENT_WAIT_MS,
+        100,
+      );
     });
 
     it('refuses a text that is not signed by the provider', async () => {
-      const res = await request(t.url).post('/webhooks/twilio/sms-inbound').type('form').send({ From: '+447700900123', Body: '1234', MessageSid: `SM${'0'.repeat(32)}` });
+      const res = await request(t.url)
+        .post('/webhooks/twilio/sms-inbound')
+        .type('form')
+        .send({ From: '+447700900123', Body: '1234', MessageSid: `SM${'0'.repeat(32)}` });
       expect(res.status).toBe(403);
     });
   });
@@ -438,7 +568,8 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
       say?: string;
       confirmation?: string;
     }
-    const callsTo = async (phone: string) => ((await superadmin.agent.get('/api/test-provider/calls').expect(200)).body.calls as FakeCall[]).filter((c) => c.to === phone);
+    const callsTo = async (phone: string) =>
+      ((await superadmin.agent.get('/api/test-provider/calls').expect(200)).body.calls as FakeCall[]).filter((c) => c.to === phone);
 
     async function workerOf(teamId: number, language?: string): Promise<Worker> {
       const username = `keypad${Math.random().toString(36).slice(2, 9)}`;
@@ -447,68 +578,141 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
       const res = await superadmin.agent
         .post('/api/users')
         .set(XHR)
-        .send({ username, password: 'Secret1pass', name: `Kit ${username}`, phone, role: 'worker', pinCode: pin, teamId, ...(language ? { language } : {}) })
+        .send({
+          username,
+          password: 'Secret1pass',
+          name: `Kit ${username}`,
+          phone,
+          role: 'worker',
+          pinCode: pin,
+          teamId,
+          ...(language ? { language } : {}),
+        })
         .expect(201);
-      const w = { id: res.body.user.id, username, password: 'Secret1pass', role: 'worker' as const, agent: await signIn(t, username, 'Secret1pass'), pin, name: `Kit ${username}`, phone };
-      await eventually(async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200, EVENT_WAIT_MS, 100);
+      const w = {
+        id: res.body.user.id,
+        username,
+        password: 'Secret1pass',
+        role: 'worker' as const,
+        agent: await signIn(t, username, 'Secret1pass'),
+        pin,
+        name: `Kit ${username}`,
+        phone,
+      };
+      await eventually(
+        async () => (await w.agent.post(`/api/users/${w.id}/start-shift`).set(XHR).send({ location: SITE })).status === 200,
+        EVENT_WAIT_MS,
+        100,
+      );
       return w;
     }
 
     it('asks for the PIN on the keypad: the right PIN checks the worker in; a team without it gets no call', async () => {
-      const team = await superadmin.agent.post('/api/teams').set(XHR).send({ name: `Keypad ${Date.now()}`, voiceReminder: true }).expect(201);
+      const team = await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: `Keypad ${Date.now()}`, voiceReminder: true })
+        .expect(201);
       expect(team.body.voiceReminder).toBe(true);
       const w = await workerOf(team.body.id);
       const plain = await onShift();
       // The 2-minute reminder fires 6 s from now (one whose time has passed is skipped).
-      for (const x of [w, plain]) await superadmin.agent.post(`/api/simulate-specific-time/${x.id}`).set(XHR).send({ minutesUntilDue: 2.1 }).expect(200);
+      for (const x of [w, plain])
+        await superadmin.agent.post(`/api/simulate-specific-time/${x.id}`).set(XHR).send({ minutesUntilDue: 2.1 }).expect(200);
 
-      const [call] = (await eventually(async () => {
-        const calls = await callsTo(w.phone);
-        return calls.length > 0 ? calls : undefined;
-      }, EVENT_WAIT_MS, 200)) as FakeCall[];
-      const answered = await superadmin.agent.post(`/api/test-provider/calls/${call.callSid}/accept`).set(XHR).send({ digits: w.pin }).expect(200);
+      const [call] = (await eventually(
+        async () => {
+          const calls = await callsTo(w.phone);
+          return calls.length > 0 ? calls : undefined;
+        },
+        EVENT_WAIT_MS,
+        200,
+      )) as FakeCall[];
+      const answered = await superadmin.agent
+        .post(`/api/test-provider/calls/${call.callSid}/accept`)
+        .set(XHR)
+        .send({ digits: w.pin })
+        .expect(200);
       expect(answered.body.call.voice).toBeUndefined();
-      expect(answered.body.call.say).toMatch(/^This is an L W S check-in reminder\. Your check-in is due in 2 minutes, by \d{2}:\d{2}\. To check in, enter your 4 digit PIN now\./);
-      expect(answered.body.call.confirmation).toMatch(/^Thank you\. You are checked in\. Your next check-in is due by \d{2}:\d{2}\. Goodbye\.$/);
+      expect(answered.body.call.say).toMatch(
+        /^This is an L W S check-in reminder\. Your check-in is due in 2 minutes, by \d{2}:\d{2}\. To check in, enter your 4 digit PIN now\./,
+      );
+      expect(answered.body.call.confirmation).toMatch(
+        /^Thank you\. You are checked in\. Your next check-in is due by \d{2}:\d{2}\. Goodbye\.$/,
+      );
       expect((await relations(w)).latestCheckIn).not.toBeNull();
 
       // The team without it: its 2-minute reminder went by text and push only.
       const deliveries = async () =>
-        ((await superadmin.agent.get(`/api/notifications/deliveries?userId=${plain.id}&limit=50`).expect(200)).body as { channel: string; purpose: string }[] | { deliveries: { channel: string; purpose: string }[] });
-      await eventually(async () => {
-        const body = await deliveries();
-        const list = Array.isArray(body) ? body : body.deliveries;
-        return list.some((d) => d.purpose === 'reminder_2min' && d.channel === 'sms');
-      }, EVENT_WAIT_MS, 200);
+        (await superadmin.agent.get(`/api/notifications/deliveries?userId=${plain.id}&limit=50`).expect(200)).body as
+          | { channel: string; purpose: string }[]
+          | { deliveries: { channel: string; purpose: string }[] };
+      await eventually(
+        async () => {
+          const body = await deliveries();
+          const list = Array.isArray(body) ? body : body.deliveries;
+          return list.some((d) => d.purpose === 'reminder_2min' && d.channel === 'sms');
+        },
+        EVENT_WAIT_MS,
+        200,
+      );
       expect(await callsTo(plain.phone)).toEqual([]);
     });
 
-    it("speaks to a Welsh-speaking worker in Welsh, in a Welsh voice, and answers their PIN in Welsh", async () => {
-      const team = await superadmin.agent.post('/api/teams').set(XHR).send({ name: `Keypad Cymraeg ${Date.now()}`, voiceReminder: true }).expect(201);
+    it('speaks to a Welsh-speaking worker in Welsh, in a Welsh voice, and answers their PIN in Welsh', async () => {
+      const team = await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: `Keypad Cymraeg ${Date.now()}`, voiceReminder: true })
+        .expect(201);
       const w = await workerOf(team.body.id, 'cy');
       await superadmin.agent.post(`/api/simulate-specific-time/${w.id}`).set(XHR).send({ minutesUntilDue: 2.1 }).expect(200);
-      const [call] = (await eventually(async () => {
-        const calls = await callsTo(w.phone);
-        return calls.length > 0 ? calls : undefined;
-      }, EVENT_WAIT_MS, 200)) as FakeCall[];
-      const answered = await superadmin.agent.post(`/api/test-provider/calls/${call.callSid}/accept`).set(XHR).send({ digits: w.pin }).expect(200);
+      const [call] = (await eventually(
+        async () => {
+          const calls = await callsTo(w.phone);
+          return calls.length > 0 ? calls : undefined;
+        },
+        EVENT_WAIT_MS,
+        200,
+      )) as FakeCall[];
+      const answered = await superadmin.agent
+        .post(`/api/test-provider/calls/${call.callSid}/accept`)
+        .set(XHR)
+        .send({ digits: w.pin })
+        .expect(200);
       expect(answered.body.call).toMatchObject({
         voice: 'Polly.Gwyneth cy-GB',
-        say: expect.stringMatching(/^Dyma nodyn atgoffa L W S i gofrestru\. Mae angen i chi gofrestru ymhen 2 funud, erbyn \d{2}:\d{2}\. I gofrestru, rhowch eich PIN 4 digid nawr\./),
-        confirmation: expect.stringMatching(/^Diolch\. Rydych chi wedi cofrestru\. Mae angen i chi gofrestru nesaf erbyn \d{2}:\d{2}\. Hwyl fawr\.$/),
+        say: expect.stringMatching(
+          /^Dyma nodyn atgoffa L W S i gofrestru\. Mae angen i chi gofrestru ymhen 2 funud, erbyn \d{2}:\d{2}\. I gofrestru, rhowch eich PIN 4 digid nawr\./,
+        ),
+        confirmation: expect.stringMatching(
+          /^Diolch\. Rydych chi wedi cofrestru\. Mae angen i chi gofrestru nesaf erbyn \d{2}:\d{2}\. Hwyl fawr\.$/,
+        ),
       });
       expect((await relations(w)).latestCheckIn).not.toBeNull();
     });
 
     it('a wrong PIN on the keypad checks nobody in, and is asked for again', async () => {
-      const team = await superadmin.agent.post('/api/teams').set(XHR).send({ name: `Keypad wrong ${Date.now()}`, voiceReminder: true }).expect(201);
+      const team = await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: `Keypad wrong ${Date.now()}`, voiceReminder: true })
+        .expect(201);
       const w = await workerOf(team.body.id);
       await superadmin.agent.post(`/api/simulate-specific-time/${w.id}`).set(XHR).send({ minutesUntilDue: 2.1 }).expect(200);
-      const [call] = (await eventually(async () => {
-        const calls = await callsTo(w.phone);
-        return calls.length > 0 ? calls : undefined;
-      }, EVENT_WAIT_MS, 200)) as FakeCall[];
-      const answered = await superadmin.agent.post(`/api/test-provider/calls/${call.callSid}/accept`).set(XHR).send({ digits: w.pin === '0000' ? '1111' : '0000' }).expect(200);
+      const [call] = (await eventually(
+        async () => {
+          const calls = await callsTo(w.phone);
+          return calls.length > 0 ? calls : undefined;
+        },
+        EVENT_WAIT_MS,
+        200,
+      )) as FakeCall[];
+      const answered = await superadmin.agent
+        .post(`/api/test-provider/calls/${call.callSid}/accept`)
+        .set(XHR)
+        .send({ digits: w.pin === '0000' ? '1111' : '0000' })
+        .expect(200);
       expect(answered.body.call.confirmation).toMatch(/^That PIN is not right\. Enter your 4 digit PIN again\./);
       expect((await relations(w)).latestCheckIn).toBeNull();
     });

@@ -10,7 +10,11 @@ const DIR = join(__dirname, '..', '..', 'bench', 'k6');
 
 describe('the k6 scripts', () => {
   it('are the four load scenarios: the check-in journey, a login storm, monitors watching, a shift change', () => {
-    expect(readdirSync(DIR).filter((f) => f.endsWith('.ts')).sort()).toEqual(['checkin-journey.ts', 'login-storm.ts', 'monitors-watching.ts', 'shift-change.ts']);
+    expect(
+      readdirSync(DIR)
+        .filter((f) => f.endsWith('.ts'))
+        .sort(),
+    ).toEqual(['checkin-journey.ts', 'login-storm.ts', 'monitors-watching.ts', 'shift-change.ts']);
   });
 
   it('type-check against @types/k6', () => {

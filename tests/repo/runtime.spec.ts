@@ -24,7 +24,10 @@ describe('the runtime', () => {
   });
 
   it("asks for no other runtime when it already runs on the images' major", () => {
-    const printed = execFileSync(process.execPath, [join(REPO, 'scripts', 'node-runtime.mjs'), '--bin'], { encoding: 'utf8', env: { ...process.env, LWS_SYSTEM_NODE: '' } });
+    const printed = execFileSync(process.execPath, [join(REPO, 'scripts', 'node-runtime.mjs'), '--bin'], {
+      encoding: 'utf8',
+      env: { ...process.env, LWS_SYSTEM_NODE: '' },
+    });
     expect(printed).toBe('');
   });
 });

@@ -104,7 +104,8 @@ export function breakingChanges(baseline, current) {
   for (const [subject, types] of Object.entries(baseline.commands)) {
     const now = current.commands[subject];
     if (!now) out.push(`command ${subject} was removed`);
-    else if (!same(now, types)) out.push(`command ${subject} changed its types from ${types.request} → ${types.reply} to ${now.request} → ${now.reply}`);
+    else if (!same(now, types))
+      out.push(`command ${subject} changed its types from ${types.request} → ${types.reply} to ${now.request} → ${now.reply}`);
   }
   for (const [name, fields] of Object.entries(baseline.messages)) {
     const now = current.messages[name];
@@ -123,25 +124,30 @@ export function breakingChanges(baseline, current) {
       if (is.id !== was.id) out.push(`${where} was renumbered from ${was.id} to ${is.id}`);
       if (is.type !== was.type || is.keyType !== was.keyType) out.push(`${where} changed type from ${was.type} to ${is.type}`);
       if (is.shape !== was.shape) out.push(`${where} changed from ${was.shape} to ${is.shape}`);
-      if (is.optional !== was.optional) out.push(`${where} is ${is.optional ? 'now optional (readers count on it)' : 'now required (older producers leave it out)'}`);
+      if (is.optional !== was.optional)
+        out.push(`${where} is ${is.optional ? 'now optional (readers count on it)' : 'now required (older producers leave it out)'}`);
       const tightened = tighterRules(was.rules ?? {}, is.rules ?? {});
       if (tightened) out.push(`${where} ${tightened}`);
     }
     for (const [field, is] of Object.entries(now)) {
-      if (!(field in fields) && is.shape === 'single' && !is.optional) out.push(`${name}.${field} (${is.id}) was added as required (older producers do not send it): make it optional`);
+      if (!(field in fields) && is.shape === 'single' && !is.optional)
+        out.push(`${name}.${field} (${is.id}) was added as required (older producers do not send it): make it optional`);
     }
   }
   for (const [name, values] of Object.entries(baseline.enums)) {
     const now = current.enums[name];
     if (!now) out.push(`enum ${name} was removed`);
-    else for (const [v, n] of Object.entries(values)) if (now[v] !== n) out.push(`enum ${name}.${v} (${n}) was ${v in now ? `renumbered to ${now[v]}` : 'removed'}`);
+    else
+      for (const [v, n] of Object.entries(values))
+        if (now[v] !== n) out.push(`enum ${name}.${v} (${n}) was ${v in now ? `renumbered to ${now[v]}` : 'removed'}`);
   }
   return out;
 }
 
 /** How a field's rules now refuse what they accepted, or null. */
 function tighterRules(was, is) {
-  if ((is.max_len ?? Infinity) < (was.max_len ?? Infinity)) return `now allows at most ${is.max_len} characters (was ${was.max_len ?? 'any'})`;
+  if ((is.max_len ?? Infinity) < (was.max_len ?? Infinity))
+    return `now allows at most ${is.max_len} characters (was ${was.max_len ?? 'any'})`;
   if ((is.min_len ?? 0) > (was.min_len ?? 0)) return `now needs at least ${is.min_len} characters (was ${was.min_len ?? 0})`;
   if ((is.max ?? Infinity) < (was.max ?? Infinity)) return `now allows at most ${is.max} (was ${was.max ?? 'any'})`;
   if ((is.min ?? -Infinity) > (was.min ?? -Infinity)) return `now needs at least ${is.min} (was ${was.min ?? 'any'})`;
@@ -151,14 +157,17 @@ function tighterRules(was, is) {
     if (!is[key]) continue;
     const allowed = new Set(is[key].map(String));
     const dropped = (was[key] ?? []).map(String).filter((v) => !allowed.has(v));
-    if (!was[key] || dropped.length > 0) return `no longer accepts ${was[key] ? dropped.join(', ') : `any value outside ${is[key].join(', ')}`}`;
+    if (!was[key] || dropped.length > 0)
+      return `no longer accepts ${was[key] ? dropped.join(', ') : `any value outside ${is[key].join(', ')}`}`;
   }
   return null;
 }
 
 /** The check `npm test` runs: breaking changes, or a compatible change the baseline has not recorded. */
 export function checkAgainstBaseline(protoDir, baselineFile = BASELINE) {
-  const baseline = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : { messages: {}, enums: {}, events: {}, commands: {} };
+  const baseline = existsSync(baselineFile)
+    ? JSON.parse(readFileSync(baselineFile, 'utf8'))
+    : { messages: {}, enums: {}, events: {}, commands: {} };
   const current = describeContracts(protoDir);
   const breaking = breakingChanges(baseline, current);
   return { breaking, recorded: breaking.length === 0 && same(baseline, current), current };
@@ -179,15 +188,21 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const { proto, baseline, update } = parseArgs(process.argv.slice(2));
   const { breaking, recorded, current } = checkAgainstBaseline(proto, baseline);
   if (breaking.length > 0) {
-    console.error(`contracts: ${breaking.length} breaking change(s) against proto/compat-baseline.json:\n${breaking.map((b) => `  - ${b}`).join('\n')}`);
-    console.error('Add a new version instead (a new message and subject ending in .v<N+1>), and keep the old one until no service uses it.');
+    console.error(
+      `contracts: ${breaking.length} breaking change(s) against proto/compat-baseline.json:\n${breaking.map((b) => `  - ${b}`).join('\n')}`,
+    );
+    console.error(
+      'Add a new version instead (a new message and subject ending in .v<N+1>), and keep the old one until no service uses it.',
+    );
     process.exit(1);
   }
   if (update) {
     writeFileSync(baseline, `${JSON.stringify(current, null, 2)}\n`);
     console.log('contracts: proto/compat-baseline.json records the current contract');
   } else if (!recorded) {
-    console.error('contracts: proto/ changed compatibly; record it with `npm run contracts:baseline` and commit proto/compat-baseline.json');
+    console.error(
+      'contracts: proto/ changed compatibly; record it with `npm run contracts:baseline` and commit proto/compat-baseline.json',
+    );
     process.exit(1);
   } else {
     console.log('contracts: proto/ is compatible with proto/compat-baseline.json');

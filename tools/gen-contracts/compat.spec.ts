@@ -38,12 +38,48 @@ describe('the contract check: proto/ against the recorded baseline', () => {
   });
 
   it.each([
-    ['a removed field', 'shifts.proto', '  int32 user_id = 1 [(lws.rules).min = 1];\n  // Absent: the shift\'s location.', "  // Absent: the shift's location.", 'lws.shifts.RecordCheckInRequest.userId (1) was removed'],
-    ['a renumbered field', 'shifts.proto', 'optional string made_at = 5', 'optional string made_at = 15', 'lws.shifts.RecordCheckInRequest.madeAt was renumbered from 5 to 15'],
-    ['a changed type', 'shifts.proto', 'optional string made_at = 5 [(lws.rules).format = "datetime"]', 'optional int64 made_at = 5', 'lws.shifts.RecordCheckInRequest.madeAt changed type from string to int64'],
-    ['a changed subject', 'shifts.proto', 'option (lws.subject) = "shifts.checkin.recorded.v1";', 'option (lws.subject) = "shifts.checkin.recorded.v2";', 'event shifts.checkin.recorded.v1 was removed'],
-    ['a new required field', 'shifts.proto', 'optional string made_at = 5', 'string made_at = 5', 'lws.shifts.RecordCheckInRequest.madeAt is now required'],
-    ['a tightened rule', 'notifications.proto', 'string call_sid = 1 [(lws.rules) = { min_len: 1, max_len: 64 }];', 'string call_sid = 1 [(lws.rules) = { min_len: 1, max_len: 32 }];', 'lws.notifications.FakeAnswerRequest.callSid now allows at most 32 characters (was 64)'],
+    [
+      'a removed field',
+      'shifts.proto',
+      "  int32 user_id = 1 [(lws.rules).min = 1];\n  // Absent: the shift's location.",
+      "  // Absent: the shift's location.",
+      'lws.shifts.RecordCheckInRequest.userId (1) was removed',
+    ],
+    [
+      'a renumbered field',
+      'shifts.proto',
+      'optional string made_at = 5',
+      'optional string made_at = 15',
+      'lws.shifts.RecordCheckInRequest.madeAt was renumbered from 5 to 15',
+    ],
+    [
+      'a changed type',
+      'shifts.proto',
+      'optional string made_at = 5 [(lws.rules).format = "datetime"]',
+      'optional int64 made_at = 5',
+      'lws.shifts.RecordCheckInRequest.madeAt changed type from string to int64',
+    ],
+    [
+      'a changed subject',
+      'shifts.proto',
+      'option (lws.subject) = "shifts.checkin.recorded.v1";',
+      'option (lws.subject) = "shifts.checkin.recorded.v2";',
+      'event shifts.checkin.recorded.v1 was removed',
+    ],
+    [
+      'a new required field',
+      'shifts.proto',
+      'optional string made_at = 5',
+      'string made_at = 5',
+      'lws.shifts.RecordCheckInRequest.madeAt is now required',
+    ],
+    [
+      'a tightened rule',
+      'notifications.proto',
+      'string call_sid = 1 [(lws.rules) = { min_len: 1, max_len: 64 }];',
+      'string call_sid = 1 [(lws.rules) = { min_len: 1, max_len: 32 }];',
+      'lws.notifications.FakeAnswerRequest.callSid now allows at most 32 characters (was 64)',
+    ],
   ])('fails on %s, naming it', (_what, file, from, to, named) => {
     const copy = edited(file, from, to);
     dirs.push(copy.dir);
@@ -56,7 +92,11 @@ describe('the contract check: proto/ against the recorded baseline', () => {
   });
 
   it('asks for a compatible change to be recorded, then passes', () => {
-    const copy = edited('shifts.proto', 'optional string made_at = 5 [(lws.rules).format = "datetime"];', 'optional string made_at = 5 [(lws.rules).format = "datetime"];\n  optional string note = 15;');
+    const copy = edited(
+      'shifts.proto',
+      'optional string made_at = 5 [(lws.rules).format = "datetime"];',
+      'optional string made_at = 5 [(lws.rules).format = "datetime"];\n  optional string note = 15;',
+    );
     dirs.push(copy.dir);
     const baseline = join(copy.dir, 'baseline.json');
     cpSync(copy.baseline, baseline);

@@ -173,7 +173,9 @@ function valueType(field, rules, names, errors) {
     if (Object.keys(rules).length) errors.push(`${ctx}: rules apply only to string and number fields`);
     const target = names.get(field.resolvedType.fullName);
     if (!target) {
-      errors.push(`${ctx}: type ${field.resolvedType.fullName.replace(/^\./, '')} is not supported (times: a string with (lws.rules).format = "datetime"; otherwise declare your own message)`);
+      errors.push(
+        `${ctx}: type ${field.resolvedType.fullName.replace(/^\./, '')} is not supported (times: a string with (lws.rules).format = "datetime"; otherwise declare your own message)`,
+      );
       return { ts: 'unknown', zod: 'z.unknown()', deps: [] };
     }
     const zod = field.resolvedType instanceof protobuf.Enum ? `${target.tsName}Schema` : `z.lazy(() => ${target.tsName}Schema)`;
@@ -193,7 +195,8 @@ function valueType(field, rules, names, errors) {
     if (rules.format === 'uuid') zod += '.uuid()';
     if (rules.format === 'datetime') zod += '.datetime()';
     if (rules.format === 'email') zod += '.email()';
-    if (rules.format === 'e164') zod += `.regex(new RegExp(${q(E164_RE)}), ${q('Invalid phone number: expected E.164, e.g. +447700900123')})`;
+    if (rules.format === 'e164')
+      zod += `.regex(new RegExp(${q(E164_RE)}), ${q('Invalid phone number: expected E.164, e.g. +447700900123')})`;
     if (rules.pattern !== undefined) zod += `.regex(new RegExp(${q(rules.pattern)}), ${q(`String must match ${rules.pattern}`)})`;
     return { ts: 'string', zod, deps: [] };
   }
@@ -473,7 +476,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     const args = parseArgs(process.argv.slice(2));
     const result = generate(args.proto, args.out);
-    console.log(`gen-contracts: ${result.events.length} events, ${result.commands.length} commands -> ${path.relative(process.cwd(), args.out) || '.'}`);
+    console.log(
+      `gen-contracts: ${result.events.length} events, ${result.commands.length} commands -> ${path.relative(process.cwd(), args.out) || '.'}`,
+    );
   } catch (e) {
     if (!(e instanceof GenError)) throw e;
     console.error(`gen-contracts: ${e.message}`);

@@ -63,7 +63,13 @@ const idOf = (answer: Answer): number => {
 
 /** Signs in; answers the account's user id (the session cookie stays in the caller's jar). */
 export function* login(account: Pick<Account, 'username' | 'password'>): Journey<number> {
-  const answer = yield { name: 'login', method: 'POST', path: '/api/auth/login', body: { username: account.username, password: account.password }, expect: [200] };
+  const answer = yield {
+    name: 'login',
+    method: 'POST',
+    path: '/api/auth/login',
+    body: { username: account.username, password: account.password },
+    expect: [200],
+  };
   return idOf(answer);
 }
 
@@ -74,7 +80,14 @@ export function* startShift(userId: number, location = DEFAULT_LOCATION): Journe
 
 /** "I'm safe": the PIN, with a key of its own so a retried request is the same check-in. */
 export function* checkIn(userId: number, pin: string, key: string): Journey {
-  yield { name: 'check-in', method: 'POST', path: '/api/check-ins', body: { userId, pin }, headers: { 'Idempotency-Key': key }, expect: [201] };
+  yield {
+    name: 'check-in',
+    method: 'POST',
+    path: '/api/check-ins',
+    body: { userId, pin },
+    headers: { 'Idempotency-Key': key },
+    expect: [201],
+  };
 }
 
 /** What a monitor's Worker Dashboard reads when the live stream is down (spec: every 2 s). */
@@ -84,7 +97,13 @@ export function* dashboards(): Journey {
 }
 
 /** The live stream a monitor's screen keeps open. */
-export const liveStream: Call = { name: 'live-stream', method: 'GET', path: '/api/events', headers: { Accept: 'text/event-stream' }, expect: [200] };
+export const liveStream: Call = {
+  name: 'live-stream',
+  method: 'GET',
+  path: '/api/events',
+  headers: { Accept: 'text/event-stream' },
+  expect: [200],
+};
 
 /** Thresholds every script shares: fewer than 1% failed calls, and 99% of checks passed. */
 export const COMMON_THRESHOLDS = { http_req_failed: ['rate<0.01'], checks: ['rate>0.99'] };

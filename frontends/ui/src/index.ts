@@ -10,7 +10,19 @@ export { ROLES, isRole, parseUser, roleHome, roleLabel } from './auth/user';
 export { dropHint, hasHint, KIOSK_HINT, SIGNED_IN_HINT } from './auth/hints';
 export type { Role, User } from './auth/user';
 
-export { currentLocale, deviceLanguage, i18n, isLanguage, LANGUAGES, languageName, msg, setLanguage, SOURCE_LANGUAGE, useLanguage, useT } from './i18n/i18n';
+export {
+  currentLocale,
+  deviceLanguage,
+  i18n,
+  isLanguage,
+  LANGUAGES,
+  languageName,
+  msg,
+  setLanguage,
+  SOURCE_LANGUAGE,
+  useLanguage,
+  useT,
+} from './i18n/i18n';
 
 export { ToastProvider, useToast, TOAST_LIFETIME_MS } from './toast/ToastContext';
 export type { Toast, ToastInput, ToastType, ToastContextValue } from './toast/ToastContext';

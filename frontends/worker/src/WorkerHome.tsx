@@ -1,5 +1,18 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { Alert, ApiError, Button, api, failureField, failureMessage, formatTime, msg, serverNow, useT, useToast, type User } from '@lws/fe-ui';
+import {
+  Alert,
+  ApiError,
+  Button,
+  api,
+  failureField,
+  failureMessage,
+  formatTime,
+  msg,
+  serverNow,
+  useT,
+  useToast,
+  type User,
+} from '@lws/fe-ui';
 import { checkInId, parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
 import { DEFAULT_LOCATION } from '@lws/rules';
 import { CheckInAlertDialog, type AlertOutcome } from './alert/CheckInAlertDialog';
@@ -26,8 +39,11 @@ export const SHIFT_SETTLE_MS = 300;
 
 /** Spec section 8: 'Server returned {status}: {body}', or the fallback when no server answered. */
 function shiftFailureText(error: unknown, verb: 'starting' | 'ending', t: Translate): string {
-  if (error instanceof ApiError) return t('Server returned {{status}}: {{body}}', { status: error.status, body: error.bodyText || error.statusText });
-  return verb === 'starting' ? t('There was a problem starting your shift. Please try again.') : t('There was a problem ending your shift. Please try again.');
+  if (error instanceof ApiError)
+    return t('Server returned {{status}}: {{body}}', { status: error.status, body: error.bodyText || error.statusText });
+  return verb === 'starting'
+    ? t('There was a problem starting your shift. Please try again.')
+    : t('There was a problem ending your shift. Please try again.');
 }
 
 /** The server refused the PIN itself (rather than being locked, or failing). */
@@ -60,7 +76,12 @@ function parseCheckIn(body: unknown, previous: ShiftState, location: string): Sh
   if (fromServer.onShift && fromServer.latestCheckIn?.id === id) return fromServer;
   return {
     ...previous,
-    latestCheckIn: { id, timestamp: typeof v.timestamp === 'string' ? v.timestamp : serverNow().toISOString(), location, nextCheckInTime: v.nextCheckInTime },
+    latestCheckIn: {
+      id,
+      timestamp: typeof v.timestamp === 'string' ? v.timestamp : serverNow().toISOString(),
+      location,
+      nextCheckInTime: v.nextCheckInTime,
+    },
     nextCheckInTime: v.nextCheckInTime,
   };
 }
@@ -121,7 +142,10 @@ export function WorkerHome({ user }: { user: User }) {
   const keptOutcome = kept.outcome;
   useEffect(() => {
     if (keptOutcome?.kind !== 'sent') return;
-    toast({ title: t('Check-in sent'), message: t('Your check-in at {{time}} has reached LWS. Stay safe!', { time: formatTime(keptOutcome.madeAt) }) });
+    toast({
+      title: t('Check-in sent'),
+      message: t('Your check-in at {{time}} has reached LWS. Stay safe!', { time: formatTime(keptOutcome.madeAt) }),
+    });
     keptCheckIns.dismiss();
     void reload();
   }, [keptOutcome, reload, toast, t]);
@@ -332,10 +356,17 @@ export function WorkerHome({ user }: { user: User }) {
       set(next);
       setExtensionsLeft(extensionsOf(body));
       const due = next.nextCheckInTime ? formatTime(next.nextCheckInTime) : null;
-      toast({ title: t('Check-in extended'), message: due ? t('Your next check-in is now due at {{time}}.', { time: due }) : t('Your next check-in has moved on 15 minutes.') });
+      toast({
+        title: t('Check-in extended'),
+        message: due ? t('Your next check-in is now due at {{time}}.', { time: due }) : t('Your next check-in has moved on 15 minutes.'),
+      });
     } catch (e) {
       console.error('Extending the check-in failed', e);
-      toast({ title: t('Not extended'), message: t(failureMessage(e, msg('Your check-in could not be extended. Please try again.'))), type: 'error' });
+      toast({
+        title: t('Not extended'),
+        message: t(failureMessage(e, msg('Your check-in could not be extended. Please try again.'))),
+        type: 'error',
+      });
       void reload();
     } finally {
       setExtending(false);
@@ -351,7 +382,10 @@ export function WorkerHome({ user }: { user: User }) {
       const body = await api.post<{ emergency?: OwnEmergency | null }>(`/api/users/${user.id}/emergency/${current.id}/cancel`, { pin });
       if (body?.emergency) own.set(body.emergency);
       closePin();
-      toast({ title: t("You said you're safe"), message: t('Your monitors have been told. A monitor will confirm and close the emergency.') });
+      toast({
+        title: t("You said you're safe"),
+        message: t('Your monitors have been told. A monitor will confirm and close the emergency.'),
+      });
     } catch (e) {
       console.error('Telling your monitors you are safe failed', e);
       if (e instanceof ApiError && e.status === 409) {
@@ -398,7 +432,13 @@ export function WorkerHome({ user }: { user: User }) {
       <KeptCheckInCard state={kept} onTryNow={() => void keptCheckIns.tryNow()} onDismiss={() => keptCheckIns.dismiss()} />
       {shift?.onShift ? (
         <>
-          <StatusCard shift={shift} resetDeadline={resetDeadline} extensionsLeft={extensionsLeft} extending={extending} onExtend={() => void extend()} />
+          <StatusCard
+            shift={shift}
+            resetDeadline={resetDeadline}
+            extensionsLeft={extensionsLeft}
+            extending={extending}
+            onExtend={() => void extend()}
+          />
           <CheckInCard shift={shift} resetDeadline={resetDeadline} processing={checkingIn} onCheckIn={() => setPinFor('check-in')} />
           {emergencyCard}
           {shiftCard}

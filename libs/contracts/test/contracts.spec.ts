@@ -158,7 +158,15 @@ describe('commands', () => {
   });
 
   it('validates replies, naming nested fields by their path', () => {
-    const user = { id: 1, username: 'alice', name: 'Alice', role: 'worker', createdAt: '2025-03-01T09:30:00Z', pinSet: true, passwordIsTemporary: false };
+    const user = {
+      id: 1,
+      username: 'alice',
+      name: 'Alice',
+      role: 'worker',
+      createdAt: '2025-03-01T09:30:00Z',
+      pinSet: true,
+      passwordIsTemporary: false,
+    };
     expect(parseCommandReply('identity.auth.verify_password.v1', { user })).toEqual({ user });
     const err = contractError(() => parseCommandReply('identity.auth.verify_password.v1', { user: { ...user, id: -1 } }));
     expect(err.field).toBe('user.id');

@@ -34,7 +34,10 @@ const event = (name: string, subject: string) =>
 
 describe('gen-contracts', () => {
   it('generates a registry with the latest version of each subject behind its constant', () => {
-    writeProto('shifts.proto', event('CheckInRecordedV1', 'shifts.checkin.recorded.v1') + event('CheckInRecordedV2', 'shifts.checkin.recorded.v2'));
+    writeProto(
+      'shifts.proto',
+      event('CheckInRecordedV1', 'shifts.checkin.recorded.v1') + event('CheckInRecordedV2', 'shifts.checkin.recorded.v2'),
+    );
     expect(gen()).toEqual({ code: 0, stderr: '' });
     const registry = readFileSync(path.join(outDir, 'generated/registry.ts'), 'utf8');
     expect(registry.startsWith('// generated from proto/ by tools/gen-contracts — do not edit')).toBe(true);

@@ -15,7 +15,11 @@ const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'locales', `${c
 const current = JSON.parse(readFileSync(file, 'utf8'));
 const added = JSON.parse(readFileSync(source, 'utf8'));
 const merged = { ...current, ...added };
-const sorted = Object.fromEntries(Object.keys(merged).sort((a, b) => a.localeCompare(b, "en")).map((k) => [k, merged[k]]));
+const sorted = Object.fromEntries(
+  Object.keys(merged)
+    .sort((a, b) => a.localeCompare(b, 'en'))
+    .map((k) => [k, merged[k]]),
+);
 writeFileSync(`${file}.tmp`, `${JSON.stringify(sorted, null, 2)}\n`);
 renameSync(`${file}.tmp`, file);
 console.log(`${code}.json: ${Object.keys(added).length} given, ${Object.keys(sorted).length - Object.keys(current).length} new`);

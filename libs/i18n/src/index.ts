@@ -16,7 +16,13 @@ const catalogues = new Map<string, Readonly<Record<string, string>>>();
 
 /** Every language code LWS speaks, English first. */
 export function languages(): readonly string[] {
-  known ??= [SOURCE_LANGUAGE, ...readdirSync(LOCALES_DIR).flatMap((f) => (FILE.exec(f)?.[1] ?? []) as string[]).filter((c) => c !== SOURCE_LANGUAGE).sort()];
+  known ??= [
+    SOURCE_LANGUAGE,
+    ...readdirSync(LOCALES_DIR)
+      .flatMap((f) => (FILE.exec(f)?.[1] ?? []) as string[])
+      .filter((c) => c !== SOURCE_LANGUAGE)
+      .sort(),
+  ];
   return known;
 }
 
@@ -25,7 +31,10 @@ export const isLanguage = (code: unknown): code is string => typeof code === 'st
 function catalogue(code: string): Readonly<Record<string, string>> {
   let texts = catalogues.get(code);
   if (!texts) {
-    texts = code === SOURCE_LANGUAGE || !isLanguage(code) ? {} : (JSON.parse(readFileSync(join(LOCALES_DIR, `${code}.json`), 'utf8')) as Record<string, string>);
+    texts =
+      code === SOURCE_LANGUAGE || !isLanguage(code)
+        ? {}
+        : (JSON.parse(readFileSync(join(LOCALES_DIR, `${code}.json`), 'utf8')) as Record<string, string>);
     catalogues.set(code, texts);
   }
   return texts;

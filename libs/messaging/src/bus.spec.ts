@@ -1,7 +1,14 @@
 import { subjectFilter, subjectMatches } from './bus';
 
 describe('subjectFilter', () => {
-  const subjects = ['shifts.shift.started.v1', 'escalation.alarm.opened.v1', 'identity.user.created.v1', 'escalation.notification.requested.v1', 'audit.entry.recorded.v1', 'shifts'];
+  const subjects = [
+    'shifts.shift.started.v1',
+    'escalation.alarm.opened.v1',
+    'identity.user.created.v1',
+    'escalation.notification.requested.v1',
+    'audit.entry.recorded.v1',
+    'shifts',
+  ];
 
   it.each([
     [['escalation.alarm.opened.v1', 'shifts.shift.started.v1']],

@@ -92,10 +92,7 @@ export interface DeadLetter {
 
 export { PoisonMessageError };
 
-export type DeliveryOutcome =
-  | { kind: 'ack' }
-  | { kind: 'retry'; delayMs: number }
-  | { kind: 'dead-letter'; letter: DeadLetter };
+export type DeliveryOutcome = { kind: 'ack' } | { kind: 'retry'; delayMs: number } | { kind: 'dead-letter'; letter: DeadLetter };
 
 const DURABLE_NAME = /^[A-Za-z0-9_-]+$/;
 
@@ -181,7 +178,10 @@ function failed(options: ResolvedConsumeOptions, message: BusMessage, err: unkno
   if (kind === 'infrastructure') {
     const delayMs = backoffDelay(options.infrastructureBackoff, message.deliveries);
     const level = message.deliveries === 1 || message.deliveries % INFRA_WARN_EVERY === 0 ? 'warn' : 'debug';
-    logger[level]({ ...context, error: errorMessage(err), retryInMs: delayMs }, 'event handler hit an infrastructure fault; retrying until it heals');
+    logger[level](
+      { ...context, error: errorMessage(err), retryInMs: delayMs },
+      'event handler hit an infrastructure fault; retrying until it heals',
+    );
     return { kind: 'retry', delayMs };
   }
   if (kind === 'error' && message.deliveries < options.maxDeliver) {

@@ -10,7 +10,15 @@ import { InProcessBus } from './in-process-bus';
 import { JetStreamBus } from './jetstream-bus';
 import { Outbox } from './outbox';
 import { OutboxRelay } from './outbox-relay';
-import { deleteStream, messagingTestDb, MessagingTestDb, parkedLetters, recordingLogger, userCreated, type ParkedLetter } from './testing/support';
+import {
+  deleteStream,
+  messagingTestDb,
+  MessagingTestDb,
+  parkedLetters,
+  recordingLogger,
+  userCreated,
+  type ParkedLetter,
+} from './testing/support';
 
 const CREATED: EventSubject = 'identity.user.created.v1';
 
@@ -320,7 +328,9 @@ describe.each(['JetStream', 'in-process'] as const)('DurableConsumer batches on 
   beforeAll(async () => {
     t = await messagingTestDb();
     // xid: the transaction that wrote the row.
-    await t.pool.query('CREATE TABLE msgtest.batched (consumer text NOT NULL, event_id uuid NOT NULL, user_id int NOT NULL, xid bigint NOT NULL)');
+    await t.pool.query(
+      'CREATE TABLE msgtest.batched (consumer text NOT NULL, event_id uuid NOT NULL, user_id int NOT NULL, xid bigint NOT NULL)',
+    );
   });
 
   beforeEach(async () => {
@@ -329,7 +339,14 @@ describe.each(['JetStream', 'in-process'] as const)('DurableConsumer batches on 
     logger = recordingLogger();
     bus =
       kind === 'JetStream'
-        ? await JetStreamBus.connect({ natsUrl: testServers.natsUrl, stream, subjectPrefix: prefix, logger, name: 'batch-spec', ackWaitMs: 1500 })
+        ? await JetStreamBus.connect({
+            natsUrl: testServers.natsUrl,
+            stream,
+            subjectPrefix: prefix,
+            logger,
+            name: 'batch-spec',
+            ackWaitMs: 1500,
+          })
         : // No duplicate window: a copy published again reaches the consumer, as JetStream's would outside its window.
           new InProcessBus({ logger, duplicateWindowMs: 0 });
   });
@@ -380,7 +397,9 @@ describe.each(['JetStream', 'in-process'] as const)('DurableConsumer batches on 
       },
       handler: async (event, tx) => {
         singles.push({ eventId: event.id, at: Date.now() });
-        await tx.execute(sql`INSERT INTO msgtest.batched (consumer, event_id, user_id, xid) VALUES (${name}, ${event.id}, ${event.data.userId}, txid_current())`);
+        await tx.execute(
+          sql`INSERT INTO msgtest.batched (consumer, event_id, user_id, xid) VALUES (${name}, ${event.id}, ${event.data.userId}, txid_current())`,
+        );
         if (event.data.userId === options.failOn) throw new Error(`cannot project user ${event.data.userId}`);
       },
     });

@@ -106,7 +106,10 @@ export class DurableConsumer<S extends EventSubject> {
       await this.process(letter.subject, letter.envelope);
     } catch (err) {
       const error = errorMessage(err).slice(0, 2000);
-      await db.update(t).set({ error, attempts: sql`${t.attempts} + 1` }).where(eq(t.id, letter.id));
+      await db
+        .update(t)
+        .set({ error, attempts: sql`${t.attempts} + 1` })
+        .where(eq(t.id, letter.id));
       return { replayed: false, error };
     }
     await db.update(t).set({ resolvedAt: new Date(), resolution: 'replayed', resolvedBy: byUserId }).where(eq(t.id, letter.id));
@@ -183,7 +186,10 @@ export class DurableConsumer<S extends EventSubject> {
         }
         observe(batch.length, 'committed');
       } catch (err) {
-        logger.warn({ consumer: name, events: batch.length, error: errorMessage(err) }, 'event batch failed; applying its events one at a time');
+        logger.warn(
+          { consumer: name, events: batch.length, error: errorMessage(err) },
+          'event batch failed; applying its events one at a time',
+        );
         observe(batch.length, 'fallback');
         single = [...single, ...batch.map((b) => b.index)].sort((a, b) => a - b);
       }
@@ -222,7 +228,10 @@ export class DurableConsumer<S extends EventSubject> {
     });
     if (fresh.length < events.length) {
       const applied = new Set(fresh);
-      logger.debug({ consumer: name, eventIds: events.filter((e) => !applied.has(e)).map((e) => e.id) }, 'events of a batch already processed; skipped');
+      logger.debug(
+        { consumer: name, eventIds: events.filter((e) => !applied.has(e)).map((e) => e.id) },
+        'events of a batch already processed; skipped',
+      );
     }
     runAfterCommit(committed, logger);
     return new Set(fresh);
@@ -235,7 +244,15 @@ export class DurableConsumer<S extends EventSubject> {
     const eventId = eventIdOf(message.data);
     await db
       .insert(tables.deadLetters)
-      .values({ id: randomUUID(), consumer: name, subject: message.subject, eventId, envelope: message.data ?? null, error, attempts: message.deliveries })
+      .values({
+        id: randomUUID(),
+        consumer: name,
+        subject: message.subject,
+        eventId,
+        envelope: message.data ?? null,
+        error,
+        attempts: message.deliveries,
+      })
       .onConflictDoNothing();
     logger.error(
       { consumer: name, subject: message.subject, eventId, deliveries: message.deliveries, error },

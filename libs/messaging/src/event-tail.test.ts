@@ -39,7 +39,13 @@ describe.each([
     bus =
       kind === 'in-process'
         ? new InProcessBus({ logger })
-        : await JetStreamBus.connect({ natsUrl: testServers.natsUrl, stream, subjectPrefix: `${uniqueId()}.`, logger, name: 'event-tail-spec' });
+        : await JetStreamBus.connect({
+            natsUrl: testServers.natsUrl,
+            stream,
+            subjectPrefix: `${uniqueId()}.`,
+            logger,
+            name: 'event-tail-spec',
+          });
   });
 
   afterEach(async () => {

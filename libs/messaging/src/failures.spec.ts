@@ -28,7 +28,10 @@ describe('classifyFailure', () => {
   it.each([
     ['a PoisonMessageError', new PoisonMessageError('bad')],
     ['a broken contract', new ContractError('identity.user.created.v1', [{ path: 'userId', message: 'Expected number' }])],
-    ['a poison error wrapped by something that looks transient', new Error('Connection terminated', { cause: new PoisonMessageError('bad') })],
+    [
+      'a poison error wrapped by something that looks transient',
+      new Error('Connection terminated', { cause: new PoisonMessageError('bad') }),
+    ],
   ])('parks %s at once', (_name, err) => {
     expect(classifyFailure(err)).toBe('poison');
   });

@@ -250,10 +250,7 @@ export class InProcessBus implements EventBus, EventTailSource {
   }
 
   private trim(now: number): void {
-    while (
-      this.stream.length > 0 &&
-      (this.stream.length >= this.maxMessages || now - this.stream[0].storedAt > this.retentionMs)
-    ) {
+    while (this.stream.length > 0 && (this.stream.length >= this.maxMessages || now - this.stream[0].storedAt > this.retentionMs)) {
       this.stream.shift();
     }
     for (const [id, at] of this.recentIds) {
@@ -329,7 +326,9 @@ export class InProcessBus implements EventBus, EventTailSource {
     pending.inflight = true;
     pending.deliveries++;
     const message = { subject: stored.subject, data: JSON.parse(stored.body) as unknown, deliveries: pending.deliveries };
-    this.running(state, sub, [pending], async () => this.settle(state, stored, pending, await deliver(sub.options, message, this.options.logger)));
+    this.running(state, sub, [pending], async () =>
+      this.settle(state, stored, pending, await deliver(sub.options, message, this.options.logger)),
+    );
   }
 
   private startBatch(state: DurableState, sub: Subscription, ready: Array<{ stored: StoredMessage; pending: PendingDelivery }>): void {
@@ -390,10 +389,13 @@ export class InProcessBus implements EventBus, EventTailSource {
     let next = Infinity;
     for (const p of state.pending.values()) if (!p.inflight) next = Math.min(next, p.dueAt);
     if (next === Infinity) return;
-    state.timer = setTimeout(() => {
-      state.timer = undefined;
-      this.pump(state);
-    }, Math.max(0, next - Date.now()));
+    state.timer = setTimeout(
+      () => {
+        state.timer = undefined;
+        this.pump(state);
+      },
+      Math.max(0, next - Date.now()),
+    );
   }
 }
 

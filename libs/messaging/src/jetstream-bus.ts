@@ -79,7 +79,10 @@ function apiErrorCode(err: unknown): number | undefined {
 
 /** JetStream consumer names cannot contain `.`, `*` or `>`. */
 function consumerName(durable: string, subject: string): string {
-  return `${durable}__${subject.replace(/\*/g, 'star').replace(/>/g, 'all').replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  return `${durable}__${subject
+    .replace(/\*/g, 'star')
+    .replace(/>/g, 'all')
+    .replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
 /**
@@ -231,7 +234,8 @@ export class JetStreamBus implements EventBus, EventTailSource {
     const subjects = [...options.subjects];
     const wanted = subjectFilter(subjects);
     const info = await this.jsm.streams.info(this.options.stream);
-    const startSequence = options.fromSequence === undefined ? info.state.last_seq + 1 : Math.max(options.fromSequence, info.state.first_seq);
+    const startSequence =
+      options.fromSequence === undefined ? info.state.last_seq + 1 : Math.max(options.fromSequence, info.state.first_seq);
     const consumer = await this.js.consumers.get(this.options.stream, {
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: startSequence,
@@ -568,17 +572,32 @@ class PullLoop {
 
   private async processParsed(parsed: { msg: JsMsg; message: BusMessage; json: boolean }[]): Promise<void> {
     const json = parsed.filter((p) => p.json);
-    const outcomes = json.length > 0 ? await deliverBatch(this.options, json.map((p) => p.message), this.logger) : [];
+    const outcomes =
+      json.length > 0
+        ? await deliverBatch(
+            this.options,
+            json.map((p) => p.message),
+            this.logger,
+          )
+        : [];
     const settling = json.map((p, i) => this.settle(p.msg, p.message, outcomes[i]));
     for (const p of parsed) {
-      if (!p.json) settling.push(deliver({ ...this.options, handler: notJson }, p.message, this.logger).then((o) => this.settle(p.msg, p.message, o)));
+      if (!p.json)
+        settling.push(deliver({ ...this.options, handler: notJson }, p.message, this.logger).then((o) => this.settle(p.msg, p.message, o)));
     }
     await Promise.all(settling);
   }
 
   private async settle(msg: JsMsg, message: BusMessage, outcome: DeliveryOutcome): Promise<void> {
     if (outcome.kind === 'ack') {
-      safely(() => msg.ack(), (err) => this.logger.warn({ consumer: this.options.durable, error: errorMessage(err) }, 'ack failed; the event will be redelivered and deduplicated'));
+      safely(
+        () => msg.ack(),
+        (err) =>
+          this.logger.warn(
+            { consumer: this.options.durable, error: errorMessage(err) },
+            'ack failed; the event will be redelivered and deduplicated',
+          ),
+      );
     } else if (outcome.kind === 'retry') {
       safely(() => msg.nak(outcome.delayMs));
     } else {

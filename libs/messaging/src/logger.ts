@@ -11,5 +11,5 @@ export interface MessagingLogger {
 
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
-  return typeof err === 'string' ? err : JSON.stringify(err) ?? String(err);
+  return typeof err === 'string' ? err : (JSON.stringify(err) ?? String(err));
 }

@@ -123,7 +123,9 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     expect(new Set(written.map((e) => e.id)).size).toBe(150);
     const rows = await t.pool.query('SELECT id, subject, payload, created_at FROM msgtest.outbox ORDER BY seq');
     expect(rows.rows.map((r) => r.payload)).toEqual(written);
-    expect(rows.rows.map((r) => [r.id, r.subject, r.created_at.toISOString()])).toEqual(written.map((e) => [e.id, e.subject, e.occurredAt]));
+    expect(rows.rows.map((r) => [r.id, r.subject, r.created_at.toISOString()])).toEqual(
+      written.map((e) => [e.id, e.subject, e.occurredAt]),
+    );
 
     await eventually(() => events.length === 150);
     expect(events).toEqual(written);
@@ -141,11 +143,19 @@ describe('Outbox and OutboxRelay on JetStream', () => {
       body: `message ${i}`,
       userId: i + 1,
     });
-    const reminders = Array.from({ length: 120 }, (_, i) => ({ subject: 'escalation.notification.requested.v1' as const, data: request(i, 'reminder_5min') }));
-    const missed = Array.from({ length: 60 }, (_, i) => ({ subject: 'escalation.notification.requested.v1' as const, data: request(i, 'missed_check_in') }));
+    const reminders = Array.from({ length: 120 }, (_, i) => ({
+      subject: 'escalation.notification.requested.v1' as const,
+      data: request(i, 'reminder_5min'),
+    }));
+    const missed = Array.from({ length: 60 }, (_, i) => ({
+      subject: 'escalation.notification.requested.v1' as const,
+      data: request(i, 'missed_check_in'),
+    }));
     await t.db.transaction((tx) => outbox.enqueueMany(tx, [...reminders, ...missed]));
     const [urgent] = await t.db.transaction((tx) =>
-      outbox.enqueueMany(tx, [{ subject: 'escalation.notification.urgent.v1', data: { request: { ...request(999, 'missed_check_in'), purpose: 'emergency' } } }]),
+      outbox.enqueueMany(tx, [
+        { subject: 'escalation.notification.urgent.v1', data: { request: { ...request(999, 'missed_check_in'), purpose: 'emergency' } } },
+      ]),
     );
     await startRelay({ batchSize: 40 });
     await eventually(() => events.length === 181);
@@ -171,8 +181,19 @@ describe('Outbox and OutboxRelay on JetStream', () => {
       },
     });
     const events = await received(['>']);
-    const request = (i: number, purpose: 'missed_check_in' | 'emergency') => ({ requestId: randomUUID(), channel: 'sms' as const, toPhone: '+447911000001', purpose, title: '', body: `message ${i}`, userId: i + 1 });
-    const missed = Array.from({ length: 30 }, (_, i) => ({ subject: 'escalation.notification.requested.v1' as const, data: request(i, 'missed_check_in') }));
+    const request = (i: number, purpose: 'missed_check_in' | 'emergency') => ({
+      requestId: randomUUID(),
+      channel: 'sms' as const,
+      toPhone: '+447911000001',
+      purpose,
+      title: '',
+      body: `message ${i}`,
+      userId: i + 1,
+    });
+    const missed = Array.from({ length: 30 }, (_, i) => ({
+      subject: 'escalation.notification.requested.v1' as const,
+      data: request(i, 'missed_check_in'),
+    }));
     await t.db.transaction((tx) => outbox.enqueueMany(tx, missed));
     const relay = await startRelay({ bus: slowBus });
     // Registered after the relay's stop, so it runs first: a failing test must not leave it waiting.
@@ -181,7 +202,9 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     });
     await eventually(() => held.length === 30);
 
-    const [urgent] = await t.db.transaction((tx) => outbox.enqueueMany(tx, [{ subject: 'escalation.notification.urgent.v1', data: { request: request(99, 'emergency') } }]));
+    const [urgent] = await t.db.transaction((tx) =>
+      outbox.enqueueMany(tx, [{ subject: 'escalation.notification.urgent.v1', data: { request: request(99, 'emergency') } }]),
+    );
     relay.kick({ urgent: true });
     // Before: one loop, so the emergency waited for the held batch's last acknowledgement.
     await eventually(() => events.some((e) => e.id === urgent.id), 3000);
@@ -203,14 +226,42 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     cleanups.push(() => relay.stop());
     await relay.start();
     const urgent = await t.db.transaction((tx) =>
-      outbox.enqueueMany(tx, [{ subject: 'escalation.notification.urgent.v1', data: { request: { requestId: randomUUID(), channel: 'sms', toPhone: '+447911000001', purpose: 'emergency', title: '', body: 'Emergency' } } }]),
+      outbox.enqueueMany(tx, [
+        {
+          subject: 'escalation.notification.urgent.v1',
+          data: {
+            request: {
+              requestId: randomUUID(),
+              channel: 'sms',
+              toPhone: '+447911000001',
+              purpose: 'emergency',
+              title: '',
+              body: 'Emergency',
+            },
+          },
+        },
+      ]),
     );
     // Written in a savepoint that was rolled back, though its transaction committed.
     const undone = await t.db.transaction(async (tx) => {
       let written: AnyEventEnvelope[] = [];
       await tx
         .transaction(async (sp) => {
-          written = await outbox.enqueueMany(sp, [{ subject: 'escalation.notification.urgent.v1', data: { request: { requestId: randomUUID(), channel: 'sms', toPhone: '+447911000002', purpose: 'emergency', title: '', body: 'Undone' } } }]);
+          written = await outbox.enqueueMany(sp, [
+            {
+              subject: 'escalation.notification.urgent.v1',
+              data: {
+                request: {
+                  requestId: randomUUID(),
+                  channel: 'sms',
+                  toPhone: '+447911000002',
+                  purpose: 'emergency',
+                  title: '',
+                  body: 'Undone',
+                },
+              },
+            },
+          ]);
           throw new Error('step failed');
         })
         .catch(() => undefined);
@@ -244,7 +295,21 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     // is written, or the lane may claim it first and take the refused publish (seen once in CI).
     await new Promise((r) => setTimeout(r, 500));
     const urgent = await t.db.transaction((tx) =>
-      outbox.enqueueMany(tx, [{ subject: 'escalation.notification.urgent.v1', data: { request: { requestId: randomUUID(), channel: 'sms', toPhone: '+447911000001', purpose: 'emergency', title: '', body: 'Emergency' } } }]),
+      outbox.enqueueMany(tx, [
+        {
+          subject: 'escalation.notification.urgent.v1',
+          data: {
+            request: {
+              requestId: randomUUID(),
+              channel: 'sms',
+              toPhone: '+447911000001',
+              purpose: 'emergency',
+              title: '',
+              body: 'Emergency',
+            },
+          },
+        },
+      ]),
     );
     relay.committed({ urgent, other: false });
     await eventually(() => events.some((e) => e.id === urgent[0].id), 5000);
@@ -276,7 +341,9 @@ describe('Outbox and OutboxRelay on JetStream', () => {
       const plan = await t.db.transaction(async (tx) => {
         await tx.execute(sql`set local random_page_cost = 1000`);
         await tx.execute(INDEX_ORDER);
-        const { rows } = (await tx.execute(sql`explain (format json) ${claimUnpublished(t.tables.outbox, 100, lane)}`)) as unknown as { rows: Record<string, unknown>[] };
+        const { rows } = (await tx.execute(sql`explain (format json) ${claimUnpublished(t.tables.outbox, 100, lane)}`)) as unknown as {
+          rows: Record<string, unknown>[];
+        };
         return JSON.stringify(rows);
       });
       expect(plan).toContain('"Index Scan"');
@@ -399,11 +466,16 @@ describe('Outbox and OutboxRelay on JetStream', () => {
     const before = await t.db.transaction((tx) => outbox.enqueue(tx, 'identity.user.created.v1', userCreated(1)));
     // Bigger than the stream's 1 MiB message limit: no retry can ever publish it.
     const huge = { ...before, id: '00000000-0000-4000-8000-000000000001', data: { ...userCreated(2), name: 'x'.repeat(1_200_000) } };
-    await t.pool.query('INSERT INTO msgtest.outbox (id, subject, payload) VALUES ($1, $2, $3)', [huge.id, huge.subject, JSON.stringify(huge)]);
+    await t.pool.query('INSERT INTO msgtest.outbox (id, subject, payload) VALUES ($1, $2, $3)', [
+      huge.id,
+      huge.subject,
+      JSON.stringify(huge),
+    ]);
     const after = await t.db.transaction((tx) => outbox.enqueue(tx, 'identity.user.created.v1', userCreated(3)));
     await startRelay();
 
-    const row = async () => (await t.pool.query('SELECT attempts, last_error, parked_at, published_at FROM msgtest.outbox WHERE id = $1', [huge.id])).rows;
+    const row = async () =>
+      (await t.pool.query('SELECT attempts, last_error, parked_at, published_at FROM msgtest.outbox WHERE id = $1', [huge.id])).rows;
     await eventually(async () => (await row())[0].parked_at !== null, 10_000);
     await eventually(async () => (await outboxRows()).filter((r) => r.published_at === null).length === 1);
     // Once each: what landed while the huge row was being retried is dropped by the bus as a repeat.

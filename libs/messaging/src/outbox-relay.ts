@@ -150,10 +150,15 @@ export class OutboxRelay {
       this.kick({ urgent: true });
       return;
     }
-    urgency.during(() => this.publishNow(written.urgent)).catch((err: unknown) => {
-      this.options.logger.warn({ error: errorMessage(err), events: written.urgent.length }, 'publishing urgent events as they were committed failed; their lane publishes them');
-      this.kick({ urgent: true });
-    });
+    urgency
+      .during(() => this.publishNow(written.urgent))
+      .catch((err: unknown) => {
+        this.options.logger.warn(
+          { error: errorMessage(err), events: written.urgent.length },
+          'publishing urgent events as they were committed failed; their lane publishes them',
+        );
+        this.kick({ urgent: true });
+      });
   }
 
   private async publishNow(written: readonly AnyEventEnvelope[]): Promise<void> {
@@ -161,7 +166,9 @@ export class OutboxRelay {
     // Only rows that are there: one written in a savepoint that was rolled back never is, though its
     // transaction committed (and one the lane already published needs no second send).
     const { rows } = (await db.execute(sql`
-      select id from ${tables.outbox} where id in ${written.map((e) => e.id)} and published_at is null and parked_at is null`)) as unknown as { rows: { id: string }[] };
+      select id from ${tables.outbox} where id in ${written.map((e) => e.id)} and published_at is null and parked_at is null`)) as unknown as {
+      rows: { id: string }[];
+    };
     const there = new Set(rows.map((r) => r.id));
     const envelopes = written.filter((e) => there.has(e.id));
     if (envelopes.length === 0) return;
@@ -285,8 +292,12 @@ export class OutboxRelay {
   /** A traced event is published in a span of the trace that wrote it, which the consumer's span then follows. */
   private publishOne(envelope: AnyEventEnvelope): Promise<void> {
     if (!envelope.trace) return this.options.bus.publish(envelope);
-    return inSpan(`publish ${envelope.subject}`, SpanKind.PRODUCER, contextOf(envelope.trace), { 'messaging.message.id': envelope.id }, () =>
-      this.options.bus.publish(envelope),
+    return inSpan(
+      `publish ${envelope.subject}`,
+      SpanKind.PRODUCER,
+      contextOf(envelope.trace),
+      { 'messaging.message.id': envelope.id },
+      () => this.options.bus.publish(envelope),
     );
   }
 
@@ -300,7 +311,10 @@ export class OutboxRelay {
         'outbox relay cannot publish (bus or database unreachable); events stay in the outbox and are retried until it can',
       );
     } else {
-      this.options.logger.debug({ error: errorMessage(err), failures: lane.failures, lane: lane.name }, 'outbox relay still cannot publish');
+      this.options.logger.debug(
+        { error: errorMessage(err), failures: lane.failures, lane: lane.name },
+        'outbox relay still cannot publish',
+      );
     }
     return Math.min(this.maxBackoffMs, this.pollIntervalMs * 2 ** Math.min(lane.failures, 16));
   }
@@ -355,7 +369,8 @@ export class OutboxRelay {
 export const INDEX_ORDER = sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
 
 /** The rows of a lane, by their priority. */
-const ofLane = (lane: RelayLane): SQL => (lane === 'urgent' ? sql`priority = ${EVENT_PRIORITY.urgent}` : sql`priority > ${EVENT_PRIORITY.urgent}`);
+const ofLane = (lane: RelayLane): SQL =>
+  lane === 'urgent' ? sql`priority = ${EVENT_PRIORITY.urgent}` : sql`priority > ${EVENT_PRIORITY.urgent}`;
 
 /** A lane's oldest unpublished rows, most urgent first, that no other relay holds. */
 export function claimUnpublished(outbox: MessagingTables['outbox'], limit: number, lane: RelayLane): SQL {

@@ -27,11 +27,7 @@ export class Outbox {
    * Validates the data against the subject's contract (throwing ContractError, which rolls back
    * the caller's transaction) and inserts the envelope in that same transaction.
    */
-  async enqueue<S extends EventSubject>(
-    tx: MessagingDb,
-    subject: S,
-    data: EventMap[S],
-  ): Promise<EventEnvelope<S>> {
+  async enqueue<S extends EventSubject>(tx: MessagingDb, subject: S, data: EventMap[S]): Promise<EventEnvelope<S>> {
     const parsed = parseEvent(subject, data);
     const now = this.clock();
     const trace = activeCarrier();
@@ -62,7 +58,15 @@ export class Outbox {
     const occurredAt = this.clock().toISOString();
     const trace = activeCarrier();
     const envelopes = parsed.map(
-      (e) => ({ id: randomUUID(), subject: e.subject, occurredAt, producer: this.options.producer, data: e.data, ...(trace ? { trace } : {}) }) as AnyEventEnvelope,
+      (e) =>
+        ({
+          id: randomUUID(),
+          subject: e.subject,
+          occurredAt,
+          producer: this.options.producer,
+          data: e.data,
+          ...(trace ? { trace } : {}),
+        }) as AnyEventEnvelope,
     );
     // One parameter for the envelopes and one for their priorities, unpacked by PostgreSQL; the
     // ordinality keeps the seq order.

@@ -36,12 +36,24 @@ export class RpcClient {
   static async create(options: RpcTransportOptions): Promise<RpcClient> {
     if (options.mode === 'in-process') {
       const bus = options.bus;
-      return new RpcClient((pattern, data, timeoutMs) => bus.request(pattern, data, timeoutMs), async () => undefined, options.logger, undefined, options.observe);
+      return new RpcClient(
+        (pattern, data, timeoutMs) => bus.request(pattern, data, timeoutMs),
+        async () => undefined,
+        options.logger,
+        undefined,
+        options.observe,
+      );
     }
     let nc: NatsConnection;
     try {
       // noAsyncTraces: see JetStreamBus.connect.
-      nc = await connect({ servers: options.natsUrl, name: options.name, maxReconnectAttempts: -1, reconnectTimeWait: 1000, noAsyncTraces: true });
+      nc = await connect({
+        servers: options.natsUrl,
+        name: options.name,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 1000,
+        noAsyncTraces: true,
+      });
     } catch (err) {
       throw new Error(`Cannot connect to NATS at ${options.natsUrl}: ${errorMessage(err)}`, { cause: err });
     }
@@ -59,18 +71,24 @@ export class RpcClient {
       });
       return codec.decode(reply.data) as RpcReplyPacket;
     };
-    return new RpcClient(transport, async () => {
-      if (nc.isClosed()) return;
-      // Draining needs the server; during an outage give up after a while rather than hang shutdown.
-      let timer: NodeJS.Timeout | undefined;
-      const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000)));
-      await Promise.race([nc.drain().catch(() => undefined), gaveUp]);
-      clearTimeout(timer);
-      if (!nc.isClosed()) await nc.close();
-    }, options.logger, async () => {
-      if (nc.isClosed()) throw new Error('NATS connection closed');
-      await nc.flush();
-    }, options.observe);
+    return new RpcClient(
+      transport,
+      async () => {
+        if (nc.isClosed()) return;
+        // Draining needs the server; during an outage give up after a while rather than hang shutdown.
+        let timer: NodeJS.Timeout | undefined;
+        const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000)));
+        await Promise.race([nc.drain().catch(() => undefined), gaveUp]);
+        clearTimeout(timer);
+        if (!nc.isClosed()) await nc.close();
+      },
+      options.logger,
+      async () => {
+        if (nc.isClosed()) throw new Error('NATS connection closed');
+        await nc.flush();
+      },
+      options.observe,
+    );
   }
 
   async send<P extends CommandPattern>(

@@ -76,8 +76,8 @@ export class NatsRpcServer extends ServerNats {
           }
           const trace = carrierOfHeaders(msg.headers);
           const handle = () => this.handleMessage(pattern, msg);
-          (trace ? inSpan(`handle ${pattern}`, SpanKind.SERVER, contextOf(trace), { 'rpc.method': pattern }, handle) : handle()).catch((e: unknown) =>
-            this.answerMalformed(pattern, msg, e),
+          (trace ? inSpan(`handle ${pattern}`, SpanKind.SERVER, contextOf(trace), { 'rpc.method': pattern }, handle) : handle()).catch(
+            (e: unknown) => this.answerMalformed(pattern, msg, e),
           );
         },
       });

@@ -14,7 +14,15 @@ import { recordingLogger } from './testing/support';
 const REPLICA = 'REPLICA';
 
 function user(id: number) {
-  return { id, username: `user${id}`, name: `User ${id}`, role: 'worker' as const, createdAt: '2024-05-01T10:00:00.000Z', pinSet: false, passwordIsTemporary: false };
+  return {
+    id,
+    username: `user${id}`,
+    name: `User ${id}`,
+    role: 'worker' as const,
+    createdAt: '2024-05-01T10:00:00.000Z',
+    pinSet: false,
+    passwordIsTemporary: false,
+  };
 }
 
 @Controller()
@@ -89,7 +97,9 @@ function natsMode(): Mode {
       const nc = await connect({ servers: testServers.natsUrl });
       try {
         const codec = JSONCodec<RpcReplyPacket>();
-        const reply = await nc.request(rpcSubject(prefix, pattern), JSONCodec().encode({ pattern, data, id: randomUUID() }), { timeout: 2000 });
+        const reply = await nc.request(rpcSubject(prefix, pattern), JSONCodec().encode({ pattern, data, id: randomUUID() }), {
+          timeout: 2000,
+        });
         return codec.decode(reply.data);
       } finally {
         await nc.drain();
@@ -109,7 +119,10 @@ function inProcessMode(): Mode {
   };
 }
 
-describe.each([['NATS', natsMode], ['in-process', inProcessMode]])('commands over %s', (_name, makeMode) => {
+describe.each([
+  ['NATS', natsMode],
+  ['in-process', inProcessMode],
+])('commands over %s', (_name, makeMode) => {
   let mode: Mode;
   let app: INestMicroservice;
   let client: RpcClient;

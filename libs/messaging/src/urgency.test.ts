@@ -23,7 +23,14 @@ describe('Urgency on JetStream consumers', () => {
   beforeEach(async () => {
     prefix = `${uniqueId()}.`;
     stream = uniqueId('LWS_T_');
-    bus = await JetStreamBus.connect({ natsUrl: testServers.natsUrl, stream, subjectPrefix: prefix, logger: recordingLogger(), name: 'urgency-spec', ackWaitMs: 5000 });
+    bus = await JetStreamBus.connect({
+      natsUrl: testServers.natsUrl,
+      stream,
+      subjectPrefix: prefix,
+      logger: recordingLogger(),
+      name: 'urgency-spec',
+      ackWaitMs: 5000,
+    });
   });
 
   afterEach(async () => {

@@ -117,7 +117,7 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
       service: def.name,
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
-    templateDir: config.PGLITE_TEMPLATE_DIR,
+      templateDir: config.PGLITE_TEMPLATE_DIR,
       migrationsFolder: def.migrationsFolder,
       logger,
       poolSize: config.DATABASE_POOL_SIZE,
@@ -160,7 +160,11 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
       onParked: () => metrics.outboxParkedTotal.inc({ service: def.name }),
       onPublished: (rows) => {
         const now = Date.now();
-        for (const r of rows) metrics.chainWait.observe({ service: def.name, stage: 'relay', priority: priorityLabel(r.priority) }, Math.max(0, now - r.createdAt.getTime()) / 1000);
+        for (const r of rows)
+          metrics.chainWait.observe(
+            { service: def.name, stage: 'relay', priority: priorityLabel(r.priority) },
+            Math.max(0, now - r.createdAt.getTime()) / 1000,
+          );
       },
     });
     const readiness = new Readiness();
@@ -176,7 +180,11 @@ export async function startService(def: ServiceDefinition, opts: RuntimeOptions 
     @Module({
       imports: [ScheduleModule.forRoot()],
       providers: [
-        { provide: Chores, useFactory: (registry: SchedulerRegistry) => new Chores(def.name, registry, logger), inject: [SchedulerRegistry] },
+        {
+          provide: Chores,
+          useFactory: (registry: SchedulerRegistry) => new Chores(def.name, registry, logger),
+          inject: [SchedulerRegistry],
+        },
         { provide: CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
         { provide: DB, useValue: database.db },

@@ -6,7 +6,14 @@ const shape = { ...baseConfigShape, ...healthPortShape(8081), EXTRA: z.coerce.nu
 describe('loadConfig', () => {
   it('applies the embedded defaults when nothing is set', () => {
     const c = loadConfig(shape, {});
-    expect(c).toMatchObject({ HOST: '127.0.0.1', HEALTH_PORT: 8081, DATA_DIR: '.data', EVENTS_STREAM: 'LWS_EVENTS', SUBJECT_PREFIX: '', EXTRA: 5 });
+    expect(c).toMatchObject({
+      HOST: '127.0.0.1',
+      HEALTH_PORT: 8081,
+      DATA_DIR: '.data',
+      EVENTS_STREAM: 'LWS_EVENTS',
+      SUBJECT_PREFIX: '',
+      EXTRA: 5,
+    });
     expect(c.DATABASE_URL).toBeUndefined();
     expect(c.NATS_URL).toBeUndefined();
   });

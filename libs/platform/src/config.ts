@@ -28,9 +28,15 @@ export const baseConfigShape = {
   PGLITE_TEMPLATE_DIR: z.string().min(1).optional(),
   NATS_URL: z
     .string()
-    .refine((u) => u.split(',').every((s) => /^(nats|tls|wss?):\/\/[^\s]+$/.test(s.trim())), 'must be nats://host:port (comma-separated for a cluster)')
+    .refine(
+      (u) => u.split(',').every((s) => /^(nats|tls|wss?):\/\/[^\s]+$/.test(s.trim())),
+      'must be nats://host:port (comma-separated for a cluster)',
+    )
     .optional(),
-  EVENTS_STREAM: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('LWS_EVENTS'),
+  EVENTS_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
+    .default('LWS_EVENTS'),
   /** Copies of the event stream JetStream keeps: 1 on a single server, 3 on a cluster (an odd number up to 5). */
   EVENTS_STREAM_REPLICAS: z.coerce
     .number()
@@ -67,9 +73,7 @@ export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.Proces
   }
   const result = z.object(shape).safeParse(input);
   if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((i) => ({ variable: String(i.path[0] ?? '(config)'), message: i.message })),
-    );
+    throw new ConfigError(result.error.issues.map((i) => ({ variable: String(i.path[0] ?? '(config)'), message: i.message })));
   }
   const values = result.data as Record<string, unknown>;
   // A movable clock in production would let anyone with the switch hide a missed check-in.

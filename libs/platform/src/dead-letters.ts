@@ -70,9 +70,15 @@ export class DeadLetters {
 
   private async find(id: string): Promise<View> {
     const { deadLetters: d, outbox: o } = this.tables;
-    const [letter] = await this.db.select().from(d).where(and(eq(d.id, id), isNull(d.resolvedAt)));
+    const [letter] = await this.db
+      .select()
+      .from(d)
+      .where(and(eq(d.id, id), isNull(d.resolvedAt)));
     if (letter) return letterView(letter);
-    const [row] = await this.db.select().from(o).where(and(eq(o.id, id), isNotNull(o.parkedAt), isNull(o.publishedAt)));
+    const [row] = await this.db
+      .select()
+      .from(o)
+      .where(and(eq(o.id, id), isNotNull(o.parkedAt), isNull(o.publishedAt)));
     if (row) return outboxView(row);
     throw new RpcError(404, 'No open dead letter has this id', { field: 'id' });
   }

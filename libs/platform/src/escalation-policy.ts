@@ -6,7 +6,11 @@ import { stepOrderProblem } from '@lws/rules';
  * the alarm's opening (a step whose time has passed runs as soon as the one before it is done);
  * 'calls_done' runs as soon as the call round before it has finished.
  */
-const seconds = z.number().int().min(0).max(24 * 3600);
+const seconds = z
+  .number()
+  .int()
+  .min(0)
+  .max(24 * 3600);
 
 export const policyStepSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('notify_worker'), after: seconds }).strict(),
@@ -55,7 +59,12 @@ export const policyOverrideSchema = z
     missed_check_in: stepsSchema.optional(),
     emergency: stepsSchema.optional(),
     /** An alarm nobody has acknowledged when its steps are done: monitors are reminded and the numbers called again this often. */
-    repeatAfterSeconds: z.number().int().min(30).max(24 * 3600).optional(),
+    repeatAfterSeconds: z
+      .number()
+      .int()
+      .min(30)
+      .max(24 * 3600)
+      .optional(),
   })
   .strict();
 

@@ -23,7 +23,12 @@ describe('createLogger', () => {
   it('redacts passwords, PINs, hashes and session ids wherever they are nested', () => {
     const { lines, stream } = capture();
     createLogger('gateway', 'info', stream).info(
-      { password: 'hunter22', body: { pin: '1234', newPassword: 'Secret99' }, session: { sessionId: 'abc' }, user: { passwordHash: '$argon2id$x' } },
+      {
+        password: 'hunter22',
+        body: { pin: '1234', newPassword: 'Secret99' },
+        session: { sessionId: 'abc' },
+        user: { passwordHash: '$argon2id$x' },
+      },
       'request',
     );
     const out = lines.join('');
@@ -39,7 +44,12 @@ describe('createLogger', () => {
     });
     createLogger('identity', 'info', stream).error({ err }, 'idle database connection failed');
     const entry = JSON.parse(lines[0]);
-    expect(entry.err).toEqual({ type: 'Error', message: 'terminating connection', code: '57P01', stack: expect.stringContaining('terminating connection') });
+    expect(entry.err).toEqual({
+      type: 'Error',
+      message: 'terminating connection',
+      code: '57P01',
+      stack: expect.stringContaining('terminating connection'),
+    });
     expect(lines[0]).not.toContain('db-secret');
   });
 

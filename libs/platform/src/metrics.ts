@@ -56,7 +56,11 @@ const histogram = (name: string, help: string, labelNames: string[], buckets = L
 export const metrics = {
   httpRequests: counter('lws_http_requests_total', 'HTTP requests answered, by route and status', ['service', 'method', 'route', 'status']),
   httpDuration: histogram('lws_http_request_duration_seconds', 'HTTP request latency', ['service', 'method', 'route', 'status']),
-  rpcRequests: counter('lws_rpc_requests_total', 'Commands sent to another service, by subject and outcome (ok or the status)', ['service', 'subject', 'outcome']),
+  rpcRequests: counter('lws_rpc_requests_total', 'Commands sent to another service, by subject and outcome (ok or the status)', [
+    'service',
+    'subject',
+    'outcome',
+  ]),
   rpcDuration: histogram('lws_rpc_request_duration_seconds', 'Command round-trip latency', ['service', 'subject', 'outcome']),
   consumerEvents: counter(
     'lws_consumer_events_total',
@@ -68,28 +72,44 @@ export const metrics = {
     'Batches of events a durable consumer applied in one transaction (committed), or that failed and went one event at a time (fallback)',
     ['service', 'consumer', 'outcome'],
   ),
-  consumerPending: new SampledGauge('lws_consumer_pending_events', 'Events on the bus a consumer has not acknowledged yet', ['service', 'consumer']),
+  consumerPending: new SampledGauge('lws_consumer_pending_events', 'Events on the bus a consumer has not acknowledged yet', [
+    'service',
+    'consumer',
+  ]),
   consumerOldestAge: new SampledGauge(
     'lws_consumer_oldest_pending_age_seconds',
     'Age of the oldest event a consumer has not acknowledged yet (0 when none)',
     ['service', 'consumer'],
   ),
   outboxUnpublished: new SampledGauge('lws_outbox_unpublished_events', 'Outbox rows not yet published (parked rows excluded)', ['service']),
-  outboxOldestAge: new SampledGauge('lws_outbox_oldest_unpublished_age_seconds', 'Age of the oldest outbox row not yet published (0 when none)', ['service']),
+  outboxOldestAge: new SampledGauge(
+    'lws_outbox_oldest_unpublished_age_seconds',
+    'Age of the oldest outbox row not yet published (0 when none)',
+    ['service'],
+  ),
   outboxParkedTotal: counter('lws_outbox_parked_total', 'Outbox rows parked because the bus refused them for good', ['service']),
   deadLettersOpen: new SampledGauge(
     'lws_dead_letters_open',
     'Open dead letters: events a consumer parked (kind=consumer) and outbox rows the bus refused (kind=outbox)',
     ['service', 'kind'],
   ),
-  deadlineLateness: histogram('lws_deadline_lateness_seconds', 'How late a deadline step fired (fired minus due)', ['service', 'kind'], LATENESS_BUCKETS),
+  deadlineLateness: histogram(
+    'lws_deadline_lateness_seconds',
+    'How late a deadline step fired (fired minus due)',
+    ['service', 'kind'],
+    LATENESS_BUCKETS,
+  ),
   chainWait: histogram(
     'lws_chain_wait_seconds',
     'How long work waited at one stage of the alarm chain, by priority (emergency, alarm, reminder): scheduler (due to fired), relay (written to published), sender (asked to taken by the provider)',
     ['service', 'stage', 'priority'],
     LATENESS_BUCKETS,
   ),
-  chainQueued: new SampledGauge('lws_chain_queued', 'Work due and not yet taken at one stage of the alarm chain, by priority', ['service', 'stage', 'priority']),
+  chainQueued: new SampledGauge('lws_chain_queued', 'Work due and not yet taken at one stage of the alarm chain, by priority', [
+    'service',
+    'stage',
+    'priority',
+  ]),
   dueToProvider: histogram(
     'lws_due_to_provider_seconds',
     "From when a message fell due (an emergency's press, a missed deadline, a reminder's time) to the provider taking it, by priority",
@@ -97,7 +117,11 @@ export const metrics = {
     LATENESS_BUCKETS,
   ),
   stepsFired: counter('lws_deadline_steps_fired_total', 'Deadline steps fired, by step and what they did', ['service', 'step', 'status']),
-  schedulerLastPassAge: new SampledGauge('lws_scheduler_last_pass_age_seconds', 'Seconds since the deadline scheduler last completed a pass', ['service']),
+  schedulerLastPassAge: new SampledGauge(
+    'lws_scheduler_last_pass_age_seconds',
+    'Seconds since the deadline scheduler last completed a pass',
+    ['service'],
+  ),
   alarmsOpen: new SampledGauge('lws_alarms_open', 'Open alarms (not resolved), by kind', ['service', 'kind']),
   alarmOldestOpenAge: new SampledGauge('lws_alarm_oldest_open_age_seconds', 'Age of the oldest open alarm, by kind', ['service', 'kind']),
   alarmsUnacknowledged: new SampledGauge('lws_alarms_unacknowledged', 'Open alarms nobody has acknowledged, by kind', ['service', 'kind']),
@@ -106,7 +130,11 @@ export const metrics = {
     'Age of the oldest alarm nobody has acknowledged, by kind',
     ['service', 'kind'],
   ),
-  notifications: counter('lws_notifications_total', 'Messages handed to a provider, by channel and outcome (sent or failed)', ['service', 'channel', 'outcome']),
+  notifications: counter('lws_notifications_total', 'Messages handed to a provider, by channel and outcome (sent or failed)', [
+    'service',
+    'channel',
+    'outcome',
+  ]),
   requestsAskedAgain: counter(
     'lws_notification_requests_asked_again_total',
     "An alarm's notification requests asked for again because notifications had not confirmed taking them",
@@ -122,24 +150,47 @@ export const metrics = {
     "Differences reconciliation found between a service's copy and the owner's data and repaired (each also a system alert), by kind",
     ['service', 'kind'],
   ),
-  reconcileRounds: counter('lws_reconcile_rounds_total', 'Reconciliation rounds, by outcome (ok, or failed: the owner or the database could not be read)', [
+  reconcileRounds: counter(
+    'lws_reconcile_rounds_total',
+    'Reconciliation rounds, by outcome (ok, or failed: the owner or the database could not be read)',
+    ['service', 'owner', 'outcome'],
+  ),
+  purged: counter(
+    'lws_purged_total',
+    'Personal data deleted once its retention ended (device positions: 30 days after the shift), by what',
+    ['service', 'what'],
+  ),
+  purgeRounds: counter('lws_purge_rounds_total', 'Retention rounds, by what and outcome (ok, or failed: retried at the next round)', [
     'service',
-    'owner',
+    'what',
     'outcome',
   ]),
-  purged: counter('lws_purged_total', 'Personal data deleted once its retention ended (device positions: 30 days after the shift), by what', ['service', 'what']),
-  purgeRounds: counter('lws_purge_rounds_total', 'Retention rounds, by what and outcome (ok, or failed: retried at the next round)', ['service', 'what', 'outcome']),
-  choreRuns: counter('lws_chore_runs_total', 'Rounds of a periodic chore (pruning, purging, auditing, sweeping), by outcome (ok, or failed: retried at the next period)', ['service', 'chore', 'outcome']),
+  choreRuns: counter(
+    'lws_chore_runs_total',
+    'Rounds of a periodic chore (pruning, purging, auditing, sweeping), by outcome (ok, or failed: retried at the next period)',
+    ['service', 'chore', 'outcome'],
+  ),
   choreDuration: histogram('lws_chore_duration_seconds', 'How long a round of a periodic chore took', ['service', 'chore']),
-  providerDuration: histogram('lws_provider_request_duration_seconds', 'Latency of requests to the messaging provider', ['service', 'channel', 'outcome']),
-  providerThrottled: counter('lws_provider_throttled_total', 'Requests the messaging provider refused as too many (429), by channel', ['service', 'channel']),
+  providerDuration: histogram('lws_provider_request_duration_seconds', 'Latency of requests to the messaging provider', [
+    'service',
+    'channel',
+    'outcome',
+  ]),
+  providerThrottled: counter('lws_provider_throttled_total', 'Requests the messaging provider refused as too many (429), by channel', [
+    'service',
+    'channel',
+  ]),
   providerPauseRemaining: new SampledGauge(
     'lws_provider_pause_remaining_seconds',
     "Seconds a provider's 429 still holds new sends other than emergencies (0 when none does)",
     ['service'],
   ),
   sseClients: new SampledGauge('lws_sse_clients', 'Browsers connected to the live event stream', ['service']),
-  ready: new SampledGauge('lws_ready', 'Whether the service reports ready (1) or not (0): database, bus and, for escalation, the scheduler', ['service']),
+  ready: new SampledGauge(
+    'lws_ready',
+    'Whether the service reports ready (1) or not (0): database, bus and, for escalation, the scheduler',
+    ['service'],
+  ),
   urgencyHeld: new SampledGauge(
     'lws_urgency_held_seconds',
     "Seconds this process's bulk work (a flood's batches) has waited while an emergency ran, since it started (only rises: its rate is the share of time a flood gave way)",
@@ -199,7 +250,8 @@ export function sampleMessagingTables(service: string, db: Db, tables: Messaging
     metrics.outboxOldestAge.sample(async (g) => g.set({ service }, Math.max(0, (await read()).oldest))),
     metrics.chainQueued.sample(async (g) => {
       const byPriority = (await read()).by_priority;
-      for (const [priority] of PRIORITY_LABELS.entries()) g.set({ service, stage: 'relay', priority: priorityLabel(priority) }, byPriority[priority] ?? 0);
+      for (const [priority] of PRIORITY_LABELS.entries())
+        g.set({ service, stage: 'relay', priority: priorityLabel(priority) }, byPriority[priority] ?? 0);
     }),
     metrics.deadLettersOpen.sample(async (g) => {
       const r = await read();

@@ -50,7 +50,8 @@ export async function lineHashesText(db: Db, lines: SQL, buckets: number, bucket
 
 /** A request's bucket ids as a PostgreSQL array literal; a 400 naming the field when there are too many or one is out of range. */
 export function reconcileBuckets(req: { buckets: number; bucketIds: readonly number[] }): string {
-  if (req.bucketIds.length > RECONCILE_MAX_BUCKETS) throw new RpcError(400, `At most ${RECONCILE_MAX_BUCKETS} buckets per request`, { field: 'bucketIds' });
+  if (req.bucketIds.length > RECONCILE_MAX_BUCKETS)
+    throw new RpcError(400, `At most ${RECONCILE_MAX_BUCKETS} buckets per request`, { field: 'bucketIds' });
   if (req.bucketIds.some((b) => b >= req.buckets)) throw new RpcError(400, 'A bucket id must be below buckets', { field: 'bucketIds' });
   return pgArray([...new Set(req.bucketIds)]);
 }

@@ -9,7 +9,10 @@ import { insertRows } from './rows';
 const schema = pgSchema('rows_test');
 const notes = schema.table('notes', {
   seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-  id: uuid('id').notNull().unique().$defaultFn(() => randomUUID()),
+  id: uuid('id')
+    .notNull()
+    .unique()
+    .$defaultFn(() => randomUUID()),
   userId: integer('user_id').notNull(),
   kind: text('kind').notNull().default('plain'),
   details: jsonb('details').$type<{ step: number; to?: string[] }>(),
@@ -61,7 +64,11 @@ describe('insertRows', () => {
     const stored = await db.select().from(notes).orderBy(asc(notes.seq));
     expect(inserted).toEqual(stored);
     expect(stored.map((r) => r.userId)).toEqual([7, 8, 9]);
-    expect(stored[0]).toMatchObject({ kind: 'plain', details: { step: 0, to: ['+447700900001', "O'Brien"] }, remark: 'first "quoted" \\ line' });
+    expect(stored[0]).toMatchObject({
+      kind: 'plain',
+      details: { step: 0, to: ['+447700900001', "O'Brien"] },
+      remark: 'first "quoted" \\ line',
+    });
     expect(stored[1]).toMatchObject({ details: null, remark: null, at: new Date(at.getTime() + 1) });
     expect(stored[2].remark).toBe('é ✓');
     expect(stored[0].at).toEqual(at);
@@ -72,14 +79,30 @@ describe('insertRows', () => {
     const id = randomUUID();
     await insertRows(db, notes, [{ id, userId: 1, at }]);
 
-    const inserted = await insertRows(db, notes, [{ id, userId: 2, at }, { userId: 3, at }], { onConflict: sql`(id) do nothing`, returning: true });
+    const inserted = await insertRows(
+      db,
+      notes,
+      [
+        { id, userId: 2, at },
+        { userId: 3, at },
+      ],
+      { onConflict: sql`(id) do nothing`, returning: true },
+    );
 
     expect(inserted.map((r) => r.userId)).toEqual([3]);
     expect((await db.select().from(notes).orderBy(asc(notes.seq))).map((r) => r.userId)).toEqual([1, 3]);
   });
 
   it('gives a row that leaves a column out what the query builder would: its default, else null', async () => {
-    const inserted = await insertRows(db, notes, [{ userId: 1, at, kind: 'loud', remark: 'said' }, { userId: 2, at }], { returning: true });
+    const inserted = await insertRows(
+      db,
+      notes,
+      [
+        { userId: 1, at, kind: 'loud', remark: 'said' },
+        { userId: 2, at },
+      ],
+      { returning: true },
+    );
 
     expect(inserted.map((r) => [r.kind, r.remark])).toEqual([
       ['loud', 'said'],
@@ -88,7 +111,12 @@ describe('insertRows', () => {
   });
 
   it('refuses, writing nothing, a column some rows give and others leave to a default only the database knows', async () => {
-    await expect(insertRows(db, notes, [{ userId: 1, at, createdAt: at }, { userId: 2, at }])).rejects.toThrow(/createdAt is given for some rows/);
+    await expect(
+      insertRows(db, notes, [
+        { userId: 1, at, createdAt: at },
+        { userId: 2, at },
+      ]),
+    ).rejects.toThrow(/createdAt is given for some rows/);
     expect(await db.select().from(notes)).toEqual([]);
   });
 
@@ -104,9 +132,17 @@ describe('insertRows', () => {
       }),
     });
 
-    await insertRows(watched, notes, Array.from({ length: 1000 }, (_, i) => ({ userId: i, at })));
+    await insertRows(
+      watched,
+      notes,
+      Array.from({ length: 1000 }, (_, i) => ({ userId: i, at })),
+    );
 
     expect(statements.map((s) => s.length)).toEqual([1]);
-    expect((await pool.query('select count(*)::int as n, min(user_id) as lo, max(user_id) as hi from rows_test.notes')).rows[0]).toEqual({ n: 1000, lo: 0, hi: 999 });
+    expect((await pool.query('select count(*)::int as n, min(user_id) as lo, max(user_id) as hi from rows_test.notes')).rows[0]).toEqual({
+      n: 1000,
+      lo: 0,
+      hi: 999,
+    });
   });
 });

@@ -64,11 +64,21 @@ export async function insertRows<T extends Table>(
     const record: Record<string, unknown> = {};
     for (const c of columns) {
       const value = row[c.key] !== undefined ? row[c.key] : c.column.defaultFn ? c.column.defaultFn() : c.column.default;
-      record[c.name] = value === undefined || value === null ? null : c.json ? value : value instanceof Date ? value.toISOString() : c.column.mapToDriverValue(value);
+      record[c.name] =
+        value === undefined || value === null
+          ? null
+          : c.json
+            ? value
+            : value instanceof Date
+              ? value.toISOString()
+              : c.column.mapToDriverValue(value);
     }
     return record;
   });
-  const names = sql.join(columns.map((c) => sql.identifier(c.name)), sql`, `);
+  const names = sql.join(
+    columns.map((c) => sql.identifier(c.name)),
+    sql`, `,
+  );
   const definitions = sql.raw(columns.map((c) => `"${c.name}" ${c.type}`).join(', '));
   const conflict = options.onConflict ? sql` on conflict ${options.onConflict}` : sql``;
   const returning = options.returning ? sql` returning *` : sql``;

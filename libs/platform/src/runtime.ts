@@ -1,5 +1,14 @@
 import type { EventMap, EventSubject } from '@lws/contracts';
-import type { AfterCommit, AnyEventEnvelope, ConsumerLag, EventBus, EventEnvelope, Outbox, OutboxRelay, PendingEvent } from '@lws/messaging';
+import type {
+  AfterCommit,
+  AnyEventEnvelope,
+  ConsumerLag,
+  EventBus,
+  EventEnvelope,
+  Outbox,
+  OutboxRelay,
+  PendingEvent,
+} from '@lws/messaging';
 import { DurableConsumer, EVENT_PRIORITY, eventPriority, messagingTables, runAfterCommit, type Written } from '@lws/messaging';
 import type { Logger } from 'pino';
 import type { Db } from './database';
@@ -66,13 +75,7 @@ export class UnitOfWork {
   async run<T>(work: (tx: Tx, emit: Emit, afterCommit: AfterCommit) => Promise<T>): Promise<T> {
     const written = nothingWritten();
     const committed: (() => void)[] = [];
-    const result = await this.db.transaction(async (tx) =>
-      work(
-        tx,
-        emitter(this.outbox, tx, written),
-        (w) => committed.push(w),
-      ),
-    );
+    const result = await this.db.transaction(async (tx) => work(tx, emitter(this.outbox, tx, written), (w) => committed.push(w)));
     if (wroteAny(written)) this.relay.committed(written);
     runAfterCommit(committed, this.logger);
     return result;

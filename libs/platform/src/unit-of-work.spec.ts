@@ -17,7 +17,9 @@ describe('UnitOfWork hands the relay what it committed', () => {
 
   beforeAll(async () => {
     t = await messagingTestDb();
-    const relay = { committed: (w: Written) => handed.push({ urgent: w.urgent.map((e) => e.subject), other: w.other }) } as unknown as OutboxRelay;
+    const relay = {
+      committed: (w: Written) => handed.push({ urgent: w.urgent.map((e) => e.subject), other: w.other }),
+    } as unknown as OutboxRelay;
     uow = new UnitOfWork(t.db as unknown as Db, new Outbox({ tables: t.tables, producer: 'uow-spec' }), relay, pino({ level: 'silent' }));
   });
 
@@ -28,7 +30,14 @@ describe('UnitOfWork hands the relay what it committed', () => {
   });
 
   const urgentRequest = () => ({
-    request: { requestId: randomUUID(), channel: 'sms' as const, toPhone: '+447911000001', purpose: 'emergency' as const, title: '', body: 'Emergency' },
+    request: {
+      requestId: randomUUID(),
+      channel: 'sms' as const,
+      toPhone: '+447911000001',
+      purpose: 'emergency' as const,
+      title: '',
+      body: 'Emergency',
+    },
   });
 
   it("hands over an emergency's events, to be published at once", async () => {

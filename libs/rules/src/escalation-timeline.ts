@@ -62,7 +62,8 @@ export function policyTimeline(steps: readonly TimelineStep[]): string[] {
 export function stepOrderProblem(steps: readonly TimelineStep[]): { index: number; message: string } | undefined {
   let calls = false;
   for (const [index, step] of steps.entries()) {
-    if (step.after === 'calls_done' && !calls) return { index, message: `Step ${index + 1} waits for the calls, but no step before it calls the emergency numbers` };
+    if (step.after === 'calls_done' && !calls)
+      return { index, message: `Step ${index + 1} waits for the calls, but no step before it calls the emergency numbers` };
     if (step.action === 'call_emergency_numbers') calls = true;
   }
   return undefined;

@@ -19,7 +19,11 @@ const now = new Date('2026-11-20T10:30:00.000Z');
 const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
 const MIN = 60_000;
 const HOUR = 60 * MIN;
-const onShiftWith = (nextCheckInTime: string | null) => ({ onShift: true, shiftStartTime: at(-2 * HOUR), latestCheckIn: { nextCheckInTime } });
+const onShiftWith = (nextCheckInTime: string | null) => ({
+  onShift: true,
+  shiftStartTime: at(-2 * HOUR),
+  latestCheckIn: { nextCheckInTime },
+});
 
 describe("worker's own status", () => {
   it.each([
@@ -102,8 +106,15 @@ describe('the CHECK IN button', () => {
   });
 
   it('is off during an emergency reset and while processing', () => {
-    expect(checkInButton({ onShift: true, nextCheckInTime: at(MIN), emergencyReset: true }, now)).toMatchObject({ enabled: false, hint: CHECK_IN_HINTS.emergency });
-    expect(checkInButton({ onShift: true, nextCheckInTime: at(MIN), processing: true }, now)).toEqual({ enabled: false, hint: 'Processing...', tone: 'processing' });
+    expect(checkInButton({ onShift: true, nextCheckInTime: at(MIN), emergencyReset: true }, now)).toMatchObject({
+      enabled: false,
+      hint: CHECK_IN_HINTS.emergency,
+    });
+    expect(checkInButton({ onShift: true, nextCheckInTime: at(MIN), processing: true }, now)).toEqual({
+      enabled: false,
+      hint: 'Processing...',
+      tone: 'processing',
+    });
   });
 
   it('off shift it needs a future check-in time', () => {
@@ -160,25 +171,37 @@ describe('policyTimeline (the policy editor preview)', () => {
       '1:30 notify the deputy of monitor 1',
       '2:00 call the emergency numbers unless acknowledged',
       'after the calls: message the emergency contacts and call the primary contact',
-      '1:01:40 notify all the organisation\'s monitors',
+      "1:01:40 notify all the organisation's monitors",
     ]);
   });
 
   it('a step timed before the one ahead of it runs when its turn comes', () => {
-    expect(policyTimeline([{ action: 'notify_monitors', after: 300 }, { action: 'notify_organisation', after: 60 }])).toEqual([
-      "5:00 notify the team's monitors",
-      "5:00 notify all the organisation's monitors",
-    ]);
+    expect(
+      policyTimeline([
+        { action: 'notify_monitors', after: 300 },
+        { action: 'notify_organisation', after: 60 },
+      ]),
+    ).toEqual(["5:00 notify the team's monitors", "5:00 notify all the organisation's monitors"]);
   });
 });
 
 describe('stepOrderProblem (a policy checked where it is saved and as it is edited)', () => {
   it('refuses a step waiting for the calls with no call step before it, naming the step', () => {
-    expect(stepOrderProblem([{ action: 'notify_monitors', after: 0 }, { action: 'message_contacts', after: 'calls_done' }])).toEqual({
+    expect(
+      stepOrderProblem([
+        { action: 'notify_monitors', after: 0 },
+        { action: 'message_contacts', after: 'calls_done' },
+      ]),
+    ).toEqual({
       index: 1,
       message: 'Step 2 waits for the calls, but no step before it calls the emergency numbers',
     });
-    expect(stepOrderProblem([{ action: 'message_contacts', after: 'calls_done' }, { action: 'call_emergency_numbers', after: 60 }])?.index).toBe(0);
+    expect(
+      stepOrderProblem([
+        { action: 'message_contacts', after: 'calls_done' },
+        { action: 'call_emergency_numbers', after: 60 },
+      ])?.index,
+    ).toBe(0);
   });
 
   it('accepts the default order: calls, then the contacts once the calls are done', () => {
@@ -192,7 +215,7 @@ describe('stepOrderProblem (a policy checked where it is saved and as it is edit
   });
 });
 
-describe('intervalWords (texts follow the worker\'s own interval)', () => {
+describe("intervalWords (texts follow the worker's own interval)", () => {
   it('says the interval as people do', () => {
     expect([30, 50, 60, 120, 240].map(intervalWords)).toEqual(['30 minutes', '50 minutes', 'hour', '2 hours', '4 hours']);
   });

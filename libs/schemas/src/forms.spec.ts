@@ -1,18 +1,53 @@
-import { inboundSmsSchema, resolveAlarmSchema, testCallFormSchema, testCallSchema, awayFormSchema, awaySchema, contactSettingsSchema, medicalInfoSchema, addLocationSchema, changePasswordFormSchema, changePasswordSchema, createUserSchema, enrolKioskSchema, loginSchema, profileDetailsSchema } from './index';
+import {
+  inboundSmsSchema,
+  resolveAlarmSchema,
+  testCallFormSchema,
+  testCallSchema,
+  awayFormSchema,
+  awaySchema,
+  contactSettingsSchema,
+  medicalInfoSchema,
+  addLocationSchema,
+  changePasswordFormSchema,
+  changePasswordSchema,
+  createUserSchema,
+  enrolKioskSchema,
+  loginSchema,
+  profileDetailsSchema,
+} from './index';
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string; path: (string | number)[] }[] } }) =>
   r.success ? 'accepted' : `${r.error!.issues[0].path.join('.')}: ${r.error!.issues[0].message}`;
 
-const FORM = { username: ' Bo.Field ', password: 'secret1', name: ' Bo Field ', phone: '44 7911 123456', role: 'worker', medicalInfo: '  ', pinCode: '' };
+const FORM = {
+  username: ' Bo.Field ',
+  password: 'secret1',
+  name: ' Bo Field ',
+  phone: '44 7911 123456',
+  role: 'worker',
+  medicalInfo: '  ',
+  pinCode: '',
+};
 
-describe('the forms\' schemas, shared by the screens and the gateway', () => {
+describe("the forms' schemas, shared by the screens and the gateway", () => {
   it('turn a filled-in create-user form into the request the gateway takes: trimmed, lower-cased, blanks left out', () => {
-    expect(createUserSchema.parse(FORM)).toEqual({ username: 'bo.field', password: 'secret1', name: 'Bo Field', phone: '+447911123456', role: 'worker' });
-    expect(createUserSchema.parse({ ...FORM, pinCode: '4821', medicalInfo: ' Asthma ' })).toMatchObject({ pinCode: '4821', medicalInfo: 'Asthma' });
+    expect(createUserSchema.parse(FORM)).toEqual({
+      username: 'bo.field',
+      password: 'secret1',
+      name: 'Bo Field',
+      phone: '+447911123456',
+      role: 'worker',
+    });
+    expect(createUserSchema.parse({ ...FORM, pinCode: '4821', medicalInfo: ' Asthma ' })).toMatchObject({
+      pinCode: '4821',
+      medicalInfo: 'Asthma',
+    });
   });
 
-  it('say the spec\'s words for a broken create-user field (the gateway\'s test compares every field with POST /api/users)', () => {
-    expect(firstMessage(createUserSchema.safeParse({ ...FORM, phone: '+3312345678' }))).toBe('phone: Phone should start with +44 for UK format');
+  it("say the spec's words for a broken create-user field (the gateway's test compares every field with POST /api/users)", () => {
+    expect(firstMessage(createUserSchema.safeParse({ ...FORM, phone: '+3312345678' }))).toBe(
+      'phone: Phone should start with +44 for UK format',
+    );
     expect(firstMessage(createUserSchema.safeParse({ ...FORM, pinCode: '12a4' }))).toBe('pinCode: PIN must be exactly 4 digits');
   });
 
@@ -25,25 +60,41 @@ describe('the forms\' schemas, shared by the screens and the gateway', () => {
   it('normalise a profile phone as typed and say why one does not fit', () => {
     expect(profileDetailsSchema.parse({ name: ' Ann ', phone: '07911 123456' })).toEqual({ name: 'Ann', phone: '+447911123456' });
     expect(firstMessage(profileDetailsSchema.safeParse({ name: 'A', phone: '+447911123456' }))).toBe('name: Name is too short');
-    expect(firstMessage(profileDetailsSchema.safeParse({ name: 'Ann', phone: '+33612345678' }))).toBe('phone: Phone number must start with +44 (UK format)');
+    expect(firstMessage(profileDetailsSchema.safeParse({ name: 'Ann', phone: '+33612345678' }))).toBe(
+      'phone: Phone number must start with +44 (UK format)',
+    );
   });
 
   it('check a password change by the spec, the confirmation in the form only', () => {
     const form = { currentPassword: ' old ', newPassword: ' Chosen123 ', confirmPassword: 'Chosen123' };
-    expect(changePasswordFormSchema.parse(form)).toEqual({ currentPassword: 'old', newPassword: 'Chosen123', confirmPassword: 'Chosen123' });
+    expect(changePasswordFormSchema.parse(form)).toEqual({
+      currentPassword: 'old',
+      newPassword: 'Chosen123',
+      confirmPassword: 'Chosen123',
+    });
     expect(firstMessage(changePasswordFormSchema.safeParse({ ...form, newPassword: 'chosen123', confirmPassword: 'chosen123' }))).toBe(
       'newPassword: Password must contain at least one uppercase letter',
     );
-    expect(firstMessage(changePasswordFormSchema.safeParse({ ...form, confirmPassword: 'Chosen124' }))).toBe("confirmPassword: Passwords don't match");
+    expect(firstMessage(changePasswordFormSchema.safeParse({ ...form, confirmPassword: 'Chosen124' }))).toBe(
+      "confirmPassword: Passwords don't match",
+    );
     // The gateway takes no confirmation: it never leaves the browser.
     expect(firstMessage(changePasswordSchema.safeParse(form))).toMatch(/Unrecognized key.*confirmPassword/);
-    expect(changePasswordSchema.parse({ currentPassword: 'old', newPassword: 'Chosen123' })).toEqual({ currentPassword: 'old', newPassword: 'Chosen123' });
+    expect(changePasswordSchema.parse({ currentPassword: 'old', newPassword: 'Chosen123' })).toEqual({
+      currentPassword: 'old',
+      newPassword: 'Chosen123',
+    });
   });
 
   it('name the kiosk and location fields as the Kiosks tab labels them', () => {
-    expect(enrolKioskSchema.parse({ name: ' Reception ', location: ' Ground floor ' })).toEqual({ name: 'Reception', location: 'Ground floor' });
+    expect(enrolKioskSchema.parse({ name: ' Reception ', location: ' Ground floor ' })).toEqual({
+      name: 'Reception',
+      location: 'Ground floor',
+    });
     expect(firstMessage(enrolKioskSchema.safeParse({ name: ' ', location: 'x' }))).toBe('name: Kiosk name is required');
-    expect(firstMessage(enrolKioskSchema.safeParse({ name: 'x', location: 'y'.repeat(101) }))).toBe('location: Location must be at most 100 characters');
+    expect(firstMessage(enrolKioskSchema.safeParse({ name: 'x', location: 'y'.repeat(101) }))).toBe(
+      'location: Location must be at most 100 characters',
+    );
     expect(firstMessage(addLocationSchema.safeParse({ name: '   ' }))).toBe('name: Location name is required');
   });
 
@@ -64,7 +115,9 @@ describe('the forms\' schemas, shared by the screens and the gateway', () => {
 
   it('take the medical information as text of at most 2000 characters', () => {
     expect(medicalInfoSchema.parse({ medicalInfo: 'Asthma' })).toEqual({ medicalInfo: 'Asthma' });
-    expect(firstMessage(medicalInfoSchema.safeParse({ medicalInfo: 'x'.repeat(2001) }))).toBe('medicalInfo: Medical information must be at most 2000 characters');
+    expect(firstMessage(medicalInfoSchema.safeParse({ medicalInfo: 'x'.repeat(2001) }))).toBe(
+      'medicalInfo: Medical information must be at most 2000 characters',
+    );
   });
 
   it("turn the Away form's local time into the instant POST /api/users/{id}/away takes", () => {
@@ -76,15 +129,25 @@ describe('the forms\' schemas, shared by the screens and the gateway', () => {
   });
 
   it('check a test call and a text to LWS by one international-number rule; the test call form also takes 07...', () => {
-    expect(testCallFormSchema.parse({ phoneNumber: '07700 900123', workerName: ' Ann ' })).toEqual({ phoneNumber: '+447700900123', workerName: 'Ann' });
+    expect(testCallFormSchema.parse({ phoneNumber: '07700 900123', workerName: ' Ann ' })).toEqual({
+      phoneNumber: '+447700900123',
+      workerName: 'Ann',
+    });
     expect(testCallSchema.parse({ phoneNumber: '+1 (555) 010-0000' }).phoneNumber).toBe('+15550100000');
     expect(firstMessage(testCallSchema.safeParse({ phoneNumber: '07700 900123' }))).toBe('phoneNumber: Please enter a valid phone number');
     expect(firstMessage(inboundSmsSchema.safeParse({ from: '+447700900123', body: '  ' }))).toBe('body: Please enter the message text');
   });
 
   it('resolve an alarm only with a verdict and a note, in words a monitor reads', () => {
-    expect(resolveAlarmSchema.parse({ verdict: 'false_alarm', note: ' Battery died ' })).toEqual({ verdict: 'false_alarm', note: 'Battery died' });
-    expect(firstMessage(resolveAlarmSchema.safeParse({ verdict: '', note: 'x' }))).toBe('verdict: Choose whether the alarm was genuine or a false alarm');
-    expect(firstMessage(resolveAlarmSchema.safeParse({ verdict: 'genuine', note: ' ' }))).toBe('note: Please write a note on how the alarm was resolved');
+    expect(resolveAlarmSchema.parse({ verdict: 'false_alarm', note: ' Battery died ' })).toEqual({
+      verdict: 'false_alarm',
+      note: 'Battery died',
+    });
+    expect(firstMessage(resolveAlarmSchema.safeParse({ verdict: '', note: 'x' }))).toBe(
+      'verdict: Choose whether the alarm was genuine or a false alarm',
+    );
+    expect(firstMessage(resolveAlarmSchema.safeParse({ verdict: 'genuine', note: ' ' }))).toBe(
+      'note: Please write a note on how the alarm was resolved',
+    );
   });
 });

@@ -21,7 +21,10 @@ export const loginSchema = z
       .string({ required_error: msg('Password is required'), invalid_type_error: msg('Password is required') })
       .min(1, msg('Password is required'))
       .max(200, msg('Password is too long')),
-    rememberMe: z.boolean({ invalid_type_error: msg('rememberMe must be true or false') }).optional().default(false),
+    rememberMe: z
+      .boolean({ invalid_type_error: msg('rememberMe must be true or false') })
+      .optional()
+      .default(false),
   })
   .strict();
 
@@ -36,7 +39,11 @@ export type CreatableRole = (typeof CREATABLE_ROLES)[number];
  * POST /api/users (spec section 5, "User creation"). A blank PIN asks identity to generate one,
  * shown once; blank medical information is left out.
  */
-const teamIdNumber = z.number({ invalid_type_error: msg('Invalid team ID') }).int(msg('Invalid team ID')).min(1, msg('Invalid team ID')).max(2147483647, msg('Invalid team ID'));
+const teamIdNumber = z
+  .number({ invalid_type_error: msg('Invalid team ID') })
+  .int(msg('Invalid team ID'))
+  .min(1, msg('Invalid team ID'))
+  .max(2147483647, msg('Invalid team ID'));
 
 export const createUserSchema = z
   .object({
@@ -60,9 +67,19 @@ export const createUserSchema = z
     role: z.enum(CREATABLE_ROLES, { errorMap: () => ({ message: msg('Role must be worker or admin') }) }).default('worker'),
     medicalInfo: z.preprocess(
       (v) => (typeof v === 'string' && !v.trim() ? undefined : v),
-      z.string({ invalid_type_error: msg('Medical information must be text') }).trim().max(2000, msg('Medical information must be at most 2000 characters')).optional(),
+      z
+        .string({ invalid_type_error: msg('Medical information must be text') })
+        .trim()
+        .max(2000, msg('Medical information must be at most 2000 characters'))
+        .optional(),
     ),
-    pinCode: z.preprocess(blankAsAbsent, z.string({ invalid_type_error: PIN_FORMAT }).regex(/^\d{4}$/, PIN_FORMAT).optional()),
+    pinCode: z.preprocess(
+      blankAsAbsent,
+      z
+        .string({ invalid_type_error: PIN_FORMAT })
+        .regex(/^\d{4}$/, PIN_FORMAT)
+        .optional(),
+    ),
     /** A worker's team; without it the oldest team (an upgraded deployment's "Default"). */
     teamId: teamIdNumber.optional(),
     /**
@@ -70,9 +87,15 @@ export const createUserSchema = z
      * monitors. None: only the one team there is, when there is one (an admin's new administrator
      * monitors that admin's teams).
      */
-    monitorTeamIds: z.array(teamIdNumber, { invalid_type_error: msg('Teams must be a list of team IDs') }).max(100, msg('At most 100 teams')).optional(),
+    monitorTeamIds: z
+      .array(teamIdNumber, { invalid_type_error: msg('Teams must be a list of team IDs') })
+      .max(100, msg('At most 100 teams'))
+      .optional(),
     /** Their screens', texts' and calls' language (the gateway checks LWS speaks it); none: English. */
-    language: z.string({ invalid_type_error: msg('Language must be one LWS speaks') }).regex(/^[a-z]{2,3}$/, msg('Language must be one LWS speaks')).optional(),
+    language: z
+      .string({ invalid_type_error: msg('Language must be one LWS speaks') })
+      .regex(/^[a-z]{2,3}$/, msg('Language must be one LWS speaks'))
+      .optional(),
   })
   .strict();
 export type CreateUserForm = z.input<typeof createUserSchema>;
@@ -96,7 +119,9 @@ export const contactRelation = z
   .max(50, msg('Relation must be at most 50 characters'));
 
 /** The emergency contact dialog (POST and PATCH /api/emergency-contacts add the owner's id). */
-export const contactDetailsSchema = z.object({ name: profileName, phone: profilePhone, relation: contactRelation }, { errorMap: unknownFieldErrors }).strict();
+export const contactDetailsSchema = z
+  .object({ name: profileName, phone: profilePhone, relation: contactRelation }, { errorMap: unknownFieldErrors })
+  .strict();
 export type ContactDetailsForm = z.input<typeof contactDetailsSchema>;
 
 /**
@@ -117,7 +142,11 @@ export type EnrolKioskForm = z.input<typeof enrolKioskSchema>;
 
 export const LOCATION_NAME_MAX = 100;
 /** A location's name (spec section 5: trimmed, non-empty, also when edited). */
-export const locationName = requiredText(msg('Location name is required'), msg('Location name must be at most 100 characters'), LOCATION_NAME_MAX);
+export const locationName = requiredText(
+  msg('Location name is required'),
+  msg('Location name must be at most 100 characters'),
+  LOCATION_NAME_MAX,
+);
 /** The Locations tab's "Add Location" (POST /api/locations takes the same name). */
 export const addLocationSchema = z.object({ name: locationName }).strict();
 export type AddLocationForm = z.input<typeof addLocationSchema>;
@@ -150,12 +179,11 @@ export const PASSWORDS_DIFFER = msg("Passwords don't match");
  * The Change Password form: the request's fields and their confirmation, which never leaves the
  * browser. The confirmation is checked even while another field is still wrong.
  */
-export const changePasswordFormSchema = changePasswordSchema
-  .extend({ confirmPassword: z.string().trim() })
-  .superRefine((form, ctx) => {
-    if (!form.confirmPassword) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['confirmPassword'], message: PASSWORD_CONFIRM_REQUIRED });
-    else if (form.confirmPassword !== form.newPassword) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['confirmPassword'], message: PASSWORDS_DIFFER });
-  });
+export const changePasswordFormSchema = changePasswordSchema.extend({ confirmPassword: z.string().trim() }).superRefine((form, ctx) => {
+  if (!form.confirmPassword) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['confirmPassword'], message: PASSWORD_CONFIRM_REQUIRED });
+  else if (form.confirmPassword !== form.newPassword)
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['confirmPassword'], message: PASSWORDS_DIFFER });
+});
 export type ChangePasswordForm = z.input<typeof changePasswordFormSchema>;
 
 export const CHECK_IN_INTERVALS = [30, 50, 60, 120, 240] as const;
@@ -180,12 +208,20 @@ export const contactNumberText = z
 
 /** A second number, optional: absent, null or blank means none. */
 export const optionalContactNumber = <T extends z.ZodTypeAny>(number: T) =>
-  z.string({ invalid_type_error: PHONE_TOO_SHORT }).trim().nullable().optional().transform((v) => v || null).pipe(number.nullable());
+  z
+    .string({ invalid_type_error: PHONE_TOO_SHORT })
+    .trim()
+    .nullable()
+    .optional()
+    .transform((v) => v || null)
+    .pipe(number.nullable());
 
 /** How often check-ins are due, in minutes, when given (the worker's team may allow fewer: the gateway asks identity). */
 export const checkInIntervalGiven = z.preprocess(
   numericText,
-  z.number({ invalid_type_error: CHECK_IN_INTERVAL_MESSAGE }).refine((v) => (CHECK_IN_INTERVALS as readonly number[]).includes(v), CHECK_IN_INTERVAL_MESSAGE),
+  z
+    .number({ invalid_type_error: CHECK_IN_INTERVAL_MESSAGE })
+    .refine((v) => (CHECK_IN_INTERVALS as readonly number[]).includes(v), CHECK_IN_INTERVAL_MESSAGE),
 );
 
 /** How often check-ins are due, in minutes; the default when absent. */
@@ -193,7 +229,10 @@ export const checkInInterval = checkInIntervalGiven.optional().transform((v) => 
 
 /** The profile's Emergency Contact Settings (PATCH /api/users/{id}/settings, POST /api/settings with the owner). */
 export const contactSettingsSchema = z
-  .object({ primaryContact: contactNumberText, secondaryContact: optionalContactNumber(contactNumberText), checkInInterval }, { errorMap: unknownFieldErrors })
+  .object(
+    { primaryContact: contactNumberText, secondaryContact: optionalContactNumber(contactNumberText), checkInInterval },
+    { errorMap: unknownFieldErrors },
+  )
   .strict();
 export type ContactSettingsForm = z.input<typeof contactSettingsSchema>;
 
@@ -211,7 +250,10 @@ const AWAY_UNTIL = msg('until must be a date and time, e.g. 2026-12-01T09:00:00Z
 const awayUntil = z
   .string({ required_error: AWAY_UNTIL, invalid_type_error: AWAY_UNTIL })
   .max(40, AWAY_UNTIL)
-  .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)), AWAY_UNTIL)
+  .refine(
+    (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)),
+    AWAY_UNTIL,
+  )
   .transform((v) => new Date(v).toISOString())
   .nullable();
 
@@ -255,8 +297,16 @@ export type ResolveAlarmForm = z.input<typeof resolveAlarmSchema>;
 export const testCallSchema = z
   .object({
     phoneNumber: internationalPhone,
-    workerName: z.string({ invalid_type_error: msg('workerName must be text') }).trim().max(100, msg('workerName is too long')).optional(),
-    location: z.string({ invalid_type_error: msg('location must be text') }).trim().max(100, msg('location is too long')).optional(),
+    workerName: z
+      .string({ invalid_type_error: msg('workerName must be text') })
+      .trim()
+      .max(100, msg('workerName is too long'))
+      .optional(),
+    location: z
+      .string({ invalid_type_error: msg('location must be text') })
+      .trim()
+      .max(100, msg('location is too long'))
+      .optional(),
   })
   .strict();
 /** The System Testing form: a UK number may be typed as dialled at home (07...), as on the profile. */
@@ -284,7 +334,9 @@ export const pinDigits = z.string({ required_error: PIN_FORMAT, invalid_type_err
 export const verifyPinSchema = z.object({ pin: pinDigits }).strict();
 
 /** The PIN branch of PATCH /api/users/{id}; currentPin is required by identity when a PIN is set. */
-export const changePinSchema = z.object({ currentPin: pinDigits.optional(), pinCode: pinDigits }).strict(msg('Only currentPin and pinCode may be sent with a PIN change'));
+export const changePinSchema = z
+  .object({ currentPin: pinDigits.optional(), pinCode: pinDigits })
+  .strict(msg('Only currentPin and pinCode may be sent with a PIN change'));
 
 export const DURESS_SAME_AS_PIN = msg('Your duress PIN must be different from your PIN');
 /**

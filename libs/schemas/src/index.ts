@@ -58,6 +58,22 @@ export {
   profileName,
   unknownFieldErrors,
 } from './forms';
-export type { AddLocationForm, DuressPinForm, InboundSmsForm, TestCallForm, ResolveAlarmForm, AwayForm, MedicalInfoForm, ContactSettingsForm, ChangePasswordForm, EnrolKioskForm, ContactDetailsForm, CreatableRole, CreateUserForm, CreateUserRequest, ProfileDetailsForm } from './forms';
+export type {
+  AddLocationForm,
+  DuressPinForm,
+  InboundSmsForm,
+  TestCallForm,
+  ResolveAlarmForm,
+  AwayForm,
+  MedicalInfoForm,
+  ContactSettingsForm,
+  ChangePasswordForm,
+  EnrolKioskForm,
+  ContactDetailsForm,
+  CreatableRole,
+  CreateUserForm,
+  CreateUserRequest,
+  ProfileDetailsForm,
+} from './forms';
 export { EMERGENCY_NUMBER_INVALID, emergencyNumberText, teamFormFields, teamFormSchema } from './teams';
 export type { TeamForm } from './teams';

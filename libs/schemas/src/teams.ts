@@ -9,7 +9,8 @@ import { msg } from './msg';
 const INTERVALS_MESSAGE = msg('Check-in intervals must be 30, 50, 60, 120 or 240 minutes');
 export const EMERGENCY_NUMBER_INVALID = msg('Emergency numbers must be phone numbers, e.g. +447700900123');
 
-const id = (message: string) => z.number({ required_error: message, invalid_type_error: message }).int(message).min(1, message).max(2147483647, message);
+const id = (message: string) =>
+  z.number({ required_error: message, invalid_type_error: message }).int(message).min(1, message).max(2147483647, message);
 const interval = z
   .number({ required_error: INTERVALS_MESSAGE, invalid_type_error: INTERVALS_MESSAGE })
   .refine((v) => (CHECK_IN_INTERVALS as readonly number[]).includes(v), INTERVALS_MESSAGE);
@@ -22,15 +23,28 @@ export const emergencyNumberText = z
 
 /** The team's fields but its escalation policy, each as the gateway checks it. */
 export const teamFormFields = {
-  name: z.string({ required_error: msg('Team name is required'), invalid_type_error: msg('Team name is required') }).trim().min(1, msg('Team name is required')).max(100, msg('Team name must be at most 100 characters')),
-  locationIds: z.array(id(msg('Invalid location ID')), { invalid_type_error: msg('locationIds must be a list of location IDs') }).max(500, msg('At most 500 locations')),
+  name: z
+    .string({ required_error: msg('Team name is required'), invalid_type_error: msg('Team name is required') })
+    .trim()
+    .min(1, msg('Team name is required'))
+    .max(100, msg('Team name must be at most 100 characters')),
+  locationIds: z
+    .array(id(msg('Invalid location ID')), { invalid_type_error: msg('locationIds must be a list of location IDs') })
+    .max(500, msg('At most 500 locations')),
   monitors: z
-    .array(z.object({ userId: id(msg('Invalid monitor ID')), deputyUserId: id(msg('Invalid deputy ID')).optional() }).strict(), { invalid_type_error: msg('monitors must be a list') })
+    .array(z.object({ userId: id(msg('Invalid monitor ID')), deputyUserId: id(msg('Invalid deputy ID')).optional() }).strict(), {
+      invalid_type_error: msg('monitors must be a list'),
+    })
     .max(50, msg('At most 50 monitors')),
   checkInPolicy: z
-    .object({ defaultInterval: interval, allowedIntervals: z.array(interval).min(1, msg('At least one check-in interval must be allowed')).max(5) })
+    .object({
+      defaultInterval: interval,
+      allowedIntervals: z.array(interval).min(1, msg('At least one check-in interval must be allowed')).max(5),
+    })
     .strict(),
-  emergencyNumbers: z.array(emergencyNumberText, { invalid_type_error: msg('emergencyNumbers must be a list') }).max(3, msg('At most 3 emergency numbers')),
+  emergencyNumbers: z
+    .array(emergencyNumberText, { invalid_type_error: msg('emergencyNumbers must be a list') })
+    .max(3, msg('At most 3 emergency numbers')),
   /** A call 2 minutes before each deadline that takes the PIN on the keypad. */
   voiceReminder: z.boolean({ invalid_type_error: msg('voiceReminder must be true or false') }),
 };

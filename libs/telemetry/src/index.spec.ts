@@ -8,7 +8,9 @@ describe('startTracing', () => {
   });
 
   it('stays off when OTEL_SDK_DISABLED=true, even with an endpoint', () => {
-    expect(startTracing('identity', { OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).enabled).toBe(false);
+    expect(startTracing('identity', { OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).enabled).toBe(
+      false,
+    );
   });
 
   it('starts and shuts down cleanly when an endpoint is configured', async () => {

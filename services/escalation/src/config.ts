@@ -62,12 +62,27 @@ export const escalationConfigShape = {
   EMERGENCY_CALL_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(600).default(60),
   /** An alarm nobody acknowledged this long after it opened calls the emergency numbers. */
   ALARM_ACK_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
-  ALARM_REPEAT_AFTER_SECONDS: z.coerce.number().int().min(30).max(24 * 3600).default(DEFAULT_REPEAT_AFTER_SECONDS),
+  ALARM_REPEAT_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(30)
+    .max(24 * 3600)
+    .default(DEFAULT_REPEAT_AFTER_SECONDS),
   /** Channels of the 5 and 2 minute reminders: sms, whatsapp, or both comma-separated. */
   REMINDER_CHANNELS: z
     .string()
-    .transform((v) => v.split(',').map((c) => c.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(['sms', 'whatsapp'])).min(1).transform((cs) => [...new Set(cs)]))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.enum(['sms', 'whatsapp']))
+        .min(1)
+        .transform((cs) => [...new Set(cs)]),
+    )
     .default('sms'),
 };
 
@@ -88,9 +103,7 @@ export interface EscalationSettings {
 }
 
 export function settingsFrom(config: EscalationConfig): EscalationSettings {
-  const numbers = [config.EMERGENCY_NUMBER_1, config.EMERGENCY_NUMBER_2, config.EMERGENCY_NUMBER_3].filter(
-    (n): n is string => !!n,
-  );
+  const numbers = [config.EMERGENCY_NUMBER_1, config.EMERGENCY_NUMBER_2, config.EMERGENCY_NUMBER_3].filter((n): n is string => !!n);
   return {
     tickMs: config.ESCALATION_TICK_MS,
     batchSize: config.ESCALATION_BATCH_SIZE,

@@ -94,7 +94,13 @@ export class EscalationModule implements OnModuleInit {
     });
     this.consumers.register({
       name: 'shifts',
-      subjects: ['shifts.shift.started.v1', 'shifts.shift.ended.v1', 'shifts.checkin.recorded.v1', 'shifts.deadline.changed.v1', 'shifts.emergency.raised.v1'],
+      subjects: [
+        'shifts.shift.started.v1',
+        'shifts.shift.ended.v1',
+        'shifts.checkin.recorded.v1',
+        'shifts.deadline.changed.v1',
+        'shifts.emergency.raised.v1',
+      ],
       handler: async (event, tx: Tx, emit, afterCommit) => {
         const dueNow = await this.shiftEvent(event as AnyEventEnvelope, tx, emit);
         // After the commit, or the pass it starts may not see the row yet.

@@ -5,7 +5,20 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import Redis from 'ioredis';
 import { RpcClient, type InProcessBus } from '@lws/messaging';
-import { CLOCK, clockFor, createLogger, LOGGER, loadConfig, NestPinoLogger, Readiness, rpcObserver, sampleReadiness, serveOps, Shutdown, type Logger } from '@lws/platform';
+import {
+  CLOCK,
+  clockFor,
+  createLogger,
+  LOGGER,
+  loadConfig,
+  NestPinoLogger,
+  Readiness,
+  rpcObserver,
+  sampleReadiness,
+  serveOps,
+  Shutdown,
+  type Logger,
+} from '@lws/platform';
 import { httpMetrics } from './common/http-metrics';
 import { GATEWAY_CONFIG, gatewayConfigShape } from './config';
 import { RPC } from './common/rpc';
@@ -80,7 +93,13 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
 
     let rpc: RpcClient;
     if (config.NATS_URL) {
-      rpc = await RpcClient.create({ mode: 'nats', natsUrl: config.NATS_URL, subjectPrefix: config.SUBJECT_PREFIX, logger, observe: rpcObserver('gateway') });
+      rpc = await RpcClient.create({
+        mode: 'nats',
+        natsUrl: config.NATS_URL,
+        subjectPrefix: config.SUBJECT_PREFIX,
+        logger,
+        observe: rpcObserver('gateway'),
+      });
     } else if (opts.inProcessBus) {
       rpc = await RpcClient.create({ mode: 'in-process', bus: opts.inProcessBus, observe: rpcObserver('gateway') });
     } else {
@@ -110,9 +129,36 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     class GatewayRuntimeModule {}
 
     @Module({
-      imports: [GatewayRuntimeModule, UsersModule, ProfileModule, LocationsModule, ShiftsModule, EscalationModule, NotificationsModule, TimeModule.register(config.LWS_TEST_CLOCK), ActivityModule, ReportsModule, LiveModule.register(opts.inProcessBus)],
-      controllers: [GatewayHealthController, AuthController, SystemController, DeadLettersController, CredentialsController, KiosksController, TeamsController, AwayController],
-      providers: [AuthService, KioskLoginService, { provide: APP_GUARD, useClass: SessionGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }, { provide: APP_INTERCEPTOR, useClass: TextSafetyInterceptor }],
+      imports: [
+        GatewayRuntimeModule,
+        UsersModule,
+        ProfileModule,
+        LocationsModule,
+        ShiftsModule,
+        EscalationModule,
+        NotificationsModule,
+        TimeModule.register(config.LWS_TEST_CLOCK),
+        ActivityModule,
+        ReportsModule,
+        LiveModule.register(opts.inProcessBus),
+      ],
+      controllers: [
+        GatewayHealthController,
+        AuthController,
+        SystemController,
+        DeadLettersController,
+        CredentialsController,
+        KiosksController,
+        TeamsController,
+        AwayController,
+      ],
+      providers: [
+        AuthService,
+        KioskLoginService,
+        { provide: APP_GUARD, useClass: SessionGuard },
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: TextSafetyInterceptor },
+      ],
     })
     class GatewayModule {}
 

@@ -14,7 +14,10 @@ export const gatewayConfigShape = {
     .regex(/^rediss?:\/\/[^\s]+$/, 'must be a redis:// or rediss:// URL')
     .optional(),
   /** Keeps concurrent test runs (and several deployments on one Redis) apart. */
-  REDIS_KEY_PREFIX: z.string().regex(/^[a-z0-9:_-]*$/, 'lower-case letters, digits, ":", "_" and "-" only').default('lws:'),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9:_-]*$/, 'lower-case letters, digits, ":", "_" and "-" only')
+    .default('lws:'),
   STATIC_DIR: z.string().min(1).default('frontends'),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   TRUST_PROXY: configTypes.bool.default('false'),

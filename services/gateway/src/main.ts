@@ -13,7 +13,9 @@ async function main() {
       process.exit(0);
     });
   } catch (err) {
-    process.stderr.write(`gateway: ${err instanceof ConfigError ? err.message : `failed to start: ${err instanceof Error ? err.stack : String(err)}`}\n`);
+    process.stderr.write(
+      `gateway: ${err instanceof ConfigError ? err.message : `failed to start: ${err instanceof Error ? err.stack : String(err)}`}\n`,
+    );
     process.exit(1);
   }
 }

@@ -15,7 +15,10 @@ const httpUrl = z
  * and VapidKeys, naming the missing variable).
  */
 export const notificationsConfigShape = {
-  TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'must be a Twilio account SID (AC followed by 32 hex digits)').optional(),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'must be a Twilio account SID (AC followed by 32 hex digits)')
+    .optional(),
   TWILIO_AUTH_TOKEN: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
   TWILIO_FROM_NUMBER: e164.optional(),
   /** The WhatsApp sender (or sandbox number); defaults to TWILIO_FROM_NUMBER. */
@@ -31,8 +34,14 @@ export const notificationsConfigShape = {
     .default(DEFAULT_PUSH_ENDPOINT_HOSTS),
   /** Tests only (refused in production): a fake push service's origin, allowed over http on this machine. */
   PUSH_TEST_ENDPOINT_ORIGIN: httpUrl.optional(),
-  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{80,100}$/, 'must be a URL-safe base64 P-256 public key').optional(),
-  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{40,50}$/, 'must be a URL-safe base64 P-256 private key').optional(),
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{80,100}$/, 'must be a URL-safe base64 P-256 public key')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{40,50}$/, 'must be a URL-safe base64 P-256 private key')
+    .optional(),
   VAPID_SUBJECT: z
     .string()
     .refine((s) => /^mailto:[^\s@]+@[^\s@]+$/.test(s) || /^https:\/\/\S+$/.test(s), 'must be a mailto: address or an https:// URL')

@@ -219,7 +219,9 @@ export class ChaosStack {
 
   /** Reads escalation's own tables, as an operator with psql would. */
   escalationQuery<R extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<R[]> {
-    return this.db_().query<R>(text, params).then((r) => r.rows);
+    return this.db_()
+      .query<R>(text, params)
+      .then((r) => r.rows);
   }
 
   /** Reads shifts' tables: the truth escalation's copy must match. */
@@ -242,7 +244,9 @@ export class ChaosStack {
 
   /** Events escalation's relay has marked published: each must be on the stream. */
   async escalationPublished(): Promise<StoredEvent[]> {
-    const { rows } = await this.db_().query<{ payload: StoredEvent }>(`select payload from escalation.outbox where published_at is not null order by seq`);
+    const { rows } = await this.db_().query<{ payload: StoredEvent }>(
+      `select payload from escalation.outbox where published_at is not null order by seq`,
+    );
     return rows.map((r) => r.payload);
   }
 
@@ -276,7 +280,9 @@ export class ChaosStack {
 
   /** Logs of every process, for a failure message. */
   logs(): string {
-    return [...this.shifts, ...this.escalations, ...this.others].map((p) => `==== ${p.name} (port ${p.healthPort}) ====\n${p.log()}`).join('\n');
+    return [...this.shifts, ...this.escalations, ...this.others]
+      .map((p) => `==== ${p.name} (port ${p.healthPort}) ====\n${p.log()}`)
+      .join('\n');
   }
 
   async close(): Promise<void> {

@@ -38,7 +38,13 @@ export function stepOf(e: StoredEvent): FiredStep | undefined {
     }
     case ALARM_OPENED:
       return d.kind === 'missed_check_in'
-        ? { key: `missed|${d.userId}|${ms(d.dueAt)}`, subject: e.subject, userId: d.userId as number, dueAt: ms(d.dueAt), firedAt: ms(d.openedAt) }
+        ? {
+            key: `missed|${d.userId}|${ms(d.dueAt)}`,
+            subject: e.subject,
+            userId: d.userId as number,
+            dueAt: ms(d.dueAt),
+            firedAt: ms(d.openedAt),
+          }
         : { key: `emergency|${d.alarmId}`, subject: e.subject, userId: d.userId as number, firedAt: ms(d.openedAt) };
     case ALARM_ESCALATED:
       return { key: `alarm-step|${d.alarmId}|${d.step}|${d.action}`, subject: e.subject, userId: d.userId as number, firedAt: ms(d.at) };

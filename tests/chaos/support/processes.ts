@@ -64,7 +64,11 @@ class OutputTail {
   private lines: string[] = [];
   constructor(private readonly max = 300) {}
   push(chunk: unknown): void {
-    this.lines.push(...String(chunk).split('\n').filter((l) => l.length > 0));
+    this.lines.push(
+      ...String(chunk)
+        .split('\n')
+        .filter((l) => l.length > 0),
+    );
     if (this.lines.length > this.max) this.lines.splice(0, this.lines.length - this.max);
   }
   text(): string {
@@ -143,8 +147,13 @@ export class NatsServerProcess {
 function postgresBinDir(): string {
   if (process.env.TEST_PG_BIN_DIR) return process.env.TEST_PG_BIN_DIR;
   const base = '/usr/lib/postgresql';
-  const majors = existsSync(base) ? readdirSync(base).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a)) : [];
-  if (majors.length === 0) throw new Error(`the chaos tests run a PostgreSQL server of their own: none under ${base} (set TEST_PG_BIN_DIR)`);
+  const majors = existsSync(base)
+    ? readdirSync(base)
+        .filter((d) => /^\d+$/.test(d))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (majors.length === 0)
+    throw new Error(`the chaos tests run a PostgreSQL server of their own: none under ${base} (set TEST_PG_BIN_DIR)`);
   return join(base, majors[0], 'bin');
 }
 
@@ -221,7 +230,8 @@ export class RedisServerProcess {
   private constructor(readonly port: number) {}
 
   static async start(): Promise<RedisServerProcess> {
-    if (!existsSync(REDIS_SERVER)) throw new Error(`the chaos tests run a Redis server of their own: no redis-server at ${REDIS_SERVER} (set TEST_REDIS_SERVER_BIN)`);
+    if (!existsSync(REDIS_SERVER))
+      throw new Error(`the chaos tests run a Redis server of their own: no redis-server at ${REDIS_SERVER} (set TEST_REDIS_SERVER_BIN)`);
     const server = new RedisServerProcess(await freePort());
     await server.start();
     return server;
@@ -237,7 +247,9 @@ export class RedisServerProcess {
 
   async start(): Promise<void> {
     const child = track(
-      spawn(REDIS_SERVER, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }),
+      spawn(REDIS_SERVER, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
     );
     child.stdout!.on('data', (d) => this.output.push(d));
     child.stderr!.on('data', (d) => this.output.push(d));

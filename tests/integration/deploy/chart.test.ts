@@ -50,8 +50,7 @@ type Port = { name: string; port?: number | string; containerPort?: number };
 type Alert = { alert: string; labels: Record<string, string>; annotations: Record<string, string> };
 
 const configVars = JSON.parse(readFileSync(join(chartDir, 'config-vars.json'), 'utf8')) as Record<string, string[]>;
-const allowedVars = (service: string): Set<string> =>
-  new Set([...configVars.common, ...(configVars[service] ?? [])]);
+const allowedVars = (service: string): Set<string> => new Set([...configVars.common, ...(configVars[service] ?? [])]);
 
 let workDir: string;
 
@@ -121,8 +120,7 @@ function schemaErrors(objects: unknown[]): string[] {
 
 const ofKind = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
 const component = (obj: K8sObject) => obj.metadata.labels?.['app.kubernetes.io/component'];
-const forService = (objects: K8sObject[], kind: string, service: string) =>
-  ofKind(objects, kind).filter((o) => component(o) === service);
+const forService = (objects: K8sObject[], kind: string, service: string) => ofKind(objects, kind).filter((o) => component(o) === service);
 const isHook = (obj: K8sObject) => Boolean(obj.metadata.annotations?.['helm.sh/hook']);
 
 function deploymentOf(objects: K8sObject[], service: string): K8sObject {
@@ -132,13 +130,17 @@ function deploymentOf(objects: K8sObject[], service: string): K8sObject {
 }
 
 const containerOf = (workload: K8sObject) => workload.spec.template.spec.containers[0];
-const envOf = (workload: K8sObject): EnvVar[] =>
-  containerOf(workload).env ?? [];
+const envOf = (workload: K8sObject): EnvVar[] => containerOf(workload).env ?? [];
 const envValue = (workload: K8sObject, name: string) => envOf(workload).find((e) => e.name === name);
 /** The variables a service's Deployment takes from its ConfigMaps. */
 const configOf = (objects: K8sObject[], service: string): Record<string, string> => {
   const names = (containerOf(deploymentOf(objects, service)).envFrom ?? []).map((e: EnvFrom) => e.configMapRef?.name);
-  return Object.assign({}, ...ofKind(objects, 'ConfigMap').filter((c) => names.includes(c.metadata.name)).map((c) => c.data ?? {}));
+  return Object.assign(
+    {},
+    ...ofKind(objects, 'ConfigMap')
+      .filter((c) => names.includes(c.metadata.name))
+      .map((c) => c.data ?? {}),
+  );
 };
 
 function secretRefs(workload: K8sObject): string[] {
@@ -172,11 +174,11 @@ test('the validator rejects a malformed object, so a clean result means somethin
 });
 
 test('helm lint passes with the default values and with ingress and replicas', () => {
-  const values = writeValues(
-    'lint.yaml',
-    'ingress:\n  enabled: true\nservices:\n  gateway:\n    replicas: 3\n',
-  );
-  for (const args of [['lint', chartDir], ['lint', chartDir, '-f', values]]) {
+  const values = writeValues('lint.yaml', 'ingress:\n  enabled: true\nservices:\n  gateway:\n    replicas: 3\n');
+  for (const args of [
+    ['lint', chartDir],
+    ['lint', chartDir, '-f', values],
+  ]) {
     const result = helmRun(args);
     expect({ status: result.status, output: result.stdout + result.stderr }).toMatchObject({ status: 0 });
   }
@@ -274,26 +276,27 @@ describe('with the default values', () => {
     expect(forService(objects, 'Job', 'gateway')).toEqual([]);
   });
 
-  test.each(DATABASE_SERVICES)(
-    '%s has a pre-install/pre-upgrade Job that applies its migrations with its own image',
-    (service) => {
-      const jobs = forService(objects, 'Job', service);
-      expect(jobs).toHaveLength(1);
-      const job = jobs[0];
-      expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
-      const container = containerOf(job);
-      expect(container.command).toEqual(['node', `services/${service}/dist/main.js`, '--migrate-only']);
-      expect(container.image).toBe(containerOf(deploymentOf(objects, service)).image);
-      expect(job.spec.template.spec.restartPolicy).toBe('Never');
-      expect(job.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
-      expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
-      expect(envValue(job, 'DATABASE_URL')?.valueFrom?.secretKeyRef).toBeDefined();
-      expect(envValue(job, 'HOST')?.value).toBe('0.0.0.0');
-      const allowed = allowedVars(service);
-      expect(envOf(job).map((e) => e.name).filter((n) => !allowed.has(n))).toEqual([]);
-      expect(envValue(deploymentOf(objects, service), 'DATABASE_URL')?.valueFrom?.secretKeyRef).toBeDefined();
-    },
-  );
+  test.each(DATABASE_SERVICES)('%s has a pre-install/pre-upgrade Job that applies its migrations with its own image', (service) => {
+    const jobs = forService(objects, 'Job', service);
+    expect(jobs).toHaveLength(1);
+    const job = jobs[0];
+    expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
+    const container = containerOf(job);
+    expect(container.command).toEqual(['node', `services/${service}/dist/main.js`, '--migrate-only']);
+    expect(container.image).toBe(containerOf(deploymentOf(objects, service)).image);
+    expect(job.spec.template.spec.restartPolicy).toBe('Never');
+    expect(job.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+    expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+    expect(envValue(job, 'DATABASE_URL')?.valueFrom?.secretKeyRef).toBeDefined();
+    expect(envValue(job, 'HOST')?.value).toBe('0.0.0.0');
+    const allowed = allowedVars(service);
+    expect(
+      envOf(job)
+        .map((e) => e.name)
+        .filter((n) => !allowed.has(n)),
+    ).toEqual([]);
+    expect(envValue(deploymentOf(objects, service), 'DATABASE_URL')?.valueFrom?.secretKeyRef).toBeDefined();
+  });
 
   test('escalation runs two replicas protected by a PodDisruptionBudget; single replicas get none', () => {
     expect(deploymentOf(objects, 'escalation').spec.replicas).toBe(2);
@@ -449,12 +452,20 @@ services:
     for (const workload of [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'Job')]) {
       for (const name of SECRET_VARS) expect(envValue(workload, name)?.value).toBeUndefined();
       const allowed = allowedVars(component(workload)!);
-      expect(envOf(workload).map((e) => e.name).filter((n) => !allowed.has(n))).toEqual([]);
+      expect(
+        envOf(workload)
+          .map((e) => e.name)
+          .filter((n) => !allowed.has(n)),
+      ).toEqual([]);
     }
   });
 
   test('every Secret a Deployment reads is rendered by the chart or named by the operator', () => {
-    const rendered = new Set(ofKind(objects, 'Secret').filter((s) => !isHook(s)).map((s) => s.metadata.name));
+    const rendered = new Set(
+      ofKind(objects, 'Secret')
+        .filter((s) => !isHook(s))
+        .map((s) => s.metadata.name),
+    );
     for (const deployment of ofKind(objects, 'Deployment')) {
       for (const name of secretRefs(deployment)) {
         expect(rendered.has(name) || name === 'lws-superadmin').toBe(true);
@@ -501,7 +512,7 @@ describe('values that would only fail in the cluster are refused at render time'
     expect(renderFailure(values)).toContain('services.notifications.env.TWILIO_TOKEN');
   });
 
-  test("a variable of another service is refused (the gateway has no superadmin)", () => {
+  test('a variable of another service is refused (the gateway has no superadmin)', () => {
     const values = writeValues('other.yaml', 'services:\n  gateway:\n    env:\n      LWS_SUPERADMIN_USERNAME: root\n');
     expect(renderFailure(values)).toContain('services.gateway.env.LWS_SUPERADMIN_USERNAME');
   });
@@ -569,9 +580,7 @@ describe('skaffold', () => {
     for (const service of SERVICES) {
       expect(defaults.services[service].image).toBeDefined();
       expect(templates[`services.${service}.image.repository`]).toBe(`{{.IMAGE_REPO_lws_${service}}}`);
-      expect(templates[`services.${service}.image.tag`]).toBe(
-        `{{.IMAGE_TAG_lws_${service}}}@{{.IMAGE_DIGEST_lws_${service}}}`,
-      );
+      expect(templates[`services.${service}.image.tag`]).toBe(`{{.IMAGE_TAG_lws_${service}}}@{{.IMAGE_DIGEST_lws_${service}}}`);
     }
     expect(Object.keys(templates)).toHaveLength(SERVICES.length * 2);
   });
@@ -641,7 +650,7 @@ describe('monitoring', () => {
       if (service === 'gateway') expect(envValue(deploymentOf(objects, service), 'HEALTH_PORT')?.value).toBe('8079');
     });
 
-    test('only the monitoring peers may reach the gateway\'s metrics port', () => {
+    test("only the monitoring peers may reach the gateway's metrics port", () => {
       const [policy] = forService(objects, 'NetworkPolicy', 'gateway');
       const rule = policy.spec.ingress.find((r: { ports: Port[] }) => r.ports.some((p) => p.port === 'metrics'));
       expect(rule.from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
@@ -672,7 +681,7 @@ describe('monitoring', () => {
 });
 
 describe('autoscaling and separately shipped remotes', () => {
-  test('by default no service is autoscaled and every remote is the gateway image\'s own copy', () => {
+  test("by default no service is autoscaled and every remote is the gateway image's own copy", () => {
     const objects = render();
     expect(ofKind(objects, 'HorizontalPodAutoscaler')).toEqual([]);
     const gateway = deploymentOf(objects, 'gateway').spec.template.spec;
@@ -702,9 +711,15 @@ describe('autoscaling and separately shipped remotes', () => {
     const hpas = ofKind(objects, 'HorizontalPodAutoscaler');
     expect(hpas.map(component).sort()).toEqual(['gateway', 'shifts']);
     const shifts = hpas.find((h) => component(h) === 'shifts')!;
-    expect(shifts.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deploymentOf(objects, 'shifts').metadata.name });
+    expect(shifts.spec.scaleTargetRef).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: deploymentOf(objects, 'shifts').metadata.name,
+    });
     expect(shifts.spec).toMatchObject({ minReplicas: 2, maxReplicas: 6 });
-    expect(shifts.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
+    expect(shifts.spec.metrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
+    ]);
     const gateway = hpas.find((h) => component(h) === 'gateway')!;
     expect(gateway.spec).toMatchObject({ minReplicas: 3, maxReplicas: 12 });
     expect(gateway.spec.metrics.map((m: { resource: Named }) => m.resource.name)).toEqual(['cpu', 'memory']);
@@ -717,11 +732,14 @@ describe('autoscaling and separately shipped remotes', () => {
   });
 
   test('an HPA cannot be given a bad target: the values schema refuses it', () => {
-    const values = writeValues('autoscaling-bad.yaml', 'services:\n  shifts:\n    autoscaling:\n      enabled: true\n      targetCPUUtilizationPercentage: 170\n');
+    const values = writeValues(
+      'autoscaling-bad.yaml',
+      'services:\n  shifts:\n    autoscaling:\n      enabled: true\n      targetCPUUtilizationPercentage: 170\n',
+    );
     expect(renderFailure(values)).toMatch(/targetCPUUtilizationPercentage/);
   });
 
-  test('a remote shipped on its own tag is copied into the gateway\'s pod and served in place of its own copy', () => {
+  test("a remote shipped on its own tag is copied into the gateway's pod and served in place of its own copy", () => {
     const values = writeValues(
       'remotes.yaml',
       'image:\n  registry: registry.example.com\nremotes:\n  admin:\n    image:\n      tag: "2.4.1"\nservices:\n  gateway:\n    image:\n      tag: "2.3.0"\n',

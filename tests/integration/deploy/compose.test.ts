@@ -13,12 +13,8 @@ const DATABASE_SERVICES = SERVICES.filter((s) => s !== 'gateway');
 const INFRA = ['postgres', 'nats', 'redis'];
 const SECRET_VARS = ['LWS_SUPERADMIN_PASSWORD', 'PIN_HASH_KEY', 'TWILIO_AUTH_TOKEN', 'TWILIO_ACCOUNT_SID', 'VAPID_PRIVATE_KEY'];
 
-const configVars = JSON.parse(readFileSync(join(root, 'charts/lws/config-vars.json'), 'utf8')) as Record<
-  string,
-  string[]
->;
-const allowedVars = (service: string): Set<string> =>
-  new Set([...configVars.common, ...(configVars[service] ?? [])]);
+const configVars = JSON.parse(readFileSync(join(root, 'charts/lws/config-vars.json'), 'utf8')) as Record<string, string[]>;
+const allowedVars = (service: string): Set<string> => new Set([...configVars.common, ...(configVars[service] ?? [])]);
 const chartValues = parse(readFileSync(join(root, 'charts/lws/values.yaml'), 'utf8'));
 
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true });
@@ -187,19 +183,27 @@ describe('the Dockerfile', () => {
     expect(instructions.filter((i) => i.keyword === 'FROM').length).toBeGreaterThanOrEqual(3);
     expect(final[0].args).toMatch(/^node:24-bookworm-slim AS runtime$/);
     // Every Node stage is on the same major version as the runtime.
-    for (const from of instructions.filter((i) => i.keyword === 'FROM' && i.args.startsWith('node:'))) expect(from.args).toMatch(/^node:24-/);
+    for (const from of instructions.filter((i) => i.keyword === 'FROM' && i.args.startsWith('node:')))
+      expect(from.args).toMatch(/^node:24-/);
   });
 
   test('installs exactly the lockfile and builds once, whatever the service', () => {
     const build = stage(instructions, 'build');
     expect(build.map((i) => i.args).join('\n')).not.toContain('SERVICE');
-    expect(build.filter((i) => i.keyword === 'RUN').map((i) => i.args)).toEqual(expect.arrayContaining([expect.stringMatching(/^npm ci\b/), 'npm run build']));
+    expect(build.filter((i) => i.keyword === 'RUN').map((i) => i.args)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^npm ci\b/), 'npm run build']),
+    );
   });
 
   test('the bundle stage takes the service from the build argument and assembles it with scripts/image.mjs', () => {
     const bundle = stage(instructions, 'bundle');
     expect(bundle.some((i) => i.keyword === 'ARG' && i.args === 'SERVICE')).toBe(true);
-    expect(bundle.filter((i) => i.keyword === 'RUN').map((i) => i.args).join('\n')).toContain('node scripts/image.mjs "$SERVICE" /out');
+    expect(
+      bundle
+        .filter((i) => i.keyword === 'RUN')
+        .map((i) => i.args)
+        .join('\n'),
+    ).toContain('node scripts/image.mjs "$SERVICE" /out');
     expect(runs.some((r) => /npm (prune|install) /.test(r))).toBe(false);
   });
 
@@ -211,19 +215,21 @@ describe('the Dockerfile', () => {
     expect(final.map((i) => i.keyword).lastIndexOf('CMD')).toBeGreaterThan(lastUser);
   });
 
-  test('starts the image\'s main.js, which scripts/image.mjs writes for the service', () => {
+  test("starts the image's main.js, which scripts/image.mjs writes for the service", () => {
     const cmds = final.filter((i) => i.keyword === 'CMD');
     expect(cmds).toHaveLength(1);
     expect(JSON.parse(cmds[0].args)).toEqual(['node', 'main.js']);
   });
 
-  test('listens on 0.0.0.0 in production mode; each service\'s port default is the one the chart probes', () => {
+  test("listens on 0.0.0.0 in production mode; each service's port default is the one the chart probes", () => {
     const env = envPairs(final);
     expect(env).toEqual({ NODE_ENV: 'production', HOST: '0.0.0.0' });
     const script = readFileSync(join(root, 'scripts/image.mjs'), 'utf8');
     for (const service of SERVICES) {
       const port = chartValues.services[service].port as number;
-      expect(script).toMatch(new RegExp(`\\b${service}: \\{ portEnv: '${service === 'gateway' ? 'PORT' : 'HEALTH_PORT'}', port: ${port} \\}`));
+      expect(script).toMatch(
+        new RegExp(`\\b${service}: \\{ portEnv: '${service === 'gateway' ? 'PORT' : 'HEALTH_PORT'}', port: ${port} \\}`),
+      );
     }
   });
 
@@ -239,7 +245,7 @@ describe('the Dockerfile', () => {
     expect(copies.map((c) => c.args)).toEqual(['--from=bundle /out/ ./']);
   });
 
-  test('a remote\'s image holds only that remote\'s built files, and copies them for the gateway as a non-root user', () => {
+  test("a remote's image holds only that remote's built files, and copies them for the gateway as a non-root user", () => {
     const remote = stage(instructions, 'remote');
     expect(remote.some((i) => i.keyword === 'ARG' && i.args === 'REMOTE')).toBe(true);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own ARG reference, as the Dockerfile spells it.

@@ -103,9 +103,10 @@ describe.each(SERVICE_NAMES)('the lws/%s image', (service) => {
     }
   });
 
-  test('holds its own and its libraries\' built output, and no other service, tool or the test helpers', () => {
+  test("holds its own and its libraries' built output, and no other service, tool or the test helpers", () => {
     expect(existsSync(join(out, 'services', service, 'dist', 'main.js'))).toBe(true);
-    for (const lib of ['contracts', 'messaging', 'platform', 'telemetry']) expect(existsSync(join(out, 'libs', lib, 'dist', 'index.js'))).toBe(true);
+    for (const lib of ['contracts', 'messaging', 'platform', 'telemetry'])
+      expect(existsSync(join(out, 'libs', lib, 'dist', 'index.js'))).toBe(true);
     expect(existsSync(join(out, 'libs', 'testing'))).toBe(false);
     expect(existsSync(join(out, 'tools'))).toBe(false);
     for (const other of SERVICE_NAMES.filter((s) => s !== service)) expect(existsSync(join(out, 'services', other))).toBe(false);
@@ -142,7 +143,8 @@ describe.each(SERVICE_NAMES)('the lws/%s image', (service) => {
       db = await createTestDatabase('lws_img_');
       env.DATABASE_URL = db.url;
     }
-    if (service === 'identity') Object.assign(env, { PIN_HASH_KEY: 'image-test-pin-hash-key-0123456789abcdef', LWS_SUPERADMIN_PASSWORD: `Img-${id}-pass` });
+    if (service === 'identity')
+      Object.assign(env, { PIN_HASH_KEY: 'image-test-pin-hash-key-0123456789abcdef', LWS_SUPERADMIN_PASSWORD: `Img-${id}-pass` });
     if (service === 'notifications') {
       const vapid = webpush.generateVAPIDKeys();
       Object.assign(env, {

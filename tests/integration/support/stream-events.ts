@@ -29,7 +29,9 @@ export interface StreamEvent {
 export async function streamEvents(t: TestStack, subject: string): Promise<StreamEvent[]> {
   const nc = await connect({ servers: t.env.NATS_URL });
   try {
-    const consumer = await nc.jetstream().consumers.get(t.env.EVENTS_STREAM!, { filterSubjects: `${t.env.SUBJECT_PREFIX ?? ''}${subject}` });
+    const consumer = await nc
+      .jetstream()
+      .consumers.get(t.env.EVENTS_STREAM!, { filterSubjects: `${t.env.SUBJECT_PREFIX ?? ''}${subject}` });
     const events: StreamEvent[] = [];
     for (;;) {
       const msg = await consumer.next({ expires: 1000 });

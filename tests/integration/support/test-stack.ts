@@ -67,8 +67,7 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     },
   });
   // pino writes to a destination stream; every service shares this one.
-  const launch = () =>
-    startStack({ env, healthPorts: 'random', announce: (m) => announcements.push(m), logDestination: sink });
+  const launch = () => startStack({ env, healthPorts: 'random', announce: (m) => announcements.push(m), logDestination: sink });
 
   let stack = await launch();
   const result: TestStack = {
@@ -93,12 +92,17 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
       const { NATS_URL: natsUrl, EVENTS_STREAM: stream } = env;
       if (stream && natsUrl) {
-        await bounded('deleting the test stream', 10_000, async () => {
-          const nc = await connect({ servers: natsUrl });
-          const jsm = await nc.jetstreamManager();
-          await jsm.streams.delete(stream).catch(() => undefined);
-          await nc.close();
-        }, logs);
+        await bounded(
+          'deleting the test stream',
+          10_000,
+          async () => {
+            const nc = await connect({ servers: natsUrl });
+            const jsm = await nc.jetstreamManager();
+            await jsm.streams.delete(stream).catch(() => undefined);
+            await nc.close();
+          },
+          logs,
+        );
       }
     },
   };
@@ -116,7 +120,10 @@ async function bounded(what: string, ms: number, step: () => Promise<unknown>, l
   });
   try {
     const outcome = await Promise.race([step().then(() => 'done' as const), late]);
-    if (outcome === 'late') process.stderr.write(`test stack: ${what} did not finish within ${ms / 1000} s; going on. The stack's last log lines:\n${logs.slice(-40).join('')}\n`);
+    if (outcome === 'late')
+      process.stderr.write(
+        `test stack: ${what} did not finish within ${ms / 1000} s; going on. The stack's last log lines:\n${logs.slice(-40).join('')}\n`,
+      );
   } finally {
     clearTimeout(timer);
   }

@@ -1,12 +1,5 @@
 import type { ZodError, ZodType } from 'zod';
-import {
-  CommandMap,
-  CommandPattern,
-  CommandSchemas,
-  EventMap,
-  EventSchemas,
-  EventSubject,
-} from './registry';
+import { CommandMap, CommandPattern, CommandSchemas, EventMap, EventSchemas, EventSubject } from './registry';
 
 export interface ContractIssue {
   /** Dotted camelCase path of the offending field, e.g. "user.phone"; "" for the message itself. */
@@ -48,8 +41,7 @@ function parseWith<T>(subject: string, schema: ZodType<T> | undefined, what: str
 }
 
 const eventSchemas: Partial<Record<string, ZodType<unknown>>> = EventSchemas;
-const commandSchemas: Partial<Record<string, { request: ZodType<unknown>; reply: ZodType<unknown> }>> =
-  CommandSchemas;
+const commandSchemas: Partial<Record<string, { request: ZodType<unknown>; reply: ZodType<unknown> }>> = CommandSchemas;
 
 export function isEventSubject(s: string): s is EventSubject {
   return Object.hasOwn(EventSchemas, s);

@@ -18,7 +18,9 @@ async function main() {
     `Metrics (Prometheus): ${stack.metricsUrl}`,
     ...(notes.length > 0
       ? notes
-      : ['Superadmin: the account created on first start (username from LWS_SUPERADMIN_USERNAME, default "superadmin"); its password was shown then.']),
+      : [
+          'Superadmin: the account created on first start (username from LWS_SUPERADMIN_USERNAME, default "superadmin"); its password was shown then.',
+        ]),
     'Press Ctrl-C to stop.',
     '',
   ];
@@ -32,6 +34,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : `LWS failed to start: ${err instanceof Error ? err.stack : String(err)}`}\n`);
+  process.stderr.write(
+    `${err instanceof ConfigError ? err.message : `LWS failed to start: ${err instanceof Error ? err.stack : String(err)}`}\n`,
+  );
   process.exit(1);
 });

@@ -1,7 +1,17 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { InProcessBus } from '@lws/messaging';
 import { z } from 'zod';
-import { configTypes, createLogger, loadConfig, serveOps, startService, type Announce, type OpsServer, type RunningService, type ServiceDefinition } from '@lws/platform';
+import {
+  configTypes,
+  createLogger,
+  loadConfig,
+  serveOps,
+  startService,
+  type Announce,
+  type OpsServer,
+  type RunningService,
+  type ServiceDefinition,
+} from '@lws/platform';
 import { startGateway, type RunningGateway } from '@lws/gateway';
 import { identityService } from '@lws/identity';
 import { locationsService } from '@lws/locations';
@@ -54,7 +64,9 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
   const own = loadConfig(stackConfigShape, env);
   const random = opts.healthPorts === 'random';
   const embedded = !env.NATS_URL;
-  const bus = embedded ? new InProcessBus({ logger: createLogger('bus', env.LOG_LEVEL ?? 'info', opts.logDestination as never) }) : undefined;
+  const bus = embedded
+    ? new InProcessBus({ logger: createLogger('bus', env.LOG_LEVEL ?? 'info', opts.logDestination as never) })
+    : undefined;
   const started: (RunningService | RunningGateway)[] = [];
   let ops: OpsServer | undefined;
   const close = async () => {
@@ -69,13 +81,23 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
     const serviceEnv = random ? { ...env, HEALTH_PORT: '0' } : env;
     for (const def of BACKEND) {
       started.push(
-        await startService(def, { env: serviceEnv, inProcessBus: bus, announce: opts.announce, logDestination: opts.logDestination as never }),
+        await startService(def, {
+          env: serviceEnv,
+          inProcessBus: bus,
+          announce: opts.announce,
+          logDestination: opts.logDestination as never,
+        }),
       );
     }
     // A HEALTH_PORT set for the whole process names no one port: the gateway keeps its own default
     // (8079) unless every port is ephemeral (0).
     const gatewayEnv = serviceEnv.HEALTH_PORT === '0' ? serviceEnv : { ...env, HEALTH_PORT: undefined };
-    const gateway = await startGateway({ env: gatewayEnv, inProcessBus: bus, logDestination: opts.logDestination as never, beforeListen: release });
+    const gateway = await startGateway({
+      env: gatewayEnv,
+      inProcessBus: bus,
+      logDestination: opts.logDestination as never,
+      beforeListen: release,
+    });
     started.push(gateway);
     return { url: gateway.url, metricsUrl: `${ops.url}/metrics`, embedded, services: started, close };
   } catch (err) {

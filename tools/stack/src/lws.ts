@@ -17,7 +17,11 @@ async function main(argv: string[]): Promise<number> {
   }
   let values: { service?: string; since?: string; until?: string };
   try {
-    ({ values } = parseArgs({ args: rest, options: { service: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: rest,
+      options: { service: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' } },
+      strict: true,
+    }));
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
     return 2;

@@ -34,7 +34,8 @@ export async function republish(input: RepublishArgs, env: NodeJS.ProcessEnv = p
   if (!parsed.success) throw new RepublishUsageError(parsed.error.issues.map((i) => i.message).join('; '));
   const args = parsed.data;
   const config = loadConfig(baseConfigShape, env);
-  if (!config.DATABASE_URL || !config.NATS_URL) throw new RepublishUsageError('republish needs DATABASE_URL and NATS_URL (the embedded mode keeps no bus to publish to)');
+  if (!config.DATABASE_URL || !config.NATS_URL)
+    throw new RepublishUsageError('republish needs DATABASE_URL and NATS_URL (the embedded mode keeps no bus to publish to)');
   const logger = createLogger('republish', config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL);
   const db = new Client({ connectionString: config.DATABASE_URL, application_name: 'lws-republish' });
   await db.connect();

@@ -56,7 +56,8 @@ function deviceOf(body: unknown): Device {
   const v = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const label = [v.name, v.location].filter((part): part is string => typeof part === 'string' && part !== '').join(', ');
   const workers = (Array.isArray(v.workers) ? v.workers : []).filter(
-    (w): w is RosterEntry => !!w && typeof w === 'object' && typeof (w as RosterEntry).id === 'number' && typeof (w as RosterEntry).label === 'string',
+    (w): w is RosterEntry =>
+      !!w && typeof w === 'object' && typeof (w as RosterEntry).id === 'number' && typeof (w as RosterEntry).label === 'string',
   );
   return { state: 'enrolled', label, workers };
 }
@@ -78,7 +79,14 @@ function WhoPicker({ workers, onPick }: { workers: RosterEntry[]; onPick(who: Wh
       {workers.length > 0 ? (
         <>
           <Label htmlFor="kiosk-search">{t('Find your name')}</Label>
-          <Input id="kiosk-search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t('Search by name')} autoComplete="off" data-testid="kiosk-search" />
+          <Input
+            id="kiosk-search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder={t('Search by name')}
+            autoComplete="off"
+            data-testid="kiosk-search"
+          />
           <ul className="lws-kiosk__roster" aria-label={t('Workers')} data-testid="kiosk-roster">
             {shown.map((w) => (
               <li key={w.id}>
@@ -101,7 +109,14 @@ function WhoPicker({ workers, onPick }: { workers: RosterEntry[]; onPick(who: Wh
         }}
       >
         <Label htmlFor="kiosk-username">{t('Or enter your username')}</Label>
-        <Input id="kiosk-username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" autoCapitalize="none" data-testid="kiosk-username" />
+        <Input
+          id="kiosk-username"
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          autoComplete="off"
+          autoCapitalize="none"
+          data-testid="kiosk-username"
+        />
         <Button type="submit" disabled={!username.trim()} data-testid="kiosk-username-next">
           {t('Next')}
         </Button>

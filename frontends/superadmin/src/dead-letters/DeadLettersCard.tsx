@@ -45,7 +45,6 @@ interface Listing {
   unreachable: string[];
 }
 
-
 export const DEAD_LETTERS_POLL_MS = 30_000;
 
 function parseListing(body: unknown): Listing {
@@ -109,7 +108,9 @@ export function DeadLettersCard() {
         <div>
           <CardTitle>{t('Dead Letters')}</CardTitle>
           <CardDescription>
-            {t('Events the system could not apply or publish and will not retry by itself. Replay one once its cause is fixed, or discard it.')}
+            {t(
+              'Events the system could not apply or publish and will not retry by itself. Replay one once its cause is fixed, or discard it.',
+            )}
           </CardDescription>
         </div>
         <Button variant="outline" size="sm" onClick={() => void reload()} data-testid="dead-letters-refresh">
@@ -167,7 +168,13 @@ export function DeadLettersCard() {
                           <Button size="sm" busy={busy === letter.id} onClick={() => void replay(letter)} data-testid="dead-letter-replay">
                             {t('Replay')}
                           </Button>
-                          <Button size="sm" variant="outline" disabled={busy === letter.id} onClick={() => setDiscarding(letter)} data-testid="dead-letter-discard">
+                          <Button
+                            size="sm"
+                            variant="outline"
+                            disabled={busy === letter.id}
+                            onClick={() => setDiscarding(letter)}
+                            data-testid="dead-letter-discard"
+                          >
                             {t('Discard')}
                           </Button>
                         </div>
@@ -183,7 +190,9 @@ export function DeadLettersCard() {
       <ConfirmDialog
         open={discarding !== null}
         title={t('Discard this dead letter?')}
-        description={discarding ? t('{{subject}} will never be applied. This is recorded in the activity log.', { subject: discarding.subject }) : ''}
+        description={
+          discarding ? t('{{subject}} will never be applied. This is recorded in the activity log.', { subject: discarding.subject }) : ''
+        }
         confirmLabel={t('Discard')}
         busyLabel={t('Discarding...')}
         busy={busy !== null && busy === discarding?.id}

@@ -55,12 +55,23 @@ export function ForceClockOutCard() {
   const [busy, setBusy] = useState(false);
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
   // Who is on shift changes with shifts starting and ending; check-ins move the next check-in column.
-  const query = useLiveQuery({ queryKey: ['workers', 'on-shift'], queryFn: () => fetchActiveWorkers(), live: { types: ['worker', 'account'] }, pollMs: POLL_MS });
+  const query = useLiveQuery({
+    queryKey: ['workers', 'on-shift'],
+    queryFn: () => fetchActiveWorkers(),
+    live: { types: ['worker', 'account'] },
+    pollMs: POLL_MS,
+  });
   // A failed poll keeps the list on screen; only a first read that fails says so.
   const load: Load = query.data
     ? { state: 'ready', workers: query.data }
     : query.error
-      ? { state: 'error', message: query.error instanceof ApiError ? t('Failed to fetch active workers: {{status}}', { status: query.error.status }) : t('An error occurred while loading worker data') }
+      ? {
+          state: 'error',
+          message:
+            query.error instanceof ApiError
+              ? t('Failed to fetch active workers: {{status}}', { status: query.error.status })
+              : t('An error occurred while loading worker data'),
+        }
       : { state: 'loading' };
   const reload = () => query.refetch();
 
@@ -73,7 +84,11 @@ export function ForceClockOutCard() {
       setTarget(null);
     } catch (e) {
       console.error('Force clock out failed', e);
-      toast({ title: t('Failed to clock out {{name}}', { name: target.name }), message: t(failureMessage(e, msg('Please try again.'))), type: 'error' });
+      toast({
+        title: t('Failed to clock out {{name}}', { name: target.name }),
+        message: t(failureMessage(e, msg('Please try again.'))),
+        type: 'error',
+      });
     } finally {
       setBusy(false);
     }
@@ -97,7 +112,12 @@ export function ForceClockOutCard() {
           </CardTitle>
           <CardDescription>{t('End the shift of a worker who cannot end it themselves.')}</CardDescription>
         </div>
-        <Button variant="outline" busy={refreshing} onClick={() => void runRefresh(() => Promise.all([reload(), clock.sync()]))} data-testid="force-clock-out-refresh">
+        <Button
+          variant="outline"
+          busy={refreshing}
+          onClick={() => void runRefresh(() => Promise.all([reload(), clock.sync()]))}
+          data-testid="force-clock-out-refresh"
+        >
           {t('Refresh')}
         </Button>
       </CardHeader>
@@ -137,8 +157,12 @@ export function ForceClockOutCard() {
                     </TableCell>
                     <TableCell data-testid="worker-location">{w.location ?? t('Unknown location')}</TableCell>
                     <TableCell data-testid="worker-shift-started">{formatDateTime(w.shiftStartTime, t('Unknown'))}</TableCell>
-                    <TableCell data-testid="worker-duration">{started === null ? t('Unknown') : duration(now.getTime() - started, t)}</TableCell>
-                    <TableCell data-testid="worker-next-check-in">{formatDateTime(w.nextCheckInTime, t('No check-in scheduled'))}</TableCell>
+                    <TableCell data-testid="worker-duration">
+                      {started === null ? t('Unknown') : duration(now.getTime() - started, t)}
+                    </TableCell>
+                    <TableCell data-testid="worker-next-check-in">
+                      {formatDateTime(w.nextCheckInTime, t('No check-in scheduled'))}
+                    </TableCell>
                     <TableCell>
                       <Button
                         size="sm"

@@ -31,7 +31,12 @@ import { parseImportResult, type ImportAction, type ImportResult } from './impor
 /** Rows shown at once: a file of 10,000 rows is summarised, and filtered to what needs reading. */
 const SHOWN_ROWS = 200;
 const TEMPLATE = 'username,name,phone,role,team,pin,language\r\njsmith,Jo Smith,+447911123456,worker,North Estates,,en\r\n';
-const ACTION_LABEL: Record<ImportAction, string> = { created: msg('New account'), updated: msg('Updated'), unchanged: msg('Unchanged'), error: msg('Error') };
+const ACTION_LABEL: Record<ImportAction, string> = {
+  created: msg('New account'),
+  updated: msg('Updated'),
+  unchanged: msg('Unchanged'),
+  error: msg('Error'),
+};
 const ACTION_BADGE: Record<ImportAction, BadgeVariant> = { created: 'success', updated: 'info', unchanged: 'neutral', error: 'danger' };
 
 type Filter = 'attention' | ImportAction | 'all';
@@ -55,7 +60,9 @@ export function ImportCard() {
 
   const send = async (text: string, dryRun: boolean): Promise<ImportResult> => {
     try {
-      return parseImportResult(await api.post(`/api/users/import${dryRun ? '?dryRun=true' : ''}`, undefined, { file: { content: text, contentType: 'text/csv' } }));
+      return parseImportResult(
+        await api.post(`/api/users/import${dryRun ? '?dryRun=true' : ''}`, undefined, { file: { content: text, contentType: 'text/csv' } }),
+      );
     } catch (e) {
       // A real run that found a wrong row answers 422 with the same table: nothing was imported.
       if (e instanceof ApiError && e.status === 422) return parseImportResult(e.body);
@@ -101,7 +108,11 @@ export function ImportCard() {
         });
       } else {
         setFilter('error');
-        toast({ title: t('Nothing was imported'), message: t(done.message ?? msg('Correct the rows marked error and try again.')), type: 'error' });
+        toast({
+          title: t('Nothing was imported'),
+          message: t(done.message ?? msg('Correct the rows marked error and try again.')),
+          type: 'error',
+        });
       }
     } catch (e) {
       toast({ title: t('Import failed'), message: t(failureMessage(e, msg('Nothing was imported. Try again.'))), type: 'error' });
@@ -135,7 +146,14 @@ export function ImportCard() {
       <CardContent>
         <div className="lws-inline-form">
           <Label htmlFor="import-file">{t('CSV file')}</Label>
-          <input id="import-file" type="file" accept=".csv,text/csv" onChange={(e) => void choose(e)} disabled={checking || importing} data-testid="import-file" />
+          <input
+            id="import-file"
+            type="file"
+            accept=".csv,text/csv"
+            onChange={(e) => void choose(e)}
+            disabled={checking || importing}
+            data-testid="import-file"
+          />
           <TemplateLink />
         </div>
         {checking ? <p role="status">{t('Checking {{file}}…', { file: file?.name ?? '' })}</p> : null}
@@ -150,18 +168,30 @@ export function ImportCard() {
             <p data-testid="import-summary" role="status">
               {t(
                 result.applied
-                  ? msg('Imported {{file}}: {{rows}} rows, {{created}} new, {{updated}} updated, {{unchanged}} unchanged, {{errors}} with errors.')
+                  ? msg(
+                      'Imported {{file}}: {{rows}} rows, {{created}} new, {{updated}} updated, {{unchanged}} unchanged, {{errors}} with errors.',
+                    )
                   : result.dryRun
-                    ? msg('Checked {{file}}: {{rows}} rows, {{created}} new, {{updated}} updated, {{unchanged}} unchanged, {{errors}} with errors.')
-                    : msg('Not imported {{file}}: {{rows}} rows, {{created}} new, {{updated}} updated, {{unchanged}} unchanged, {{errors}} with errors.'),
+                    ? msg(
+                        'Checked {{file}}: {{rows}} rows, {{created}} new, {{updated}} updated, {{unchanged}} unchanged, {{errors}} with errors.',
+                      )
+                    : msg(
+                        'Not imported {{file}}: {{rows}} rows, {{created}} new, {{updated}} updated, {{unchanged}} unchanged, {{errors}} with errors.',
+                      ),
                 { file: file?.name ?? '', ...summary },
               )}
             </p>
             {summary.errors > 0 ? (
               <Alert variant="error" data-testid="import-has-errors">
                 {summary.errors === 1
-                  ? t('{{number}} row has errors: correct it in the file and choose it again. Nothing is imported while any row is wrong.', { number: summary.errors })
-                  : t('{{number}} rows have errors: correct them in the file and choose it again. Nothing is imported while any row is wrong.', { number: summary.errors })}
+                  ? t(
+                      '{{number}} row has errors: correct it in the file and choose it again. Nothing is imported while any row is wrong.',
+                      { number: summary.errors },
+                    )
+                  : t(
+                      '{{number}} rows have errors: correct them in the file and choose it again. Nothing is imported while any row is wrong.',
+                      { number: summary.errors },
+                    )}
               </Alert>
             ) : null}
             <div className="lws-inline-form">
@@ -176,7 +206,9 @@ export function ImportCard() {
               </Select>
               {canImport ? (
                 <Button onClick={() => setConfirming(true)} busy={importing} data-testid="import-confirm">
-                  {toImport === 1 ? t('Import {{number}} account', { number: toImport }) : t('Import {{number}} accounts', { number: toImport })}
+                  {toImport === 1
+                    ? t('Import {{number}} account', { number: toImport })
+                    : t('Import {{number}} accounts', { number: toImport })}
                 </Button>
               ) : null}
             </div>
@@ -205,7 +237,8 @@ export function ImportCard() {
                       <Badge variant={ACTION_BADGE[r.action]}>{t(ACTION_LABEL[r.action])}</Badge>
                     </TableCell>
                     <TableCell>
-                      {r.errors?.map((e) => `${e.field}: ${t(e.message)}`).join('; ') ?? (r.fields ? t('Changes {{fields}}', { fields: r.fields.join(', ') }) : '')}
+                      {r.errors?.map((e) => `${e.field}: ${t(e.message)}`).join('; ') ??
+                        (r.fields ? t('Changes {{fields}}', { fields: r.fields.join(', ') }) : '')}
                     </TableCell>
                   </TableRow>
                 ))}
@@ -221,8 +254,12 @@ export function ImportCard() {
           summary
             ? t(
                 summary.created === 1
-                  ? msg('{{created}} new account will be created and {{updated}} updated, all at once. New accounts get temporary passwords, shown once for you to download.')
-                  : msg('{{created}} new accounts will be created and {{updated}} updated, all at once. New accounts get temporary passwords, shown once for you to download.'),
+                  ? msg(
+                      '{{created}} new account will be created and {{updated}} updated, all at once. New accounts get temporary passwords, shown once for you to download.',
+                    )
+                  : msg(
+                      '{{created}} new accounts will be created and {{updated}} updated, all at once. New accounts get temporary passwords, shown once for you to download.',
+                    ),
                 { created: summary.created, updated: summary.updated },
               )
             : ''

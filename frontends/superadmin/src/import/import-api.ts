@@ -22,8 +22,11 @@ const ACTIONS: readonly string[] = ['created', 'updated', 'unchanged', 'error'];
 
 export function parseImportResult(body: unknown): ImportResult {
   const v = body as Partial<ImportResult> | null;
-  if (!v || typeof v !== 'object' || !Array.isArray(v.rows) || !v.summary || typeof v.summary.rows !== 'number') throw new Error('Invalid response from server');
-  const rows = v.rows.filter((r): r is ImportRowResult => !!r && typeof r.row === 'number' && typeof r.username === 'string' && ACTIONS.includes(r.action));
+  if (!v || typeof v !== 'object' || !Array.isArray(v.rows) || !v.summary || typeof v.summary.rows !== 'number')
+    throw new Error('Invalid response from server');
+  const rows = v.rows.filter(
+    (r): r is ImportRowResult => !!r && typeof r.row === 'number' && typeof r.username === 'string' && ACTIONS.includes(r.action),
+  );
   return {
     dryRun: v.dryRun === true,
     applied: v.applied === true,

@@ -29,6 +29,8 @@ describe('InboundSmsForm (react-hook-form with the gateway schema)', () => {
     await user.type(form.getByLabelText('Message'), ' PIN 1234 ');
     await user.click(form.getByRole('button', { name: 'Send text' }));
     expect((await form.findByTestId('inbound-sms-reply')).textContent).toBe('LWS replied: LWS: checked in at 10:00.');
-    expect(writes(sent)).toEqual([{ method: 'POST', path: '/api/test-provider/inbound-sms', body: { from: '+447700900123', body: 'PIN 1234' } }]);
+    expect(writes(sent)).toEqual([
+      { method: 'POST', path: '/api/test-provider/inbound-sms', body: { from: '+447700900123', body: 'PIN 1234' } },
+    ]);
   });
 });

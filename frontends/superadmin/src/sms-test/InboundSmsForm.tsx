@@ -15,7 +15,10 @@ type Sent = { reply: string | null } | null;
 export function InboundSmsForm() {
   const t = useT();
   const ids = { from: useId(), fromError: useId(), body: useId(), bodyError: useId(), error: useId() };
-  const form = useForm<InboundSmsFields, unknown, z.output<typeof inboundSmsSchema>>({ resolver: zodResolver(inboundSmsSchema), defaultValues: { from: '', body: '' } });
+  const form = useForm<InboundSmsFields, unknown, z.output<typeof inboundSmsSchema>>({
+    resolver: zodResolver(inboundSmsSchema),
+    defaultValues: { from: '', body: '' },
+  });
   const { errors, isSubmitting: busy } = form.formState;
   const [sent, setSent] = useState<Sent>(null);
   // A failure that names no field (the provider refused, the network) is shown under the form.
@@ -37,7 +40,13 @@ export function InboundSmsForm() {
   });
 
   return (
-    <form className="lws-form" noValidate onSubmit={(e) => void submit(e)} aria-label={t('Text LWS as a phone')} data-testid="inbound-sms-form">
+    <form
+      className="lws-form"
+      noValidate
+      onSubmit={(e) => void submit(e)}
+      aria-label={t('Text LWS as a phone')}
+      data-testid="inbound-sms-form"
+    >
       <h3 className="lws-section-title">{t('Text LWS as a phone')}</h3>
       <p className="lws-muted">{t('A worker replies to a reminder with their PIN, from their own phone number, to check in.')}</p>
       <div className="lws-field">

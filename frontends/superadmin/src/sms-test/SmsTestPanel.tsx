@@ -138,14 +138,32 @@ export function SmsTestPanel() {
                         </TableCell>
                         <TableCell>{formatDateTime(w.nextCheckIn, t('No check-in scheduled'))}</TableCell>
                         <TableCell data-testid="reminder-minutes-until">{w.minutesUntil === null ? '' : w.minutesUntil}</TableCell>
-                        <TableCell data-testid="reminder-due-5"><YesNo flag={w.due5min} /></TableCell>
-                        <TableCell data-testid="reminder-due-2"><YesNo flag={w.due2min} /></TableCell>
+                        <TableCell data-testid="reminder-due-5">
+                          <YesNo flag={w.due5min} />
+                        </TableCell>
+                        <TableCell data-testid="reminder-due-2">
+                          <YesNo flag={w.due2min} />
+                        </TableCell>
                         <TableCell>
                           <div className="lws-actions">
-                            <Button size="sm" variant="outline" busy={sending === `${w.id}:5`} disabled={sending !== null} onClick={() => void send(w.id, 5)} data-testid="send-test-5">
+                            <Button
+                              size="sm"
+                              variant="outline"
+                              busy={sending === `${w.id}:5`}
+                              disabled={sending !== null}
+                              onClick={() => void send(w.id, 5)}
+                              data-testid="send-test-5"
+                            >
                               {t('Send 5 min test')}
                             </Button>
-                            <Button size="sm" variant="outline" busy={sending === `${w.id}:2`} disabled={sending !== null} onClick={() => void send(w.id, 2)} data-testid="send-test-2">
+                            <Button
+                              size="sm"
+                              variant="outline"
+                              busy={sending === `${w.id}:2`}
+                              disabled={sending !== null}
+                              onClick={() => void send(w.id, 2)}
+                              data-testid="send-test-2"
+                            >
                               {t('Send 2 min test')}
                             </Button>
                           </div>

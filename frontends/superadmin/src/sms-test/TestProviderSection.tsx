@@ -69,7 +69,10 @@ export function TestProviderSection() {
     setAnswering(call.callSid);
     try {
       const digits = keys[call.callSid]?.trim();
-      await api.post(`/api/test-provider/calls/${encodeURIComponent(call.callSid)}/${action}`, action === 'accept' && digits ? { digits } : undefined);
+      await api.post(
+        `/api/test-provider/calls/${encodeURIComponent(call.callSid)}/${action}`,
+        action === 'accept' && digits ? { digits } : undefined,
+      );
       toast({ title: action === 'accept' ? t('Call accepted') : t('Call ignored'), message: t('Test call to {{to}}', { to: call.to }) });
     } catch (e) {
       console.error('Answering the test call failed', e);
@@ -88,7 +91,9 @@ export function TestProviderSection() {
         <div>
           <CardTitle>{t('Test provider')}</CardTitle>
           <CardDescription>
-            {t('The local fake provider: calls and messages it recorded. Answer a call as the person called would, or text LWS as a phone.')}
+            {t(
+              'The local fake provider: calls and messages it recorded. Answer a call as the person called would, or text LWS as a phone.',
+            )}
           </CardDescription>
         </div>
         <Button variant="outline" size="sm" onClick={() => void reload()} data-testid="test-provider-refresh">
@@ -148,10 +153,21 @@ export function TestProviderSection() {
                               onChange={(e) => setKeys((k) => ({ ...k, [call.callSid]: e.target.value.replace(/[^0-9*#]/g, '') }))}
                               data-testid="test-call-keys"
                             />
-                            <Button size="sm" busy={answering === call.callSid} onClick={() => void answer(call, 'accept')} data-testid="test-call-accept">
+                            <Button
+                              size="sm"
+                              busy={answering === call.callSid}
+                              onClick={() => void answer(call, 'accept')}
+                              data-testid="test-call-accept"
+                            >
                               {t('Accept')}
                             </Button>
-                            <Button size="sm" variant="outline" disabled={answering === call.callSid} onClick={() => void answer(call, 'ignore')} data-testid="test-call-ignore">
+                            <Button
+                              size="sm"
+                              variant="outline"
+                              disabled={answering === call.callSid}
+                              onClick={() => void answer(call, 'ignore')}
+                              data-testid="test-call-ignore"
+                            >
                               {t('Ignore')}
                             </Button>
                           </div>
@@ -182,7 +198,14 @@ export function TestProviderSection() {
                 </TableHeader>
                 <TableBody>
                   {load.deliveries.map((d) => (
-                    <TableRow key={d.messageId} data-testid="delivery-row" data-user-id={d.userId ?? undefined} data-purpose={d.purpose} data-channel={d.channel} data-to={d.to}>
+                    <TableRow
+                      key={d.messageId}
+                      data-testid="delivery-row"
+                      data-user-id={d.userId ?? undefined}
+                      data-purpose={d.purpose}
+                      data-channel={d.channel}
+                      data-to={d.to}
+                    >
                       <TableCell>{formatDateTime(d.createdAt, t('Unknown'))}</TableCell>
                       <TableCell>{d.channel}</TableCell>
                       <TableCell>{d.to}</TableCell>

@@ -21,7 +21,10 @@ function parseConfig(body: unknown): Map<string, string> {
  */
 export function SystemConfigCard() {
   const t = useT();
-  const query = useQuery({ queryKey: ['system-config'], queryFn: async ({ signal }) => parseConfig(await api.get('/api/system-config', { signal })) });
+  const query = useQuery({
+    queryKey: ['system-config'],
+    queryFn: async ({ signal }) => parseConfig(await api.get('/api/system-config', { signal })),
+  });
   const load = loadOf(query);
 
   const values = load.state === 'ready' ? load.data : null;
@@ -32,7 +35,9 @@ export function SystemConfigCard() {
     <Card data-testid="system-config">
       <CardHeader>
         <CardTitle>{t('Emergency Call Settings')}</CardTitle>
-        <CardDescription>{t('Who is called when a missed check-in or an emergency is escalated, and how long each call rings.')}</CardDescription>
+        <CardDescription>
+          {t('Who is called when a missed check-in or an emergency is escalated, and how long each call rings.')}
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {load.state === 'loading' ? (
@@ -58,7 +63,9 @@ export function SystemConfigCard() {
                 </div>
               ))}
               <dt>{t('Call timeout')}</dt>
-              <dd data-testid="config-EMERGENCY_CALL_TIMEOUT">{/^\d+$/.test(timeout) ? t('{{seconds}} seconds', { seconds: timeout }) : t('Not set')}</dd>
+              <dd data-testid="config-EMERGENCY_CALL_TIMEOUT">
+                {/^\d+$/.test(timeout) ? t('{{seconds}} seconds', { seconds: timeout }) : t('Not set')}
+              </dd>
             </dl>
             <p className="lws-field-hint" data-testid="system-config-note">
               {t(

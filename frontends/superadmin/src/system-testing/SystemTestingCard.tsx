@@ -80,7 +80,10 @@ function CheckInSimulation({ workers, defaultMinutes }: { workers: Account[]; de
     try {
       const next = nextCheckInOf(await action());
       setLast(next);
-      toast({ title: okTitle, message: next ? t('Next check-in due {{time}}.', { time: formatDateTime(next) }) : t('The check-in timer was updated.') });
+      toast({
+        title: okTitle,
+        message: next ? t('Next check-in due {{time}}.', { time: formatDateTime(next) }) : t('The check-in timer was updated.'),
+      });
     } catch (e) {
       console.error(failedTitle, e);
       toast({ title: failedTitle, message: t(failureMessage(e, msg('Please try again.'))), type: 'error' });
@@ -91,14 +94,19 @@ function CheckInSimulation({ workers, defaultMinutes }: { workers: Account[]; de
 
   return (
     <div className="lws-form" data-testid="check-in-simulation">
-      <p className="lws-muted">{t("Moves an on-shift worker's next check-in, so reminders and escalation can be watched without waiting an hour.")}</p>
+      <p className="lws-muted">
+        {t("Moves an on-shift worker's next check-in, so reminders and escalation can be watched without waiting an hour.")}
+      </p>
       <WorkerSelect workers={workers} value={userId} onChange={setUserId} data-testid="simulation-user" />
       <SimulationSelect value={minutes} onChange={setMinutes} data-testid="simulation-minutes" />
       <div className="lws-actions">
         <Button
           busy={busy === 'simulate'}
           disabled={busy !== null || userId === null}
-          onClick={() => userId !== null && void run('simulate', () => simulateSpecificTime(userId, minutes), t('Simulation started'), t('Simulation failed'))}
+          onClick={() =>
+            userId !== null &&
+            void run('simulate', () => simulateSpecificTime(userId, minutes), t('Simulation started'), t('Simulation failed'))
+          }
           data-testid="simulation-start"
         >
           {t('Simulate')}
@@ -107,7 +115,9 @@ function CheckInSimulation({ workers, defaultMinutes }: { workers: Account[]; de
           variant="outline"
           busy={busy === 'due'}
           disabled={busy !== null || userId === null}
-          onClick={() => userId !== null && void run('due', () => simulateCheckInDue(userId), t('Simulation started'), t('Simulation failed'))}
+          onClick={() =>
+            userId !== null && void run('due', () => simulateCheckInDue(userId), t('Simulation started'), t('Simulation failed'))
+          }
           data-testid="simulation-due-now"
         >
           {t('Make due now')}
@@ -155,18 +165,31 @@ function EmergencyTests() {
       const sid = typeof body?.callSid === 'string' ? body.callSid : 'unknown';
       toast({
         title: t('Test call initiated'),
-        message: t('Calling {{phone}} (call {{sid}}, {{status}}).', { phone: phoneNumber, sid, status: typeof body?.status === 'string' ? body.status : 'queued' }),
+        message: t('Calling {{phone}} (call {{sid}}, {{status}}).', {
+          phone: phoneNumber,
+          sid,
+          status: typeof body?.status === 'string' ? body.status : 'queued',
+        }),
       });
     } catch (e) {
       console.error('The test call failed', e);
-      if (e instanceof ApiError && e.status === 400 && failureField(e) === 'phoneNumber') form.setError('phoneNumber', { message: failureMessage(e, PHONE_REQUIRED) });
+      if (e instanceof ApiError && e.status === 400 && failureField(e) === 'phoneNumber')
+        form.setError('phoneNumber', { message: failureMessage(e, PHONE_REQUIRED) });
       toast({ title: t('Call failed'), message: t(failureMessage(e, msg('Failed to place call. Please try again.'))), type: 'error' });
     }
   });
 
   return (
-    <form className="lws-form" noValidate onSubmit={(event) => void submit(event)} aria-label={t('Test voice call')} data-testid="emergency-tests">
-      <p className="lws-muted">{t('Places a real voice call with the emergency call flow: the callee hears the alert and presses 1 to accept.')}</p>
+    <form
+      className="lws-form"
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      aria-label={t('Test voice call')}
+      data-testid="emergency-tests"
+    >
+      <p className="lws-muted">
+        {t('Places a real voice call with the emergency call flow: the callee hears the alert and presses 1 to accept.')}
+      </p>
       <div className="lws-field">
         <Label htmlFor={phoneId}>{t('Phone number')}</Label>
         <Input
@@ -212,13 +235,18 @@ function SystemTools({ workers }: { workers: Account[] }) {
     try {
       const body = (await api.post('/api/process-missed-check-ins')) as { processed?: unknown; results?: unknown } | undefined;
       const results = Array.isArray(body?.results)
-        ? body.results.filter((r): r is { userId: number; status: string } => Boolean(r) && typeof r.userId === 'number' && typeof r.status === 'string')
+        ? body.results.filter(
+            (r): r is { userId: number; status: string } => Boolean(r) && typeof r.userId === 'number' && typeof r.status === 'string',
+          )
         : [];
       const count = typeof body?.processed === 'number' ? body.processed : results.length;
       setProcessed({ processed: count, results });
       toast({
         title: t('Test completed'),
-        message: count === 1 ? t('Processed {{number}} missed check-in.', { number: count }) : t('Processed {{number}} missed check-ins.', { number: count }),
+        message:
+          count === 1
+            ? t('Processed {{number}} missed check-in.', { number: count })
+            : t('Processed {{number}} missed check-ins.', { number: count }),
       });
     } catch (e) {
       console.error('Processing missed check-ins failed', e);
@@ -236,7 +264,8 @@ function SystemTools({ workers }: { workers: Account[] }) {
       setWhatsApp(result);
       const failed = !result.fiveMinutes || !result.twoMinutes;
       if (failed) toast({ title: t('Test failed'), message: t(result.error ?? OPT_IN_FAILED), type: 'error' });
-      else toast({ title: t('Test completed'), message: t('Both WhatsApp reminders were sent to {{phone}}.', { phone: result.userPhone }) });
+      else
+        toast({ title: t('Test completed'), message: t('Both WhatsApp reminders were sent to {{phone}}.', { phone: result.userPhone }) });
     } catch (e) {
       console.error('The WhatsApp reminder test failed', e);
       toast({ title: t('Test failed'), message: t(failureMessage(e, msg('The WhatsApp reminder test failed.'))), type: 'error' });
@@ -251,7 +280,9 @@ function SystemTools({ workers }: { workers: Account[] }) {
         <h3 id="missed-title" className="lws-section-title">
           {t('Missed check-ins')}
         </h3>
-        <p className="lws-muted">{t('The server detects missed check-ins by itself within seconds; this runs the check now and reports what it found.')}</p>
+        <p className="lws-muted">
+          {t('The server detects missed check-ins by itself within seconds; this runs the check now and reports what it found.')}
+        </p>
         <div className="lws-actions">
           <Button busy={busy === 'missed'} disabled={busy !== null} onClick={() => void processMissed()} data-testid="process-missed">
             {t('Process Missed Check-ins')}
@@ -279,7 +310,13 @@ function SystemTools({ workers }: { workers: Account[] }) {
         </h3>
         <WorkerSelect workers={workers} value={userId} onChange={setUserId} data-testid="whatsapp-user" />
         <div className="lws-actions">
-          <Button variant="outline" busy={busy === 'whatsapp'} disabled={busy !== null || userId === null} onClick={() => void testWhatsApp()} data-testid="whatsapp-test">
+          <Button
+            variant="outline"
+            busy={busy === 'whatsapp'}
+            disabled={busy !== null || userId === null}
+            onClick={() => void testWhatsApp()}
+            data-testid="whatsapp-test"
+          >
             {t('Send WhatsApp Test')}
           </Button>
         </div>
@@ -291,9 +328,13 @@ function SystemTools({ workers }: { workers: Account[] }) {
               <dt>{t('To')}</dt>
               <dd>{whatsApp.userPhone || t('Unknown')}</dd>
               <dt>{t('5-minute reminder')}</dt>
-              <dd data-testid="whatsapp-five">{whatsApp.fiveMinutes ? t('Sent ({{sid}})', { sid: whatsApp.fiveMinutes }) : t(OPT_IN_FAILED)}</dd>
+              <dd data-testid="whatsapp-five">
+                {whatsApp.fiveMinutes ? t('Sent ({{sid}})', { sid: whatsApp.fiveMinutes }) : t(OPT_IN_FAILED)}
+              </dd>
               <dt>{t('2-minute reminder')}</dt>
-              <dd data-testid="whatsapp-two">{whatsApp.twoMinutes ? t('Sent ({{sid}})', { sid: whatsApp.twoMinutes }) : t(OPT_IN_FAILED)}</dd>
+              <dd data-testid="whatsapp-two">
+                {whatsApp.twoMinutes ? t('Sent ({{sid}})', { sid: whatsApp.twoMinutes }) : t(OPT_IN_FAILED)}
+              </dd>
             </dl>
             {whatsApp.setupSteps.length > 0 ? (
               <Alert variant="warning" title={t('WhatsApp opt-in required')} data-testid="whatsapp-setup-steps">
@@ -317,7 +358,9 @@ function SimulationSettings({ minutes, onChange }: { minutes: number; onChange(m
   return (
     <div className="lws-form" data-testid="simulation-settings">
       <p className="lws-muted">
-        {t("The time the Check-in Simulation tab starts from. Simulations move a real worker's deadline: reminders, alerts and escalation follow it.")}
+        {t(
+          "The time the Check-in Simulation tab starts from. Simulations move a real worker's deadline: reminders, alerts and escalation follow it.",
+        )}
       </p>
       <SimulationSelect value={minutes} onChange={onChange} data-testid="simulation-default-minutes" />
       <dl className="lws-info-list">

@@ -23,7 +23,10 @@ afterEach(async () => {
 describe("the policy editor's timeline, in the user's language", () => {
   it('says in English exactly what @lws/rules says', () => {
     expect(timelineLines(STEPS, i18n.t)).toEqual(policyTimeline(STEPS));
-    const waiting: PolicyStep[] = [{ action: 'notify_monitors', after: 0 }, { action: 'message_contacts', after: 'calls_done' }];
+    const waiting: PolicyStep[] = [
+      { action: 'notify_monitors', after: 0 },
+      { action: 'message_contacts', after: 'calls_done' },
+    ];
     expect(stepsProblem(waiting, i18n.t)).toBe(stepOrderProblem(waiting)?.message);
   });
 

@@ -15,7 +15,8 @@ const ACTION_TEXT: Record<string, string> = {
   call_emergency_numbers: msg('call the emergency numbers'),
   message_contacts: msg('message the emergency contacts'),
 };
-const actionText = (action: string, t: Translate) => (ACTION_TEXT[action] ? t(ACTION_TEXT[action]) : (STEP_ACTION_LABELS[action] ?? action));
+const actionText = (action: string, t: Translate) =>
+  ACTION_TEXT[action] ? t(ACTION_TEXT[action]) : (STEP_ACTION_LABELS[action] ?? action);
 
 /** A step as the timeline words it (@lws/rules' policyTimeline, in the language shown). */
 function describeStep(step: TimelineStep, t: Translate): string {
@@ -71,7 +72,10 @@ export function stepsProblem(steps: PolicyStep[], t: Translate): string | undefi
     if (s.after !== 'calls_done' && (!Number.isInteger(s.after) || s.after < 0 || s.after > MAX_AFTER_SECONDS)) {
       return t('Step {{number}}: the time must be between 0 and 24 hours', { number: i + 1 });
     }
-    if ((s.action === 'notify_monitor' || s.action === 'notify_deputy') && (!Number.isInteger(s.position) || (s.position ?? 0) < 1 || (s.position ?? 0) > 50)) {
+    if (
+      (s.action === 'notify_monitor' || s.action === 'notify_deputy') &&
+      (!Number.isInteger(s.position) || (s.position ?? 0) < 1 || (s.position ?? 0) > 50)
+    ) {
       return t('Step {{number}}: choose a monitor between 1 and 50', { number: i + 1 });
     }
   }
@@ -110,7 +114,12 @@ export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEdito
             <Label htmlFor={`${testId}-action-${i}`} className="lws-visually-hidden">
               {t('Step {{number}} action', { number: i + 1 })}
             </Label>
-            <Select id={`${testId}-action-${i}`} value={step.action} onChange={(e) => set(i, { action: e.target.value })} data-testid="policy-step-action">
+            <Select
+              id={`${testId}-action-${i}`}
+              value={step.action}
+              onChange={(e) => set(i, { action: e.target.value })}
+              data-testid="policy-step-action"
+            >
               {ACTIONS.map((a) => (
                 <option key={a} value={a}>
                   {actionText(a, t)}
@@ -148,13 +157,30 @@ export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEdito
               />
             ) : null}
             <span className="lws-muted">{t('min')}</span>
-            <Button size="sm" variant="outline" disabled={i === 0} onClick={() => move(i, -1)} aria-label={t('Move step {{number}} up', { number: i + 1 })}>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={i === 0}
+              onClick={() => move(i, -1)}
+              aria-label={t('Move step {{number}} up', { number: i + 1 })}
+            >
               ↑
             </Button>
-            <Button size="sm" variant="outline" disabled={i === steps.length - 1} onClick={() => move(i, 1)} aria-label={t('Move step {{number}} down', { number: i + 1 })}>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={i === steps.length - 1}
+              onClick={() => move(i, 1)}
+              aria-label={t('Move step {{number}} down', { number: i + 1 })}
+            >
               ↓
             </Button>
-            <Button size="sm" variant="outline" onClick={() => onChange(steps.filter((_, j) => j !== i))} aria-label={t('Remove step {{number}}', { number: i + 1 })}>
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => onChange(steps.filter((_, j) => j !== i))}
+              aria-label={t('Remove step {{number}}', { number: i + 1 })}
+            >
               {t('Remove')}
             </Button>
           </li>

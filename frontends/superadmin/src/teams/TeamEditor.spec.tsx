@@ -27,7 +27,13 @@ afterEach(() => {
 
 function renderEditor(routes: FakeRoutes = {}) {
   const rendered = renderScreen(
-    <TeamEditor team={NORTH} admins={[{ id: 2, name: 'Ada Min', username: 'ada' }]} workers={[]} locations={[]} onSaved={() => (saved += 1)} />,
+    <TeamEditor
+      team={NORTH}
+      admins={[{ id: 2, name: 'Ada Min', username: 'ada' }]}
+      workers={[]}
+      locations={[]}
+      onSaved={() => (saved += 1)}
+    />,
     { signedInAs: ROOT, routes: { 'GET /api/teams/3/members': { body: [] }, ...routes } },
   );
   return { ...rendered, editor: within(screen.getByTestId('team-editor')) };

@@ -1,7 +1,33 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Checkbox, FieldError, Input, Label, Select, Switch, Textarea, api, failureField, failureMessage, msg, useT, useToast } from '@lws/fe-ui';
-import { ALARM_KINDS, INTERVALS, parsePeople, starterSteps, type AlarmKind, type Person, type PolicyStep, type Team, type TeamMonitor } from './teams-api';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  FieldError,
+  Input,
+  Label,
+  Select,
+  Switch,
+  Textarea,
+  api,
+  failureField,
+  failureMessage,
+  msg,
+  useT,
+  useToast,
+} from '@lws/fe-ui';
+import {
+  ALARM_KINDS,
+  INTERVALS,
+  parsePeople,
+  starterSteps,
+  type AlarmKind,
+  type Person,
+  type PolicyStep,
+  type Team,
+  type TeamMonitor,
+} from './teams-api';
 import { teamFormSchema } from '@lws/schemas';
 import { cleanStep, PolicyEditor, stepsProblem } from './PolicyEditor';
 
@@ -37,18 +63,23 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
   const [moving, setMoving] = useState('');
   // Who is in the team; an empty list when it cannot be read (the editor still works).
-  const membersQuery = useQuery({ queryKey: ['teams', 'members', team.id], queryFn: async ({ signal }) => parsePeople(await api.get(`/api/teams/${team.id}/members`, { signal })) });
+  const membersQuery = useQuery({
+    queryKey: ['teams', 'members', team.id],
+    queryFn: async ({ signal }) => parsePeople(await api.get(`/api/teams/${team.id}/members`, { signal })),
+  });
   const members = membersQuery.data ?? (membersQuery.error ? [] : null);
   const loadMembers = () => membersQuery.refetch();
 
   const nameOf = (id: number | undefined) => admins.find((a) => a.id === id)?.name ?? (id ? `#${id}` : '');
   const setMonitor = (i: number, patch: Partial<TeamMonitor>) =>
-    setMonitors(monitors.map((m, j) => {
-      if (j !== i) return m;
-      const next = { ...m, ...patch };
-      if (next.deputyUserId === undefined || Number.isNaN(next.deputyUserId)) delete next.deputyUserId;
-      return next;
-    }));
+    setMonitors(
+      monitors.map((m, j) => {
+        if (j !== i) return m;
+        const next = { ...m, ...patch };
+        if (next.deputyUserId === undefined || Number.isNaN(next.deputyUserId)) delete next.deputyUserId;
+        return next;
+      }),
+    );
 
   const policyProblem = ownPolicy ? ALARM_KINDS.map((k) => stepsProblem(steps[k.kind], t)).find(Boolean) : undefined;
 
@@ -60,7 +91,10 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
       locationIds,
       monitors,
       checkInPolicy: { defaultInterval, allowedIntervals: allowed },
-      emergencyNumbers: numbers.split(/[\n,]/).map((n) => n.trim()).filter(Boolean),
+      emergencyNumbers: numbers
+        .split(/[\n,]/)
+        .map((n) => n.trim())
+        .filter(Boolean),
       voiceReminder,
     });
     if (!checked.success) {
@@ -77,7 +111,9 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
     try {
       await api.patch(`/api/teams/${team.id}`, {
         ...checked.data,
-        escalationPolicy: ownPolicy ? { missed_check_in: steps.missed_check_in.map(cleanStep), emergency: steps.emergency.map(cleanStep) } : null,
+        escalationPolicy: ownPolicy
+          ? { missed_check_in: steps.missed_check_in.map(cleanStep), emergency: steps.emergency.map(cleanStep) }
+          : null,
       });
       toast({ title: t('Team saved'), message: t('{{name}} is saved; its next alarms follow it', { name: checked.data.name }) });
       onSaved();
@@ -93,7 +129,10 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
     if (!userId) return;
     try {
       await api.patch(`/api/users/${userId}`, { teamId: team.id });
-      toast({ title: t('Worker moved'), message: t('{{name}} is now in {{team}}', { name: workers.find((w) => w.id === userId)?.name ?? t('The worker'), team: team.name }) });
+      toast({
+        title: t('Worker moved'),
+        message: t('{{name}} is now in {{team}}', { name: workers.find((w) => w.id === userId)?.name ?? t('The worker'), team: team.name }),
+      });
       setMoving('');
       await loadMembers();
       onSaved();
@@ -105,10 +144,22 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
   const fieldError = (prefix: string) => (error?.field?.startsWith(prefix) ? error.message : undefined);
 
   return (
-    <form className="lws-form" onSubmit={(e) => void save(e)} data-testid="team-editor" aria-label={t('Edit {{name}}', { name: team.name })}>
+    <form
+      className="lws-form"
+      onSubmit={(e) => void save(e)}
+      data-testid="team-editor"
+      aria-label={t('Edit {{name}}', { name: team.name })}
+    >
       <div className="lws-field">
         <Label htmlFor="team-name">{t('Team name')}</Label>
-        <Input id="team-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} invalid={!!fieldError('name')} data-testid="team-name" />
+        <Input
+          id="team-name"
+          value={name}
+          maxLength={100}
+          onChange={(e) => setName(e.target.value)}
+          invalid={!!fieldError('name')}
+          data-testid="team-name"
+        />
         <FieldError id="team-name-error">{fieldError('name')}</FieldError>
       </div>
 
@@ -131,7 +182,11 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
           {monitors.map((m, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a monitor row is its position (monitor 1, 2...): every field is controlled and drawn from it.
             <li key={i} className="lws-actions" data-testid="team-monitor">
-              <Select aria-label={t('Monitor {{number}}', { number: i + 1 })} value={m.userId} onChange={(e) => setMonitor(i, { userId: Number(e.target.value) })}>
+              <Select
+                aria-label={t('Monitor {{number}}', { number: i + 1 })}
+                value={m.userId}
+                onChange={(e) => setMonitor(i, { userId: Number(e.target.value) })}
+              >
                 {admins.map((a) => (
                   <option key={a.id} value={a.id}>
                     {a.name}
@@ -152,7 +207,12 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
                     </option>
                   ))}
               </Select>
-              <Button size="sm" variant="outline" onClick={() => setMonitors(monitors.filter((_, j) => j !== i))} aria-label={t('Remove {{name}}', { name: nameOf(m.userId) })}>
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => setMonitors(monitors.filter((_, j) => j !== i))}
+                aria-label={t('Remove {{name}}', { name: nameOf(m.userId) })}
+              >
                 {t('Remove')}
               </Button>
             </li>
@@ -211,10 +271,21 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
 
       <fieldset className="lws-fieldset" data-testid="team-policy">
         <legend>{t('Escalation policy')}</legend>
-        <Switch label={t("This team has its own policy (off: the organisation's)")} checked={ownPolicy} onChange={(e) => setOwnPolicy(e.target.checked)} data-testid="team-own-policy" />
+        <Switch
+          label={t("This team has its own policy (off: the organisation's)")}
+          checked={ownPolicy}
+          onChange={(e) => setOwnPolicy(e.target.checked)}
+          data-testid="team-own-policy"
+        />
         {ownPolicy
           ? ALARM_KINDS.map((k) => (
-              <PolicyEditor key={k.kind} kindLabel={t(k.label)} steps={steps[k.kind]} onChange={(s) => setSteps({ ...steps, [k.kind]: s })} testId={`policy-${k.kind}`} />
+              <PolicyEditor
+                key={k.kind}
+                kindLabel={t(k.label)}
+                steps={steps[k.kind]}
+                onChange={(s) => setSteps({ ...steps, [k.kind]: s })}
+                testId={`policy-${k.kind}`}
+              />
             ))
           : null}
       </fieldset>
@@ -232,7 +303,11 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
 
       <fieldset className="lws-fieldset" data-testid="team-members">
         <legend>{t('Workers ({{number}})', { number: members?.length ?? team.memberCount })}</legend>
-        {members === null ? <p className="lws-muted">{t('Loading…')}</p> : members.length === 0 ? <p className="lws-muted">{t('No workers yet.')}</p> : null}
+        {members === null ? (
+          <p className="lws-muted">{t('Loading…')}</p>
+        ) : members.length === 0 ? (
+          <p className="lws-muted">{t('No workers yet.')}</p>
+        ) : null}
         <ul className="lws-list">
           {members?.map((m) => (
             <li key={m.id} data-testid="team-member">
@@ -241,7 +316,12 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
           ))}
         </ul>
         <div className="lws-inline-form">
-          <Select aria-label={t('Move a worker to this team')} value={moving} onChange={(e) => setMoving(e.target.value)} data-testid="team-move-worker">
+          <Select
+            aria-label={t('Move a worker to this team')}
+            value={moving}
+            onChange={(e) => setMoving(e.target.value)}
+            data-testid="team-move-worker"
+          >
             <option value="">{t('Move a worker here…')}</option>
             {workers
               .filter((w) => !members?.some((m) => m.id === w.id))

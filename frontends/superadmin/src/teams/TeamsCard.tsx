@@ -118,14 +118,23 @@ export function TeamsCard() {
     <Card data-testid="teams">
       <CardHeader>
         <CardTitle>{t('Teams')}</CardTitle>
-        <CardDescription>{t("Each worker belongs to one team. Its monitors see and answer its workers' alarms, in the order and by the policy set here.")}</CardDescription>
+        <CardDescription>
+          {t("Each worker belongs to one team. Its monitors see and answer its workers' alarms, in the order and by the policy set here.")}
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <form className="lws-inline-form" onSubmit={(e) => void create(e)}>
           <Label htmlFor="new-team-name" className="lws-visually-hidden">
             {t('New team name')}
           </Label>
-          <Input id="new-team-name" placeholder={t('New team name')} maxLength={100} value={newName} onChange={(e) => setNewName(e.target.value)} data-testid="new-team-name" />
+          <Input
+            id="new-team-name"
+            placeholder={t('New team name')}
+            maxLength={100}
+            value={newName}
+            onChange={(e) => setNewName(e.target.value)}
+            data-testid="new-team-name"
+          />
           <Button type="submit" busy={creating} disabled={!newName.trim()} data-testid="create-team">
             {t('Create team')}
           </Button>
@@ -159,16 +168,27 @@ export function TeamsCard() {
                     {team.monitors.length === 0
                       ? t('None: every admin is told')
                       : team.monitors
-                          .map((m) => (m.deputyUserId ? t('{{name}} (deputy {{deputy}})', { name: nameOf(m.userId), deputy: nameOf(m.deputyUserId) }) : nameOf(m.userId)))
+                          .map((m) =>
+                            m.deputyUserId
+                              ? t('{{name}} (deputy {{deputy}})', { name: nameOf(m.userId), deputy: nameOf(m.deputyUserId) })
+                              : nameOf(m.userId),
+                          )
                           .join(', ')}
                   </TableCell>
                   <TableCell>{team.locationIds.map(placeOf).join(', ') || t('Any')}</TableCell>
                   <TableCell>
-                    <Badge variant={team.escalationPolicy ? 'info' : 'neutral'}>{team.escalationPolicy ? t('Own') : t("Organisation's")}</Badge>
+                    <Badge variant={team.escalationPolicy ? 'info' : 'neutral'}>
+                      {team.escalationPolicy ? t('Own') : t("Organisation's")}
+                    </Badge>
                   </TableCell>
                   <TableCell>
                     <div className="lws-actions">
-                      <Button size="sm" variant={editing === team.id ? 'primary' : 'outline'} onClick={() => setEditing(editing === team.id ? null : team.id)} data-testid="team-edit">
+                      <Button
+                        size="sm"
+                        variant={editing === team.id ? 'primary' : 'outline'}
+                        onClick={() => setEditing(editing === team.id ? null : team.id)}
+                        data-testid="team-edit"
+                      >
                         {editing === team.id ? t('Close') : t('Edit')}
                       </Button>
                       <Button size="sm" variant="outline" onClick={() => setDeleting(team)} data-testid="team-delete">
@@ -182,13 +202,22 @@ export function TeamsCard() {
           </Table>
         )}
         {current && data ? (
-          <TeamEditor key={`${current.id}-${current.version}`} team={current} admins={data.admins} workers={data.workers} locations={data.locations} onSaved={() => void reload()} />
+          <TeamEditor
+            key={`${current.id}-${current.version}`}
+            team={current}
+            admins={data.admins}
+            workers={data.workers}
+            locations={data.locations}
+            onSaved={() => void reload()}
+          />
         ) : null}
       </CardContent>
       <ConfirmDialog
         open={deleting !== null}
         title={t('Delete this team?')}
-        description={deleting ? t('{{name}} will be deleted. A team with workers cannot be: move them first.', { name: deleting.name }) : ''}
+        description={
+          deleting ? t('{{name}} will be deleted. A team with workers cannot be: move them first.', { name: deleting.name }) : ''
+        }
         confirmLabel={t('Delete')}
         busyLabel={t('Deleting...')}
         busy={deleteBusy}

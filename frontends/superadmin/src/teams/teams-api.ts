@@ -44,7 +44,14 @@ export interface Person {
 
 function isTeam(v: unknown): v is Team {
   const t = v as Partial<Team> | null;
-  return !!t && typeof t.id === 'number' && typeof t.name === 'string' && Array.isArray(t.monitors) && Array.isArray(t.locationIds) && !!t.checkInPolicy;
+  return (
+    !!t &&
+    typeof t.id === 'number' &&
+    typeof t.name === 'string' &&
+    Array.isArray(t.monitors) &&
+    Array.isArray(t.locationIds) &&
+    !!t.checkInPolicy
+  );
 }
 
 export function parseTeams(body: unknown): Team[] {
@@ -57,7 +64,14 @@ export function parsePeople(body: unknown): Person[] {
   return body.flatMap((p: unknown) => {
     const v = p as Partial<Person> | null;
     return v && typeof v.id === 'number' && typeof v.username === 'string'
-      ? [{ id: v.id, name: typeof v.name === 'string' ? v.name : v.username, username: v.username, ...(typeof v.role === 'string' ? { role: v.role } : {}) }]
+      ? [
+          {
+            id: v.id,
+            name: typeof v.name === 'string' ? v.name : v.username,
+            username: v.username,
+            ...(typeof v.role === 'string' ? { role: v.role } : {}),
+          },
+        ]
       : [];
   });
 }

@@ -108,13 +108,24 @@ export function TestAccountDashboard() {
   });
   // A failed read says so, even with the user read before on screen.
   const load: Load =
-    userId === null ? { state: 'idle' } : testUser.error ? { state: 'error' } : testUser.data ? { state: 'ready', user: testUser.data } : { state: 'loading' };
+    userId === null
+      ? { state: 'idle' }
+      : testUser.error
+        ? { state: 'error' }
+        : testUser.data
+          ? { state: 'ready', user: testUser.data }
+          : { state: 'loading' };
   const { refetch } = testUser;
   const reload = useCallback(async () => {
     if (userId !== null) await refetch();
   }, [refetch, userId]);
 
-  const run = async (key: string, action: () => Promise<unknown>, ok: { title: string; message: (body: unknown) => string }, failedTitle: string) => {
+  const run = async (
+    key: string,
+    action: () => Promise<unknown>,
+    ok: { title: string; message: (body: unknown) => string },
+    failedTitle: string,
+  ) => {
     setBusy(key);
     try {
       const body = await action();
@@ -143,13 +154,23 @@ export function TestAccountDashboard() {
 
   const startShift = async () => {
     if (userId === null || !chosen) return;
-    await run('start', () => api.post(`/api/users/${userId}/start-shift`, { location: chosen }), { title: t('Shift started'), message: due }, t('Failed to start shift'));
+    await run(
+      'start',
+      () => api.post(`/api/users/${userId}/start-shift`, { location: chosen }),
+      { title: t('Shift started'), message: due },
+      t('Failed to start shift'),
+    );
   };
 
   const endShift = async () => {
     if (userId === null) return;
     setConfirmEnd(false);
-    await run('end', () => api.post(`/api/users/${userId}/force-clock-out`), { title: t('Shift ended'), message: () => t('The test user is off shift.') }, t('Failed to end shift'));
+    await run(
+      'end',
+      () => api.post(`/api/users/${userId}/force-clock-out`),
+      { title: t('Shift ended'), message: () => t('The test user is off shift.') },
+      t('Failed to end shift'),
+    );
   };
 
   const user = load.state === 'ready' ? load.user : null;
@@ -210,7 +231,14 @@ export function TestAccountDashboard() {
                   <Button
                     busy={busy === 'simulate'}
                     disabled={busy !== null}
-                    onClick={() => void run('simulate', () => simulateSpecificTime(userId, minutes), { title: t('Simulation started'), message: due }, t('Simulation failed'))}
+                    onClick={() =>
+                      void run(
+                        'simulate',
+                        () => simulateSpecificTime(userId, minutes),
+                        { title: t('Simulation started'), message: due },
+                        t('Simulation failed'),
+                      )
+                    }
                     data-testid="test-account-simulate"
                   >
                     {t('Simulate')}
@@ -219,7 +247,9 @@ export function TestAccountDashboard() {
                     variant="outline"
                     busy={busy === 'reset'}
                     disabled={busy !== null}
-                    onClick={() => void run('reset', () => resetCheckInTimer(userId), { title: t('Simulation reset'), message: due }, t('Reset failed'))}
+                    onClick={() =>
+                      void run('reset', () => resetCheckInTimer(userId), { title: t('Simulation reset'), message: due }, t('Reset failed'))
+                    }
                     data-testid="test-account-reset"
                   >
                     {t('Reset')}
@@ -227,14 +257,25 @@ export function TestAccountDashboard() {
                 </div>
                 <h3 className="lws-section-title">{t('Shift')}</h3>
                 {shift.onShift ? (
-                  <Button variant="destructive" busy={busy === 'end'} disabled={busy !== null} onClick={() => setConfirmEnd(true)} data-testid="test-account-end-shift">
+                  <Button
+                    variant="destructive"
+                    busy={busy === 'end'}
+                    disabled={busy !== null}
+                    onClick={() => setConfirmEnd(true)}
+                    data-testid="test-account-end-shift"
+                  >
                     {t('End Shift')}
                   </Button>
                 ) : (
                   <div className="lws-actions">
                     <div className="lws-field">
                       <Label htmlFor="test-account-location">{t('Location')}</Label>
-                      <Select id="test-account-location" value={chosen} onChange={(e) => setStartAt(e.target.value)} data-testid="test-account-location">
+                      <Select
+                        id="test-account-location"
+                        value={chosen}
+                        onChange={(e) => setStartAt(e.target.value)}
+                        data-testid="test-account-location"
+                      >
                         {locations.map((l) => (
                           <option key={l.id} value={l.name}>
                             {l.name}
@@ -242,7 +283,12 @@ export function TestAccountDashboard() {
                         ))}
                       </Select>
                     </div>
-                    <Button busy={busy === 'start'} disabled={busy !== null || !chosen} onClick={() => void startShift()} data-testid="test-account-start-shift">
+                    <Button
+                      busy={busy === 'start'}
+                      disabled={busy !== null || !chosen}
+                      onClick={() => void startShift()}
+                      data-testid="test-account-start-shift"
+                    >
                       {t('Start Shift')}
                     </Button>
                   </div>
@@ -253,7 +299,9 @@ export function TestAccountDashboard() {
               <Card data-testid="test-check-in-panel">
                 <CardHeader>
                   <CardTitle>{t('Check-in')}</CardTitle>
-                  <CardDescription>{t("A check-in needs the worker's PIN, on their screen. Here the deadline can be brought forward.")}</CardDescription>
+                  <CardDescription>
+                    {t("A check-in needs the worker's PIN, on their screen. Here the deadline can be brought forward.")}
+                  </CardDescription>
                 </CardHeader>
                 <CardContent>
                   <dl className="lws-info-list">
@@ -267,7 +315,14 @@ export function TestAccountDashboard() {
                     variant="outline"
                     busy={busy === 'due'}
                     disabled={busy !== null}
-                    onClick={() => void run('due', () => simulateCheckInDue(userId), { title: t('Simulation started'), message: due }, t('Simulation failed'))}
+                    onClick={() =>
+                      void run(
+                        'due',
+                        () => simulateCheckInDue(userId),
+                        { title: t('Simulation started'), message: due },
+                        t('Simulation failed'),
+                      )
+                    }
                     data-testid="test-account-due-now"
                   >
                     {t('Make check-in due now')}
@@ -328,7 +383,9 @@ export function TestAccountDashboard() {
                     </dl>
                   ) : (
                     <p className="lws-muted">
-                      {t("No settings saved; check-ins are due every {{minutes}} minutes (the team's default).", { minutes: user.checkInInterval })}
+                      {t("No settings saved; check-ins are due every {{minutes}} minutes (the team's default).", {
+                        minutes: user.checkInInterval,
+                      })}
                     </p>
                   )}
                 </TabsContent>

@@ -2,7 +2,15 @@ import { useId } from 'react';
 import { Label, Select, useT } from '@lws/fe-ui';
 import { SIMULATION_MINUTES, simulationLabel } from './test-api';
 
-export function SimulationSelect({ value, onChange, 'data-testid': testId }: { value: number; onChange(minutes: number): void; 'data-testid'?: string }) {
+export function SimulationSelect({
+  value,
+  onChange,
+  'data-testid': testId,
+}: {
+  value: number;
+  onChange(minutes: number): void;
+  'data-testid'?: string;
+}) {
   const t = useT();
   const id = useId();
   return (

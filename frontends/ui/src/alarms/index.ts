@@ -1,5 +1,18 @@
 // The alarms' data, read by the shell's banner and the monitors' panel (in '@lws/fe-monitor'):
 // imported as '@lws/fe-ui/alarms', bundled into each container that uses it.
-export { ALARMS_POLL_MS, KIND_LABELS, STATE_LABELS, VERDICT_LABELS, acknowledgeAlarm, alarmAge, alarmLabel, mapLink, fetchOpenAlarms, parseAlarm, parseAlarms, resolveAlarm } from './alarms-api';
+export {
+  ALARMS_POLL_MS,
+  KIND_LABELS,
+  STATE_LABELS,
+  VERDICT_LABELS,
+  acknowledgeAlarm,
+  alarmAge,
+  alarmLabel,
+  mapLink,
+  fetchOpenAlarms,
+  parseAlarm,
+  parseAlarms,
+  resolveAlarm,
+} from './alarms-api';
 export { useOpenAlarms } from './useOpenAlarms';
 export type { Alarm, AlarmKind, AlarmState, AlarmVerdict, Translate } from './alarms-api';

@@ -197,19 +197,22 @@ export function AuthProvider({ children, firstCheck }: AuthProviderProps) {
     [refresh],
   );
 
-  const logout = useCallback(async (options?: LogoutOptions) => {
-    const fromKiosk = Boolean(options?.toKiosk) || isKioskSession() || window.location.pathname.startsWith('/kiosk');
-    generation.current += 1;
-    try {
-      await api.post('/api/auth/logout', { fromKiosk }, fromKiosk ? { headers: KIOSK_HEADERS } : undefined);
-    } catch (e) {
-      console.error('Logout request failed; the local session is cleared anyway', e);
-    }
-    clearKioskSession();
-    setUser(null);
-    setError(null);
-    navigate(fromKiosk ? '/kiosk' : '/login', { replace: true });
-  }, [navigate]);
+  const logout = useCallback(
+    async (options?: LogoutOptions) => {
+      const fromKiosk = Boolean(options?.toKiosk) || isKioskSession() || window.location.pathname.startsWith('/kiosk');
+      generation.current += 1;
+      try {
+        await api.post('/api/auth/logout', { fromKiosk }, fromKiosk ? { headers: KIOSK_HEADERS } : undefined);
+      } catch (e) {
+        console.error('Logout request failed; the local session is cleared anyway', e);
+      }
+      clearKioskSession();
+      setUser(null);
+      setError(null);
+      navigate(fromKiosk ? '/kiosk' : '/login', { replace: true });
+    },
+    [navigate],
+  );
 
   // A kiosk is a shared terminal: whoever signed in there is signed out after 2 minutes without
   // input, so the next person never finds their session (the server also ends it: 2 idle minutes,

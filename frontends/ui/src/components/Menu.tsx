@@ -96,13 +96,7 @@ export function Menu({ trigger, triggerLabel, triggerTestId, align = 'end', chil
       </button>
       {open ? (
         <MenuContext.Provider value={{ close: () => close() }}>
-          <div
-            ref={menuRef}
-            id={menuId}
-            role="menu"
-            className={cx('lws-menu__list', `lws-menu__list--${align}`)}
-            onKeyDown={onMenuKeyDown}
-          >
+          <div ref={menuRef} id={menuId} role="menu" className={cx('lws-menu__list', `lws-menu__list--${align}`)} onKeyDown={onMenuKeyDown}>
             {children}
           </div>
         </MenuContext.Provider>

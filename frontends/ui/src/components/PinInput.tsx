@@ -116,7 +116,8 @@ export function PinInput({
     }
     // A digit typed beside the one a revealed box shows (the caret was not on it): the new one counts.
     const current = value[index];
-    if (current !== undefined && raw.length === 2 && typed.length === 2 && typed.includes(current)) typed = typed[0] === current ? typed[1] : typed[0];
+    if (current !== undefined && raw.length === 2 && typed.length === 2 && typed.includes(current))
+      typed = typed[0] === current ? typed[1] : typed[0];
     accept(typeInto(value, index, typed, length), Math.min(index, value.length) + typed.length);
   };
 
@@ -179,7 +180,12 @@ export function PinInput({
             pattern="[0-9]*"
             autoComplete="off"
             spellCheck={false}
-            className={cx('lws-pin-box', digit && 'lws-pin-box--filled', focused === i && 'lws-pin-box--active', invalid && 'lws-pin-box--error')}
+            className={cx(
+              'lws-pin-box',
+              digit && 'lws-pin-box--filled',
+              focused === i && 'lws-pin-box--active',
+              invalid && 'lws-pin-box--error',
+            )}
             value={digit ? (reveal ? digit : PIN_MASK) : ''}
             disabled={disabled}
             aria-invalid={invalid || undefined}

@@ -1,12 +1,4 @@
-import {
-  createContext,
-  useContext,
-  useId,
-  useState,
-  type HTMLAttributes,
-  type KeyboardEvent,
-  type ReactNode,
-} from 'react';
+import { createContext, useContext, useId, useState, type HTMLAttributes, type KeyboardEvent, type ReactNode } from 'react';
 import { cx } from './cx';
 
 interface TabsState {

@@ -14,7 +14,7 @@ export function useMinimumBusy(ms: number): [busy: boolean, run: <T>(task: () =>
     };
   }, []);
   const run = useCallback(
-    async <T,>(task: () => Promise<T>): Promise<T> => {
+    async <T>(task: () => Promise<T>): Promise<T> => {
       setBusy(true);
       const started = Date.now();
       try {

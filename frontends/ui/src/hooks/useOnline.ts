@@ -14,5 +14,9 @@ function subscribe(onChange: () => void): () => void {
  * all); `true` is only a hope, so anything that must get through retries on failure as well.
  */
 export function useOnline(): boolean {
-  return useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
+  return useSyncExternalStore(
+    subscribe,
+    () => navigator.onLine,
+    () => true,
+  );
 }

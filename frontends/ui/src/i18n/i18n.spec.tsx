@@ -36,7 +36,7 @@ describe('languages', () => {
     expect(i18n.language).toBe('en');
   });
 
-  it("the switch changes what a screen says at once, and this device keeps the choice", async () => {
+  it('the switch changes what a screen says at once, and this device keeps the choice', async () => {
     const user = userEvent.setup();
     render(
       <>

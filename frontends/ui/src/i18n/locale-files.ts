@@ -16,7 +16,11 @@ declare global {
   }
 }
 
-const files = import.meta.webpackContext('../../../../libs/i18n/locales', { recursive: false, regExp: /^\.\/[a-z]{2,3}(-[A-Z]{2})?\.json$/, mode: 'lazy' });
+const files = import.meta.webpackContext('../../../../libs/i18n/locales', {
+  recursive: false,
+  regExp: /^\.\/[a-z]{2,3}(-[A-Z]{2})?\.json$/,
+  mode: 'lazy',
+});
 const byCode = new Map(files.keys().map((key) => [key.replace(/^\.\//, '').replace(/\.json$/, ''), key]));
 
 export const localeFiles = {

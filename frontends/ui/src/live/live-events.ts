@@ -49,10 +49,19 @@ export type LiveEvent =
   | { type: 'account'; data: AccountEvent };
 
 const WORKER_CHANGES: readonly string[] = ['shift_started', 'shift_ended', 'checked_in', 'deadline_changed', 'emergency'];
-const ALARM_CHANGES: readonly string[] = ['opened', 'acknowledged', 'resolved', 'escalated', 'late_check_in', 'worker_safe', 'pressed_again'];
+const ALARM_CHANGES: readonly string[] = [
+  'opened',
+  'acknowledged',
+  'resolved',
+  'escalated',
+  'late_check_in',
+  'worker_safe',
+  'pressed_again',
+];
 const ACCOUNT_CHANGES: readonly string[] = ['created', 'updated', 'deleted'];
 
-const rec = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const rec = (v: unknown): Record<string, unknown> | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 const id = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
 const time = (v: unknown): v is string => typeof v === 'string' && !Number.isNaN(Date.parse(v));
 const optText = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
@@ -96,12 +105,26 @@ export function parseLiveEvent(type: LiveEventType, data: string): LiveEvent | n
       const location = optText(v.location);
       return {
         type,
-        data: { userId: v.userId, change: v.change as WorkerChange, at: v.at, ...(next ? { nextCheckInTime: next } : {}), ...(location ? { location } : {}) },
+        data: {
+          userId: v.userId,
+          change: v.change as WorkerChange,
+          at: v.at,
+          ...(next ? { nextCheckInTime: next } : {}),
+          ...(location ? { location } : {}),
+        },
       };
     }
     case 'alarm': {
       const alarmId = typeof v.alarmId === 'number' ? String(v.alarmId) : v.alarmId;
-      if (typeof alarmId !== 'string' || !alarmId || !id(v.userId) || typeof v.change !== 'string' || !ALARM_CHANGES.includes(v.change) || !time(v.at)) return null;
+      if (
+        typeof alarmId !== 'string' ||
+        !alarmId ||
+        !id(v.userId) ||
+        typeof v.change !== 'string' ||
+        !ALARM_CHANGES.includes(v.change) ||
+        !time(v.at)
+      )
+        return null;
       const kind = optText(v.kind);
       return { type, data: { alarmId, userId: v.userId, change: v.change as AlarmChange, at: v.at, ...(kind ? { kind } : {}) } };
     }

@@ -23,15 +23,20 @@ function OwnShift() {
   return (
     <>
       <p>{user ? (shift.data ?? 'loading') : 'signed out'}</p>
-      <button type="button" onClick={() => void logout()}>Log out</button>
+      <button type="button" onClick={() => void logout()}>
+        Log out
+      </button>
     </>
   );
 }
 
 describe('LiveQueries', () => {
-  it('empties the cache when the session ends, so the next person on the device never sees the last one\'s data', async () => {
+  it("empties the cache when the session ends, so the next person on the device never sees the last one's data", async () => {
     signedInHint();
-    restore = fakeApi({ 'GET /api/auth/me': { body: { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker' } }, 'POST /api/auth/logout': { body: {} } }).restore;
+    restore = fakeApi({
+      'GET /api/auth/me': { body: { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker' } },
+      'POST /api/auth/logout': { body: {} },
+    }).restore;
     const client = createQueryClient();
     render(
       <MemoryRouter>
@@ -49,6 +54,11 @@ describe('LiveQueries', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Log out' }));
     expect(await screen.findByText('signed out')).toBeTruthy();
     await waitFor(() => expect(client.getQueryData(['worker-shift', 7])).toBeUndefined());
-    expect(client.getQueryCache().getAll().filter((q) => q.state.data !== undefined)).toEqual([]);
+    expect(
+      client
+        .getQueryCache()
+        .getAll()
+        .filter((q) => q.state.data !== undefined),
+    ).toEqual([]);
   });
 });

@@ -18,8 +18,12 @@ function clientWith() {
 describe('live queries: the stream invalidates server state', () => {
   it('marks old only the queries an event concerns', async () => {
     const { client, seed } = clientWith();
-    const own = seed(['worker-shift', 7], { live: { types: ['worker', 'alarm'], when: (e: LiveEvent) => 'userId' in e.data && e.data.userId === 7 } });
-    const other = seed(['worker-shift', 8], { live: { types: ['worker'], when: (e: LiveEvent) => 'userId' in e.data && e.data.userId === 8 } });
+    const own = seed(['worker-shift', 7], {
+      live: { types: ['worker', 'alarm'], when: (e: LiveEvent) => 'userId' in e.data && e.data.userId === 7 },
+    });
+    const other = seed(['worker-shift', 8], {
+      live: { types: ['worker'], when: (e: LiveEvent) => 'userId' in e.data && e.data.userId === 8 },
+    });
     const report = seed(['alarm-report'], { live: { types: ['alarm'] } });
     const quiet = seed(['teams']);
     await invalidateFor(client, workerEvent(7));
@@ -35,7 +39,7 @@ describe('live queries: the stream invalidates server state', () => {
     expect([shift(), report(), quiet()]).toEqual([true, true, false]);
   });
 
-  it("tries a server or network failure twice more, 1 s then 2 s later (spec section 9), never a refusal", () => {
+  it('tries a server or network failure twice more, 1 s then 2 s later (spec section 9), never a refusal', () => {
     expect(shouldRetryQuery(0, new TypeError('Failed to fetch'))).toBe(true);
     expect(shouldRetryQuery(1, new ApiError(503, 'Service Unavailable', '', null))).toBe(true);
     expect(shouldRetryQuery(2, new ApiError(503, 'Service Unavailable', '', null))).toBe(false);

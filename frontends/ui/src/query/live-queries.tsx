@@ -1,4 +1,13 @@
-import { QueryClientProvider, useQuery, useQueryClient, type Query, type QueryClient, type QueryKey, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
+import {
+  QueryClientProvider,
+  useQuery,
+  useQueryClient,
+  type Query,
+  type QueryClient,
+  type QueryKey,
+  type UseQueryOptions,
+  type UseQueryResult,
+} from '@tanstack/react-query';
 import { useRef, useState, type ReactNode } from 'react';
 import { useAuth } from '../auth/AuthContext';
 import { useLiveEvents, useStreaming } from '../live/LiveEventsContext';

@@ -43,7 +43,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const toast = useCallback((input: ToastInput) => {
     // The same news twice (a frightened double press of the emergency button) is one toast: a
     // second would only stack over what the screen says.
-    const same = shown.current.find((t) => t.title === input.title && t.message === input.message && (t.type ?? 'info') === (input.type ?? 'info'));
+    const same = shown.current.find(
+      (t) => t.title === input.title && t.message === input.message && (t.type ?? 'info') === (input.type ?? 'info'),
+    );
     if (same) return same.id;
     const id = nextId.current++;
     const added = { ...input, id };

@@ -26,12 +26,7 @@ export function ToastStack() {
                 <p className="lws-toast__title">{item.title}</p>
                 {item.message ? <p className="lws-toast__message">{item.message}</p> : null}
               </div>
-              <button
-                type="button"
-                className="lws-toast__close"
-                aria-label={t('Close notification')}
-                onClick={() => dismiss(item.id)}
-              >
+              <button type="button" className="lws-toast__close" aria-label={t('Close notification')} onClick={() => dismiss(item.id)}>
                 <span aria-hidden="true">×</span>
               </button>
             </li>

@@ -9,7 +9,11 @@ type Step = 'choice' | 'safe' | 'emergency';
 
 const PIN_TEXT: Record<Exclude<Step, 'choice'>, { description: string; confirm: string; busy: string }> = {
   safe: { description: msg("Enter your 4-digit security PIN to confirm you're safe"), confirm: msg('Confirm'), busy: msg('Processing...') },
-  emergency: { description: msg('Enter your 4-digit security PIN to request emergency assistance'), confirm: msg('Request Help'), busy: msg('Requesting...') },
+  emergency: {
+    description: msg('Enter your 4-digit security PIN to request emergency assistance'),
+    confirm: msg('Request Help'),
+    busy: msg('Requesting...'),
+  },
 };
 
 export interface CheckInAlertDialogProps {
@@ -76,7 +80,9 @@ export function CheckInAlertDialog({ open, intervalMinutes, onSafe, onEmergency 
           ? t(text.description)
           : intervalMinutes === 60
             ? t('Your hourly check-in is due. Please confirm that you are safe, or request emergency assistance.')
-            : t('Your check-in (every {{interval}}) is due. Please confirm that you are safe, or request emergency assistance.', { interval: intervalText(t, intervalMinutes) })
+            : t('Your check-in (every {{interval}}) is due. Please confirm that you are safe, or request emergency assistance.', {
+                interval: intervalText(t, intervalMinutes),
+              })
       }
       className="lws-check-in-alert"
       data-testid="check-in-alert"

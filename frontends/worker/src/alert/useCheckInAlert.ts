@@ -45,24 +45,27 @@ export function useCheckInAlert(shift: ShiftState | null, resetDeadline: string 
 
   const lastRemaining = useRef<number | null>(null);
   const soundArmed = useRef(true);
-  useInterval(() => {
-    const { shift: s } = inputs.current;
-    if (!s?.onShift) {
-      lastRemaining.current = null;
-      soundArmed.current = true;
-      return;
-    }
-    const now = serverNow();
-    const remaining = workerDeadline({ user: statusUser(s) }, now).getTime() - now.getTime();
-    const previous = lastRemaining.current;
-    lastRemaining.current = remaining;
-    if (previous !== null && previous > 0 && remaining <= 0) recheck();
-    if (remaining > SOUND_REARM_MS) soundArmed.current = true;
-    else if (soundArmed.current && remaining > 0 && remaining <= SOUND_AT_MS) {
-      soundArmed.current = false;
-      void playAlertSound();
-    }
-  }, shift?.onShift ? WATCH_MS : null);
+  useInterval(
+    () => {
+      const { shift: s } = inputs.current;
+      if (!s?.onShift) {
+        lastRemaining.current = null;
+        soundArmed.current = true;
+        return;
+      }
+      const now = serverNow();
+      const remaining = workerDeadline({ user: statusUser(s) }, now).getTime() - now.getTime();
+      const previous = lastRemaining.current;
+      lastRemaining.current = remaining;
+      if (previous !== null && previous > 0 && remaining <= 0) recheck();
+      if (remaining > SOUND_REARM_MS) soundArmed.current = true;
+      else if (soundArmed.current && remaining > 0 && remaining <= SOUND_AT_MS) {
+        soundArmed.current = false;
+        void playAlertSound();
+      }
+    },
+    shift?.onShift ? WATCH_MS : null,
+  );
 
   useEffect(() => {
     const unlock = () => unlockAlertSound();

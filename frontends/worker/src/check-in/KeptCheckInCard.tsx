@@ -18,7 +18,9 @@ export function KeptCheckInCard({ state, onTryNow, onDismiss }: KeptCheckInCardP
     return (
       <Alert variant="warning" title={t('Not sent yet')} data-testid="kept-check-in">
         <p>
-          {t("Your check-in at {{time}} is not sent yet — we keep trying; reply to the SMS reminder if this doesn't clear.", { time: formatTime(kept.madeAt) })}
+          {t("Your check-in at {{time}} is not sent yet — we keep trying; reply to the SMS reminder if this doesn't clear.", {
+            time: formatTime(kept.madeAt),
+          })}
         </p>
         <Button size="sm" variant="outline" busy={sending} onClick={onTryNow} data-testid="kept-check-in-retry">
           {t('Try now')}
@@ -30,7 +32,10 @@ export function KeptCheckInCard({ state, onTryNow, onDismiss }: KeptCheckInCardP
     return (
       <Alert variant="error" title={t('Check-in not accepted')} data-testid="kept-check-in-refused">
         <p>
-          {t('Your check-in at {{time}} reached LWS but was not accepted: {{reason}} Please check in again.', { time: formatTime(outcome.madeAt), reason: t(outcome.message) })}
+          {t('Your check-in at {{time}} reached LWS but was not accepted: {{reason}} Please check in again.', {
+            time: formatTime(outcome.madeAt),
+            reason: t(outcome.message),
+          })}
         </p>
         <Button size="sm" variant="outline" onClick={onDismiss}>
           {t('OK')}
@@ -41,7 +46,11 @@ export function KeptCheckInCard({ state, onTryNow, onDismiss }: KeptCheckInCardP
   if (outcome?.kind === 'lost') {
     return (
       <Alert variant="warning" title={t('Check-in not sent')} data-testid="kept-check-in-lost">
-        <p>{t('Your check-in at {{time}} was not sent before LWS was closed. Please check in again now.', { time: formatTime(outcome.madeAt) })}</p>
+        <p>
+          {t('Your check-in at {{time}} was not sent before LWS was closed. Please check in again now.', {
+            time: formatTime(outcome.madeAt),
+          })}
+        </p>
         <Button size="sm" variant="outline" onClick={onDismiss}>
           {t('OK')}
         </Button>

@@ -42,7 +42,12 @@ export async function devicePosition(timeoutMs = 10_000): Promise<DevicePosition
   }
   return new Promise((resolve) => {
     navigator.geolocation.getCurrentPosition(
-      (p) => resolve({ lat: p.coords.latitude, lng: p.coords.longitude, ...(Number.isFinite(p.coords.accuracy) ? { accuracy: p.coords.accuracy } : {}) }),
+      (p) =>
+        resolve({
+          lat: p.coords.latitude,
+          lng: p.coords.longitude,
+          ...(Number.isFinite(p.coords.accuracy) ? { accuracy: p.coords.accuracy } : {}),
+        }),
       (err) => {
         if (err.code === err.PERMISSION_DENIED) rememberDenied();
         resolve(undefined);

@@ -29,9 +29,16 @@ describe('a check-in kept while offline', () => {
 
   it('is tried again every 10 s with its first key and the time it was made, until LWS records it', async () => {
     const sent: KeptCheckIn[] = [];
-    const replies: (() => unknown)[] = [() => Promise.reject(offline()), () => Promise.reject(answer(503, 'unavailable')), () => Promise.resolve({ id: 'c1' })];
+    const replies: (() => unknown)[] = [
+      () => Promise.reject(offline()),
+      () => Promise.reject(answer(503, 'unavailable')),
+      () => Promise.resolve({ id: 'c1' }),
+    ];
     const storage = memoryStorage();
-    const store = new KeptCheckIns({ storage, retryMs: RETRY_MS, post: (k) => {
+    const store = new KeptCheckIns({
+      storage,
+      retryMs: RETRY_MS,
+      post: (k) => {
         sent.push(k);
         return replies.shift()!() as Promise<unknown>;
       },
@@ -44,7 +51,11 @@ describe('a check-in kept while offline', () => {
     await jest.advanceTimersByTimeAsync(RETRY_MS);
     expect(store.snapshot().kept).toEqual(CHECK_IN);
     await jest.advanceTimersByTimeAsync(RETRY_MS);
-    expect(store.snapshot()).toEqual({ kept: null, sending: false, outcome: { kind: 'sent', madeAt: CHECK_IN.madeAt, body: { id: 'c1' } } });
+    expect(store.snapshot()).toEqual({
+      kept: null,
+      sending: false,
+      outcome: { kind: 'sent', madeAt: CHECK_IN.madeAt, body: { id: 'c1' } },
+    });
     expect(sent.map((k) => [k.key, k.madeAt])).toEqual([
       ['k-1', CHECK_IN.madeAt],
       ['k-1', CHECK_IN.madeAt],

@@ -134,7 +134,9 @@ export class KeptCheckIns {
     try {
       const raw = this.options.storage?.getItem(MARK_KEY);
       const mark = raw ? (JSON.parse(raw) as { userId?: unknown; madeAt?: unknown }) : null;
-      return mark && typeof mark.userId === 'number' && typeof mark.madeAt === 'string' ? { userId: mark.userId, madeAt: mark.madeAt } : null;
+      return mark && typeof mark.userId === 'number' && typeof mark.madeAt === 'string'
+        ? { userId: mark.userId, madeAt: mark.madeAt }
+        : null;
     } catch {
       return null;
     }
@@ -171,7 +173,13 @@ export const keptCheckIns = new KeptCheckIns({
   post: (kept) =>
     api.post(
       '/api/check-ins',
-      { userId: kept.userId, location: kept.location, pin: kept.pin, madeAt: kept.madeAt, ...(kept.position ? { position: kept.position } : {}) },
+      {
+        userId: kept.userId,
+        location: kept.location,
+        pin: kept.pin,
+        madeAt: kept.madeAt,
+        ...(kept.position ? { position: kept.position } : {}),
+      },
       { headers: { 'Idempotency-Key': kept.key } },
     ),
 });

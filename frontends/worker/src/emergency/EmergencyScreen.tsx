@@ -3,7 +3,6 @@ import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, form
 import type { Translate } from '../shift/interval-text';
 import type { OwnEmergency } from './useOwnEmergency';
 
-
 function summary(e: OwnEmergency, t: Translate): string {
   if (e.safeAt) return t("You said you're safe. A monitor will confirm and close this.");
   if (e.acknowledgedByName) return t('{{name}} is dealing with it. Stay where you are if you can.', { name: e.acknowledgedByName });

@@ -21,6 +21,10 @@ async function activeLocations(signal: AbortSignal): Promise<LocationOption[]> {
  * once and keeps it for the session; a failed fetch is not kept, so the next visit tries again.
  */
 export function useLocationOptions(): LocationsLoad {
-  const { data, isError } = useQuery({ queryKey: ['location-options', 'active'], queryFn: ({ signal }) => activeLocations(signal), staleTime: Infinity });
+  const { data, isError } = useQuery({
+    queryKey: ['location-options', 'active'],
+    queryFn: ({ signal }) => activeLocations(signal),
+    staleTime: Infinity,
+  });
   return data ? { state: 'ready', active: data } : isError ? { state: 'error' } : { state: 'loading' };
 }

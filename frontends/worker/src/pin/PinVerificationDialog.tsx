@@ -7,9 +7,21 @@ export const INCORRECT_PIN_TEXT = msg('Incorrect PIN. Please try again.');
 export type PinPurpose = 'end-shift' | 'check-in' | 'cancel-emergency';
 
 const TEXT: Record<PinPurpose, { description: string; confirm: string; busy: string }> = {
-  'end-shift': { description: msg('Enter your 4-digit security PIN to end your shift'), confirm: msg('End Shift'), busy: msg('Ending Shift...') },
-  'check-in': { description: msg("Enter your 4-digit security PIN to confirm you're safe"), confirm: msg('Check In'), busy: msg('Processing...') },
-  'cancel-emergency': { description: msg("Enter your 4-digit security PIN to tell your monitors you're safe"), confirm: msg("I'm safe"), busy: msg('Sending...') },
+  'end-shift': {
+    description: msg('Enter your 4-digit security PIN to end your shift'),
+    confirm: msg('End Shift'),
+    busy: msg('Ending Shift...'),
+  },
+  'check-in': {
+    description: msg("Enter your 4-digit security PIN to confirm you're safe"),
+    confirm: msg('Check In'),
+    busy: msg('Processing...'),
+  },
+  'cancel-emergency': {
+    description: msg("Enter your 4-digit security PIN to tell your monitors you're safe"),
+    confirm: msg("I'm safe"),
+    busy: msg('Sending...'),
+  },
 };
 
 export interface PinVerificationDialogProps {

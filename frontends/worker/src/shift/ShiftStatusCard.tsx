@@ -1,5 +1,19 @@
 import { useId, useState } from 'react';
-import { Badge, Button, Card, CardContent, CardHeader, CardTitle, Input, Label, Select, Skeleton, formatDateTime, msg, useT } from '@lws/fe-ui';
+import {
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  CardTitle,
+  Input,
+  Label,
+  Select,
+  Skeleton,
+  formatDateTime,
+  msg,
+  useT,
+} from '@lws/fe-ui';
 import type { ShiftState } from '@lws/fe-ui/shifts';
 import { defaultLocationChoice } from '@lws/rules';
 import type { LocationsLoad } from '../locations/useLocationOptions';
@@ -25,7 +39,16 @@ export interface ShiftStatusCardProps {
 }
 
 /** 'Shift Status': where and since when the worker is on shift, or where to start one. */
-export function ShiftStatusCard({ shift, locations, kioskLocation, busy, intervalMinutes, onStart, onEnd, shiftNote }: ShiftStatusCardProps) {
+export function ShiftStatusCard({
+  shift,
+  locations,
+  kioskLocation,
+  busy,
+  intervalMinutes,
+  onStart,
+  onEnd,
+  shiftNote,
+}: ShiftStatusCardProps) {
   const t = useT();
   const selectId = useId();
   const noteId = useId();
@@ -36,7 +59,8 @@ export function ShiftStatusCard({ shift, locations, kioskLocation, busy, interva
   // default: their own location if active, else 'The Prospect Building' if active, else the first.
   const atKiosk = kioskLocation && active.some((l) => l.name === kioskLocation) ? kioskLocation : undefined;
   const busyText = BUSY_TEXT[busy ?? 'idle'];
-  const selected = chosen !== null && active.some((l) => l.name === chosen) ? chosen : (atKiosk ?? defaultLocationChoice(shift.location, active) ?? '');
+  const selected =
+    chosen !== null && active.some((l) => l.name === chosen) ? chosen : (atKiosk ?? defaultLocationChoice(shift.location, active) ?? '');
 
   return (
     <Card data-testid="shift-status-card">
@@ -96,7 +120,9 @@ export function ShiftStatusCard({ shift, locations, kioskLocation, busy, interva
                   data-testid="location-select"
                 >
                   {active.length === 0 ? (
-                    <option value="">{locations.state === 'error' ? t('Locations could not be loaded') : t('No active locations available')}</option>
+                    <option value="">
+                      {locations.state === 'error' ? t('Locations could not be loaded') : t('No active locations available')}
+                    </option>
                   ) : (
                     <>
                       <option value="" disabled>

@@ -26,7 +26,9 @@ describe('the worker is told when their check-in interval changes', () => {
     await act(async () => undefined);
     expect(screen.queryByText('Check-in interval changed')).toBeNull();
     act(() => setMinutes(30));
-    expect(await screen.findByText('You now check in every 30 minutes, counted from your next check-in. Your current deadline stays as it is.')).toBeTruthy();
+    expect(
+      await screen.findByText('You now check in every 30 minutes, counted from your next check-in. Your current deadline stays as it is.'),
+    ).toBeTruthy();
   });
 
   it('tells a change made while the app was closed when it next opens, once', async () => {

@@ -26,7 +26,9 @@ function write(userId: number, minutes: number) {
 export function intervalChangedNotice(minutes: number, t: Translate) {
   return {
     title: t('Check-in interval changed'),
-    message: t('You now check in every {{interval}}, counted from your next check-in. Your current deadline stays as it is.', { interval: intervalText(t, minutes) }),
+    message: t('You now check in every {{interval}}, counted from your next check-in. Your current deadline stays as it is.', {
+      interval: intervalText(t, minutes),
+    }),
   };
 }
 

@@ -31,7 +31,11 @@ export interface OwnShift {
 }
 
 export function parseOwnShift(body: unknown): OwnShift {
-  const b = (body && typeof body === 'object' ? body : {}) as { checkInInterval?: unknown; settings?: { checkInInterval?: unknown } | null; shiftNote?: unknown };
+  const b = (body && typeof body === 'object' ? body : {}) as {
+    checkInInterval?: unknown;
+    settings?: { checkInInterval?: unknown } | null;
+    shiftNote?: unknown;
+  };
   const interval = b.checkInInterval ?? b.settings?.checkInInterval;
   return {
     shift: parseShiftState(body),
@@ -73,7 +77,11 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
       void client.cancelQueries({ queryKey: ownShiftKey(userId) });
       // Before the first read there is nothing to amend but a shift itself: a count alone waits for the read.
       client.setQueryData<OwnShift>(ownShiftKey(userId), (old) =>
-        old ? { ...old, ...change } : change.shift ? { shift: change.shift, intervalMinutes: DEFAULT_CHECK_IN_INTERVAL_MINUTES, extensionsLeft: 0, shiftNote: null, ...change } : old,
+        old
+          ? { ...old, ...change }
+          : change.shift
+            ? { shift: change.shift, intervalMinutes: DEFAULT_CHECK_IN_INTERVAL_MINUTES, extensionsLeft: 0, shiftNote: null, ...change }
+            : old,
       );
     },
     [client, userId],

@@ -16,7 +16,6 @@ export const PILL_TEXTS: Record<PillStatus, string> = {
   unavailable: msg('Status unavailable'),
 };
 
-
 /**
  * 'Your Status': the pill, the live countdown to the next check-in and the deadline, all on the
  * server's clock. When the countdown reaches zero the pill turns overdue at once rather than at

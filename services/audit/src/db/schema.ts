@@ -32,10 +32,7 @@ export const entries = auditSchema.table(
      */
     monitorsOnly: boolean('monitors_only').notNull().default(false),
   },
-  (t) => [
-    index('entries_at_idx').on(t.at.desc(), t.id.desc()),
-    index('entries_user_at_idx').on(t.userId, t.at.desc(), t.id.desc()),
-  ],
+  (t) => [index('entries_at_idx').on(t.at.desc(), t.id.desc()), index('entries_user_at_idx').on(t.userId, t.at.desc(), t.id.desc())],
 );
 
 /**

@@ -49,7 +49,17 @@ describe('labels (spec section 3)', () => {
   });
 
   it('names exactly the eight types of the spec, and the worker\'s "+15 min" extension (written by the server only)', () => {
-    expect(ENTRY_TYPES).toEqual(['check_in', 'emergency', 'missed_check_in', 'start_shift', 'end_shift', 'sms_sent', 'call_made', 'system_alert', 'extension']);
+    expect(ENTRY_TYPES).toEqual([
+      'check_in',
+      'emergency',
+      'missed_check_in',
+      'start_shift',
+      'end_shift',
+      'sms_sent',
+      'call_made',
+      'system_alert',
+      'extension',
+    ]);
   });
 
   it('falls back to a username built from the id, and to System without a user', () => {
@@ -62,12 +72,24 @@ describe('labels (spec section 3)', () => {
 describe('what each event writes', () => {
   it('shift started: start_shift "Started shift at {location}"', async () => {
     const e = envelope('shifts.shift.started.v1', { shiftId: SHIFT, userId: 3, location: 'Depot', startedAt: T, nextCheckInAt: LATER });
-    expect(await describeOf(e)).toEqual({ userId: 3, type: 'start_shift', details: 'Started shift at Depot', location: 'Depot', at: new Date(T) });
+    expect(await describeOf(e)).toEqual({
+      userId: 3,
+      type: 'start_shift',
+      details: 'Started shift at Depot',
+      location: 'Depot',
+      at: new Date(T),
+    });
   });
 
   it('shift ended by the worker: end_shift "Ended shift at {location}"', async () => {
     const e = envelope('shifts.shift.ended.v1', { shiftId: SHIFT, userId: 3, endedAt: T, endedBy: 3, reason: 'worker', location: 'Depot' });
-    expect(await describeOf(e)).toEqual({ userId: 3, type: 'end_shift', details: 'Ended shift at Depot', location: 'Depot', at: new Date(T) });
+    expect(await describeOf(e)).toEqual({
+      userId: 3,
+      type: 'end_shift',
+      details: 'Ended shift at Depot',
+      location: 'Depot',
+      at: new Date(T),
+    });
   });
 
   it('shift ended without a known location: "Ended shift at Unknown location"', async () => {
@@ -83,7 +105,14 @@ describe('what each event writes', () => {
   });
 
   it('a shift ended by the account deletion says so', async () => {
-    const e = envelope('shifts.shift.ended.v1', { shiftId: SHIFT, userId: 3, endedAt: T, endedBy: 9, reason: 'user_deleted', location: 'Depot' });
+    const e = envelope('shifts.shift.ended.v1', {
+      shiftId: SHIFT,
+      userId: 3,
+      endedAt: T,
+      endedBy: 9,
+      reason: 'user_deleted',
+      location: 'Depot',
+    });
     expect((await describeOf(e))?.details).toBe('Ended shift at Depot (account deleted)');
   });
 
@@ -106,33 +135,90 @@ describe('what each event writes', () => {
   });
 
   it('emergency raised: emergency, on shift at a place or off shift', async () => {
-    const on = envelope('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: 3, shiftId: SHIFT, location: 'Depot', raisedAt: T });
+    const on = envelope('shifts.emergency.raised.v1', {
+      emergencyId: randomUUID(),
+      userId: 3,
+      shiftId: SHIFT,
+      location: 'Depot',
+      raisedAt: T,
+    });
     const off = envelope('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: 3, raisedAt: T });
-    expect(await describeOf(on)).toEqual({ userId: 3, type: 'emergency', details: 'Emergency alert raised at Depot', location: 'Depot', at: new Date(T) });
+    expect(await describeOf(on)).toEqual({
+      userId: 3,
+      type: 'emergency',
+      details: 'Emergency alert raised at Depot',
+      location: 'Depot',
+      at: new Date(T),
+    });
     expect(await describeOf(off)).toMatchObject({ type: 'emergency', details: 'Emergency alert raised (not on shift)' });
   });
 
   it('duress: the silent emergency and its alarm say DURESS', async () => {
-    const raised = envelope('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: 3, shiftId: SHIFT, location: 'Depot', raisedAt: T, duress: true });
+    const raised = envelope('shifts.emergency.raised.v1', {
+      emergencyId: randomUUID(),
+      userId: 3,
+      shiftId: SHIFT,
+      location: 'Depot',
+      raisedAt: T,
+      duress: true,
+    });
     expect(await describeOf(raised)).toMatchObject({ type: 'emergency', details: 'DURESS PIN entered: silent emergency raised at Depot' });
-    const opened = envelope('escalation.alarm.opened.v1', { alarmId: ALARM, userId: 3, kind: 'emergency', openedAt: T, location: 'Depot', duress: true });
+    const opened = envelope('escalation.alarm.opened.v1', {
+      alarmId: ALARM,
+      userId: 3,
+      kind: 'emergency',
+      openedAt: T,
+      location: 'Depot',
+      duress: true,
+    });
     expect(await describeOf(opened)).toMatchObject({ type: 'emergency', details: 'DURESS alarm opened at Depot; every step runs at once' });
   });
 
   it("duress: every entry of a duress alarm is for monitors only; an ordinary alarm's entries are not marked", async () => {
     const life = (duress: boolean) => [
-      envelope('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: 3, shiftId: SHIFT, location: 'Depot', raisedAt: T, ...(duress ? { duress } : {}) }),
-      envelope('escalation.alarm.opened.v1', { alarmId: ALARM, userId: 3, kind: 'emergency', openedAt: T, location: 'Depot', ...(duress ? { duress } : {}) }),
-      envelope('escalation.alarm.escalated.v1', { alarmId: ALARM, userId: 3, step: 0, action: 'notify_monitors', at: T, details: 'Pushed', ...(duress ? { duress } : {}) }),
+      envelope('shifts.emergency.raised.v1', {
+        emergencyId: randomUUID(),
+        userId: 3,
+        shiftId: SHIFT,
+        location: 'Depot',
+        raisedAt: T,
+        ...(duress ? { duress } : {}),
+      }),
+      envelope('escalation.alarm.opened.v1', {
+        alarmId: ALARM,
+        userId: 3,
+        kind: 'emergency',
+        openedAt: T,
+        location: 'Depot',
+        ...(duress ? { duress } : {}),
+      }),
+      envelope('escalation.alarm.escalated.v1', {
+        alarmId: ALARM,
+        userId: 3,
+        step: 0,
+        action: 'notify_monitors',
+        at: T,
+        details: 'Pushed',
+        ...(duress ? { duress } : {}),
+      }),
       envelope('escalation.alarm.acknowledged.v1', { alarmId: ALARM, userId: 3, byUserId: 1, at: T, ...(duress ? { duress } : {}) }),
-      envelope('escalation.alarm.resolved.v1', { alarmId: ALARM, userId: 3, byUserId: 1, at: T, verdict: 'genuine', note: 'Police sent', ...(duress ? { duress } : {}) }),
+      envelope('escalation.alarm.resolved.v1', {
+        alarmId: ALARM,
+        userId: 3,
+        byUserId: 1,
+        at: T,
+        verdict: 'genuine',
+        note: 'Police sent',
+        ...(duress ? { duress } : {}),
+      }),
     ];
     for (const e of life(true)) expect(await describeOf(e)).toMatchObject({ monitorsOnly: true });
     for (const e of life(false)) expect((await describeOf(e))?.monitorsOnly).toBeUndefined();
   });
 
   it('duress: "I\'m safe" entered with the duress PIN is a monitors-only warning, not the safe entry', async () => {
-    const safe = (underDuress: boolean) => envelope('escalation.alarm.worker_safe.v1', { alarmId: ALARM, userId: 3, at: T, ...(underDuress ? { underDuress } : {}) });
+    const safe = (underDuress: boolean) =>
+      envelope('escalation.alarm.worker_safe.v1', { alarmId: ALARM, userId: 3, at: T, ...(underDuress ? { underDuress } : {}) });
     expect(await describeOf(safe(true))).toEqual({
       userId: 3,
       type: 'system_alert',
@@ -154,13 +240,25 @@ describe('what each event writes', () => {
         changedAt: T,
         ...(reason === 'extended' ? { extendedMinutes: 15 } : {}),
       });
-    expect(await describeOf(moved('extended'))).toEqual({ userId: 3, type: 'extension', details: 'Asked for 15 more minutes; next check-in due at 15:30', at: new Date(T) });
+    expect(await describeOf(moved('extended'))).toEqual({
+      userId: 3,
+      type: 'extension',
+      details: 'Asked for 15 more minutes; next check-in due at 15:30',
+      at: new Date(T),
+    });
     expect(await describeOf(moved('simulated'))).toBeUndefined();
     expect(await describeOf(moved('reset'))).toBeUndefined();
   });
 
   it('alarm opened for a missed check-in: missed_check_in with the deadline that passed', async () => {
-    const e = envelope('escalation.alarm.opened.v1', { alarmId: ALARM, userId: 3, kind: 'missed_check_in', openedAt: LATER, location: 'Depot', dueAt: T });
+    const e = envelope('escalation.alarm.opened.v1', {
+      alarmId: ALARM,
+      userId: 3,
+      kind: 'missed_check_in',
+      openedAt: LATER,
+      location: 'Depot',
+      dueAt: T,
+    });
     expect(await describeOf(e)).toEqual({
       userId: 3,
       type: 'missed_check_in',
@@ -198,7 +296,14 @@ describe('what each event writes', () => {
     ['call_emergency_numbers', 'Escalation step 1, calling the emergency numbers: SMS and call to the worker'],
     ['message_contacts', 'Escalation step 1, messaging the emergency contacts: SMS and call to the worker'],
   ] as const)('escalation step %s: system_alert "%s"', async (action, details) => {
-    const e = envelope('escalation.alarm.escalated.v1', { alarmId: ALARM, userId: 3, step: 0, action, at: T, details: 'SMS and call to the worker' });
+    const e = envelope('escalation.alarm.escalated.v1', {
+      alarmId: ALARM,
+      userId: 3,
+      step: 0,
+      action,
+      at: T,
+      details: 'SMS and call to the worker',
+    });
     expect(await describeOf(e)).toEqual({ userId: 3, type: 'system_alert', details, at: new Date(T) });
   });
 
@@ -206,7 +311,8 @@ describe('what each event writes', () => {
     const e = envelope('escalation.alarm.late_check_in.v1', { alarmId: ALARM, userId: 3, checkedInAt: T });
     expect(await describeOf(e)).toMatchObject({
       type: 'system_alert',
-      details: 'Checked in late at 14:30 while the missed check-in alarm was open; escalation stopped, the alarm stays open until a monitor resolves it',
+      details:
+        'Checked in late at 14:30 while the missed check-in alarm was open; escalation stopped, the alarm stays open until a monitor resolves it',
     });
   });
 
@@ -221,8 +327,19 @@ describe('what each event writes', () => {
   });
 
   it('system alert: system_alert with its text, about a user or about nobody', async () => {
-    const about = envelope('escalation.system_alert.raised.v1', { alertId: randomUUID(), userId: 3, code: 'deadline_repaired', details: 'Deadline repaired', at: T });
-    const general = envelope('escalation.system_alert.raised.v1', { alertId: randomUUID(), code: 'no_numbers', details: 'No emergency numbers', at: T });
+    const about = envelope('escalation.system_alert.raised.v1', {
+      alertId: randomUUID(),
+      userId: 3,
+      code: 'deadline_repaired',
+      details: 'Deadline repaired',
+      at: T,
+    });
+    const general = envelope('escalation.system_alert.raised.v1', {
+      alertId: randomUUID(),
+      code: 'no_numbers',
+      details: 'No emergency numbers',
+      at: T,
+    });
     expect(await describeOf(about)).toEqual({ userId: 3, type: 'system_alert', details: 'Deadline repaired', at: new Date(T) });
     expect(await describeOf(general)).toEqual({ userId: null, type: 'system_alert', details: 'No emergency numbers', at: new Date(T) });
   });
@@ -278,7 +395,14 @@ describe('what each event writes', () => {
 describe('message updates from notifications', () => {
   type Sent = EventMap['notifications.message.sent.v1'];
   const sent = (over: Partial<Sent>) =>
-    envelope('notifications.message.sent.v1', { messageId: MESSAGE, userId: 3, channel: 'sms', to: '+447911123456', status: 'queued', ...over });
+    envelope('notifications.message.sent.v1', {
+      messageId: MESSAGE,
+      userId: 3,
+      channel: 'sms',
+      to: '+447911123456',
+      status: 'queued',
+      ...over,
+    });
 
   it('the first update of an SMS: sms_sent with the purpose and status', async () => {
     expect(await describeOf(sent({ purpose: 'reminder_5min' }))).toEqual({
@@ -302,7 +426,13 @@ describe('message updates from notifications', () => {
   });
 
   it('a failure after the first update is shown once, with the provider error', async () => {
-    const failed = sent({ channel: 'whatsapp', status: 'failed', errorCode: 63005, errorMessage: 'Recipient has not opted in', purpose: 'emergency' });
+    const failed = sent({
+      channel: 'whatsapp',
+      status: 'failed',
+      errorCode: 63005,
+      errorMessage: 'Recipient has not opted in',
+      purpose: 'emergency',
+    });
     expect(await describeOf(failed, ['first'])).toEqual({
       userId: 3,
       type: 'sms_sent',
@@ -322,7 +452,10 @@ describe('message updates from notifications', () => {
   });
 
   it('a test SMS about nobody is a system-level entry', async () => {
-    expect(await describeOf(sent({ userId: undefined, purpose: 'test' }))).toMatchObject({ userId: null, details: 'SMS to +447911123456 (test message): queued' });
+    expect(await describeOf(sent({ userId: undefined, purpose: 'test' }))).toMatchObject({
+      userId: null,
+      details: 'SMS to +447911123456 (test message): queued',
+    });
   });
 
   it('a voice message is call_made when the call is placed; its end comes from call completed', async () => {
@@ -336,7 +469,10 @@ describe('message updates from notifications', () => {
   it('a push shows only when it fails, once', async () => {
     const push = (status: string) => sent({ channel: 'push', to: 'endpoint-1', status, purpose: 'emergency' });
     expect(await describeOf(push('sent'))).toBeUndefined();
-    expect(await describeOf(push('failed'))).toMatchObject({ type: 'system_alert', details: 'Push notification (emergency alert) failed: failed' });
+    expect(await describeOf(push('failed'))).toMatchObject({
+      type: 'system_alert',
+      details: 'Push notification (emergency alert) failed: failed',
+    });
     expect(await describeOf(push('failed'), ['failure'])).toBeUndefined();
   });
 });

@@ -81,7 +81,17 @@ const PURPOSES: Record<string, string> = {
 };
 
 /** Provider statuses (Twilio's, and the fake provider's) that mean the message did not get through. */
-const FAILED_STATUSES = new Set(['failed', 'undelivered', 'canceled', 'cancelled', 'busy', 'no-answer', 'no_answer', 'rejected', 'expired']);
+const FAILED_STATUSES = new Set([
+  'failed',
+  'undelivered',
+  'canceled',
+  'cancelled',
+  'busy',
+  'no-answer',
+  'no_answer',
+  'rejected',
+  'expired',
+]);
 
 const OUTCOMES: Record<EventMap['notifications.call.completed.v1']['outcome'], string> = {
   accepted: 'answered and accepted by pressing 1',
@@ -137,13 +147,23 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
     case 'shifts.shift.started.v1': {
       const e = event.data;
       const by = e.startedBy !== undefined ? ` (started by ${await nameOf(lookup, e.startedBy)})` : '';
-      return { userId: e.userId, type: 'start_shift', details: `Started shift at ${e.location}${by}`, location: e.location, at: new Date(e.startedAt) };
+      return {
+        userId: e.userId,
+        type: 'start_shift',
+        details: `Started shift at ${e.location}${by}`,
+        location: e.location,
+        at: new Date(e.startedAt),
+      };
     }
     case 'shifts.shift.ended.v1': {
       const e = event.data;
       const base = `Ended shift at ${e.location ?? 'Unknown location'}`;
       const why =
-        e.reason === 'forced' ? ` (clocked out by ${await nameOf(lookup, e.endedBy)})` : e.reason === 'user_deleted' ? ' (account deleted)' : '';
+        e.reason === 'forced'
+          ? ` (clocked out by ${await nameOf(lookup, e.endedBy)})`
+          : e.reason === 'user_deleted'
+            ? ' (account deleted)'
+            : '';
       return { userId: e.userId, type: 'end_shift', details: base + why, location: e.location, at: new Date(e.endedAt) };
     }
     case 'shifts.checkin.recorded.v1': {
@@ -188,7 +208,9 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
       return {
         userId: e.userId,
         type: 'emergency',
-        details: e.duress ? `DURESS alarm opened${at(e.location)}; every step runs at once` : `Emergency alarm opened${at(e.location)}; escalation started`,
+        details: e.duress
+          ? `DURESS alarm opened${at(e.location)}; every step runs at once`
+          : `Emergency alarm opened${at(e.location)}; escalation started`,
         location: e.location,
         at: new Date(e.openedAt),
         ...duressOnly(e.duress),
@@ -283,8 +305,15 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
     case 'notifications.call.completed.v1': {
       const e = event.data;
       // A reminder call asks for the PIN, not for a 1: whether the worker checked in is the check-in's own entry.
-      const reminder = e.purpose?.startsWith('reminder_') ? `${PURPOSES[e.purpose] ?? 'check-in reminder'} call to ${e.to}: ${REMINDER_OUTCOMES[e.outcome]}` : undefined;
-      return { userId: e.userId ?? null, type: 'call_made', details: reminder ?? `Called ${e.to}: ${OUTCOMES[e.outcome]}`, at: new Date(e.at) };
+      const reminder = e.purpose?.startsWith('reminder_')
+        ? `${PURPOSES[e.purpose] ?? 'check-in reminder'} call to ${e.to}: ${REMINDER_OUTCOMES[e.outcome]}`
+        : undefined;
+      return {
+        userId: e.userId ?? null,
+        type: 'call_made',
+        details: reminder ?? `Called ${e.to}: ${OUTCOMES[e.outcome]}`,
+        at: new Date(e.at),
+      };
     }
   }
 }
@@ -316,7 +345,11 @@ function describeMessage(
   }
   const type: EntryType = e.channel === 'voice' ? 'call_made' : 'sms_sent';
   if (!logged.has('first')) {
-    const details = failed ? failure : e.channel === 'voice' ? `Calling ${e.to}${purpose}: ${e.status}` : `${what} to ${e.to}${purpose}: ${e.status}`;
+    const details = failed
+      ? failure
+      : e.channel === 'voice'
+        ? `Calling ${e.to}${purpose}: ${e.status}`
+        : `${what} to ${e.to}${purpose}: ${e.status}`;
     return { userId, type, details, at, marks: { messageId: e.messageId, stages: failed ? ['first', 'failure'] : ['first'] } };
   }
   if (e.channel === 'voice' || !failed || logged.has('failure')) return undefined;

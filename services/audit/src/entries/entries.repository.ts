@@ -61,7 +61,10 @@ export class EntriesRepository {
 
   async findUsers(tx: Tx, userIds: readonly number[]) {
     if (userIds.length === 0) return [];
-    return tx.select().from(users).where(inArray(users.userId, [...userIds]));
+    return tx
+      .select()
+      .from(users)
+      .where(inArray(users.userId, [...userIds]));
   }
 
   /**
@@ -79,28 +82,40 @@ export class EntriesRepository {
       order by n
       on conflict (source_event_id) do nothing
       returning id, user_id, username, type, details, location, at`)) as unknown as {
-      rows: { id: number | string; user_id: number | null; username: string | null; type: string; details: string; location: string | null; at: Date | string }[];
+      rows: {
+        id: number | string;
+        user_id: number | null;
+        username: string | null;
+        type: string;
+        details: string;
+        location: string | null;
+        at: Date | string;
+      }[];
     };
     return saved
-      .map((r) => ({ id: Number(r.id), userId: r.user_id, username: r.username, type: r.type, details: r.details, location: r.location, at: new Date(r.at) }))
+      .map((r) => ({
+        id: Number(r.id),
+        userId: r.user_id,
+        username: r.username,
+        type: r.type,
+        details: r.details,
+        location: r.location,
+        at: new Date(r.at),
+      }))
       .sort((a, b) => a.id - b.id);
   }
 
   /** The new row, or undefined when an entry for this event already exists. */
   async insert(tx: Tx, entry: NewEntry): Promise<ListedEntry | undefined> {
-    const [row] = await tx
-      .insert(entries)
-      .values(entry)
-      .onConflictDoNothing({ target: entries.sourceEventId })
-      .returning({
-        id: entries.id,
-        userId: entries.userId,
-        username: entries.username,
-        type: entries.type,
-        details: entries.details,
-        location: entries.location,
-        at: entries.at,
-      });
+    const [row] = await tx.insert(entries).values(entry).onConflictDoNothing({ target: entries.sourceEventId }).returning({
+      id: entries.id,
+      userId: entries.userId,
+      username: entries.username,
+      type: entries.type,
+      details: entries.details,
+      location: entries.location,
+      at: entries.at,
+    });
     return row;
   }
 

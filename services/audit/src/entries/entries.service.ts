@@ -77,7 +77,8 @@ export class EntriesService {
     for (const event of events) {
       const draft = await describeEvent(event, {
         // Every user an event names was read above; the look-up is only a safety net.
-        usernameOf: async (userId) => (users.has(userId) ? users.get(userId)!.username : (await this.repo.findUser(tx, userId))?.username) ?? undefined,
+        usernameOf: async (userId) =>
+          (users.has(userId) ? users.get(userId)!.username : (await this.repo.findUser(tx, userId))?.username) ?? undefined,
         loggedStages: async (messageId) => logged.get(messageId) ?? new Set(),
       });
       if (!draft) continue;
@@ -110,7 +111,14 @@ export class EntriesService {
   /** An entry a client asked for (the gateway checked who may write it). */
   async recordFromClient(req: RecordCmd['request']): Promise<RecordCmd['reply']> {
     const row = await this.uow.run((tx, emit) =>
-      this.append(tx, emit, { userId: req.userId, username: req.username, type: req.type, details: req.details, location: req.location, at: this.clock() }),
+      this.append(tx, emit, {
+        userId: req.userId,
+        username: req.username,
+        type: req.type,
+        details: req.details,
+        location: req.location,
+        at: this.clock(),
+      }),
     );
     if (!row) throw new RpcError(404, 'User not found', { field: 'userId', code: 'user_not_found' });
     return { entry: entryView(row) };

@@ -20,7 +20,14 @@ export const ENTRY_TYPES = Object.keys(ENTRY_LABELS) as EntryType[];
  * escalation's steps, messages, calls or system alerts, which are the monitors' record: whoever
  * holds a worker's phone must not learn from them who was called about the worker, or when.
  */
-export const WORKER_VISIBLE_TYPES: readonly EntryType[] = ['check_in', 'start_shift', 'end_shift', 'extension', 'emergency', 'missed_check_in'];
+export const WORKER_VISIBLE_TYPES: readonly EntryType[] = [
+  'check_in',
+  'start_shift',
+  'end_shift',
+  'extension',
+  'emergency',
+  'missed_check_in',
+];
 
 /** The username shown on an entry that belongs to no user. */
 export const SYSTEM_USERNAME = 'System';

@@ -39,10 +39,17 @@ export class EventsModule implements OnModuleInit {
     });
     const log: ConsumerRegistration['handler'] = (event, tx, emit) => this.entries.recordEvent(tx, emit, event as DescribedEvent);
     // A flood (an alarm storm, a shift change) is logged a batch of events per transaction.
-    const logMany: ConsumerRegistration['batchHandler'] = (events, tx, emit) => this.entries.recordEvents(tx, emit, events as DescribedEvent[]);
+    const logMany: ConsumerRegistration['batchHandler'] = (events, tx, emit) =>
+      this.entries.recordEvents(tx, emit, events as DescribedEvent[]);
     this.consumers.register({
       name: 'shifts',
-      subjects: ['shifts.shift.started.v1', 'shifts.shift.ended.v1', 'shifts.checkin.recorded.v1', 'shifts.emergency.raised.v1', 'shifts.deadline.changed.v1'],
+      subjects: [
+        'shifts.shift.started.v1',
+        'shifts.shift.ended.v1',
+        'shifts.checkin.recorded.v1',
+        'shifts.emergency.raised.v1',
+        'shifts.deadline.changed.v1',
+      ],
       handler: log,
       batchHandler: logMany,
     });

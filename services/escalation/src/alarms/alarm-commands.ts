@@ -69,7 +69,12 @@ export class AlarmCommands {
       };
       await this.repo.update(tx, alarm.id, set);
       await this.deadlines.remove(tx, alarmKey(alarm.id));
-      await this.repo.note(tx, alarm.id, now, `Resolved by ${await this.views.personName(tx, req.byUserId)} (${req.verdict === 'genuine' ? 'genuine' : 'false alarm'})`);
+      await this.repo.note(
+        tx,
+        alarm.id,
+        now,
+        `Resolved by ${await this.views.personName(tx, req.byUserId)} (${req.verdict === 'genuine' ? 'genuine' : 'false alarm'})`,
+      );
       await emit('escalation.alarm.resolved.v1', {
         alarmId: alarm.id,
         userId: alarm.userId,
@@ -100,7 +105,9 @@ export class AlarmCommands {
    * duress (the duress PIN) their screen shows exactly the same, but nothing stops: the history
    * tells monitors, and the gateway has raised a duress emergency besides.
    */
-  async markSafe(req: CommandMap['escalation.alarm.mark_safe.v1']['request']): Promise<CommandMap['escalation.alarm.mark_safe.v1']['reply']> {
+  async markSafe(
+    req: CommandMap['escalation.alarm.mark_safe.v1']['request'],
+  ): Promise<CommandMap['escalation.alarm.mark_safe.v1']['reply']> {
     return this.uow.run(async (tx, emit) => {
       const asked = await this.repo.find(tx, req.alarmId);
       if (!asked || asked.userId !== req.userId || asked.kind !== 'emergency' || asked.duress) {
@@ -124,7 +131,13 @@ export class AlarmCommands {
             WORKER_TEXT.safe,
           );
           // The worker's stream must change exactly as for the PIN; the flag tells monitors apart.
-          await emit('escalation.alarm.worker_safe.v1', { alarmId: alarm.id, userId: alarm.userId, at: now.toISOString(), underDuress: true, ...teamOf(alarm.teamId) });
+          await emit('escalation.alarm.worker_safe.v1', {
+            alarmId: alarm.id,
+            userId: alarm.userId,
+            at: now.toISOString(),
+            underDuress: true,
+            ...teamOf(alarm.teamId),
+          });
           continue;
         }
         await this.repo.update(tx, alarm.id, { workerSafeAt: now, stepsStoppedReason: alarm.stepsStoppedReason ?? 'worker_safe' });
@@ -136,7 +149,12 @@ export class AlarmCommands {
           `${label} said they are safe at ${londonTime(now)} (PIN entered): no further steps; confirm it and resolve it as a false alarm`,
           WORKER_TEXT.safe,
         );
-        await emit('escalation.alarm.worker_safe.v1', { alarmId: alarm.id, userId: alarm.userId, at: now.toISOString(), ...teamOf(alarm.teamId) });
+        await emit('escalation.alarm.worker_safe.v1', {
+          alarmId: alarm.id,
+          userId: alarm.userId,
+          at: now.toISOString(),
+          ...teamOf(alarm.teamId),
+        });
       }
       const current = await this.repo.find(tx, asked.id);
       return { alarm: await this.views.workerView(tx, current!) };

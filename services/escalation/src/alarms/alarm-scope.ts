@@ -24,7 +24,8 @@ export function ownsAlarm(s: AlarmScope, alarm: Pick<AlarmRow, 'userId' | 'teamI
 }
 
 /** An admin with no team and no worker: nothing is theirs, and nothing need be read. */
-export const ownsNothing = (s: AlarmScope): boolean => !!s.scope && s.scope.userIds.length === 0 && (!s.teams || s.teams.teamIds.length === 0);
+export const ownsNothing = (s: AlarmScope): boolean =>
+  !!s.scope && s.scope.userIds.length === 0 && (!s.teams || s.teams.teamIds.length === 0);
 
 /** ownsAlarm() as a condition on the alarms table; undefined when every alarm is theirs. */
 export function alarmScopeSql(s: AlarmScope): SQL | undefined {

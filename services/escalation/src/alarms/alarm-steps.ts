@@ -62,24 +62,42 @@ export const stepPayload = (alarm: Pick<AlarmRow, 'id' | 'kind'>, step: Omit<Dea
 });
 
 /** Whom an alarm's requests are about; an emergency's (duress included) go on notifications' urgent lane. */
-export const requestIds = (alarm: AlarmRow, since: Date) => ({ userId: alarm.userId, alarmId: alarm.id, urgent: alarm.kind === 'emergency', since: since.toISOString() });
+export const requestIds = (alarm: AlarmRow, since: Date) => ({
+  userId: alarm.userId,
+  alarmId: alarm.id,
+  urgent: alarm.kind === 'emergency',
+  since: since.toISOString(),
+});
 
 /** The steps whose run only tells people (pushes, texts): planned from what was read, written set-based. */
-export const TELLING_ACTIONS: ReadonlySet<PolicyAction> = new Set(['notify_worker', 'notify_monitors', 'notify_monitor', 'notify_deputy', 'notify_organisation']);
+export const TELLING_ACTIONS: ReadonlySet<PolicyAction> = new Set([
+  'notify_worker',
+  'notify_monitors',
+  'notify_monitor',
+  'notify_deputy',
+  'notify_organisation',
+]);
 
 /** The monitors and deputies whose names and away times a telling step of this alarm may need. */
 export const peopleOf = (monitors: TeamMonitor[] | undefined): number[] =>
   (monitors ?? []).flatMap((m) => [m.userId, ...(m.deputyUserId !== undefined ? [m.deputyUserId] : [])]);
 
 /** notify_worker: a push to the worker, and an SMS when a phone number is known (else an operator hears why not). */
-export function planNotifyWorker(alarm: AlarmRow, index: number, worker: Pick<WorkerRow, 'phone' | 'language'> | undefined, since: Date): StepPlan {
+export function planNotifyWorker(
+  alarm: AlarmRow,
+  index: number,
+  worker: Pick<WorkerRow, 'phone' | 'language'> | undefined,
+  since: Date,
+): StepPlan {
   const f = facts(alarm);
   const ids = requestIds(alarm, since);
   const phone = dialable(worker?.phone);
   const language = worker?.language ?? null;
   const text = workerAlarmText(f, language);
   const spoken = language ? { language } : {};
-  const requests: StepRequest[] = [{ channel: 'push', toUserId: alarm.userId, purpose: alarm.kind, title: workerAlarmTitle(f, language), body: text, ...spoken, ...ids }];
+  const requests: StepRequest[] = [
+    { channel: 'push', toUserId: alarm.userId, purpose: alarm.kind, title: workerAlarmTitle(f, language), body: text, ...spoken, ...ids },
+  ];
   if (phone) requests.push({ channel: 'sms', toPhone: phone, purpose: alarm.kind, body: text, ...spoken, ...ids });
   const details = phone ? `Worker notified by push and SMS to ${phone}` : 'Worker notified by push (no phone number for SMS)';
   return {
@@ -87,7 +105,14 @@ export function planNotifyWorker(alarm: AlarmRow, index: number, worker: Pick<Wo
     index,
     action: 'notify_worker',
     requests,
-    alerts: phone ? [] : [{ code: 'worker_phone_missing', details: `No phone number known for ${labelOf(alarm)}: the alarm SMS to the worker was not sent` }],
+    alerts: phone
+      ? []
+      : [
+          {
+            code: 'worker_phone_missing',
+            details: `No phone number known for ${labelOf(alarm)}: the alarm SMS to the worker was not sent`,
+          },
+        ],
     notes: [{ text: details }],
     escalated: details,
   };
@@ -99,27 +124,61 @@ export function planNotifyWorker(alarm: AlarmRow, index: number, worker: Pick<Wo
  * alarm with no team, for notify_organisation, and whenever the step would reach nobody, so an
  * alarm is never told to no one. Answers the request and the line for the alarm's history.
  */
-export function monitorsPush(alarm: AlarmRow, step: PolicyStep, body: string, people: People, now: Date, since: Date): { request: StepRequest; details: string } {
+export function monitorsPush(
+  alarm: AlarmRow,
+  step: PolicyStep,
+  body: string,
+  people: People,
+  now: Date,
+  since: Date,
+): { request: StepRequest; details: string } {
   const ids = requestIds(alarm, since);
   const title = monitorsAlarmTitle(facts(alarm));
   const team = alarm.policy.monitors;
   const who = team && step.action !== 'notify_organisation' ? teamRecipients(team, step, people, now) : undefined;
   if (!who || who.userIds.length === 0) {
     const why = !team || step.action === 'notify_organisation' ? '' : `: ${who?.why ?? 'no team monitor could be told'}`;
-    return { request: { channel: 'push', toRole: 'monitors', purpose: alarm.kind, title, body, ...ids }, details: `All monitors notified by push${why}` };
+    return {
+      request: { channel: 'push', toRole: 'monitors', purpose: alarm.kind, title, body, ...ids },
+      details: `All monitors notified by push${why}`,
+    };
   }
   // One request for all of them, as for every admin: a monitor without a push subscription is no failure while another has one.
-  return { request: { channel: 'push', toUsers: { userIds: who.userIds }, purpose: alarm.kind, title, body, ...ids }, details: `${who.label} notified by push` };
+  return {
+    request: { channel: 'push', toUsers: { userIds: who.userIds }, purpose: alarm.kind, title, body, ...ids },
+    details: `${who.label} notified by push`,
+  };
 }
 
 /** notify_monitors, notify_monitor, notify_deputy, notify_organisation. */
-export function planNotifyMonitors(alarm: AlarmRow, index: number, step: PolicyStep, body: string, people: People, now: Date, since: Date): StepPlan {
+export function planNotifyMonitors(
+  alarm: AlarmRow,
+  index: number,
+  step: PolicyStep,
+  body: string,
+  people: People,
+  now: Date,
+  since: Date,
+): StepPlan {
   const { request, details } = monitorsPush(alarm, step, body, people, now, since);
-  return { alarm, index, action: step.action, requests: [request], alerts: [], notes: [{ text: details, workerText: WORKER_TEXT.monitorsAlerted }], escalated: details };
+  return {
+    alarm,
+    index,
+    action: step.action,
+    requests: [request],
+    alerts: [],
+    notes: [{ text: details, workerText: WORKER_TEXT.monitorsAlerted }],
+    escalated: details,
+  };
 }
 
 /** Who of a team a step reaches now: monitors in order, an away one's deputy in their place. */
-function teamRecipients(monitors: TeamMonitor[], step: PolicyStep, people: People, now: Date): { userIds: number[]; label: string; why?: string } {
+function teamRecipients(
+  monitors: TeamMonitor[],
+  step: PolicyStep,
+  people: People,
+  now: Date,
+): { userIds: number[]; label: string; why?: string } {
   const away = (id: number) => (people.get(id)?.awayUntil?.getTime() ?? 0) > now.getTime();
   // One escalation has not heard of is told all the same: only a deleted account is passed over.
   const known = (id: number) => !people.get(id)?.deletedAt;
@@ -137,22 +196,44 @@ function teamRecipients(monitors: TeamMonitor[], step: PolicyStep, people: Peopl
     if (!m) return { userIds: [], label: '', why: `the team has no monitor ${step.position}` };
     if (step.action === 'notify_monitor') {
       const s = stand(m);
-      return s ? { userIds: [s.id], label: `Monitor ${step.position}, ${s.label},` } : { userIds: [], label: '', why: `monitor ${step.position} and their deputy are away` };
+      return s
+        ? { userIds: [s.id], label: `Monitor ${step.position}, ${s.label},` }
+        : { userIds: [], label: '', why: `monitor ${step.position} and their deputy are away` };
     }
     const d = m.deputyUserId;
-    if (d === undefined || !known(d) || away(d)) return { userIds: [], label: '', why: `monitor ${step.position} has no deputy who can be told` };
+    if (d === undefined || !known(d) || away(d))
+      return { userIds: [], label: '', why: `monitor ${step.position} has no deputy who can be told` };
     return { userIds: [d], label: `${name(d)}, deputy for ${name(m.userId)},` };
   }
   const stands = monitors.map(stand).filter((x) => x !== undefined);
   const unique = [...new Map(stands.map((x) => [x.id, x])).values()];
-  return { userIds: unique.map((x) => x.id), label: `Team monitors ${unique.map((x) => x.label).join(', ')}`, why: 'every team monitor and deputy is away' };
+  return {
+    userIds: unique.map((x) => x.id),
+    label: `Team monitors ${unique.map((x) => x.label).join(', ')}`,
+    why: 'every team monitor and deputy is away',
+  };
 }
 
 /** The escalated event of a step that ran. */
-export function escalatedEvent(alarm: AlarmRow, index: number, action: PolicyAction, at: Date, details: string): { subject: 'escalation.alarm.escalated.v1'; data: EventMap['escalation.alarm.escalated.v1'] } {
+export function escalatedEvent(
+  alarm: AlarmRow,
+  index: number,
+  action: PolicyAction,
+  at: Date,
+  details: string,
+): { subject: 'escalation.alarm.escalated.v1'; data: EventMap['escalation.alarm.escalated.v1'] } {
   return {
     subject: 'escalation.alarm.escalated.v1',
-    data: { alarmId: alarm.id, userId: alarm.userId, step: index, action, at: at.toISOString(), details, ...monitorsOnly(alarm), ...teamOf(alarm.teamId) },
+    data: {
+      alarmId: alarm.id,
+      userId: alarm.userId,
+      step: index,
+      action,
+      at: at.toISOString(),
+      details,
+      ...monitorsOnly(alarm),
+      ...teamOf(alarm.teamId),
+    },
   };
 }
 
@@ -165,7 +246,13 @@ export function escalatedEvent(alarm: AlarmRow, index: number, action: PolicyAct
 export class AlarmSteps {
   constructor(@Inject(SETTINGS) private readonly settings: EscalationSettings) {}
 
-  async apply(tx: Tx, emit: Emit, plans: readonly StepPlan[], now: Date, before: { events?: PendingEvent[]; notes?: (typeof alarmEvents.$inferInsert)[] } = {}): Promise<void> {
+  async apply(
+    tx: Tx,
+    emit: Emit,
+    plans: readonly StepPlan[],
+    now: Date,
+    before: { events?: PendingEvent[]; notes?: (typeof alarmEvents.$inferInsert)[] } = {},
+  ): Promise<void> {
     const events: PendingEvent[] = [...(before.events ?? [])];
     const notes: (typeof alarmEvents.$inferInsert)[] = [...(before.notes ?? [])];
     const tracked: (typeof notificationRequests.$inferInsert)[] = [];
@@ -174,7 +261,8 @@ export class AlarmSteps {
       for (const { urgent, ...spec } of p.requests) {
         const { data } = requestEvent(spec);
         events.push(urgentOrNot(data, urgent));
-        if (data.alarmId) tracked.push({ requestId: data.requestId, alarmId: data.alarmId, request: data, requestedAt: now, nextAskAt: askAt });
+        if (data.alarmId)
+          tracked.push({ requestId: data.requestId, alarmId: data.alarmId, request: data, requestedAt: now, nextAskAt: askAt });
       }
       for (const a of p.alerts) events.push(systemAlertEvent(a.code, a.details, now, p.alarm.userId));
       for (const n of p.notes) notes.push({ alarmId: p.alarm.id, at: now, text: n.text, workerText: n.workerText ?? null });

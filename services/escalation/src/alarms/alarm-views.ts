@@ -23,7 +23,10 @@ export class AlarmViews {
       if (ownsNothing(req)) return { alarms: [] };
       const rows = await this.repo.page(tx, req.openOnly, req.limit + 1, after, req);
       const page = rows.slice(0, req.limit);
-      const history = await this.repo.history(tx, page.map((r) => r.id));
+      const history = await this.repo.history(
+        tx,
+        page.map((r) => r.id),
+      );
       const names = await this.names(tx, page);
       const alarmsOut = page.map((r) => toView(r, history.get(r.id) ?? [], names));
       const last = page[page.length - 1];
@@ -45,7 +48,10 @@ export class AlarmViews {
     const until = alarm.workerSafeAt?.getTime() ?? Infinity;
     const updates = (await this.repo.workerUpdates(tx, alarm.id)).filter((u) => u.at.getTime() <= until);
     const acknowledged = alarm.acknowledgedAt && alarm.acknowledgedAt.getTime() <= until ? alarm.acknowledgedAt : null;
-    const ackName = acknowledged && alarm.acknowledgedBy !== null ? (await this.namesOf(tx, [alarm.acknowledgedBy])).get(alarm.acknowledgedBy) : undefined;
+    const ackName =
+      acknowledged && alarm.acknowledgedBy !== null
+        ? (await this.namesOf(tx, [alarm.acknowledgedBy])).get(alarm.acknowledgedBy)
+        : undefined;
     return {
       id: alarm.id,
       // Under duress, a monitor's acknowledgement after "I'm safe" is not shown either.
@@ -65,7 +71,10 @@ export class AlarmViews {
 
   /** The names of the people who acknowledged and resolved these alarms, as escalation knows them. */
   private names(tx: Tx, alarms: AlarmRow[]): Promise<Map<number, string>> {
-    return this.namesOf(tx, alarms.flatMap((a) => [a.acknowledgedBy, a.resolvedBy].filter((id): id is number => id !== null)));
+    return this.namesOf(
+      tx,
+      alarms.flatMap((a) => [a.acknowledgedBy, a.resolvedBy].filter((id): id is number => id !== null)),
+    );
   }
 
   private async namesOf(tx: Tx, userIds: number[]): Promise<Map<number, string>> {

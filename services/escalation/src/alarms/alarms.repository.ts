@@ -34,7 +34,11 @@ export class AlarmsRepository {
    * emergency alarm still escalating (not resolved, steps not stopped), never one raised by the
    * duress PIN: the one a further press of theirs joins.
    */
-  async pressFacts(tx: Tx, emergencyId: string, userId: number): Promise<{ joinedBefore: boolean; own: boolean; escalatingId: string | null }> {
+  async pressFacts(
+    tx: Tx,
+    emergencyId: string,
+    userId: number,
+  ): Promise<{ joinedBefore: boolean; own: boolean; escalatingId: string | null }> {
     const { rows } = (await tx.execute(sql`
       select exists (select 1 from ${joinedEmergencies} where emergency_id = ${emergencyId}) as joined_before,
         exists (select 1 from ${alarms} where emergency_id = ${emergencyId}) as own,
@@ -58,7 +62,8 @@ export class AlarmsRepository {
 
   /** One line of the alarm's history; `workerText`: the same moment as the worker's own screen tells it. */
   async note(tx: Tx, alarmId: string, at: Date, text: string, workerText?: WorkerLine): Promise<void> {
-    const worker = typeof workerText === 'string' ? { workerText } : { workerText: workerText?.text ?? null, workerName: workerText?.name ?? null };
+    const worker =
+      typeof workerText === 'string' ? { workerText } : { workerText: workerText?.text ?? null, workerName: workerText?.name ?? null };
     await tx.insert(alarmEvents).values({ alarmId, at, text, ...worker });
   }
 
@@ -90,7 +95,9 @@ export class AlarmsRepository {
     return tx
       .select()
       .from(alarms)
-      .where(and(eq(alarms.userId, userId), eq(alarms.kind, 'missed_check_in'), ne(alarms.state, 'resolved'), isNull(alarms.stepsStoppedReason)))
+      .where(
+        and(eq(alarms.userId, userId), eq(alarms.kind, 'missed_check_in'), ne(alarms.state, 'resolved'), isNull(alarms.stepsStoppedReason)),
+      )
       .orderBy(asc(alarms.openedAt));
   }
 
@@ -119,8 +126,13 @@ export class AlarmsRepository {
 
   /** A team escalation has heard of and that still exists, as its alarms freeze it. */
   async team(tx: Tx, teamId: number): Promise<(TeamPolicy & { id: number }) | undefined> {
-    const [row] = await tx.select().from(teams).where(and(eq(teams.id, teamId), isNull(teams.deletedAt)));
-    return row ? { id: row.id, monitors: row.monitors, escalationPolicy: row.escalationPolicy, emergencyNumbers: row.emergencyNumbers } : undefined;
+    const [row] = await tx
+      .select()
+      .from(teams)
+      .where(and(eq(teams.id, teamId), isNull(teams.deletedAt)));
+    return row
+      ? { id: row.id, monitors: row.monitors, escalationPolicy: row.escalationPolicy, emergencyNumbers: row.emergencyNumbers }
+      : undefined;
   }
 
   /** Users by id (monitors and deputies): name, away time, deleted. */
@@ -136,15 +148,26 @@ export class AlarmsRepository {
   /** Many workers in one statement (a pass's missed check-ins). */
   async workersOf(tx: Tx, userIds: readonly number[]): Promise<Map<number, WorkerRow>> {
     if (userIds.length === 0) return new Map();
-    const rows = await tx.select().from(workers).where(inArray(workers.userId, [...new Set(userIds)]));
+    const rows = await tx
+      .select()
+      .from(workers)
+      .where(inArray(workers.userId, [...new Set(userIds)]));
     return new Map(rows.map((r) => [r.userId, r]));
   }
 
   /** Many teams in one statement, as team() reads one. */
   async teamsOf(tx: Tx, teamIds: readonly number[]): Promise<Map<number, TeamPolicy & { id: number }>> {
     if (teamIds.length === 0) return new Map();
-    const rows = await tx.select().from(teams).where(and(inArray(teams.id, [...new Set(teamIds)]), isNull(teams.deletedAt)));
-    return new Map(rows.map((row) => [row.id, { id: row.id, monitors: row.monitors, escalationPolicy: row.escalationPolicy, emergencyNumbers: row.emergencyNumbers }]));
+    const rows = await tx
+      .select()
+      .from(teams)
+      .where(and(inArray(teams.id, [...new Set(teamIds)]), isNull(teams.deletedAt)));
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        { id: row.id, monitors: row.monitors, escalationPolicy: row.escalationPolicy, emergencyNumbers: row.emergencyNumbers },
+      ]),
+    );
   }
 
   /** The step each of many alarms is at, in one statement. */
@@ -174,7 +197,8 @@ export class AlarmsRepository {
       where w.user_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(userIds)}::jsonb))`)) as unknown as {
       rows: { user_id: number; name: string | null; phone: string | null; language: string | null; voice_reminder: boolean }[];
     };
-    for (const r of rows) found.set(Number(r.user_id), { name: r.name, phone: r.phone, language: r.language, voiceReminder: r.voice_reminder === true });
+    for (const r of rows)
+      found.set(Number(r.user_id), { name: r.name, phone: r.phone, language: r.language, voiceReminder: r.voice_reminder === true });
     return found;
   }
 

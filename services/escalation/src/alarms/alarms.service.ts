@@ -3,13 +3,44 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { EventMap } from '@lws/contracts';
 import { CLOCK, LOGGER, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
-import { alarms, calls, joinedEmergencies, notificationRequests, type AlarmKind, type AlarmRow, type CallRow, type DeadlineRow } from '../db/schema';
+import {
+  alarms,
+  calls,
+  joinedEmergencies,
+  notificationRequests,
+  type AlarmKind,
+  type AlarmRow,
+  type CallRow,
+  type DeadlineRow,
+} from '../db/schema';
 import { alarmKey, DeadlinesRepository, type NextStep } from '../deadlines/deadlines.repository';
 import { dialable } from '../workers/phone';
 import { acknowledged, escalating, owned, resolved } from './alarm-state';
 import { AlarmsRepository, type Contact } from './alarms.repository';
-import { callText, contactText, londonTime, monitorsAlarmText, monitorsAlarmTitle, stillOpenText, WORKER_TEXT, type WorkerLine } from './messages';
-import { AlarmSteps, escalatedEvent, facts, labelOf, monitorsOnly, monitorsPush, peopleOf, planNotifyMonitors, planNotifyWorker, requestIds, stepPayload, teamOf } from './alarm-steps';
+import {
+  callText,
+  contactText,
+  londonTime,
+  monitorsAlarmText,
+  monitorsAlarmTitle,
+  stillOpenText,
+  WORKER_TEXT,
+  type WorkerLine,
+} from './messages';
+import {
+  AlarmSteps,
+  escalatedEvent,
+  facts,
+  labelOf,
+  monitorsOnly,
+  monitorsPush,
+  peopleOf,
+  planNotifyMonitors,
+  planNotifyWorker,
+  requestIds,
+  stepPayload,
+  teamOf,
+} from './alarm-steps';
 import { opening } from './missed-alarms';
 import { Notifier } from './notifier';
 import { stepDueAt, watchdogDueAt, type PolicyStep } from './policy';
@@ -79,7 +110,17 @@ export class AlarmsService {
   async open(
     tx: Tx,
     emit: Emit,
-    a: { kind: AlarmKind; userId: number; now: Date; dueAt?: Date; raisedAt?: Date; location?: string | null; shiftId?: string | null; emergencyId?: string; duress?: boolean },
+    a: {
+      kind: AlarmKind;
+      userId: number;
+      now: Date;
+      dueAt?: Date;
+      raisedAt?: Date;
+      location?: string | null;
+      shiftId?: string | null;
+      emergencyId?: string;
+      duress?: boolean;
+    },
   ): Promise<Opened | undefined> {
     const worker = await this.repo.worker(tx, a.userId);
     // The worker's team, as escalation last heard of it; none known: the organisation's policy and every admin.
@@ -90,7 +131,14 @@ export class AlarmsService {
     if (!alarm) return undefined;
     await this.repo.note(tx, id, a.now, note.text, note.workerText);
     await emit(opened.subject, opened.data);
-    const deadline = await this.deadlines.putLocked(tx, { jobKey: alarmKey(id), kind: 'alarm', userId: a.userId, step: 'step', dueAt: a.now, payload: stepPayload({ id, kind: a.kind }, { index: 0 }) });
+    const deadline = await this.deadlines.putLocked(tx, {
+      jobKey: alarmKey(id),
+      kind: 'alarm',
+      userId: a.userId,
+      step: 'step',
+      dueAt: a.now,
+      payload: stepPayload({ id, kind: a.kind }, { index: 0 }),
+    });
     return { alarm, deadline };
   }
 
@@ -101,7 +149,11 @@ export class AlarmsService {
    * `joined`, or `known` when it had joined before (the same event heard twice); undefined: an
    * alarm of its own is to open (or has). A press of the duress PIN never comes here: it opens its own.
    */
-  async joinPress(tx: Tx, emit: Emit, p: { emergencyId: string; userId: number; raisedAt: Date; now: Date }): Promise<'joined' | 'known' | undefined> {
+  async joinPress(
+    tx: Tx,
+    emit: Emit,
+    p: { emergencyId: string; userId: number; raisedAt: Date; now: Date },
+  ): Promise<'joined' | 'known' | undefined> {
     const { joinedBefore, own, escalatingId } = await this.repo.pressFacts(tx, p.emergencyId, p.userId);
     if (joinedBefore) return 'known';
     if (own || !escalatingId) return undefined;
@@ -116,7 +168,13 @@ export class AlarmsService {
       .onConflictDoNothing()
       .returning();
     if (!joined) return 'known';
-    await this.repo.note(tx, alarm.id, p.now, `The worker pressed the emergency button again at ${londonTime(p.raisedAt)}`, WORKER_TEXT.pressedAgain);
+    await this.repo.note(
+      tx,
+      alarm.id,
+      p.now,
+      `The worker pressed the emergency button again at ${londonTime(p.raisedAt)}`,
+      WORKER_TEXT.pressedAgain,
+    );
     await emit('escalation.alarm.pressed_again.v1', {
       alarmId: alarm.id,
       userId: p.userId,
@@ -207,7 +265,8 @@ export class AlarmsService {
     let ran = 'alarm_step';
     for (let i = index; i < steps.length; i++) {
       const due = stepDueAt(alarm.policy, i, alarm.openedAt, now, alarm.nobodyReachedAt);
-      if (due.getTime() > now.getTime()) return { next: { step: 'step', dueAt: due, payload: stepPayload(alarm, { index: i }) }, status: ran };
+      if (due.getTime() > now.getTime())
+        return { next: { step: 'step', dueAt: due, payload: stepPayload(alarm, { index: i }) }, status: ran };
       change(alarm, { stepIndex: i });
       const waiting = await this.runStep(tx, emit, alarm, steps[i], i, now, stepSince(alarm, i, due));
       ran = steps[i].action;
@@ -217,7 +276,15 @@ export class AlarmsService {
   }
 
   /** Runs one step; answers the watchdog deadline when a call round is under way. */
-  private async runStep(tx: Tx, emit: Emit, alarm: Stepping, step: PolicyStep, index: number, now: Date, since: Date): Promise<NextStep | null> {
+  private async runStep(
+    tx: Tx,
+    emit: Emit,
+    alarm: Stepping,
+    step: PolicyStep,
+    index: number,
+    now: Date,
+    since: Date,
+  ): Promise<NextStep | null> {
     const f = facts(alarm);
     const escalated = (details: string) => {
       const e = escalatedEvent(alarm, index, step.action, now, details);
@@ -248,14 +315,29 @@ export class AlarmsService {
         const written = language ? { ...ids, language } : ids;
         for (const c of contacts) await this.notifier.text(tx, emit, 'sms', c.phone, 'contact_message', contactText(f, language), written);
         const lines: [string, WorkerLine?][] = [];
-        if (contacts.length) lines.push([`Messaged emergency contacts: ${contacts.map((c) => c.phone).join(', ')}`, WORKER_TEXT.contactsMessaged]);
+        if (contacts.length)
+          lines.push([`Messaged emergency contacts: ${contacts.map((c) => c.phone).join(', ')}`, WORKER_TEXT.contactsMessaged]);
         if (step.callPrimaryContact && primary) {
-          const call = { purpose: 'primary_contact' as const, phone: primary.phone, name: primary.name, language, round: alarm.callRound, index: 0, repeat: false };
+          const call = {
+            purpose: 'primary_contact' as const,
+            phone: primary.phone,
+            name: primary.name,
+            language,
+            round: alarm.callRound,
+            index: 0,
+            repeat: false,
+          };
           await this.call(tx, emit, alarm, call, now, since);
           lines.push([`Calling primary contact ${primary.phone}`, WORKER_TEXT.callingContact(primary.name)]);
         }
         if (!contacts.length) {
-          await this.notifier.systemAlert(emit, 'no_emergency_contacts', `${labelOf(alarm)} has no emergency contact with a phone number: nobody was messaged`, now, alarm.userId);
+          await this.notifier.systemAlert(
+            emit,
+            'no_emergency_contacts',
+            `${labelOf(alarm)} has no emergency contact with a phone number: nobody was messaged`,
+            now,
+            alarm.userId,
+          );
           lines.push(['No emergency contacts to message']);
         }
         for (const [line, workerText] of lines) await this.repo.note(tx, alarm.id, now, line, workerText);
@@ -273,7 +355,15 @@ export class AlarmsService {
     }
   }
 
-  private async startRound(tx: Tx, emit: Emit, alarm: Stepping, repeat: boolean, now: Date, since: Date, escalated?: (d: string) => Promise<unknown>): Promise<NextStep | null> {
+  private async startRound(
+    tx: Tx,
+    emit: Emit,
+    alarm: Stepping,
+    repeat: boolean,
+    now: Date,
+    since: Date,
+    escalated?: (d: string) => Promise<unknown>,
+  ): Promise<NextStep | null> {
     const numbers = alarm.policy.emergencyNumbers;
     if (numbers.length === 0) {
       await this.notifier.systemAlert(
@@ -298,7 +388,15 @@ export class AlarmsService {
     tx: Tx,
     emit: Emit,
     alarm: AlarmRow,
-    c: { purpose: CallRow['purpose']; phone: string; name?: string; language?: string | null; round: number; index: number; repeat: boolean },
+    c: {
+      purpose: CallRow['purpose'];
+      phone: string;
+      name?: string;
+      language?: string | null;
+      round: number;
+      index: number;
+      repeat: boolean;
+    },
     now: Date,
     since: Date,
   ): Promise<NextStep | null> {
@@ -313,11 +411,26 @@ export class AlarmsService {
       callTimeoutSeconds: alarm.policy.callTimeoutSeconds,
       ...(c.name ? { contactName: c.name.slice(0, 100) } : {}),
     });
-    await tx.insert(calls).values({ requestId, alarmId: alarm.id, purpose: c.purpose, round: c.round, numberIndex: c.index, phone: c.phone, repeat: c.repeat, requestedAt: now });
+    await tx
+      .insert(calls)
+      .values({
+        requestId,
+        alarmId: alarm.id,
+        purpose: c.purpose,
+        round: c.round,
+        numberIndex: c.index,
+        phone: c.phone,
+        repeat: c.repeat,
+        requestedAt: now,
+      });
     if (c.purpose === 'primary_contact') return null;
     // The worker hears of the round once, at its first number.
     await this.repo.note(tx, alarm.id, now, `Calling ${c.phone}`, c.index === 0 ? WORKER_TEXT.callingLine : undefined);
-    return { step: 'call_watchdog', dueAt: watchdogDueAt(alarm.policy, now), payload: stepPayload(alarm, { requestId, index: alarm.stepIndex }) };
+    return {
+      step: 'call_watchdog',
+      dueAt: watchdogDueAt(alarm.policy, now),
+      payload: stepPayload(alarm, { requestId, index: alarm.stepIndex }),
+    };
   }
 
   /** A call of the round ended (or its watchdog gave up): accept, try the next number, or finish the round. */
@@ -332,7 +445,20 @@ export class AlarmsService {
     } else if (stopOnAck && acknowledged(alarm)) {
       await this.repo.note(tx, alarm.id, now, 'Calls stopped: the alarm was acknowledged');
     } else if (call.numberIndex + 1 < numbers.length) {
-      const next = await this.call(tx, emit, alarm, { purpose: 'emergency_number', phone: numbers[call.numberIndex + 1], round: call.round, index: call.numberIndex + 1, repeat: call.repeat }, now, now);
+      const next = await this.call(
+        tx,
+        emit,
+        alarm,
+        {
+          purpose: 'emergency_number',
+          phone: numbers[call.numberIndex + 1],
+          round: call.round,
+          index: call.numberIndex + 1,
+          repeat: call.repeat,
+        },
+        now,
+        now,
+      );
       return { next, status: 'call_next_number' };
     } else {
       await this.notifier.systemAlert(
@@ -360,7 +486,21 @@ export class AlarmsService {
     const f = facts(alarm);
     const people = await this.repo.people(tx, peopleOf(alarm.policy.monitors));
     const { request, details: reminded } = monitorsPush(alarm, { action: 'notify_monitors', after: 0 }, stillOpenText(f), people, now, now);
-    await this.steps.apply(tx, emit, [{ alarm, index: alarm.stepIndex, action: 'notify_monitors', requests: [request], alerts: [], notes: [{ text: `Still unacknowledged: ${reminded.charAt(0).toLowerCase()}${reminded.slice(1)}` }] }], now);
+    await this.steps.apply(
+      tx,
+      emit,
+      [
+        {
+          alarm,
+          index: alarm.stepIndex,
+          action: 'notify_monitors',
+          requests: [request],
+          alerts: [],
+          notes: [{ text: `Still unacknowledged: ${reminded.charAt(0).toLowerCase()}${reminded.slice(1)}` }],
+        },
+      ],
+      now,
+    );
     const calling = alarm.policy.steps.some((s) => s.action === 'call_emergency_numbers') && alarm.policy.emergencyNumbers.length > 0;
     await emit('escalation.alarm.escalated.v1', {
       alarmId: alarm.id,
@@ -368,7 +508,9 @@ export class AlarmsService {
       step: alarm.stepIndex,
       action: calling ? 'call_emergency_numbers' : 'notify_monitors',
       at: now.toISOString(),
-      details: calling ? 'Still unacknowledged: monitors reminded, emergency numbers called again' : 'Still unacknowledged: monitors reminded',
+      details: calling
+        ? 'Still unacknowledged: monitors reminded, emergency numbers called again'
+        : 'Still unacknowledged: monitors reminded',
       ...monitorsOnly(alarm),
       ...teamOf(alarm.teamId),
     });
@@ -408,7 +550,8 @@ export class AlarmsService {
   async lateCheckIn(tx: Tx, emit: Emit, userId: number, checkIn: HeardCheckIn): Promise<void> {
     const now = this.clock();
     const { receivedAt, madeAt } = checkIn;
-    const claim = madeAt && madeAt.getTime() !== receivedAt.getTime() ? ` (the worker's device says it was made at ${londonTime(madeAt)})` : '';
+    const claim =
+      madeAt && madeAt.getTime() !== receivedAt.getTime() ? ` (the worker's device says it was made at ${londonTime(madeAt)})` : '';
     for (const candidate of await this.repo.activeMissed(tx, userId)) {
       await this.deadlines.lock(tx, alarmKey(candidate.id));
       const alarm = await this.repo.lock(tx, candidate.id);
@@ -426,7 +569,12 @@ export class AlarmsService {
           ? `Checked in at ${londonTime(receivedAt)}, before the deadline (the check-in reached escalation late): no further steps`
           : `Late check-in at ${londonTime(receivedAt)}${claim}: no further steps`,
       );
-      await emit('escalation.alarm.late_check_in.v1', { alarmId: alarm.id, userId, checkedInAt: receivedAt.toISOString(), ...teamOf(alarm.teamId) });
+      await emit('escalation.alarm.late_check_in.v1', {
+        alarmId: alarm.id,
+        userId,
+        checkedInAt: receivedAt.toISOString(),
+        ...teamOf(alarm.teamId),
+      });
     }
   }
 
@@ -434,7 +582,11 @@ export class AlarmsService {
    * Messages notifications reports sent ("The SMS to … was sent") or delivered, the provider's
    * receipt ("… was delivered"), on their alarms' histories: one statement for a sweep's reports.
    */
-  async messagesReported(tx: Tx, reports: readonly { alarmId: string; what: string; outcome: 'sent' | 'delivered' }[], now: Date): Promise<void> {
+  async messagesReported(
+    tx: Tx,
+    reports: readonly { alarmId: string; what: string; outcome: 'sent' | 'delivered' }[],
+    now: Date,
+  ): Promise<void> {
     await this.repo.notes(
       tx,
       reports.map((r) => ({ alarmId: r.alarmId, at: now, text: `${r.what[0].toUpperCase()}${r.what.slice(1)} was ${r.outcome}` })),
@@ -454,16 +606,31 @@ export class AlarmsService {
     if (!alarm || resolved(alarm)) return;
     await this.repo.note(tx, alarm.id, now, `${what[0].toUpperCase()}${what.slice(1)} failed${error ? `: ${error}` : ''}`);
     if (!escalating(alarm) || acknowledged(alarm) || alarm.nobodyReachedAt) return;
-    const told = (await tx.select({ request: notificationRequests.request, lastStatus: notificationRequests.lastStatus }).from(notificationRequests).where(eq(notificationRequests.alarmId, alarm.id))).filter(
-      (t) => t.request.purpose === alarm.kind && t.request.channel !== 'voice',
-    );
+    const told = (
+      await tx
+        .select({ request: notificationRequests.request, lastStatus: notificationRequests.lastStatus })
+        .from(notificationRequests)
+        .where(eq(notificationRequests.alarmId, alarm.id))
+    ).filter((t) => t.request.purpose === alarm.kind && t.request.channel !== 'voice');
     if (told.length === 0 || told.some((t) => t.lastStatus !== 'failed')) return;
     const callsAt = alarm.policy.steps.findIndex((s, i) => i >= alarm.stepIndex && s.action === 'call_emergency_numbers');
     const waiting = row?.step === 'step' ? (row.payload.index ?? 0) : undefined;
     if (callsAt < 0 || waiting === undefined || waiting > callsAt) return;
     await this.repo.update(tx, alarm.id, { nobodyReachedAt: now });
-    await this.deadlines.put(tx, { jobKey: alarmKey(alarm.id), kind: 'alarm', userId: alarm.userId, step: 'step', dueAt: now, payload: stepPayload(alarm, { index: waiting }) });
-    await this.repo.note(tx, alarm.id, now, 'Nobody could be told of the alarm (every message to the worker and the monitors failed): calling the emergency numbers now');
+    await this.deadlines.put(tx, {
+      jobKey: alarmKey(alarm.id),
+      kind: 'alarm',
+      userId: alarm.userId,
+      step: 'step',
+      dueAt: now,
+      payload: stepPayload(alarm, { index: waiting }),
+    });
+    await this.repo.note(
+      tx,
+      alarm.id,
+      now,
+      'Nobody could be told of the alarm (every message to the worker and the monitors failed): calling the emergency numbers now',
+    );
     await this.notifier.systemAlert(
       emit,
       'nobody_reached',

@@ -17,7 +17,13 @@ const where = (location: string | null | undefined) => (location ? ` at ${locati
 export function reminderText(minutes: number, due: Date, replyable = false, language: string | null = null): string {
   const values = { minutes, time: londonTime(due) };
   return replyable
-    ? translate(language, msg('LWS reminder: your check-in is due in {{minutes}} minutes (by {{time}}). Open LWS and check in, or reply to this message with your PIN.'), values)
+    ? translate(
+        language,
+        msg(
+          'LWS reminder: your check-in is due in {{minutes}} minutes (by {{time}}). Open LWS and check in, or reply to this message with your PIN.',
+        ),
+        values,
+      )
     : translate(language, msg('LWS reminder: your check-in is due in {{minutes}} minutes (by {{time}}). Open LWS and check in.'), values);
 }
 
@@ -38,10 +44,17 @@ export interface AlarmFacts {
 }
 
 export function workerAlarmText(a: AlarmFacts, language: string | null = null): string {
-  if (a.kind === 'emergency') return translate(language, msg('LWS: your emergency alert was received at {{time}}. Your monitors are being alerted.'), { time: londonTime(a.openedAt) });
-  return translate(language, msg('LWS: you missed your check-in due at {{time}}. Check in now if you are safe; your monitors have been alerted.'), {
-    time: londonTime(a.dueAt ?? a.openedAt),
-  });
+  if (a.kind === 'emergency')
+    return translate(language, msg('LWS: your emergency alert was received at {{time}}. Your monitors are being alerted.'), {
+      time: londonTime(a.openedAt),
+    });
+  return translate(
+    language,
+    msg('LWS: you missed your check-in due at {{time}}. Check in now if you are safe; your monitors have been alerted.'),
+    {
+      time: londonTime(a.dueAt ?? a.openedAt),
+    },
+  );
 }
 
 /** The title of the worker's own push about their alarm. */
@@ -57,8 +70,10 @@ export function monitorsAlarmTitle(a: AlarmFacts): string {
 
 export function monitorsAlarmText(a: AlarmFacts): string {
   const name = workerLabel(a.workerName, a.userId);
-  if (a.duress) return `DURESS: ${name} entered their duress PIN${where(a.location)} at ${londonTime(a.openedAt)} and may be under threat. Do not call them. Acknowledge the alarm in LWS.`;
-  if (a.kind === 'emergency') return `${name} requested emergency assistance${where(a.location)} at ${londonTime(a.openedAt)}. Acknowledge the alarm in LWS.`;
+  if (a.duress)
+    return `DURESS: ${name} entered their duress PIN${where(a.location)} at ${londonTime(a.openedAt)} and may be under threat. Do not call them. Acknowledge the alarm in LWS.`;
+  if (a.kind === 'emergency')
+    return `${name} requested emergency assistance${where(a.location)} at ${londonTime(a.openedAt)}. Acknowledge the alarm in LWS.`;
   return `${name} did not check in by ${londonTime(a.dueAt ?? a.openedAt)}${where(a.location)}. Acknowledge the alarm in LWS.`;
 }
 
@@ -73,17 +88,49 @@ export function contactText(a: AlarmFacts, language: string | null = null): stri
   const values = { name, time, location: a.location ?? '' };
   if (a.duress) {
     return a.location
-      ? translate(language, msg('LWS EMERGENCY: {{name}} signalled that they are under threat at {{location}} at {{time}}. Do not call them. If you know where they are, call 999.'), values)
-      : translate(language, msg('LWS EMERGENCY: {{name}} signalled that they are under threat at {{time}}. Do not call them. If you know where they are, call 999.'), values);
+      ? translate(
+          language,
+          msg(
+            'LWS EMERGENCY: {{name}} signalled that they are under threat at {{location}} at {{time}}. Do not call them. If you know where they are, call 999.',
+          ),
+          values,
+        )
+      : translate(
+          language,
+          msg(
+            'LWS EMERGENCY: {{name}} signalled that they are under threat at {{time}}. Do not call them. If you know where they are, call 999.',
+          ),
+          values,
+        );
   }
   if (a.kind === 'emergency') {
     return a.location
-      ? translate(language, msg('LWS EMERGENCY: {{name}} requested emergency assistance at {{location}} at {{time}}. Please try to reach them; if you cannot, call 999.'), values)
-      : translate(language, msg('LWS EMERGENCY: {{name}} requested emergency assistance at {{time}}. Please try to reach them; if you cannot, call 999.'), values);
+      ? translate(
+          language,
+          msg(
+            'LWS EMERGENCY: {{name}} requested emergency assistance at {{location}} at {{time}}. Please try to reach them; if you cannot, call 999.',
+          ),
+          values,
+        )
+      : translate(
+          language,
+          msg('LWS EMERGENCY: {{name}} requested emergency assistance at {{time}}. Please try to reach them; if you cannot, call 999.'),
+          values,
+        );
   }
   return a.location
-    ? translate(language, msg('LWS alert: {{name}} missed a safety check-in due at {{time}} at {{location}}. Please try to reach them; if you cannot, call 999.'), values)
-    : translate(language, msg('LWS alert: {{name}} missed a safety check-in due at {{time}}. Please try to reach them; if you cannot, call 999.'), values);
+    ? translate(
+        language,
+        msg(
+          'LWS alert: {{name}} missed a safety check-in due at {{time}} at {{location}}. Please try to reach them; if you cannot, call 999.',
+        ),
+        values,
+      )
+    : translate(
+        language,
+        msg('LWS alert: {{name}} missed a safety check-in due at {{time}}. Please try to reach them; if you cannot, call 999.'),
+        values,
+      );
 }
 
 /**
@@ -94,11 +141,15 @@ export function callText(a: AlarmFacts, language: string | null = null): string 
   const values = { name: workerLabel(a.workerName, a.userId), location: a.location ?? '' };
   const text = a.duress
     ? a.location
-      ? msg('This is the LWS lone worker safety system. {{name}} signalled that they are under threat at {{location}}. Press 1 to accept this alert.')
+      ? msg(
+          'This is the LWS lone worker safety system. {{name}} signalled that they are under threat at {{location}}. Press 1 to accept this alert.',
+        )
       : msg('This is the LWS lone worker safety system. {{name}} signalled that they are under threat. Press 1 to accept this alert.')
     : a.kind === 'emergency'
       ? a.location
-        ? msg('This is the LWS lone worker safety system. {{name}} requested emergency assistance at {{location}}. Press 1 to accept this alert.')
+        ? msg(
+            'This is the LWS lone worker safety system. {{name}} requested emergency assistance at {{location}}. Press 1 to accept this alert.',
+          )
         : msg('This is the LWS lone worker safety system. {{name}} requested emergency assistance. Press 1 to accept this alert.')
       : a.location
         ? msg('This is the LWS lone worker safety system. {{name}} missed a safety check-in at {{location}}. Press 1 to accept this alert.')
@@ -117,10 +168,12 @@ export const WORKER_TEXT = {
   requested: msg('Help requested'),
   monitorsAlerted: msg('Your monitors have been alerted'),
   contactsMessaged: msg('Your emergency contacts have been sent a message'),
-  callingContact: (name?: string): WorkerLine => (name ? { text: msg('Calling your emergency contact, {{name}}'), name } : msg('Calling your emergency contact')),
+  callingContact: (name?: string): WorkerLine =>
+    name ? { text: msg('Calling your emergency contact, {{name}}'), name } : msg('Calling your emergency contact'),
   callingLine: msg('Calling the emergency response line'),
   lineAccepted: msg('The emergency response line has taken your alert'),
-  dealing: (name: string | null): WorkerLine => (name ? { text: msg('{{name}} is dealing with it'), name } : msg('A monitor is dealing with it')),
+  dealing: (name: string | null): WorkerLine =>
+    name ? { text: msg('{{name}} is dealing with it'), name } : msg('A monitor is dealing with it'),
   safe: msg("You said you're safe. A monitor will confirm and close this."),
   pressedAgain: msg('You asked for help again: the same alert, still being dealt with'),
 } as const;

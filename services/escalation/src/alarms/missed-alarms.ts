@@ -6,7 +6,17 @@ import { insertRows, type Emit, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
 import { alarms, type AlarmKind, type DeadlineRow, type WorkerRow } from '../db/schema';
 import { alarmKey, DeadlinesRepository, type DeadlineSpec } from '../deadlines/deadlines.repository';
-import { AlarmSteps, facts, peopleOf, planNotifyMonitors, planNotifyWorker, stepPayload, teamOf, TELLING_ACTIONS, type StepPlan } from './alarm-steps';
+import {
+  AlarmSteps,
+  facts,
+  peopleOf,
+  planNotifyMonitors,
+  planNotifyWorker,
+  stepPayload,
+  teamOf,
+  TELLING_ACTIONS,
+  type StepPlan,
+} from './alarm-steps';
 import { AlarmsRepository } from './alarms.repository';
 import { londonTime, monitorsAlarmText, WORKER_TEXT } from './messages';
 import { duressPolicy, freezePolicy, stepDueAt, type TeamPolicy } from './policy';
@@ -50,7 +60,9 @@ export function opening(a: Opening, worker: WorkerRow | undefined, team: TeamPol
     lastPosition: worker?.lastPosition ?? null,
   } satisfies typeof alarms.$inferInsert;
   const note = duress
-    ? { text: `DURESS: the worker entered their duress PIN at ${londonTime(a.now)}; every step runs at once, and nothing is sent to the worker` }
+    ? {
+        text: `DURESS: the worker entered their duress PIN at ${londonTime(a.now)}; every step runs at once, and nothing is sent to the worker`,
+      }
     : a.kind === 'emergency'
       ? { text: `Emergency raised at ${londonTime(a.now)}`, workerText: WORKER_TEXT.requested }
       : { text: `Missed check-in due at ${londonTime(a.dueAt ?? a.now)}` };
@@ -102,16 +114,35 @@ export class MissedAlarms {
    * one-at-a-time path runs.
    */
   async open(tx: Tx, emit: Emit, missed: readonly Missed[], now: Date): Promise<{ opened: Map<DeadlineRow, string>; followUps: string[] }> {
-    const workers = await this.repo.workersOf(tx, missed.map((m) => m.row.userId));
-    const teams = await this.repo.teamsOf(tx, [...workers.values()].flatMap((w) => (w.teamId ? [w.teamId] : [])));
+    const workers = await this.repo.workersOf(
+      tx,
+      missed.map((m) => m.row.userId),
+    );
+    const teams = await this.repo.teamsOf(
+      tx,
+      [...workers.values()].flatMap((w) => (w.teamId ? [w.teamId] : [])),
+    );
     const openings = missed.map((m) => {
       const worker = workers.get(m.row.userId);
       const team = worker?.teamId ? teams.get(worker.teamId) : undefined;
-      return opening({ kind: 'missed_check_in', userId: m.row.userId, now, dueAt: m.due, shiftId: m.shiftId || null }, worker, team, this.settings);
+      return opening(
+        { kind: 'missed_check_in', userId: m.row.userId, now, dueAt: m.due, shiftId: m.shiftId || null },
+        worker,
+        team,
+        this.settings,
+      );
     });
-    const rows = await insertRows(tx, alarms, openings.map((o) => o.values), { returning: true });
+    const rows = await insertRows(
+      tx,
+      alarms,
+      openings.map((o) => o.values),
+      { returning: true },
+    );
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const people = await this.repo.people(tx, rows.flatMap((r) => peopleOf(r.policy.monitors)));
+    const people = await this.repo.people(
+      tx,
+      rows.flatMap((r) => peopleOf(r.policy.monitors)),
+    );
 
     const plans: StepPlan[] = [];
     const next: DeadlineSpec[] = [];
@@ -155,11 +186,13 @@ export class MissedAlarms {
     const notes = openings.map((o) => ({ alarmId: o.values.id, at: now, text: o.note.text, workerText: o.note.workerText ?? null }));
     await this.steps.apply(tx, emit, plans, now, { events, notes });
     await this.repo.setStepIndexes(tx, stepIndexes);
-    const removed = await this.deadlines.removeMany(tx, missed.map((m) => m.row));
+    const removed = await this.deadlines.removeMany(
+      tx,
+      missed.map((m) => m.row),
+    );
     // Held since the claim (FOR UPDATE), so none can have moved; if one did, nothing of the batch stands.
     if (removed.size !== missed.length) throw new Error(`${missed.length - removed.size} claimed check-in deadline(s) moved while claimed`);
     await this.deadlines.putMany(tx, next);
     return { opened: new Map(missed.map((m, i) => [m.row, openings[i].values.id])), followUps };
   }
 }
-

@@ -20,7 +20,10 @@ const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)
  */
 @Injectable()
 export class Notifier {
-  constructor(@Inject(CLOCK) private readonly clock: Clock, @Inject(SETTINGS) private readonly settings: EscalationSettings) {}
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(SETTINGS) private readonly settings: EscalationSettings,
+  ) {}
 
   async request(tx: Tx, emit: Emit, { urgent, ...r }: RequestSpec & { urgent?: boolean }): Promise<string> {
     const event = requestEvent(r);
@@ -62,7 +65,9 @@ export function emitRequest(emit: Emit, request: Request, urgent: boolean): Prom
 
 /** The event a request is written as: an emergency's on the urgent subject, the rest as requested. */
 export function urgentOrNot(request: Request, urgent: boolean): PendingEvent {
-  return urgent ? { subject: 'escalation.notification.urgent.v1', data: { request } } : { subject: 'escalation.notification.requested.v1', data: request };
+  return urgent
+    ? { subject: 'escalation.notification.urgent.v1', data: { request } }
+    : { subject: 'escalation.notification.requested.v1', data: request };
 }
 
 /** The request event itself, for callers that write events in batches (the scheduler). */
@@ -73,7 +78,12 @@ export function requestEvent(r: RequestSpec): { subject: 'escalation.notificatio
   };
 }
 
-export function systemAlertEvent(code: string, details: string, at: Date, userId?: number): { subject: 'escalation.system_alert.raised.v1'; data: EventMap['escalation.system_alert.raised.v1'] } {
+export function systemAlertEvent(
+  code: string,
+  details: string,
+  at: Date,
+  userId?: number,
+): { subject: 'escalation.system_alert.raised.v1'; data: EventMap['escalation.system_alert.raised.v1'] } {
   return {
     subject: 'escalation.system_alert.raised.v1',
     data: { alertId: randomUUID(), ...(userId !== undefined ? { userId } : {}), code, details, at: at.toISOString() },

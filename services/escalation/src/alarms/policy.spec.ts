@@ -53,7 +53,9 @@ describe('escalation policy configuration', () => {
     expect(problem({ EMERGENCY_NUMBER_2: '07911 123456' }).variable).toBe('EMERGENCY_NUMBER_2');
     expect(problem({ EMERGENCY_NUMBER_1: '+4412' }).variable).toBe('EMERGENCY_NUMBER_1');
     expect(problem({ ESCALATION_POLICY: '{not json' })).toEqual({ variable: 'ESCALATION_POLICY', message: 'must be JSON' });
-    expect(problem({ ESCALATION_POLICY: JSON.stringify({ missed_check_in: [{ action: 'call_everyone', after: 0 }] }) }).variable).toBe('ESCALATION_POLICY');
+    expect(problem({ ESCALATION_POLICY: JSON.stringify({ missed_check_in: [{ action: 'call_everyone', after: 0 }] }) }).variable).toBe(
+      'ESCALATION_POLICY',
+    );
     expect(problem({ ESCALATION_POLICY: JSON.stringify({ missed_check_in: [] }) }).variable).toBe('ESCALATION_POLICY');
     expect(problem({ EMERGENCY_CALL_TIMEOUT_SECONDS: '5' }).variable).toBe('EMERGENCY_CALL_TIMEOUT_SECONDS');
     expect(problem({ REMINDER_CHANNELS: 'sms,pigeon' }).variable).toBe('REMINDER_CHANNELS');

@@ -63,7 +63,16 @@ export class RequestTracker implements OnApplicationBootstrap {
         .orderBy(asc(notificationRequests.nextAskAt))
         .limit(BATCH)
         .for('update', { skipLocked: true });
-      if (rows.length > 0) await tx.update(notificationRequests).set({ nextAskAt: next }).where(inArray(notificationRequests.requestId, rows.map((r) => r.requestId)));
+      if (rows.length > 0)
+        await tx
+          .update(notificationRequests)
+          .set({ nextAskAt: next })
+          .where(
+            inArray(
+              notificationRequests.requestId,
+              rows.map((r) => r.requestId),
+            ),
+          );
       return rows;
     });
     if (due.length === 0) return 0;
@@ -71,7 +80,10 @@ export class RequestTracker implements OnApplicationBootstrap {
     // lost), and what became of them.
     const taken = await this.taken(due.map((r) => r.requestId));
     return this.uow.run(async (tx, emit) => {
-      const alarmsOf = await tx.select({ id: alarms.id, state: alarms.state, kind: alarms.kind }).from(alarms).where(inArray(alarms.id, [...new Set(due.map((r) => r.alarmId))]));
+      const alarmsOf = await tx
+        .select({ id: alarms.id, state: alarms.state, kind: alarms.kind })
+        .from(alarms)
+        .where(inArray(alarms.id, [...new Set(due.map((r) => r.alarmId))]));
       const closed = new Set(alarmsOf.filter(resolved).map((a) => a.id));
       const emergencies = new Set(alarmsOf.filter((a) => a.kind === 'emergency').map((a) => a.id));
       // One statement per outcome, not one per request: a burst of alarms confirms hundreds at once.
@@ -135,7 +147,10 @@ export class RequestTracker implements OnApplicationBootstrap {
             now,
             r.request.userId,
           );
-          this.logger.error({ requestId: r.requestId, alarmId: r.alarmId, asks: ASKS_BEFORE_ALERT }, `notifications has not confirmed ${what} after ${ASKS_BEFORE_ALERT} requests`);
+          this.logger.error(
+            { requestId: r.requestId, alarmId: r.alarmId, asks: ASKS_BEFORE_ALERT },
+            `notifications has not confirmed ${what} after ${ASKS_BEFORE_ALERT} requests`,
+          );
         }
       }
       return asked;
@@ -155,7 +170,10 @@ export class RequestTracker implements OnApplicationBootstrap {
       // A taken request with no outcome listed is still being tried.
       return new Map(reply.requestIds.map((id) => [id, outcomes.get(id) ?? { requestId: id, outcome: 'pending' }]));
     } catch (err) {
-      this.logger.warn({ error: errorMessage(err), requests: requestIds.length }, 'notifications could not say which requests it has; asking for them again');
+      this.logger.warn(
+        { error: errorMessage(err), requests: requestIds.length },
+        'notifications could not say which requests it has; asking for them again',
+      );
       return new Map();
     }
   }

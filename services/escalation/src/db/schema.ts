@@ -141,7 +141,9 @@ export const deadlines = escalationSchema.table(
      * (a new deadline, a step's follow-up, a repair) keeps it right without knowing of it.
      */
     priority: smallint('priority')
-      .generatedAlwaysAs(sql`case when kind = 'alarm' and payload ? 'urgent' then 0 when kind = 'alarm' or step = 'missed' then 1 else 2 end`)
+      .generatedAlwaysAs(
+        sql`case when kind = 'alarm' and payload ? 'urgent' then 0 when kind = 'alarm' or step = 'missed' then 1 else 2 end`,
+      )
       .notNull(),
     /**
      * When the row is due at priority 1, which the scheduler claims it at: an alarm step's and a

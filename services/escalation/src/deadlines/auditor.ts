@@ -59,7 +59,10 @@ export class Auditor implements OnApplicationBootstrap {
       for (const w of orphans) {
         if (!w.nextCheckInAt || !w.shiftId) continue;
         // A consumer may have written the deadline since the query; put() would only move it again.
-        const [exists] = await tx.select({ k: deadlines.jobKey }).from(deadlines).where(eq(deadlines.jobKey, checkinKey(w.userId)));
+        const [exists] = await tx
+          .select({ k: deadlines.jobKey })
+          .from(deadlines)
+          .where(eq(deadlines.jobKey, checkinKey(w.userId)));
         if (exists) continue;
         await this.checkins.schedule(tx, w.userId, w.shiftId, w.nextCheckInAt, now);
         const passed = w.nextCheckInAt.getTime() <= now.getTime();

@@ -58,7 +58,13 @@ export class CheckinsService {
     if (step === 'missed') {
       const stale = await this.behindOwner(tx, emit, row, due, now, owner);
       if (stale) return stale;
-      const opened = await this.alarms.open(tx, emit, { kind: 'missed_check_in', userId: row.userId, now, dueAt: due, shiftId: shiftId || null });
+      const opened = await this.alarms.open(tx, emit, {
+        kind: 'missed_check_in',
+        userId: row.userId,
+        now,
+        dueAt: due,
+        shiftId: shiftId || null,
+      });
       // The next deadline comes with the worker's next check-in; the alarm watches until then.
       return opened ? { next: null, status: 'missed_check_in', opened: opened.alarm.id } : { next: null, status: 'alarm_already_open' };
     }
@@ -72,7 +78,11 @@ export class CheckinsService {
    * answer lets it stand (shifts holds the same deadline, or could not be asked): what the
    * scheduler opens alarms for together (MissedAlarms). Undefined for any other row, which fire() takes.
    */
-  standingMiss(row: DeadlineRow, now: Date, owner: OwnerAnswer = { kind: 'unavailable' }): { due: Date; shiftId: string | null } | undefined {
+  standingMiss(
+    row: DeadlineRow,
+    now: Date,
+    owner: OwnerAnswer = { kind: 'unavailable' },
+  ): { due: Date; shiftId: string | null } | undefined {
     if (row.kind !== 'checkin' || !isCheckinStep(row.step)) return undefined;
     const { due, shiftId, step } = this.stepOf(row, now);
     if (step !== 'missed' || ownerVerdict(owner, now).kind !== 'stands') return undefined;
@@ -92,18 +102,30 @@ export class CheckinsService {
     if (verdict.kind === 'ended') {
       const shiftId = row.payload.shiftId;
       if (shiftId) await tx.insert(endedShifts).values({ shiftId, userId: row.userId, endedAt: now }).onConflictDoNothing();
-      await tx.update(workers).set({ onShift: false, shiftId: null, nextCheckInAt: null, deadlineAsOf: null }).where(eq(workers.userId, row.userId));
-      await alert('deadline_reconciled', `${label} had ended the shift, but escalation had not heard yet: no missed check-in alarm raised for ${londonTime(due)}`);
+      await tx
+        .update(workers)
+        .set({ onShift: false, shiftId: null, nextCheckInAt: null, deadlineAsOf: null })
+        .where(eq(workers.userId, row.userId));
+      await alert(
+        'deadline_reconciled',
+        `${label} had ended the shift, but escalation had not heard yet: no missed check-in alarm raised for ${londonTime(due)}`,
+      );
       return { next: null, status: 'off_shift_at_owner' };
     }
     const ownerDue = verdict.due;
-    await tx.update(workers).set({ onShift: true, shiftId: verdict.shiftId, nextCheckInAt: ownerDue }).where(eq(workers.userId, row.userId));
+    await tx
+      .update(workers)
+      .set({ onShift: true, shiftId: verdict.shiftId, nextCheckInAt: ownerDue })
+      .where(eq(workers.userId, row.userId));
     await alert(
       'deadline_reconciled',
       `${label} had checked in (next check-in ${londonTime(ownerDue)}), but escalation had not heard yet: no missed check-in alarm raised for ${londonTime(due)}`,
     );
     const first = firstStep(ownerDue, now);
-    return { next: { step: first.step, dueAt: first.at, payload: { dueAt: ownerDue.toISOString(), shiftId: verdict.shiftId } }, status: 'deadline_moved_at_owner' };
+    return {
+      next: { step: first.step, dueAt: first.at, payload: { dueAt: ownerDue.toISOString(), shiftId: verdict.shiftId } },
+      status: 'deadline_moved_at_owner',
+    };
   }
 
   /**
@@ -147,15 +169,40 @@ export class CheckinsService {
     const about = { userId, since, ...(language ? { language } : {}) };
     const events: PendingEvent[] = phone
       ? this.settings.reminderChannels.map((channel) =>
-          requestEvent({ channel, toPhone: phone, purpose: step, body: channel === 'sms' ? reminderText(minutes, due, true, language) : body, ...about }),
+          requestEvent({
+            channel,
+            toPhone: phone,
+            purpose: step,
+            body: channel === 'sms' ? reminderText(minutes, due, true, language) : body,
+            ...about,
+          }),
         )
-      : [systemAlertEvent('worker_phone_missing', `No phone number known for ${worker?.name ?? `worker #${userId}`}: the ${minutes} minute reminder went by push only`, now, userId)];
-    events.push(requestEvent({ channel: 'push', toUserId: userId, purpose: step, title: translate(language, msg('Check-in due soon')), body, ...about }));
+      : [
+          systemAlertEvent(
+            'worker_phone_missing',
+            `No phone number known for ${worker?.name ?? `worker #${userId}`}: the ${minutes} minute reminder went by push only`,
+            now,
+            userId,
+          ),
+        ];
+    events.push(
+      requestEvent({
+        channel: 'push',
+        toUserId: userId,
+        purpose: step,
+        title: translate(language, msg('Check-in due soon')),
+        body,
+        ...about,
+      }),
+    );
     // A team may add a call at T-2 that takes the PIN on the keypad: a check-in without a data signal.
     if (phone && step === 'reminder_2min' && worker?.voiceReminder) {
       events.push(requestEvent({ channel: 'voice', toPhone: phone, purpose: step, body: voiceReminderText(due, language), ...about }));
     }
-    events.push({ subject: 'escalation.reminder.fired.v1', data: { userId, shiftId, dueAt: due.toISOString(), minutesBefore: minutes, firedAt: now.toISOString() } });
+    events.push({
+      subject: 'escalation.reminder.fired.v1',
+      data: { userId, shiftId, dueAt: due.toISOString(), minutesBefore: minutes, firedAt: now.toISOString() },
+    });
     return events;
   }
 }

@@ -51,7 +51,14 @@ export class DeadlinesRepository {
   /** put() for many deadlines in one statement. */
   async putMany(tx: Tx, specs: readonly DeadlineSpec[]): Promise<void> {
     if (specs.length === 0) return;
-    const rows = specs.map((d) => ({ job_key: d.jobKey, kind: d.kind, user_id: d.userId, step: d.step, due_at: d.dueAt.toISOString(), payload: d.payload }));
+    const rows = specs.map((d) => ({
+      job_key: d.jobKey,
+      kind: d.kind,
+      user_id: d.userId,
+      step: d.step,
+      due_at: d.dueAt.toISOString(),
+      payload: d.payload,
+    }));
     await tx.execute(sql`
       insert into ${deadlines} as d (job_key, kind, user_id, step, due_at, version, payload)
       select u.job_key, u.kind, u.user_id, u.step, u.due_at, 1, u.payload
@@ -115,9 +122,14 @@ export class DeadlinesRepository {
         select * from ${deadlines} where priority = ${PRIORITY.reminder} and (alarm_due_at is null or alarm_due_at > ${at}) and due_at <= ${at} and ${scoped}
         order by due_at limit (select case when n >= ${urgentRoom} then 0 else ${limits.limit} - n end
           from (select (select count(*) from p0) + (select count(*) from p1) as n) claimed) for update skip locked)
-      select 0 as claim_order, * from p0 union all select 1, * from p1 union all select 2, * from p2`)) as unknown as { rows: Record<string, unknown>[] };
+      select 0 as claim_order, * from p0 union all select 1, * from p1 union all select 2, * from p2`)) as unknown as {
+      rows: Record<string, unknown>[];
+    };
     // Most urgent first, oldest first within each (as each range was read).
-    const key = (r: Record<string, unknown>) => [Number(r.claim_order), new Date((r.claim_order === 1 ? r.alarm_due_at : r.due_at) as string).getTime()];
+    const key = (r: Record<string, unknown>) => [
+      Number(r.claim_order),
+      new Date((r.claim_order === 1 ? r.alarm_due_at : r.due_at) as string).getTime(),
+    ];
     return rows
       .map((r) => ({ r, k: key(r) }))
       .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1])
@@ -146,7 +158,12 @@ export class DeadlinesRepository {
     const rows = await tx
       .select()
       .from(deadlines)
-      .where(inArray(deadlines.jobKey, leased.map((l) => l.jobKey)))
+      .where(
+        inArray(
+          deadlines.jobKey,
+          leased.map((l) => l.jobKey),
+        ),
+      )
       .orderBy(asc(deadlines.jobKey))
       .for('update');
     const current = new Map(rows.map((r) => [r.jobKey, r]));
@@ -159,10 +176,14 @@ export class DeadlinesRepository {
   /** Seconds since the oldest due deadline fell due (0: none due): one index probe per priority. */
   async oldestDueAgeSeconds(tx: Tx, now: Date): Promise<number> {
     const oldest = sql.join(
-      PRIORITIES.map((p) => sql`(select min(due_at) from ${deadlines} where priority = ${p} and due_at <= ${now.toISOString()}::timestamptz)`),
+      PRIORITIES.map(
+        (p) => sql`(select min(due_at) from ${deadlines} where priority = ${p} and due_at <= ${now.toISOString()}::timestamptz)`,
+      ),
       sql`, `,
     );
-    const { rows } = (await tx.execute(sql`select coalesce(extract(epoch from ${now.toISOString()}::timestamptz - least(${oldest})), 0)::float8 as age`)) as unknown as {
+    const { rows } = (await tx.execute(
+      sql`select coalesce(extract(epoch from ${now.toISOString()}::timestamptz - least(${oldest})), 0)::float8 as age`,
+    )) as unknown as {
       rows: { age: number }[];
     };
     return Math.max(0, Number(rows[0]?.age ?? 0));

@@ -1,6 +1,18 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { backoffDelay, errorMessage, type PendingEvent, type RetryBackoff } from '@lws/messaging';
-import { CLOCK, LOGGER, metrics, OutageLog, priorityLabel, Readiness, UnitOfWork, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
+import {
+  CLOCK,
+  LOGGER,
+  metrics,
+  OutageLog,
+  priorityLabel,
+  Readiness,
+  UnitOfWork,
+  type Clock,
+  type Emit,
+  type Logger,
+  type Tx,
+} from '@lws/platform';
 import { SERVICE_NAME, SETTINGS, type EscalationSettings } from '../config';
 import { PRIORITY, type DeadlineRow } from '../db/schema';
 import type { AlarmScope } from '../alarms/alarm-scope';
@@ -84,7 +96,9 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     this.readiness.add('scheduler', async () => {
       if (!this.active()) throw new Error(`the deadline scheduler has not run for over ${STALL_MS / 1000} s`);
     });
-    this.unsample = metrics.schedulerLastPassAge.sample((g) => g.set({ service: SERVICE_NAME }, (performance.now() - this.lastPassAt) / 1000));
+    this.unsample = metrics.schedulerLastPassAge.sample((g) =>
+      g.set({ service: SERVICE_NAME }, (performance.now() - this.lastPassAt) / 1000),
+    );
     this.start();
   }
 
@@ -189,7 +203,8 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     const first = await this.uow.run(async (tx, emit, afterCommit) => {
       const rows = await this.deadlines.claimDue(tx, now, { limit: this.settings.batchSize, urgentLimit: URGENT_PER_PASS }, scope);
       const checkins = rows.filter((r) => r.kind === 'checkin');
-      const recipients = checkins.length > 0 ? await this.alarmsRepo.recipients(tx, [...new Set(checkins.map((r) => r.userId))]) : new Map();
+      const recipients =
+        checkins.length > 0 ? await this.alarmsRepo.recipients(tx, [...new Set(checkins.map((r) => r.userId))]) : new Map();
       const planned: Planned[] = [];
       const single: DeadlineRow[] = [];
       for (const row of rows) {
@@ -251,7 +266,10 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
         if (batch) {
           for (const m of standing) {
             results.set(m.row, result(m.row, 'missed_check_in'));
-            this.logger.debug({ jobKey: m.row.jobKey, step: m.row.step, status: 'missed_check_in', alarmId: batch.opened.get(m.row) }, 'deadline step fired');
+            this.logger.debug(
+              { jobKey: m.row.jobKey, step: m.row.step, status: 'missed_check_in', alarmId: batch.opened.get(m.row) },
+              'deadline step fired',
+            );
           }
           for (const id of batch.followUps) {
             const step = await this.deadlines.lock(tx, alarmKey(id));
@@ -273,7 +291,14 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   /** Fires rows one by one, each in its savepoint; answers the deadlines of the alarms they opened, whose first steps run next. */
-  private async fireSingles(tx: Tx, emit: Emit, rows: DeadlineRow[], now: Date, owner: Map<number, OwnerAnswer>, results: Map<DeadlineRow, PassResult>): Promise<DeadlineRow[]> {
+  private async fireSingles(
+    tx: Tx,
+    emit: Emit,
+    rows: DeadlineRow[],
+    now: Date,
+    owner: Map<number, OwnerAnswer>,
+    results: Map<DeadlineRow, PassResult>,
+  ): Promise<DeadlineRow[]> {
     const followUps: DeadlineRow[] = [];
     for (const row of rows) {
       const fired = await this.fireOne(tx, emit, row, now, owner.get(row.userId));
@@ -312,7 +337,8 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     const applied = await this.deadlines.advanceMany(tx, moves);
     const results = new Map<DeadlineRow, PassResult>();
     for (const { row, fired } of planned) {
-      if (!applied.has(row.jobKey)) this.logger.warn({ jobKey: row.jobKey, version: row.version }, 'deadline moved while claimed; follow-up not written');
+      if (!applied.has(row.jobKey))
+        this.logger.warn({ jobKey: row.jobKey, version: row.version }, 'deadline moved while claimed; follow-up not written');
       this.logger.debug({ jobKey: row.jobKey, step: row.step, status: fired.status, next: fired.next?.step }, 'deadline step fired');
       results.set(row, result(row, fired.status));
     }
@@ -320,13 +346,24 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   /** One step in a savepoint of its own: a step that throws rolls back only its own writes and events. */
-  private async fireOne(tx: Tx, emit: Emit, row: DeadlineRow, now: Date, owner?: OwnerAnswer): Promise<{ result: PassResult; opened?: string }> {
+  private async fireOne(
+    tx: Tx,
+    emit: Emit,
+    row: DeadlineRow,
+    now: Date,
+    owner?: OwnerAnswer,
+  ): Promise<{ result: PassResult; opened?: string }> {
     let fired: Fired;
     try {
-      fired = await tx.transaction((sp) => (row.kind === 'checkin' ? this.checkins.fire(sp, emit, row, now, owner) : this.alarms.fire(sp, emit, row, now)));
+      fired = await tx.transaction((sp) =>
+        row.kind === 'checkin' ? this.checkins.fire(sp, emit, row, now, owner) : this.alarms.fire(sp, emit, row, now),
+      );
     } catch (err) {
       const retryAt = new Date(now.getTime() + backoffDelay(STEP_RETRY, row.attempts + 1));
-      this.logger.error({ err, jobKey: row.jobKey, step: row.step, attempts: row.attempts + 1, retryAt }, 'deadline step failed; trying again');
+      this.logger.error(
+        { err, jobKey: row.jobKey, step: row.step, attempts: row.attempts + 1, retryAt },
+        'deadline step failed; trying again',
+      );
       await this.deadlines.failed(tx, row, retryAt, errorMessage(err));
       return { result: result(row, 'failed') };
     }

@@ -28,13 +28,20 @@ export class ShiftsOwner {
     if (userIds.length === 0) return answers;
     const unique = [...new Set(userIds)];
     try {
-      const { workers } = await this.rpc.send('shifts.worker.states.v1', { userIds: unique }, { timeoutMs: this.settings.ownerCheckTimeoutMs });
+      const { workers } = await this.rpc.send(
+        'shifts.worker.states.v1',
+        { userIds: unique },
+        { timeoutMs: this.settings.ownerCheckTimeoutMs },
+      );
       for (const id of unique) answers.set(id, { kind: 'unknown' });
       // A worker shifts has no record of at all (no username from identity) is not proof the shift
       // ended: only a worker shifts knows counts, so the alarm is never skipped on missing data.
       for (const view of workers) if (view.onShift || view.username !== undefined) answers.set(view.userId, { kind: 'known', view });
     } catch (err) {
-      this.logger.warn({ userIds: unique, error: errorMessage(err) }, 'shifts could not confirm the missed check-ins; raising the alarms on escalation\'s own copy');
+      this.logger.warn(
+        { userIds: unique, error: errorMessage(err) },
+        "shifts could not confirm the missed check-ins; raising the alarms on escalation's own copy",
+      );
       for (const id of unique) answers.set(id, { kind: 'unavailable' });
     }
     return answers;

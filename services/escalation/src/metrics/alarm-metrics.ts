@@ -23,17 +23,24 @@ export class AlarmMetrics implements OnApplicationBootstrap, OnApplicationShutdo
   onApplicationBootstrap(): void {
     const each = (set: (kind: string, row: Row | undefined) => void) => async () => {
       const rows = await this.read();
-      for (const kind of ALARM_KINDS) set(kind, rows.find((r) => r.kind === kind));
+      for (const kind of ALARM_KINDS)
+        set(
+          kind,
+          rows.find((r) => r.kind === kind),
+        );
     };
     const service = SERVICE_NAME;
     this.unsample.push(
       metrics.alarmsOpen.sample(async (g) => each((kind, r) => g.set({ service, kind }, r?.open ?? 0))()),
       metrics.alarmsUnacknowledged.sample(async (g) => each((kind, r) => g.set({ service, kind }, r?.unacked ?? 0))()),
       metrics.alarmOldestOpenAge.sample(async (g) => each((kind, r) => g.set({ service, kind }, Math.max(0, r?.oldest_open ?? 0)))()),
-      metrics.alarmOldestUnacknowledgedAge.sample(async (g) => each((kind, r) => g.set({ service, kind }, Math.max(0, r?.oldest_unacked ?? 0)))()),
+      metrics.alarmOldestUnacknowledgedAge.sample(async (g) =>
+        each((kind, r) => g.set({ service, kind }, Math.max(0, r?.oldest_unacked ?? 0)))(),
+      ),
       metrics.chainQueued.sample(async (g) => {
         const due = await this.dueDeadlines();
-        for (const priority of PRIORITIES) g.set({ service, stage: 'scheduler', priority: priorityLabel(priority) }, due.get(priority) ?? 0);
+        for (const priority of PRIORITIES)
+          g.set({ service, stage: 'scheduler', priority: priorityLabel(priority) }, due.get(priority) ?? 0);
       }),
     );
   }
@@ -41,7 +48,9 @@ export class AlarmMetrics implements OnApplicationBootstrap, OnApplicationShutdo
   /** Deadlines due and not fired yet, by priority: the scheduler's queue (one index range per priority). */
   private readonly dueDeadlines = oncePerScrape(async () => {
     const now = this.clock().toISOString();
-    const result = await this.db.execute(sql`select priority, count(*)::int as n from ${deadlines} where due_at <= ${now}::timestamptz group by priority`);
+    const result = await this.db.execute(
+      sql`select priority, count(*)::int as n from ${deadlines} where due_at <= ${now}::timestamptz group by priority`,
+    );
     return new Map((result as unknown as { rows: { priority: number; n: number }[] }).rows.map((r) => [r.priority, r.n]));
   });
 

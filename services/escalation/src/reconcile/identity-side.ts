@@ -8,7 +8,18 @@ import { SETTINGS, type EscalationSettings } from '../config';
 import { teams, workerContacts, workers } from '../db/schema';
 import { workerLabel } from '../alarms/messages';
 import { WorkersProjection } from '../workers/workers.projection';
-import { chunk, FETCH_CONCURRENCY, inParallel, inSet, RPC_TIMEOUT_MS, type BucketDigest, type ReconcileSide, type Repair, type RepairOutcome, type RepairSet } from './side';
+import {
+  chunk,
+  FETCH_CONCURRENCY,
+  inParallel,
+  inSet,
+  RPC_TIMEOUT_MS,
+  type BucketDigest,
+  type ReconcileSide,
+  type Repair,
+  type RepairOutcome,
+  type RepairSet,
+} from './side';
 
 type OwnerUser = CommandMap['identity.reconcile.users.v1']['reply']['users'][number];
 type Versioned<E> = E & { version: number };
@@ -21,7 +32,10 @@ type Versioned<E> = E & { version: number };
 function asPlanned<E>(writeMany: (tx: Tx, events: E[]) => Promise<void>): RepairSet<{ events: E[]; outcome: RepairOutcome }> {
   return {
     async applyMany(tx, _emit, items) {
-      await writeMany(tx, items.flatMap((i) => i.events));
+      await writeMany(
+        tx,
+        items.flatMap((i) => i.events),
+      );
       return items.map((i) => i.outcome);
     },
   };
@@ -56,9 +70,15 @@ interface OwnContact {
 @Injectable()
 export class IdentitySide implements ReconcileSide {
   readonly owner = 'identity' as const;
-  private readonly profileRepairs = asPlanned<Versioned<EventMap['identity.user.updated.v1']>>((tx, events) => this.projection.userUpdatedMany(tx, events));
-  private readonly settingsRepairs = asPlanned<EventMap['identity.settings.changed.v1']>((tx, events) => this.projection.settingsChangedMany(tx, events));
-  private readonly contactRepairs = asPlanned<EventMap['identity.contact.changed.v1']>((tx, events) => this.projection.contactChangedMany(tx, events));
+  private readonly profileRepairs = asPlanned<Versioned<EventMap['identity.user.updated.v1']>>((tx, events) =>
+    this.projection.userUpdatedMany(tx, events),
+  );
+  private readonly settingsRepairs = asPlanned<EventMap['identity.settings.changed.v1']>((tx, events) =>
+    this.projection.settingsChangedMany(tx, events),
+  );
+  private readonly contactRepairs = asPlanned<EventMap['identity.contact.changed.v1']>((tx, events) =>
+    this.projection.contactChangedMany(tx, events),
+  );
 
   constructor(
     private readonly projection: WorkersProjection,
@@ -120,7 +140,11 @@ export class IdentitySide implements ReconcileSide {
         userId: 0,
         apply: async (tx) => {
           await this.projection.teamAsOf(tx, team, false);
-          return { changed: true, dueNow: false, details: `team ${team.name} in escalation differed from identity (a change was lost); escalation now routes its alarms to its current monitors and policy` };
+          return {
+            changed: true,
+            dueNow: false,
+            details: `team ${team.name} in escalation differed from identity (a change was lost); escalation now routes its alarms to its current monitors and policy`,
+          };
         },
       });
     }
@@ -131,7 +155,11 @@ export class IdentitySide implements ReconcileSide {
         kind: 'team_stale',
         userId: 0,
         apply: async (tx) => {
-          return { changed: await this.projection.teamGone(tx, copy.id), dueNow: false, details: `team ${copy.name} was deleted in identity but not in escalation (a change was lost); escalation has removed it` };
+          return {
+            changed: await this.projection.teamGone(tx, copy.id),
+            dueNow: false,
+            details: `team ${copy.name} was deleted in identity but not in escalation (a change was lost); escalation has removed it`,
+          };
         },
       });
     }
@@ -144,14 +172,20 @@ export class IdentitySide implements ReconcileSide {
     const ids = pgArray(userIds);
     const [, { rows: userRows }, { rows: contactRows }] = (await Promise.all([
       inParallel(chunk(userIds, RECONCILE_MAX_IDS), FETCH_CONCURRENCY, async (batch) => {
-        const reply = await this.rpc.send('identity.reconcile.users.v1', { buckets: 1, bucketIds: [], userIds: batch }, { timeoutMs: RPC_TIMEOUT_MS });
+        const reply = await this.rpc.send(
+          'identity.reconcile.users.v1',
+          { buckets: 1, bucketIds: [], userIds: batch },
+          { timeoutMs: RPC_TIMEOUT_MS },
+        );
         for (const u of reply.users) owner.set(u.userId, u);
         ownerNow = Math.max(ownerNow, Date.parse(reply.now));
       }),
       this.db.execute(sql`
         select user_id, name, phone, role, team_id, away_until, language, check_in_interval, primary_contact, secondary_contact from ${workers}
         where deleted_at is null and user_id = any(${ids}::int[])`),
-      this.db.execute(sql`select contact_id, user_id, name, phone, relation from ${workerContacts} where not deleted and user_id = any(${ids}::int[])`),
+      this.db.execute(
+        sql`select contact_id, user_id, name, phone, relation from ${workerContacts} where not deleted and user_id = any(${ids}::int[])`,
+      ),
     ])) as unknown as [unknown, { rows: OwnUser[] }, { rows: OwnContact[] }];
     const mine = new Map(userRows.map((r) => [r.user_id, r]));
     const contactsOf = new Map<number, OwnContact[]>();
@@ -211,7 +245,10 @@ export class IdentitySide implements ReconcileSide {
       }
       if (
         o.checkInInterval !== undefined &&
-        (!e || e.check_in_interval !== o.checkInInterval || (e.primary_contact ?? undefined) !== o.primaryContact || (e.secondary_contact ?? undefined) !== o.secondaryContact)
+        (!e ||
+          e.check_in_interval !== o.checkInInterval ||
+          (e.primary_contact ?? undefined) !== o.primaryContact ||
+          (e.secondary_contact ?? undefined) !== o.secondaryContact)
       ) {
         const change = {
           userId,
@@ -243,7 +280,15 @@ export class IdentitySide implements ReconcileSide {
       const goneContacts = [...ours.keys()].filter((id) => !o.contacts.some((c) => c.contactId === id));
       if (changedContacts.length > 0 || goneContacts.length > 0) {
         const events: EventMap['identity.contact.changed.v1'][] = [
-          ...changedContacts.map((c) => ({ userId, contactId: c.contactId, change: 'updated' as const, name: c.name, phone: c.phone, relation: c.relation, version })),
+          ...changedContacts.map((c) => ({
+            userId,
+            contactId: c.contactId,
+            change: 'updated' as const,
+            name: c.name,
+            phone: c.phone,
+            relation: c.relation,
+            version,
+          })),
           ...goneContacts.map((contactId) => ({ userId, contactId, change: 'deleted' as const, version })),
         ];
         const n = o.contacts.length;
@@ -264,7 +309,10 @@ export class IdentitySide implements ReconcileSide {
       }
     }
     if (unknown.length > 0) {
-      this.logger.warn({ users: unknown.length, userIds: unknown.slice(0, 20) }, 'escalation holds users identity does not; leaving the copy as it is');
+      this.logger.warn(
+        { users: unknown.length, userIds: unknown.slice(0, 20) },
+        'escalation holds users identity does not; leaving the copy as it is',
+      );
     }
     return { compared, repairs };
   }

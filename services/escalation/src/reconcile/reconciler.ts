@@ -2,14 +2,38 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import type { PendingEvent } from '@lws/messaging';
-import { CLOCK, Consumers, DB, LOGGER, metrics, OutageLog, UnitOfWork, type Clock, type Db, type Emit, type Logger, type Tx } from '@lws/platform';
+import {
+  CLOCK,
+  Consumers,
+  DB,
+  LOGGER,
+  metrics,
+  OutageLog,
+  UnitOfWork,
+  type Clock,
+  type Db,
+  type Emit,
+  type Logger,
+  type Tx,
+} from '@lws/platform';
 import { SERVICE_NAME, SETTINGS, type EscalationSettings } from '../config';
 import { leases } from '../db/schema';
 import { systemAlertEvent } from '../alarms/notifier';
 import { Scheduler } from '../deadlines/scheduler';
 import { IdentitySide } from './identity-side';
 import { ShiftsSide } from './shifts-side';
-import { bucketChunks, chunk, FETCH_CONCURRENCY, inParallel, type Owner, type ReconcileSide, type Repair, type RepairKind, type RepairOutcome, type RepairSet } from './side';
+import {
+  bucketChunks,
+  chunk,
+  FETCH_CONCURRENCY,
+  inParallel,
+  type Owner,
+  type ReconcileSide,
+  type Repair,
+  type RepairKind,
+  type RepairOutcome,
+  type RepairSet,
+} from './side';
 
 /** A round put off for a consumer's backlog is tried again this soon, and put off this long at most. */
 const BACKLOG_RETRY_MS = 1000;
@@ -106,7 +130,9 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     // Handed on at once: a replica starting now (a rolling deploy) reconciles at its start-up.
     await this.db
       .execute(sql`delete from ${leases} where name like 'reconcile-%' and holder = ${this.holder}`)
-      .catch((err) => this.logger.warn({ err }, 'could not release the reconciliation leases; another replica takes them when they expire'));
+      .catch((err) =>
+        this.logger.warn({ err }, 'could not release the reconciliation leases; another replica takes them when they expire'),
+      );
   }
 
   /**
@@ -145,7 +171,10 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
       const since = this.backlogSince.get(side.owner) ?? Date.now();
       this.backlogSince.set(side.owner, since);
       if (Date.now() - since > MAX_BACKLOG_WAIT_MS) {
-        this.logger.warn({ owner: side.owner, waitingFor: waiting, waitedMs: Date.now() - since }, `reconciling with ${side.owner} although ${waiting} is still behind`);
+        this.logger.warn(
+          { owner: side.owner, waitingFor: waiting, waitedMs: Date.now() - since },
+          `reconciling with ${side.owner} although ${waiting} is still behind`,
+        );
         return false;
       }
       this.logger.debug({ owner: side.owner, waitingFor: waiting }, 'reconciliation waits for escalation to catch up');
@@ -194,7 +223,14 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
       size.set(d.bucket, Math.max(size.get(d.bucket) ?? 0, d.count));
     }
     const differing = [...size.keys()].filter((b) => theirDigest.get(b) !== ourDigest.get(b));
-    const result: RoundResult = { owner, buckets, differing: differing.length, compared: 0, repairs: [], ms: { digest: lap(), compare: 0, apply: 0 } };
+    const result: RoundResult = {
+      owner,
+      buckets,
+      differing: differing.length,
+      compared: 0,
+      repairs: [],
+      ms: { digest: lap(), compare: 0, apply: 0 },
+    };
     const whole = (await side.wholeRepairs?.(startedAt)) ?? [];
     if (whole.length > 0) await this.apply(whole, result);
     if (differing.length > 0) {
@@ -222,9 +258,15 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
     }
     metrics.reconcileRounds.inc({ service: SERVICE_NAME, owner, outcome: 'ok' });
     if (result.repairs.length > 0) {
-      this.logger.warn({ owner, repairs: result.repairs.length, differingBuckets: result.differing, ms: result.ms }, `reconciliation repaired escalation's copy from ${owner}`);
+      this.logger.warn(
+        { owner, repairs: result.repairs.length, differingBuckets: result.differing, ms: result.ms },
+        `reconciliation repaired escalation's copy from ${owner}`,
+      );
     } else if (result.differing > 0) {
-      this.logger.debug({ owner, differingBuckets: result.differing, compared: result.compared }, 'reconciliation: buckets differed, nothing to repair');
+      this.logger.debug(
+        { owner, differingBuckets: result.differing, compared: result.compared },
+        'reconciliation: buckets differed, nothing to repair',
+      );
     }
     return result;
   }
@@ -274,7 +316,10 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
         for (const [i, r] of batch.entries()) {
           const outcome = outcomes[i];
           if (!outcome.changed) continue;
-          if (each) alerts.push(systemAlertEvent('reconcile_repaired', `Reconciliation: ${outcome.details}`, now, r.userId > 0 ? r.userId : undefined));
+          if (each)
+            alerts.push(
+              systemAlertEvent('reconcile_repaired', `Reconciliation: ${outcome.details}`, now, r.userId > 0 ? r.userId : undefined),
+            );
           changed.push({ kind: r.kind, userId: r.userId, dueNow: outcome.dueNow });
         }
         // The batch's alerts in one statement, after its repairs' own events.
@@ -288,7 +333,8 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
       }
     });
     const applied = result.repairs.slice(before);
-    if (!each && applied.length > 0) await this.uow.run((_tx: Tx, emit: Emit) => emit.many([summaryAlert(result.owner, applied, this.clock())]));
+    if (!each && applied.length > 0)
+      await this.uow.run((_tx: Tx, emit: Emit) => emit.many([summaryAlert(result.owner, applied, this.clock())]));
     if (wake) this.scheduler.wake();
   }
 
@@ -321,9 +367,18 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
       for (const [set, members] of sets) {
         let many: RepairOutcome[] | undefined;
         try {
-          many = await tx.transaction((sp) => set.applyMany(sp, emit, members.map((i) => batch[i].together!.item)));
+          many = await tx.transaction((sp) =>
+            set.applyMany(
+              sp,
+              emit,
+              members.map((i) => batch[i].together!.item),
+            ),
+          );
         } catch (err) {
-          this.logger.error({ err, kind: batch[members[0]].kind, repairs: members.length }, 'applying repairs together failed; applying them one by one');
+          this.logger.error(
+            { err, kind: batch[members[0]].kind, repairs: members.length },
+            'applying repairs together failed; applying them one by one',
+          );
         }
         for (const [n, i] of members.entries()) outcomes[i] = many ? many[n] : await batch[i].apply(tx, emit);
       }

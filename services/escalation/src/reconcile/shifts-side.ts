@@ -2,12 +2,35 @@ import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import type { CommandMap } from '@lws/contracts';
 import { type RpcClient } from '@lws/messaging';
-import { CLOCK, DB, digestLines, lineHashes, LOGGER, pgArray, RECONCILE_MAX_IDS, RPC, type Clock, type Db, type Logger } from '@lws/platform';
+import {
+  CLOCK,
+  DB,
+  digestLines,
+  lineHashes,
+  LOGGER,
+  pgArray,
+  RECONCILE_MAX_IDS,
+  RPC,
+  type Clock,
+  type Db,
+  type Logger,
+} from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
 import { alarms, joinedEmergencies, workers } from '../db/schema';
 import { londonTime, workerLabel } from '../alarms/messages';
 import { WorkersProjection, type DeadlineRepair, type ShiftEndRepair } from '../workers/workers.projection';
-import { chunk, FETCH_CONCURRENCY, inParallel, inSet, RPC_TIMEOUT_MS, type BucketDigest, type ReconcileSide, type Repair, type RepairKind, type RepairSet } from './side';
+import {
+  chunk,
+  FETCH_CONCURRENCY,
+  inParallel,
+  inSet,
+  RPC_TIMEOUT_MS,
+  type BucketDigest,
+  type ReconcileSide,
+  type Repair,
+  type RepairKind,
+  type RepairSet,
+} from './side';
 
 type OwnerWorker = CommandMap['shifts.reconcile.workers.v1']['reply']['workers'][number];
 type OwnerShift = CommandMap['shifts.reconcile.workers.v1']['reply']['shifts'][number];
@@ -38,12 +61,23 @@ export class ShiftsSide implements ReconcileSide {
   /** shift_missing and deadline_stale, many together; what an operator is told depends on whether the deadline has passed. */
   private readonly deadlineRepairs: RepairSet<{ repair: () => DeadlineRepair; details: (dueNow: boolean) => string }> = {
     applyMany: async (tx, emit, items) =>
-      (await this.projection.repairDeadlineMany(tx, emit, items.map((i) => i.repair()))).map((set, n) => ({ changed: set.applied, dueNow: set.dueNow, details: items[n].details(set.dueNow) })),
+      (
+        await this.projection.repairDeadlineMany(
+          tx,
+          emit,
+          items.map((i) => i.repair()),
+        )
+      ).map((set, n) => ({ changed: set.applied, dueNow: set.dueNow, details: items[n].details(set.dueNow) })),
   };
   /** shift_ended, many together. */
   private readonly endRepairs: RepairSet<{ end: ShiftEndRepair; details: string }> = {
     applyMany: async (tx, _emit, items) =>
-      (await this.projection.repairShiftEndedMany(tx, items.map((i) => i.end))).map((changed, n) => ({ changed, dueNow: false, details: items[n].details })),
+      (
+        await this.projection.repairShiftEndedMany(
+          tx,
+          items.map((i) => i.end),
+        )
+      ).map((changed, n) => ({ changed, dueNow: false, details: items[n].details })),
   };
 
   constructor(
@@ -121,7 +155,9 @@ export class ShiftsSide implements ReconcileSide {
       for (const r of rows) heard.add(r.emergency_id);
     }
     // Shifts escalation still watches that the owner no longer calls current: did they end?
-    const lookups = [...mine.values()].filter((e) => e.on_shift && e.shift_id && owner.get(e.user_id)?.shiftId !== e.shift_id).map((e) => e.shift_id!);
+    const lookups = [...mine.values()]
+      .filter((e) => e.on_shift && e.shift_id && owner.get(e.user_id)?.shiftId !== e.shift_id)
+      .map((e) => e.shift_id!);
     const ended = new Map<string, OwnerShift>();
     await inParallel(chunk(lookups, RECONCILE_MAX_IDS), FETCH_CONCURRENCY, async (shiftIds) => {
       const reply = await this.rpc.send(
@@ -160,7 +196,8 @@ export class ShiftsSide implements ReconcileSide {
             return {
               changed: heardAs !== 'known',
               dueNow: heardAs === 'opened',
-              details: heardAs === 'joined' ? `${raised}; it joins their emergency alarm still escalating` : `${raised}; its alarm opens now`,
+              details:
+                heardAs === 'joined' ? `${raised}; it joins their emergency alarm still escalating` : `${raised}; its alarm opens now`,
             };
           },
         });
@@ -168,7 +205,12 @@ export class ShiftsSide implements ReconcileSide {
       if (e?.on_shift && e.shift_id && o?.shiftId !== e.shift_id) {
         const end = ended.get(e.shift_id);
         if (end && settled(end.endedAt)) {
-          const repair: ShiftEndRepair = { userId, shiftId: e.shift_id, endedAt: new Date(end.endedAt!), reason: end.endReason ?? 'worker' };
+          const repair: ShiftEndRepair = {
+            userId,
+            shiftId: e.shift_id,
+            endedAt: new Date(end.endedAt!),
+            reason: end.endReason ?? 'worker',
+          };
           const details = `${label}'s shift ended at ${londonTime(repair.endedAt)} (shifts), but escalation had not heard and was still waiting for their check-ins; it no longer does`;
           repairs.push({
             kind: 'shift_ended',
@@ -178,7 +220,10 @@ export class ShiftsSide implements ReconcileSide {
           });
         } else if (!end) {
           // Not proof the shift ended: the worker stays watched (a false alarm beats a silent one).
-          this.logger.warn({ userId, shiftId: e.shift_id }, 'escalation watches a shift that shifts does not call current nor ended; leaving it watched');
+          this.logger.warn(
+            { userId, shiftId: e.shift_id },
+            'escalation watches a shift that shifts does not call current nor ended; leaving it watched',
+          );
         }
       }
       if (o?.onShift && o.shiftId && o.nextCheckInAt) {

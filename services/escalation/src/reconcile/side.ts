@@ -2,7 +2,16 @@ import { RECONCILE_MAX_BUCKETS, type Emit, type LinesDigest, type Tx } from '@lw
 
 export type Owner = 'shifts' | 'identity';
 
-export const REPAIR_KINDS = ['shift_missing', 'deadline_stale', 'shift_ended', 'emergency_missing', 'profile_stale', 'settings_stale', 'contacts_stale', 'team_stale'] as const;
+export const REPAIR_KINDS = [
+  'shift_missing',
+  'deadline_stale',
+  'shift_ended',
+  'emergency_missing',
+  'profile_stale',
+  'settings_stale',
+  'contacts_stale',
+  'team_stale',
+] as const;
 export type RepairKind = (typeof REPAIR_KINDS)[number];
 
 export type { LinesDigest as BucketDigest } from '@lws/platform';

@@ -16,7 +16,8 @@ describe('monthBounds (Europe/London)', () => {
   });
 
   it('refuses anything but YYYY-MM', () => {
-    for (const bad of ['2025-13', '2025-00', '2025-1', '25-01', '1999-12', '2025-01-01', '']) expect(() => monthBounds(bad)).toThrow(RangeError);
+    for (const bad of ['2025-13', '2025-00', '2025-1', '25-01', '1999-12', '2025-01-01', ''])
+      expect(() => monthBounds(bad)).toThrow(RangeError);
   });
 });
 

@@ -54,7 +54,10 @@ export class ReportsRepository {
    */
   async figures(from: Date, to: Date, only: AlarmScope & { teamId?: number } = {}): Promise<KindFigures[]> {
     const mine = alarmScopeSql(only);
-    const scoped = sql.join([mine ? sql` and ${mine}` : sql``, only.teamId !== undefined ? sql` and ${alarms.teamId} = ${only.teamId}` : sql``], sql``);
+    const scoped = sql.join(
+      [mine ? sql` and ${mine}` : sql``, only.teamId !== undefined ? sql` and ${alarms.teamId} = ${only.teamId}` : sql``],
+      sql``,
+    );
     const ack = sql`case when ${alarms.acknowledgedAt} is not null then greatest(0, round(extract(epoch from (${alarms.acknowledgedAt} - ${alarms.openedAt}))))::int end`;
     const res = sql`case when ${alarms.resolvedAt} is not null then greatest(0, round(extract(epoch from (${alarms.resolvedAt} - ${alarms.openedAt}))))::int end`;
     const result = (await this.db.execute(sql`

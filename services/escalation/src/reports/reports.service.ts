@@ -54,7 +54,9 @@ export class ReportsService {
       const of = (kind: AlarmReportRow['kind']) => mine.find((f) => (kind === 'all' ? f.kind === null : f.kind === kind)) ?? none(kind);
       return { byKind: ALARM_KINDS.map((kind) => row(kind, of(kind))), total: row('all', of('all')) };
     };
-    const teams = [...new Set(figures.map((f) => f.team).filter((t): t is number | null => t !== 'all'))].sort((a, b) => (a ?? Infinity) - (b ?? Infinity));
+    const teams = [...new Set(figures.map((f) => f.team).filter((t): t is number | null => t !== 'all'))].sort(
+      (a, b) => (a ?? Infinity) - (b ?? Infinity),
+    );
     return {
       month: req.month,
       from: from.toISOString(),

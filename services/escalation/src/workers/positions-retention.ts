@@ -12,7 +12,12 @@ import { alarms, endedShifts, workers } from '../db/schema';
 export class PositionsRetention implements OnApplicationBootstrap {
   private readonly purge: PeriodicPurge;
 
-  constructor(@Inject(DB) db: Db, @Inject(CONFIG) config: EscalationConfig, @Inject(LOGGER) logger: Logger, private readonly chores: Chores) {
+  constructor(
+    @Inject(DB) db: Db,
+    @Inject(CONFIG) config: EscalationConfig,
+    @Inject(LOGGER) logger: Logger,
+    private readonly chores: Chores,
+  ) {
     const expired = (position: unknown) => sql`exists (
       select 1 from ${endedShifts} e
       where e.shift_id = (${position}->>'shiftId')::uuid and e.ended_at < now() - make_interval(days => ${POSITION_RETENTION_DAYS}))`;

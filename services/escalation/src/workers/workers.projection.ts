@@ -13,7 +13,11 @@ import { checkinKey, DeadlinesRepository, type DeadlineSpec } from '../deadlines
  * A versioned profile event's team and away time (absent on those events: none). An event from
  * before versions says nothing of either.
  */
-function teamAndAway(e: { version?: number; teamId?: number; awayUntil?: string; language?: string }): { teamId?: number | null; awayUntil?: Date | null; language?: string } {
+function teamAndAway(e: { version?: number; teamId?: number; awayUntil?: string; language?: string }): {
+  teamId?: number | null;
+  awayUntil?: Date | null;
+  language?: string;
+} {
   return {
     ...(e.version ? { teamId: e.teamId ?? null, awayUntil: e.awayUntil ? new Date(e.awayUntil) : null } : {}),
     // Events from before languages carry none: the language held stays.
@@ -102,7 +106,16 @@ export class WorkersProjection {
     const rows = events.map((e) => {
       const { version, changes } = profileUpdate(e);
       const { teamId, awayUntil, language } = teamAndAway(e);
-      return { user_id: e.userId, name: changes.name, phone: changes.phone, role: changes.role, team_id: teamId, away_until: awayUntil, language: language ?? null, version };
+      return {
+        user_id: e.userId,
+        name: changes.name,
+        phone: changes.phone,
+        role: changes.role,
+        team_id: teamId,
+        away_until: awayUntil,
+        language: language ?? null,
+        version,
+      };
     });
     await tx.execute(sql`
       insert into ${workers} as w (user_id, name, phone, role, team_id, away_until, language, profile_version)
@@ -137,7 +150,11 @@ export class WorkersProjection {
 
   /** A team identity no longer has (its deletion event was lost): true when the copy still had it. */
   async teamGone(tx: Tx, teamId: number): Promise<boolean> {
-    const gone = await tx.update(teams).set({ deletedAt: this.clock() }).where(and(eq(teams.id, teamId), isNull(teams.deletedAt))).returning({ id: teams.id });
+    const gone = await tx
+      .update(teams)
+      .set({ deletedAt: this.clock() })
+      .where(and(eq(teams.id, teamId), isNull(teams.deletedAt)))
+      .returning({ id: teams.id });
     return gone.length > 0;
   }
 
@@ -148,7 +165,15 @@ export class WorkersProjection {
     if (worker?.onShift && worker.shiftId) await this.endShift(tx, worker.userId, worker.shiftId, now, 'user_deleted');
     await tx
       .update(workers)
-      .set({ deletedAt: now, onShift: false, shiftId: null, nextCheckInAt: null, phone: null, primaryContact: null, secondaryContact: null })
+      .set({
+        deletedAt: now,
+        onShift: false,
+        shiftId: null,
+        nextCheckInAt: null,
+        phone: null,
+        primaryContact: null,
+        secondaryContact: null,
+      })
       .where(eq(workers.userId, e.userId));
     await tx.delete(workerContacts).where(eq(workerContacts.userId, e.userId));
   }
@@ -217,8 +242,17 @@ export class WorkersProjection {
   async contactChangedMany(tx: Tx, events: readonly EventMap['identity.contact.changed.v1'][]): Promise<void> {
     const current = events
       .filter((e) => e.change !== 'deleted')
-      .map((e) => ({ contact_id: e.contactId, user_id: e.userId, name: e.name ?? null, phone: e.phone ?? null, relation: e.relation ?? null, version: e.version ?? 0 }));
-    const gone = events.filter((e) => e.change === 'deleted').map((e) => ({ contact_id: e.contactId, user_id: e.userId, version: e.version ?? 0 }));
+      .map((e) => ({
+        contact_id: e.contactId,
+        user_id: e.userId,
+        name: e.name ?? null,
+        phone: e.phone ?? null,
+        relation: e.relation ?? null,
+        version: e.version ?? 0,
+      }));
+    const gone = events
+      .filter((e) => e.change === 'deleted')
+      .map((e) => ({ contact_id: e.contactId, user_id: e.userId, version: e.version ?? 0 }));
     if (current.length > 0) {
       await tx.execute(sql`
         insert into ${workerContacts} as c (contact_id, user_id, name, phone, relation, version)
@@ -242,9 +276,21 @@ export class WorkersProjection {
   // scheduler once the transaction has committed, so its pass sees the row.
 
   async shiftStarted(tx: Tx, e: EventMap['shifts.shift.started.v1']): Promise<DueNow> {
-    const set = await this.setDeadline(tx, e.userId, e.shiftId, e.location, new Date(e.nextCheckInAt), new Date(e.startedAt), e.workerVersion);
+    const set = await this.setDeadline(
+      tx,
+      e.userId,
+      e.shiftId,
+      e.location,
+      new Date(e.nextCheckInAt),
+      new Date(e.startedAt),
+      e.workerVersion,
+    );
     // A new shift: its own "where I'll be", and no position until one of its check-ins has one.
-    if (set.applied) await tx.update(workers).set({ shiftNote: e.note ?? null, lastPosition: null }).where(eq(workers.userId, e.userId));
+    if (set.applied)
+      await tx
+        .update(workers)
+        .set({ shiftNote: e.note ?? null, lastPosition: null })
+        .where(eq(workers.userId, e.userId));
     return set.dueNow;
   }
 
@@ -274,7 +320,14 @@ export class WorkersProjection {
   }
 
   /** Answers whether it ended the worker's current shift. */
-  private async shiftEndedAt(tx: Tx, userId: number, shiftId: string, endedAt: Date, reason: string, version: number | undefined): Promise<boolean> {
+  private async shiftEndedAt(
+    tx: Tx,
+    userId: number,
+    shiftId: string,
+    endedAt: Date,
+    reason: string,
+    version: number | undefined,
+  ): Promise<boolean> {
     await tx.insert(endedShifts).values({ shiftId, userId, endedAt }).onConflictDoNothing();
     await tx.insert(workers).values({ userId }).onConflictDoNothing();
     const worker = await this.lockWorker(tx, userId);
@@ -299,7 +352,12 @@ export class WorkersProjection {
     await this.heardVersion(tx, e.userId, e.workerVersion);
     const now = this.clock();
     if (!e.duress) {
-      const joined = await this.alarms.joinPress(tx, emit, { emergencyId: e.emergencyId, userId: e.userId, raisedAt: new Date(e.raisedAt), now });
+      const joined = await this.alarms.joinPress(tx, emit, {
+        emergencyId: e.emergencyId,
+        userId: e.userId,
+        raisedAt: new Date(e.raisedAt),
+        now,
+      });
       if (joined) return joined;
     }
     const opened = await this.alarms.open(tx, emit, {
@@ -347,7 +405,9 @@ export class WorkersProjection {
     const locked = await this.lockForDeadlines(tx, repairs);
     const absent = repairs.filter((o) => !locked.has(o.userId));
     if (absent.length > 0) {
-      await tx.execute(sql`insert into ${workers} (user_id) select unnest(${pgArray(absent.map((o) => o.userId))}::int[]) on conflict do nothing`);
+      await tx.execute(
+        sql`insert into ${workers} (user_id) select unnest(${pgArray(absent.map((o) => o.userId))}::int[]) on conflict do nothing`,
+      );
       for (const [userId, worker] of await this.lockForDeadlines(tx, absent)) locked.set(userId, worker);
     }
     const moved = repairs.filter((o) => {
@@ -374,7 +434,10 @@ export class WorkersProjection {
       await this.deadlines.putMany(tx, specs);
       for (const d of specs) set.set(d.userId, { applied: true, dueNow: d.dueAt.getTime() <= now.getTime() });
       const checkedIn = moved.filter((o) => checkedInSince(o, heldAsOf(locked.get(o.userId)!, o.shiftId)));
-      for (const userId of await this.withRunningMissed(tx, checkedIn.map((o) => o.userId))) {
+      for (const userId of await this.withRunningMissed(
+        tx,
+        checkedIn.map((o) => o.userId),
+      )) {
         await this.alarms.lateCheckIn(tx, emit, userId, { receivedAt: this.clock() });
       }
     }
@@ -439,7 +502,10 @@ export class WorkersProjection {
   private async endShift(tx: Tx, userId: number, shiftId: string, endedAt: Date, reason: string): Promise<void> {
     await tx.insert(endedShifts).values({ shiftId, userId, endedAt }).onConflictDoNothing();
     await this.checkins.cancel(tx, userId);
-    await tx.update(workers).set({ onShift: false, shiftId: null, nextCheckInAt: null, deadlineAsOf: null }).where(eq(workers.userId, userId));
+    await tx
+      .update(workers)
+      .set({ onShift: false, shiftId: null, nextCheckInAt: null, deadlineAsOf: null })
+      .where(eq(workers.userId, userId));
     await this.alarms.shiftEnded(tx, userId, reason);
   }
 
@@ -570,5 +636,12 @@ const checkedInSince = (o: DeadlineRepair, previousAsOf: Date | null | undefined
 /** The `checkin:<userId>` deadline for `due`, from its first step still ahead of `now`, as CheckinsService.schedule() writes it. */
 function checkinDeadline(userId: number, shiftId: string, due: Date, now: Date): DeadlineSpec {
   const first = firstStep(due, now);
-  return { jobKey: checkinKey(userId), kind: 'checkin', userId, step: first.step, dueAt: first.at, payload: { dueAt: due.toISOString(), shiftId } };
+  return {
+    jobKey: checkinKey(userId),
+    kind: 'checkin',
+    userId,
+    step: first.step,
+    dueAt: first.at,
+    payload: { dueAt: due.toISOString(), shiftId },
+  };
 }

@@ -19,8 +19,16 @@ describe('recordEntrySchema', () => {
     ['a zero userId', { ...valid, userId: 0 }, ['userId', 'Invalid user ID']],
     ['a userId that is not a number', { ...valid, userId: 'me' }, ['userId', 'Invalid user ID']],
     ['a missing userId', { ...valid, userId: undefined }, ['userId', 'Invalid user ID']],
-    ['a type the spec does not name', { ...valid, type: 'shift_started' }, ['type', 'type must be one of check_in, emergency, missed_check_in, start_shift, end_shift, sms_sent, call_made, system_alert']],
-    ['a missing type', { ...valid, type: undefined }, ['type', 'type must be one of check_in, emergency, missed_check_in, start_shift, end_shift, sms_sent, call_made, system_alert']],
+    [
+      'a type the spec does not name',
+      { ...valid, type: 'shift_started' },
+      ['type', 'type must be one of check_in, emergency, missed_check_in, start_shift, end_shift, sms_sent, call_made, system_alert'],
+    ],
+    [
+      'a missing type',
+      { ...valid, type: undefined },
+      ['type', 'type must be one of check_in, emergency, missed_check_in, start_shift, end_shift, sms_sent, call_made, system_alert'],
+    ],
     ['missing details', { ...valid, details: undefined }, ['details', 'details is required']],
     ['blank details', { ...valid, details: '   ' }, ['details', 'details is required']],
     ['details over 1000 characters', { ...valid, details: 'x'.repeat(1001) }, ['details', 'details must be at most 1000 characters']],
@@ -39,7 +47,11 @@ describe('recordEntrySchema', () => {
 
 describe('activityListQuery', () => {
   it('reads userId and limit from the query string and ignores cache busters', () => {
-    expect(activityListQuery.parse({ userId: '12', limit: '20', cursor: 'abc', _t: '123' })).toEqual({ userId: 12, limit: 20, cursor: 'abc' });
+    expect(activityListQuery.parse({ userId: '12', limit: '20', cursor: 'abc', _t: '123' })).toEqual({
+      userId: 12,
+      limit: 20,
+      cursor: 'abc',
+    });
     expect(activityListQuery.parse({})).toEqual({});
   });
 

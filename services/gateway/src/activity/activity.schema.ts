@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { unknownFieldErrors } from '../users/users.schema';
 
 /** Spec section 3. */
-export const ENTRY_TYPES = ['check_in', 'emergency', 'missed_check_in', 'start_shift', 'end_shift', 'sms_sent', 'call_made', 'system_alert'] as const;
+export const ENTRY_TYPES = [
+  'check_in',
+  'emergency',
+  'missed_check_in',
+  'start_shift',
+  'end_shift',
+  'sms_sent',
+  'call_made',
+  'system_alert',
+] as const;
 
 /**
  * What a worker's own screens record about themselves. The rest (missed check-ins, messages and
@@ -24,7 +33,11 @@ const LIMIT = `limit must be a whole number from 1 to ${ACTIVITY_LIMIT_MAX}`;
 /** A positive id, also as the numeric string a query string (or some of the spec's clients) carries. */
 const positiveId = z.preprocess(
   (v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v),
-  z.number({ required_error: INVALID_USER, invalid_type_error: INVALID_USER }).int(INVALID_USER).min(1, INVALID_USER).max(2147483647, INVALID_USER),
+  z
+    .number({ required_error: INVALID_USER, invalid_type_error: INVALID_USER })
+    .int(INVALID_USER)
+    .min(1, INVALID_USER)
+    .max(2147483647, INVALID_USER),
 );
 
 /** `GET /api/activity-logs?userId=&limit=&cursor=`; other parameters (cache busters) are ignored. */

@@ -52,7 +52,10 @@ export class AuthController {
       // location, named as it is now: a rename during the session follows the kiosk's location id.
       const session = req.session!;
       if (!session.kiosk) return user;
-      const location = session.kioskLocationId !== undefined ? kioskLocationName(await locationNames(this.rpc), session.kioskLocationId, session.kioskLocation ?? '') : session.kioskLocation;
+      const location =
+        session.kioskLocationId !== undefined
+          ? kioskLocationName(await locationNames(this.rpc), session.kioskLocationId, session.kioskLocation ?? '')
+          : session.kioskLocation;
       return { ...user, kiosk: { location: location || null } };
     } catch (err) {
       if (err instanceof RemoteError && err.status === 404) {

@@ -22,7 +22,8 @@ function setup(env: NodeJS.ProcessEnv) {
   return { service, calls };
 }
 
-const status = async (p: Promise<unknown>) => p.then(() => 200).catch((e) => (e instanceof HttpException ? e.getStatus() : (e as RemoteError).status));
+const status = async (p: Promise<unknown>) =>
+  p.then(() => 200).catch((e) => (e instanceof HttpException ? e.getStatus() : (e as RemoteError).status));
 
 describe('AuthService login limits', () => {
   it('throttles a username after its failures, without asking identity again', async () => {

@@ -58,7 +58,12 @@ export class AuthService {
   /** The signed-in user, with whether a PIN is set and whether the password is a temporary one. */
   async currentUser(userId: number) {
     const { user } = await this.rpc.send('identity.user.get.v1', { userId });
-    return { ...publicUser(user), pinSet: user.pinSet, passwordIsTemporary: user.passwordIsTemporary, duressPinSet: user.duressPinSet === true };
+    return {
+      ...publicUser(user),
+      pinSet: user.pinSet,
+      passwordIsTemporary: user.passwordIsTemporary,
+      duressPinSet: user.duressPinSet === true,
+    };
   }
 
   logout(sessionId: string | undefined) {

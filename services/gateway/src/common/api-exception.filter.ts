@@ -23,7 +23,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
       }
     } else if (err instanceof RemoteError) {
       status = err.status;
-      body = status >= 500 ? { message: status === 503 ? TEMPORARILY_UNAVAILABLE : 'Internal server error' } : { message: err.message, ...(err.field ? { field: err.field } : {}) };
+      body =
+        status >= 500
+          ? { message: status === 503 ? TEMPORARILY_UNAVAILABLE : 'Internal server error' }
+          : { message: err.message, ...(err.field ? { field: err.field } : {}) };
     } else if (isInfrastructureFailure(err)) {
       // The gateway's own store (Redis) is down: the request did nothing and may be retried.
       status = 503;
@@ -32,7 +35,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const bodyError = bodyParserError(err);
       if (bodyError) ({ status, body } = bodyError);
     }
-    if (status === 503) this.logger.warn({ error: err instanceof Error ? err.message : String(err) }, 'request refused: a dependency is unavailable');
+    if (status === 503)
+      this.logger.warn({ error: err instanceof Error ? err.message : String(err) }, 'request refused: a dependency is unavailable');
     else if (status >= 500) this.logger.error({ err }, 'request failed');
     res.status(status).json(body);
   }
@@ -51,8 +55,17 @@ function bodyParserError(err: unknown): { status: number; body: { message: strin
   const { type, status, expose, message } = err as { type?: unknown; status?: unknown; expose?: unknown; message?: unknown };
   if (type === 'entity.parse.failed') return { status: 400, body: { message: 'Request body is not valid JSON' } };
   if (type === 'entity.too.large') return { status: 413, body: { message: `Request body is too large (limit ${BODY_LIMIT_KB} KB)` } };
-  if (type === 'charset.unsupported') return { status: 415, body: { message: `Unsupported charset: ${String(message).replace(/^unsupported charset /, '').slice(0, 40)} (use utf-8)` } };
-  if (type === 'encoding.unsupported') return { status: 415, body: { message: 'Unsupported Content-Encoding (use gzip, deflate, br or none)' } };
+  if (type === 'charset.unsupported')
+    return {
+      status: 415,
+      body: {
+        message: `Unsupported charset: ${String(message)
+          .replace(/^unsupported charset /, '')
+          .slice(0, 40)} (use utf-8)`,
+      },
+    };
+  if (type === 'encoding.unsupported')
+    return { status: 415, body: { message: 'Unsupported Content-Encoding (use gzip, deflate, br or none)' } };
   if (typeof status === 'number' && status >= 400 && status < 500 && expose === true) {
     return { status: 400, body: { message: 'Request body could not be read (broken compression or cut short)' } };
   }

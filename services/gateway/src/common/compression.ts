@@ -7,5 +7,6 @@ import type { Request, Response } from 'express';
  * buffer, nor a file the build already compressed (static/frontends serves those as they are).
  */
 export const responseCompression = compression({
-  filter: (req: Request, res: Response) => !req.path.startsWith('/api/events') && !res.getHeader('Content-Encoding') && compression.filter(req, res),
+  filter: (req: Request, res: Response) =>
+    !req.path.startsWith('/api/events') && !res.getHeader('Content-Encoding') && compression.filter(req, res),
 });

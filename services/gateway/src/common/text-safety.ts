@@ -21,7 +21,8 @@ export function unsafeText(input: unknown, root = ''): { field?: string; message
     if (typeof value === 'string') {
       const name = path || 'value';
       if (value.includes('\u0000')) return { field: path || undefined, message: `${name} must not contain NUL characters` };
-      if (BIDI_CONTROL.test(value)) return { field: path || undefined, message: `${name} must not contain bidirectional control characters` };
+      if (BIDI_CONTROL.test(value))
+        return { field: path || undefined, message: `${name} must not contain bidirectional control characters` };
       if (LONE_SURROGATE.test(value)) return { field: path || undefined, message: `${name} must be valid Unicode text` };
       continue;
     }

@@ -12,7 +12,8 @@ export function camelCaseKeys(body: unknown): unknown {
   const out: Record<string, unknown> = {};
   // Defined, never assigned: a JSON key "__proto__" stays an own (and so unknown) field instead of
   // becoming the object's prototype, whose fields the schema would then read as if sent.
-  const set = (key: string, value: unknown) => Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  const set = (key: string, value: unknown) =>
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   for (const [key, value] of Object.entries(body)) {
     if (/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(key)) {
       const c = camel(key);

@@ -61,7 +61,11 @@ export class CredentialsController {
   async setDuressPin(@Param('id', new PositiveIntPipe()) id: number, @Body() body: unknown, @Req() req: AuthedRequest) {
     requireSelf(actorOf(req), id);
     const { currentPin, duressPin } = parseInput(duressPinSchema, body);
-    const { user } = await this.rpc.send('identity.pin.set_duress.v1', { userId: id, currentPin, ...(duressPin !== null ? { duressPin } : {}) });
+    const { user } = await this.rpc.send('identity.pin.set_duress.v1', {
+      userId: id,
+      currentPin,
+      ...(duressPin !== null ? { duressPin } : {}),
+    });
     return { duressPinSet: user.duressPinSet === true };
   }
 

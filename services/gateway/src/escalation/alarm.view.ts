@@ -23,7 +23,9 @@ export function browserAlarm(a: AlarmView) {
     duress: a.duress === true,
     workerSafeAt: a.workerSafeAt ?? null,
     shiftNote: a.shiftNote ?? null,
-    lastPosition: a.lastPosition ? { lat: a.lastPosition.lat, lng: a.lastPosition.lng, accuracy: a.lastPosition.accuracyM ?? null, at: a.lastPosition.at } : null,
+    lastPosition: a.lastPosition
+      ? { lat: a.lastPosition.lat, lng: a.lastPosition.lng, accuracy: a.lastPosition.accuracyM ?? null, at: a.lastPosition.at }
+      : null,
     history: a.history,
   };
 }

@@ -39,7 +39,11 @@ export class AlarmsController {
   @HttpCode(200)
   async acknowledge(@Param('id', new AlarmIdPipe()) id: string, @Req() req: AuthedRequest) {
     const actor = actorOf(req);
-    const { alarm } = await this.rpc.send('escalation.alarm.acknowledge.v1', { alarmId: id, byUserId: actor.userId, ...(await alarmScope(this.rpc, actor)) });
+    const { alarm } = await this.rpc.send('escalation.alarm.acknowledge.v1', {
+      alarmId: id,
+      byUserId: actor.userId,
+      ...(await alarmScope(this.rpc, actor)),
+    });
     return browserAlarm(alarm);
   }
 
@@ -49,7 +53,13 @@ export class AlarmsController {
   async resolve(@Param('id', new AlarmIdPipe()) id: string, @Body() body: unknown, @Req() req: AuthedRequest) {
     const { verdict, note } = parseInput(resolveAlarmSchema, body);
     const actor = actorOf(req);
-    const { alarm } = await this.rpc.send('escalation.alarm.resolve.v1', { alarmId: id, byUserId: actor.userId, verdict, note, ...(await alarmScope(this.rpc, actor)) });
+    const { alarm } = await this.rpc.send('escalation.alarm.resolve.v1', {
+      alarmId: id,
+      byUserId: actor.userId,
+      verdict,
+      note,
+      ...(await alarmScope(this.rpc, actor)),
+    });
     return browserAlarm(alarm);
   }
 }

@@ -24,33 +24,57 @@ describe('alarmListQuery', () => {
 
 describe('resolveAlarmSchema', () => {
   it('takes a verdict and a trimmed note of up to 2000 characters', () => {
-    expect(resolveAlarmSchema.parse({ verdict: 'genuine', note: '  Called her, she fell  ' })).toEqual({ verdict: 'genuine', note: 'Called her, she fell' });
+    expect(resolveAlarmSchema.parse({ verdict: 'genuine', note: '  Called her, she fell  ' })).toEqual({
+      verdict: 'genuine',
+      note: 'Called her, she fell',
+    });
     expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'false_alarm', note: 'x'.repeat(2000) }))).toBe('accepted');
   });
 
-  it.each([[{}], [{ verdict: 'maybe', note: 'n' }], [{ verdict: 'Genuine', note: 'n' }], [{ verdict: null, note: 'n' }]])('names verdict: %p', (body) => {
-    expect(firstIssue(resolveAlarmSchema.safeParse(body))).toEqual(['verdict', 'Choose whether the alarm was genuine or a false alarm']);
-  });
+  it.each([[{}], [{ verdict: 'maybe', note: 'n' }], [{ verdict: 'Genuine', note: 'n' }], [{ verdict: null, note: 'n' }]])(
+    'names verdict: %p',
+    (body) => {
+      expect(firstIssue(resolveAlarmSchema.safeParse(body))).toEqual(['verdict', 'Choose whether the alarm was genuine or a false alarm']);
+    },
+  );
 
   it.each([[undefined], [''], ['   '], [42]])('requires a note: %p', (note) => {
-    expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'genuine', note }))).toEqual(['note', 'Please write a note on how the alarm was resolved']);
+    expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'genuine', note }))).toEqual([
+      'note',
+      'Please write a note on how the alarm was resolved',
+    ]);
   });
 
   it('refuses a note over 2000 characters', () => {
-    expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'genuine', note: 'x'.repeat(2001) }))).toEqual(['note', 'The note must be at most 2000 characters']);
+    expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'genuine', note: 'x'.repeat(2001) }))).toEqual([
+      'note',
+      'The note must be at most 2000 characters',
+    ]);
   });
 });
 
 describe('simulateTimeSchema', () => {
   it('takes 0 to 1440 minutes, fractions and numeric strings included', () => {
-    for (const [input, minutes] of [[0, 0], [1440, 1440], [2.5, 2.5], ['15', 15], [' 7.25 ', 7.25]] as const) {
+    for (const [input, minutes] of [
+      [0, 0],
+      [1440, 1440],
+      [2.5, 2.5],
+      ['15', 15],
+      [' 7.25 ', 7.25],
+    ] as const) {
       expect(simulateTimeSchema.parse({ minutesUntilDue: input })).toEqual({ minutesUntilDue: minutes });
     }
   });
 
-  it.each([[undefined], [-1], [1440.5], ['abc'], [''], [null], [Infinity], [true]])('refuses %p, naming minutesUntilDue', (minutesUntilDue) => {
-    expect(firstIssue(simulateTimeSchema.safeParse({ minutesUntilDue }))).toEqual(['minutesUntilDue', 'minutesUntilDue must be a number of minutes from 0 to 1440']);
-  });
+  it.each([[undefined], [-1], [1440.5], ['abc'], [''], [null], [Infinity], [true]])(
+    'refuses %p, naming minutesUntilDue',
+    (minutesUntilDue) => {
+      expect(firstIssue(simulateTimeSchema.safeParse({ minutesUntilDue }))).toEqual([
+        'minutesUntilDue',
+        'minutesUntilDue must be a number of minutes from 0 to 1440',
+      ]);
+    },
+  );
 });
 
 describe('AlarmIdPipe', () => {
@@ -60,12 +84,15 @@ describe('AlarmIdPipe', () => {
     expect(pipe.transform('3F2504E0-4F89-41D3-9A0C-0305E82C3301')).toBe('3f2504e0-4f89-41d3-9a0c-0305e82c3301');
   });
 
-  it.each([['1'], ['undefined'], ['3f2504e0-4f89-41d3-9a0c-0305e82c330'], ["3f2504e0-4f89-41d3-9a0c-0305e82c3301' or 1=1"]])('refuses %p with a 400 naming id', (id) => {
-    expect(() => pipe.transform(id)).toThrow(BadRequestException);
-    try {
-      pipe.transform(id);
-    } catch (err) {
-      expect((err as BadRequestException).getResponse()).toEqual({ message: 'Invalid alarm ID', field: 'id' });
-    }
-  });
+  it.each([['1'], ['undefined'], ['3f2504e0-4f89-41d3-9a0c-0305e82c330'], ["3f2504e0-4f89-41d3-9a0c-0305e82c3301' or 1=1"]])(
+    'refuses %p with a 400 naming id',
+    (id) => {
+      expect(() => pipe.transform(id)).toThrow(BadRequestException);
+      try {
+        pipe.transform(id);
+      } catch (err) {
+        expect((err as BadRequestException).getResponse()).toEqual({ message: 'Invalid alarm ID', field: 'id' });
+      }
+    },
+  );
 });

@@ -27,12 +27,14 @@ export const alarmListQuery = z.object({
 export { resolveAlarmSchema } from '@lws/schemas';
 
 /** `{minutesUntilDue}` (the spec's `minutes_until_due` too); a numeric string from a form counts. */
-export const simulateTimeSchema = z.object({
-  minutesUntilDue: z.preprocess(
-    (v) => (typeof v === 'string' && /^\d{1,4}(\.\d+)?$/.test(v.trim()) ? Number(v) : v),
-    z.number({ required_error: MINUTES, invalid_type_error: MINUTES }).finite(MINUTES).min(0, MINUTES).max(1440, MINUTES),
-  ),
-}).strict();
+export const simulateTimeSchema = z
+  .object({
+    minutesUntilDue: z.preprocess(
+      (v) => (typeof v === 'string' && /^\d{1,4}(\.\d+)?$/.test(v.trim()) ? Number(v) : v),
+      z.number({ required_error: MINUTES, invalid_type_error: MINUTES }).finite(MINUTES).min(0, MINUTES).max(1440, MINUTES),
+    ),
+  })
+  .strict();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

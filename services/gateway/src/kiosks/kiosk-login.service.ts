@@ -44,7 +44,10 @@ export class KioskLoginService {
     }
     const { user, kioskId, kioskLocationId, duress } = reply;
     // The location's name as it is now (identity keeps the one it was enrolled at).
-    const kioskLocation = kioskLocationId !== undefined ? kioskLocationName(await locationNames(this.rpc), kioskLocationId, reply.kioskLocation) : reply.kioskLocation;
+    const kioskLocation =
+      kioskLocationId !== undefined
+        ? kioskLocationName(await locationNames(this.rpc), kioskLocationId, reply.kioskLocation)
+        : reply.kioskLocation;
     const session = {
       userId: user.id,
       role: user.role,

@@ -1,4 +1,18 @@
-import { BadRequestException, Body, Controller, Delete, ForbiddenException, Get, HttpCode, Inject, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Delete,
+  ForbiddenException,
+  Get,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  Req,
+  Res,
+} from '@nestjs/common';
 import type { Response } from 'express';
 import type { RpcClient } from '@lws/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
@@ -34,10 +48,17 @@ export class KiosksController {
     const [{ locations }, mine] = await Promise.all([this.rpc.send('locations.location.list.v1', {}), this.teamLocations(actorOf(req))]);
     const field = input.locationId !== undefined ? 'locationId' : 'location';
     const place =
-      input.locationId !== undefined ? locations.find((l) => l.id === input.locationId) : locations.find((l) => l.name.toLowerCase() === input.location!.toLowerCase());
+      input.locationId !== undefined
+        ? locations.find((l) => l.id === input.locationId)
+        : locations.find((l) => l.name.toLowerCase() === input.location!.toLowerCase());
     if (!place) throw new BadRequestException({ message: LOCATION_NOT_FOUND, field });
     if (mine && !mine.has(place.id)) throw new BadRequestException({ message: NOT_YOUR_LOCATION, field });
-    const { kiosk, token } = await this.rpc.send('identity.kiosk.enrol.v1', { name: input.name, location: place.name, locationId: place.id, enrolledBy: req.session!.userId });
+    const { kiosk, token } = await this.rpc.send('identity.kiosk.enrol.v1', {
+      name: input.name,
+      location: place.name,
+      locationId: place.id,
+      enrolledBy: req.session!.userId,
+    });
     res.cookie(KIOSK_COOKIE, token, kioskCookieOptions(req, this.config.COOKIE_SECURE));
     setHint(req, res, this.config.COOKIE_SECURE, KIOSK_HINT);
     return browserKiosk(kiosk, new Map(locations.map((l) => [l.id, l.name])));
@@ -86,7 +107,11 @@ export class KiosksController {
     // Identity reads the kiosk's own location id: the roster holds the teams working there.
     const { name, location, locationId, workers } = await this.rpc.send('identity.kiosk.roster.v1', { token });
     const names = locationId !== undefined ? await locationNames(this.rpc) : new Map<number, string>();
-    return { name, location: kioskLocationName(names, locationId, location), workers: workers.map((w) => ({ id: w.userId, label: w.label })) };
+    return {
+      name,
+      location: kioskLocationName(names, locationId, location),
+      workers: workers.map((w) => ({ id: w.userId, label: w.label })),
+    };
   }
 
   /** Every kiosk for the superadmin; an admin's are those bound to their teams' locations. */
@@ -101,7 +126,10 @@ export class KiosksController {
    */
   private async teamLocations(actor: Actor): Promise<Set<number> | undefined> {
     if (actor.role !== 'admin') return undefined;
-    const [scope, { teams }] = await Promise.all([adminTeams(this.rpc, actor, false), this.rpc.send('identity.team.list.v1', { monitoredBy: actor.userId })]);
+    const [scope, { teams }] = await Promise.all([
+      adminTeams(this.rpc, actor, false),
+      this.rpc.send('identity.team.list.v1', { monitoredBy: actor.userId }),
+    ]);
     if (!scope || scope.all) return undefined;
     return new Set(teams.flatMap((t) => t.locationIds));
   }

@@ -4,7 +4,7 @@ import { PIN_FORMAT } from '../credentials/credentials.schema';
 
 export const KIOSK_NOT_FOUND = 'Kiosk not found';
 /** An admin of some teams enrols kiosks at those teams' locations only. */
-export const NOT_YOUR_LOCATION = "Choose a location of one of your teams";
+export const NOT_YOUR_LOCATION = 'Choose a location of one of your teams';
 export const LOCATION_NOT_FOUND = 'Location not found';
 
 /** The Kiosks tab's enrolment form checks with the same schema. */
@@ -37,7 +37,12 @@ export const pinLoginSchema = z
       .min(1, 'Invalid user ID')
       .max(2147483647, 'Invalid user ID')
       .optional(),
-    username: z.string({ invalid_type_error: 'Username must be text' }).trim().min(1, WHO_FIRST).max(100, 'Username is too long').optional(),
+    username: z
+      .string({ invalid_type_error: 'Username must be text' })
+      .trim()
+      .min(1, WHO_FIRST)
+      .max(100, 'Username is too long')
+      .optional(),
   })
   .strict()
   .refine((b) => b.userId !== undefined || b.username !== undefined, { message: WHO_FIRST, path: ['userId'] });

@@ -47,7 +47,12 @@ export interface LiveDelivery {
 type WorkerChange = 'shift_started' | 'shift_ended' | 'checked_in' | 'deadline_changed' | 'emergency';
 
 /** The worker's own screen and every monitor see the same change of a worker's status. */
-function workerChange(userId: number, change: WorkerChange, at: string, extra: { nextCheckInTime?: string | null; location?: string | null }): LiveDelivery[] {
+function workerChange(
+  userId: number,
+  change: WorkerChange,
+  at: string,
+  extra: { nextCheckInTime?: string | null; location?: string | null },
+): LiveDelivery[] {
   const data = { userId, change, at, ...extra };
   return [
     { type: 'worker', data, to: 'monitors', about: userId },
@@ -56,7 +61,13 @@ function workerChange(userId: number, change: WorkerChange, at: string, extra: {
 }
 
 function alarmChange(alarmId: string, userId: number, change: string, at: string, kind?: string, teamId?: number): LiveDelivery {
-  return { type: 'alarm', data: { alarmId, userId, change, ...(kind ? { kind } : {}), at }, to: 'monitors', about: userId, ...(teamId !== undefined ? { aboutTeam: teamId } : {}) };
+  return {
+    type: 'alarm',
+    data: { alarmId, userId, change, ...(kind ? { kind } : {}), at },
+    to: 'monitors',
+    about: userId,
+    ...(teamId !== undefined ? { aboutTeam: teamId } : {}),
+  };
 }
 
 /**
@@ -65,7 +76,14 @@ function alarmChange(alarmId: string, userId: number, change: string, at: string
  * cancelled with the duress PIN), which the worker's stream must not carry: whoever holds their
  * phone would see the screen react to an alarm it never shows.
  */
-function alarmChangeBoth(alarmId: string, userId: number, change: string, at: string, teamId: number | undefined, monitorsOnly = false): LiveDelivery[] {
+function alarmChangeBoth(
+  alarmId: string,
+  userId: number,
+  change: string,
+  at: string,
+  teamId: number | undefined,
+  monitorsOnly = false,
+): LiveDelivery[] {
   const frame = alarmChange(alarmId, userId, change, at, undefined, teamId);
   return monitorsOnly ? [frame] : [frame, { ...frame, to: { userId } }];
 }
@@ -136,7 +154,16 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
       // Never a duress alarm's (a duress press opens its own): the worker's screen shows the line too.
       return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'pressed_again', envelope.data.pressedAt, envelope.data.teamId);
     case 'escalation.alarm.late_check_in.v1':
-      return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'late_check_in', envelope.data.checkedInAt, undefined, envelope.data.teamId)];
+      return [
+        alarmChange(
+          envelope.data.alarmId,
+          envelope.data.userId,
+          'late_check_in',
+          envelope.data.checkedInAt,
+          undefined,
+          envelope.data.teamId,
+        ),
+      ];
     case 'audit.entry.recorded.v1': {
       const d = envelope.data;
       const entry = browserEntry({
@@ -177,7 +204,9 @@ export function scopeChange(envelope: AnyEventEnvelope): ScopeChange | undefined
   switch (envelope.subject) {
     case 'identity.user.created.v1':
     case 'identity.user.updated.v1':
-      return envelope.data.teamId !== undefined ? { kind: 'member', userId: envelope.data.userId, teamId: envelope.data.teamId } : undefined;
+      return envelope.data.teamId !== undefined
+        ? { kind: 'member', userId: envelope.data.userId, teamId: envelope.data.teamId }
+        : undefined;
     case 'identity.team.changed.v1':
       return { kind: 'teams' };
     default:

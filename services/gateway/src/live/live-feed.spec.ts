@@ -20,7 +20,14 @@ const checkIn = (userId: number) =>
     nextCheckInAt: '2025-06-01T11:00:00.000Z',
   });
 const escalated = (userId: number) =>
-  event('escalation.alarm.escalated.v1', { alarmId: randomUUID(), userId, step: 2, action: 'notify_monitors', at: NOW.toISOString(), details: 'Called Sam' });
+  event('escalation.alarm.escalated.v1', {
+    alarmId: randomUUID(),
+    userId,
+    step: 2,
+    action: 'notify_monitors',
+    at: NOW.toISOString(),
+    details: 'Called Sam',
+  });
 
 interface Client extends LiveSubscriber {
   frames: string[];
@@ -88,7 +95,13 @@ describe('LiveFeed', () => {
     const seven = client(7, 'worker');
     for (const c of [admin, seven]) feed.attach(c);
     const opened = (duress: boolean) =>
-      event('escalation.alarm.opened.v1', { alarmId: randomUUID(), userId: 7, kind: 'emergency', openedAt: NOW.toISOString(), ...(duress ? { duress } : {}) });
+      event('escalation.alarm.opened.v1', {
+        alarmId: randomUUID(),
+        userId: 7,
+        kind: 'emergency',
+        openedAt: NOW.toISOString(),
+        ...(duress ? { duress } : {}),
+      });
     await bus.publish(opened(true));
     await bus.publish(opened(false));
     expect(types(admin)).toEqual(['alarm', 'alarm']);
@@ -104,15 +117,38 @@ describe('LiveFeed', () => {
     for (const c of [admin, seven]) feed.attach(c);
     const alarmId = randomUUID();
     const at = NOW.toISOString();
-    await bus.publish(event('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: 7, location: 'Depot', raisedAt: at, workerVersion: 3, duress: true }));
+    await bus.publish(
+      event('shifts.emergency.raised.v1', {
+        emergencyId: randomUUID(),
+        userId: 7,
+        location: 'Depot',
+        raisedAt: at,
+        workerVersion: 3,
+        duress: true,
+      }),
+    );
     await bus.publish(event('escalation.alarm.opened.v1', { alarmId, userId: 7, kind: 'emergency', openedAt: at, duress: true }));
-    await bus.publish(event('escalation.alarm.escalated.v1', { alarmId, userId: 7, step: 0, action: 'notify_monitors', at, details: 'Pushed', duress: true }));
+    await bus.publish(
+      event('escalation.alarm.escalated.v1', {
+        alarmId,
+        userId: 7,
+        step: 0,
+        action: 'notify_monitors',
+        at,
+        details: 'Pushed',
+        duress: true,
+      }),
+    );
     await bus.publish(event('escalation.alarm.acknowledged.v1', { alarmId, userId: 7, byUserId: 1, at, duress: true }));
-    await bus.publish(event('escalation.alarm.resolved.v1', { alarmId, userId: 7, byUserId: 1, at, verdict: 'genuine', note: 'Police sent', duress: true }));
+    await bus.publish(
+      event('escalation.alarm.resolved.v1', { alarmId, userId: 7, byUserId: 1, at, verdict: 'genuine', note: 'Police sent', duress: true }),
+    );
     expect(types(admin)).toEqual(['worker', 'alarm', 'alarm', 'alarm', 'alarm']);
     expect(seven.frames).toEqual([]);
     // The same life of an ordinary emergency reaches the worker's screen, which refetches it.
-    await bus.publish(event('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: 7, location: 'Depot', raisedAt: at, workerVersion: 4 }));
+    await bus.publish(
+      event('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: 7, location: 'Depot', raisedAt: at, workerVersion: 4 }),
+    );
     await bus.publish(event('escalation.alarm.acknowledged.v1', { alarmId: randomUUID(), userId: 7, byUserId: 1, at }));
     expect(types(seven)).toEqual(['worker', 'alarm']);
   });
@@ -130,14 +166,23 @@ describe('LiveFeed', () => {
     expect(types(admin)).toEqual(['alarm', 'alarm']);
   });
 
-  it('tells a worker about changes to its own account, never another worker\'s, without names or phones', async () => {
+  it("tells a worker about changes to its own account, never another worker's, without names or phones", async () => {
     await start();
     const admin = client(1, 'admin');
     const seven = client(7, 'worker');
     const eight = client(8, 'worker');
     for (const c of [admin, seven, eight]) feed.attach(c);
     await bus.publish(event('identity.user.updated.v1', { userId: 7, name: 'Sam Rivers', phone: '+447700900123' }));
-    await bus.publish(event('identity.contact.changed.v1', { userId: 7, contactId: 3, change: 'created', name: 'Alex', phone: '+447700900456', relation: 'Partner' }));
+    await bus.publish(
+      event('identity.contact.changed.v1', {
+        userId: 7,
+        contactId: 3,
+        change: 'created',
+        name: 'Alex',
+        phone: '+447700900456',
+        relation: 'Partner',
+      }),
+    );
     await bus.publish(event('identity.credential.changed.v1', { userId: 7, credential: 'pin', changedBy: 7, reset: false }));
     const data = (c: Client) => c.frames.map((f) => JSON.parse(/data: (.*)/.exec(f)![1]));
     expect(types(seven)).toEqual(['account', 'account', 'account']);
@@ -223,7 +268,8 @@ describe('LiveFeed', () => {
           updatedAt: NOW.toISOString(),
         },
       });
-    const workerFrames = (c: Client) => c.frames.filter((f) => f.includes('event: worker')).map((f) => JSON.parse(/data: (.*)/.exec(f)![1]).userId as number);
+    const workerFrames = (c: Client) =>
+      c.frames.filter((f) => f.includes('event: worker')).map((f) => JSON.parse(/data: (.*)/.exec(f)![1]).userId as number);
     const scoped = async (c: Client, load: () => Promise<TeamScope | undefined>) =>
       Object.assign(c, { scope: await new LiveScope(load, logger).init() }) as Client;
     const north = (...userIds: number[]): TeamScope => ({ teamIds: new Set([10]), userIds: new Set(userIds) });
@@ -254,12 +300,24 @@ describe('LiveFeed', () => {
       const alarmId = randomUUID();
       // Worker 7 now works for South; the alarm opened while they were North's.
       await bus.publish(event('escalation.alarm.acknowledged.v1', { alarmId, userId: 7, byUserId: 1, at: NOW.toISOString(), teamId: 10 }));
-      await bus.publish(event('escalation.alarm.resolved.v1', { alarmId, userId: 7, byUserId: 1, at: NOW.toISOString(), verdict: 'genuine', note: 'ok', teamId: 10 }));
+      await bus.publish(
+        event('escalation.alarm.resolved.v1', {
+          alarmId,
+          userId: 7,
+          byUserId: 1,
+          at: NOW.toISOString(),
+          verdict: 'genuine',
+          note: 'ok',
+          teamId: 10,
+        }),
+      );
       const alarmFrames = (c: Client) => c.frames.filter((f) => f.includes('event: alarm')).length;
       expect(alarmFrames(northAdmin)).toBe(2);
       expect(alarmFrames(southAdmin)).toBe(0);
       // An alarm from before teams (no teamId) follows the worker, as before.
-      await bus.publish(event('escalation.alarm.acknowledged.v1', { alarmId: randomUUID(), userId: 7, byUserId: 1, at: NOW.toISOString() }));
+      await bus.publish(
+        event('escalation.alarm.acknowledged.v1', { alarmId: randomUUID(), userId: 7, byUserId: 1, at: NOW.toISOString() }),
+      );
       expect(alarmFrames(southAdmin)).toBe(1);
       expect(alarmFrames(northAdmin)).toBe(2);
     });

@@ -62,7 +62,8 @@ export class LiveScope {
           if (next) for (const h of this.heard) joinOrLeave(next, h.userId, h.teamId);
           this.current = next;
         },
-        (err: unknown) => this.logger.warn({ err }, "live stream could not look up an admin's teams; keeping the last known until the next change"),
+        (err: unknown) =>
+          this.logger.warn({ err }, "live stream could not look up an admin's teams; keeping the last known until the next change"),
       )
       .finally(() => {
         this.inflight = false;
@@ -230,7 +231,13 @@ export class LiveFeed {
     for (let i = this.first; i < this.buffer.length; i++) {
       const e = this.buffer[i];
       if (e.sequence <= a.after) continue;
-      const f = monitor ? (e.monitors && sees(a.subscriber, e.monitors) ? e.monitors.frame : undefined) : e.worker?.userId === a.subscriber.userId ? e.worker.frame : undefined;
+      const f = monitor
+        ? e.monitors && sees(a.subscriber, e.monitors)
+          ? e.monitors.frame
+          : undefined
+        : e.worker?.userId === a.subscriber.userId
+          ? e.worker.frame
+          : undefined;
       if (f) out.push(f);
     }
     return out;
@@ -246,7 +253,10 @@ export class LiveFeed {
       deliveries = liveDeliveries(envelope);
     } catch (err) {
       if (!(err instanceof ContractError)) throw err;
-      this.options.logger.warn({ subject: message.subject, sequence: message.sequence, err: err.message }, 'live feed skipped an event that breaks its contract');
+      this.options.logger.warn(
+        { subject: message.subject, sequence: message.sequence, err: err.message },
+        'live feed skipped an event that breaks its contract',
+      );
       return;
     }
     if (deliveries.length === 0) return;
@@ -255,9 +265,12 @@ export class LiveFeed {
     for (const d of deliveries) {
       const f = frame(d.type, d.data, id);
       if (d.to === 'monitors') {
-        entry.monitors = { frame: f, ...(d.about !== undefined ? { about: d.about } : {}), ...(d.aboutTeam !== undefined ? { aboutTeam: d.aboutTeam } : {}) };
-      }
-      else entry.worker = { userId: d.to.userId, frame: f };
+        entry.monitors = {
+          frame: f,
+          ...(d.about !== undefined ? { about: d.about } : {}),
+          ...(d.aboutTeam !== undefined ? { aboutTeam: d.aboutTeam } : {}),
+        };
+      } else entry.worker = { userId: d.to.userId, frame: f };
     }
     this.store(entry);
     const monitors = entry.monitors;
@@ -293,7 +306,10 @@ export class LiveFeed {
   private store(entry: Buffered): void {
     this.buffer.push(entry);
     const oldest = entry.storedAt - this.options.maxAgeMs;
-    while (this.first < this.buffer.length && (this.buffer.length - this.first > this.options.maxEvents || this.buffer[this.first].storedAt < oldest)) {
+    while (
+      this.first < this.buffer.length &&
+      (this.buffer.length - this.first > this.options.maxEvents || this.buffer[this.first].storedAt < oldest)
+    ) {
       this.coveredAfter = this.buffer[this.first].sequence;
       this.first++;
     }

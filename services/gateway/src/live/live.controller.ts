@@ -49,7 +49,8 @@ export class LiveController {
     if (open >= this.config.LIVE_MAX_STREAMS_PER_USER) throw new HttpException({ message: TOO_MANY_STREAMS }, 429);
     // An admin's stream carries only their teams' workers: looked up before anything is sent.
     const scope = role === 'admin' ? await new LiveScope(() => this.teamScope(userId), this.logger).init() : undefined;
-    if ((this.openPerUser.get(userId) ?? 0) >= this.config.LIVE_MAX_STREAMS_PER_USER) throw new HttpException({ message: TOO_MANY_STREAMS }, 429);
+    if ((this.openPerUser.get(userId) ?? 0) >= this.config.LIVE_MAX_STREAMS_PER_USER)
+      throw new HttpException({ message: TOO_MANY_STREAMS }, 429);
     this.openPerUser.set(userId, (this.openPerUser.get(userId) ?? 0) + 1);
 
     let closed = false;

@@ -3,7 +3,10 @@ import { LiveFeed } from './live-feed';
 
 export const BAD_CURSOR = 'lastEventId must be an event id this stream sent';
 
-const cursor = z.string().max(60, BAD_CURSOR).refine((v) => LiveFeed.isCursor(v), BAD_CURSOR);
+const cursor = z
+  .string()
+  .max(60, BAD_CURSOR)
+  .refine((v) => LiveFeed.isCursor(v), BAD_CURSOR);
 
 /**
  * `GET /api/events?lastEventId=`: EventSource polyfills that cannot set Last-Event-ID send it here.

@@ -9,7 +9,7 @@ describe('locationRight', () => {
     expect(locationRight([], admin([1], true))).toBe('change');
   });
 
-  it("lets an admin change a location only when every team it belongs to is theirs", () => {
+  it('lets an admin change a location only when every team it belongs to is theirs', () => {
     expect(locationRight([1], admin([1, 2]))).toBe('change');
     expect(locationRight([1, 2], admin([1, 2]))).toBe('change');
     expect(locationRight([1, 3], admin([1, 2]))).toBe('partly');

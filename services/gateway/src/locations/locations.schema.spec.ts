@@ -14,12 +14,18 @@ describe('createLocationSchema', () => {
   });
 
   it('refuses a name over 100 characters after trimming, and accepts exactly 100', () => {
-    expect(firstIssue(createLocationSchema.safeParse({ name: 'x'.repeat(101) }))).toEqual(['name', 'Location name must be at most 100 characters']);
+    expect(firstIssue(createLocationSchema.safeParse({ name: 'x'.repeat(101) }))).toEqual([
+      'name',
+      'Location name must be at most 100 characters',
+    ]);
     expect(firstIssue(createLocationSchema.safeParse({ name: ` ${'x'.repeat(100)} ` }))).toBe('accepted');
   });
 
   it('refuses a non-boolean isActive and unknown fields', () => {
-    expect(firstIssue(createLocationSchema.safeParse({ name: 'Depot', isActive: 'yes' }))).toEqual(['isActive', 'isActive must be true or false']);
+    expect(firstIssue(createLocationSchema.safeParse({ name: 'Depot', isActive: 'yes' }))).toEqual([
+      'isActive',
+      'isActive must be true or false',
+    ]);
     expect(firstIssue(createLocationSchema.safeParse({ name: 'Depot', id: 3 }))).toEqual(['', 'Unknown field: id']);
   });
 });

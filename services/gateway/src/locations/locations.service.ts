@@ -36,7 +36,8 @@ export class LocationsService {
     const { locations } = await this.rpc.send('locations.location.list.v1', {});
     if (actor.role === 'worker') return locations.map(browserLocation);
     const scope = await adminTeams(this.rpc, actor, false);
-    const owners = !scope || scope.all ? new Map<number, number[]>() : ownersByLocation((await this.rpc.send('identity.team.list.v1', {})).teams);
+    const owners =
+      !scope || scope.all ? new Map<number, number[]>() : ownersByLocation((await this.rpc.send('identity.team.list.v1', {})).teams);
     return locations.map((l) => ({ ...browserLocation(l), canChange: locationRight(owners.get(l.id) ?? [], scope) === 'change' }));
   }
 
@@ -49,7 +50,10 @@ export class LocationsService {
         await this.rpc.send('identity.team.add_location.v1', { teamIds, locationId: location.id, actorId: actor.userId });
       } catch (err) {
         await this.rpc.send('locations.location.delete.v1', { locationId: location.id, actorId: actor.userId }).catch((undo: unknown) => {
-          this.logger.error({ err: undo, locationId: location.id }, 'a location whose teams could not be set was not removed: it stays the organisation\'s');
+          this.logger.error(
+            { err: undo, locationId: location.id },
+            "a location whose teams could not be set was not removed: it stays the organisation's",
+          );
         });
         throw err;
       }
@@ -81,7 +85,10 @@ export class LocationsService {
     if (!scope || scope.all) {
       if (!named || named.length === 0) return [];
       const { teams } = await this.rpc.send('identity.team.list.v1', {});
-      checkTeams(named, teams.map((t) => t.id));
+      checkTeams(
+        named,
+        teams.map((t) => t.id),
+      );
       return named;
     }
     if (named === undefined) {
@@ -97,7 +104,10 @@ export class LocationsService {
   private async mayChange(actor: Actor, locationId: number): Promise<void> {
     const scope = await adminTeams(this.rpc, actor, false);
     if (!scope || scope.all) return;
-    const [{ locations }, { teams }] = await Promise.all([this.rpc.send('locations.location.list.v1', {}), this.rpc.send('identity.team.list.v1', {})]);
+    const [{ locations }, { teams }] = await Promise.all([
+      this.rpc.send('locations.location.list.v1', {}),
+      this.rpc.send('identity.team.list.v1', {}),
+    ]);
     if (!locations.some((l) => l.id === locationId)) throw new NotFoundException({ message: LOCATION_NOT_FOUND, field: 'id' });
     const right = locationRight(ownersByLocation(teams).get(locationId) ?? [], scope);
     if (right === 'hidden') throw new NotFoundException({ message: LOCATION_NOT_FOUND, field: 'id' });

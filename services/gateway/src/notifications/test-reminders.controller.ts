@@ -41,7 +41,13 @@ export class TestRemindersController {
       userPhone: user.phone,
       results: { fiveMinutes: five.providerSid ?? '', twoMinutes: two.providerSid ?? '' },
       ...(setupSteps.length > 0 ? { setupSteps } : {}),
-      ...(failed ? { error: failed.errorCode ? `${failed.errorCode}: ${failed.errorMessage ?? 'send failed'}` : (failed.errorMessage ?? 'Failed to send') } : {}),
+      ...(failed
+        ? {
+            error: failed.errorCode
+              ? `${failed.errorCode}: ${failed.errorMessage ?? 'send failed'}`
+              : (failed.errorMessage ?? 'Failed to send'),
+          }
+        : {}),
     };
   }
 

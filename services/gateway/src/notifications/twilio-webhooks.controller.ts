@@ -4,7 +4,13 @@ import type { RpcClient } from '@lws/messaging';
 import { RPC } from '../common/rpc';
 import { Public } from '../common/session.guard';
 
-const KINDS = { voice: 'voice', gather: 'gather', 'call-status': 'call_status', 'message-status': 'message_status', 'sms-inbound': 'sms_inbound' } as const;
+const KINDS = {
+  voice: 'voice',
+  gather: 'gather',
+  'call-status': 'call_status',
+  'message-status': 'message_status',
+  'sms-inbound': 'sms_inbound',
+} as const;
 
 /**
  * Twilio's webhooks. No session and no CSRF header: notifications checks X-Twilio-Signature

@@ -20,6 +20,8 @@ describe('settingsSchema', () => {
 describe('createContactSchema', () => {
   it('requires a relation', () => {
     const r = createContactSchema.safeParse({ userId: '7', name: 'Sam', phone: '07911123456', relation: '  ' });
-    expect(r.success ? 'accepted' : r.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['relation', 'Relation is required']]);
+    expect(r.success ? 'accepted' : r.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['relation', 'Relation is required'],
+    ]);
   });
 });

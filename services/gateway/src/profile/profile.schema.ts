@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { checkInIntervalGiven, CONTACT_NUMBER_INVALID, contactNumberText, contactRelation, numericText, optionalContactNumber } from '@lws/schemas';
+import {
+  checkInIntervalGiven,
+  CONTACT_NUMBER_INVALID,
+  contactNumberText,
+  contactRelation,
+  numericText,
+  optionalContactNumber,
+} from '@lws/schemas';
 import { possibleE164 } from '../common/possible-phone';
 import { profileName, profilePhone, unknownFieldErrors } from '../users/users.schema';
 

@@ -50,7 +50,10 @@ export class ProfileService {
   /** Identity refuses an interval the worker's team does not allow (400 naming checkInInterval and the allowed ones). */
   async saveSettings(actor: Actor, userId: number, input: Settings) {
     await authorizeUserAccess(this.rpc, actor, userId);
-    const checkInInterval = input.checkInInterval ?? (await this.rpc.send('identity.user.get_with_relations.v1', { userId })).checkInInterval ?? DEFAULT_CHECK_IN_INTERVAL;
+    const checkInInterval =
+      input.checkInInterval ??
+      (await this.rpc.send('identity.user.get_with_relations.v1', { userId })).checkInInterval ??
+      DEFAULT_CHECK_IN_INTERVAL;
     const { settings } = await this.rpc.send('identity.settings.save.v1', {
       userId,
       primaryContact: input.primaryContact,

@@ -1,7 +1,15 @@
 import type { AlarmReportRow, MonthlyAlarmReport } from '@lws/contracts';
 import { browserReport, reportCsv } from './alarm-report.view';
 
-const empty = (kind: AlarmReportRow['kind']): AlarmReportRow => ({ kind, count: 0, acknowledged: 0, resolved: 0, genuine: 0, falseAlarm: 0, unresolved: 0 });
+const empty = (kind: AlarmReportRow['kind']): AlarmReportRow => ({
+  kind,
+  count: 0,
+  acknowledged: 0,
+  resolved: 0,
+  genuine: 0,
+  falseAlarm: 0,
+  unresolved: 0,
+});
 
 const report: MonthlyAlarmReport = {
   month: '2025-04',
@@ -10,10 +18,38 @@ const report: MonthlyAlarmReport = {
   timezone: 'Europe/London',
   byTeam: [],
   byKind: [
-    { kind: 'missed_check_in', count: 3, acknowledged: 2, resolved: 1, genuine: 0, falseAlarm: 1, unresolved: 2, ackP50Seconds: 65, ackP90Seconds: 120, ackMaxSeconds: 120, resolveP50Seconds: 300, resolveP90Seconds: 300, resolveMaxSeconds: 300 },
+    {
+      kind: 'missed_check_in',
+      count: 3,
+      acknowledged: 2,
+      resolved: 1,
+      genuine: 0,
+      falseAlarm: 1,
+      unresolved: 2,
+      ackP50Seconds: 65,
+      ackP90Seconds: 120,
+      ackMaxSeconds: 120,
+      resolveP50Seconds: 300,
+      resolveP90Seconds: 300,
+      resolveMaxSeconds: 300,
+    },
     empty('emergency'),
   ],
-  total: { kind: 'all', count: 3, acknowledged: 2, resolved: 1, genuine: 0, falseAlarm: 1, unresolved: 2, ackP50Seconds: 65, ackP90Seconds: 120, ackMaxSeconds: 120, resolveP50Seconds: 300, resolveP90Seconds: 300, resolveMaxSeconds: 300 },
+  total: {
+    kind: 'all',
+    count: 3,
+    acknowledged: 2,
+    resolved: 1,
+    genuine: 0,
+    falseAlarm: 1,
+    unresolved: 2,
+    ackP50Seconds: 65,
+    ackP90Seconds: 120,
+    ackMaxSeconds: 120,
+    resolveP50Seconds: 300,
+    resolveP90Seconds: 300,
+    resolveMaxSeconds: 300,
+  },
 };
 
 describe('reportCsv', () => {
@@ -27,9 +63,15 @@ describe('reportCsv', () => {
     ]);
   });
 
-  it('then each team\'s rows, named, with a name that looks like a formula or holds a comma made safe', () => {
+  it("then each team's rows, named, with a name that looks like a formula or holds a comma made safe", () => {
     const teamRows = { byKind: report.byKind, total: report.total };
-    const lines = reportCsv({ ...report, byTeam: [{ teamId: 1, ...teamRows }, { teamId: 2, ...teamRows }, teamRows] }, new Map([[1, '=HYPERLINK("x")'], [2, 'North, East']]))
+    const lines = reportCsv(
+      { ...report, byTeam: [{ teamId: 1, ...teamRows }, { teamId: 2, ...teamRows }, teamRows] },
+      new Map([
+        [1, '=HYPERLINK("x")'],
+        [2, 'North, East'],
+      ]),
+    )
       .trim()
       .split('\r\n');
     expect(lines.slice(4)).toEqual([
@@ -46,7 +88,10 @@ describe('reportCsv', () => {
   });
 
   it('never writes a cell a spreadsheet would run as a formula', () => {
-    const cells = reportCsv(report).trim().split('\r\n').flatMap((l) => l.split(','));
+    const cells = reportCsv(report)
+      .trim()
+      .split('\r\n')
+      .flatMap((l) => l.split(','));
     expect(cells.filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
     expect(() => reportCsv({ ...report, total: { ...report.total, count: -1 } })).toThrow();
     expect(() => reportCsv({ ...report, month: '=1+1' })).toThrow();

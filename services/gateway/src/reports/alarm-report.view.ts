@@ -35,7 +35,12 @@ export function browserReport(r: MonthlyAlarmReport, names: TeamNames = new Map(
     timezone: r.timezone,
     byKind: r.byKind.map(browserRow),
     total: browserRow(r.total),
-    byTeam: (r.byTeam ?? []).map((t) => ({ teamId: t.teamId ?? null, team: teamLabel(t.teamId, names), byKind: t.byKind.map(browserRow), total: browserRow(t.total) })),
+    byTeam: (r.byTeam ?? []).map((t) => ({
+      teamId: t.teamId ?? null,
+      team: teamLabel(t.teamId, names),
+      byKind: t.byKind.map(browserRow),
+      total: browserRow(t.total),
+    })),
   };
 }
 

@@ -32,7 +32,11 @@ export class ReportsController {
       const visible = !mine || mine.all ? teams : teams.filter((t) => mine.teamIds.includes(t.id));
       if (!visible.some((t) => t.id === teamId)) throw new NotFoundException({ message: 'Team not found', field: 'teamId' });
     }
-    const report = await this.rpc.send('escalation.report.monthly.v1', { month, ...alarmScopeFields(mine), ...(teamId !== undefined ? { teamId } : {}) });
+    const report = await this.rpc.send('escalation.report.monthly.v1', {
+      month,
+      ...alarmScopeFields(mine),
+      ...(teamId !== undefined ? { teamId } : {}),
+    });
     return { report, names: new Map(teams.map((t) => [t.id, t.name])) };
   }
 

@@ -16,9 +16,12 @@ describe('reportQuery', () => {
     for (const month of ['2000-01', '2024-12', '2025-04', '2026-04']) expect(reportQuery(now).parse({ month })).toEqual({ month });
   });
 
-  it.each([['2026-05'], ['2099-01'], ['2025-13'], ['2025-00'], ['2025-4'], ['1999-12'], ['April'], [''], ['2025-04-01']])('refuses %p naming month', (month) => {
-    expect(firstIssue(reportQuery(now).safeParse({ month }))).toEqual(['month', MONTH_MESSAGE]);
-  });
+  it.each([['2026-05'], ['2099-01'], ['2025-13'], ['2025-00'], ['2025-4'], ['1999-12'], ['April'], [''], ['2025-04-01']])(
+    'refuses %p naming month',
+    (month) => {
+      expect(firstIssue(reportQuery(now).safeParse({ month }))).toEqual(['month', MONTH_MESSAGE]);
+    },
+  );
 
   it('refuses a repeated month parameter', () => {
     expect(firstIssue(reportQuery(now).safeParse({ month: ['2025-01', '2025-02'] }))).toEqual(['month', MONTH_MESSAGE]);

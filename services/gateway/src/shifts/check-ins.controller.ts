@@ -49,7 +49,15 @@ export class CheckInsController {
       ...(location ? { location } : {}),
       ...(idempotencyKey ? { idempotencyKey } : {}),
       ...(madeAt ? { madeAt } : {}),
-      ...(position ? { position: { lat: position.lat, lng: position.lng, ...(position.accuracy !== undefined ? { accuracyM: position.accuracy } : {}) } } : {}),
+      ...(position
+        ? {
+            position: {
+              lat: position.lat,
+              lng: position.lng,
+              ...(position.accuracy !== undefined ? { accuracyM: position.accuracy } : {}),
+            },
+          }
+        : {}),
     });
     return {
       id: checkIn.id,

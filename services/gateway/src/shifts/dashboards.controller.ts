@@ -51,7 +51,12 @@ export class DashboardsController {
   private async page(list: 'active' | 'due' | 'missed', query: unknown, req: AuthedRequest, res: Response) {
     const { limit, cursor } = parseInput(workerListQuery, query);
     const scope = await workerScope(this.rpc, actorOf(req));
-    const reply = await this.rpc.send('shifts.worker.list.v1', { list, limit: limit ?? DEFAULT_LIST_LIMIT, ...(cursor ? { cursor } : {}), ...scopeField(scope) });
+    const reply = await this.rpc.send('shifts.worker.list.v1', {
+      list,
+      limit: limit ?? DEFAULT_LIST_LIMIT,
+      ...(cursor ? { cursor } : {}),
+      ...scopeField(scope),
+    });
     if (reply.nextCursor) res.setHeader(NEXT_CURSOR_HEADER, reply.nextCursor);
     return reply.workers.map(browserWorker);
   }

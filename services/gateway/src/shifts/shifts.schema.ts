@@ -30,14 +30,16 @@ const shiftNote = z
   .optional()
   .transform((v) => (v ? v : undefined));
 
-export const startShiftSchema = z.object({
-  location: z
-    .string({ required_error: LOCATION_REQUIRED, invalid_type_error: LOCATION_REQUIRED })
-    .trim()
-    .min(1, LOCATION_REQUIRED)
-    .max(100, LOCATION_TOO_LONG),
-  note: shiftNote,
-}).strict();
+export const startShiftSchema = z
+  .object({
+    location: z
+      .string({ required_error: LOCATION_REQUIRED, invalid_type_error: LOCATION_REQUIRED })
+      .trim()
+      .min(1, LOCATION_REQUIRED)
+      .max(100, LOCATION_TOO_LONG),
+    note: shiftNote,
+  })
+  .strict();
 
 const MADE_AT_INVALID = 'madeAt must be a UTC time such as 2026-01-31T14:03:00.000Z';
 const POSITION_INVALID = 'position must be {lat, lng, accuracy?} in degrees and metres';
@@ -46,9 +48,22 @@ const POSITION_INVALID = 'position must be {lat, lng, accuracy?} in degrees and 
 const position = z
   .object(
     {
-      lat: z.number({ invalid_type_error: POSITION_INVALID, required_error: POSITION_INVALID }).finite().min(-90, POSITION_INVALID).max(90, POSITION_INVALID),
-      lng: z.number({ invalid_type_error: POSITION_INVALID, required_error: POSITION_INVALID }).finite().min(-180, POSITION_INVALID).max(180, POSITION_INVALID),
-      accuracy: z.number({ invalid_type_error: POSITION_INVALID }).finite().min(0, POSITION_INVALID).max(100_000, POSITION_INVALID).optional(),
+      lat: z
+        .number({ invalid_type_error: POSITION_INVALID, required_error: POSITION_INVALID })
+        .finite()
+        .min(-90, POSITION_INVALID)
+        .max(90, POSITION_INVALID),
+      lng: z
+        .number({ invalid_type_error: POSITION_INVALID, required_error: POSITION_INVALID })
+        .finite()
+        .min(-180, POSITION_INVALID)
+        .max(180, POSITION_INVALID),
+      accuracy: z
+        .number({ invalid_type_error: POSITION_INVALID })
+        .finite()
+        .min(0, POSITION_INVALID)
+        .max(100_000, POSITION_INVALID)
+        .optional(),
     },
     { invalid_type_error: POSITION_INVALID },
   )
@@ -67,39 +82,43 @@ export const checkInUserSchema = z.object({ userId: positiveId(INVALID_CHECK_IN_
  * `{userId, location, pin}`; the spec's clients also send status 'safe' and a nextCheckInTime.
  * The server owns time, so nextCheckInTime is dropped here and never reaches the service.
  */
-export const checkInSchema = z.object({
-  userId: positiveId(INVALID_CHECK_IN_USER),
-  location: z
-    .string({ invalid_type_error: 'Location must be text' })
-    .trim()
-    .max(100, LOCATION_TOO_LONG)
-    .optional()
-    .transform((l) => (l ? l : undefined)),
-  pin,
-  status: z.literal('safe', { errorMap: () => ({ message: "Check-in status must be 'safe'" }) }).optional(),
-  position,
-  /**
-   * When the worker made a check-in the app kept while offline: it counts from then, so
-   * sending it late never buys time. Shifts bounds it by the shift and by the moment it arrived.
-   */
-  madeAt: z
-    .string({ invalid_type_error: MADE_AT_INVALID })
-    .datetime({ message: MADE_AT_INVALID })
-    .optional(),
-  /** Sent by the spec's clients; the server computes the next deadline itself. */
-  nextCheckInTime: z.unknown().optional(),
-}).strict().transform(({ nextCheckInTime: _dropped, ...rest }) => rest);
+export const checkInSchema = z
+  .object({
+    userId: positiveId(INVALID_CHECK_IN_USER),
+    location: z
+      .string({ invalid_type_error: 'Location must be text' })
+      .trim()
+      .max(100, LOCATION_TOO_LONG)
+      .optional()
+      .transform((l) => (l ? l : undefined)),
+    pin,
+    status: z.literal('safe', { errorMap: () => ({ message: "Check-in status must be 'safe'" }) }).optional(),
+    position,
+    /**
+     * When the worker made a check-in the app kept while offline: it counts from then, so
+     * sending it late never buys time. Shifts bounds it by the shift and by the moment it arrived.
+     */
+    madeAt: z.string({ invalid_type_error: MADE_AT_INVALID }).datetime({ message: MADE_AT_INVALID }).optional(),
+    /** Sent by the spec's clients; the server computes the next deadline itself. */
+    nextCheckInTime: z.unknown().optional(),
+  })
+  .strict()
+  .transform(({ nextCheckInTime: _dropped, ...rest }) => rest);
 
 /** "+15 min": the worker's own, 15 minutes at a time. */
-export const extendSchema = z.object({
-  userId: positiveId('Invalid user ID'),
-  minutes: z.literal(15, { errorMap: () => ({ message: 'minutes must be 15' }) }),
-}).strict();
+export const extendSchema = z
+  .object({
+    userId: positiveId('Invalid user ID'),
+    minutes: z.literal(15, { errorMap: () => ({ message: 'minutes must be 15' }) }),
+  })
+  .strict();
 
-export const emergencySchema = z.object({
-  userId: positiveId('Invalid user ID'),
-  emergency: z.literal(true, { errorMap: () => ({ message: 'emergency must be true' }) }),
-}).strict();
+export const emergencySchema = z
+  .object({
+    userId: positiveId('Invalid user ID'),
+    emergency: z.literal(true, { errorMap: () => ({ message: 'emergency must be true' }) }),
+  })
+  .strict();
 
 export const emergencyUserSchema = z.object({ userId: positiveId('Invalid user ID') });
 

@@ -57,7 +57,11 @@ export class DeadLettersController {
     const replies = await Promise.all(
       BACKEND_SERVICES.map(async (service) => {
         try {
-          const reply = await this.rpc.send(`${service}.deadletter.list.v1` as 'identity.deadletter.list.v1', { limit: LIST_LIMIT }, { timeoutMs: 3000 });
+          const reply = await this.rpc.send(
+            `${service}.deadletter.list.v1` as 'identity.deadletter.list.v1',
+            { limit: LIST_LIMIT },
+            { timeoutMs: 3000 },
+          );
           return { service, reply };
         } catch (err) {
           this.logger.warn({ service, error: errorMessage(err) }, 'dead letters of a service could not be listed');
@@ -82,9 +86,17 @@ export class DeadLettersController {
   async replay(@Param('id') id: string, @Req() req: AuthedRequest) {
     const { service, letterId } = parseId(id);
     const actor = actorOf(req);
-    const reply = (await this.rpc.send(`${service}.deadletter.replay.v1` as CommandPattern, { id: letterId, byUserId: actor.userId } as never)) as ReplayReply;
+    const reply = (await this.rpc.send(
+      `${service}.deadletter.replay.v1` as CommandPattern,
+      { id: letterId, byUserId: actor.userId } as never,
+    )) as ReplayReply;
     const letter = browserLetter(service, reply.letter);
-    await this.record(req, reply.replayed ? `Dead letter replayed: ${describe(letter)}` : `Dead letter replay failed again (${reply.error}): ${describe(letter)}`);
+    await this.record(
+      req,
+      reply.replayed
+        ? `Dead letter replayed: ${describe(letter)}`
+        : `Dead letter replay failed again (${reply.error}): ${describe(letter)}`,
+    );
     return { letter, replayed: reply.replayed, ...(reply.error ? { error: reply.error } : {}) };
   }
 
@@ -94,7 +106,10 @@ export class DeadLettersController {
   async discard(@Param('id') id: string, @Req() req: AuthedRequest) {
     const { service, letterId } = parseId(id);
     const actor = actorOf(req);
-    const reply = await this.rpc.send(`${service}.deadletter.discard.v1` as 'identity.deadletter.discard.v1', { id: letterId, byUserId: actor.userId });
+    const reply = await this.rpc.send(`${service}.deadletter.discard.v1` as 'identity.deadletter.discard.v1', {
+      id: letterId,
+      byUserId: actor.userId,
+    });
     const letter = browserLetter(service, reply.letter);
     await this.record(req, `Dead letter discarded: ${describe(letter)}`);
     return { letter, discarded: true };
@@ -105,9 +120,17 @@ export class DeadLettersController {
     const actor = actorOf(req);
     try {
       const user = await authorizeUserAccess(this.rpc, actor, actor.userId);
-      await this.rpc.send('audit.entry.record.v1', { userId: user.id, username: user.username, type: 'system_alert', details: details.slice(0, 1000) });
+      await this.rpc.send('audit.entry.record.v1', {
+        userId: user.id,
+        username: user.username,
+        type: 'system_alert',
+        details: details.slice(0, 1000),
+      });
     } catch (err) {
-      this.logger.error({ userId: actor.userId, details, error: errorMessage(err) }, 'dead letter action done but not recorded in the activity log');
+      this.logger.error(
+        { userId: actor.userId, details, error: errorMessage(err) },
+        'dead letter action done but not recorded in the activity log',
+      );
     }
   }
 }

@@ -41,7 +41,10 @@ export class TeamsController {
   @Get()
   @Roles('admin', 'superadmin')
   async list(@Req() req: AuthedRequest) {
-    const { teams } = await this.rpc.send('identity.team.list.v1', req.session!.role === 'superadmin' ? {} : { monitoredBy: req.session!.userId });
+    const { teams } = await this.rpc.send(
+      'identity.team.list.v1',
+      req.session!.role === 'superadmin' ? {} : { monitoredBy: req.session!.userId },
+    );
     return teams.map(browserTeam);
   }
 
@@ -80,7 +83,12 @@ export class TeamsController {
       locationIds: input.locationIds ?? current.locationIds,
       monitors: input.monitors ?? current.monitors,
       checkInPolicy: input.checkInPolicy ?? current.checkInPolicy,
-      escalationPolicy: input.escalationPolicy === undefined ? (current.escalationPolicy ? JSON.parse(current.escalationPolicy) : null) : input.escalationPolicy,
+      escalationPolicy:
+        input.escalationPolicy === undefined
+          ? current.escalationPolicy
+            ? JSON.parse(current.escalationPolicy)
+            : null
+          : input.escalationPolicy,
       emergencyNumbers: input.emergencyNumbers ?? current.emergencyNumbers,
       voiceReminder: input.voiceReminder ?? current.voiceReminder === true,
     };
@@ -128,7 +136,9 @@ function toFields(input: {
     locationIds: input.locationIds,
     monitors: input.monitors.map((m) => ({ userId: m.userId, ...(m.deputyUserId !== undefined ? { deputyUserId: m.deputyUserId } : {}) })),
     checkInPolicy: input.checkInPolicy,
-    ...(input.escalationPolicy !== undefined && input.escalationPolicy !== null ? { escalationPolicy: JSON.stringify(input.escalationPolicy) } : {}),
+    ...(input.escalationPolicy !== undefined && input.escalationPolicy !== null
+      ? { escalationPolicy: JSON.stringify(input.escalationPolicy) }
+      : {}),
     emergencyNumbers: input.emergencyNumbers,
     ...(input.voiceReminder ? { voiceReminder: true } : {}),
   };

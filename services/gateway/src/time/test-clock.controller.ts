@@ -39,7 +39,11 @@ export class TestClockController {
       if (offsetMs !== undefined) testClock.setOffsetMs(offsetMs);
       else testClock.advanceMs(Math.round(advanceMinutes! * 60_000));
     } catch (err) {
-      if (err instanceof RangeError) throw new BadRequestException({ message: 'The test clock can move at most a year either way', field: offsetMs !== undefined ? 'offsetMs' : 'advanceMinutes' });
+      if (err instanceof RangeError)
+        throw new BadRequestException({
+          message: 'The test clock can move at most a year either way',
+          field: offsetMs !== undefined ? 'offsetMs' : 'advanceMinutes',
+        });
       throw err;
     }
     this.logger.warn({ offsetMs: testClock.offsetMs(), by: req.session!.userId }, 'test clock moved');

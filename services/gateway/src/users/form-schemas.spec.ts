@@ -7,7 +7,15 @@ import { createUserSchema } from './users.schema';
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string; path: (string | number)[] }[] } }) =>
   r.success ? 'accepted' : `${r.error!.issues[0].path.join('.')}: ${r.error!.issues[0].message}`;
 
-const FORM = { username: ' Bo.Field ', password: 'secret1', name: ' Bo Field ', phone: '44 7911 123456', role: 'worker', medicalInfo: '  ', pinCode: '' };
+const FORM = {
+  username: ' Bo.Field ',
+  password: 'secret1',
+  name: ' Bo Field ',
+  phone: '44 7911 123456',
+  role: 'worker',
+  medicalInfo: '  ',
+  pinCode: '',
+};
 
 describe('POST /api/users and the Create User form say the same', () => {
   it('take the same filled-in form to the same request', () => {

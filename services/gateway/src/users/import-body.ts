@@ -20,19 +20,23 @@ export const isImportRequest = (req: Request) => req.method === 'POST' && IMPORT
  */
 export function importBody(sessions: SessionStore) {
   const parse = express.text({ type: 'text/csv', limit: IMPORT_LIMIT_BYTES });
-  const tooLarge = (res: Response) => res.status(413).json({ message: `The file is too large (limit ${IMPORT_LIMIT_MB} MB)`, field: 'file' });
+  const tooLarge = (res: Response) =>
+    res.status(413).json({ message: `The file is too large (limit ${IMPORT_LIMIT_MB} MB)`, field: 'file' });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!isImportRequest(req)) return next();
     const id = sessionIdOf(req);
     // A store that fails leaves the answer to the guard, which asks it again (503).
-    void (id ? sessions.get(id) : Promise.resolve(undefined)).then((session) => {
-      if (!session) return void res.status(401).json({ message: NOT_AUTHENTICATED });
-      if (session.role !== 'superadmin') return void res.status(403).json({ message: ROLE_NOT_ALLOWED });
-      if (Number(req.headers['content-length']) > IMPORT_LIMIT_BYTES) return void tooLarge(res);
-      parse(req, res, (err?: unknown) => {
-        if ((err as { type?: string } | undefined)?.type === 'entity.too.large') return void tooLarge(res);
-        next(err);
-      });
-    }, () => next());
+    void (id ? sessions.get(id) : Promise.resolve(undefined)).then(
+      (session) => {
+        if (!session) return void res.status(401).json({ message: NOT_AUTHENTICATED });
+        if (session.role !== 'superadmin') return void res.status(403).json({ message: ROLE_NOT_ALLOWED });
+        if (Number(req.headers['content-length']) > IMPORT_LIMIT_BYTES) return void tooLarge(res);
+        parse(req, res, (err?: unknown) => {
+          if ((err as { type?: string } | undefined)?.type === 'entity.too.large') return void tooLarge(res);
+          next(err);
+        });
+      },
+      () => next(),
+    );
   };
 }

@@ -47,7 +47,10 @@ const rowSchema = z.object({
   ),
   pin: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim() || undefined : v),
-    z.string().regex(/^\d{4}$/, 'PIN must be exactly 4 digits').optional(),
+    z
+      .string()
+      .regex(/^\d{4}$/, 'PIN must be exactly 4 digits')
+      .optional(),
   ),
   language: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v), spokenLanguage.optional()),
 });
@@ -64,18 +67,23 @@ export function checkImportCsv(text: string): CheckedRow[] {
     records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false, trim: false });
   } catch (err) {
     const where = (err as { lines?: number }).lines;
-    throw new ImportFileError(`The file is not valid CSV${where ? ` (near line ${where})` : ''}: each row needs the header's number of columns, and quotes must be closed`);
+    throw new ImportFileError(
+      `The file is not valid CSV${where ? ` (near line ${where})` : ''}: each row needs the header's number of columns, and quotes must be closed`,
+    );
   }
-  if (records.length === 0) throw new ImportFileError(`The file is empty: its first row must name the columns (${IMPORT_COLUMNS.join(',')})`);
+  if (records.length === 0)
+    throw new ImportFileError(`The file is empty: its first row must name the columns (${IMPORT_COLUMNS.join(',')})`);
   const header = records[0].map((h) => h.trim().toLowerCase());
   const unknown = header.find((h) => !(IMPORT_COLUMNS as readonly string[]).includes(h));
-  if (unknown !== undefined) throw new ImportFileError(`Unknown column "${unknown.slice(0, 40)}": the columns are ${IMPORT_COLUMNS.join(',')}`);
+  if (unknown !== undefined)
+    throw new ImportFileError(`Unknown column "${unknown.slice(0, 40)}": the columns are ${IMPORT_COLUMNS.join(',')}`);
   const missing = REQUIRED_COLUMNS.find((c) => !header.includes(c));
   if (missing) throw new ImportFileError(`The column "${missing}" is missing: the columns are ${IMPORT_COLUMNS.join(',')}`);
   if (new Set(header).size !== header.length) throw new ImportFileError('A column is named twice');
   const rows = records.slice(1);
   if (rows.length === 0) throw new ImportFileError('The file has no rows under its header');
-  if (rows.length > MAX_IMPORT_ROWS) throw new ImportFileError(`The file has ${rows.length} rows: at most ${MAX_IMPORT_ROWS} per import (split it)`);
+  if (rows.length > MAX_IMPORT_ROWS)
+    throw new ImportFileError(`The file has ${rows.length} rows: at most ${MAX_IMPORT_ROWS} per import (split it)`);
 
   const firstRow = new Map<string, number>();
   return rows.map((cells, i) => {
@@ -97,10 +105,16 @@ export function checkImportCsv(text: string): CheckedRow[] {
       return { line, username, errors };
     }
     const earlier = firstRow.get(parsed.data.username);
-    if (earlier !== undefined) return { line, username, errors: [{ field: 'username', message: `Listed twice in the file (first on row ${earlier})` }] };
+    if (earlier !== undefined)
+      return { line, username, errors: [{ field: 'username', message: `Listed twice in the file (first on row ${earlier})` }] };
     firstRow.set(parsed.data.username, line);
     const { team, pin, language, ...rest } = parsed.data;
-    return { line, username, errors, row: { line, ...rest, ...(team ? { team } : {}), ...(pin ? { pin } : {}), ...(language ? { language } : {}) } };
+    return {
+      line,
+      username,
+      errors,
+      row: { line, ...rest, ...(team ? { team } : {}), ...(pin ? { pin } : {}), ...(language ? { language } : {}) },
+    };
   });
 }
 

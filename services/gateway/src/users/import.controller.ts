@@ -76,7 +76,12 @@ export class ImportController {
     const applied = reply?.applied === true;
     if (!dryRun && !applied) res.status(422);
     const byLine = new Map(valid.map((c) => [c.line, c.row!]));
-    const credentials = (reply?.credentials ?? []).map((c) => ({ username: byLine.get(c.line)!.username, name: byLine.get(c.line)!.name, password: c.password, ...(c.pin ? { pin: c.pin } : {}) }));
+    const credentials = (reply?.credentials ?? []).map((c) => ({
+      username: byLine.get(c.line)!.username,
+      name: byLine.get(c.line)!.name,
+      password: c.password,
+      ...(c.pin ? { pin: c.pin } : {}),
+    }));
     return {
       dryRun,
       applied,
@@ -90,9 +95,17 @@ export class ImportController {
   private async send(actorId: number, valid: CheckedRow[], dryRun: boolean): Promise<ApplyReply> {
     const importId = randomUUID();
     for (let i = 0; i < valid.length; i += STAGE_CHUNK) {
-      await this.rpc.send('identity.user.import_stage.v1', { importId, actorId, rows: valid.slice(i, i + STAGE_CHUNK).map((c) => c.row!) }, { timeoutMs: 30_000 });
+      await this.rpc.send(
+        'identity.user.import_stage.v1',
+        { importId, actorId, rows: valid.slice(i, i + STAGE_CHUNK).map((c) => c.row!) },
+        { timeoutMs: 30_000 },
+      );
     }
-    return this.rpc.send('identity.user.import_apply.v1', { importId, actorId, dryRun, rowCount: valid.length }, { timeoutMs: APPLY_TIMEOUT_MS });
+    return this.rpc.send(
+      'identity.user.import_apply.v1',
+      { importId, actorId, dryRun, rowCount: valid.length },
+      { timeoutMs: APPLY_TIMEOUT_MS },
+    );
   }
 }
 
@@ -103,10 +116,15 @@ function results(checked: CheckedRow[], reply: ApplyReply | undefined): ImportRo
     for (const line of reply.created) outcome.set(line, { action: 'created' });
     for (const line of reply.unchanged) outcome.set(line, { action: 'unchanged' });
     for (const group of reply.updated) for (const line of group.lines) outcome.set(line, { action: 'updated', fields: group.fields });
-    for (const group of reply.errors) for (const line of group.lines) outcome.set(line, { action: 'error', errors: [{ field: group.field, message: group.message }] });
+    for (const group of reply.errors)
+      for (const line of group.lines) outcome.set(line, { action: 'error', errors: [{ field: group.field, message: group.message }] });
   }
   return checked.map((c) => {
     if (!c.row) return { row: c.line, username: c.username, action: 'error', errors: c.errors };
-    return { row: c.line, username: c.username, ...(outcome.get(c.line) ?? { action: 'error', errors: [{ field: 'username', message: 'Not checked' }] }) };
+    return {
+      row: c.line,
+      username: c.username,
+      ...(outcome.get(c.line) ?? { action: 'error', errors: [{ field: 'username', message: 'Not checked' }] }),
+    };
   });
 }

@@ -23,5 +23,10 @@ export function browserContact(c: Contact) {
 }
 
 export function browserSettings(s: Settings) {
-  return { userId: s.userId, primaryContact: s.primaryContact, secondaryContact: s.secondaryContact ?? null, checkInInterval: s.checkInInterval };
+  return {
+    userId: s.userId,
+    primaryContact: s.primaryContact,
+    secondaryContact: s.secondaryContact ?? null,
+    checkInInterval: s.checkInInterval,
+  };
 }

@@ -43,7 +43,8 @@ export class UsersController {
     if (actor.role !== 'admin' || role !== 'worker') return teamId;
     const scope = await adminTeams(this.rpc, actor, false);
     if (!scope || scope.all) return teamId;
-    if (teamId !== undefined && !scope.teamIds.includes(teamId)) throw new BadRequestException({ message: TEAM_NOT_FOUND, field: 'teamId' });
+    if (teamId !== undefined && !scope.teamIds.includes(teamId))
+      throw new BadRequestException({ message: TEAM_NOT_FOUND, field: 'teamId' });
     if (scope.teamIds.length === 0) throw new BadRequestException({ message: NO_TEAM, field: 'teamId' });
     return teamId ?? scope.teamIds[0];
   }
@@ -87,6 +88,7 @@ function isPinChange(body: unknown): boolean {
   const keys = Object.keys((camelCaseKeys(body) ?? {}) as object);
   const isPin = (k: string) => (PIN_CHANGE_FIELDS as readonly string[]).includes(k);
   if (!keys.some(isPin)) return false;
-  if (!keys.every(isPin)) throw new BadRequestException({ message: 'A PIN change cannot be combined with other changes', field: 'pinCode' });
+  if (!keys.every(isPin))
+    throw new BadRequestException({ message: 'A PIN change cannot be combined with other changes', field: 'pinCode' });
   return true;
 }

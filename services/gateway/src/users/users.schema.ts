@@ -41,7 +41,10 @@ export const updateProfileSchema = z
     { errorMap: unknownFieldErrors },
   )
   .strict()
-  .refine((b) => b.name !== undefined || b.phone !== undefined || b.medicalInfo !== undefined || b.language !== undefined, 'Nothing to update');
+  .refine(
+    (b) => b.name !== undefined || b.phone !== undefined || b.medicalInfo !== undefined || b.language !== undefined,
+    'Nothing to update',
+  );
 
 /** Identity's words for a team that does not exist; an admin's other teams read the same. */
 export const TEAM_NOT_FOUND = 'Team not found';
@@ -54,5 +57,11 @@ export const createUserSchema = sharedCreateUserSchema.extend({ phone: creationP
 
 /** Moving a worker to another team travels alone (PATCH /api/users/{id}), and only the superadmin does it. */
 export const moveTeamSchema = z
-  .object({ teamId: z.number({ required_error: 'Invalid team ID', invalid_type_error: 'Invalid team ID' }).int('Invalid team ID').min(1, 'Invalid team ID').max(2147483647, 'Invalid team ID') })
+  .object({
+    teamId: z
+      .number({ required_error: 'Invalid team ID', invalid_type_error: 'Invalid team ID' })
+      .int('Invalid team ID')
+      .min(1, 'Invalid team ID')
+      .max(2147483647, 'Invalid team ID'),
+  })
   .strict();

@@ -34,11 +34,21 @@ export class UsersService {
    */
   async accounts(actor: Manager) {
     const accounts = await allPages(async (after) => {
-      const page = await this.rpc.send('identity.account.list.v1', { actorRole: actor.role, actorId: actor.userId, ...(after ? { after } : {}), limit: PAGE });
+      const page = await this.rpc.send('identity.account.list.v1', {
+        actorRole: actor.role,
+        actorId: actor.userId,
+        ...(after ? { after } : {}),
+        limit: PAGE,
+      });
       return { items: page.accounts, next: page.next };
     });
     const workers = (
-      await Promise.all(chunk(accounts.map((a) => a.user.id), PAGE).map((userIds) => this.rpc.send('shifts.worker.states.v1', { userIds })))
+      await Promise.all(
+        chunk(
+          accounts.map((a) => a.user.id),
+          PAGE,
+        ).map((userIds) => this.rpc.send('shifts.worker.states.v1', { userIds })),
+      )
     ).flatMap((r) => r.workers);
     const creators = actor.role === 'superadmin' ? await this.creators(accounts.map((a) => a.user)) : undefined;
     return accounts.map((a, i) => ({
@@ -101,11 +111,25 @@ export class UsersService {
   }
 
   /** A worker's team as their profile shows it: its name, who monitors it, in order, and the check-in intervals it allows. */
-  private async teamOf(teamId: number): Promise<{ id: number; name: string; monitors: string[]; checkInPolicy: { defaultInterval: number; allowedIntervals: number[] } } | null> {
+  private async teamOf(
+    teamId: number,
+  ): Promise<{
+    id: number;
+    name: string;
+    monitors: string[];
+    checkInPolicy: { defaultInterval: number; allowedIntervals: number[] };
+  } | null> {
     const found = await unlessGone(this.rpc.send('identity.team.get.v1', { teamId }));
     if (!found) return null;
-    const monitors = await Promise.all(found.team.monitors.map(async (m) => (await unlessGone(this.rpc.send('identity.user.get.v1', { userId: m.userId })))?.user.name));
-    return { id: found.team.id, name: found.team.name, monitors: monitors.filter((n): n is string => !!n), checkInPolicy: found.team.checkInPolicy };
+    const monitors = await Promise.all(
+      found.team.monitors.map(async (m) => (await unlessGone(this.rpc.send('identity.user.get.v1', { userId: m.userId })))?.user.name),
+    );
+    return {
+      id: found.team.id,
+      name: found.team.name,
+      monitors: monitors.filter((n): n is string => !!n),
+      checkInPolicy: found.team.checkInPolicy,
+    };
   }
 
   async updateProfile(actor: Actor, userId: number, input: ProfileUpdate) {

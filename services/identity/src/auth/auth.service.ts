@@ -24,9 +24,7 @@ export class AuthService {
       await this.uow.run((_tx, emit) => emit('identity.login.failed.v1', { username, reason: 'bad_credentials' }));
       throw new RpcError(401, INVALID_CREDENTIALS);
     }
-    await this.uow.run((_tx, emit) =>
-      emit('identity.login.succeeded.v1', { userId: row.id, username: row.username, method: 'password' }),
-    );
+    await this.uow.run((_tx, emit) => emit('identity.login.succeeded.v1', { userId: row.id, username: row.username, method: 'password' }));
     return toUserView(row);
   }
 }

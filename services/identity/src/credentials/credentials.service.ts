@@ -7,7 +7,18 @@ import { pinFailures, users, type UserRow } from '../db/schema';
 import { PasswordHasher } from '../users/password-hasher';
 import { UsersRepository } from '../users/users.repository';
 import { toUserView } from '../users/user-view';
-import { CURRENT_PASSWORD_INCORRECT, CURRENT_PIN_REQUIRED, DURESS_SAME_AS_PIN, DURESS_WORKERS_ONLY, NO_WORKER_WITH_PHONE, PHONE_SHARED, PIN_LOCKED, PIN_SAME_AS_DURESS, SUPERADMIN_ONLY, USER_NOT_FOUND } from './messages';
+import {
+  CURRENT_PASSWORD_INCORRECT,
+  CURRENT_PIN_REQUIRED,
+  DURESS_SAME_AS_PIN,
+  DURESS_WORKERS_ONLY,
+  NO_WORKER_WITH_PHONE,
+  PHONE_SHARED,
+  PIN_LOCKED,
+  PIN_SAME_AS_DURESS,
+  SUPERADMIN_ONLY,
+  USER_NOT_FOUND,
+} from './messages';
 import { PinAssigner } from './pin-assigner';
 import { PinHasher } from './pin-hasher';
 import { PinVerifier } from './pin-verifier';
@@ -56,7 +67,8 @@ export class CredentialsService {
     const user = await this.load(req.userId);
     if (user.role !== 'worker') throw new RpcError(403, DURESS_WORKERS_ONLY, { code: 'not_a_worker' });
     await this.verifier.verify(user.id, req.currentPin, 'currentPin');
-    if (req.duressPin !== undefined && req.duressPin === req.currentPin) throw new RpcError(400, DURESS_SAME_AS_PIN, { field: 'duressPin' });
+    if (req.duressPin !== undefined && req.duressPin === req.currentPin)
+      throw new RpcError(400, DURESS_SAME_AS_PIN, { field: 'duressPin' });
     const duressPinHash = req.duressPin === undefined ? null : this.hasher.hash(req.duressPin);
     const row = await this.uow.run(async (tx, emit) => {
       const [updated] = await tx.update(users).set({ duressPinHash, updatedAt: this.clock() }).where(eq(users.id, user.id)).returning();
@@ -78,7 +90,8 @@ export class CredentialsService {
     } else if (this.verifier.isLocked(user)) {
       throw new RpcError(423, PIN_LOCKED, { code: 'pin_locked' });
     }
-    if (user.duressPinHash && this.hasher.matches(user.duressPinHash, req.newPin)) throw new RpcError(400, PIN_SAME_AS_DURESS, { field: 'newPin' });
+    if (user.duressPinHash && this.hasher.matches(user.duressPinHash, req.newPin))
+      throw new RpcError(400, PIN_SAME_AS_DURESS, { field: 'newPin' });
     const { result } = await this.pins.assign(req.newPin, (pinHash) =>
       this.uow.run(async (tx, emit) => {
         const [row] = await tx.update(users).set({ pinHash, updatedAt: this.clock() }).where(eq(users.id, user.id)).returning();

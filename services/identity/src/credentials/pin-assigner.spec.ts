@@ -3,7 +3,14 @@ import { PinAssigner } from './pin-assigner';
 import { PinHasher } from './pin-hasher';
 
 const logger = { warn: () => undefined } as unknown as Logger;
-const noDatabase = new Proxy({}, { get: () => { throw new Error('the database must not be used'); } }) as Db;
+const noDatabase = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error('the database must not be used');
+    },
+  },
+) as Db;
 
 describe('PinAssigner', () => {
   it("never draws the worker's duress PIN (a PIN reset): it draws again until the PIN differs", async () => {

@@ -2,7 +2,14 @@ import { ConfigError, type Db, type Logger } from '@lws/platform';
 import { PinHasher } from './pin-hasher';
 
 const logger = { warn: () => undefined } as unknown as Logger;
-const noDatabase = new Proxy({}, { get: () => { throw new Error('the database must not be used'); } }) as Db;
+const noDatabase = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error('the database must not be used');
+    },
+  },
+) as Db;
 const KEY = 'k'.repeat(32);
 
 describe('PinHasher', () => {

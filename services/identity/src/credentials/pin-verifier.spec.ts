@@ -6,7 +6,14 @@ import { PinHasher } from './pin-hasher';
 import { PinVerifier } from './pin-verifier';
 
 const logger = { warn: () => undefined } as unknown as Logger;
-const noDatabase = new Proxy({}, { get: () => { throw new Error('the database must not be used'); } }) as Db;
+const noDatabase = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error('the database must not be used');
+    },
+  },
+) as Db;
 const dialect = new PgDialect();
 const WORKER_ID = 7;
 
@@ -28,7 +35,9 @@ async function stepOf(hasher: PinHasher, userId: number | undefined, pin: string
     },
   };
   const emit = async (subject: string) => void done.push(`event ${subject}`);
-  const uow = { run: (work: (t: unknown, e: unknown, a: unknown) => Promise<unknown>) => work(tx, emit, () => undefined) } as unknown as UnitOfWork;
+  const uow = {
+    run: (work: (t: unknown, e: unknown, a: unknown) => Promise<unknown>) => work(tx, emit, () => undefined),
+  } as unknown as UnitOfWork;
   const compared = jest.spyOn(hasher, 'matches');
   compared.mockClear();
   const verifier = new PinVerifier(hasher, uow, () => new Date('2025-06-02T12:00:00Z'));

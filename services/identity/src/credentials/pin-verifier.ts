@@ -78,7 +78,13 @@ export class PinVerifier {
     return this.check(userId ?? NOBODY, pin, 'pin', true, username);
   }
 
-  private async check(userId: number, pin: string, field: string, allowDuress: boolean, signingIn?: string): Promise<{ user: UserRow; duress: boolean }> {
+  private async check(
+    userId: number,
+    pin: string,
+    field: string,
+    allowDuress: boolean,
+    signingIn?: string,
+  ): Promise<{ user: UserRow; duress: boolean }> {
     const now = this.clock();
     const { outcome, user } = await this.uow.run(async (tx, emit): Promise<{ outcome: Outcome; user?: UserRow }> => {
       const failedSignIn = async () => {

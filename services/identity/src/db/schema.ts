@@ -1,4 +1,18 @@
-import { boolean, check, index, integer, jsonb, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
 
@@ -161,26 +175,23 @@ export const userSettings = identitySchema.table(
 );
 
 /** Shared terminals an admin enrolled; the browser holds a random token, we keep its SHA-256. */
-export const kiosks = identitySchema.table(
-  'kiosks',
-  {
-    id: serial('id').primaryKey(),
-    name: text('name').notNull(),
-    /** The location's name when enrolled: shown only while the location service no longer has it. */
-    location: text('location').notNull(),
-    /**
-     * The location the kiosk stands at, by id (names change): its roster, which admins see it and
-     * the location its sessions start shifts at follow it. Null for a kiosk enrolled by name before
-     * ids were kept, until the start-up binding finds its location by that name.
-     */
-    locationId: integer('location_id'),
-    tokenHash: text('token_hash').notNull().unique(),
-    enrolledBy: integer('enrolled_by').notNull(),
-    enrolledAt: timestamp('enrolled_at', { withTimezone: true }).notNull().defaultNow(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
-  },
-);
+export const kiosks = identitySchema.table('kiosks', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  /** The location's name when enrolled: shown only while the location service no longer has it. */
+  location: text('location').notNull(),
+  /**
+   * The location the kiosk stands at, by id (names change): its roster, which admins see it and
+   * the location its sessions start shifts at follow it. Null for a kiosk enrolled by name before
+   * ids were kept, until the start-up binding finds its location by that name.
+   */
+  locationId: integer('location_id'),
+  tokenHash: text('token_hash').notNull().unique(),
+  enrolledBy: integer('enrolled_by').notNull(),
+  enrolledAt: timestamp('enrolled_at', { withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+});
 
 /**
  * Rows of a bulk import (POST /api/users/import) while the gateway sends them in chunks; applying

@@ -33,9 +33,9 @@ export class KioskLocationBinding implements OnApplicationBootstrap {
 
   /** The number of kiosks bound by this round. */
   async bind(): Promise<number> {
-    const unbound = (await this.db.select({ id: kiosks.id, location: kiosks.location }).from(kiosks).where(isNull(kiosks.locationId))).filter(
-      (k) => !this.unmatched.has(k.id),
-    );
+    const unbound = (
+      await this.db.select({ id: kiosks.id, location: kiosks.location }).from(kiosks).where(isNull(kiosks.locationId))
+    ).filter((k) => !this.unmatched.has(k.id));
     if (unbound.length === 0) return 0;
     const { locations } = await this.rpc.send('locations.location.list.v1', {});
     const byName = new Map(locations.map((l) => [l.name.toLowerCase(), l.id]));

@@ -72,7 +72,12 @@ export class KiosksService {
   async current(req: Request<'identity.kiosk.current.v1'>): Promise<Reply<'identity.kiosk.current.v1'>> {
     const kiosk = await this.activeKiosk(req.token);
     if (!kiosk) return { enrolled: false };
-    return { enrolled: true, name: kiosk.name, location: kiosk.location, ...(kiosk.locationId !== null ? { locationId: kiosk.locationId } : {}) };
+    return {
+      enrolled: true,
+      name: kiosk.name,
+      location: kiosk.location,
+      ...(kiosk.locationId !== null ? { locationId: kiosk.locationId } : {}),
+    };
   }
 
   async roster(req: Request<'identity.kiosk.roster.v1'>): Promise<Reply<'identity.kiosk.roster.v1'>> {
@@ -93,7 +98,9 @@ export class KiosksService {
       .where(and(eq(users.role, 'worker'), here))
       .orderBy(asc(users.name), asc(users.id))
       .limit(ROSTER_MAX);
-    const workers = rows.map((r) => ({ userId: r.id, label: rosterLabel(r.name) })).sort((a, b) => a.label.localeCompare(b.label) || a.userId - b.userId);
+    const workers = rows
+      .map((r) => ({ userId: r.id, label: rosterLabel(r.name) }))
+      .sort((a, b) => a.label.localeCompare(b.label) || a.userId - b.userId);
     return { name: kiosk.name, location: kiosk.location, workers, ...(kiosk.locationId !== null ? { locationId: kiosk.locationId } : {}) };
   }
 

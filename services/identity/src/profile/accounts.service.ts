@@ -28,7 +28,8 @@ export class AccountsService {
   async list(req: ListAccounts['request']): Promise<ListAccounts['reply']> {
     const superadmin = req.actorRole === 'superadmin';
     const roles: Role[] = superadmin ? ['worker', 'admin'] : ['worker'];
-    const page = req.limit === undefined ? { rows: await this.users.listByRoles(roles) } : await this.users.pageByRoles(roles, req.after, req.limit);
+    const page =
+      req.limit === undefined ? { rows: await this.users.listByRoles(roles) } : await this.users.pageByRoles(roles, req.after, req.limit);
     let rows = page.rows;
     if (!superadmin && req.actorId !== undefined) {
       // An admin's accounts are the workers of the teams they monitor or deputise for.
@@ -36,7 +37,8 @@ export class AccountsService {
       rows = rows.filter((r) => r.teamId !== null && mine.has(r.teamId));
     }
     const contactsOf = new Map<number, ReturnType<typeof toContactView>[]>();
-    for (const c of await this.contacts.listForUsers(rows.map((r) => r.id))) contactsOf.set(c.userId, [...(contactsOf.get(c.userId) ?? []), toContactView(c)]);
+    for (const c of await this.contacts.listForUsers(rows.map((r) => r.id)))
+      contactsOf.set(c.userId, [...(contactsOf.get(c.userId) ?? []), toContactView(c)]);
     return {
       accounts: rows.map((row) => ({
         user: toUserView(row),
@@ -50,7 +52,11 @@ export class AccountsService {
   async withRelations(userId: number): Promise<WithRelations['reply']> {
     const row = await this.users.findById(userId);
     if (!row) throw new RpcError(404, 'User not found', { field: 'userId' });
-    const [contacts, settings, effective] = await Promise.all([this.contacts.listForUser(userId), this.settings.findForUser(userId), this.intervals.effective([userId])]);
+    const [contacts, settings, effective] = await Promise.all([
+      this.contacts.listForUser(userId),
+      this.settings.findForUser(userId),
+      this.intervals.effective([userId]),
+    ]);
     const checkInInterval = effective.get(userId);
     return {
       user: toUserView(row),

@@ -34,7 +34,10 @@ export class ContactsRepository {
   }
 
   async insert(tx: Tx, userId: number, fields: ContactFields): Promise<EmergencyContactRow> {
-    const [row] = await tx.insert(emergencyContacts).values({ userId, ...fields }).returning();
+    const [row] = await tx
+      .insert(emergencyContacts)
+      .values({ userId, ...fields })
+      .returning();
     return row;
   }
 

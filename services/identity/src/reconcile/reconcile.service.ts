@@ -41,7 +41,7 @@ export class ReconcileService {
         now() as now
       from ${users} u left join ${userSettings} s on s.user_id = u.id left join ${teams} t on t.id = u.team_id
       where u.id % ${req.buckets} = any(${bucketIds}::int[]) or u.id = any(${userIds}::int[])`)) as unknown as { rows: UserRow[] };
-    const now = rows[0]?.now ?? (((await this.db.execute(sql`select now() as now`)) as unknown as { rows: { now: unknown }[] }).rows[0].now);
+    const now = rows[0]?.now ?? ((await this.db.execute(sql`select now() as now`)) as unknown as { rows: { now: unknown }[] }).rows[0].now;
     return {
       users: rows.map((r) => ({
         userId: r.id,

@@ -39,7 +39,12 @@ export class TeamIntervals {
    */
   async policy(tx: Tx, teamId: number, share = false): Promise<CheckInPolicy | undefined> {
     const query = tx
-      .select({ name: teams.name, defaultInterval: teams.defaultInterval, allowedIntervals: teams.allowedIntervals, defaultHeard: teams.defaultHeard })
+      .select({
+        name: teams.name,
+        defaultInterval: teams.defaultInterval,
+        allowedIntervals: teams.allowedIntervals,
+        defaultHeard: teams.defaultHeard,
+      })
       .from(teams)
       .where(eq(teams.id, teamId));
     const [row] = share ? await query.for('share') : await query;
@@ -86,7 +91,12 @@ export class TeamIntervals {
       .for('update');
     if (workers.length === 0) return 0;
     const settings = new Map(
-      (await tx.select().from(userSettings).where(sql`${userSettings.userId} = any(${pgArray(workers.map((w) => w.id))}::int[])`)).map((s) => [s.userId, s]),
+      (
+        await tx
+          .select()
+          .from(userSettings)
+          .where(sql`${userSettings.userId} = any(${pgArray(workers.map((w) => w.id))}::int[])`)
+      ).map((s) => [s.userId, s]),
     );
     const policies = new Map<number, CheckInPolicy>();
     for (const teamId of new Set(workers.map((w) => w.teamId!))) {
@@ -128,7 +138,9 @@ export class TeamIntervals {
       .set({ version: sql`${users.version} + 1`, versionChangedAt: now, updatedAt: now })
       .where(sql`${users.id} = any(${pgArray([...heard.keys()])}::int[])`)
       .returning({ id: users.id, version: users.version });
-    await emit.many(versions.map((v) => ({ subject: 'identity.settings.changed.v1' as const, data: { ...heard.get(v.id)!, version: v.version } })));
+    await emit.many(
+      versions.map((v) => ({ subject: 'identity.settings.changed.v1' as const, data: { ...heard.get(v.id)!, version: v.version } })),
+    );
     return heard.size;
   }
 
@@ -142,8 +154,14 @@ export class TeamIntervals {
     if (!policy) return 0;
     const members = await tx.select({ id: users.id }).from(users).where(eq(users.teamId, teamId));
     const heard = policy.defaultHeard ?? ASSUMED_INTERVAL;
-    const brought = await this.bringWithin(tx, emit, members.map((m) => m.id), () => heard);
-    if (policy.defaultHeard !== policy.defaultInterval) await tx.update(teams).set({ defaultHeard: policy.defaultInterval }).where(eq(teams.id, teamId));
+    const brought = await this.bringWithin(
+      tx,
+      emit,
+      members.map((m) => m.id),
+      () => heard,
+    );
+    if (policy.defaultHeard !== policy.defaultInterval)
+      await tx.update(teams).set({ defaultHeard: policy.defaultInterval }).where(eq(teams.id, teamId));
     return brought;
   }
 
@@ -161,7 +179,17 @@ export class TeamIntervals {
       .innerJoin(teams, eq(teams.id, users.teamId))
       .where(and(eq(users.role, 'worker'), sql`not (${userSettings.checkInInterval} = any(${teams.allowedIntervals}))`));
     // Each has an own interval, compared with the policy alone: the default before is never asked.
-    let brought = outside.length === 0 ? 0 : await this.uow.run((tx, emit) => this.bringWithin(tx, emit, outside.map((o) => o.id), () => Number.NaN));
+    let brought =
+      outside.length === 0
+        ? 0
+        : await this.uow.run((tx, emit) =>
+            this.bringWithin(
+              tx,
+              emit,
+              outside.map((o) => o.id),
+              () => Number.NaN,
+            ),
+          );
     const untold = await this.db
       .select({ id: teams.id })
       .from(teams)

@@ -4,5 +4,9 @@ import { TeamsController } from './teams.controller';
 import { TeamIntervals } from './team-intervals';
 import { TeamsService } from './teams.service';
 
-@Module({ controllers: [TeamsController], providers: [TeamsService, TeamIntervals, LocationEvents], exports: [TeamsService, TeamIntervals] })
+@Module({
+  controllers: [TeamsController],
+  providers: [TeamsService, TeamIntervals, LocationEvents],
+  exports: [TeamsService, TeamIntervals],
+})
 export class TeamsModule {}

@@ -15,7 +15,8 @@ type TeamFields = Request<'identity.team.create.v1'>['fields'];
 
 export const TEAM_NOT_FOUND = 'Team not found';
 export const TEAM_NAME_TAKEN = 'A team with this name already exists';
-export const DEPUTY_CANNOT_CREATE_ADMINS = "You only deputise for your teams: only a team's monitor or the superadmin creates administrators";
+export const DEPUTY_CANNOT_CREATE_ADMINS =
+  "You only deputise for your teams: only a team's monitor or the superadmin creates administrators";
 export const NO_TEAM_FOR_NEW_ADMIN = "You monitor no team: only a team's monitor or the superadmin creates administrators";
 
 /**
@@ -40,7 +41,10 @@ export class TeamsService {
         : mine.length === 0
           ? []
           : await this.db.select().from(teams).where(inArray(teams.id, mine)).orderBy(asc(teams.name), asc(teams.id));
-    const counts = await this.memberCounts(this.db, visible.map((t) => t.id));
+    const counts = await this.memberCounts(
+      this.db,
+      visible.map((t) => t.id),
+    );
     return { teams: visible.map((t) => view(t, counts.get(t.id) ?? 0)) };
   }
 
@@ -83,7 +87,8 @@ export class TeamsService {
           if (isUniqueViolation(err, TEAM_NAME_INDEX)) throw new RpcError(409, TEAM_NAME_TAKEN, { field: 'name' });
           throw err;
         });
-      const policyChanged = current.defaultInterval !== row.defaultInterval || current.allowedIntervals.join() !== row.allowedIntervals.join();
+      const policyChanged =
+        current.defaultInterval !== row.defaultInterval || current.allowedIntervals.join() !== row.allowedIntervals.join();
       if (policyChanged) await this.intervals.bringTeamWithin(tx, emit, row.id);
       return { team: await this.changed(tx, emit, 'updated', row, req.actorId) };
     });
@@ -96,7 +101,11 @@ export class TeamsService {
       if (!current) throw new RpcError(404, TEAM_NOT_FOUND, { field: 'id' });
       const members = (await this.memberCounts(tx, [current.id])).get(current.id) ?? 0;
       if (members > 0) {
-        throw new RpcError(409, `This team has ${members} worker${members === 1 ? '' : 's'}: move ${members === 1 ? 'them' : 'them all'} to another team first`, { code: 'team_has_members' });
+        throw new RpcError(
+          409,
+          `This team has ${members} worker${members === 1 ? '' : 's'}: move ${members === 1 ? 'them' : 'them all'} to another team first`,
+          { code: 'team_has_members' },
+        );
       }
       await tx.delete(teams).where(eq(teams.id, current.id));
       await this.changed(tx, emit, 'deleted', { ...current, version: current.version + 1 }, req.actorId);
@@ -124,7 +133,11 @@ export class TeamsService {
     return this.uow.run(async (tx, emit) => {
       const team = await this.intervals.policy(tx, req.teamId, true);
       if (!team) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
-      const [user] = await tx.select({ id: users.id, role: users.role, teamId: users.teamId }).from(users).where(eq(users.id, req.userId)).for('update');
+      const [user] = await tx
+        .select({ id: users.id, role: users.role, teamId: users.teamId })
+        .from(users)
+        .where(eq(users.id, req.userId))
+        .for('update');
       if (!user) throw new RpcError(404, 'User not found', { field: 'userId' });
       if (user.role !== 'worker') throw new RpcError(400, 'Only workers belong to a team', { field: 'teamId' });
       if (user.teamId !== req.teamId) {
@@ -148,23 +161,33 @@ export class TeamsService {
    */
   async announceUnheard(): Promise<number> {
     return this.uow.run(async (tx, emit) => {
-      const rows = await tx.select().from(teams).where(eq(teams.announced, false)).orderBy(asc(teams.id)).for('update', { skipLocked: true });
+      const rows = await tx
+        .select()
+        .from(teams)
+        .where(eq(teams.announced, false))
+        .orderBy(asc(teams.id))
+        .for('update', { skipLocked: true });
       if (rows.length === 0) return 0;
       const [by] = await tx.select({ id: users.id }).from(users).where(eq(users.role, 'superadmin')).orderBy(asc(users.id)).limit(1);
       if (!by) return 0;
       for (const row of rows) await this.changed(tx, emit, 'created', row, by.id);
       // Told now: a change as fresh as any other, which the other services' reconciliation leaves to its event.
-      await tx.update(teams).set({ announced: true, updatedAt: this.clock() }).where(inArray(teams.id, rows.map((r) => r.id)));
+      await tx
+        .update(teams)
+        .set({ announced: true, updatedAt: this.clock() })
+        .where(
+          inArray(
+            teams.id,
+            rows.map((r) => r.id),
+          ),
+        );
       return rows.length;
     });
   }
 
   /** The ids of the teams an admin monitors or deputises for. */
   async monitoredBy(adminId: number): Promise<number[]> {
-    const rows = await this.db
-      .select({ id: teams.id })
-      .from(teams)
-      .where(monitoredOrDeputised(adminId));
+    const rows = await this.db.select({ id: teams.id }).from(teams).where(monitoredOrDeputised(adminId));
     return rows.map((r) => r.id);
   }
 
@@ -178,7 +201,11 @@ export class TeamsService {
     if (until && until.getTime() <= now.getTime()) throw new RpcError(400, 'Choose a time in the future', { field: 'until' });
     if (until && until.getTime() > now.getTime() + MAX_AWAY_MS) throw new RpcError(400, 'Away for at most 90 days', { field: 'until' });
     return this.uow.run(async (tx, emit) => {
-      const [user] = await tx.select({ role: users.role, awayUntil: users.awayUntil }).from(users).where(eq(users.id, req.userId)).for('update');
+      const [user] = await tx
+        .select({ role: users.role, awayUntil: users.awayUntil })
+        .from(users)
+        .where(eq(users.id, req.userId))
+        .for('update');
       if (!user) throw new RpcError(404, 'User not found', { field: 'userId' });
       if (user.role !== 'admin') throw new RpcError(400, 'Only admins monitor teams', { field: 'userId' });
       if ((user.awayUntil?.getTime() ?? null) === (until?.getTime() ?? null)) return until ? { awayUntil: until.toISOString() } : {};
@@ -197,7 +224,9 @@ export class TeamsService {
     const [teamIds, [{ n: total }]] = await Promise.all([this.monitoredBy(adminId), this.db.select({ n: count() }).from(teams)]);
     if (teamIds.length > 0 && teamIds.length === Number(total)) return { all: true, teamIds, userIds: [] };
     const members =
-      teamIds.length === 0 || !withMembers ? [] : await this.db.select({ id: users.id }).from(users).where(inArray(users.teamId, teamIds)).orderBy(asc(users.id));
+      teamIds.length === 0 || !withMembers
+        ? []
+        : await this.db.select({ id: users.id }).from(users).where(inArray(users.teamId, teamIds)).orderBy(asc(users.id));
     return { all: false, teamIds, userIds: members.map((m) => m.id) };
   }
 
@@ -235,7 +264,9 @@ export class TeamsService {
     const rows = await tx.select({ id: teams.id }).from(teams).where(monitoring(creatorId)).orderBy(asc(teams.id));
     if (rows.length === 0) {
       const deputises = (await tx.select({ id: teams.id }).from(teams).where(monitoredOrDeputised(creatorId)).limit(1)).length > 0;
-      throw new RpcError(403, deputises ? DEPUTY_CANNOT_CREATE_ADMINS : NO_TEAM_FOR_NEW_ADMIN, { code: deputises ? 'deputy_only' : 'no_team' });
+      throw new RpcError(403, deputises ? DEPUTY_CANNOT_CREATE_ADMINS : NO_TEAM_FOR_NEW_ADMIN, {
+        code: deputises ? 'deputy_only' : 'no_team',
+      });
     }
     for (const { id } of rows) await this.appendMonitors(tx, emit, id, [adminId], creatorId);
   }
@@ -261,7 +292,8 @@ export class TeamsService {
   async addLocation(req: Request<'identity.team.add_location.v1'>): Promise<Reply<'identity.team.add_location.v1'>> {
     const teamIds = [...new Set(req.teamIds)].sort((a, b) => a - b);
     return this.uow.run(async (tx, emit) => {
-      const rows = teamIds.length === 0 ? [] : await tx.select().from(teams).where(inArray(teams.id, teamIds)).orderBy(asc(teams.id)).for('update');
+      const rows =
+        teamIds.length === 0 ? [] : await tx.select().from(teams).where(inArray(teams.id, teamIds)).orderBy(asc(teams.id)).for('update');
       const found = new Set(rows.map((r) => r.id));
       const missing = req.teamIds.findIndex((id) => !found.has(id));
       if (missing >= 0) throw new RpcError(400, TEAM_NOT_FOUND, { field: `teamIds.${missing}` });
@@ -287,7 +319,11 @@ export class TeamsService {
     if (added.length === 0) return;
     const [row] = await tx
       .update(teams)
-      .set({ monitors: [...current.monitors, ...added.map((userId) => ({ userId }))], version: sql`${teams.version} + 1`, updatedAt: this.clock() })
+      .set({
+        monitors: [...current.monitors, ...added.map((userId) => ({ userId }))],
+        version: sql`${teams.version} + 1`,
+        updatedAt: this.clock(),
+      })
       .where(eq(teams.id, teamId))
       .returning();
     await this.changed(tx, emit, 'updated', row, actorId);
@@ -301,11 +337,17 @@ export class TeamsService {
   async forgetLocation(tx: Tx, emit: Emit, locationId: number, deletedBy: number | undefined): Promise<void> {
     const rows = await tx.select().from(teams).where(sql`${locationId} = any(${teams.locationIds})`).orderBy(asc(teams.id)).for('update');
     if (rows.length === 0) return;
-    const by = deletedBy ?? (await tx.select({ id: users.id }).from(users).where(eq(users.role, 'superadmin')).orderBy(asc(users.id)).limit(1))[0]?.id;
+    const by =
+      deletedBy ??
+      (await tx.select({ id: users.id }).from(users).where(eq(users.role, 'superadmin')).orderBy(asc(users.id)).limit(1))[0]?.id;
     for (const row of rows) {
       const [updated] = await tx
         .update(teams)
-        .set({ locationIds: row.locationIds.filter((id) => id !== locationId), version: sql`${teams.version} + 1`, updatedAt: this.clock() })
+        .set({
+          locationIds: row.locationIds.filter((id) => id !== locationId),
+          version: sql`${teams.version} + 1`,
+          updatedAt: this.clock(),
+        })
         .where(eq(teams.id, row.id))
         .returning();
       if (by !== undefined) await this.changed(tx, emit, 'updated', updated, by);
@@ -317,16 +359,9 @@ export class TeamsService {
    * the next in order, a deputy's is left empty. Each team changed is heard at its new version.
    */
   async forgetMonitor(tx: Tx, emit: Emit, adminId: number, actorId: number): Promise<void> {
-    const rows = await tx
-      .select()
-      .from(teams)
-      .where(monitoredOrDeputised(adminId))
-      .orderBy(asc(teams.id))
-      .for('update');
+    const rows = await tx.select().from(teams).where(monitoredOrDeputised(adminId)).orderBy(asc(teams.id)).for('update');
     for (const row of rows) {
-      const monitors = row.monitors
-        .filter((m) => m.userId !== adminId)
-        .map((m) => (m.deputyUserId === adminId ? { userId: m.userId } : m));
+      const monitors = row.monitors.filter((m) => m.userId !== adminId).map((m) => (m.deputyUserId === adminId ? { userId: m.userId } : m));
       const [updated] = await tx
         .update(teams)
         .set({ monitors, version: sql`${teams.version} + 1`, updatedAt: this.clock() })
@@ -342,26 +377,39 @@ export class TeamsService {
     if (!name) throw new RpcError(400, 'Team name is required', { field: 'name' });
     const policy = fields.checkInPolicy;
     const allowed = [...new Set(policy.allowedIntervals)].sort((a, b) => a - b);
-    if (allowed.length === 0) throw new RpcError(400, 'At least one check-in interval must be allowed', { field: 'checkInPolicy.allowedIntervals' });
+    if (allowed.length === 0)
+      throw new RpcError(400, 'At least one check-in interval must be allowed', { field: 'checkInPolicy.allowedIntervals' });
     if (!allowed.includes(policy.defaultInterval)) {
-      throw new RpcError(400, 'The default check-in interval must be one of the allowed intervals', { field: 'checkInPolicy.defaultInterval' });
+      throw new RpcError(400, 'The default check-in interval must be one of the allowed intervals', {
+        field: 'checkInPolicy.defaultInterval',
+      });
     }
-    const monitors = fields.monitors.map((m) => ({ userId: m.userId, ...(m.deputyUserId !== undefined ? { deputyUserId: m.deputyUserId } : {}) }));
+    const monitors = fields.monitors.map((m) => ({
+      userId: m.userId,
+      ...(m.deputyUserId !== undefined ? { deputyUserId: m.deputyUserId } : {}),
+    }));
     const seen = new Set<number>();
     for (const [i, m] of monitors.entries()) {
       if (seen.has(m.userId)) throw new RpcError(400, 'A monitor is listed twice', { field: `monitors.${i}.userId` });
       seen.add(m.userId);
-      if (m.deputyUserId === m.userId) throw new RpcError(400, 'A monitor cannot be their own deputy', { field: `monitors.${i}.deputyUserId` });
+      if (m.deputyUserId === m.userId)
+        throw new RpcError(400, 'A monitor cannot be their own deputy', { field: `monitors.${i}.deputyUserId` });
     }
     const ids = [...new Set(monitors.flatMap((m) => [m.userId, ...(m.deputyUserId !== undefined ? [m.deputyUserId] : [])]))];
     const admins = new Set(
       ids.length === 0
         ? []
-        : (await tx.select({ id: users.id }).from(users).where(and(inArray(users.id, ids), eq(users.role, 'admin')))).map((r) => r.id),
+        : (
+            await tx
+              .select({ id: users.id })
+              .from(users)
+              .where(and(inArray(users.id, ids), eq(users.role, 'admin')))
+          ).map((r) => r.id),
     );
     for (const [i, m] of monitors.entries()) {
       if (!admins.has(m.userId)) throw new RpcError(400, 'Monitors must be admins', { field: `monitors.${i}.userId` });
-      if (m.deputyUserId !== undefined && !admins.has(m.deputyUserId)) throw new RpcError(400, 'Deputies must be admins', { field: `monitors.${i}.deputyUserId` });
+      if (m.deputyUserId !== undefined && !admins.has(m.deputyUserId))
+        throw new RpcError(400, 'Deputies must be admins', { field: `monitors.${i}.deputyUserId` });
     }
     let escalationPolicy: unknown = null;
     if (fields.escalationPolicy !== undefined) {
@@ -398,7 +446,11 @@ export class TeamsService {
 
   private async memberCounts(db: Db | Tx, teamIds: number[]): Promise<Map<number, number>> {
     if (teamIds.length === 0) return new Map();
-    const rows = await db.select({ teamId: users.teamId, n: count() }).from(users).where(inArray(users.teamId, teamIds)).groupBy(users.teamId);
+    const rows = await db
+      .select({ teamId: users.teamId, n: count() })
+      .from(users)
+      .where(inArray(users.teamId, teamIds))
+      .groupBy(users.teamId);
     return new Map(rows.map((r) => [r.teamId!, Number(r.n)]));
   }
 }
@@ -421,7 +473,9 @@ function view(row: TeamRow, memberCount: number): TeamView {
     locationIds: row.locationIds,
     monitors: row.monitors.map((m) => ({ userId: m.userId, ...(m.deputyUserId !== undefined ? { deputyUserId: m.deputyUserId } : {}) })),
     checkInPolicy: { defaultInterval: row.defaultInterval, allowedIntervals: row.allowedIntervals },
-    ...(row.escalationPolicy !== null && row.escalationPolicy !== undefined ? { escalationPolicy: JSON.stringify(row.escalationPolicy) } : {}),
+    ...(row.escalationPolicy !== null && row.escalationPolicy !== undefined
+      ? { escalationPolicy: JSON.stringify(row.escalationPolicy) }
+      : {}),
     emergencyNumbers: row.emergencyNumbers,
     ...(row.voiceReminder ? { voiceReminder: true } : {}),
     memberCount,

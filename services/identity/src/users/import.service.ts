@@ -133,13 +133,19 @@ export class ImportService {
     const teamRows = lock ? await teamQuery.for('update') : await teamQuery;
     const byName = new Map<string, TeamRef>();
     for (const t of teamRows) {
-      byName.set(t.name.toLowerCase(), { id: t.id, monitorIds: new Set(t.monitors.flatMap((m) => [m.userId, ...(m.deputyUserId ? [m.deputyUserId] : [])])) });
+      byName.set(t.name.toLowerCase(), {
+        id: t.id,
+        monitorIds: new Set(t.monitors.flatMap((m) => [m.userId, ...(m.deputyUserId ? [m.deputyUserId] : [])])),
+      });
     }
     const defaultTeamId = teamRows[0]?.id ?? null;
     const existing = new Map<string, UserRow>();
     const names = [...new Set(staged.map((r) => r.username))];
     for (let i = 0; i < names.length; i += LOOKUP_BATCH) {
-      const query = db.select().from(users).where(inArray(users.username, names.slice(i, i + LOOKUP_BATCH)));
+      const query = db
+        .select()
+        .from(users)
+        .where(inArray(users.username, names.slice(i, i + LOOKUP_BATCH)));
       for (const u of lock ? await query.for('update') : await query) existing.set(u.username, u);
     }
     const phoneOwners = await this.phoneOwners(db, staged);
@@ -154,8 +160,13 @@ export class ImportService {
       const user = existing.get(row.username);
       // A worker given a number another worker has, or will have once the file is imported; a
       // number the account already shares is left as it is.
-      const sharer = row.role === 'worker' && row.phone !== user?.phone ? phoneOwners.get(row.phone)?.find((o) => o.username !== row.username) : undefined;
-      const phoneTaken = sharer && error('phone', sharer.line === undefined ? PHONE_TAKEN : `Another worker in the file has this phone number (row ${sharer.line})`);
+      const sharer =
+        row.role === 'worker' && row.phone !== user?.phone
+          ? phoneOwners.get(row.phone)?.find((o) => o.username !== row.username)
+          : undefined;
+      const phoneTaken =
+        sharer &&
+        error('phone', sharer.line === undefined ? PHONE_TAKEN : `Another worker in the file has this phone number (row ${sharer.line})`);
       if (!user) {
         if (row.role === 'admin') return { kind: 'create', row, teamId: null, ...(team ? { monitorOf: team.id } : {}) };
         if (phoneTaken) return phoneTaken;
@@ -164,7 +175,8 @@ export class ImportService {
         return { kind: 'create', row, teamId };
       }
       if (user.role === 'superadmin') return error('username', 'This username belongs to the superadmin');
-      if (user.role !== row.role) return error('role', `This username belongs to an existing ${user.role}: an import does not change roles`);
+      if (user.role !== row.role)
+        return error('role', `This username belongs to an existing ${user.role}: an import does not change roles`);
       if (phoneTaken) return phoneTaken;
       // As on the PIN change screen: the PIN is compared first, so a duress PIN equal to it would
       // silently stop raising the alarm while the worker believes it set.
@@ -179,7 +191,14 @@ export class ImportService {
       const monitorOf = row.role === 'admin' && team && !team.monitorIds.has(user.id) ? team.id : undefined;
       if (monitorOf !== undefined) fields.push('monitors');
       if (fields.length === 0) return { kind: 'unchanged', row };
-      return { kind: 'update', row, user, fields, ...(moveTo !== undefined ? { teamId: moveTo } : {}), ...(monitorOf !== undefined ? { monitorOf } : {}) };
+      return {
+        kind: 'update',
+        row,
+        user,
+        fields,
+        ...(moveTo !== undefined ? { teamId: moveTo } : {}),
+        ...(monitorOf !== undefined ? { monitorOf } : {}),
+      };
     });
   }
 
@@ -255,7 +274,12 @@ export class ImportService {
         if (row.role === 'admin') await this.teamsService.adoptNewAdmin(tx, emit, row.id, actorId);
       }
       // New workers start on their team's default interval, as one created alone does.
-      await this.intervals.bringWithin(tx, emit, inserted.filter((r) => r.role === 'worker').map((r) => r.id), () => ASSUMED_INTERVAL);
+      await this.intervals.bringWithin(
+        tx,
+        emit,
+        inserted.filter((r) => r.role === 'worker').map((r) => r.id),
+        () => ASSUMED_INTERVAL,
+      );
     }
     return credentials;
   }
@@ -268,7 +292,11 @@ export class ImportService {
       if (p.kind === 'update' && p.teamId !== undefined) movedFrom.set(p.user.id, p.user.teamId);
     }
     const defaults =
-      movedFrom.size === 0 ? new Map<number, number>() : new Map((await tx.select({ id: teams.id, defaultInterval: teams.defaultInterval }).from(teams)).map((t) => [t.id, t.defaultInterval]));
+      movedFrom.size === 0
+        ? new Map<number, number>()
+        : new Map(
+            (await tx.select({ id: teams.id, defaultInterval: teams.defaultInterval }).from(teams)).map((t) => [t.id, t.defaultInterval]),
+          );
     for (const p of plan) {
       if (p.kind !== 'update') continue;
       const profile = p.fields.some((f) => f === 'name' || f === 'phone' || f === 'team' || f === 'language');
@@ -287,7 +315,8 @@ export class ImportService {
           .where(eq(users.id, p.user.id))
           .returning();
         if (profile) await emit('identity.user.updated.v1', userUpdatedEvent(row));
-        if (p.fields.includes('pin')) await emit('identity.credential.changed.v1', { userId: row.id, credential: 'pin', changedBy: actorId, reset: true });
+        if (p.fields.includes('pin'))
+          await emit('identity.credential.changed.v1', { userId: row.id, credential: 'pin', changedBy: actorId, reset: true });
       }
     }
     await this.intervals.bringWithin(tx, emit, [...movedFrom.keys()], (userId) => {
@@ -300,12 +329,19 @@ export class ImportService {
   private async addMonitors(tx: Tx, emit: Emit, plan: Planned[], actorId: number) {
     const byTeam = new Map<number, string[]>();
     for (const p of plan) {
-      if ((p.kind === 'create' || p.kind === 'update') && p.monitorOf !== undefined) byTeam.set(p.monitorOf, [...(byTeam.get(p.monitorOf) ?? []), p.row.username]);
+      if ((p.kind === 'create' || p.kind === 'update') && p.monitorOf !== undefined)
+        byTeam.set(p.monitorOf, [...(byTeam.get(p.monitorOf) ?? []), p.row.username]);
     }
     for (const [teamId, usernames] of byTeam) {
       const ids = await tx.select({ id: users.id, username: users.username }).from(users).where(inArray(users.username, usernames));
       const idOf = new Map(ids.map((r) => [r.username, r.id]));
-      await this.teamsService.appendMonitors(tx, emit, teamId, usernames.map((u) => idOf.get(u)!), actorId);
+      await this.teamsService.appendMonitors(
+        tx,
+        emit,
+        teamId,
+        usernames.map((u) => idOf.get(u)!),
+        actorId,
+      );
     }
   }
 }

@@ -31,7 +31,8 @@ export class SuperadminBootstrap implements OnApplicationBootstrap {
     const told = await this.teams.announceUnheard();
     if (told > 0) this.logger.info({ teams: told }, 'told the other services of teams made by a migration');
     const brought = await this.intervals.bringAllWithin();
-    if (brought > 0) this.logger.info({ workers: brought }, 'gave workers whose check-in interval their team does not allow the nearest one it does');
+    if (brought > 0)
+      this.logger.info({ workers: brought }, 'gave workers whose check-in interval their team does not allow the nearest one it does');
   }
 
   private async createSuperadmin(): Promise<void> {

@@ -75,7 +75,11 @@ export class UsersRepository {
   }
 
   /** A page of `listByRoles`, after the cursor (the last user of the page before), and where the next starts (absent: the last page). */
-  async pageByRoles(roles: Role[], after: { name: string; id: number } | undefined, limit: number): Promise<{ rows: UserRow[]; next?: { name: string; id: number } }> {
+  async pageByRoles(
+    roles: Role[],
+    after: { name: string; id: number } | undefined,
+    limit: number,
+  ): Promise<{ rows: UserRow[]; next?: { name: string; id: number } }> {
     if (roles.length === 0) return { rows: [] };
     const rows = await this.db
       .select()
@@ -102,7 +106,11 @@ export class UsersRepository {
     return rows.map((r) => r.id);
   }
 
-  async updateProfile(tx: Tx, id: number, changes: Partial<Pick<UserRow, 'name' | 'phone' | 'medicalInfo' | 'language'>>): Promise<UserRow> {
+  async updateProfile(
+    tx: Tx,
+    id: number,
+    changes: Partial<Pick<UserRow, 'name' | 'phone' | 'medicalInfo' | 'language'>>,
+  ): Promise<UserRow> {
     const [row] = await tx
       .update(users)
       .set({ ...changes, updatedAt: new Date(), version: sql`${users.version} + 1`, versionChangedAt: sql`now()` })

@@ -44,7 +44,8 @@ export class UsersService {
     }
     if (role === 'admin' && req.teamId !== undefined) throw new RpcError(400, 'Only workers belong to a team', { field: 'teamId' });
     const monitorTeamIds = req.monitorTeams?.teamIds ?? [];
-    if (monitorTeamIds.length > 0 && role !== 'admin') throw new RpcError(400, 'Only administrators monitor teams', { field: 'monitorTeamIds' });
+    if (monitorTeamIds.length > 0 && role !== 'admin')
+      throw new RpcError(400, 'Only administrators monitor teams', { field: 'monitorTeamIds' });
     if (monitorTeamIds.length > 0 && req.actorRole !== 'superadmin') {
       throw new RpcError(400, 'An administrator you create monitors the teams you monitor', { field: 'monitorTeamIds' });
     }
@@ -57,7 +58,8 @@ export class UsersService {
         // A worker joins the team named, or the oldest (an upgraded deployment's "Default").
         let teamId: number | null = null;
         if (role === 'worker') {
-          if (req.teamId !== undefined && !(await this.teams.exists(tx, req.teamId))) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
+          if (req.teamId !== undefined && !(await this.teams.exists(tx, req.teamId)))
+            throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
           teamId = req.teamId ?? (await this.teams.defaultTeamId(tx)) ?? null;
           if (teamId === null) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
           // Held until the worker is in: a policy change to the team waits, then brings them within it.
@@ -111,7 +113,8 @@ export class UsersService {
       if (req.language !== undefined && req.language !== current.language) changes.language = req.language;
       if (req.name !== undefined && req.name !== current.name) changes.name = req.name;
       if (req.phone !== undefined && req.phone !== current.phone) {
-        if (current.role === 'worker' && (await this.repo.phoneTakenByWorker(tx, req.phone, current.id))) throw new RpcError(400, PHONE_TAKEN, { field: 'phone' });
+        if (current.role === 'worker' && (await this.repo.phoneTakenByWorker(tx, req.phone, current.id)))
+          throw new RpcError(400, PHONE_TAKEN, { field: 'phone' });
         changes.phone = req.phone;
       }
       if (req.medicalInfo !== undefined) {

@@ -12,7 +12,10 @@ export class LocationsRepository {
   /** Ordered as people read a list: by name, case-insensitively (the unique index serves it). */
   list(activeOnly: boolean): Promise<LocationRow[]> {
     const query = this.db.select().from(locationOptions);
-    return (activeOnly ? query.where(eq(locationOptions.isActive, true)) : query).orderBy(sql`lower(${locationOptions.name})`, asc(locationOptions.id));
+    return (activeOnly ? query.where(eq(locationOptions.isActive, true)) : query).orderBy(
+      sql`lower(${locationOptions.name})`,
+      asc(locationOptions.id),
+    );
   }
 
   async findForUpdate(tx: Tx, id: number): Promise<LocationRow | undefined> {

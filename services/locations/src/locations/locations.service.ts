@@ -64,7 +64,11 @@ export class LocationsService {
       const current = await this.locations.findForUpdate(tx, req.locationId);
       if (!current) throw notFound();
       await this.locations.delete(tx, current.id);
-      await emit('locations.location.deleted.v1', { locationId: current.id, name: current.name, ...(req.actorId !== undefined ? { deletedBy: req.actorId } : {}) });
+      await emit('locations.location.deleted.v1', {
+        locationId: current.id,
+        name: current.name,
+        ...(req.actorId !== undefined ? { deletedBy: req.actorId } : {}),
+      });
     });
     return { ok: true };
   }

@@ -60,7 +60,9 @@ export const deliveries = notificationsSchema.table(
     uniqueIndex('deliveries_request_fanout_key').on(t.requestId, t.fanoutKey).where(sql`${t.requestId} is not null`),
     index('deliveries_due_idx').on(t.priority, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('deliveries_sending_idx').on(t.claimedUntil).where(sql`${t.status} = 'sending'`),
-    index('deliveries_open_calls_idx').on(t.updatedAt).where(sql`${t.channel} = 'voice' and ${t.outcome} is null and ${t.providerSid} is not null`),
+    index('deliveries_open_calls_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.channel} = 'voice' and ${t.outcome} is null and ${t.providerSid} is not null`),
     index('deliveries_provider_sid_idx').on(t.providerSid),
     index('deliveries_created_idx').on(t.createdAt),
     index('deliveries_user_created_idx').on(t.userId, t.createdAt),

@@ -47,7 +47,10 @@ export class DeliveriesRepository {
   /** Inserts rows; a request already stored (same request id and fan-out key) is skipped. */
   async insert(tx: Tx | Db, rows: NewDelivery[]): Promise<Delivery[]> {
     if (rows.length === 0) return [];
-    return insertRows(tx, deliveries, rows, { onConflict: sql`(request_id, fanout_key) where request_id is not null do nothing`, returning: true });
+    return insertRows(tx, deliveries, rows, {
+      onConflict: sql`(request_id, fanout_key) where request_id is not null do nothing`,
+      returning: true,
+    });
   }
 
   /** The deliveries' statuses (and last error) of those of the request ids this service holds. */
@@ -92,7 +95,13 @@ export class DeliveriesRepository {
       else parts.push({ priority, channel: 'provider' }, ...(lane.push ? [{ priority, channel: 'push' as const }] : []));
     }
     const at = sql`${now.toISOString()}::timestamptz`;
-    const count = (names: string[]) => (names.length === 0 ? sql`0` : sql.join(names.map((n) => sql`(select count(*) from ${sql.identifier(n)})`), sql` + `));
+    const count = (names: string[]) =>
+      names.length === 0
+        ? sql`0`
+        : sql.join(
+            names.map((n) => sql`(select count(*) from ${sql.identifier(n)})`),
+            sql` + `,
+          );
     const ranges = parts.map((p, i) => {
       const before = parts.slice(0, i).map((_, j) => `c${j}`);
       const room = sql`${limit} - (${count(before)})`;
@@ -106,7 +115,10 @@ export class DeliveriesRepository {
         where status = 'pending' and priority = ${p.priority} and next_attempt_at <= ${at}${channel}
         order by next_attempt_at limit ${max} for update skip locked)`;
     });
-    const claimed = sql.join(parts.map((_, i) => sql`select * from ${sql.identifier(`c${i}`)}`), sql` union all `);
+    const claimed = sql.join(
+      parts.map((_, i) => sql`select * from ${sql.identifier(`c${i}`)}`),
+      sql` union all `,
+    );
     return this.db.transaction(async (tx) => {
       // The due index in order, whatever the statistics say: a flood writes deliveries faster than
       // autovacuum analyses them, as it does the outbox (INDEX_ORDER).
@@ -201,13 +213,24 @@ export class DeliveriesRepository {
   /** Locks rows in the order of their ids (two replicas locking overlapping sets never deadlock). */
   async lockMany(tx: Tx, ids: readonly string[]): Promise<Delivery[]> {
     if (ids.length === 0) return [];
-    return tx.select().from(deliveries).where(inArray(deliveries.id, [...ids])).orderBy(asc(deliveries.id)).for('update');
+    return tx
+      .select()
+      .from(deliveries)
+      .where(inArray(deliveries.id, [...ids]))
+      .orderBy(asc(deliveries.id))
+      .for('update');
   }
 
   /** Writes the status (and error) that callbacks brought to rows the caller holds, in one statement. */
   async setStatuses(tx: Tx, rows: readonly Pick<Delivery, 'id' | 'status' | 'errorCode' | 'errorMessage' | 'updatedAt'>[]): Promise<void> {
     if (rows.length === 0) return;
-    const spec = rows.map((r) => ({ r_id: r.id, r_status: r.status, r_code: r.errorCode, r_message: r.errorMessage, r_updated: r.updatedAt.toISOString() }));
+    const spec = rows.map((r) => ({
+      r_id: r.id,
+      r_status: r.status,
+      r_code: r.errorCode,
+      r_message: r.errorMessage,
+      r_updated: r.updatedAt.toISOString(),
+    }));
     await tx.execute(sql`
       update ${deliveries} as d set status = r.r_status, error_code = r.r_code, error_message = r.r_message, updated_at = r.r_updated
       from jsonb_to_recordset(${JSON.stringify(spec)}::jsonb) as r(r_id uuid, r_status text, r_code integer, r_message text, r_updated timestamptz)
@@ -257,6 +280,9 @@ export class DeliveriesRepository {
   /** The deliveries made for any of these requests (a batch of escalation's requests). */
   async forRequests(tx: Tx, requestIds: readonly string[]): Promise<Delivery[]> {
     if (requestIds.length === 0) return [];
-    return tx.select().from(deliveries).where(inArray(deliveries.requestId, [...requestIds]));
+    return tx
+      .select()
+      .from(deliveries)
+      .where(inArray(deliveries.requestId, [...requestIds]));
   }
 }

@@ -90,7 +90,10 @@ export class DeliveriesService {
       }
       const { created, rejected } = this.deliveriesOf(e, urgent, subs, now);
       rows.push(...created);
-      asked.set(e.requestId, created.map((r) => r.id!));
+      asked.set(
+        e.requestId,
+        created.map((r) => r.id!),
+      );
       // A request that can never be sent is logged as failed (once) and reported.
       if (rejected) reports.push((saved) => created.flatMap((r) => saved.get(r.id!) ?? []));
     }
@@ -120,7 +123,11 @@ export class DeliveriesService {
       alarmId: e.alarmId ?? null,
       dueSince: e.since ? new Date(e.since) : null,
       language: e.language ?? null,
-      priority: urgent ? DELIVERY_PRIORITY.emergency : e.purpose.startsWith('reminder_') ? DELIVERY_PRIORITY.reminder : DELIVERY_PRIORITY.alarm,
+      priority: urgent
+        ? DELIVERY_PRIORITY.emergency
+        : e.purpose.startsWith('reminder_')
+          ? DELIVERY_PRIORITY.reminder
+          : DELIVERY_PRIORITY.alarm,
       createdAt: now,
       updatedAt: now,
     } satisfies Partial<NewDelivery>;
@@ -132,13 +139,24 @@ export class DeliveriesService {
       if (!e.toPhone) return reject('(none)', `A ${e.channel} request needs to_phone`);
       const voice =
         e.channel === 'voice'
-          ? { callTimeoutSeconds: e.callTimeoutSeconds ?? DEFAULT_CALL_TIMEOUT_SECONDS, body: e.contactName ? translate(e.language, msg('Hello {{name}}. {{message}}'), { name: e.contactName, message: e.body }) : e.body }
+          ? {
+              callTimeoutSeconds: e.callTimeoutSeconds ?? DEFAULT_CALL_TIMEOUT_SECONDS,
+              body: e.contactName
+                ? translate(e.language, msg('Hello {{name}}. {{message}}'), { name: e.contactName, message: e.body })
+                : e.body,
+            }
           : {};
       return { created: [{ ...base, id: randomUUID(), to: e.toPhone, ...voice }], rejected: false };
     }
     const team = e.toUsers?.userIds ?? [];
     const target =
-      e.toRole === 'monitors' ? 'role:monitors' : team.length > 0 ? `users:${team.join(',')}` : e.toUserId !== undefined ? `user:${e.toUserId}` : undefined;
+      e.toRole === 'monitors'
+        ? 'role:monitors'
+        : team.length > 0
+          ? `users:${team.join(',')}`
+          : e.toUserId !== undefined
+            ? `user:${e.toUserId}`
+            : undefined;
     if (!target) return reject('(none)', 'A push request needs to_user_id, to_user_ids or to_role');
     const members = new Set(team.length > 0 ? team : [e.toUserId]);
     const to = subs.filter((s) => (e.toRole === 'monitors' ? s.monitor : members.has(s.userId)));
@@ -169,7 +187,12 @@ export class DeliveriesService {
 
   /** The alarm was resolved: its messages still waiting for the provider are withdrawn and reported. */
   async alarmResolved(tx: Tx, emit: Emit, e: EventMap['escalation.alarm.resolved.v1']): Promise<void> {
-    const withdrawn = await this.repo.withdrawPending(tx, e.alarmId, 'Withdrawn: the alarm was resolved before the provider took it', this.clock());
+    const withdrawn = await this.repo.withdrawPending(
+      tx,
+      e.alarmId,
+      'Withdrawn: the alarm was resolved before the provider took it',
+      this.clock(),
+    );
     for (const row of withdrawn) await emitMessageStatus(emit, row);
   }
 
@@ -205,7 +228,10 @@ export class DeliveriesService {
     const saved = await this.recordNow(row, result);
     if (!result.ok) {
       if (result.transient) throw new RpcError(503, `Call failed: ${result.message}`, { code: 'provider_unavailable' });
-      throw new RpcError(400, `Call failed: ${result.message}`, { field: 'to', code: result.code !== undefined ? String(result.code) : undefined });
+      throw new RpcError(400, `Call failed: ${result.message}`, {
+        field: 'to',
+        code: result.code !== undefined ? String(result.code) : undefined,
+      });
     }
     return { callSid: saved.providerSid!, status: saved.status };
   }
@@ -215,11 +241,21 @@ export class DeliveriesService {
     return { deliveries: rows.map(deliveryView) };
   }
 
-  private async startNow(values: Pick<NewDelivery, 'channel' | 'to' | 'purpose' | 'body' | 'userId' | 'callTimeoutSeconds'>): Promise<Delivery> {
+  private async startNow(
+    values: Pick<NewDelivery, 'channel' | 'to' | 'purpose' | 'body' | 'userId' | 'callTimeoutSeconds'>,
+  ): Promise<Delivery> {
     const now = this.clock();
     return this.uow.run(async (tx) => {
       const [row] = await this.repo.insert(tx, [
-        { ...values, id: randomUUID(), status: 'sending', attempts: 1, claimedUntil: new Date(now.getTime() + CLAIM_MS), createdAt: now, updatedAt: now },
+        {
+          ...values,
+          id: randomUUID(),
+          status: 'sending',
+          attempts: 1,
+          claimedUntil: new Date(now.getTime() + CLAIM_MS),
+          createdAt: now,
+          updatedAt: now,
+        },
       ]);
       return row;
     });

@@ -56,7 +56,9 @@ function senderOver(rows: Delivery[], refuse?: string) {
       return results.map((r) => ({ ...byId.get(r.id)!, status: r.status, providerSid: r.providerSid ?? null }));
     },
   } as unknown as DeliveriesRepository;
-  const provider = { sendMessage: async (_c: string, id: string) => ({ ok: true, sid: `SM${id.slice(-12)}`, status: 'queued' }) } as unknown as TwilioProvider;
+  const provider = {
+    sendMessage: async (_c: string, id: string) => ({ ok: true, sid: `SM${id.slice(-12)}`, status: 'queued' }),
+  } as unknown as TwilioProvider;
   const uow = {
     run: async (work: (tx: unknown, emit: unknown) => Promise<unknown>) => {
       const written: unknown[] = [];
@@ -67,7 +69,11 @@ function senderOver(rows: Delivery[], refuse?: string) {
     },
   } as unknown as UnitOfWork;
   const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn() } as unknown as Logger;
-  const config = { NOTIFICATIONS_SENDER_IN_FLIGHT: 100, NOTIFICATIONS_SENDER_CLAIM_SIZE: 50, NOTIFICATIONS_PROVIDER_MAX_PER_SECOND: 0 } as NotificationsConfig & BaseConfig;
+  const config = {
+    NOTIFICATIONS_SENDER_IN_FLIGHT: 100,
+    NOTIFICATIONS_SENDER_CLAIM_SIZE: 50,
+    NOTIFICATIONS_PROVIDER_MAX_PER_SECOND: 0,
+  } as NotificationsConfig & BaseConfig;
   const sender = new SenderService(repo, provider, {} as PushService, uow, (() => now) as Clock, logger, config);
   return { sender, transactions, events, logger };
 }

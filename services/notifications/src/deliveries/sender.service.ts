@@ -1,6 +1,19 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { backoffDelay, urgency, type RetryBackoff } from '@lws/messaging';
-import { Batcher, CLOCK, CONFIG, LOGGER, metrics, priorityLabel, UnitOfWork, type BaseConfig, type Clock, type Emit, type Logger, type Tx } from '@lws/platform';
+import {
+  Batcher,
+  CLOCK,
+  CONFIG,
+  LOGGER,
+  metrics,
+  priorityLabel,
+  UnitOfWork,
+  type BaseConfig,
+  type Clock,
+  type Emit,
+  type Logger,
+  type Tx,
+} from '@lws/platform';
 import type { NotificationsConfig } from '../config';
 import { DELIVERY_PRIORITIES, DELIVERY_PRIORITY } from '../db/schema';
 import { PushService, type PushResult } from '../push/push.service';
@@ -87,7 +100,8 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
     maxWaitMs: FLUSH_MS,
     maxSize: RESULTS_PER_FLUSH,
     save: (batch) => this.saveTogether(batch),
-    onSplit: (err, size) => this.logger.warn({ err, results: size }, 'recording delivery results together failed; recording them one at a time'),
+    onSplit: (err, size) =>
+      this.logger.warn({ err, results: size }, 'recording delivery results together failed; recording them one at a time'),
   });
 
   constructor(
@@ -112,7 +126,8 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
     this.unsample = [
       metrics.chainQueued.sample(async (g) => {
         const due = await this.repo.dueByPriority(this.clock());
-        for (const priority of DELIVERY_PRIORITIES) g.set({ service: 'notifications', stage: 'sender', priority: priorityLabel(priority) }, due.get(priority) ?? 0);
+        for (const priority of DELIVERY_PRIORITIES)
+          g.set({ service: 'notifications', stage: 'sender', priority: priorityLabel(priority) }, due.get(priority) ?? 0);
       }),
       // A 429's pause, which otherwise shows only as a warning in the log when it begins.
       metrics.providerPauseRemaining.sample((g) => g.set({ service: 'notifications' }, this.budget.pauseRemainingMs / 1000)),
@@ -188,7 +203,8 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
    */
   private async claim(limit: number): Promise<{ rows: Delivery[]; pushDeferredMs: number }> {
     const now = this.clock();
-    if (!this.budget.limited && !this.budget.paused(DELIVERY_PRIORITY.alarm)) return { rows: await this.repo.claimDue(now, limit), pushDeferredMs: 0 };
+    if (!this.budget.limited && !this.budget.paused(DELIVERY_PRIORITY.alarm))
+      return { rows: await this.repo.claimDue(now, limit), pushDeferredMs: 0 };
     const sinceScan = performance.now() - this.lastPushScan;
     const push = sinceScan >= PUSH_SCAN_MS;
     if (push) this.lastPushScan = performance.now();
@@ -225,12 +241,23 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
     metrics.notifications.inc({ service: 'notifications', channel: row.channel, outcome });
     const now = this.clock();
     if (result.ok && row.dueSince) {
-      metrics.dueToProvider.observe({ service: 'notifications', channel: row.channel, priority: priorityLabel(row.priority) }, Math.max(0, now.getTime() - row.dueSince.getTime()) / 1000);
+      metrics.dueToProvider.observe(
+        { service: 'notifications', channel: row.channel, priority: priorityLabel(row.priority) },
+        Math.max(0, now.getTime() - row.dueSince.getTime()) / 1000,
+      );
     }
     let changes: ClaimResult;
-    const retryInMs = !result.ok && !('expired' in result) ? (result.rateLimited?.retryAfterMs ?? backoffDelay(TRANSIENT_BACKOFF, row.attempts)) : 0;
+    const retryInMs =
+      !result.ok && !('expired' in result) ? (result.rateLimited?.retryAfterMs ?? backoffDelay(TRANSIENT_BACKOFF, row.attempts)) : 0;
     if (result.ok) {
-      changes = { id: row.id, status: result.status, providerSid: row.channel === 'push' ? null : result.sid, errorCode: null, errorMessage: null, updatedAt: now };
+      changes = {
+        id: row.id,
+        status: result.status,
+        providerSid: row.channel === 'push' ? null : result.sid,
+        errorCode: null,
+        errorMessage: null,
+        updatedAt: now,
+      };
     } else if ('expired' in result) {
       changes = { id: row.id, status: 'expired', errorMessage: result.message, updatedAt: now };
     } else if (result.transient && now.getTime() + retryInMs - row.createdAt.getTime() <= retryHorizonMs(row)) {
@@ -252,13 +279,25 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
       metrics.providerThrottled.inc({ service: 'notifications', channel: row.channel });
       if (this.budget.pause(Math.min(retryInMs, MAX_PAUSE_MS))) {
         this.logger.warn(
-          { messageId: row.id, channel: row.channel, pauseSeconds: Math.round(Math.min(retryInMs, MAX_PAUSE_MS) / 1000), retryAfterMs: result.rateLimited.retryAfterMs },
+          {
+            messageId: row.id,
+            channel: row.channel,
+            pauseSeconds: Math.round(Math.min(retryInMs, MAX_PAUSE_MS) / 1000),
+            retryAfterMs: result.rateLimited.retryAfterMs,
+          },
           'provider asked to slow down (429): new sends other than emergencies paused',
         );
       }
     }
     if (!result.ok) {
-      const context = { messageId: row.id, channel: row.channel, purpose: row.purpose, attempt: row.attempts, code: !('expired' in result) ? result.code : undefined, error: changes.errorMessage };
+      const context = {
+        messageId: row.id,
+        channel: row.channel,
+        purpose: row.purpose,
+        attempt: row.attempts,
+        code: !('expired' in result) ? result.code : undefined,
+        error: changes.errorMessage,
+      };
       if (changes.status === 'pending') this.logger.warn(context, 'delivery failed; retrying until the provider answers');
       else this.logger.error(context, 'delivery failed for good');
     }
@@ -272,19 +311,30 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
 
   private async saveTogether(batch: Finished[]): Promise<void> {
     await this.uow.run(async (tx, emit) => {
-      const saved = new Map((await this.repo.finishClaims(tx, batch.map((f) => f.result))).map((row) => [row.id, row]));
+      const saved = new Map(
+        (
+          await this.repo.finishClaims(
+            tx,
+            batch.map((f) => f.result),
+          )
+        ).map((row) => [row.id, row]),
+      );
       const told = batch.flatMap((f) => {
         const row = saved.get(f.row.id);
         return row && row.status !== 'pending' ? [{ row, now: f.now }] : [];
       });
       await emit.many(told.map(({ row }) => messageStatusEvent(row)));
       // A call that could not be placed: escalation hears its outcome (rare: no loop on the hot path).
-      for (const { row, now } of told) if (row.channel === 'voice' && row.status === 'failed') await this.settle(tx, emit, row, 'failed', now);
+      for (const { row, now } of told)
+        if (row.channel === 'voice' && row.status === 'failed') await this.settle(tx, emit, row, 'failed', now);
     });
   }
 
   private observeWait(stage: string, row: Delivery, since: Date): void {
-    metrics.chainWait.observe({ service: 'notifications', stage, priority: priorityLabel(row.priority) }, Math.max(0, this.clock().getTime() - since.getTime()) / 1000);
+    metrics.chainWait.observe(
+      { service: 'notifications', stage, priority: priorityLabel(row.priority) },
+      Math.max(0, this.clock().getTime() - since.getTime()) / 1000,
+    );
   }
 
   /** Sets a voice row's outcome (once) and publishes call.completed for a request's call. */
@@ -305,8 +355,12 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
       const lapsed = await this.repo.lapsedClaims(tx, now, 50);
       if (lapsed.length === 0) return;
       const errorMessage = 'Interrupted while sending: whether it reached the provider is unknown';
-      const saved = await this.repo.finishClaims(tx, lapsed.map((row) => ({ id: row.id, status: 'failed', errorMessage, updatedAt: now })));
-      for (const row of saved) this.logger.error({ messageId: row.id, channel: row.channel }, 'delivery interrupted mid-send; marked failed');
+      const saved = await this.repo.finishClaims(
+        tx,
+        lapsed.map((row) => ({ id: row.id, status: 'failed', errorMessage, updatedAt: now })),
+      );
+      for (const row of saved)
+        this.logger.error({ messageId: row.id, channel: row.channel }, 'delivery interrupted mid-send; marked failed');
       await emit.many(saved.map(messageStatusEvent));
       for (const row of saved) if (row.channel === 'voice') await this.settle(tx, emit, row, 'failed', now);
     });

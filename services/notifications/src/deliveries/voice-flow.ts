@@ -45,7 +45,13 @@ export const PIN_GATHER_TIMEOUT_SECONDS = 20;
 export function pinReminderTwiml(message: string, gatherUrl: string, again = false, language?: string | null): string {
   const { say } = speaker(language);
   const r = new twilio.twiml.VoiceResponse();
-  const gather = r.gather({ numDigits: 4, timeout: PIN_GATHER_TIMEOUT_SECONDS, action: gatherUrl, method: 'POST', actionOnEmptyResult: false });
+  const gather = r.gather({
+    numDigits: 4,
+    timeout: PIN_GATHER_TIMEOUT_SECONDS,
+    action: gatherUrl,
+    method: 'POST',
+    actionOnEmptyResult: false,
+  });
   if (again) say(gather, msg('That PIN is not right. Enter your 4 digit PIN again.'));
   else say(gather, msg('This is an L W S check-in reminder. {{message}} To check in, enter your 4 digit PIN now.'), { message });
   say(r, msg('No PIN was entered. Please check in with the L W S app. Goodbye.'));

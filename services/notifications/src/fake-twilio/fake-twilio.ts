@@ -209,10 +209,26 @@ export class FakeTwilio {
    */
   async inboundSms(from: string, to: string, body: string, url: string): Promise<{ reply?: string; status: number }> {
     const accountSid = this.opts.accountSid ?? [...this.tokens.keys()][0] ?? '';
-    const answer = await this.signedPost(accountSid, url, { AccountSid: accountSid, MessageSid: sid('SM'), From: from, To: to, Body: body, NumMedia: '0' });
+    const answer = await this.signedPost(accountSid, url, {
+      AccountSid: accountSid,
+      MessageSid: sid('SM'),
+      From: from,
+      To: to,
+      Body: body,
+      NumMedia: '0',
+    });
     const reply = answer.status === 200 ? messageText(answer.body) : undefined;
     if (reply) {
-      this.messages.push({ sid: sid('SM'), accountSid, channel: 'sms', to: from, from: to, body: reply, status: 'delivered', createdAt: new Date().toISOString() });
+      this.messages.push({
+        sid: sid('SM'),
+        accountSid,
+        channel: 'sms',
+        to: from,
+        from: to,
+        body: reply,
+        status: 'delivered',
+        createdAt: new Date().toISOString(),
+      });
     }
     return { ...(reply ? { reply } : {}), status: answer.status };
   }
@@ -364,7 +380,12 @@ export class FakeTwilio {
       throw new HttpError(405, 20004, 'Method not allowed');
     } catch (err) {
       const e = err instanceof HttpError ? err : new HttpError(500, 20500, 'Internal Server Error');
-      this.json(res, e.status, { code: e.code, message: e.message, more_info: `https://www.twilio.com/docs/errors/${e.code}`, status: e.status }, e.headers);
+      this.json(
+        res,
+        e.status,
+        { code: e.code, message: e.message, more_info: `https://www.twilio.com/docs/errors/${e.code}`, status: e.status },
+        e.headers,
+      );
     }
   }
 
@@ -393,7 +414,11 @@ export class FakeTwilio {
     if (!body) throw new HttpError(400, 21602, 'Message body is required.');
     if (!E164.test(number)) throw new HttpError(400, 21211, `The 'To' number ${to} is not a valid phone number.`);
     if (whatsapp && !this.optedIn.has(number)) {
-      throw new HttpError(400, 63005, `Channel did not accept given content: ${number} has not opted in to WhatsApp messages from this sender.`);
+      throw new HttpError(
+        400,
+        63005,
+        `Channel did not accept given content: ${number} has not opted in to WhatsApp messages from this sender.`,
+      );
     }
     const message: MessageState = {
       sid: sid('SM'),
@@ -529,7 +554,8 @@ export class FakeTwilio {
         return Object.fromEntries(new URLSearchParams(raw));
       }
     })();
-    if (method === 'GET' && path === '/_fake/messages') return this.json(res, 200, { messages: this.messages.map(({ statusCallback: _s, ...m }) => m) });
+    if (method === 'GET' && path === '/_fake/messages')
+      return this.json(res, 200, { messages: this.messages.map(({ statusCallback: _s, ...m }) => m) });
     if (method === 'GET' && path === '/_fake/calls') return this.json(res, 200, { calls: this.calls.map((c) => this.view(c)) });
     const call = /^\/_fake\/calls\/([A-Za-z0-9]{1,64})(?:\/(accept|ignore))?$/.exec(path);
     if (call && method === 'GET' && !call[2]) {
@@ -562,7 +588,8 @@ export class FakeTwilio {
     }
     if (method === 'POST' && path === '/_fake/inbound-sms') {
       const [from, to, body, url] = [input.from, input.to, input.body, input.url].map((v) => (typeof v === 'string' ? v : ''));
-      if (!E164.test(from) || !E164.test(to) || !body || !/^https?:\/\//.test(url)) throw new HttpError(400, 21211, 'from and to must be E.164, body text, url the webhook');
+      if (!E164.test(from) || !E164.test(to) || !body || !/^https?:\/\//.test(url))
+        throw new HttpError(400, 21211, 'from and to must be E.164, body text, url the webhook');
       return this.json(res, 200, await this.inboundSms(from, to, body, url));
     }
     if (method === 'POST' && path === '/_fake/reset') {

@@ -73,7 +73,11 @@ describe('the Twilio client', () => {
   it('keeps a connection open for every delivery the sender keeps in flight', () => {
     const client = new ProviderRequestClient(100);
     const agent = client.axios.defaults.httpsAgent as { maxSockets: number; maxFreeSockets: number; keepAlive: boolean };
-    expect({ maxSockets: agent.maxSockets, maxFreeSockets: agent.maxFreeSockets, keepAlive: agent.keepAlive }).toEqual({ maxSockets: 100, maxFreeSockets: 100, keepAlive: true });
+    expect({ maxSockets: agent.maxSockets, maxFreeSockets: agent.maxFreeSockets, keepAlive: agent.keepAlive }).toEqual({
+      maxSockets: 100,
+      maxFreeSockets: 100,
+      keepAlive: true,
+    });
     const fake = new ProviderRequestClient(100, 'http://127.0.0.1:1').axios.defaults.httpAgent as { maxSockets: number };
     expect(fake.maxSockets).toBe(100);
   });

@@ -56,7 +56,13 @@ export class ProviderRequestClient extends twilio.RequestClient {
     super({ timeout: REQUEST_TIMEOUT_MS, keepAlive: true, maxSockets: sockets, maxTotalSockets: sockets, maxFreeSockets: sockets });
     // The fake speaks plain http, which axios sends through its http agent: pooled the same way.
     if (baseUrl) {
-      this.axios.defaults.httpAgent = new http.Agent({ keepAlive: true, timeout: REQUEST_TIMEOUT_MS, maxSockets: sockets, maxTotalSockets: sockets, maxFreeSockets: sockets });
+      this.axios.defaults.httpAgent = new http.Agent({
+        keepAlive: true,
+        timeout: REQUEST_TIMEOUT_MS,
+        maxSockets: sockets,
+        maxTotalSockets: sockets,
+        maxFreeSockets: sockets,
+      });
     }
   }
 
@@ -98,7 +104,10 @@ export class ProviderSettings implements OnModuleInit, OnModuleDestroy {
     const production = c.NODE_ENV === 'production';
     if (production) {
       const missing = (['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER', 'PUBLIC_BASE_URL'] as const).filter((v) => !c[v]);
-      const problems: { variable: string; message: string }[] = missing.map((variable) => ({ variable, message: 'is required in production' }));
+      const problems: { variable: string; message: string }[] = missing.map((variable) => ({
+        variable,
+        message: 'is required in production',
+      }));
       if (c.FAKE_TWILIO_URL) problems.push({ variable: 'FAKE_TWILIO_URL', message: 'the fake provider cannot be used in production' });
       if (problems.length > 0) throw new ConfigError(problems);
     }
@@ -108,7 +117,8 @@ export class ProviderSettings implements OnModuleInit, OnModuleDestroy {
       const problems: { variable: string; message: string }[] = (['TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER'] as const)
         .filter((v) => !c[v])
         .map((variable) => ({ variable, message: 'is required when TWILIO_ACCOUNT_SID is set' }));
-      if (c.FAKE_TWILIO_URL) problems.push({ variable: 'FAKE_TWILIO_URL', message: 'cannot be combined with a real Twilio account (TWILIO_ACCOUNT_SID)' });
+      if (c.FAKE_TWILIO_URL)
+        problems.push({ variable: 'FAKE_TWILIO_URL', message: 'cannot be combined with a real Twilio account (TWILIO_ACCOUNT_SID)' });
       if (problems.length > 0) throw new ConfigError(problems);
       this.accountSid = c.TWILIO_ACCOUNT_SID;
       this.authToken = c.TWILIO_AUTH_TOKEN!;

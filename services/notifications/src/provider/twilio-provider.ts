@@ -30,7 +30,13 @@ export function classifyProviderError(err: unknown): ProviderResult & { ok: fals
   }
   if (err instanceof twilio.RestException) {
     const transient = err.status >= 500 || err.status === 429;
-    return { ok: false, transient, code: err.code, message: err.message || `Provider answered ${err.status}`, ...(err.status === 429 ? { rateLimited: {} } : {}) };
+    return {
+      ok: false,
+      transient,
+      code: err.code,
+      message: err.message || `Provider answered ${err.status}`,
+      ...(err.status === 429 ? { rateLimited: {} } : {}),
+    };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { ok: false, transient: true, message: `Provider unreachable: ${message}` };
@@ -104,7 +110,9 @@ export class TwilioProvider {
       'For production, use an approved WhatsApp sender; each recipient must have opted in to its messages.',
     ];
     if (this.settings.fake) {
-      steps.push(`Embedded mode: the local fake provider stands in for Twilio; opt the number in with POST ${this.settings.fake.url}/_fake/whatsapp-opt-in {"number": "+44..."}.`);
+      steps.push(
+        `Embedded mode: the local fake provider stands in for Twilio; opt the number in with POST ${this.settings.fake.url}/_fake/whatsapp-opt-in {"number": "+44..."}.`,
+      );
     }
     return steps;
   }

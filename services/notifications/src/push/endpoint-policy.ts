@@ -72,7 +72,9 @@ export function guardedLookup(hostname: string, options: LookupOptions, callback
     const list = addresses as LookupAddress[];
     const bad = list.find((a) => isForbiddenAddress(a.address));
     if (bad || list.length === 0) {
-      const refused = Object.assign(new Error(`push endpoint ${hostname} resolves to a forbidden address (${bad?.address ?? 'none'})`), { code: 'EPUSHADDRESS' });
+      const refused = Object.assign(new Error(`push endpoint ${hostname} resolves to a forbidden address (${bad?.address ?? 'none'})`), {
+        code: 'EPUSHADDRESS',
+      });
       return callback(refused, '');
     }
     if (options.all) return callback(null, list);

@@ -44,7 +44,10 @@ export class UsersProjection {
 
   /** A deleted user receives nothing more: their subscriptions go too. */
   async deleted(tx: Tx, e: EventMap['identity.user.deleted.v1']): Promise<void> {
-    await tx.insert(users).values({ userId: e.userId, deleted: true }).onConflictDoUpdate({ target: users.userId, set: { deleted: true } });
+    await tx
+      .insert(users)
+      .values({ userId: e.userId, deleted: true })
+      .onConflictDoUpdate({ target: users.userId, set: { deleted: true } });
     await this.subscriptions.deleteForUser(tx, e.userId);
   }
 

@@ -8,7 +8,17 @@ import { DeliveriesRepository, type Delivery } from '../deliveries/deliveries.re
 import { emitMessageStatus, messageStatusEvent } from '../deliveries/delivery-events';
 import { SenderService } from '../deliveries/sender.service';
 import { SmsCheckIn } from '../inbound/sms-check-in';
-import { acceptedTwiml, alertTwiml, goneTwiml, isTerminalCallStatus, notAcceptedTwiml, PIN_OUTCOMES, PIN_TRIES, pinOutcomeTwiml, pinReminderTwiml } from '../deliveries/voice-flow';
+import {
+  acceptedTwiml,
+  alertTwiml,
+  goneTwiml,
+  isTerminalCallStatus,
+  notAcceptedTwiml,
+  PIN_OUTCOMES,
+  PIN_TRIES,
+  pinOutcomeTwiml,
+  pinReminderTwiml,
+} from '../deliveries/voice-flow';
 import { PinCheckIn } from '../inbound/pin-check-in';
 
 type Request = CommandMap['notifications.webhook.twilio.v1']['request'];
@@ -45,7 +55,8 @@ export class WebhooksService implements BeforeApplicationShutdown {
     maxWaitMs: STATUS_WAIT_MS,
     maxSize: STATUSES_PER_SAVE,
     save: (callbacks) => this.saveStatuses(callbacks),
-    onSplit: (err, size) => this.logger.warn({ err, callbacks: size }, 'recording message status callbacks together failed; recording them one at a time'),
+    onSplit: (err, size) =>
+      this.logger.warn({ err, callbacks: size }, 'recording message status callbacks together failed; recording them one at a time'),
   });
 
   constructor(
@@ -102,13 +113,15 @@ export class WebhooksService implements BeforeApplicationShutdown {
     const row = await this.repo.find(id);
     if (row?.channel !== 'voice' || !this.sameSid(row.providerSid, params.CallSid)) return { contentType: XML, body: goneTwiml() };
     const url = this.settings.webhookUrl('gather', id);
-    if (isReminder(row.purpose) && row.userId !== null) return { contentType: XML, body: pinReminderTwiml(row.body, url, false, row.language) };
+    if (isReminder(row.purpose) && row.userId !== null)
+      return { contentType: XML, body: pinReminderTwiml(row.body, url, false, row.language) };
     return { contentType: XML, body: alertTwiml(row.body, url, row.language) };
   }
 
   private async gather(id: string, params: Record<string, string>, url: string): Promise<Reply> {
     const row = await this.repo.find(id);
-    if (row && row.channel === 'voice' && isReminder(row.purpose) && row.userId !== null) return this.keyedPin(row, row.userId, params, url);
+    if (row && row.channel === 'voice' && isReminder(row.purpose) && row.userId !== null)
+      return this.keyedPin(row, row.userId, params, url);
     return this.acceptAlarm(id, params, row?.language);
   }
 
@@ -120,7 +133,10 @@ export class WebhooksService implements BeforeApplicationShutdown {
   private async keyedPin(row: Delivery, userId: number, params: Record<string, string>, url: string): Promise<Reply> {
     const digits = params.Digits ?? '';
     const tries = Number(new URL(url).searchParams.get('try') ?? '1');
-    const told = (text: string, values: Record<string, string> = {}) => ({ contentType: XML, body: pinOutcomeTwiml(text, row.language, values) });
+    const told = (text: string, values: Record<string, string> = {}) => ({
+      contentType: XML,
+      body: pinOutcomeTwiml(text, row.language, values),
+    });
     if (!/^\d{4}$/.test(digits)) return told(PIN_OUTCOMES.tooShort);
     const outcome = await this.pins.byUser(userId, digits, `call:${params.CallSid ?? row.id}`);
     switch (outcome.kind) {
@@ -128,7 +144,10 @@ export class WebhooksService implements BeforeApplicationShutdown {
         return told(PIN_OUTCOMES.checkedIn, { due: outcome.due });
       case 'wrong_pin':
         if (tries >= PIN_TRIES) return told(PIN_OUTCOMES.wrongPin);
-        return { contentType: XML, body: pinReminderTwiml(row.body, `${this.settings.webhookUrl('gather', row.id)}&try=${tries + 1}`, true, row.language) };
+        return {
+          contentType: XML,
+          body: pinReminderTwiml(row.body, `${this.settings.webhookUrl('gather', row.id)}&try=${tries + 1}`, true, row.language),
+        };
       case 'locked':
         return told(PIN_OUTCOMES.locked);
       case 'not_on_shift':
@@ -146,7 +165,8 @@ export class WebhooksService implements BeforeApplicationShutdown {
       const row = await this.repo.lock(tx, id);
       if (row?.channel !== 'voice' || !this.sameSid(row.providerSid, params.CallSid)) return 'gone' as const;
       if (row.outcome !== null) return 'gone' as const;
-      if (accepted) await this.repo.update(tx, id, { accepted: true, providerSid: row.providerSid ?? params.CallSid, updatedAt: this.clock() });
+      if (accepted)
+        await this.repo.update(tx, id, { accepted: true, providerSid: row.providerSid ?? params.CallSid, updatedAt: this.clock() });
       return accepted ? ('accepted' as const) : ('not_accepted' as const);
     });
     if (result === 'gone') return { contentType: XML, body: goneTwiml(language) };

@@ -5,5 +5,9 @@ import { CheckInsController } from './check-ins.controller';
 import { CheckInsService } from './check-ins.service';
 import { PositionsRetention } from './positions-retention';
 
-@Module({ imports: [WorkersModule, EmergenciesModule], controllers: [CheckInsController], providers: [CheckInsService, PositionsRetention] })
+@Module({
+  imports: [WorkersModule, EmergenciesModule],
+  controllers: [CheckInsController],
+  providers: [CheckInsService, PositionsRetention],
+})
 export class CheckInsModule {}

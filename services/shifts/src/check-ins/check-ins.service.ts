@@ -107,7 +107,14 @@ export class CheckInsService {
       where user_id = ${req.userId}
       returning version`)) as unknown as { rows: { version: number }[] };
     const workerVersion = updated.rows[0].version;
-    const row = { ...state, latestCheckInId: id, latestCheckInAt: checkedInAt, latestCheckInLocation: location, nextCheckInAt: due, version: workerVersion };
+    const row = {
+      ...state,
+      latestCheckInId: id,
+      latestCheckInAt: checkedInAt,
+      latestCheckInLocation: location,
+      nextCheckInAt: due,
+      version: workerVersion,
+    };
     await emit('shifts.checkin.recorded.v1', {
       checkInId: id,
       shiftId: state.currentShiftId,

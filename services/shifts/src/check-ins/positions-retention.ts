@@ -9,7 +9,12 @@ import { checkIns, shifts } from '../db/schema';
 export class PositionsRetention implements OnApplicationBootstrap {
   private readonly purge: PeriodicPurge;
 
-  constructor(@Inject(DB) db: Db, @Inject(CONFIG) config: ShiftsConfig, @Inject(LOGGER) logger: Logger, private readonly chores: Chores) {
+  constructor(
+    @Inject(DB) db: Db,
+    @Inject(CONFIG) config: ShiftsConfig,
+    @Inject(LOGGER) logger: Logger,
+    private readonly chores: Chores,
+  ) {
     this.purge = new PeriodicPurge({
       service: 'shifts',
       what: 'check-in positions',

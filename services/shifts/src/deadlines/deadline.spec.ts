@@ -19,8 +19,12 @@ describe('requestedDeadline', () => {
 
   it('resets to the top of the next hour, the following one when now is exactly on the hour', () => {
     expect(requestedDeadline({ mode: 'top_of_next_hour' }, now).toISOString()).toBe('2030-03-31T10:00:00.000Z');
-    expect(requestedDeadline({ mode: 'top_of_next_hour' }, new Date('2030-03-31T10:00:00.000Z')).toISOString()).toBe('2030-03-31T11:00:00.000Z');
-    expect(requestedDeadline({ mode: 'top_of_next_hour' }, new Date('2030-12-31T23:59:59.999Z')).toISOString()).toBe('2031-01-01T00:00:00.000Z');
+    expect(requestedDeadline({ mode: 'top_of_next_hour' }, new Date('2030-03-31T10:00:00.000Z')).toISOString()).toBe(
+      '2030-03-31T11:00:00.000Z',
+    );
+    expect(requestedDeadline({ mode: 'top_of_next_hour' }, new Date('2030-12-31T23:59:59.999Z')).toISOString()).toBe(
+      '2031-01-01T00:00:00.000Z',
+    );
   });
 
   it('ignores minutes sent with a reset', () => {

@@ -63,7 +63,11 @@ export class DeadlinesService {
       if (state.extensionsLeft === 0) throw new RpcError(409, EXTENSIONS_USED, { code: 'extensions_used' });
       if (state.extensionMinutesLeft < req.minutes) throw new RpcError(409, EXTENSION_MINUTES_USED, { code: 'extension_minutes_used' });
       const due = new Date(state.nextCheckInAt.getTime() + req.minutes * 60_000);
-      const changes = { nextCheckInAt: due, extensionsLeft: state.extensionsLeft - 1, extensionMinutesLeft: state.extensionMinutesLeft - req.minutes };
+      const changes = {
+        nextCheckInAt: due,
+        extensionsLeft: state.extensionsLeft - 1,
+        extensionMinutesLeft: state.extensionMinutesLeft - req.minutes,
+      };
       const workerVersion = await this.workers.update(tx, req.userId, changes);
       await emit('shifts.deadline.changed.v1', {
         workerVersion,

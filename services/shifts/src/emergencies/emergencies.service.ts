@@ -12,7 +12,9 @@ type Raise = CommandMap['shifts.emergency.raise.v1'];
 
 /** Where an emergency is raised: the shift and its place, or neither off shift. */
 const onShiftAt = (state: WorkerStateRow) =>
-  state.onShift ? { shiftId: state.currentShiftId ?? undefined, location: state.location ?? undefined } : { shiftId: undefined, location: undefined };
+  state.onShift
+    ? { shiftId: state.currentShiftId ?? undefined, location: state.location ?? undefined }
+    : { shiftId: undefined, location: undefined };
 
 /** The check-in row an emergency records: not the worker saying "I'm safe". */
 export const EMERGENCY_RESET_STATUS = 'emergency_reset';
@@ -33,12 +35,14 @@ export class EmergenciesService {
    */
   async raise(userId: number, duress = false): Promise<Raise['reply']> {
     // Bulk work in this process waits meanwhile (Urgency); its event goes out as it commits.
-    return urgency.during(() => this.uow.run(async (tx, emit) => {
-      const { emergencyId, raisedAt, state } = await this.raiseIn(tx, emit, userId, duress);
-      const { shiftId, location } = onShiftAt(state);
-      const after = shiftId && location && !duress ? await this.resetTimer(tx, emit, state, shiftId, location, raisedAt) : state;
-      return { emergencyId, raisedAt: raisedAt.toISOString(), worker: workerView(after) };
-    }));
+    return urgency.during(() =>
+      this.uow.run(async (tx, emit) => {
+        const { emergencyId, raisedAt, state } = await this.raiseIn(tx, emit, userId, duress);
+        const { shiftId, location } = onShiftAt(state);
+        const after = shiftId && location && !duress ? await this.resetTimer(tx, emit, state, shiftId, location, raisedAt) : state;
+        return { emergencyId, raisedAt: raisedAt.toISOString(), worker: workerView(after) };
+      }),
+    );
   }
 
   /**
@@ -46,7 +50,12 @@ export class EmergenciesService {
    * PIN step taken with the duress PIN raises it in the same transaction as the step itself: the
    * answer takes the same path as the PIN's, and the alarm cannot be lost between two calls.
    */
-  async raiseIn(tx: Tx, emit: Emit, userId: number, duress: boolean): Promise<{ emergencyId: string; raisedAt: Date; state: WorkerStateRow }> {
+  async raiseIn(
+    tx: Tx,
+    emit: Emit,
+    userId: number,
+    duress: boolean,
+  ): Promise<{ emergencyId: string; raisedAt: Date; state: WorkerStateRow }> {
     const state = await this.workers.lockOrCreate(tx, userId);
     const now = this.clock();
     const id = randomUUID();
@@ -72,11 +81,33 @@ export class EmergenciesService {
    * a check-in stop an emergency alarm, so the reset only spares a worker whose emergency is being
    * handled a second alarm for the check-in they could not make.
    */
-  private async resetTimer(tx: Tx, emit: Emit, state: WorkerStateRow, shiftId: string, location: string, now: Date): Promise<WorkerStateRow> {
+  private async resetTimer(
+    tx: Tx,
+    emit: Emit,
+    state: WorkerStateRow,
+    shiftId: string,
+    location: string,
+    now: Date,
+  ): Promise<WorkerStateRow> {
     const checkInId = randomUUID();
     const due = nextCheckInAt(now, state.checkInInterval);
-    await tx.insert(checkIns).values({ id: checkInId, userId: state.userId, shiftId, location, checkedInAt: now, nextCheckInAt: due, status: EMERGENCY_RESET_STATUS });
-    const changes: WorkerStateFields = { latestCheckInId: checkInId, latestCheckInAt: now, latestCheckInLocation: location, nextCheckInAt: due };
+    await tx
+      .insert(checkIns)
+      .values({
+        id: checkInId,
+        userId: state.userId,
+        shiftId,
+        location,
+        checkedInAt: now,
+        nextCheckInAt: due,
+        status: EMERGENCY_RESET_STATUS,
+      });
+    const changes: WorkerStateFields = {
+      latestCheckInId: checkInId,
+      latestCheckInAt: now,
+      latestCheckInLocation: location,
+      nextCheckInAt: due,
+    };
     const workerVersion = await this.workers.update(tx, state.userId, changes);
     await emit('shifts.checkin.recorded.v1', {
       checkInId,

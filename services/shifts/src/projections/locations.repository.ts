@@ -17,10 +17,7 @@ export class LocationsRepository {
 
   async created(tx: Tx, event: { locationId: number; name: string; isActive: boolean }): Promise<void> {
     // An update delivered first already holds newer values: creation only fills a missing row.
-    await tx
-      .insert(locations)
-      .values({ locationId: event.locationId, name: event.name, isActive: event.isActive })
-      .onConflictDoNothing();
+    await tx.insert(locations).values({ locationId: event.locationId, name: event.name, isActive: event.isActive }).onConflictDoNothing();
   }
 
   async updated(tx: Tx, event: { locationId: number; name: string; isActive: boolean }): Promise<void> {

@@ -13,7 +13,12 @@ export function checkInView(row: Pick<CheckInRow, 'id' | 'checkedInAt' | 'locati
 /** The latest check-in of the current shift, from the columns worker_state keeps of it. */
 export function latestCheckInOf(row: WorkerStateRow): CheckInView | undefined {
   if (!row.onShift || !row.latestCheckInId || !row.latestCheckInAt || !row.latestCheckInLocation || !row.nextCheckInAt) return undefined;
-  return checkInView({ id: row.latestCheckInId, checkedInAt: row.latestCheckInAt, location: row.latestCheckInLocation, nextCheckInAt: row.nextCheckInAt });
+  return checkInView({
+    id: row.latestCheckInId,
+    checkedInAt: row.latestCheckInAt,
+    location: row.latestCheckInLocation,
+    nextCheckInAt: row.nextCheckInAt,
+  });
 }
 
 export function workerView(row: WorkerStateRow): WorkerStateView {
