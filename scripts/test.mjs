@@ -1,5 +1,5 @@
 // `npm test`: install if needed, build, check the servers, then unit + integration (Jest) and browser (Playwright) tests.
-// `npm test -- unit` (no server, no build), `-- integration`, `-- e2e` run one part; several may be named.
+// `npm test -- lint` (Biome: format and rules), `-- unit` (no server, no build), `-- integration`, `-- e2e` run one part; several may be named.
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
@@ -54,7 +54,7 @@ const JEST_PARTS = { unit: ['**/*.spec.ts', '**/*.spec.tsx'], integration: ['**/
 
 async function main() {
   ensureInstall();
-  const unitOnly = args.length > 0 && args.every((a) => a === 'unit');
+  const unitOnly = args.length > 0 && args.every((a) => a === 'unit' || a === 'lint');
   if (unitOnly) {
     // Only the generated contracts: every unit test imports sources, never a build.
     if (run('npm', ['run', '--silent', 'gen:contracts']) !== 0) process.exit(1);
@@ -70,6 +70,8 @@ async function main() {
     build();
   }
   let failed = 0;
+  // The formatter and the linter (biome.jsonc) first: they take a second and name the file and line.
+  if (only('lint')) failed += run('npx', ['biome', 'ci', '--error-on-warnings', '.']) === 0 ? 0 : 1;
   const jestParts = Object.keys(JEST_PARTS).filter(only);
   if (jestParts.length > 0) {
     // PGlite loads its WebAssembly through a dynamic import(), which Jest's module VM only allows with this flag.
