@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { seriousViolations } from './support/axe';
 import { apiSession, uniqueMobile } from './support/session';
 
 // axe-core on every screen: the public pages, the worker's, the profile, every tab of
@@ -33,20 +33,6 @@ let workerState: StorageState;
 let workerId: number;
 let offShiftState: StorageState;
 const sessions: APIRequestContext[] = [];
-
-/** The serious and critical violations on the page as it is now, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.impact} ${v.id}: ${v.help} (${v.nodes
-          .map((n) => n.html.slice(0, 160))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
-}
 
 async function expectAccessible(page: Page, screen: string) {
   expect({ screen, violations: await seriousViolations(page) }).toEqual({ screen, violations: [] });

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
+import { seriousViolations } from './support/axe';
 import { apiSession } from './support/session';
 
 // The superadmin chooses Welsh on their profile, and the superadmin's own tabs (teams, import, the
@@ -25,19 +25,6 @@ const ENGLISH = ['Teams', 'Import', 'Force Clock Out', 'System Config', 'System 
 
 let superadmin: APIRequestContext;
 let superadminId: number;
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.impact} ${v.id}: ${v.help} (${v.nodes
-          .map((n) => n.html.slice(0, 160))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
-}
 
 async function signedIn(browser: Browser, viewport: { width: number; height: number }, path: string) {
   const context = await browser.newContext({ viewport, storageState: await superadmin.storageState() });

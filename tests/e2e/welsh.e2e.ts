@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
+import { seriousViolations } from './support/axe';
 import { apiSession, uniqueMobile } from './support/session';
 
 // A Welsh-speaking worker (their account's language is Welsh) sees the worker's screens in Welsh
@@ -13,19 +13,6 @@ const PASSWORD = 'Cymraeg123';
 
 let superadmin: APIRequestContext;
 let worker: { id: number; username: string; api: APIRequestContext };
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.impact} ${v.id}: ${v.help} (${v.nodes
-          .map((n) => n.html.slice(0, 160))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
-}
 
 async function signedIn(browser: Browser, viewport: { width: number; height: number }) {
   const context = await browser.newContext({ viewport, storageState: await worker.api.storageState() });

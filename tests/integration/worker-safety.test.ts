@@ -607,19 +607,10 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
       return w;
     }
 
-    it('asks for the PIN on the keypad: the right PIN checks the worker in; a team without it gets no call', async () => {
-      const team = await superadmin.agent
-        .post('/api/teams')
-        .set(XHR)
-        .send({ name: `Keypad ${Date.now()}`, voiceReminder: true })
-        .expect(201);
-      expect(team.body.voiceReminder).toBe(true);
-      const w = await workerOf(team.body.id);
-      const plain = await onShift();
-      // The 2-minute reminder fires 6 s from now (one whose time has passed is skipped).
-      for (const x of [w, plain])
-        await superadmin.agent.post(`/api/simulate-specific-time/${x.id}`).set(XHR).send({ minutesUntilDue: 2.1 }).expect(200);
+    const keypadTeam = (name: string) => superadmin.agent.post('/api/teams').set(XHR).send({ name, voiceReminder: true }).expect(201);
 
+    /** The worker's phone rings with the reminder call; they answer and key `digits`: what they heard. */
+    async function answerCall(w: Worker, digits: string) {
       const [call] = (await eventually(
         async () => {
           const calls = await callsTo(w.phone);
@@ -628,11 +619,19 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
         EVENT_WAIT_MS,
         200,
       )) as FakeCall[];
-      const answered = await superadmin.agent
-        .post(`/api/test-provider/calls/${call.callSid}/accept`)
-        .set(XHR)
-        .send({ digits: w.pin })
-        .expect(200);
+      return superadmin.agent.post(`/api/test-provider/calls/${call.callSid}/accept`).set(XHR).send({ digits }).expect(200);
+    }
+
+    it('asks for the PIN on the keypad: the right PIN checks the worker in; a team without it gets no call', async () => {
+      const team = await keypadTeam(`Keypad ${Date.now()}`);
+      expect(team.body.voiceReminder).toBe(true);
+      const w = await workerOf(team.body.id);
+      const plain = await onShift();
+      // The 2-minute reminder fires 6 s from now (one whose time has passed is skipped).
+      for (const x of [w, plain])
+        await superadmin.agent.post(`/api/simulate-specific-time/${x.id}`).set(XHR).send({ minutesUntilDue: 2.1 }).expect(200);
+
+      const answered = await answerCall(w, w.pin);
       expect(answered.body.call.voice).toBeUndefined();
       expect(answered.body.call.say).toMatch(
         /^This is an L W S check-in reminder\. Your check-in is due in 2 minutes, by \d{2}:\d{2}\. To check in, enter your 4 digit PIN now\./,
@@ -660,26 +659,10 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     });
 
     it('speaks to a Welsh-speaking worker in Welsh, in a Welsh voice, and answers their PIN in Welsh', async () => {
-      const team = await superadmin.agent
-        .post('/api/teams')
-        .set(XHR)
-        .send({ name: `Keypad Cymraeg ${Date.now()}`, voiceReminder: true })
-        .expect(201);
+      const team = await keypadTeam(`Keypad Cymraeg ${Date.now()}`);
       const w = await workerOf(team.body.id, 'cy');
       await superadmin.agent.post(`/api/simulate-specific-time/${w.id}`).set(XHR).send({ minutesUntilDue: 2.1 }).expect(200);
-      const [call] = (await eventually(
-        async () => {
-          const calls = await callsTo(w.phone);
-          return calls.length > 0 ? calls : undefined;
-        },
-        EVENT_WAIT_MS,
-        200,
-      )) as FakeCall[];
-      const answered = await superadmin.agent
-        .post(`/api/test-provider/calls/${call.callSid}/accept`)
-        .set(XHR)
-        .send({ digits: w.pin })
-        .expect(200);
+      const answered = await answerCall(w, w.pin);
       expect(answered.body.call).toMatchObject({
         voice: 'Polly.Gwyneth cy-GB',
         say: expect.stringMatching(
@@ -693,26 +676,10 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     });
 
     it('a wrong PIN on the keypad checks nobody in, and is asked for again', async () => {
-      const team = await superadmin.agent
-        .post('/api/teams')
-        .set(XHR)
-        .send({ name: `Keypad wrong ${Date.now()}`, voiceReminder: true })
-        .expect(201);
+      const team = await keypadTeam(`Keypad wrong ${Date.now()}`);
       const w = await workerOf(team.body.id);
       await superadmin.agent.post(`/api/simulate-specific-time/${w.id}`).set(XHR).send({ minutesUntilDue: 2.1 }).expect(200);
-      const [call] = (await eventually(
-        async () => {
-          const calls = await callsTo(w.phone);
-          return calls.length > 0 ? calls : undefined;
-        },
-        EVENT_WAIT_MS,
-        200,
-      )) as FakeCall[];
-      const answered = await superadmin.agent
-        .post(`/api/test-provider/calls/${call.callSid}/accept`)
-        .set(XHR)
-        .send({ digits: w.pin === '0000' ? '1111' : '0000' })
-        .expect(200);
+      const answered = await answerCall(w, w.pin === '0000' ? '1111' : '0000');
       expect(answered.body.call.confirmation).toMatch(/^That PIN is not right\. Enter your 4 digit PIN again\./);
       expect((await relations(w)).latestCheckIn).toBeNull();
     });
