@@ -28,7 +28,11 @@ const TRANSLATED = [
   'frontends/ui/src/components',
   'frontends/ui/src/session',
   'frontends/ui/src/toast',
+  'frontends/ui/src/live',
   'frontends/superadmin/src',
+  'frontends/monitor/src',
+  'frontends/admin/src',
+  'frontends/shell/src/alarms',
 ];
 
 function sources(dir: string): string[] {

@@ -5,7 +5,8 @@ import { apiSession, uniqueMobile } from './support/session';
 
 // A Welsh-speaking worker (their account's language is Welsh) sees the worker's screens in Welsh
 // from their first sign-in, on and off shift, and they pass axe in Welsh at both sizes. The kiosk
-// and the login page offer the language switch; the profile changes the account's language.
+// and the login page offer the language switch; the profile changes the account's language. A
+// Welsh-speaking admin's dashboard (the monitors' shared tabs) is in Welsh and passes axe in it.
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
@@ -117,4 +118,73 @@ test("the worker changes their account's language on the profile, and the screen
   // Back to Welsh for the other tests of the run.
   await worker.api.patch(`/api/users/${worker.id}`, { data: { language: 'cy' } });
   await page.context().close();
+});
+
+/** The admin dashboard's tabs in Welsh, and the heading each one's panel opens with. */
+const ADMIN_TABS: { tab: string; heading: RegExp }[] = [
+  { tab: 'Dangosfwrdd gweithwyr', heading: /^Dangosfwrdd statws gweithwyr/ },
+  { tab: 'Creu defnyddiwr', heading: /^Creu defnyddiwr newydd$/ },
+  { tab: 'Lleoliadau', heading: /^Rheoli lleoliadau$/ },
+  { tab: 'Logiau gweithgarwch', heading: /^Logiau gweithgarwch/ },
+  { tab: 'Ciosgau', heading: /^Ymrestru'r ddyfais hon fel ciosg$/ },
+  { tab: 'Adroddiadau', heading: /^Adroddiad larymau$/ },
+];
+
+test('a Welsh-speaking admin sees the admin dashboard in Welsh, every tab clean under axe at both sizes', async ({
+  browser,
+  playwright,
+}) => {
+  test.setTimeout(180_000);
+  let admin: { id: number; api: APIRequestContext } | undefined;
+  for (let attempt = 0; attempt < 10 && !admin; attempt++) {
+    const username = `gweinyddwr${Date.now().toString(36).slice(-4)}${attempt}`;
+    const res = await superadmin.post('/api/users', {
+      data: { username, password: PASSWORD, name: 'Elin Gweinyddu', phone: uniqueMobile(), role: 'admin', language: 'cy' },
+    });
+    if (res.status() === 409) continue;
+    expect(res.status(), await res.text()).toBe(201);
+    const id = ((await res.json()) as { user: { id: number } }).user.id;
+    admin = { id, api: await apiSession(playwright, username, PASSWORD) };
+  }
+  if (!admin) throw new Error('Could not create the Welsh admin');
+
+  try {
+    for (const viewport of [PHONE, DESKTOP]) {
+      const context = await browser.newContext({ viewport, storageState: await admin.api.storageState() });
+      const page = await context.newPage();
+      await page.goto('/admin');
+      await expect(page.getByTestId('remote-admin')).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('lang', 'cy');
+      await expect(page.getByRole('heading', { level: 1, name: 'Dangosfwrdd y Gweinyddwr' })).toBeVisible();
+      const tabNames = (await page.getByRole('tab').allInnerTexts()).map((name) => name.trim());
+      expect(tabNames).toEqual(ADMIN_TABS.map((t) => t.tab));
+      await expect(page.getByRole('heading', { name: 'Larymau agored' })).toBeVisible();
+
+      for (const { tab, heading } of ADMIN_TABS) {
+        const trigger = page.getByRole('tab', { name: tab, exact: true });
+        await trigger.click();
+        await expect(trigger).toHaveAttribute('aria-selected', 'true');
+        const panel = page.getByRole('tabpanel', { name: tab, exact: true });
+        await expect(panel.getByRole('heading', { name: heading }).first()).toBeVisible();
+        // Nothing still loading, in either language.
+        await expect(panel.getByRole('status', { name: /^(Wrthi'n llwytho|Loading)/ })).toHaveCount(0);
+        const text = await panel.innerText();
+        for (const english of [
+          'Worker Status Dashboard',
+          'Create New User',
+          'Location Management',
+          'Activity Logs',
+          'Kiosks',
+          'Alarm Report',
+        ])
+          expect(text).not.toContain(english);
+        const where = `${tab} ${viewport.width}`;
+        expect({ where, violations: await seriousViolations(page) }).toEqual({ where, violations: [] });
+      }
+      await context.close();
+    }
+  } finally {
+    await admin.api.dispose();
+    await superadmin.delete(`/api/users/${admin.id}`);
+  }
 });

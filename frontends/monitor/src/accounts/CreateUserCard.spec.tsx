@@ -18,7 +18,7 @@ async function renderCard(routes: FakeRoutes = {}, signedInAs: typeof ADMIN = AD
 afterEach(resetScreen);
 
 describe('CreateUserCard (spec section 5; issue 14: react-hook-form with the gateway schema)', () => {
-  it('names every broken rule under its field in the spec\'s words, sends nothing, and follows the input after', async () => {
+  it("names every broken rule under its field in the spec's words, sends nothing, and follows the input after", async () => {
     const { form, user, sent } = await renderCard();
     await user.type(form.getByLabelText('Username'), 'ab');
     await user.type(form.getByLabelText('Password'), '12345');
@@ -55,7 +55,11 @@ describe('CreateUserCard (spec section 5; issue 14: react-hook-form with the gat
     await user.click(form.getByRole('button', { name: 'Create User' }));
     expect((await screen.findByTestId('one-time-secret-value')).textContent).toBe('4821');
     expect(writes(sent)).toEqual([
-      { method: 'POST', path: '/api/users', body: { username: 'bo.field', password: 'secret1', name: 'Bo Field', phone: '+447911123456', role: 'worker' } },
+      {
+        method: 'POST',
+        path: '/api/users',
+        body: { username: 'bo.field', password: 'secret1', name: 'Bo Field', phone: '+447911123456', role: 'worker' },
+      },
     ]);
     expect(screen.getByText('Bo Field (bo.field) has been created successfully.')).toBeTruthy();
     expect((form.getByLabelText('Username') as HTMLInputElement).value).toBe('');
@@ -65,7 +69,14 @@ describe('CreateUserCard (spec section 5; issue 14: react-hook-form with the gat
   it("offers the superadmin the teams a new administrator will monitor, and sends those ticked; a worker's form has none", async () => {
     const { form, user, sent } = await renderCard(
       {
-        'GET /api/teams': { status: 200, body: [{ id: 3, name: 'North' }, { id: 5, name: 'South' }, { id: 8, name: 'West' }] },
+        'GET /api/teams': {
+          status: 200,
+          body: [
+            { id: 3, name: 'North' },
+            { id: 5, name: 'South' },
+            { id: 8, name: 'West' },
+          ],
+        },
         'POST /api/users': { status: 201, body: { user: { id: 9, name: 'Ann Lone', username: 'ann' } } },
       },
       SUPERADMIN,
@@ -88,13 +99,21 @@ describe('CreateUserCard (spec section 5; issue 14: react-hook-form with the gat
         {
           method: 'POST',
           path: '/api/users',
-          body: { username: 'ann', password: 'secret1', name: 'Ann Lone', phone: '+447911123456', role: 'admin', monitorTeamIds: [3, 8], language: 'cy' },
+          body: {
+            username: 'ann',
+            password: 'secret1',
+            name: 'Ann Lone',
+            phone: '+447911123456',
+            role: 'admin',
+            monitorTeamIds: [3, 8],
+            language: 'cy',
+          },
         },
       ]),
     );
   });
 
-  it('puts the server\'s refusal under the field it names', async () => {
+  it("puts the server's refusal under the field it names", async () => {
     const { form, user } = await renderCard({
       'POST /api/users': { status: 409, body: { statusCode: 409, message: 'Username already exists', field: 'username' } },
     });

@@ -22,11 +22,13 @@ import {
   failureField,
   api,
   useAuth,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import { createUserSchema, type CreatableRole, type CreateUserRequest } from '@lws/schemas';
 import { fetchTeamNames } from './accounts-api';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
+import { english, type Translate } from '../translate';
 
 /** The form's fields, as typed; the gateway's schema turns them into the request. */
 export interface CreateUserInput {
@@ -45,20 +47,30 @@ export interface CreateUserInput {
 }
 type CreateUserField = keyof CreateUserInput;
 
-const EMPTY: CreateUserInput = { username: '', password: '', name: '', phone: '+44', role: 'worker', medicalInfo: '', pinCode: '', monitorTeamIds: [], language: SOURCE_LANGUAGE };
+const EMPTY: CreateUserInput = {
+  username: '',
+  password: '',
+  name: '',
+  phone: '+44',
+  role: 'worker',
+  medicalInfo: '',
+  pinCode: '',
+  monitorTeamIds: [],
+  language: SOURCE_LANGUAGE,
+};
 // The request's schema checks the form: the words under a field are the gateway's own.
 const resolver = zodResolver(createUserSchema) as unknown as Resolver<CreateUserInput, unknown, CreateUserRequest>;
 
-/** Spec section 8, "User creation": what to say when the server refuses. */
-export function creationFailureText(error: unknown): string {
-  if (!(error instanceof ApiError)) return 'Failed to create user';
-  if (error.serverMessage) return error.serverMessage;
+/** Spec section 8, "User creation": what to say when the server refuses, in English unless given the screen's `t()`. */
+export function creationFailureText(error: unknown, t: Translate = english): string {
+  if (!(error instanceof ApiError)) return t('Failed to create user');
+  if (error.serverMessage) return t(error.serverMessage);
   if (typeof error.body === 'string') {
-    if (error.status === 409) return 'Username already exists. Please choose a different username.';
-    if (error.status === 401) return 'Not authorized. Please log in again.';
-    return `Server error: ${error.status} ${error.statusText}`;
+    if (error.status === 409) return t('Username already exists. Please choose a different username.');
+    if (error.status === 401) return t('Not authorized. Please log in again.');
+    return t('Server error: {{status}} {{statusText}}', { status: error.status, statusText: error.statusText });
   }
-  return 'Failed to create user';
+  return t('Failed to create user');
 }
 
 function createdUser(body: unknown): { name: string; username: string; generatedPin?: string } | null {
@@ -75,9 +87,15 @@ function createdUser(body: unknown): { name: string; username: string; generated
 export function CreateUserCard() {
   const { user } = useAuth();
   const { toast } = useToast();
+  const t = useT();
   const client = useQueryClient();
   // After a first attempt the messages follow the input, so a fixed field clears at once.
-  const form = useForm<CreateUserInput, unknown, CreateUserRequest>({ resolver, defaultValues: EMPTY, mode: 'onSubmit', reValidateMode: 'onChange' });
+  const form = useForm<CreateUserInput, unknown, CreateUserRequest>({
+    resolver,
+    defaultValues: EMPTY,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
   const { errors, isSubmitting: creating } = form.formState;
   const role = form.watch('role');
   // The superadmin chooses the teams a new administrator monitors; an admin's monitors theirs.
@@ -98,7 +116,7 @@ export function CreateUserCard() {
 
   const error = (field: CreateUserField) => (
     <FieldError id={errorId(field)} testId={`create-${field}-error`}>
-      {errors[field]?.message}
+      {errors[field]?.message && t(errors[field].message)}
     </FieldError>
   );
 
@@ -111,9 +129,12 @@ export function CreateUserCard() {
     try {
       const created = createdUser(await api.post('/api/users', request));
       if (!created) throw new Error('Invalid server response format');
-      toast({ title: 'User Created', message: `${created.name} (${created.username}) has been created successfully.` });
+      toast({
+        title: t('User Created'),
+        message: t('{{name}} ({{username}}) has been created successfully.', { name: created.name, username: created.username }),
+      });
       if (created.generatedPin) {
-        setSecret({ title: `PIN for ${created.name}`, owner: created.name, value: created.generatedPin });
+        setSecret({ title: t('PIN for {{name}}', { name: created.name }), owner: created.name, value: created.generatedPin });
       }
       form.reset(EMPTY);
       // Every list of accounts shows the new one, even while the live stream is down.
@@ -123,20 +144,26 @@ export function CreateUserCard() {
       // "monitorTeamIds.2": the team list as a whole.
       const named = field?.split('.')[0];
       if (named && named in EMPTY) form.setError(named as CreateUserField, { message: creationFailureText(e) }, { shouldFocus: true });
-      toast({ title: 'Error Creating User', message: creationFailureText(e), type: 'error' });
+      toast({ title: t('Error Creating User'), message: creationFailureText(e, t), type: 'error' });
     }
   });
 
   return (
     <Card data-testid="create-user-card">
       <CardHeader>
-        <CardTitle>Create New User</CardTitle>
+        <CardTitle>{t('Create New User')}</CardTitle>
       </CardHeader>
       <CardContent>
-        <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Create new user" data-testid="create-user-form">
+        <form
+          className="lws-form"
+          noValidate
+          onSubmit={(event) => void onSubmit(event)}
+          aria-label={t('Create new user')}
+          data-testid="create-user-form"
+        >
           <div className="lws-grid-2">
             <div className="lws-field">
-              <Label htmlFor={id('username')}>Username</Label>
+              <Label htmlFor={id('username')}>{t('Username')}</Label>
               <Input
                 {...fieldProps('username')}
                 {...form.register('username')}
@@ -147,22 +174,17 @@ export function CreateUserCard() {
               {error('username')}
             </div>
             <div className="lws-field">
-              <Label htmlFor={id('password')}>Password</Label>
-              <Input
-                {...fieldProps('password')}
-                {...form.register('password')}
-                type="password"
-                autoComplete="new-password"
-              />
+              <Label htmlFor={id('password')}>{t('Password')}</Label>
+              <Input {...fieldProps('password')} {...form.register('password')} type="password" autoComplete="new-password" />
               {error('password')}
             </div>
             <div className="lws-field">
-              <Label htmlFor={id('name')}>Full Name</Label>
+              <Label htmlFor={id('name')}>{t('Full Name')}</Label>
               <Input {...fieldProps('name')} {...form.register('name')} autoComplete="off" />
               {error('name')}
             </div>
             <div className="lws-field">
-              <Label htmlFor={id('phone')}>Phone Number</Label>
+              <Label htmlFor={id('phone')}>{t('Phone Number')}</Label>
               <Input
                 {...fieldProps('phone')}
                 {...form.register('phone')}
@@ -172,25 +194,25 @@ export function CreateUserCard() {
                 aria-describedby={[`${baseId}-phone-hint`, errors.phone ? errorId('phone') : ''].join(' ').trim()}
               />
               <p id={`${baseId}-phone-hint`} className="lws-field-hint">
-                UK format with country code (+44)
+                {t('UK format with country code (+44)')}
               </p>
               {error('phone')}
             </div>
             <div className="lws-field">
-              <Label htmlFor={id('role')}>User Role</Label>
+              <Label htmlFor={id('role')}>{t('User Role')}</Label>
               <Select {...fieldProps('role')} {...form.register('role')}>
-                <option value="worker">Worker</option>
-                <option value="admin">Administrator</option>
+                <option value="worker">{t('Worker')}</option>
+                <option value="admin">{t('Administrator')}</option>
               </Select>
               {role === 'admin' && user?.role === 'admin' ? (
                 <p className="lws-field-hint" data-testid="new-admin-teams-hint">
-                  They will monitor the same teams as you.
+                  {t('They will monitor the same teams as you.')}
                 </p>
               ) : null}
               {error('role')}
             </div>
             <div className="lws-field">
-              <Label htmlFor={id('language')}>Language</Label>
+              <Label htmlFor={id('language')}>{t('Language')}</Label>
               <Select {...fieldProps('language')} {...form.register('language')}>
                 {LANGUAGES.map((code) => (
                   <option key={code} value={code} lang={code}>
@@ -198,12 +220,12 @@ export function CreateUserCard() {
                   </option>
                 ))}
               </Select>
-              <p className="lws-field-hint">Their screens, and the texts and calls LWS sends them.</p>
+              <p className="lws-field-hint">{t('Their screens, and the texts and calls LWS sends them.')}</p>
               {error('language')}
             </div>
             {choosesTeams ? (
               <fieldset className="lws-fieldset" aria-describedby={`${baseId}-teams-hint`} data-testid="create-monitorTeamIds">
-                <legend>Teams they will monitor</legend>
+                <legend>{t('Teams they will monitor')}</legend>
                 <Controller
                   control={form.control}
                   name="monitorTeamIds"
@@ -214,7 +236,9 @@ export function CreateUserCard() {
                           key={team.id}
                           label={team.name}
                           checked={field.value.includes(team.id)}
-                          onChange={(e) => field.onChange(e.target.checked ? [...field.value, team.id] : field.value.filter((id) => id !== team.id))}
+                          onChange={(e) =>
+                            field.onChange(e.target.checked ? [...field.value, team.id] : field.value.filter((id) => id !== team.id))
+                          }
                           data-testid={`create-team-${team.id}`}
                         />
                       ))}
@@ -223,16 +247,16 @@ export function CreateUserCard() {
                 />
                 <p id={`${baseId}-teams-hint`} className="lws-field-hint">
                   {teams.isError
-                    ? 'The teams could not be loaded: add them to a team in the Teams tab once created.'
+                    ? t('The teams could not be loaded: add them to a team in the Teams tab once created.')
                     : (teams.data?.length ?? 0) > 1
-                      ? 'With no team ticked they monitor none, and see no worker, until a team names them.'
-                      : 'With no team ticked they monitor the one team there is.'}
+                      ? t('With no team ticked they monitor none, and see no worker, until a team names them.')
+                      : t('With no team ticked they monitor the one team there is.')}
                 </p>
                 {error('monitorTeamIds')}
               </fieldset>
             ) : null}
             <div className="lws-field">
-              <Label htmlFor={id('pinCode')}>PIN (optional)</Label>
+              <Label htmlFor={id('pinCode')}>{t('PIN (optional)')}</Label>
               <Controller
                 control={form.control}
                 name="pinCode"
@@ -246,27 +270,29 @@ export function CreateUserCard() {
                   />
                 )}
               />
-              <Button size="sm" variant="ghost" aria-pressed={revealPin} onClick={() => setRevealPin((r) => !r)} data-testid="create-pin-reveal">
-                {revealPin ? 'Hide PIN' : 'Show PIN'}
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-pressed={revealPin}
+                onClick={() => setRevealPin((r) => !r)}
+                data-testid="create-pin-reveal"
+              >
+                {revealPin ? t('Hide PIN') : t('Show PIN')}
               </Button>
               <p id={`${baseId}-pin-hint`} className="lws-field-hint">
-                Leave blank to generate a random PIN, shown to you once.
+                {t('Leave blank to generate a random PIN, shown to you once.')}
               </p>
               {error('pinCode')}
             </div>
           </div>
           <div className="lws-field">
-            <Label htmlFor={id('medicalInfo')}>Medical Information</Label>
-            <Textarea
-              {...fieldProps('medicalInfo')}
-              {...form.register('medicalInfo')}
-              maxLength={2000}
-            />
+            <Label htmlFor={id('medicalInfo')}>{t('Medical Information')}</Label>
+            <Textarea {...fieldProps('medicalInfo')} {...form.register('medicalInfo')} maxLength={2000} />
             {error('medicalInfo')}
           </div>
           <div className="lws-actions">
             <Button type="submit" busy={creating} data-testid="create-submit">
-              {creating ? 'Creating...' : 'Create User'}
+              {creating ? t('Creating...') : t('Create User')}
             </Button>
           </div>
         </form>

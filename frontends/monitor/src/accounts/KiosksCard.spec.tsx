@@ -35,7 +35,9 @@ describe('KiosksCard enrolment (issue 14: react-hook-form with the gateway schem
         enrolled = true;
         return { status: 201, body: { id: 4, name: 'Reception tablet', location: 'Ground floor' } };
       },
-      'GET /api/kiosks': () => ({ body: enrolled ? [{ id: 4, name: 'Reception tablet', location: 'Ground floor', enrolledAt: '2026-11-27T09:00:00Z' }] : [] }),
+      'GET /api/kiosks': () => ({
+        body: enrolled ? [{ id: 4, name: 'Reception tablet', location: 'Ground floor', enrolledAt: '2026-11-27T09:00:00Z' }] : [],
+      }),
     });
     await user.type(form.getByLabelText('Kiosk Name'), '  Reception tablet ');
     await user.type(form.getByLabelText('Location'), ' Ground floor');

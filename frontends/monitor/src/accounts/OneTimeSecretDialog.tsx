@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Dialog } from '@lws/fe-ui';
+import { Alert, Button, Dialog, useT } from '@lws/fe-ui';
 
 export interface OneTimeSecret {
   title: string;
@@ -13,6 +13,7 @@ export interface OneTimeSecret {
  * it again and nothing keeps it: once this dialog closes it is gone.
  */
 export function OneTimeSecretDialog({ secret, onClose }: { secret: OneTimeSecret | null; onClose(): void }) {
+  const t = useT();
   const [copied, setCopied] = useState(false);
   const close = () => {
     setCopied(false);
@@ -38,8 +39,10 @@ export function OneTimeSecretDialog({ secret, onClose }: { secret: OneTimeSecret
     >
       {secret ? (
         <div className="lws-form">
-          <Alert variant="warning" title="Shown once" data-testid="one-time-secret-warning">
-            Give this to {secret.owner} now. It will not be shown again: once you close this window it cannot be recovered, only reset.
+          <Alert variant="warning" title={t('Shown once')} data-testid="one-time-secret-warning">
+            {t('Give this to {{name}} now. It will not be shown again: once you close this window it cannot be recovered, only reset.', {
+              name: secret.owner,
+            })}
           </Alert>
           <output className="lws-secret" aria-label={secret.title} data-testid="one-time-secret-value">
             {secret.value}
@@ -47,11 +50,11 @@ export function OneTimeSecretDialog({ secret, onClose }: { secret: OneTimeSecret
           <div className="lws-dialog__footer">
             {typeof navigator !== 'undefined' && navigator.clipboard ? (
               <Button variant="outline" onClick={() => void copy()} data-testid="one-time-secret-copy">
-                {copied ? 'Copied' : 'Copy'}
+                {copied ? t('Copied') : t('Copy')}
               </Button>
             ) : null}
             <Button onClick={close} data-testid="one-time-secret-done">
-              Done
+              {t('Done')}
             </Button>
           </div>
         </div>

@@ -1,5 +1,5 @@
-import { Badge, TableCell, formatDateTime, type BadgeVariant } from '@lws/fe-ui';
-import { ADMIN_STATUS_LABEL, adminStatus, type AdminStatus } from '@lws/rules';
+import { Badge, TableCell, formatDateTime, msg, useT, type BadgeVariant } from '@lws/fe-ui';
+import { adminStatus, type AdminStatus } from '@lws/rules';
 import type { ShiftState } from '@lws/fe-ui/shifts';
 
 const STATUS_VARIANT: Record<AdminStatus, BadgeVariant> = {
@@ -8,20 +8,29 @@ const STATUS_VARIANT: Record<AdminStatus, BadgeVariant> = {
   overdue: 'danger',
 };
 
+/** ADMIN_STATUS_LABEL (@lws/rules), marked for translation. */
+const STATUS_LABEL: Record<AdminStatus, string> = {
+  'checked-in': msg('Checked In'),
+  'due-soon': msg('Due Soon'),
+  overdue: msg('Overdue'),
+};
+
 export function ShiftStatusBadge({ onShift }: { onShift: boolean }) {
+  const t = useT();
   return (
     <Badge variant={onShift ? 'success' : 'neutral'} data-testid="worker-shift-status">
-      {onShift ? 'Clocked In' : 'Clocked Out'}
+      {onShift ? t('Clocked In') : t('Clocked Out')}
     </Badge>
   );
 }
 
 /** Checked In / Due Soon / Overdue as monitors see it (15-minute threshold); `now` is the server's time. */
 export function AdminStatusBadge({ nextCheckInTime, now }: { nextCheckInTime: string | null; now: Date }) {
+  const t = useT();
   const status = adminStatus(nextCheckInTime, now);
   return (
     <Badge variant={STATUS_VARIANT[status]} data-testid="worker-status" data-status={status}>
-      {ADMIN_STATUS_LABEL[status]}
+      {t(STATUS_LABEL[status])}
     </Badge>
   );
 }
@@ -32,14 +41,19 @@ export function AdminStatusBadge({ nextCheckInTime, now }: { nextCheckInTime: st
  * alarm still waits for a monitor), and past the deadline reads Overdue as the spec says.
  */
 export type OpenAlarmKind = 'duress' | 'emergency' | 'missed_check_in';
-const ALARM_STATUS_LABEL: Record<OpenAlarmKind, string> = { duress: 'DURESS', emergency: 'Emergency', missed_check_in: 'Missed Check-In' };
+const ALARM_STATUS_LABEL: Record<OpenAlarmKind, string> = {
+  duress: msg('DURESS'),
+  emergency: msg('Emergency'),
+  missed_check_in: msg('Missed Check-In'),
+};
 /** Which open alarm a worker's status shows when they have several: duress, then an emergency. */
 export const ALARM_STATUS_RANK: Record<OpenAlarmKind, number> = { duress: 3, emergency: 2, missed_check_in: 1 };
 
 function AlarmStatusBadge({ kind }: { kind: OpenAlarmKind }) {
+  const t = useT();
   return (
     <Badge variant="danger" data-testid="worker-status" data-status={kind}>
-      {ALARM_STATUS_LABEL[kind]}
+      {t(ALARM_STATUS_LABEL[kind])}
     </Badge>
   );
 }
@@ -50,19 +64,20 @@ function AlarmStatusBadge({ kind }: { kind: OpenAlarmKind }) {
  * it as the status, in red, on shift or not.
  */
 export function ShiftDetailCells({ state, now, alarm }: { state: ShiftState; now: Date; alarm?: OpenAlarmKind }) {
+  const t = useT();
   if (!state.onShift) {
     return (
       <>
-        <TableCell data-testid="worker-location">N/A</TableCell>
-        <TableCell data-testid="worker-last-check-in">N/A</TableCell>
-        <TableCell data-testid="worker-status-cell">{alarm ? <AlarmStatusBadge kind={alarm} /> : 'N/A'}</TableCell>
+        <TableCell data-testid="worker-location">{t('N/A')}</TableCell>
+        <TableCell data-testid="worker-last-check-in">{t('N/A')}</TableCell>
+        <TableCell data-testid="worker-status-cell">{alarm ? <AlarmStatusBadge kind={alarm} /> : t('N/A')}</TableCell>
       </>
     );
   }
   return (
     <>
-      <TableCell data-testid="worker-location">{state.location ?? 'N/A'}</TableCell>
-      <TableCell data-testid="worker-last-check-in">{formatDateTime(state.latestCheckIn?.timestamp, 'Never')}</TableCell>
+      <TableCell data-testid="worker-location">{state.location ?? t('N/A')}</TableCell>
+      <TableCell data-testid="worker-last-check-in">{formatDateTime(state.latestCheckIn?.timestamp, t('Never'))}</TableCell>
       <TableCell data-testid="worker-status-cell">
         {alarm && (alarm === 'emergency' || adminStatus(state.nextCheckInTime, now) !== 'overdue') ? (
           <AlarmStatusBadge kind={alarm} />

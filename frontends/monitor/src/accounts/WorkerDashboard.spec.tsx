@@ -23,12 +23,19 @@ describe('WorkerDashboard for an admin who monitors no team', () => {
     renderScreen(<WorkerDashboard />, { signedInAs: ADMIN, routes: EMPTY });
 
     expect((await screen.findByTestId('no-team-notice')).textContent).toContain('Ask your superadmin to add you as a monitor of your team');
-    expect((await screen.findByTestId('active-workers-empty')).textContent).toBe('No team to showYou monitor no team, so no worker on shift is shown.');
-    expect((await screen.findByTestId('accounts-empty')).textContent).toBe('No team to showYou monitor no team, so no worker account is shown.');
+    expect((await screen.findByTestId('active-workers-empty')).textContent).toBe(
+      'No team to showYou monitor no team, so no worker on shift is shown.',
+    );
+    expect((await screen.findByTestId('accounts-empty')).textContent).toBe(
+      'No team to showYou monitor no team, so no worker account is shown.',
+    );
   });
 
   it('says nothing of teams to an admin of a team with nobody on shift', async () => {
-    renderScreen(<WorkerDashboard />, { signedInAs: ADMIN, routes: { ...EMPTY, 'GET /api/teams': { body: [{ id: 1, name: 'Default' }] } } });
+    renderScreen(<WorkerDashboard />, {
+      signedInAs: ADMIN,
+      routes: { ...EMPTY, 'GET /api/teams': { body: [{ id: 1, name: 'Default' }] } },
+    });
 
     expect((await screen.findByTestId('active-workers-empty')).textContent).toContain('No Active Workers');
     expect(screen.queryByTestId('no-team-notice')).toBeNull();

@@ -17,12 +17,14 @@ import {
   Skeleton,
   api,
   failureMessage,
+  msg,
   useAuth,
   useLiveEvents,
   useLiveQuery,
   useMinimumBusy,
   syncServerClock,
   useServerTimeEvery,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import { applyWorkerChange, fetchActiveWorkers, type ShiftState, type ShiftWorker } from '@lws/fe-ui/shifts';
@@ -32,6 +34,7 @@ import { AlarmsPanel } from '../alarms/AlarmsPanel';
 import { fetchTeamNames, parseAccounts, type Account } from './accounts-api';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
 import { WorkerTable, type ResetKind, type WorkerRow } from './WorkerTable';
+import type { Translate } from '../translate';
 
 /** Spec section 9: worker lists poll every 30 s (only while live updates are down); the refresh spinner shows 500 ms. */
 export const ACCOUNTS_POLL_MS = 30_000;
@@ -44,10 +47,10 @@ const STATUS_RECHECK_MS = 15_000;
 
 type Load<T> = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; items: T[] };
 
-/** Spec section 8: 'Failed to fetch {what}: {status}'. */
-function loadFailureText(what: string, error: unknown): string {
-  if (error instanceof ApiError) return `Failed to fetch ${what}: ${error.status}`;
-  return error instanceof Error ? error.message : String(error);
+/** Spec section 8: 'Failed to fetch {what}: {status}'; `failed` is that text for the list, with its {{status}}. */
+function loadFailureText(failed: string, error: unknown, t: Translate): string {
+  if (error instanceof ApiError) return t(failed, { status: error.status });
+  return error instanceof Error ? t(error.message) : String(error);
 }
 
 const ACCOUNTS_KEY = ['accounts', 'workers'] as const;
@@ -62,8 +65,9 @@ const ACCOUNT_CHANGES = { types: ['account'] } as const;
  * change, after a gap in the stream, every ACCOUNTS_POLL_MS while the stream is down, and on the
  * window regaining focus once older than `staleMs` (spec section 7).
  */
-function useList<T>(key: QueryKey, fetchItems: () => Promise<T[]>, what: string, staleMs: number) {
+function useList<T>(key: QueryKey, fetchItems: () => Promise<T[]>, failed: string, staleMs: number) {
   const client = useQueryClient();
+  const t = useT();
   // Changes applied from the event stream while a fetch is in flight: its answer may have been read
   // before them, so they are applied to it again (the stream's order makes the result converge).
   // Null while no fetch is in flight; each fetch keeps its own list, so a cancelled one cannot clear it.
@@ -89,7 +93,7 @@ function useList<T>(key: QueryKey, fetchItems: () => Promise<T[]>, what: string,
   const load: Load<T> = query.data
     ? { state: 'ready', items: query.data }
     : query.error
-      ? { state: 'error', message: loadFailureText(what, query.error) }
+      ? { state: 'error', message: loadFailureText(failed, query.error, t) }
       : { state: 'loading' };
   const reload = useCallback(() => client.invalidateQueries({ queryKey: key }), [client, key]);
   const patch = useCallback(
@@ -135,6 +139,7 @@ function patchedShift(shift: ShiftState, event: WorkerEvent): ShiftState {
   return applyWorkerChange(shift, event) ?? shift;
 }
 
+/** `label` in the language shown. */
 function LoadingRows({ label }: { label: string }) {
   return (
     <div role="status" aria-label={label}>
@@ -144,11 +149,12 @@ function LoadingRows({ label }: { label: string }) {
 }
 
 function LoadError({ message, onRetry, testId }: { message: string; onRetry(): void; testId: string }) {
+  const t = useT();
   return (
-    <Alert variant="error" title="Error loading workers" data-testid={testId}>
+    <Alert variant="error" title={t('Error loading workers')} data-testid={testId}>
       <p>{message}</p>
       <Button size="sm" variant="outline" onClick={onRetry}>
-        Try again
+        {t('Try again')}
       </Button>
     </Alert>
   );
@@ -164,11 +170,12 @@ function LoadError({ message, onRetry, testId }: { message: string; onRetry(): v
 export function WorkerDashboard() {
   const { user } = useAuth();
   const { toast } = useToast();
+  const t = useT();
   const superadmin = user?.role === 'superadmin';
   const staleMs = superadmin ? SUPERADMIN_STALE_MS : ADMIN_STALE_MS;
-  const accounts = useList(ACCOUNTS_KEY, fetchAccounts, 'worker accounts', staleMs);
-  const active = useList(ACTIVE_KEY, fetchActiveWorkers, 'active workers', staleMs);
-  const teams = useList(TEAMS_KEY, fetchTeamNames, 'teams', staleMs);
+  const accounts = useList(ACCOUNTS_KEY, fetchAccounts, msg('Failed to fetch worker accounts: {{status}}'), staleMs);
+  const active = useList(ACTIVE_KEY, fetchActiveWorkers, msg('Failed to fetch active workers: {{status}}'), staleMs);
+  const teams = useList(TEAMS_KEY, fetchTeamNames, msg('Failed to fetch teams: {{status}}'), staleMs);
   // An admin of several teams (and the superadmin) narrows the worker tables to one team; alarms stay.
   const [teamFilter, setTeamFilter] = useState<number | 'all'>('all');
   // Each worker's open alarm (the panel's list), shown as their status: an emergency outranks Checked In.
@@ -229,11 +236,14 @@ export function WorkerDashboard() {
     setBusy(true);
     try {
       await api.delete(`/api/users/${deleting.id}`);
-      toast({ title: 'User deleted', message: `${deleting.name} (${deleting.username}) has been deleted.` });
+      toast({
+        title: t('User deleted'),
+        message: t('{{name}} ({{username}}) has been deleted.', { name: deleting.name, username: deleting.username }),
+      });
       setDeleting(null);
     } catch (e) {
       console.error('Deleting a user failed', e);
-      toast({ title: 'Delete failed', message: 'Failed to delete user. Please try again.', type: 'error' });
+      toast({ title: t('Delete failed'), message: t('Failed to delete user. Please try again.'), type: 'error' });
     } finally {
       setBusy(false);
     }
@@ -248,16 +258,16 @@ export function WorkerDashboard() {
       if (kind === 'pin') {
         const body = (await api.post(`/api/users/${row.id}/reset-pin`)) as { pin?: unknown } | undefined;
         if (typeof body?.pin !== 'string') throw new Error('The server sent no PIN');
-        setSecret({ title: `New PIN for ${row.name}`, owner: row.name, value: body.pin });
+        setSecret({ title: t('New PIN for {{name}}', { name: row.name }), owner: row.name, value: body.pin });
       } else {
         const body = (await api.post(`/api/users/${row.id}/reset-password`)) as { temporaryPassword?: unknown } | undefined;
         if (typeof body?.temporaryPassword !== 'string') throw new Error('The server sent no password');
-        setSecret({ title: `Temporary password for ${row.name}`, owner: row.name, value: body.temporaryPassword });
+        setSecret({ title: t('Temporary password for {{name}}', { name: row.name }), owner: row.name, value: body.temporaryPassword });
       }
       setResetting(null);
     } catch (e) {
       console.error('Reset failed', e);
-      toast({ title: 'Reset failed', message: failureMessage(e, 'Please try again.'), type: 'error' });
+      toast({ title: t('Reset failed'), message: t(failureMessage(e, msg('Please try again.'))), type: 'error' });
     } finally {
       setBusy(false);
     }
@@ -266,7 +276,7 @@ export function WorkerDashboard() {
 
   const accountsById = new Map(accounts.load.state === 'ready' ? accounts.load.items.map((a) => [a.id, a] as const) : []);
   const teamList = teams.load.state === 'ready' ? teams.load.items : [];
-  const teamNames = new Map(teamList.map((t) => [t.id, t.name] as const));
+  const teamNames = new Map(teamList.map((team) => [team.id, team.name] as const));
   // Team names only where there is more than one team to tell apart: a single-team deployment looks as before.
   const severalTeams = teamList.length > 1;
   // An admin sees the workers and alarms of the teams they monitor: with none, every list is empty
@@ -291,69 +301,72 @@ export function WorkerDashboard() {
     <section className="lws-page" aria-labelledby="worker-dashboard-title" data-testid="worker-dashboard">
       <div className="lws-page__header">
         <h2 id="worker-dashboard-title" className="lws-section-title">
-          Worker Status Dashboard <LiveStatusBadge />
+          {t('Worker Status Dashboard')} <LiveStatusBadge />
         </h2>
         <div className="lws-actions">
           {severalTeams ? (
             <div className="lws-inline-form">
-              <Label htmlFor="team-switcher">Team</Label>
+              <Label htmlFor="team-switcher">{t('Team')}</Label>
               <Select
                 id="team-switcher"
                 value={String(chosenTeam)}
                 onChange={(e) => setTeamFilter(e.target.value === 'all' ? 'all' : Number(e.target.value))}
                 data-testid="team-switcher"
               >
-                <option value="all">{superadmin ? 'All teams' : 'All my teams'}</option>
-                {teamList.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
+                <option value="all">{superadmin ? t('All teams') : t('All my teams')}</option>
+                {teamList.map((team) => (
+                  <option key={team.id} value={team.id}>
+                    {team.name}
                   </option>
                 ))}
               </Select>
             </div>
           ) : null}
           <Button variant="outline" busy={refreshing} onClick={() => void refreshData()} data-testid="refresh-data">
-            Refresh Data
+            {t('Refresh Data')}
           </Button>
         </div>
       </div>
       {monitorsNoTeam ? (
-        <Alert variant="warning" title="You monitor no team" data-testid="no-team-notice">
+        <Alert variant="warning" title={t('You monitor no team')} data-testid="no-team-notice">
           <p>
-            An admin sees the workers and alarms of the teams they monitor, and you monitor none yet, so nothing shows here even while workers are
-            on shift. Ask your superadmin to add you as a monitor of your team (Teams tab).
+            {t(
+              'An admin sees the workers and alarms of the teams they monitor, and you monitor none yet, so nothing shows here even while workers are on shift. Ask your superadmin to add you as a monitor of your team (Teams tab).',
+            )}
           </p>
         </Alert>
       ) : null}
       <AlarmsPanel
-        monitorName={(id) => (id === user?.id ? `${user.name} (you)` : accountsById.get(id)?.name)}
+        monitorName={(id) => (id === user?.id ? t('{{name}} (you)', { name: user.name }) : accountsById.get(id)?.name)}
         {...(teamName ? { teamOf: (id: number) => teamName(accountsById.get(id)?.teamId ?? 0) } : {})}
         onOpenAlarms={onOpenAlarms}
       />
       <Card data-testid="active-workers">
         <CardHeader>
-          <CardTitle>Active Workers</CardTitle>
-          <CardDescription>Workers on shift now, with their check-in status.</CardDescription>
+          <CardTitle>{t('Active Workers')}</CardTitle>
+          <CardDescription>{t('Workers on shift now, with their check-in status.')}</CardDescription>
         </CardHeader>
         <CardContent>
           {active.load.state === 'loading' ? (
-            <LoadingRows label="Loading active workers" />
+            <LoadingRows label={t('Loading active workers')} />
           ) : active.load.state === 'error' ? (
             <LoadError message={active.load.message} onRetry={() => void refreshData()} testId="active-workers-error" />
           ) : activeRows.length === 0 ? (
             <div data-testid="active-workers-empty">
-              <p className="lws-card__title">{monitorsNoTeam ? 'No team to show' : 'No Active Workers'}</p>
+              <p className="lws-card__title">{monitorsNoTeam ? t('No team to show') : t('No Active Workers')}</p>
               <p className="lws-muted">
                 {monitorsNoTeam
-                  ? 'You monitor no team, so no worker on shift is shown.'
-                  : `There are currently no workers on shift${chosenTeam === 'all' ? '' : ` in ${teamNames.get(chosenTeam)}`}.`}
+                  ? t('You monitor no team, so no worker on shift is shown.')
+                  : chosenTeam === 'all'
+                    ? t('There are currently no workers on shift.')
+                    : t('There are currently no workers on shift in {{team}}.', { team: teamNames.get(chosenTeam) })}
               </p>
             </div>
           ) : (
             <WorkerTable
               {...tableProps}
               rows={activeRows}
-              label="Active workers"
+              label={t('Active workers')}
               data-testid="active-workers-table"
               rowTestId="active-worker-row"
             />
@@ -362,30 +375,30 @@ export function WorkerDashboard() {
       </Card>
       <Card data-testid="worker-accounts">
         <CardHeader>
-          <CardTitle>All Worker Accounts</CardTitle>
-          <CardDescription>{superadmin ? 'Every worker and admin account.' : 'Every worker account.'}</CardDescription>
+          <CardTitle>{t('All Worker Accounts')}</CardTitle>
+          <CardDescription>{superadmin ? t('Every worker and admin account.') : t('Every worker account.')}</CardDescription>
         </CardHeader>
         <CardContent>
           {accounts.load.state === 'loading' ? (
-            <LoadingRows label="Loading worker accounts" />
+            <LoadingRows label={t('Loading worker accounts')} />
           ) : accounts.load.state === 'error' ? (
             <LoadError message={accounts.load.message} onRetry={() => void refreshData()} testId="accounts-error" />
           ) : accountRows.length === 0 ? (
             <div data-testid="accounts-empty">
-              <p className="lws-card__title">{monitorsNoTeam ? 'No team to show' : 'No Worker Accounts'}</p>
+              <p className="lws-card__title">{monitorsNoTeam ? t('No team to show') : t('No Worker Accounts')}</p>
               <p className="lws-muted">
                 {monitorsNoTeam
-                  ? 'You monitor no team, so no worker account is shown.'
+                  ? t('You monitor no team, so no worker account is shown.')
                   : chosenTeam === 'all'
-                    ? 'Create one in the Create User tab.'
-                    : `${teamNames.get(chosenTeam)} has no workers yet.`}
+                    ? t('Create one in the Create User tab.')
+                    : t('{{team}} has no workers yet.', { team: teamNames.get(chosenTeam) })}
               </p>
             </div>
           ) : (
             <WorkerTable
               {...tableProps}
               rows={accountRows}
-              label="All worker accounts"
+              label={t('All worker accounts')}
               data-testid="accounts-table"
               rowTestId="account-row"
             />
@@ -394,14 +407,17 @@ export function WorkerDashboard() {
       </Card>
       <ConfirmDialog
         open={deleting !== null}
-        title="Delete User"
+        title={t('Delete User')}
         description={
           deleting
-            ? `Are you sure you want to delete ${deleting.name} (${deleting.username})? This action cannot be undone. It permanently removes the account and all of its data, including emergency contacts, settings and check-in history.`
+            ? t(
+                'Are you sure you want to delete {{name}} ({{username}})? This action cannot be undone. It permanently removes the account and all of its data, including emergency contacts, settings and check-in history.',
+                { name: deleting.name, username: deleting.username },
+              )
             : ''
         }
-        confirmLabel="Delete User"
-        busyLabel="Deleting..."
+        confirmLabel={t('Delete User')}
+        busyLabel={t('Deleting...')}
         destructive
         busy={busy}
         onConfirm={() => void confirmDelete()}
@@ -410,16 +426,21 @@ export function WorkerDashboard() {
       />
       <ConfirmDialog
         open={resetting !== null}
-        title={resetting?.kind === 'pin' ? 'Reset PIN' : 'Reset Password'}
+        title={resetting?.kind === 'pin' ? t('Reset PIN') : t('Reset Password')}
         description={
           resetting
             ? resetting.kind === 'pin'
-              ? `Issue a new PIN for ${resetting.row.name}? Their current PIN stops working at once. The new PIN is shown to you once.`
-              : `Issue a temporary password for ${resetting.row.name}? Their current password stops working and they are logged out everywhere. The temporary password is shown to you once.`
+              ? t('Issue a new PIN for {{name}}? Their current PIN stops working at once. The new PIN is shown to you once.', {
+                  name: resetting.row.name,
+                })
+              : t(
+                  'Issue a temporary password for {{name}}? Their current password stops working and they are logged out everywhere. The temporary password is shown to you once.',
+                  { name: resetting.row.name },
+                )
             : ''
         }
-        confirmLabel={resetting?.kind === 'pin' ? 'Reset PIN' : 'Reset Password'}
-        busyLabel="Resetting..."
+        confirmLabel={resetting?.kind === 'pin' ? t('Reset PIN') : t('Reset Password')}
+        busyLabel={t('Resetting...')}
         busy={busy}
         onConfirm={() => void confirmReset()}
         onCancel={() => setResetting(null)}

@@ -9,13 +9,24 @@ const NOW = new Date('2026-11-27T10:00:00Z');
 const row = (over: Partial<WorkerRow> & Pick<WorkerRow, 'id' | 'name' | 'username'>): WorkerRow => ({
   role: 'worker',
   emergencyContacts: [],
-  shift: { onShift: true, location: 'The Prospect Building', shiftStartTime: '2026-11-27T08:00:00Z', latestCheckIn: null, nextCheckInTime: '2026-11-27T10:30:00Z' },
+  shift: {
+    onShift: true,
+    location: 'The Prospect Building',
+    shiftStartTime: '2026-11-27T08:00:00Z',
+    latestCheckIn: null,
+    nextCheckInTime: '2026-11-27T10:30:00Z',
+  },
   ...over,
 });
 
 const ROWS = [
   row({ id: 7, name: 'Ann Lone', username: 'ann', phone: '+447911123456', passwordSet: true, pinSet: false }),
-  row({ id: 8, name: 'Bo Field', username: 'bo', emergencyContacts: [{ id: 1, name: 'Cy Field', phone: '+447911654321', relation: 'Brother' }] }),
+  row({
+    id: 8,
+    name: 'Bo Field',
+    username: 'bo',
+    emergencyContacts: [{ id: 1, name: 'Cy Field', phone: '+447911654321', relation: 'Brother' }],
+  }),
   row({ id: 1, name: 'Sue Per', username: 'superadmin', role: 'superadmin', phone: '+447911000111' }),
 ];
 
@@ -49,16 +60,11 @@ describe('WorkerTable (spec section 2; issue 14)', () => {
     const region = screen.getByRole('region', { name: 'Active workers' });
     expect(region.tabIndex).toBe(0);
     expect(within(region).getByRole('table', { name: 'Active workers' }).className).toContain('lws-table--sticky-first');
-    expect(within(region).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Worker',
-      'Username',
-      'Shift Status',
-      'Location',
-      'Last Check-in',
-      'Status',
-      'Emergency Contacts',
-      'Actions',
-    ]);
+    expect(
+      within(region)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Worker', 'Username', 'Shift Status', 'Location', 'Last Check-in', 'Status', 'Emergency Contacts', 'Actions']);
   });
 
   it('offers to call each worker who has a phone, by a tel: link naming them', () => {
@@ -68,7 +74,7 @@ describe('WorkerTable (spec section 2; issue 14)', () => {
     expect(within(rowOf('Bo Field')).queryByRole('link', { name: /^Call/ })).toBeNull();
   });
 
-  it('deletes any account but the viewer\'s own, asking the caller with the row', async () => {
+  it("deletes any account but the viewer's own, asking the caller with the row", async () => {
     const { onDelete } = renderTable();
     expect(within(rowOf('Sue Per')).queryByRole('button', { name: /^Delete/ })).toBeNull();
     await userEvent.click(within(rowOf('Bo Field')).getByRole('button', { name: 'Delete Bo Field' }));

@@ -1,17 +1,8 @@
-import {
-  Badge,
-  Button,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-  roleLabel,
-} from '@lws/fe-ui';
+import { Badge, Button, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, msg, roleLabel, useT } from '@lws/fe-ui';
 import type { ShiftState } from '@lws/fe-ui/shifts';
 import { ShiftDetailCells, ShiftStatusBadge, type OpenAlarmKind } from './ShiftCells';
 import type { AccountContact, AccountCreator } from './accounts-api';
+import type { Translate } from '../translate';
 
 /** One row of a worker table: an account with its shift. */
 export interface WorkerRow {
@@ -28,9 +19,14 @@ export interface WorkerRow {
   shift: ShiftState;
 }
 
+/** The names roleLabel gives the roles, marked for translation. */
+const ROLE_NAMES: Record<string, string> = { superadmin: msg('Super Admin'), admin: msg('Admin'), worker: msg('Worker') };
+const roleName = (role: string, t: Translate) => t(ROLE_NAMES[role] ?? roleLabel(role));
+
 /** "Created by Sam Lee (Admin)": an admin an admin created shows as such to the superadmin. */
-function createdByText(c: AccountCreator): string {
-  return `Created by ${c.name ?? 'a deleted account'}${c.role ? ` (${roleLabel(c.role)})` : ''}`;
+function createdByText(c: AccountCreator, t: Translate): string {
+  const name = c.name ?? t('a deleted account');
+  return c.role ? t('Created by {{name}} ({{role}})', { name, role: roleName(c.role, t) }) : t('Created by {{name}}', { name });
 }
 
 export type ResetKind = 'password' | 'pin';
@@ -48,11 +44,12 @@ function CredentialCell({
   resetLabel: string;
   testId: string;
 }) {
+  const t = useT();
   return (
     <div className="lws-actions">
-      {set ? <Badge variant="success">set</Badge> : <span className="lws-muted">{placeholder}</span>}
+      {set ? <Badge variant="success">{t('set')}</Badge> : <span className="lws-muted">{placeholder}</span>}
       <Button size="sm" variant="outline" onClick={onReset} aria-label={resetLabel} data-testid={testId}>
-        Reset
+        {t('Reset')}
       </Button>
     </div>
   );
@@ -72,33 +69,46 @@ export interface WorkerTableProps {
   teamName?: (teamId: number) => string | undefined;
   /** The kind of the worker's open alarm, if any: shown as their status, in red. */
   alarmOf?: (userId: number) => OpenAlarmKind | undefined;
-  /** Names the table, e.g. "Active workers". */
+  /** Names the table, e.g. "Active workers", in the language shown. */
   label: string;
   'data-testid': string;
   rowTestId: string;
 }
 
 /** The columns of spec section 2 shared by the Active Workers and All Worker Accounts tables. */
-export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset, teamName, alarmOf, label, 'data-testid': testId, rowTestId }: WorkerTableProps) {
+export function WorkerTable({
+  rows,
+  superadmin,
+  now,
+  viewerId,
+  onDelete,
+  onReset,
+  teamName,
+  alarmOf,
+  label,
+  'data-testid': testId,
+  rowTestId,
+}: WorkerTableProps) {
+  const t = useT();
   return (
     <Table label={label} stickyFirstColumn data-testid={testId}>
       <TableHeader>
         <TableRow>
-          <TableHead>Worker</TableHead>
-          <TableHead>Username</TableHead>
-          {teamName ? <TableHead>Team</TableHead> : null}
+          <TableHead>{t('Worker')}</TableHead>
+          <TableHead>{t('Username')}</TableHead>
+          {teamName ? <TableHead>{t('Team')}</TableHead> : null}
           {superadmin ? (
             <>
-              <TableHead>Password</TableHead>
-              <TableHead>PIN</TableHead>
+              <TableHead>{t('Password')}</TableHead>
+              <TableHead>{t('PIN')}</TableHead>
             </>
           ) : null}
-          <TableHead>Shift Status</TableHead>
-          <TableHead>Location</TableHead>
-          <TableHead>Last Check-in</TableHead>
-          <TableHead>Status</TableHead>
-          <TableHead>Emergency Contacts</TableHead>
-          <TableHead>Actions</TableHead>
+          <TableHead>{t('Shift Status')}</TableHead>
+          <TableHead>{t('Location')}</TableHead>
+          <TableHead>{t('Last Check-in')}</TableHead>
+          <TableHead>{t('Status')}</TableHead>
+          <TableHead>{t('Emergency Contacts')}</TableHead>
+          <TableHead>{t('Actions')}</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -109,25 +119,27 @@ export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset
               {row.role !== 'worker' ? (
                 <>
                   {' '}
-                  <Badge variant="info">{roleLabel(row.role)}</Badge>
+                  <Badge variant="info">{roleName(row.role, t)}</Badge>
                 </>
               ) : null}
               {row.phone ? <div className="lws-muted">{row.phone}</div> : null}
               {superadmin && row.role === 'admin' && row.createdBy ? (
                 <div className="lws-muted" data-testid="account-created-by">
-                  {createdByText(row.createdBy)}
+                  {createdByText(row.createdBy, t)}
                 </div>
               ) : null}
             </TableCell>
             <TableCell>{row.username}</TableCell>
-            {teamName ? <TableCell data-testid="worker-team">{row.teamId !== undefined ? (teamName(row.teamId) ?? '—') : '—'}</TableCell> : null}
+            {teamName ? (
+              <TableCell data-testid="worker-team">{row.teamId !== undefined ? (teamName(row.teamId) ?? '—') : '—'}</TableCell>
+            ) : null}
             {superadmin ? (
               <>
                 <TableCell data-testid="account-password">
                   <CredentialCell
                     set={row.passwordSet === true}
-                    placeholder="[no password set]"
-                    resetLabel={`Reset password for ${row.name}`}
+                    placeholder={t('[no password set]')}
+                    resetLabel={t('Reset password for {{name}}', { name: row.name })}
                     onReset={() => onReset(row, 'password')}
                     testId="reset-password"
                   />
@@ -135,8 +147,8 @@ export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset
                 <TableCell data-testid="account-pin">
                   <CredentialCell
                     set={row.pinSet === true}
-                    placeholder="[no PIN set]"
-                    resetLabel={`Reset PIN for ${row.name}`}
+                    placeholder={t('[no PIN set]')}
+                    resetLabel={t('Reset PIN for {{name}}', { name: row.name })}
                     onReset={() => onReset(row, 'pin')}
                     testId="reset-pin"
                   />
@@ -149,7 +161,7 @@ export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset
             <ShiftDetailCells state={row.shift} now={now} alarm={alarmOf?.(row.id)} />
             <TableCell data-testid="account-contacts">
               {row.emergencyContacts.length === 0 ? (
-                <span className="lws-muted">None</span>
+                <span className="lws-muted">{t('None')}</span>
               ) : (
                 <ul className="lws-list">
                   {row.emergencyContacts.map((c) => (
@@ -169,15 +181,21 @@ export function WorkerTable({ rows, superadmin, now, viewerId, onDelete, onReset
                   <a
                     className="lws-btn lws-btn--outline lws-btn--sm"
                     href={`tel:${row.phone}`}
-                    aria-label={`Call ${row.name} on ${row.phone}`}
+                    aria-label={t('Call {{name}} on {{phone}}', { name: row.name, phone: row.phone })}
                     data-testid="call-worker"
                   >
-                    Call
+                    {t('Call')}
                   </a>
                 ) : null}
                 {row.id !== viewerId ? (
-                  <Button size="sm" variant="destructive" onClick={() => onDelete(row)} aria-label={`Delete ${row.name}`} data-testid="delete-user">
-                    Delete
+                  <Button
+                    size="sm"
+                    variant="destructive"
+                    onClick={() => onDelete(row)}
+                    aria-label={t('Delete {{name}}', { name: row.name })}
+                    data-testid="delete-user"
+                  >
+                    {t('Delete')}
                   </Button>
                 ) : null}
               </div>

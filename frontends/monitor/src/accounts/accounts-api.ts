@@ -1,4 +1,4 @@
-import { api } from '@lws/fe-ui';
+import { api, msg } from '@lws/fe-ui';
 import { parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
 
 export interface AccountContact {
@@ -66,7 +66,7 @@ function parseContact(value: unknown): AccountContact | null {
 
 /** Rows the table cannot show (no id, name or username) are dropped rather than shown half-empty. */
 export function parseAccounts(body: unknown): Account[] {
-  if (!Array.isArray(body)) throw new Error('Expected a list of worker accounts');
+  if (!Array.isArray(body)) throw new Error(msg('Expected a list of worker accounts'));
   const accounts: Account[] = [];
   for (const item of body) {
     const v = record(item);
@@ -91,7 +91,7 @@ export function parseAccounts(body: unknown): Account[] {
 }
 
 export function parseKiosks(body: unknown): Kiosk[] {
-  if (!Array.isArray(body)) throw new Error('Expected a list of kiosks');
+  if (!Array.isArray(body)) throw new Error(msg('Expected a list of kiosks'));
   const kiosks: Kiosk[] = [];
   for (const item of body) {
     const v = record(item);
@@ -125,7 +125,7 @@ export interface TeamName {
 /** The teams in the viewer's view (an admin's own; the superadmin's all), by name. */
 export async function fetchTeamNames(): Promise<TeamName[]> {
   const body = await api.get('/api/teams');
-  if (!Array.isArray(body)) throw new Error('Expected a list of teams');
+  if (!Array.isArray(body)) throw new Error(msg('Expected a list of teams'));
   return body.flatMap((t: unknown) => {
     const v = record(t);
     return v && typeof v.id === 'number' && typeof v.name === 'string' ? [{ id: v.id, name: v.name }] : [];

@@ -17,6 +17,7 @@ import {
   api,
   formatDateTime,
   useLiveEvents,
+  useT,
   useLiveQuery,
   useStreaming,
   useMinimumBusy,
@@ -30,9 +31,10 @@ import { activityLabel, activityVariant, fetchActivityPage, mergeEntries, type A
 export const ACTIVITY_POLL_MS = 2000;
 const REFRESH_SPINNER_MS = 500;
 
-function loadFailureText(error: unknown): string {
-  if (error instanceof ApiError) return `Failed to fetch activity logs: ${error.status}`;
-  return error instanceof Error ? error.message : String(error);
+/** Why the log could not be read; a message of the client's own (a reply it cannot read) is translated. */
+function loadFailureText(error: unknown, t: ReturnType<typeof useT>): string {
+  if (error instanceof ApiError) return t('Failed to fetch activity logs: {{status}}', { status: error.status });
+  return error instanceof Error ? t(error.message) : String(error);
 }
 
 const byName = (a: Account, b: Account) => a.name.localeCompare(b.name);
@@ -72,6 +74,7 @@ function useWorkerNames() {
  */
 export function ActivityLogsCard() {
   const client = useQueryClient();
+  const t = useT();
   const [userId, setUserId] = useState<number | null>(null);
   const { accounts, teamNames } = useWorkerNames();
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
@@ -108,9 +111,16 @@ export function ActivityLogsCard() {
   };
 
   const load = log.data
-    ? { state: 'ready' as const, entries: mergeEntries([], log.data.pages.flatMap((p) => p.entries)), more: log.hasNextPage }
+    ? {
+        state: 'ready' as const,
+        entries: mergeEntries(
+          [],
+          log.data.pages.flatMap((p) => p.entries),
+        ),
+        more: log.hasNextPage,
+      }
     : log.error
-      ? { state: 'error' as const, message: loadFailureText(log.error) }
+      ? { state: 'error' as const, message: loadFailureText(log.error, t) }
       : { state: 'loading' as const };
   const loadingMore = log.isFetchingNextPage;
   const loadMore = () => {
@@ -123,24 +133,24 @@ export function ActivityLogsCard() {
       <CardHeader className="lws-card__header--row">
         <div>
           <CardTitle>
-            Activity Logs <LiveStatusBadge />
+            {t('Activity Logs')} <LiveStatusBadge />
           </CardTitle>
-          <CardDescription>Shifts, check-ins, alarms, calls and messages, newest first.</CardDescription>
+          <CardDescription>{t('Shifts, check-ins, alarms, calls and messages, newest first.')}</CardDescription>
         </div>
         <Button variant="outline" size="sm" busy={refreshing} onClick={() => void runRefresh(reload)} data-testid="activity-refresh">
-          Refresh
+          {t('Refresh')}
         </Button>
       </CardHeader>
       <CardContent className="lws-activity">
         <div className="lws-field lws-activity__filter">
-          <Label htmlFor={filterId}>Worker</Label>
+          <Label htmlFor={filterId}>{t('Worker')}</Label>
           <Select
             id={filterId}
             value={userId === null ? '' : String(userId)}
             onChange={(event) => setUserId(event.target.value ? Number(event.target.value) : null)}
             data-testid="activity-filter"
           >
-            <option value="">All workers</option>
+            <option value="">{t('All workers')}</option>
             {accounts.map((a) => (
               <option key={a.id} value={String(a.id)}>
                 {a.name} ({a.username})
@@ -148,18 +158,19 @@ export function ActivityLogsCard() {
             ))}
           </Select>
         </div>
-        <div className="lws-activity__list" data-testid="activity-list" role="log" aria-label="Activity log entries" tabIndex={0}>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the log scrolls: a keyboard must reach it to scroll it (axe: scrollable-region-focusable). */}
+        <div className="lws-activity__list" data-testid="activity-list" role="log" aria-label={t('Activity log entries')} tabIndex={0}>
           {load.state === 'loading' ? (
-            <div role="status" aria-label="Loading activity logs">
+            <div role="status" aria-label={t('Loading activity logs')}>
               <Skeleton height="2.5rem" />
             </div>
           ) : load.state === 'error' ? (
-            <Alert variant="error" title="Error loading activity logs" data-testid="activity-error">
+            <Alert variant="error" title={t('Error loading activity logs')} data-testid="activity-error">
               <p>{load.message}</p>
             </Alert>
           ) : load.entries.length === 0 ? (
             <p className="lws-muted" data-testid="activity-empty">
-              No activity logs available
+              {t('No activity logs available')}
             </p>
           ) : (
             <>
@@ -175,7 +186,7 @@ export function ActivityLogsCard() {
                   >
                     <div className="lws-activity__head">
                       <Badge variant={activityVariant(entry.type)} data-testid="activity-label">
-                        {activityLabel(entry.type)}
+                        {t(activityLabel(entry.type))}
                       </Badge>
                       <strong data-testid="activity-username">{entry.username}</strong>
                       {teamNames.size > 1 && entry.userId !== null && teamOf(entry.userId) ? (
@@ -184,7 +195,7 @@ export function ActivityLogsCard() {
                         </span>
                       ) : null}
                       <time className="lws-muted lws-activity__time" dateTime={entry.timestamp} data-testid="activity-time">
-                        {formatDateTime(entry.timestamp, 'Unknown time')}
+                        {formatDateTime(entry.timestamp, t('Unknown time'))}
                       </time>
                     </div>
                     {entry.details ? <p data-testid="activity-details">{entry.details}</p> : null}
@@ -199,7 +210,7 @@ export function ActivityLogsCard() {
               {load.more ? (
                 <div className="lws-activity__more">
                   <Button variant="outline" size="sm" busy={loadingMore} onClick={loadMore} data-testid="activity-load-more">
-                    Load more
+                    {t('Load more')}
                   </Button>
                 </div>
               ) : null}

@@ -1,22 +1,22 @@
-import { apiResponse, parseActivityEntry, type ActivityEvent, type BadgeVariant } from '@lws/fe-ui';
+import { apiResponse, msg, parseActivityEntry, type ActivityEvent, type BadgeVariant } from '@lws/fe-ui';
 
 export type ActivityEntry = ActivityEvent;
 
-/** Spec section 3: the label of each entry type; any other type shows as Unknown. */
+/** Spec section 3: the label of each entry type, in English (a screen shows it through `t()`); any other type shows as Unknown. */
 export const ACTIVITY_LABELS: Readonly<Record<string, string>> = {
-  check_in: 'Check In',
-  emergency: 'Emergency',
-  missed_check_in: 'Missed Check-In',
-  start_shift: 'Start Shift',
-  end_shift: 'End Shift',
-  sms_sent: 'SMS Sent',
-  call_made: 'Call Made',
-  system_alert: 'System Alert',
-  extension: 'Check-In Extended',
+  check_in: msg('Check In'),
+  emergency: msg('Emergency'),
+  missed_check_in: msg('Missed Check-In'),
+  start_shift: msg('Start Shift'),
+  end_shift: msg('End Shift'),
+  sms_sent: msg('SMS Sent'),
+  call_made: msg('Call Made'),
+  system_alert: msg('System Alert'),
+  extension: msg('Check-In Extended'),
 };
 
 export function activityLabel(type: string): string {
-  return Object.hasOwn(ACTIVITY_LABELS, type) ? ACTIVITY_LABELS[type]! : 'Unknown';
+  return Object.hasOwn(ACTIVITY_LABELS, type) ? ACTIVITY_LABELS[type]! : msg('Unknown');
 }
 
 const VARIANTS: Readonly<Record<string, BadgeVariant>> = {
@@ -57,7 +57,7 @@ export async function fetchActivityPage({
   if (userId !== null) query.set('userId', String(userId));
   if (cursor) query.set('cursor', cursor);
   const { body, headers } = await apiResponse(`/api/activity-logs?${query}`, { signal });
-  if (!Array.isArray(body)) throw new Error('Invalid response format from server');
+  if (!Array.isArray(body)) throw new Error(msg('Invalid response format from server'));
   const entries = body.map(parseActivityEntry).filter((e): e is ActivityEntry => e !== null);
   return { entries, nextCursor: headers.get('X-Next-Cursor') || null };
 }

@@ -27,7 +27,9 @@ import {
   failureField,
   failureMessage,
   formatDateTime,
+  msg,
   serverNow,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import {
@@ -44,11 +46,11 @@ import {
 } from '@lws/fe-ui/alarms';
 
 /** "just now", or "14 min ago", on the server's clock. */
-function ago(at: string): string {
-  const age = alarmAge(at, serverNow());
-  return age === 'just now' ? age : `${age} ago`;
+function ago(at: string, t: ReturnType<typeof useT>): string {
+  const now = serverNow();
+  const age = alarmAge(at, now, t);
+  return alarmAge(at, now) === 'just now' ? age : t('{{age}} ago', { age });
 }
-
 
 type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; alarms: Alarm[] };
 
@@ -69,8 +71,12 @@ const NO_VERDICT: ResolveAlarmForm = { verdict: '' as ResolveAlarmForm['verdict'
 
 function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; onClose(): void; onResolved(): void }) {
   const { toast } = useToast();
+  const t = useT();
   // The gateway's own schema checks the dialog, so the words under a field are the server's.
-  const form = useForm<ResolveAlarmForm, unknown, z.output<typeof resolveAlarmSchema>>({ resolver: zodResolver(resolveAlarmSchema), defaultValues: NO_VERDICT });
+  const form = useForm<ResolveAlarmForm, unknown, z.output<typeof resolveAlarmSchema>>({
+    resolver: zodResolver(resolveAlarmSchema),
+    defaultValues: NO_VERDICT,
+  });
   const { errors, isSubmitting: busy } = form.formState;
   const noteId = useId();
   const noteErrorId = useId();
@@ -88,18 +94,28 @@ function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; on
     if (!alarm) return;
     try {
       await resolveAlarm(alarm.id, verdict, note);
-      toast({ title: 'Alarm resolved', message: `The alarm for ${alarm.workerName} is closed as ${VERDICT_LABELS[verdict].toLowerCase()}.` });
+      toast({
+        title: t('Alarm resolved'),
+        message: t('The alarm for {{name}} is closed as {{verdict}}.', {
+          name: alarm.workerName,
+          verdict: t(VERDICT_LABELS[verdict]).toLowerCase(),
+        }),
+      });
       onResolved();
     } catch (e) {
       console.error('Resolving the alarm failed', e);
       const field = failureField(e);
       if (e instanceof ApiError && e.status === 400 && (field === 'note' || field === 'verdict')) {
-        form.setError(field, { message: failureMessage(e, 'This value is not valid') });
+        form.setError(field, { message: t(failureMessage(e, msg('This value is not valid'))) });
       } else if (e instanceof ApiError && e.status === 409) {
-        toast({ title: 'Alarm already resolved', message: 'Another monitor resolved this alarm first.', type: 'warning' });
+        toast({ title: t('Alarm already resolved'), message: t('Another monitor resolved this alarm first.'), type: 'warning' });
         onResolved();
       } else {
-        toast({ title: 'Resolve failed', message: failureMessage(e, 'Failed to resolve the alarm. Please try again.'), type: 'error' });
+        toast({
+          title: t('Resolve failed'),
+          message: t(failureMessage(e, msg('Failed to resolve the alarm. Please try again.'))),
+          type: 'error',
+        });
       }
     }
   });
@@ -108,25 +124,33 @@ function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; on
     <Dialog
       open={alarm !== null}
       onClose={close}
-      title="Resolve Alarm"
-      description={alarm ? `${alarmLabel(alarm)} for ${alarm.workerName}, opened ${formatDateTime(alarm.openedAt, 'at an unknown time')}.` : undefined}
+      title={t('Resolve Alarm')}
+      description={
+        alarm
+          ? t('{{alarm}} for {{name}}, opened {{time}}.', {
+              alarm: t(alarmLabel(alarm)),
+              name: alarm.workerName,
+              time: formatDateTime(alarm.openedAt, t('at an unknown time')),
+            })
+          : undefined
+      }
       data-testid="resolve-alarm-dialog"
     >
-      <form className="lws-form" noValidate onSubmit={(event) => void submit(event)} aria-label="Resolve alarm">
+      <form className="lws-form" noValidate onSubmit={(event) => void submit(event)} aria-label={t('Resolve alarm')}>
         <fieldset className="lws-field lws-fieldset" aria-describedby={errors.verdict ? verdictErrorId : undefined}>
-          <legend className="lws-label">Verdict</legend>
+          <legend className="lws-label">{t('Verdict')}</legend>
           {(Object.keys(VERDICT_LABELS) as AlarmVerdict[]).map((v) => (
             <label key={v} className="lws-checkbox">
               <input type="radio" {...form.register('verdict')} value={v} className="lws-checkbox__input" disabled={busy} />
-              <span className="lws-checkbox__label">{VERDICT_LABELS[v]}</span>
+              <span className="lws-checkbox__label">{t(VERDICT_LABELS[v])}</span>
             </label>
           ))}
           <FieldError id={verdictErrorId} testId="resolve-verdict-error">
-            {errors.verdict?.message}
+            {errors.verdict?.message ? t(errors.verdict.message) : null}
           </FieldError>
         </fieldset>
         <div className="lws-field">
-          <Label htmlFor={noteId}>Note</Label>
+          <Label htmlFor={noteId}>{t('Note')}</Label>
           <Textarea
             {...form.register('note')}
             id={noteId}
@@ -135,19 +159,19 @@ function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; on
             invalid={Boolean(errors.note)}
             aria-describedby={errors.note ? noteErrorId : undefined}
             disabled={busy}
-            placeholder="What happened and what was done"
+            placeholder={t('What happened and what was done')}
             data-testid="resolve-note"
           />
           <FieldError id={noteErrorId} testId="resolve-note-error">
-            {errors.note?.message}
+            {errors.note?.message ? t(errors.note.message) : null}
           </FieldError>
         </div>
         <div className="lws-dialog__footer">
           <Button variant="outline" onClick={close} disabled={busy}>
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button type="submit" busy={busy} data-testid="resolve-alarm-submit">
-            {busy ? 'Resolving...' : 'Resolve Alarm'}
+            {busy ? t('Resolving...') : t('Resolve Alarm')}
           </Button>
         </div>
       </form>
@@ -162,6 +186,7 @@ function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; on
  */
 export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelProps) {
   const { toast } = useToast();
+  const t = useT();
   const [acknowledging, setAcknowledging] = useState<string | null>(null);
   const [resolving, setResolving] = useState<Alarm | null>(null);
   // A failed poll keeps the list a monitor is reading; only a first read that fails says so.
@@ -169,7 +194,13 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
   const load: Load = query.data
     ? { state: 'ready', alarms: query.data }
     : query.error
-      ? { state: 'error', message: query.error instanceof ApiError ? `Failed to fetch alarms: ${query.error.status}` : 'An error occurred while loading alarms' }
+      ? {
+          state: 'error',
+          message:
+            query.error instanceof ApiError
+              ? t('Failed to fetch alarms: {{status}}', { status: query.error.status })
+              : t('An error occurred while loading alarms'),
+        }
       : { state: 'loading' };
   const reload = () => query.refetch();
 
@@ -182,10 +213,14 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
     setAcknowledging(alarm.id);
     try {
       await acknowledgeAlarm(alarm.id);
-      toast({ title: 'Alarm acknowledged', message: `You are handling the alarm for ${alarm.workerName}.` });
+      toast({ title: t('Alarm acknowledged'), message: t('You are handling the alarm for {{name}}.', { name: alarm.workerName }) });
     } catch (e) {
       console.error('Acknowledging the alarm failed', e);
-      toast({ title: 'Acknowledge failed', message: failureMessage(e, 'Failed to acknowledge the alarm. Please try again.'), type: 'error' });
+      toast({
+        title: t('Acknowledge failed'),
+        message: t(failureMessage(e, msg('Failed to acknowledge the alarm. Please try again.'))),
+        type: 'error',
+      });
     } finally {
       setAcknowledging(null);
     }
@@ -193,10 +228,10 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
   };
 
   const whoAcknowledged = (alarm: Alarm): string => {
-    if (alarm.acknowledgedBy === null) return 'Nobody yet';
+    if (alarm.acknowledgedBy === null) return t('Nobody yet');
     // People are named, never numbered: the screen's own name for them ("you"), else the server's.
-    const name = monitorName?.(alarm.acknowledgedBy) ?? alarm.acknowledgedByName ?? 'a monitor';
-    return alarm.acknowledgedAt ? `${name} at ${formatDateTime(alarm.acknowledgedAt)}` : name;
+    const name = monitorName?.(alarm.acknowledgedBy) ?? alarm.acknowledgedByName ?? t('a monitor');
+    return alarm.acknowledgedAt ? t('{{name}} at {{time}}', { name, time: formatDateTime(alarm.acknowledgedAt) }) : name;
   };
 
   const count = load.state === 'ready' ? load.alarms.length : null;
@@ -207,45 +242,51 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
       <CardHeader className="lws-card__header--row">
         <div>
           <CardTitle>
-            Open Alarms{' '}
+            {t('Open Alarms')}{' '}
             {count !== null ? (
               <Badge variant={unowned > 0 ? 'danger' : count > 0 ? 'warning' : 'neutral'} data-testid="alarms-count">
                 {count}
               </Badge>
             ) : null}
           </CardTitle>
-          <CardDescription>Missed check-ins and emergencies until a monitor resolves them.</CardDescription>
+          <CardDescription>{t('Missed check-ins and emergencies until a monitor resolves them.')}</CardDescription>
         </div>
       </CardHeader>
       <CardContent>
         {load.state === 'loading' ? (
-          <div role="status" aria-label="Loading alarms">
+          <div role="status" aria-label={t('Loading alarms')}>
             <Skeleton height="2.5rem" />
           </div>
         ) : load.state === 'error' ? (
-          <Alert variant="error" title="Error loading alarms" data-testid="alarms-error">
+          <Alert variant="error" title={t('Error loading alarms')} data-testid="alarms-error">
             <p>{load.message}</p>
           </Alert>
         ) : load.alarms.length === 0 ? (
           <p className="lws-muted" data-testid="alarms-empty">
-            No open alarms
+            {t('No open alarms')}
           </p>
         ) : (
-          <Table label="Alarms" stickyFirstColumn data-testid="alarms-table">
+          <Table label={t('Alarms')} stickyFirstColumn data-testid="alarms-table">
             <TableHeader>
               <TableRow>
-                <TableHead>Worker</TableHead>
-                <TableHead>Alarm</TableHead>
-                <TableHead>Opened</TableHead>
-                <TableHead>State</TableHead>
-                <TableHead>Acknowledged by</TableHead>
-                <TableHead>History</TableHead>
-                <TableHead>Actions</TableHead>
+                <TableHead>{t('Worker')}</TableHead>
+                <TableHead>{t('Alarm')}</TableHead>
+                <TableHead>{t('Opened')}</TableHead>
+                <TableHead>{t('State')}</TableHead>
+                <TableHead>{t('Acknowledged by')}</TableHead>
+                <TableHead>{t('History')}</TableHead>
+                <TableHead>{t('Actions')}</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
               {load.alarms.map((alarm) => (
-                <TableRow key={alarm.id} data-testid="alarm-row" data-alarm-id={alarm.id} data-user-id={alarm.userId} data-state={alarm.state}>
+                <TableRow
+                  key={alarm.id}
+                  data-testid="alarm-row"
+                  data-alarm-id={alarm.id}
+                  data-user-id={alarm.userId}
+                  data-state={alarm.state}
+                >
                   <TableCell>
                     <strong data-testid="alarm-worker">{alarm.workerName}</strong>
                     {teamOf?.(alarm.userId) ? (
@@ -256,48 +297,58 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
                     {alarm.location ? <div className="lws-muted">{alarm.location}</div> : null}
                     {alarm.shiftNote ? (
                       <div className="lws-muted" data-testid="alarm-shift-note">
-                        Where they said they&apos;d be: {alarm.shiftNote}
+                        {t("Where they said they'd be: {{note}}", { note: alarm.shiftNote })}
                       </div>
                     ) : null}
                     {alarm.lastPosition ? (
                       <div className="lws-muted" data-testid="alarm-position">
-                        Last known position:{' '}
+                        {t('Last known position:')}{' '}
                         <a href={mapLink(alarm.lastPosition)} target="_blank" rel="noopener noreferrer">
                           {alarm.lastPosition.lat.toFixed(5)}, {alarm.lastPosition.lng.toFixed(5)}
                         </a>
-                        {alarm.lastPosition.accuracy !== null ? ` (±${Math.round(alarm.lastPosition.accuracy)} m)` : ''}, {ago(alarm.lastPosition.at)}
+                        {alarm.lastPosition.accuracy !== null ? ` (±${Math.round(alarm.lastPosition.accuracy)} m)` : ''},{' '}
+                        {ago(alarm.lastPosition.at, t)}
                       </div>
                     ) : null}
                   </TableCell>
                   <TableCell>
-                    <Badge variant={alarm.kind === 'emergency' ? 'danger' : 'warning'} data-testid="alarm-kind" data-duress={alarm.duress ? 'true' : undefined}>
-                      {alarmLabel(alarm)}
+                    <Badge
+                      variant={alarm.kind === 'emergency' ? 'danger' : 'warning'}
+                      data-testid="alarm-kind"
+                      data-duress={alarm.duress ? 'true' : undefined}
+                    >
+                      {t(alarmLabel(alarm))}
                     </Badge>
                     {alarm.workerSafeAt ? (
                       <div className="lws-muted" data-testid="alarm-worker-safe">
-                        Said they are safe at {formatDateTime(alarm.workerSafeAt)}: confirm and resolve as a false alarm
+                        {t('Said they are safe at {{time}}: confirm and resolve as a false alarm', {
+                          time: formatDateTime(alarm.workerSafeAt),
+                        })}
                       </div>
                     ) : null}
-                    {alarm.dueAt && alarm.kind === 'missed_check_in' ? <div className="lws-muted">Due {formatDateTime(alarm.dueAt)}</div> : null}
+                    {alarm.dueAt && alarm.kind === 'missed_check_in' ? (
+                      <div className="lws-muted">{t('Due {{time}}', { time: formatDateTime(alarm.dueAt) })}</div>
+                    ) : null}
                     {alarm.lateCheckInAt ? (
                       <div className="lws-muted" data-testid="alarm-late-check-in">
-                        Checked in late at {formatDateTime(alarm.lateCheckInAt)}
+                        {t('Checked in late at {{time}}', { time: formatDateTime(alarm.lateCheckInAt) })}
                       </div>
                     ) : null}
                   </TableCell>
-                  <TableCell data-testid="alarm-opened">{formatDateTime(alarm.openedAt, 'Unknown')}</TableCell>
+                  <TableCell data-testid="alarm-opened">{formatDateTime(alarm.openedAt, t('Unknown'))}</TableCell>
                   <TableCell>
                     <Badge variant={alarm.state === 'open' ? 'danger' : 'info'} data-testid="alarm-state">
-                      {STATE_LABELS[alarm.state]}
+                      {t(STATE_LABELS[alarm.state])}
                     </Badge>
                   </TableCell>
                   <TableCell data-testid="alarm-acknowledged-by">{whoAcknowledged(alarm)}</TableCell>
                   <TableCell>
                     {alarm.history.length === 0 ? (
-                      <span className="lws-muted">No steps yet</span>
+                      <span className="lws-muted">{t('No steps yet')}</span>
                     ) : (
                       <ol className="lws-alarm-history" data-testid="alarm-history">
                         {alarm.history.map((entry, i) => (
+                          // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end, and two lines may read the same.
                           <li key={i}>{entry}</li>
                         ))}
                       </ol>
@@ -310,20 +361,20 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
                           size="sm"
                           busy={acknowledging === alarm.id}
                           onClick={() => void acknowledge(alarm)}
-                          aria-label={`Acknowledge the alarm for ${alarm.workerName}`}
+                          aria-label={t('Acknowledge the alarm for {{name}}', { name: alarm.workerName })}
                           data-testid="alarm-acknowledge"
                         >
-                          Acknowledge
+                          {t('Acknowledge')}
                         </Button>
                       ) : null}
                       <Button
                         size="sm"
                         variant="outline"
                         onClick={() => setResolving(alarm)}
-                        aria-label={`Resolve the alarm for ${alarm.workerName}`}
+                        aria-label={t('Resolve the alarm for {{name}}', { name: alarm.workerName })}
                         data-testid="alarm-resolve"
                       >
-                        Resolve
+                        {t('Resolve')}
                       </Button>
                     </div>
                   </TableCell>

@@ -26,28 +26,37 @@ import {
   TableRow,
   api,
   loadOf,
+  msg,
+  useT,
   useToast,
 } from '@lws/fe-ui';
 import { parseLocationOptions, type LocationOption } from '@lws/fe-ui/locations';
 import { addLocationSchema, LOCATION_NAME_MAX, type AddLocationForm } from '@lws/schemas';
+import type { Translate } from '../translate';
 
 export { LOCATION_NAME_MAX };
 
 type Action = 'create' | 'update' | 'delete';
 
 const SUCCESS: Record<Action, string> = {
-  create: 'Location created successfully',
-  update: 'Location updated successfully',
-  delete: 'Location deleted successfully',
+  create: msg('Location created successfully'),
+  update: msg('Location updated successfully'),
+  delete: msg('Location deleted successfully'),
+};
+
+const FAILURE: Record<Action, string> = {
+  create: msg('Failed to create location. Please try again.'),
+  update: msg('Failed to update location. Please try again.'),
+  delete: msg('Failed to delete location. Please try again.'),
 };
 
 /**
  * Spec section 8's toast texts; when the server refused the input itself (a duplicate name, a
  * location someone else just deleted) its reason is more use to the admin than "try again".
  */
-function failureText(action: Action, error: unknown): string {
-  if (error instanceof ApiError && [400, 404, 409].includes(error.status) && error.serverMessage) return error.serverMessage;
-  return `Failed to ${action} location. Please try again.`;
+function failureText(action: Action, error: unknown, t: Translate): string {
+  if (error instanceof ApiError && [400, 404, 409].includes(error.status) && error.serverMessage) return t(error.serverMessage);
+  return t(FAILURE[action]);
 }
 
 /**
@@ -58,6 +67,7 @@ function failureText(action: Action, error: unknown): string {
  */
 export function LocationsCard() {
   const { toast } = useToast();
+  const t = useT();
   // Add is offered once the gateway's own schema would take the name.
   const addForm = useForm<AddLocationForm, unknown, z.output<typeof addLocationSchema>>({
     resolver: zodResolver(addLocationSchema),
@@ -72,14 +82,17 @@ export function LocationsCard() {
   const client = useQueryClient();
   // Every location, active or not; the worker screen's list of active ones shares the key's start,
   // so a change made here is read afresh there too.
-  const query = useQuery({ queryKey: ['location-options', 'all'], queryFn: async ({ signal }) => parseLocationOptions(await api.get('/api/location-options', { signal })) });
+  const query = useQuery({
+    queryKey: ['location-options', 'all'],
+    queryFn: async ({ signal }) => parseLocationOptions(await api.get('/api/location-options', { signal })),
+  });
   const load = loadOf(query);
   const reload = () => client.invalidateQueries({ queryKey: ['location-options'] });
 
-  const succeeded = (action: Action) => toast({ title: 'Success', message: SUCCESS[action] });
+  const succeeded = (action: Action) => toast({ title: t('Success'), message: t(SUCCESS[action]) });
   const failed = (action: Action, e: unknown) => {
     console.error(`Location ${action} failed`, e);
-    toast({ title: 'Error', message: failureText(action, e), type: 'error' });
+    toast({ title: t('Error'), message: failureText(action, e, t), type: 'error' });
   };
 
   const onAdd = addForm.handleSubmit(async ({ name }) => {
@@ -146,42 +159,48 @@ export function LocationsCard() {
   return (
     <Card data-testid="locations-card">
       <CardHeader>
-        <CardTitle>Location Management</CardTitle>
-        <CardDescription>Add, rename, deactivate or remove the locations workers start their shifts at.</CardDescription>
+        <CardTitle>{t('Location Management')}</CardTitle>
+        <CardDescription>{t('Add, rename, deactivate or remove the locations workers start their shifts at.')}</CardDescription>
       </CardHeader>
       <CardContent>
-        <form className="lws-inline-form" noValidate onSubmit={(event) => void onAdd(event)} aria-label="Add a location" data-testid="location-add-form">
+        <form
+          className="lws-inline-form"
+          noValidate
+          onSubmit={(event) => void onAdd(event)}
+          aria-label={t('Add a location')}
+          data-testid="location-add-form"
+        >
           <Label htmlFor={addId} className="lws-visually-hidden">
-            New location name
+            {t('New location name')}
           </Label>
           <Input
             {...addForm.register('name')}
             id={addId}
             maxLength={LOCATION_NAME_MAX}
-            placeholder="Enter new location name"
+            placeholder={t('Enter new location name')}
             data-testid="location-new-name"
           />
           <Button type="submit" disabled={!addForm.formState.isValid} busy={addForm.formState.isSubmitting} data-testid="location-add">
-            Add
+            {t('Add')}
           </Button>
         </form>
         {load.state === 'loading' ? (
-          <PageStatus text="Loading locations..." testId="locations-loading" />
+          <PageStatus text={t('Loading locations...')} testId="locations-loading" />
         ) : load.state === 'error' ? (
           <Alert variant="error" data-testid="locations-error">
-            Error loading locations
+            {t('Error loading locations')}
           </Alert>
         ) : load.data.length === 0 ? (
           <p className="lws-muted" data-testid="locations-empty">
-            No locations available. Add your first location above.
+            {t('No locations available. Add your first location above.')}
           </p>
         ) : (
-          <Table className="lws-table--middle" label="Locations" data-testid="locations-table">
+          <Table className="lws-table--middle" label={t('Locations')} data-testid="locations-table">
             <TableHeader>
               <TableRow>
-                <TableHead>Name</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Actions</TableHead>
+                <TableHead>{t('Name')}</TableHead>
+                <TableHead>{t('Status')}</TableHead>
+                <TableHead>{t('Actions')}</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -198,7 +217,7 @@ export function LocationsCard() {
                             value={editing.name}
                             maxLength={LOCATION_NAME_MAX}
                             autoFocus
-                            aria-label={`New name for ${location.name}`}
+                            aria-label={t('New name for {{name}}', { name: location.name })}
                             invalid={!editing.name.trim()}
                             onChange={(e) => setEditing({ id: location.id, name: e.target.value })}
                             onKeyDown={(e) => onEditKey(e, location)}
@@ -209,13 +228,20 @@ export function LocationsCard() {
                             disabled={!editing.name.trim()}
                             busy={busy}
                             onClick={() => void confirmEdit(location)}
-                            aria-label="Save name"
+                            aria-label={t('Save name')}
                             data-testid="location-edit-confirm"
                           >
-                            Save
+                            {t('Save')}
                           </Button>
-                          <Button size="sm" variant="outline" disabled={busy} onClick={() => setEditing(null)} aria-label="Cancel editing" data-testid="location-edit-cancel">
-                            Cancel
+                          <Button
+                            size="sm"
+                            variant="outline"
+                            disabled={busy}
+                            onClick={() => setEditing(null)}
+                            aria-label={t('Cancel editing')}
+                            data-testid="location-edit-cancel"
+                          >
+                            {t('Cancel')}
                           </Button>
                         </div>
                       ) : (
@@ -224,11 +250,11 @@ export function LocationsCard() {
                     </TableCell>
                     <TableCell>
                       <Switch
-                        label={location.isActive ? 'Active' : 'Inactive'}
+                        label={location.isActive ? t('Active') : t('Inactive')}
                         checked={location.isActive}
                         disabled={busy || !mayChange}
                         onChange={() => void update(location, { isActive: !location.isActive })}
-                        aria-label={`${location.name} active`}
+                        aria-label={t('{{name}} active', { name: location.name })}
                         data-testid="location-toggle"
                       />
                     </TableCell>
@@ -240,25 +266,25 @@ export function LocationsCard() {
                             variant="outline"
                             disabled={isEditing || busy}
                             onClick={() => setEditing({ id: location.id, name: location.name })}
-                            aria-label={`Edit ${location.name}`}
+                            aria-label={t('Edit {{name}}', { name: location.name })}
                             data-testid="location-edit"
                           >
-                            Edit
+                            {t('Edit')}
                           </Button>
                           <Button
                             size="sm"
                             variant="destructive"
                             disabled={busy}
                             onClick={() => setDeleting(location)}
-                            aria-label={`Delete ${location.name}`}
+                            aria-label={t('Delete {{name}}', { name: location.name })}
                             data-testid="location-delete"
                           >
-                            Delete
+                            {t('Delete')}
                           </Button>
                         </div>
                       ) : (
                         <span className="lws-muted" data-testid="location-superadmin-only">
-                          Changed by the superadmin
+                          {t('Changed by the superadmin')}
                         </span>
                       )}
                     </TableCell>
@@ -271,15 +297,15 @@ export function LocationsCard() {
       </CardContent>
       <CardFooter>
         <p className="lws-muted" data-testid="locations-note">
-          Active locations appear in the location dropdown workers choose from when they start a shift.
+          {t('Active locations appear in the location dropdown workers choose from when they start a shift.')}
         </p>
       </CardFooter>
       <ConfirmDialog
         open={deleting !== null}
-        title={deleting ? `Delete ${deleting.name}` : 'Delete Location'}
-        description="Are you sure you want to delete this location?"
-        confirmLabel="Delete"
-        busyLabel="Deleting..."
+        title={deleting ? t('Delete {{name}}', { name: deleting.name }) : t('Delete Location')}
+        description={t('Are you sure you want to delete this location?')}
+        confirmLabel={t('Delete')}
+        busyLabel={t('Deleting...')}
         destructive
         busy={deleteBusy}
         onConfirm={() => void confirmDelete()}

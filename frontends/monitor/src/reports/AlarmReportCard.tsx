@@ -19,8 +19,10 @@ import {
   TableHeader,
   TableRow,
   failureMessage,
+  msg,
   serverNow,
   useLiveQuery,
+  useT,
 } from '@lws/fe-ui';
 import { fetchTeamNames } from '../accounts/accounts-api';
 import {
@@ -36,17 +38,17 @@ import {
 
 type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; report: AlarmReport };
 
-const FAILED = 'Failed to load alarm report';
+const FAILED = msg('Failed to load alarm report');
 
 type TimeKey = 'ackP50Seconds' | 'ackP90Seconds' | 'ackMaxSeconds' | 'resolveP50Seconds' | 'resolveP90Seconds' | 'resolveMaxSeconds';
 
 const TIME_COLUMNS: { key: TimeKey; label: string }[] = [
-  { key: 'ackP50Seconds', label: 'Ack p50' },
-  { key: 'ackP90Seconds', label: 'Ack p90' },
-  { key: 'ackMaxSeconds', label: 'Ack max' },
-  { key: 'resolveP50Seconds', label: 'Resolve p50' },
-  { key: 'resolveP90Seconds', label: 'Resolve p90' },
-  { key: 'resolveMaxSeconds', label: 'Resolve max' },
+  { key: 'ackP50Seconds', label: msg('Ack p50') },
+  { key: 'ackP90Seconds', label: msg('Ack p90') },
+  { key: 'ackMaxSeconds', label: msg('Ack max') },
+  { key: 'resolveP50Seconds', label: msg('Resolve p50') },
+  { key: 'resolveP90Seconds', label: msg('Resolve p90') },
+  { key: 'resolveMaxSeconds', label: msg('Resolve max') },
 ];
 
 /**
@@ -54,6 +56,7 @@ const TIME_COLUMNS: { key: TimeKey; label: string }[] = [
  * took to acknowledge and resolve them. Months are London calendar months, as on the server.
  */
 export function AlarmReportCard() {
+  const t = useT();
   const current = monthOf(serverNow());
   const [month, setMonth] = useState(current);
   const [teamId, setTeamId] = useState<number | undefined>(undefined);
@@ -75,7 +78,7 @@ export function AlarmReportCard() {
   const load: Load = report.data
     ? { state: 'ready', report: report.data }
     : report.error
-      ? { state: 'error', message: failureMessage(report.error, 'Please try again.') }
+      ? { state: 'error', message: t(failureMessage(report.error, msg('Please try again.'))) }
       : { state: 'loading' };
 
   const rows = load.state === 'ready' ? [...load.report.byKind, load.report.total] : [];
@@ -84,16 +87,17 @@ export function AlarmReportCard() {
     <Card data-testid="alarm-report">
       <CardHeader className="lws-card__header--row">
         <div>
-          <CardTitle>Alarm Report</CardTitle>
+          <CardTitle>{t('Alarm Report')}</CardTitle>
           <CardDescription>
-            Alarms opened in the month (UK time), how quickly they were acknowledged and resolved, and their verdicts. Times are nearest-rank
-            percentiles over the alarms that reached that step.
+            {t(
+              'Alarms opened in the month (UK time), how quickly they were acknowledged and resolved, and their verdicts. Times are nearest-rank percentiles over the alarms that reached that step.',
+            )}
           </CardDescription>
         </div>
       </CardHeader>
       <CardContent>
         <div className="lws-inline-form">
-          <Label htmlFor={monthId}>Month</Label>
+          <Label htmlFor={monthId}>{t('Month')}</Label>
           <Input
             id={monthId}
             type="month"
@@ -105,64 +109,71 @@ export function AlarmReportCard() {
           />
           {teams.length > 1 ? (
             <>
-              <Label htmlFor={teamSelectId}>Team</Label>
+              <Label htmlFor={teamSelectId}>{t('Team')}</Label>
               <Select
                 id={teamSelectId}
                 value={teamId ?? ''}
                 onChange={(event) => setTeamId(event.target.value ? Number(event.target.value) : undefined)}
                 data-testid="alarm-report-team"
               >
-                <option value="">All teams</option>
-                {teams.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
+                <option value="">{t('All teams')}</option>
+                {teams.map((team) => (
+                  <option key={team.id} value={team.id}>
+                    {team.name}
                   </option>
                 ))}
               </Select>
             </>
           ) : null}
           {valid ? (
-            <a className="lws-btn lws-btn--outline lws-btn--sm" href={alarmReportCsvPath(month, teamId)} download={`lws-alarms-${month}.csv`} data-testid="alarm-report-csv">
-              Download CSV
+            <a
+              className="lws-btn lws-btn--outline lws-btn--sm"
+              href={alarmReportCsvPath(month, teamId)}
+              download={`lws-alarms-${month}.csv`}
+              data-testid="alarm-report-csv"
+            >
+              {t('Download CSV')}
             </a>
           ) : null}
         </div>
         {!valid ? (
           <p className="lws-muted" data-testid="alarm-report-pick">
-            Choose a month
+            {t('Choose a month')}
           </p>
         ) : load.state === 'loading' ? (
-          <div role="status" aria-label="Loading alarm report">
+          <div role="status" aria-label={t('Loading alarm report')}>
             <Skeleton height="2.5rem" />
           </div>
         ) : load.state === 'error' ? (
-          <Alert variant="error" title={FAILED} data-testid="alarm-report-error">
+          <Alert variant="error" title={t(FAILED)} data-testid="alarm-report-error">
             <p>{load.message}</p>
           </Alert>
         ) : load.report.total.count === 0 ? (
           <p className="lws-muted" data-testid="alarm-report-empty">
-            No alarms in this month
+            {t('No alarms in this month')}
           </p>
         ) : (
-          <Table label="Alarms by type" data-testid="alarm-report-table">
+          <Table label={t('Alarms by type')} data-testid="alarm-report-table">
             <TableHeader>
               <TableRow>
-                <TableHead>Type</TableHead>
-                <TableHead>Alarms</TableHead>
-                <TableHead>Acknowledged</TableHead>
-                <TableHead>Resolved</TableHead>
-                <TableHead>Genuine</TableHead>
-                <TableHead>False alarm</TableHead>
-                <TableHead>Unresolved</TableHead>
+                <TableHead>{t('Type')}</TableHead>
+                <TableHead>{t('Alarms')}</TableHead>
+                <TableHead>{t('Acknowledged')}</TableHead>
+                <TableHead>{t('Resolved')}</TableHead>
+                <TableHead>{t('Genuine')}</TableHead>
+                <TableHead>{t('False alarm')}</TableHead>
+                <TableHead>{t('Unresolved')}</TableHead>
                 {TIME_COLUMNS.map((c) => (
-                  <TableHead key={c.key}>{c.label}</TableHead>
+                  <TableHead key={c.key}>{t(c.label)}</TableHead>
                 ))}
               </TableRow>
             </TableHeader>
             <TableBody>
               {rows.map((r) => (
                 <TableRow key={r.kind} data-testid="alarm-report-row" data-kind={r.kind}>
-                  <TableCell>{r.kind === 'all' ? <strong>{REPORT_KIND_LABELS[r.kind]}</strong> : REPORT_KIND_LABELS[r.kind]}</TableCell>
+                  <TableCell>
+                    {r.kind === 'all' ? <strong>{t(REPORT_KIND_LABELS[r.kind])}</strong> : t(REPORT_KIND_LABELS[r.kind])}
+                  </TableCell>
                   <TableCell>{r.count}</TableCell>
                   <TableCell>{r.acknowledged}</TableCell>
                   <TableCell>{r.resolved}</TableCell>
@@ -171,7 +182,7 @@ export function AlarmReportCard() {
                   <TableCell>{r.unresolved}</TableCell>
                   {TIME_COLUMNS.map((c) => (
                     <TableCell key={c.key} data-testid={`alarm-report-${c.key}`}>
-                      {formatSeconds(r[c.key])}
+                      {formatSeconds(r[c.key], t)}
                     </TableCell>
                   ))}
                 </TableRow>
@@ -180,28 +191,28 @@ export function AlarmReportCard() {
           </Table>
         )}
         {load.state === 'ready' && load.report.total.count > 0 && load.report.byTeam.length > 1 ? (
-          <Table label="Alarms by team" data-testid="alarm-report-teams">
-            <TableCaption>By team</TableCaption>
+          <Table label={t('Alarms by team')} data-testid="alarm-report-teams">
+            <TableCaption>{t('By team')}</TableCaption>
             <TableHeader>
               <TableRow>
-                <TableHead>Team</TableHead>
-                <TableHead>Alarms</TableHead>
-                <TableHead>Genuine</TableHead>
-                <TableHead>False alarm</TableHead>
+                <TableHead>{t('Team')}</TableHead>
+                <TableHead>{t('Alarms')}</TableHead>
+                <TableHead>{t('Genuine')}</TableHead>
+                <TableHead>{t('False alarm')}</TableHead>
                 {TIME_COLUMNS.map((c) => (
-                  <TableHead key={c.key}>{c.label}</TableHead>
+                  <TableHead key={c.key}>{t(c.label)}</TableHead>
                 ))}
               </TableRow>
             </TableHeader>
             <TableBody>
-              {load.report.byTeam.map((t) => (
-                <TableRow key={t.teamId ?? 'none'} data-testid="alarm-report-team-row">
-                  <TableCell>{t.team}</TableCell>
-                  <TableCell>{t.total.count}</TableCell>
-                  <TableCell>{t.total.genuine}</TableCell>
-                  <TableCell>{t.total.falseAlarm}</TableCell>
+              {load.report.byTeam.map((team) => (
+                <TableRow key={team.teamId ?? 'none'} data-testid="alarm-report-team-row">
+                  <TableCell>{team.team}</TableCell>
+                  <TableCell>{team.total.count}</TableCell>
+                  <TableCell>{team.total.genuine}</TableCell>
+                  <TableCell>{team.total.falseAlarm}</TableCell>
                   {TIME_COLUMNS.map((c) => (
-                    <TableCell key={c.key}>{formatSeconds(t.total[c.key])}</TableCell>
+                    <TableCell key={c.key}>{formatSeconds(team.total[c.key], t)}</TableCell>
                   ))}
                 </TableRow>
               ))}

@@ -1,4 +1,4 @@
-import { api } from '@lws/fe-ui';
+import { api, msg } from '@lws/fe-ui';
 
 export type ReportKind = 'missed_check_in' | 'emergency' | 'all';
 
@@ -19,7 +19,7 @@ export interface AlarmReportRow {
   resolveMaxSeconds: number | null;
 }
 
-/** One team's figures (issue 12): the worker's team when the alarm opened. */
+/** One team's figures, so each team's monitors can be held to their own: the worker's team when the alarm opened. */
 export interface TeamAlarmReport {
   teamId: number | null;
   team: string;
@@ -34,10 +34,11 @@ export interface AlarmReport {
   byTeam: TeamAlarmReport[];
 }
 
+/** In English; a screen shows them through `t()`. */
 export const REPORT_KIND_LABELS: Record<ReportKind, string> = {
-  missed_check_in: 'Missed Check-In',
-  emergency: 'Emergency',
-  all: 'Total',
+  missed_check_in: msg('Missed Check-In'),
+  emergency: msg('Emergency'),
+  all: msg('Total'),
 };
 
 const COUNTS = ['count', 'acknowledged', 'resolved', 'genuine', 'falseAlarm', 'unresolved'] as const;
@@ -69,7 +70,12 @@ export function parseAlarmReport(body: unknown): AlarmReport {
     byTeam: byTeam.map((t: unknown) => {
       const v = (t ?? {}) as Record<string, unknown>;
       if (typeof v.team !== 'string' || !Array.isArray(v.byKind)) throw new Error('Invalid response from server');
-      return { teamId: typeof v.teamId === 'number' ? v.teamId : null, team: v.team, byKind: v.byKind.map(parseRow), total: parseRow(v.total) };
+      return {
+        teamId: typeof v.teamId === 'number' ? v.teamId : null,
+        team: v.team,
+        byKind: v.byKind.map(parseRow),
+        total: parseRow(v.total),
+      };
     }),
   };
 }
@@ -84,16 +90,24 @@ export async function fetchAlarmReport(month: string, signal?: AbortSignal, team
 
 const two = (n: number) => String(n).padStart(2, '0');
 
-/** Seconds as a monitor reads them: '45s', '1m 05s', '2h 03m 09s'; '—' when there is no figure. */
-export function formatSeconds(seconds: number | null): string {
+/** Writes a text with its {{placeholders}} filled in: a screen's `t()`, or English as it is. */
+export type Translate = (text: string, values: Record<string, string | number>) => string;
+
+const english: Translate = (text, values) => text.replace(/{{\s*(\w+)\s*}}/g, (whole, name: string) => String(values[name] ?? whole));
+
+/**
+ * Seconds as a monitor reads them: '45s', '1m 05s', '2h 03m 09s'; '—' when there is no figure. In
+ * English unless the screen passes its `t()`.
+ */
+export function formatSeconds(seconds: number | null, t: Translate = english): string {
   if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return '—';
   const s = Math.round(seconds);
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const rest = s % 60;
-  if (h > 0) return `${h}h ${two(m)}m ${two(rest)}s`;
-  if (m > 0) return `${m}m ${two(rest)}s`;
-  return `${rest}s`;
+  if (h > 0) return t('{{hours}}h {{minutes}}m {{seconds}}s', { hours: h, minutes: two(m), seconds: two(rest) });
+  if (m > 0) return t('{{minutes}}m {{seconds}}s', { minutes: m, seconds: two(rest) });
+  return t('{{seconds}}s', { seconds: rest });
 }
 
 const londonMonth = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit' });

@@ -1,4 +1,5 @@
 import { Badge } from '../components/Badge';
+import { useT } from '../i18n/i18n';
 import { useLiveState } from './LiveEventsContext';
 
 /**
@@ -7,15 +8,16 @@ import { useLiveState } from './LiveEventsContext';
  */
 export function LiveStatusBadge() {
   const state = useLiveState();
+  const t = useT();
   const live = state === 'open';
   return (
     <Badge
       variant={live ? 'success' : 'warning'}
       data-testid="live-status"
       data-state={state}
-      title={live ? 'Changes appear as they happen' : 'Live updates are reconnecting; the screen refreshes on a timer meanwhile'}
+      title={live ? t('Changes appear as they happen') : t('Live updates are reconnecting; the screen refreshes on a timer meanwhile')}
     >
-      {live ? 'Live' : state === 'connecting' ? 'Connecting...' : 'Reconnecting...'}
+      {live ? t('Live') : state === 'connecting' ? t('Connecting...') : t('Reconnecting...')}
     </Badge>
   );
 }
