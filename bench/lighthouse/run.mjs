@@ -3,7 +3,7 @@
 // whole stack runs from the built output (as `npm start` does) on this machine's real PostgreSQL,
 // NATS and Redis, over loopback; Chromium is Debian's (CHROME_PATH, default /usr/bin/chromium).
 // Prints each page's scores and the audits that cost points, and fails below the targets
-// (issue 14): performance >= 90, accessibility 100, best practices 100.
+// performance >= 90, accessibility 100, best practices 100.
 //   node bench/lighthouse/run.mjs [--runs N]   (N runs per page, the median is kept; default 3)
 //   --only /worker measures one page.
 //   LH_DUMP=<dir> also writes each page's median report there, whole.
@@ -26,7 +26,16 @@ const CATEGORIES = Object.keys(TARGETS);
 const stack = await startBenchStack('lh');
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
 let failed = false;
@@ -46,11 +55,7 @@ try {
     { name: 'lws_signed_in', value: '1', domain: '127.0.0.1', path: '/' },
   ];
 
-  const pages = [
-    { path: '/login' },
-    { path: '/kiosk' },
-    { path: '/worker', cookies: worker },
-  ].filter((p) => !ONLY || p.path === ONLY);
+  const pages = [{ path: '/login' }, { path: '/kiosk' }, { path: '/worker', cookies: worker }].filter((p) => !ONLY || p.path === ONLY);
   const results = [];
   for (const page of pages) {
     const runs = [];
@@ -75,12 +80,23 @@ try {
     if (process.env.LH_DUMP) writeFileSync(join(process.env.LH_DUMP, `${page.path.slice(1) || 'root'}.json`), JSON.stringify(lhr));
     const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c].score ?? 0) * 100)]));
     const lost = Object.values(lhr.audits)
-      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable')
+      .filter(
+        (a) =>
+          a.score !== null &&
+          a.score < 1 &&
+          a.scoreDisplayMode !== 'informative' &&
+          a.scoreDisplayMode !== 'manual' &&
+          a.scoreDisplayMode !== 'notApplicable',
+      )
       .filter((a) => CATEGORIES.some((c) => lhr.categories[c].auditRefs.some((r) => r.id === a.id && r.weight > 0)))
       .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`);
-    const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'].map(
-      (id) => `${id.replace(/-/g, ' ')} ${lhr.audits[id]?.displayValue ?? '?'}`,
-    );
+    const metrics = [
+      'first-contentful-paint',
+      'largest-contentful-paint',
+      'total-blocking-time',
+      'cumulative-layout-shift',
+      'speed-index',
+    ].map((id) => `${id.replace(/-/g, ' ')} ${lhr.audits[id]?.displayValue ?? '?'}`);
     results.push({ path: page.path, scores, metrics, lost, allRuns: runs.map((r) => Math.round(r.categories.performance.score * 100)) });
     const below = CATEGORIES.filter((c) => scores[c] < TARGETS[c]);
     if (below.length) failed = true;
@@ -90,8 +106,10 @@ try {
     console.log(`         ${metrics.join(', ')}`);
     if (lost.length) console.log(`         points lost: ${lost.join('; ')}`);
     // What to fix: the console's errors and the elements that shifted.
-    for (const item of lhr.audits['errors-in-console']?.details?.items ?? []) console.log(`         console error: ${item.description} ${item.sourceLocation?.url ?? ''}`);
-    for (const item of lhr.audits['layout-shifts']?.details?.items ?? []) console.log(`         layout shift ${item.score?.toFixed?.(3) ?? ''}: ${item.node?.snippet ?? item.node?.selector ?? ''}`);
+    for (const item of lhr.audits['errors-in-console']?.details?.items ?? [])
+      console.log(`         console error: ${item.description} ${item.sourceLocation?.url ?? ''}`);
+    for (const item of lhr.audits['layout-shifts']?.details?.items ?? [])
+      console.log(`         layout shift ${item.score?.toFixed?.(3) ?? ''}: ${item.node?.snippet ?? item.node?.selector ?? ''}`);
     const lcp = lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node;
     if (lcp) console.log(`         largest paint: ${lcp.snippet}`);
   }
@@ -104,6 +122,8 @@ try {
   await stack.stop();
 }
 if (failed) {
-  console.error(`below target (performance >= ${TARGETS.performance}, accessibility ${TARGETS.accessibility}, best practices ${TARGETS['best-practices']})`);
+  console.error(
+    `below target (performance >= ${TARGETS.performance}, accessibility ${TARGETS.accessibility}, best practices ${TARGETS['best-practices']})`,
+  );
   process.exit(1);
 }

@@ -1,5 +1,5 @@
 /*
- * LWS service worker (issue 13): the worker app installs to the home screen and opens without a
+ * LWS service worker: the worker app installs to the home screen and opens without a
  * network; pushed reminders and alarms are shown, and a tap opens the screen they are about.
  *
  * - App files are kept in the `shell` cache: the shell's build (its precache.json), the worker
@@ -24,7 +24,13 @@ const DATA = `lws-data-${VERSION}`;
 const APP_PAGE = '/index.html';
 const HASHED = /\.[0-9a-f]{8}\.(?:js|css)$/;
 /** What the worker screen reads to show itself (never the time: a stale clock would be worse than none). */
-const WORKER_DATA = [/^\/api\/auth\/me$/, /^\/api\/users\/\d+\/with-relations$/, /^\/api\/users\/\d+\/emergency$/, /^\/api\/location-options$/, /^\/api\/settings$/];
+const WORKER_DATA = [
+  /^\/api\/auth\/me$/,
+  /^\/api\/users\/\d+\/with-relations$/,
+  /^\/api\/users\/\d+\/emergency$/,
+  /^\/api\/location-options$/,
+  /^\/api\/settings$/,
+];
 const MONITOR_PAGES = /^\/(?:admin|superadmin)$/;
 /** Where install keeps the list of the build's files, for activate to trim the cache by. */
 const FILE_LIST = '/__lws-app-files.json';
@@ -44,7 +50,8 @@ async function appFiles() {
       const manifest = await (await fetch(manifestUrl, { cache: 'no-store' })).json();
       files.add(`${base}${manifest.metaData.remoteEntry.path}${manifest.metaData.remoteEntry.name}`);
       for (const part of [...manifest.shared, ...manifest.exposes]) {
-        for (const kind of ['js', 'css']) for (const name of [...part.assets[kind].sync, ...part.assets[kind].async]) files.add(`${base}${name}`);
+        for (const kind of ['js', 'css'])
+          for (const name of [...part.assets[kind].sync, ...part.assets[kind].async]) files.add(`${base}${name}`);
       }
     }
   } catch (err) {
@@ -194,7 +201,7 @@ function openUrl(url) {
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const target = openUrl(event.notification.data && event.notification.data.url);
+  const target = openUrl(event.notification.data?.url);
   const path = new URL(target, self.location.origin).pathname;
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (windows) => {

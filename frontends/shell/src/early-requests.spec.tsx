@@ -16,6 +16,7 @@ let restore: () => void = () => {};
 afterEach(() => {
   cleanup();
   restore();
+  // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API.
   document.cookie = 'lws_signed_in=; Max-Age=0; Path=/';
 });
 
@@ -24,7 +25,7 @@ function Who() {
   return <p>{loading ? 'checking' : (user?.name ?? 'signed out')}</p>;
 }
 
-// The first screen's requests go out while the app's code is still downloading (issue 14: on a
+// The first screen's requests go out while the app's code is still downloading (on a
 // phone's slow network the session check and the remotes' addresses each waited for the code).
 describe('early requests', () => {
   it("asks the server nothing for a signed-out visitor on /login, but fetches the login page's code at once", async () => {

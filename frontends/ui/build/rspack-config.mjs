@@ -80,7 +80,7 @@ function baseConfig({ dir, publicPath }) {
 
 /**
  * Lists the host's files in `precache.json`, for the service worker to keep at install so the
- * worker app opens without a network (issue 13): the lazily loaded chunks are named nowhere else.
+ * worker app opens without a network: the lazily loaded chunks are named nowhere else.
  */
 class PrecacheListPlugin {
   apply(compiler) {
@@ -101,7 +101,7 @@ const COMPRESS_MIN_BYTES = 1024;
 
 /**
  * Writes a brotli (`.br`) and a gzip (`.gz`) copy beside each text file, compressed once at
- * build time at the highest level (issue 14): the gateway sends the one the browser accepts,
+ * build time at the highest level: the gateway sends the one the browser accepts,
  * without compressing on every request.
  */
 class PrecompressPlugin {
@@ -113,7 +113,9 @@ class PrecompressPlugin {
           if (!COMPRESSIBLE.test(name)) continue;
           const bytes = Buffer.from(source.buffer());
           if (bytes.length < COMPRESS_MIN_BYTES) continue;
-          const br = brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+          const br = brotliCompressSync(bytes, {
+            params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+          });
           compilation.emitAsset(`${name}.br`, new rspack.sources.RawSource(br));
           compilation.emitAsset(`${name}.gz`, new rspack.sources.RawSource(gzipSync(bytes, { level: 9 })));
         }

@@ -17,6 +17,7 @@ export function useLoaded<T>(loaded: () => T | undefined, load: () => Promise<T>
   const [state, setState] = useState<{ value?: T; error?: unknown }>(() => ({ value: loaded() }));
   const [attempt, setAttempt] = useState(0);
   const ready = state.value !== undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `load` is the same loader for the component's life; a retry runs it again.
   useEffect(() => {
     if (ready) return;
     let current = true;
@@ -27,8 +28,6 @@ export function useLoaded<T>(loaded: () => T | undefined, load: () => Promise<T>
     return () => {
       current = false;
     };
-    // `load` is the same loader for the component's life; a retry runs it again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ready, attempt]);
   return {
     ...state,

@@ -35,7 +35,7 @@ afterEach(() => {
 });
 
 describe('LoginPage (spec section 1: react-hook-form with the gateway schema)', () => {
-  it('says which field is missing, in the gateway\'s words, sends nothing and puts the cursor in the first', async () => {
+  it("says which field is missing, in the gateway's words, sends nothing and puts the cursor in the first", async () => {
     const { sent } = renderLogin({});
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Log In' }));
@@ -55,7 +55,9 @@ describe('LoginPage (spec section 1: react-hook-form with the gateway schema)', 
     await user.type(screen.getByLabelText('Password'), 'Secret1');
     await user.click(screen.getByRole('button', { name: 'Log In' }));
     expect((await screen.findByTestId('login-error')).textContent).toBe('Invalid username or password');
-    expect(writes(sent)).toEqual([{ method: 'POST', path: '/api/auth/login', body: { username: 'ann.lone', password: 'Secret1', rememberMe: false } }]);
+    expect(writes(sent)).toEqual([
+      { method: 'POST', path: '/api/auth/login', body: { username: 'ann.lone', password: 'Secret1', rememberMe: false } },
+    ]);
     const password = screen.getByLabelText('Password') as HTMLInputElement;
     expect(password.value).toBe('');
     expect(document.activeElement).toBe(password);

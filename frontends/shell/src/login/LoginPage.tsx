@@ -54,17 +54,20 @@ export function LoginPage() {
   if (loading) return <PageStatus text={t('Loading...')} />;
   if (user && isRole(user.role)) return <Navigate to={roleHome(user.role)} replace />;
 
-  const onSubmit = form.handleSubmit(async ({ username, password, rememberMe }) => {
-    setFailure(null);
-    try {
-      await signIn({ username, password, rememberMe });
-      saveRememberedUsername(rememberMe ? username : null);
-    } catch (error) {
-      setFailure(loginFailureText(error));
-      form.resetField('password', { defaultValue: '' });
-      form.setFocus('password');
-    }
-  }, () => setFailure(null));
+  const onSubmit = form.handleSubmit(
+    async ({ username, password, rememberMe }) => {
+      setFailure(null);
+      try {
+        await signIn({ username, password, rememberMe });
+        saveRememberedUsername(rememberMe ? username : null);
+      } catch (error) {
+        setFailure(loginFailureText(error));
+        form.resetField('password', { defaultValue: '' });
+        form.setFocus('password');
+      }
+    },
+    () => setFailure(null),
+  );
   const username = form.register('username');
 
   return (
@@ -83,7 +86,14 @@ export function LoginPage() {
             <CardDescription>{t('Enter your username and password to continue.')}</CardDescription>
           </CardHeader>
           <CardContent>
-            <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} onFocus={login.warm} data-testid="login-form" aria-label={t('Log in')}>
+            <form
+              className="lws-form"
+              noValidate
+              onSubmit={(event) => void onSubmit(event)}
+              onFocus={login.warm}
+              data-testid="login-form"
+              aria-label={t('Log in')}
+            >
               {failure ? (
                 <Alert variant="error" data-testid="login-error">
                   {t(failure)}
@@ -126,11 +136,7 @@ export function LoginPage() {
                   {errors.password?.message && t(errors.password.message)}
                 </FieldError>
               </div>
-              <Checkbox
-                label={t('Remember me')}
-                {...form.register('rememberMe')}
-                data-testid="login-remember"
-              />
+              <Checkbox label={t('Remember me')} {...form.register('rememberMe')} data-testid="login-remember" />
               <Button type="submit" size="lg" block busy={isSubmitting} data-testid="login-submit">
                 {isSubmitting ? t('Logging in...') : t('Log In')}
               </Button>

@@ -7,7 +7,9 @@ import type { ZodTypeAny } from 'zod';
  * submit), so the validation library is not part of what the page needs before it can show.
  * `warm()` starts the download early, e.g. when the user starts typing.
  */
-export function lazyZodResolver<In extends FieldValues, Out>(load: () => Promise<ZodTypeAny>): { resolver: Resolver<In, unknown, Out>; warm(): void } {
+export function lazyZodResolver<In extends FieldValues, Out>(
+  load: () => Promise<ZodTypeAny>,
+): { resolver: Resolver<In, unknown, Out>; warm(): void } {
   let resolver: Promise<Resolver<In, unknown, Out>> | null = null;
   const ready = () => {
     resolver ??= load().then(

@@ -5,4 +5,6 @@ import { onDemand } from '../app/on-demand';
 // worker's screen do not download it. Where it is the first screen, the entry asks for it beside
 // the app's own code, so it costs /login no extra round trip (early-requests.ts). The chunk is
 // named, so that a test (and anyone reading a network log) can tell the login page's code apart.
-export const loginPage = onDemand<ComponentType>('login page', () => import(/* webpackChunkName: "login" */ './LoginPage').then((m) => m.LoginPage));
+export const loginPage = onDemand<ComponentType>('login page', () =>
+  import(/* webpackChunkName: "login" */ './LoginPage').then((m) => m.LoginPage),
+);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
 
-// The service worker (public/sw.js, issue 13) run as a browser runs it, in a scope of its own,
+// The service worker (public/sw.js) run as a browser runs it, in a scope of its own,
 // with the browser's parts it uses (caches, clients, the registration, the network) played here.
 
 const ORIGIN = 'https://lws.example';
@@ -20,7 +20,12 @@ interface FakeRequest {
   referrer: string;
 }
 
-const ask = (path: string, from: string, method = 'GET'): FakeRequest => ({ url: `${ORIGIN}${path}`, method, mode: 'cors', referrer: `${ORIGIN}${from}` });
+const ask = (path: string, from: string, method = 'GET'): FakeRequest => ({
+  url: `${ORIGIN}${path}`,
+  method,
+  mode: 'cors',
+  referrer: `${ORIGIN}${from}`,
+});
 
 interface FakeEvent {
   request?: FakeRequest;
@@ -81,7 +86,10 @@ function windowAt(path: string): Window {
   return w;
 }
 
-function serviceWorker({ windows = [] as Window[], network = (_r: FakeRequest): Promise<Response> => Promise.reject(new TypeError('Failed to fetch')) } = {}) {
+function serviceWorker({
+  windows = [] as Window[],
+  network = (_r: FakeRequest): Promise<Response> => Promise.reject(new TypeError('Failed to fetch')),
+} = {}) {
   const handlers: Record<string, Handler> = {};
   const caches = new FakeCaches();
   const showNotification = jest.fn(async (_title: string, _options: { data: { url: string }; tag: string }) => undefined);
@@ -89,7 +97,9 @@ function serviceWorker({ windows = [] as Window[], network = (_r: FakeRequest): 
   const fetch = jest.fn(network);
   const self = {
     location: { origin: ORIGIN },
-    addEventListener: (type: string, fn: Handler) => void (handlers[type] = fn),
+    addEventListener: (type: string, fn: Handler) => {
+      handlers[type] = fn;
+    },
     registration: { showNotification },
     skipWaiting: async () => undefined,
     clients: {
@@ -185,7 +195,13 @@ describe("the service worker: the worker's screen without a network", () => {
 
   it("leaves a monitor's page alone, and never keeps the time or anything that changes state", () => {
     const sw = serviceWorker({ network: async () => new Response('{}') });
-    for (const request of [me('/admin'), me('/superadmin'), ask('/api/time', '/worker'), ask('/api/check-ins', '/worker', 'POST'), ask('/api/events', '/worker')]) {
+    for (const request of [
+      me('/admin'),
+      me('/superadmin'),
+      ask('/api/time', '/worker'),
+      ask('/api/check-ins', '/worker', 'POST'),
+      ask('/api/events', '/worker'),
+    ]) {
       const e = event({ request });
       sw.handlers.fetch(e);
       expect(e.response).toBeUndefined();
@@ -201,11 +217,16 @@ describe('the service worker: one build in the cache', () => {
       // The worker asks for its lists by path.
       network: async (r) => {
         const url = typeof r === 'string' ? r : r.url;
-        return url.endsWith('/precache.json') ? Response.json(build) : url.endsWith('/config.json') ? Response.json({ remotes: { worker: 'https://cdn.example/worker/mf-manifest.json' } }) : new Response('ok');
+        return url.endsWith('/precache.json')
+          ? Response.json(build)
+          : url.endsWith('/config.json')
+            ? Response.json({ remotes: { worker: 'https://cdn.example/worker/mf-manifest.json' } })
+            : new Response('ok');
       },
     });
     const shell = await sw.caches.open('lws-shell-v1');
-    for (const old of ['/main.00000000.js', '/main.99999999.css', '/remotes/admin/admin.12345678.js']) await shell.put(old, new Response('old build'));
+    for (const old of ['/main.00000000.js', '/main.99999999.css', '/remotes/admin/admin.12345678.js'])
+      await shell.put(old, new Response('old build'));
     await shell.put('/config.json', new Response('{}'));
 
     const install = event({});
@@ -218,6 +239,14 @@ describe('the service worker: one build in the cache', () => {
     await Promise.all(activate.waits);
 
     const kept = (await shell.keys()).map((r) => new URL(r.url).pathname).filter((p) => !p.startsWith('/__'));
-    expect(kept.sort()).toEqual(['/config.json', '/icons/icon-192.png', '/icons/icon-512.png', '/index.html', '/main.1a2b3c4d.js', '/main.5e6f7a8b.css', '/manifest.webmanifest']);
+    expect(kept.sort()).toEqual([
+      '/config.json',
+      '/icons/icon-192.png',
+      '/icons/icon-512.png',
+      '/index.html',
+      '/main.1a2b3c4d.js',
+      '/main.5e6f7a8b.css',
+      '/manifest.webmanifest',
+    ]);
   });
 });

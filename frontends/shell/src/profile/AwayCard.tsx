@@ -2,7 +2,23 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, FieldError, Input, Label, api, failureMessage, formatDateTime, msg, useT, useToast } from '@lws/fe-ui';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  FieldError,
+  Input,
+  Label,
+  api,
+  failureMessage,
+  formatDateTime,
+  msg,
+  useT,
+  useToast,
+} from '@lws/fe-ui';
 import { awayFormSchema, type AwayForm } from '@lws/schemas';
 
 /** An `<input type="datetime-local">` value (local time, minutes) for an instant. */
@@ -15,7 +31,15 @@ function localValue(at: Date): string {
  * An admin away: until when, so their deputies are told of their teams' alarms in their
  * place; or back now. The server checks the time (future, at most 90 days ahead).
  */
-export function AwayCard({ userId, awayUntil, onChanged }: { userId: number; awayUntil: string | null; onChanged: () => Promise<unknown> }) {
+export function AwayCard({
+  userId,
+  awayUntil,
+  onChanged,
+}: {
+  userId: number;
+  awayUntil: string | null;
+  onChanged: () => Promise<unknown>;
+}) {
   const { toast } = useToast();
   const t = useT();
   const form = useForm<AwayForm, unknown, z.output<typeof awayFormSchema>>({

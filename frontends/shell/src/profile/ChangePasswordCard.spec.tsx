@@ -49,12 +49,16 @@ describe('ChangePasswordCard (spec section 5: react-hook-form with the gateway s
     await user.type(form.getByLabelText('Confirm New Password'), 'Chosen123');
     await user.click(form.getByRole('button', { name: 'Change Password' }));
     expect(await screen.findByText('Password Changed')).toBeTruthy();
-    expect(writes(sent)).toEqual([{ method: 'POST', path: '/api/auth/change-password', body: { currentPassword: 'old-Secret1', newPassword: 'Chosen123' } }]);
+    expect(writes(sent)).toEqual([
+      { method: 'POST', path: '/api/auth/change-password', body: { currentPassword: 'old-Secret1', newPassword: 'Chosen123' } },
+    ]);
     expect((form.getByLabelText('New Password') as HTMLInputElement).value).toBe('');
   });
 
   it("puts the gateway's answer under the field it names", async () => {
-    const { form, user } = renderCard({ 'POST /api/auth/change-password': { status: 400, body: { message: 'Current password is incorrect', field: 'currentPassword' } } });
+    const { form, user } = renderCard({
+      'POST /api/auth/change-password': { status: 400, body: { message: 'Current password is incorrect', field: 'currentPassword' } },
+    });
     await user.type(form.getByLabelText('Current Password'), 'wrong');
     await user.type(form.getByLabelText('New Password'), 'Chosen123');
     await user.type(form.getByLabelText('Confirm New Password'), 'Chosen123');

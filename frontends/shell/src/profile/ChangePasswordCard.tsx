@@ -73,7 +73,13 @@ export function ChangePasswordCard({ temporary }: { temporary: boolean }) {
         <CardDescription>{t('At least 6 characters, with an uppercase letter and a number.')}</CardDescription>
       </CardHeader>
       <CardContent>
-        <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('Change password')} data-testid="password-form">
+        <form
+          className="lws-form"
+          noValidate
+          onSubmit={(event) => void onSubmit(event)}
+          aria-label={t('Change password')}
+          data-testid="password-form"
+        >
           {temporary ? (
             <Alert variant="warning" data-testid="password-temporary">
               {t('You are using a temporary password. Choose your own now.')}

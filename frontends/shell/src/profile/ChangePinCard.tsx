@@ -101,7 +101,11 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
       if (e instanceof ApiError && e.status === 423) lockedOut(e);
       else if (e instanceof ApiError && e.status === 400) wrongCurrentPin();
       else {
-        toast({ title: t('PIN Update Failed'), message: t(failureMessage(e, msg('Your PIN could not be checked. Please try again.'))), type: 'error' });
+        toast({
+          title: t('PIN Update Failed'),
+          message: t(failureMessage(e, msg('Your PIN could not be checked. Please try again.'))),
+          type: 'error',
+        });
         reset();
       }
     } finally {
@@ -127,7 +131,11 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
         newPin.current = '';
         goTo('new', message);
       } else {
-        toast({ title: t('PIN Update Failed'), message: t(failureMessage(e, msg('Your PIN could not be changed. Please try again.'))), type: 'error' });
+        toast({
+          title: t('PIN Update Failed'),
+          message: t(failureMessage(e, msg('Your PIN could not be changed. Please try again.'))),
+          type: 'error',
+        });
         reset();
       }
     } finally {
@@ -144,7 +152,11 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
       goTo('confirm');
     } else if (step === 'confirm') {
       if (value !== newPin.current) {
-        toast({ title: t('PINs Do Not Match'), message: t('The confirmation did not match your new PIN. Please enter it again.'), type: 'error' });
+        toast({
+          title: t('PINs Do Not Match'),
+          message: t('The confirmation did not match your new PIN. Please enter it again.'),
+          type: 'error',
+        });
         newPin.current = '';
         goTo('new', msg('The PINs did not match. Enter your new PIN again.'));
         return;
@@ -153,7 +165,8 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
     }
   };
 
-  const submitLabel = step === 'verify' ? (busy ? t('Verifying...') : t('Verify')) : step === 'new' ? t('Next') : busy ? t('Saving...') : t('Save PIN');
+  const submitLabel =
+    step === 'verify' ? (busy ? t('Verifying...') : t('Verify')) : step === 'new' ? t('Next') : busy ? t('Saving...') : t('Save PIN');
 
   return (
     <Card data-testid="profile-pin">
@@ -178,7 +191,14 @@ export function ChangePinCard({ userId, pinSet, onChanged }: ChangePinCardProps)
             </Button>
           </div>
         ) : (
-          <form className="lws-form" noValidate onSubmit={onSubmit} aria-label={pinSet ? t('Change PIN') : t('Set PIN')} data-testid="pin-change-form" data-step={step}>
+          <form
+            className="lws-form"
+            noValidate
+            onSubmit={onSubmit}
+            aria-label={pinSet ? t('Change PIN') : t('Set PIN')}
+            data-testid="pin-change-form"
+            data-step={step}
+          >
             <div className="lws-field">
               <Label htmlFor={inputId}>{t(STEP_LABEL[step])}</Label>
               <PinInput

@@ -21,7 +21,7 @@ function renderDialog(routes: FakeRoutes = {}, contact: Parameters<typeof Contac
 }
 
 describe('ContactDialog (spec section 5: react-hook-form with the gateway schema)', () => {
-  it('names each missing or broken field in the gateway\'s words and sends nothing', async () => {
+  it("names each missing or broken field in the gateway's words and sends nothing", async () => {
     const { dialog, user, sent, onSaved } = renderDialog();
     await user.type(dialog.getByLabelText('Name'), 'B');
     await user.click(dialog.getByRole('button', { name: 'Save Contact' }));
@@ -41,20 +41,37 @@ describe('ContactDialog (spec section 5: react-hook-form with the gateway schema
     await user.type(dialog.getByLabelText('Relation'), 'Brother');
     await user.click(dialog.getByRole('button', { name: 'Save Contact' }));
     expect(await screen.findByText('Cy Field will be told if you raise an emergency.')).toBeTruthy();
-    expect(writes(sent)).toEqual([{ method: 'POST', path: '/api/emergency-contacts', body: { name: 'Cy Field', phone: '+447911654321', relation: 'Brother', userId: 7 } }]);
+    expect(writes(sent)).toEqual([
+      {
+        method: 'POST',
+        path: '/api/emergency-contacts',
+        body: { name: 'Cy Field', phone: '+447911654321', relation: 'Brother', userId: 7 },
+      },
+    ]);
     expect(onSaved).toHaveBeenCalledTimes(1);
   });
 
-  it('edits a contact in place and shows the server\'s refusal under its field', async () => {
+  it("edits a contact in place and shows the server's refusal under its field", async () => {
     const contact = { id: 3, userId: 7, name: 'Cy Field', phone: '+447911654321', relation: 'Brother' };
     const { dialog, user, sent, onSaved } = renderDialog(
-      { 'PATCH /api/emergency-contacts/3': { status: 400, body: { statusCode: 400, message: 'Please enter a valid phone number, e.g. +447700900123', field: 'phone' } } },
+      {
+        'PATCH /api/emergency-contacts/3': {
+          status: 400,
+          body: { statusCode: 400, message: 'Please enter a valid phone number, e.g. +447700900123', field: 'phone' },
+        },
+      },
       contact,
     );
     expect((dialog.getByLabelText('Relation') as HTMLInputElement).value).toBe('Brother');
     await user.click(dialog.getByRole('button', { name: 'Save Contact' }));
     expect((await dialog.findByTestId('contact-phone-error')).textContent).toBe('Please enter a valid phone number, e.g. +447700900123');
-    expect(writes(sent)).toEqual([{ method: 'PATCH', path: '/api/emergency-contacts/3', body: { name: 'Cy Field', phone: '+447911654321', relation: 'Brother', userId: 7 } }]);
+    expect(writes(sent)).toEqual([
+      {
+        method: 'PATCH',
+        path: '/api/emergency-contacts/3',
+        body: { name: 'Cy Field', phone: '+447911654321', relation: 'Brother', userId: 7 },
+      },
+    ]);
     expect(onSaved).not.toHaveBeenCalled();
   });
 
@@ -76,7 +93,12 @@ describe('ContactDialog (spec section 5: react-hook-form with the gateway schema
       await act(() => setLanguage('cy'));
       const contact = { id: 3, userId: 7, name: 'Cy Field', phone: '+447911654321', relation: 'Brother' };
       const { dialog, user } = renderDialog(
-        { 'PATCH /api/emergency-contacts/3': { status: 400, body: { statusCode: 400, message: 'Please enter a valid phone number, e.g. +447700900123', field: 'phone' } } },
+        {
+          'PATCH /api/emergency-contacts/3': {
+            status: 400,
+            body: { statusCode: 400, message: 'Please enter a valid phone number, e.g. +447700900123', field: 'phone' },
+          },
+        },
         contact,
         'cy',
       );

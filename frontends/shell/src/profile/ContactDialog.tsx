@@ -43,7 +43,11 @@ export function ContactDialog({ userId, contact, onClose, onSaved }: ContactDial
     } catch (e) {
       const field = failureField(e);
       if (field === 'name' || field === 'phone' || field === 'relation') form.setError(field, { message: failureMessage(e, '') });
-      toast({ title: t('Update failed'), message: t(failureMessage(e, msg('The contact could not be saved. Please try again.'))), type: 'error' });
+      toast({
+        title: t('Update failed'),
+        message: t(failureMessage(e, msg('The contact could not be saved. Please try again.'))),
+        type: 'error',
+      });
     }
   });
 
@@ -57,7 +61,12 @@ export function ContactDialog({ userId, contact, onClose, onSaved }: ContactDial
       description={t('Who should be told if you raise an emergency.')}
       data-testid="contact-dialog"
     >
-      <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={contact ? t('Edit emergency contact') : t('Add emergency contact')}>
+      <form
+        className="lws-form"
+        noValidate
+        onSubmit={(event) => void onSubmit(event)}
+        aria-label={contact ? t('Edit emergency contact') : t('Add emergency contact')}
+      >
         <div className="lws-field">
           <Label htmlFor={ids.name}>{t('Name')}</Label>
           <Input
@@ -74,7 +83,15 @@ export function ContactDialog({ userId, contact, onClose, onSaved }: ContactDial
         <Controller
           control={form.control}
           name="phone"
-          render={({ field }) => <UkPhoneField label={t('Phone Number')} value={field.value} onChange={field.onChange} error={errors.phone?.message} testId="contact-phone" />}
+          render={({ field }) => (
+            <UkPhoneField
+              label={t('Phone Number')}
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.phone?.message}
+              testId="contact-phone"
+            />
+          )}
         />
         <div className="lws-field">
           <Label htmlFor={ids.relation}>{t('Relation')}</Label>

@@ -69,11 +69,15 @@ export function ContactSettingsCard({ userId, settings, checkInInterval, allowed
     try {
       if (settings) await api.patch(`/api/users/${userId}/settings`, body);
       else await api.post('/api/settings', { userId, ...body });
-      toast({ title: t('Settings saved'), message: t('Check-ins are due every {{interval}}.', { interval: intervalLabel(body.checkInInterval, t) }) });
+      toast({
+        title: t('Settings saved'),
+        message: t('Check-ins are due every {{interval}}.', { interval: intervalLabel(body.checkInInterval, t) }),
+      });
       await onSaved().catch((e: unknown) => console.error('Reloading the profile failed', e));
     } catch (e) {
       const field = failureField(e);
-      if (field === 'primaryContact' || field === 'secondaryContact' || field === 'checkInInterval') form.setError(field, { message: failureMessage(e, '') });
+      if (field === 'primaryContact' || field === 'secondaryContact' || field === 'checkInInterval')
+        form.setError(field, { message: failureMessage(e, '') });
       toast({ title: t('Failed to save settings'), message: t(failureMessage(e, msg('Please try again.'))), type: 'error' });
     }
   });

@@ -25,7 +25,7 @@ async function typePin(user: ReturnType<typeof userEvent.setup>, box: HTMLElemen
 }
 
 describe('DuressPinCard (react-hook-form with the gateway schema)', () => {
-  it('refuses a duress PIN equal to the PIN typed beside it before sending, in the gateway\'s words', async () => {
+  it("refuses a duress PIN equal to the PIN typed beside it before sending, in the gateway's words", async () => {
     const { card, user, sent } = renderCard(false);
     await user.click(card.getByRole('button', { name: 'Set duress PIN' }));
     await typePin(user, card.getByTestId('duress-current-input'), '4821');

@@ -39,7 +39,10 @@ export function DuressPinCard({ userId, duressPinSet }: { userId: number; duress
   const [reveal, setReveal] = useState(false);
   // The gateway's own schema checks the form: a duress PIN equal to the PIN typed beside it is
   // refused before it is sent.
-  const form = useForm<DuressPinForm, unknown, z.output<typeof duressPinSchema>>({ resolver: zodResolver(duressPinSchema), defaultValues: { currentPin: '', duressPin: '' } });
+  const form = useForm<DuressPinForm, unknown, z.output<typeof duressPinSchema>>({
+    resolver: zodResolver(duressPinSchema),
+    defaultValues: { currentPin: '', duressPin: '' },
+  });
   const { errors, isSubmitting: busy } = form.formState;
   const currentId = useId();
   const duressId = useId();
@@ -73,7 +76,12 @@ export function DuressPinCard({ userId, duressPinSet }: { userId: number; duress
       const field = failureField(e);
       if (e instanceof ApiError && e.status === 400 && (field === 'currentPin' || field === 'duressPin')) {
         form.setValue(field, '');
-        form.setError(field, { message: field === 'currentPin' ? msg('Incorrect PIN. Please try again.') : failureMessage(e, msg('Please choose a different duress PIN.')) });
+        form.setError(field, {
+          message:
+            field === 'currentPin'
+              ? msg('Incorrect PIN. Please try again.')
+              : failureMessage(e, msg('Please choose a different duress PIN.')),
+        });
       } else {
         toast({ title: t('Duress PIN not saved'), message: t(failureMessage(e, msg('Please try again.'))), type: 'error' });
       }
@@ -107,7 +115,13 @@ export function DuressPinCard({ userId, duressPinSet }: { userId: number; duress
             ) : null}
           </div>
         ) : (
-          <form className="lws-form" noValidate onSubmit={(e) => void onSubmit(e)} aria-label={t('Duress PIN')} data-testid="duress-pin-form">
+          <form
+            className="lws-form"
+            noValidate
+            onSubmit={(e) => void onSubmit(e)}
+            aria-label={t('Duress PIN')}
+            data-testid="duress-pin-form"
+          >
             <div className="lws-field">
               <Label htmlFor={currentId}>{t('Your PIN')}</Label>
               <Controller

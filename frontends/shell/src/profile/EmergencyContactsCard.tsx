@@ -46,11 +46,18 @@ export function EmergencyContactsCard({ userId, contacts, onChanged, onEditingCh
     setBusy(true);
     try {
       await api.delete(`/api/emergency-contacts/${deleting.id}`);
-      toast({ title: t('Emergency contact deleted'), message: t('{{name}} was removed from your emergency contacts.', { name: deleting.name }) });
+      toast({
+        title: t('Emergency contact deleted'),
+        message: t('{{name}} was removed from your emergency contacts.', { name: deleting.name }),
+      });
       setDeleting(null);
       await reload();
     } catch (e) {
-      toast({ title: t('Delete failed'), message: t(failureMessage(e, msg('The contact could not be deleted. Please try again.'))), type: 'error' });
+      toast({
+        title: t('Delete failed'),
+        message: t(failureMessage(e, msg('The contact could not be deleted. Please try again.'))),
+        type: 'error',
+      });
     } finally {
       setBusy(false);
     }
@@ -85,10 +92,22 @@ export function EmergencyContactsCard({ userId, contacts, onChanged, onEditingCh
                   </p>
                 </div>
                 <div className="lws-actions">
-                  <Button size="sm" variant="outline" onClick={() => setEditing({ contact: c })} aria-label={t('Edit {{name}}', { name: c.name })} data-testid="contact-edit">
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => setEditing({ contact: c })}
+                    aria-label={t('Edit {{name}}', { name: c.name })}
+                    data-testid="contact-edit"
+                  >
                     {t('Edit')}
                   </Button>
-                  <Button size="sm" variant="ghost" onClick={() => setDeleting(c)} aria-label={t('Delete {{name}}', { name: c.name })} data-testid="contact-delete">
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    onClick={() => setDeleting(c)}
+                    aria-label={t('Delete {{name}}', { name: c.name })}
+                    data-testid="contact-delete"
+                  >
                     {t('Delete')}
                   </Button>
                 </div>

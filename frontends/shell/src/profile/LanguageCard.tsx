@@ -1,5 +1,20 @@
 import { useId, useState } from 'react';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle, Label, Select, api, failureMessage, languageName, msg, useLanguage, useT, useToast } from '@lws/fe-ui';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  Label,
+  Select,
+  api,
+  failureMessage,
+  languageName,
+  msg,
+  useLanguage,
+  useT,
+  useToast,
+} from '@lws/fe-ui';
 
 export interface LanguageCardProps {
   userId: number;
@@ -23,7 +38,11 @@ export function LanguageCard({ userId, language, onSaved }: LanguageCardProps) {
       await api.patch(`/api/users/${userId}`, { language: next });
       await onSaved();
     } catch (e) {
-      toast({ title: t('Update failed'), message: t(failureMessage(e, msg('Your language could not be saved. Please try again.'))), type: 'error' });
+      toast({
+        title: t('Update failed'),
+        message: t(failureMessage(e, msg('Your language could not be saved. Please try again.'))),
+        type: 'error',
+      });
     } finally {
       setSaving(false);
     }

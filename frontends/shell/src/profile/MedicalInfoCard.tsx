@@ -21,7 +21,6 @@ import {
 } from '@lws/fe-ui';
 import { MEDICAL_INFO_MAX_LENGTH, medicalInfoSchema, type MedicalInfoForm } from '@lws/schemas';
 
-
 export interface MedicalInfoCardProps {
   userId: number;
   /** The saved text; the card is re-mounted when it changes, so the field starts from it. */
@@ -32,7 +31,10 @@ export interface MedicalInfoCardProps {
 export function MedicalInfoCard({ userId, medicalInfo, onSaved }: MedicalInfoCardProps) {
   const { toast } = useToast();
   const t = useT();
-  const form = useForm<MedicalInfoForm, unknown, z.output<typeof medicalInfoSchema>>({ resolver: zodResolver(medicalInfoSchema), defaultValues: { medicalInfo } });
+  const form = useForm<MedicalInfoForm, unknown, z.output<typeof medicalInfoSchema>>({
+    resolver: zodResolver(medicalInfoSchema),
+    defaultValues: { medicalInfo },
+  });
   const { errors, isSubmitting: saving } = form.formState;
   const id = useId();
   const hintId = useId();
@@ -45,7 +47,11 @@ export function MedicalInfoCard({ userId, medicalInfo, onSaved }: MedicalInfoCar
       await onSaved().catch((e: unknown) => console.error('Reloading the profile failed', e));
     } catch (e) {
       if (failureField(e) === 'medicalInfo') form.setError('medicalInfo', { message: failureMessage(e, '') });
-      toast({ title: t('Update failed'), message: t(failureMessage(e, msg('Your medical information could not be saved. Please try again.'))), type: 'error' });
+      toast({
+        title: t('Update failed'),
+        message: t(failureMessage(e, msg('Your medical information could not be saved. Please try again.'))),
+        type: 'error',
+      });
     }
   });
 

@@ -7,9 +7,18 @@ const UNSUPPORTED_TEXT = msg('Push notifications are not supported in this brows
 /** Spec section 8: one toast per step that can fail (in English, shown through t()). */
 const FAILURES: Record<PushFailure, { title: string; message: string }> = {
   unsupported: { title: msg('Not Supported'), message: UNSUPPORTED_TEXT },
-  permission: { title: msg('Permission Denied'), message: msg('Allow notifications for this site in your browser settings to get check-in reminders.') },
-  registration: { title: msg('Registration Failed'), message: msg('The notification service could not be started in this browser. Please try again.') },
-  subscription: { title: msg('Subscription Failed'), message: msg('This browser could not subscribe to push notifications. Please try again.') },
+  permission: {
+    title: msg('Permission Denied'),
+    message: msg('Allow notifications for this site in your browser settings to get check-in reminders.'),
+  },
+  registration: {
+    title: msg('Registration Failed'),
+    message: msg('The notification service could not be started in this browser. Please try again.'),
+  },
+  subscription: {
+    title: msg('Subscription Failed'),
+    message: msg('This browser could not subscribe to push notifications. Please try again.'),
+  },
   setup: { title: msg('Setup Failed'), message: msg('Notifications could not be set up with the server. Please try again.') },
 };
 
@@ -75,7 +84,9 @@ export function NotificationsCard() {
         />
         <p id={noteId} className="lws-field-hint" data-testid="notifications-note">
           {supported
-            ? t('Turning this off here does not unsubscribe this device: to stop reminders, block notifications for this site in your browser settings.')
+            ? t(
+                'Turning this off here does not unsubscribe this device: to stop reminders, block notifications for this site in your browser settings.',
+              )
             : t(UNSUPPORTED_TEXT)}
         </p>
       </CardContent>

@@ -37,34 +37,49 @@ describe('Emergency Contact Settings', () => {
   });
 
   it('creates the settings with the interval as a number and a blank second contact as none', async () => {
-    const { user, sent } = renderForm(<ContactSettingsCard userId={7} settings={null} checkInInterval={60} onSaved={reload} />, { 'POST /api/settings': { status: 201, body: {} } });
+    const { user, sent } = renderForm(<ContactSettingsCard userId={7} settings={null} checkInInterval={60} onSaved={reload} />, {
+      'POST /api/settings': { status: 201, body: {} },
+    });
     const form = within(screen.getByTestId('profile-settings'));
     await user.type(form.getByLabelText('Primary Contact'), ' 07911 123456 ');
     await user.selectOptions(form.getByLabelText('Check-in Interval'), '120');
     await user.click(form.getByRole('button', { name: 'Save Settings' }));
     expect(await screen.findByText('Check-ins are due every 2 hours.')).toBeTruthy();
     expect(writes(sent)).toEqual([
-      { method: 'POST', path: '/api/settings', body: { userId: 7, primaryContact: '07911 123456', secondaryContact: null, checkInInterval: 120 } },
+      {
+        method: 'POST',
+        path: '/api/settings',
+        body: { userId: 7, primaryContact: '07911 123456', secondaryContact: null, checkInInterval: 120 },
+      },
     ]);
     expect(reloads).toBe(1);
   });
 
   it('updates saved settings in place', async () => {
     const saved = { userId: 7, primaryContact: '+447911123456', secondaryContact: '+447911654321', checkInInterval: 30 };
-    const { user, sent } = renderForm(<ContactSettingsCard userId={7} settings={saved} checkInInterval={30} onSaved={reload} />, { 'PATCH /api/users/7/settings': { body: {} } });
+    const { user, sent } = renderForm(<ContactSettingsCard userId={7} settings={saved} checkInInterval={30} onSaved={reload} />, {
+      'PATCH /api/users/7/settings': { body: {} },
+    });
     const form = within(screen.getByTestId('profile-settings'));
     expect((form.getByLabelText('Check-in Interval') as HTMLSelectElement).value).toBe('30');
     await user.click(form.getByRole('button', { name: 'Save Settings' }));
     expect(await screen.findByText('Check-ins are due every 30 minutes.')).toBeTruthy();
     expect(writes(sent)).toEqual([
-      { method: 'PATCH', path: '/api/users/7/settings', body: { primaryContact: '+447911123456', secondaryContact: '+447911654321', checkInInterval: 30 } },
+      {
+        method: 'PATCH',
+        path: '/api/users/7/settings',
+        body: { primaryContact: '+447911123456', secondaryContact: '+447911654321', checkInInterval: 30 },
+      },
     ]);
   });
 
   it("offers only the intervals the worker's team allows, starting on the team's default", async () => {
-    const { user, sent } = renderForm(<ContactSettingsCard userId={7} settings={null} checkInInterval={30} allowedIntervals={[30, 60]} onSaved={reload} />, {
-      'POST /api/settings': { status: 201, body: {} },
-    });
+    const { user, sent } = renderForm(
+      <ContactSettingsCard userId={7} settings={null} checkInInterval={30} allowedIntervals={[30, 60]} onSaved={reload} />,
+      {
+        'POST /api/settings': { status: 201, body: {} },
+      },
+    );
     const form = within(screen.getByTestId('profile-settings'));
     const select = form.getByLabelText('Check-in Interval') as HTMLSelectElement;
     expect([...select.options].map((o) => o.textContent)).toEqual(['30 minutes', '1 hour']);
@@ -73,7 +88,11 @@ describe('Emergency Contact Settings', () => {
     await user.click(form.getByRole('button', { name: 'Save Settings' }));
     expect(await screen.findByText('Check-ins are due every 30 minutes.')).toBeTruthy();
     expect(writes(sent)).toEqual([
-      { method: 'POST', path: '/api/settings', body: { userId: 7, primaryContact: '07911 123456', secondaryContact: null, checkInInterval: 30 } },
+      {
+        method: 'POST',
+        path: '/api/settings',
+        body: { userId: 7, primaryContact: '07911 123456', secondaryContact: null, checkInInterval: 30 },
+      },
     ]);
   });
 
@@ -91,7 +110,9 @@ describe('Emergency Contact Settings', () => {
 
 describe('Medical Information', () => {
   it('saves the text as typed', async () => {
-    const { user, sent } = renderForm(<MedicalInfoCard userId={7} medicalInfo="Asthma" onSaved={reload} />, { 'PATCH /api/users/7': { body: ANN } });
+    const { user, sent } = renderForm(<MedicalInfoCard userId={7} medicalInfo="Asthma" onSaved={reload} />, {
+      'PATCH /api/users/7': { body: ANN },
+    });
     const form = within(screen.getByTestId('profile-medical'));
     await user.type(form.getByLabelText('Medical Information'), ', carries an inhaler');
     await user.click(form.getByRole('button', { name: 'Save Medical Information' }));
@@ -112,7 +133,9 @@ describe('Medical Information', () => {
 
 describe('Away', () => {
   it('asks for a date and time when the picker is empty, and sends the chosen local time as an instant', async () => {
-    const { user, sent } = renderForm(<AwayCard userId={7} awayUntil={null} onChanged={reload} />, { 'POST /api/users/7/away': { body: {} } });
+    const { user, sent } = renderForm(<AwayCard userId={7} awayUntil={null} onChanged={reload} />, {
+      'POST /api/users/7/away': { body: {} },
+    });
     const card = within(screen.getByTestId('away-card'));
     const until = card.getByLabelText('Away until');
     await user.clear(until);
@@ -123,7 +146,9 @@ describe('Away', () => {
     await user.type(until, '2030-06-01T09:30');
     await user.click(card.getByRole('button', { name: 'Set away' }));
     expect(await screen.findByText('Away set')).toBeTruthy();
-    expect(writes(sent)).toEqual([{ method: 'POST', path: '/api/users/7/away', body: { until: new Date('2030-06-01T09:30').toISOString() } }]);
+    expect(writes(sent)).toEqual([
+      { method: 'POST', path: '/api/users/7/away', body: { until: new Date('2030-06-01T09:30').toISOString() } },
+    ]);
     expect(reloads).toBe(1);
   });
 });

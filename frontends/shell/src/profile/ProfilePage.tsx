@@ -56,7 +56,13 @@ export function ProfilePage() {
 
   const manualRefresh = () =>
     runRefresh(async () => {
-      const [me, reloaded] = await Promise.all([refresh(), profile.reload().then(() => true, () => false)]);
+      const [me, reloaded] = await Promise.all([
+        refresh(),
+        profile.reload().then(
+          () => true,
+          () => false,
+        ),
+      ]);
       if (!me || !reloaded) toast({ title: t('Refresh failed'), message: t('There was a problem refreshing your data.'), type: 'error' });
     });
 
@@ -104,7 +110,9 @@ export function ProfilePage() {
       {user.role === 'admin' && data ? <AwayCard userId={user.id} awayUntil={data.awayUntil} onChanged={profile.reload} /> : null}
       <NotificationsCard />
       <ChangePinCard userId={user.id} pinSet={user.pinSet ?? data?.pinSet ?? false} onChanged={profile.reload} />
-      {user.role === 'worker' && (user.pinSet ?? data?.pinSet) ? <DuressPinCard userId={user.id} duressPinSet={user.duressPinSet === true} /> : null}
+      {user.role === 'worker' && (user.pinSet ?? data?.pinSet) ? (
+        <DuressPinCard userId={user.id} duressPinSet={user.duressPinSet === true} />
+      ) : null}
       <ChangePasswordCard temporary={user.passwordIsTemporary === true} />
       <div className="lws-actions">
         <Button variant="outline" onClick={() => navigate(backTarget(user.role))} data-testid="profile-back">

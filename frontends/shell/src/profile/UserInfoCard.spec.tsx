@@ -8,7 +8,10 @@ import { UserInfoCard } from './UserInfoCard';
 const ANN: User = { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker', phone: '+447911123456' };
 
 async function renderCard(routes: FakeRoutes = {}) {
-  const screenState = renderScreen(<UserInfoCard user={ANN} team={{ name: 'North', monitors: ['Ada Min'] }} />, { signedInAs: ANN, routes });
+  const screenState = renderScreen(<UserInfoCard user={ANN} team={{ name: 'North', monitors: ['Ada Min'] }} />, {
+    signedInAs: ANN,
+    routes,
+  });
   await screenState.user.click(await screen.findByRole('button', { name: 'Edit Details' }));
   return { ...screenState, form: within(screen.getByTestId('profile-edit-form')) };
 }
@@ -16,7 +19,7 @@ async function renderCard(routes: FakeRoutes = {}) {
 afterEach(resetScreen);
 
 describe('UserInfoCard (spec section 5: react-hook-form with the gateway schema)', () => {
-  it('checks name and phone by the spec before sending, in the gateway\'s words', async () => {
+  it("checks name and phone by the spec before sending, in the gateway's words", async () => {
     const { form, user, sent } = await renderCard();
     const name = form.getByLabelText('Full Name');
     const phone = form.getByLabelText('Phone Number');
@@ -39,7 +42,9 @@ describe('UserInfoCard (spec section 5: react-hook-form with the gateway schema)
   });
 
   it('turns a typed 0 into +44 and saves the details, then shows them', async () => {
-    const { form, user, sent } = await renderCard({ 'PATCH /api/users/7': { body: { ...ANN, name: 'Ann Field', phone: '+447911654321' } } });
+    const { form, user, sent } = await renderCard({
+      'PATCH /api/users/7': { body: { ...ANN, name: 'Ann Field', phone: '+447911654321' } },
+    });
     const name = form.getByLabelText('Full Name');
     const phone = form.getByLabelText('Phone Number') as HTMLInputElement;
     await user.clear(name);
@@ -53,10 +58,17 @@ describe('UserInfoCard (spec section 5: react-hook-form with the gateway schema)
     expect(screen.queryByTestId('profile-edit-form')).toBeNull();
   });
 
-  it('puts the server\'s refusal under the field it names and keeps the form open', async () => {
-    const { form, user } = await renderCard({ 'PATCH /api/users/7': { status: 400, body: { statusCode: 400, message: 'Phone number must be in format +44 followed by 10 digits', field: 'phone' } } });
+  it("puts the server's refusal under the field it names and keeps the form open", async () => {
+    const { form, user } = await renderCard({
+      'PATCH /api/users/7': {
+        status: 400,
+        body: { statusCode: 400, message: 'Phone number must be in format +44 followed by 10 digits', field: 'phone' },
+      },
+    });
     await user.click(form.getByRole('button', { name: 'Save' }));
-    expect((await form.findByTestId('profile-phone-input-error')).textContent).toBe('Phone number must be in format +44 followed by 10 digits');
+    expect((await form.findByTestId('profile-phone-input-error')).textContent).toBe(
+      'Phone number must be in format +44 followed by 10 digits',
+    );
     expect(screen.getByText('Update failed')).toBeTruthy();
     expect(screen.getByTestId('profile-edit-form')).toBeTruthy();
   });

@@ -58,7 +58,11 @@ export function UserInfoCard({ user, team }: { user: User; team: ProfileTeam | n
     } catch (e) {
       const field = failureField(e);
       if (field === 'name' || field === 'phone') form.setError(field, { message: failureMessage(e, '') });
-      toast({ title: t('Update failed'), message: t(failureMessage(e, msg('Your profile could not be saved. Please try again.'))), type: 'error' });
+      toast({
+        title: t('Update failed'),
+        message: t(failureMessage(e, msg('Your profile could not be saved. Please try again.'))),
+        type: 'error',
+      });
     }
   });
 
@@ -70,7 +74,13 @@ export function UserInfoCard({ user, team }: { user: User; team: ProfileTeam | n
       </CardHeader>
       <CardContent>
         {editing ? (
-          <form className="lws-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('Edit your details')} data-testid="profile-edit-form">
+          <form
+            className="lws-form"
+            noValidate
+            onSubmit={(event) => void onSubmit(event)}
+            aria-label={t('Edit your details')}
+            data-testid="profile-edit-form"
+          >
             <div className="lws-field">
               <Label htmlFor={nameId}>{t('Full Name')}</Label>
               <Input
@@ -89,7 +99,13 @@ export function UserInfoCard({ user, team }: { user: User; team: ProfileTeam | n
               control={form.control}
               name="phone"
               render={({ field }) => (
-                <UkPhoneField label={t('Phone Number')} value={field.value} onChange={field.onChange} error={errors.phone?.message} testId="profile-phone-input" />
+                <UkPhoneField
+                  label={t('Phone Number')}
+                  value={field.value}
+                  onChange={field.onChange}
+                  error={errors.phone?.message}
+                  testId="profile-phone-input"
+                />
               )}
             />
             <div className="lws-actions">

@@ -50,7 +50,6 @@ export interface ProfileData {
   emergencyContacts: EmergencyContact[];
 }
 
-
 function asContact(value: unknown): EmergencyContact | null {
   if (!value || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;

@@ -1,5 +1,18 @@
 import { useState } from 'react';
-import { Alert, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, api, serverNow, useAuth, useT, useToast } from '@lws/fe-ui';
+import {
+  Alert,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  api,
+  serverNow,
+  useAuth,
+  useT,
+  useToast,
+} from '@lws/fe-ui';
 
 /**
  * The shell's own emergency action for a signed-in worker, shown while the worker screen
@@ -22,7 +35,11 @@ export function EmergencyFallback() {
       setRequestedAt(serverNow());
     } catch (e) {
       console.error('Requesting emergency assistance failed', e);
-      toast({ title: t('Failed to request emergency assistance'), message: t('Please try again, or call for help by phone.'), type: 'error' });
+      toast({
+        title: t('Failed to request emergency assistance'),
+        message: t('Please try again, or call for help by phone.'),
+        type: 'error',
+      });
     } finally {
       setBusy(false);
     }

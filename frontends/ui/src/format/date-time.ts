@@ -6,7 +6,14 @@ const london = (): Intl.DateTimeFormat => {
   const locale = currentLocale();
   let format = formats.get(locale);
   if (!format) {
-    format = new Intl.DateTimeFormat(locale, { timeZone: 'Europe/London', day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+    format = new Intl.DateTimeFormat(locale, {
+      timeZone: 'Europe/London',
+      day: '2-digit',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
     formats.set(locale, format);
   }
   return format;

@@ -122,7 +122,7 @@ export async function setLanguage(code: string, { remember = false } = {}): Prom
   if (typeof document !== 'undefined') document.documentElement.lang = next;
   if (shown !== next) {
     shown = next;
-    listeners.forEach((listener) => listener());
+    for (const listener of listeners) listener();
   }
 }
 

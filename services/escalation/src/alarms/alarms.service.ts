@@ -411,18 +411,16 @@ export class AlarmsService {
       callTimeoutSeconds: alarm.policy.callTimeoutSeconds,
       ...(c.name ? { contactName: c.name.slice(0, 100) } : {}),
     });
-    await tx
-      .insert(calls)
-      .values({
-        requestId,
-        alarmId: alarm.id,
-        purpose: c.purpose,
-        round: c.round,
-        numberIndex: c.index,
-        phone: c.phone,
-        repeat: c.repeat,
-        requestedAt: now,
-      });
+    await tx.insert(calls).values({
+      requestId,
+      alarmId: alarm.id,
+      purpose: c.purpose,
+      round: c.round,
+      numberIndex: c.index,
+      phone: c.phone,
+      repeat: c.repeat,
+      requestedAt: now,
+    });
     if (c.purpose === 'primary_contact') return null;
     // The worker hears of the round once, at its first number.
     await this.repo.note(tx, alarm.id, now, `Calling ${c.phone}`, c.index === 0 ? WORKER_TEXT.callingLine : undefined);

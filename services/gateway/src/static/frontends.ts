@@ -16,11 +16,13 @@ const ENCODINGS = [
 /** Every file under `dir`, as URL paths ("/main.1a2b3c4d.js"). */
 function filesUnder(dir: string, prefix = ''): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name), `${prefix}/${e.name}`) : [`${prefix}/${e.name}`]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name), `${prefix}/${e.name}`) : [`${prefix}/${e.name}`],
+  );
 }
 
 /**
- * Sends the build's brotli or gzip copy of a file (issue 14: compressed once, at the highest
+ * Sends the build's brotli or gzip copy of a file (compressed once, at the highest
  * level, when it was built) to a browser that accepts it. Only files the build wrote are known,
  * listed when the gateway starts: a request names one of them or falls through to the static
  * server as before.

@@ -111,9 +111,7 @@ export class UsersService {
   }
 
   /** A worker's team as their profile shows it: its name, who monitors it, in order, and the check-in intervals it allows. */
-  private async teamOf(
-    teamId: number,
-  ): Promise<{
+  private async teamOf(teamId: number): Promise<{
     id: number;
     name: string;
     monitors: string[];

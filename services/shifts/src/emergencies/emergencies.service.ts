@@ -91,17 +91,15 @@ export class EmergenciesService {
   ): Promise<WorkerStateRow> {
     const checkInId = randomUUID();
     const due = nextCheckInAt(now, state.checkInInterval);
-    await tx
-      .insert(checkIns)
-      .values({
-        id: checkInId,
-        userId: state.userId,
-        shiftId,
-        location,
-        checkedInAt: now,
-        nextCheckInAt: due,
-        status: EMERGENCY_RESET_STATUS,
-      });
+    await tx.insert(checkIns).values({
+      id: checkInId,
+      userId: state.userId,
+      shiftId,
+      location,
+      checkedInAt: now,
+      nextCheckInAt: due,
+      status: EMERGENCY_RESET_STATUS,
+    });
     const changes: WorkerStateFields = {
       latestCheckInId: checkInId,
       latestCheckInAt: now,
