@@ -13,6 +13,7 @@ export type { Role, User } from './auth/user';
 export {
   currentLocale,
   deviceLanguage,
+  english,
   i18n,
   isLanguage,
   LANGUAGES,
@@ -23,6 +24,7 @@ export {
   useLanguage,
   useT,
 } from './i18n/i18n';
+export type { Translate, TranslateValues } from './i18n/i18n';
 
 export { ToastProvider, useToast, TOAST_LIFETIME_MS } from './toast/ToastContext';
 export type { Toast, ToastInput, ToastType, ToastContextValue } from './toast/ToastContext';

@@ -24,11 +24,12 @@ import {
   useAuth,
   useT,
   useToast,
+  english,
+  type Translate,
 } from '@lws/fe-ui';
 import { createUserSchema, type CreatableRole, type CreateUserRequest } from '@lws/schemas';
 import { fetchTeamNames } from './accounts-api';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
-import { english, type Translate } from '../translate';
 
 /** The form's fields, as typed; the gateway's schema turns them into the request. */
 export interface CreateUserInput {

@@ -26,6 +26,7 @@ import {
   useServerTimeEvery,
   useT,
   useToast,
+  type Translate,
 } from '@lws/fe-ui';
 import { applyWorkerChange, fetchActiveWorkers, type ShiftState, type ShiftWorker } from '@lws/fe-ui/shifts';
 import { ALARM_STATUS_RANK, type OpenAlarmKind } from './ShiftCells';
@@ -34,7 +35,6 @@ import { AlarmsPanel } from '../alarms/AlarmsPanel';
 import { fetchTeamNames, parseAccounts, type Account } from './accounts-api';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
 import { WorkerTable, type ResetKind, type WorkerRow } from './WorkerTable';
-import type { Translate } from '../translate';
 
 /** Spec section 9: worker lists poll every 30 s (only while live updates are down); the refresh spinner shows 500 ms. */
 export const ACCOUNTS_POLL_MS = 30_000;

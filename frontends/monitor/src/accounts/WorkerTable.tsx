@@ -1,8 +1,20 @@
-import { Badge, Button, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, msg, roleLabel, useT } from '@lws/fe-ui';
+import {
+  Badge,
+  Button,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+  msg,
+  roleLabel,
+  useT,
+  type Translate,
+} from '@lws/fe-ui';
 import type { ShiftState } from '@lws/fe-ui/shifts';
 import { ShiftDetailCells, ShiftStatusBadge, type OpenAlarmKind } from './ShiftCells';
 import type { AccountContact, AccountCreator } from './accounts-api';
-import type { Translate } from '../translate';
 
 /** One row of a worker table: an account with its shift. */
 export interface WorkerRow {

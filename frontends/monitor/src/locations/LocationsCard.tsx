@@ -29,10 +29,10 @@ import {
   msg,
   useT,
   useToast,
+  type Translate,
 } from '@lws/fe-ui';
 import { parseLocationOptions, type LocationOption } from '@lws/fe-ui/locations';
 import { addLocationSchema, LOCATION_NAME_MAX, type AddLocationForm } from '@lws/schemas';
-import type { Translate } from '../translate';
 
 export { LOCATION_NAME_MAX };
 

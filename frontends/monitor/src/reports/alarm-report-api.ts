@@ -1,4 +1,4 @@
-import { api, msg } from '@lws/fe-ui';
+import { api, english, msg, type Translate } from '@lws/fe-ui';
 
 export type ReportKind = 'missed_check_in' | 'emergency' | 'all';
 
@@ -89,11 +89,6 @@ export async function fetchAlarmReport(month: string, signal?: AbortSignal, team
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
-
-/** Writes a text with its {{placeholders}} filled in: a screen's `t()`, or English as it is. */
-export type Translate = (text: string, values: Record<string, string | number>) => string;
-
-const english: Translate = (text, values) => text.replace(/{{\s*(\w+)\s*}}/g, (whole, name: string) => String(values[name] ?? whole));
 
 /**
  * Seconds as a monitor reads them: '45s', '1m 05s', '2h 03m 09s'; '—' when there is no figure. In

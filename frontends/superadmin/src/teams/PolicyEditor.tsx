@@ -1,8 +1,6 @@
-import { Button, Checkbox, Input, Label, Select, msg, useT } from '@lws/fe-ui';
+import { Button, Checkbox, Input, Label, Select, msg, useT, type Translate } from '@lws/fe-ui';
 import { clockOffset, STEP_ACTION_LABELS, stepOrderProblem, type TimelineStep } from '@lws/rules';
 import type { PolicyStep } from './teams-api';
-
-type Translate = ReturnType<typeof useT>;
 
 const ACTIONS = Object.keys(STEP_ACTION_LABELS);
 /** The steps' actions as @lws/rules words them (STEP_ACTION_LABELS), marked to translate. */

@@ -21,7 +21,8 @@ const DEVICE_CHOICE_KEY = 'lws-language';
 export type TranslateValues = Record<string, unknown>;
 export type Translate = (text: string, values?: TranslateValues) => string;
 
-const fill = (text: string, values?: TranslateValues): string =>
+/** English as it is, its {{placeholders}} filled: what a helper writes when no screen passes its `t()`. */
+export const english: Translate = (text, values) =>
   values ? text.replace(/{{\s*(\w+)\s*}}/g, (whole, name: string) => (name in values ? String(values[name]) : whole)) : text;
 
 let shown = SOURCE_LANGUAGE;
@@ -48,7 +49,7 @@ async function loadEngine(): Promise<I18next> {
 }
 
 const translate = (language: string): Translate =>
-  language === SOURCE_LANGUAGE || !engine ? fill : (text, values) => engine!.t(text, { ...values, lng: language });
+  language === SOURCE_LANGUAGE || !engine ? english : (text, values) => engine!.t(text, { ...values, lng: language });
 
 /** The translating function outside React (a message built as data is parsed), in the language shown now. */
 export const i18n = {
