@@ -1,17 +1,4 @@
-import {
-  Badge,
-  Button,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-  msg,
-  roleLabel,
-  useT,
-  type Translate,
-} from '@lws/fe-ui';
+import { Badge, Button, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, roleLabel, useT, type Translate } from '@lws/fe-ui';
 import type { ShiftState } from '@lws/fe-ui/shifts';
 import { ShiftDetailCells, ShiftStatusBadge, type OpenAlarmKind } from './ShiftCells';
 import type { AccountContact, AccountCreator } from './accounts-api';
@@ -31,9 +18,7 @@ export interface WorkerRow {
   shift: ShiftState;
 }
 
-/** The names roleLabel gives the roles, marked for translation. */
-const ROLE_NAMES: Record<string, string> = { superadmin: msg('Super Admin'), admin: msg('Admin'), worker: msg('Worker') };
-const roleName = (role: string, t: Translate) => t(ROLE_NAMES[role] ?? roleLabel(role));
+const roleName = (role: string, t: Translate) => t(roleLabel(role));
 
 /** "Created by Sam Lee (Admin)": an admin an admin created shows as such to the superadmin. */
 function createdByText(c: AccountCreator, t: Translate): string {

@@ -27,9 +27,6 @@ import { profileDetailsSchema, type ProfileDetailsForm } from '@lws/schemas';
 import { UkPhoneField } from './UkPhoneField';
 import type { ProfileTeam } from './profile-data';
 
-/** The names roleLabel gives the roles, marked for translation. */
-const ROLE_NAMES: Record<string, string> = { superadmin: msg('Super Admin'), admin: msg('Admin'), worker: msg('Worker') };
-
 /** Who the user is, and a worker's team and its monitors; name and phone can be edited here. */
 export function UserInfoCard({ user, team }: { user: User; team: ProfileTeam | null }) {
   const { refresh } = useAuth();
@@ -126,7 +123,7 @@ export function UserInfoCard({ user, team }: { user: User; team: ProfileTeam | n
               <dd data-testid="profile-username">{user.username}</dd>
               <dt>{t('Role')}</dt>
               <dd>
-                <Badge variant="info">{t(ROLE_NAMES[user.role] ?? roleLabel(user.role))}</Badge>
+                <Badge variant="info">{t(roleLabel(user.role))}</Badge>
               </dd>
               <dt>{t('Phone')}</dt>
               <dd data-testid="profile-phone">{user.phone || t('Not set')}</dd>

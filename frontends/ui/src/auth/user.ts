@@ -1,3 +1,5 @@
+import { msg } from '../i18n/i18n';
+
 export const ROLES = ['worker', 'admin', 'superadmin'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -39,14 +41,15 @@ export function roleHome(role: string | undefined): string {
   }
 }
 
+/** A role's name in English, marked for translation: a screen shows `t(roleLabel(role))`. */
 export function roleLabel(role: string): string {
   switch (role) {
     case 'superadmin':
-      return 'Super Admin';
+      return msg('Super Admin');
     case 'admin':
-      return 'Admin';
+      return msg('Admin');
     case 'worker':
-      return 'Worker';
+      return msg('Worker');
     default:
       return role;
   }

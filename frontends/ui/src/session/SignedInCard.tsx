@@ -2,10 +2,7 @@ import { Badge } from '../components/Badge';
 import { Card, CardContent } from '../components/Card';
 import type { User } from '../auth/user';
 import { roleLabel } from '../auth/user';
-import { msg, useT } from '../i18n/i18n';
-
-/** The names roleLabel gives the roles, marked for translation. */
-const ROLE_NAMES: Record<string, string> = { superadmin: msg('Super Admin'), admin: msg('Admin'), worker: msg('Worker') };
+import { useT } from '../i18n/i18n';
 
 /** Who is signed in: the placeholder home of every remote until its real screens land. */
 export function SignedInCard({ user }: { user: User }) {
@@ -17,7 +14,7 @@ export function SignedInCard({ user }: { user: User }) {
           {t('Signed in as')} <strong data-testid="signed-in-name">{user.name}</strong>
         </p>
         <Badge variant="info" data-testid="signed-in-role">
-          {t(ROLE_NAMES[user.role] ?? roleLabel(user.role))}
+          {t(roleLabel(user.role))}
         </Badge>
       </CardContent>
     </Card>
