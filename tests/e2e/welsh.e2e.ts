@@ -76,6 +76,11 @@ test('a Welsh-speaking worker signs in and everything on the worker screen is in
     const text = await page.locator('main, nav').allInnerTexts();
     for (const english of ['Check In', 'Your Status', 'Emergency Options', 'Next check-in required', 'Profile'])
       expect(text.join('\n')).not.toContain(english);
+    // Dates too, in a browser that knows no Welsh dates of its own (Debian's Chromium): a Welsh
+    // month, London's 24-hour clock, never "Nov 28, 2026, 08:50 PM".
+    await expect(page.getByTestId('shift-start-time')).toHaveText(
+      /^\d{2} (Ion|Chw|Maw|Ebr|Mai|Meh|Gor|Awst|Medi|Hyd|Tach|Rhag) \d{4}, [0-2]\d:[0-5]\d$/,
+    );
     expect({ screen: `on shift ${viewport.width}`, violations: await seriousViolations(page) }).toEqual({
       screen: `on shift ${viewport.width}`,
       violations: [],

@@ -11,7 +11,6 @@ export { dropHint, hasHint, KIOSK_HINT, SIGNED_IN_HINT } from './auth/hints';
 export type { Role, User } from './auth/user';
 
 export {
-  currentLocale,
   deviceLanguage,
   english,
   i18n,
@@ -66,7 +65,7 @@ export type { TabsContentProps, TabsProps, TabsTriggerProps } from './components
 
 export { useDocumentTitle } from './session/useDocumentTitle';
 
-export { formatDateTime, formatTime } from './format/date-time';
+export { formatDateTime, formatTime, londonYearMonth } from './format/date-time';
 export {
   PHONE_PREFIX_HINT,
   PHONE_VALID_HINT,

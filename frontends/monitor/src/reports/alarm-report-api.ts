@@ -1,4 +1,4 @@
-import { api, english, msg, type Translate } from '@lws/fe-ui';
+import { api, english, londonYearMonth, msg, type Translate } from '@lws/fe-ui';
 
 export type ReportKind = 'missed_check_in' | 'emergency' | 'all';
 
@@ -105,12 +105,10 @@ export function formatSeconds(seconds: number | null, t: Translate = english): s
   return t('{{seconds}}s', { seconds: rest });
 }
 
-const londonMonth = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit' });
-
 /** The London month an instant falls in, as `YYYY-MM` (the value of an input of type month). */
 export function monthOf(at: Date): string {
-  const p = Object.fromEntries(londonMonth.formatToParts(at).map((x) => [x.type, x.value]));
-  return `${p.year}-${p.month}`;
+  const { year, month } = londonYearMonth(at);
+  return `${year}-${two(month)}`;
 }
 
 /** `YYYY-MM` moved by whole months. */

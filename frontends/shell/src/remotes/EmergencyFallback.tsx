@@ -8,6 +8,7 @@ import {
   CardHeader,
   CardTitle,
   api,
+  formatTime,
   serverNow,
   useAuth,
   useT,
@@ -55,7 +56,7 @@ export function EmergencyFallback() {
         {requestedAt ? (
           <Alert variant="warning" data-testid="shell-emergency-sent">
             {t('Help requested at {{time}}. Your monitors and emergency contacts are being told. Stay where you are if you can.', {
-              time: requestedAt.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+              time: formatTime(requestedAt),
             })}
           </Alert>
         ) : null}

@@ -100,9 +100,6 @@ export function languageName(code: string): string {
   return name.charAt(0).toLocaleUpperCase(code) + name.slice(1);
 }
 
-/** The locale dates and times are written in for the language shown now. */
-export const currentLocale = (): string => `${shown}-GB`;
-
 /**
  * Shows the screens in `code` (its file fetched once). `remember`: kept as this device's choice,
  * for the next visit before anyone signs in.
