@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { hasHint, SIGNED_IN_HINT } from '@lws/fe-ui';
@@ -10,10 +10,15 @@ const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element in index.html');
 
 preloadFirstRemote(location.pathname, hasHint(SIGNED_IN_HINT));
-createRoot(container).render(
-  <StrictMode>
-    <App firstSessionCheck={takeEarlySessionCheck()} />
-  </StrictMode>,
-);
+const root = createRoot(container);
+// As a transition, the first render yields to the browser every few milliseconds instead of
+// holding the page in one long task while the whole tree renders.
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <App firstSessionCheck={takeEarlySessionCheck()} />
+    </StrictMode>,
+  );
+});
 
 registerServiceWorker();

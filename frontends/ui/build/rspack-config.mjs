@@ -95,6 +95,74 @@ class PrecacheListPlugin {
   }
 }
 
+/**
+ * The host's own files a screen needs, as `<link rel="preload">` tags (js as a script, css as a
+ * style). At low priority, as the chunks they stand for would be: they are fetched at once, beside
+ * the entry, but never ahead of the page's stylesheet and entry, which the first paint waits on.
+ */
+export function preloadTags(files, base = '/') {
+  return files
+    .map((file) => `<link rel="preload" as="${file.endsWith('.css') ? 'style' : 'script'}" href="${base}${file}" fetchpriority="low">`)
+    .join('');
+}
+
+/**
+ * The app's first render waits on code the entry only asks for once it has been downloaded and run:
+ * the chunks of its async boundary (`import('./bootstrap')`) and of the shared singletons it
+ * provides (react, react-dom, the query library, the design system). That is a round trip after
+ * the entry's on every page. Their `<link rel="preload">` tags go into index.html's head, so the
+ * browser fetches them beside the entry as soon as it reads the page.
+ * `preload.json` lists each named chunk group's files beyond those (`{ "login": [...] }`), for the
+ * gateway to preload the login page's code on a page that will show it to a signed-out visitor.
+ */
+export class FirstScreenPreloadPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('FirstScreenPreload', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'FirstScreenPreload', stage: rspack.Compilation.PROCESS_ASSETS_STAGE_REPORT - 1 },
+        (assets) => {
+          const wanted = (name) => /\.(?:js|css)$/.test(name);
+          const filesOf = (group) => group.chunks.flatMap((chunk) => [...chunk.files]).filter(wanted);
+          const entryFiles = new Set();
+          const entryModules = new Set();
+          for (const entrypoint of compilation.entrypoints.values()) {
+            for (const file of filesOf(entrypoint)) entryFiles.add(file);
+            for (const chunk of entrypoint.chunks)
+              for (const module of compilation.chunkGraph.getChunkEntryModulesIterable(chunk)) entryModules.add(module.identifier());
+          }
+          const originOf = (group) => group.origins.map((origin) => origin.module?.identifier?.() ?? '');
+          const app = new Set();
+          const named = {};
+          for (const group of compilation.chunkGroups) {
+            if (group.isInitial()) continue;
+            const origins = originOf(group);
+            if (origins.some((id) => entryModules.has(id) || id.startsWith('provide shared module')))
+              for (const file of filesOf(group)) app.add(file);
+            else if (group.name) named[group.name] = filesOf(group);
+          }
+          const appFiles = [...app].filter((file) => !entryFiles.has(file)).sort();
+          const rest = Object.fromEntries(
+            Object.entries(named).map(([name, files]) => [
+              name,
+              [...new Set(files)].filter((f) => !app.has(f) && !entryFiles.has(f)).sort(),
+            ]),
+          );
+          compilation.emitAsset('preload.json', new rspack.sources.RawSource(JSON.stringify({ app: appFiles, ...rest })));
+          const html = assets['index.html'];
+          if (!html) return;
+          const publicPath = compilation.outputOptions.publicPath === 'auto' ? '/' : compilation.outputOptions.publicPath;
+          const page = html.source().toString();
+          if (!page.includes('</head>')) throw new Error('index.html has no </head> for the preload tags');
+          compilation.updateAsset(
+            'index.html',
+            new rspack.sources.RawSource(page.replace('</head>', `${preloadTags(appFiles, publicPath)}</head>`)),
+          );
+        },
+      );
+    });
+  }
+}
+
 /** Text files the gateway serves compressed, and the size below which compressing is not worth it. */
 const COMPRESSIBLE = /\.(?:js|css|html|json|webmanifest|svg|txt)$/;
 const COMPRESS_MIN_BYTES = 1024;
@@ -143,11 +211,14 @@ export function hostConfig({ dir }) {
       }),
       new rspack.HtmlRspackPlugin({
         template: './src/index.html',
-        inject: 'body',
+        // In the head, deferred: the entry is asked for before the preloaded chunks (which follow
+        // it), and still runs once the page is parsed.
+        inject: 'head',
         scriptLoading: 'defer',
       }),
       // Files served as they are at the site root, e.g. the service worker, whose scope is the folder it is served from.
       ...(existsSync(path.join(dir, 'public')) ? [new rspack.CopyRspackPlugin({ patterns: [{ from: 'public', to: '.' }] })] : []),
+      new FirstScreenPreloadPlugin(),
       new PrecacheListPlugin(),
       new PrecompressPlugin(),
     ],

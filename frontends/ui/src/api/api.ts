@@ -1,3 +1,4 @@
+import { takeEarlyRead } from './early-reads';
 import { sendRequest, type RequestOptions } from './request';
 
 export type { HttpMethod, RequestOptions } from './request';
@@ -54,7 +55,9 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
 
 /** As `apiRequest`, also giving the response headers (e.g. a list's `X-Next-Cursor`). */
 export async function apiResponse<T = unknown>(path: string, options: RequestOptions = {}): Promise<{ body: T; headers: Headers }> {
-  const response = await (options.started ?? sendRequest(path, options));
+  // A plain GET the shell already sent for this screen (early-reads.ts) is read instead of sent again.
+  const early = !options.started && (options.method ?? 'GET') === 'GET' && !options.headers ? takeEarlyRead(path) : undefined;
+  const response = await (options.started ?? early ?? sendRequest(path, options));
   const text = await response.text();
 
   if (!response.ok) {

@@ -30,13 +30,17 @@ export function fakeApi(routes: FakeRoutes): { sent: SentRequest[]; restore(): v
     const answer = typeof route === 'function' ? route(request) : (route ?? { status: 404, body: { message: 'Not found' } });
     const status = answer.status ?? 200;
     const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
-    return {
-      ok: status >= 200 && status < 300,
-      status,
-      statusText: String(status),
-      headers: { get: (name: string) => (name.toLowerCase() === 'content-type' ? 'application/json' : null) },
-      text: async () => text,
-    } as unknown as Response;
+    const response = (): Response =>
+      ({
+        ok: status >= 200 && status < 300,
+        status,
+        statusText: String(status),
+        headers: { get: (name: string) => (name.toLowerCase() === 'content-type' ? 'application/json' : null) },
+        text: async () => text,
+        json: async () => JSON.parse(text),
+        clone: response,
+      }) as unknown as Response;
+    return response();
   }) as typeof fetch;
   return {
     sent,

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { api, useLiveQuery } from '@lws/fe-ui';
+import { WORKER_READS } from '@lws/fe-ui/early-reads';
 
 /** The worker's own emergency, as the server tells it (GET /api/users/{id}/emergency). */
 export interface OwnEmergency {
@@ -35,7 +36,7 @@ export function useOwnEmergency(userId: number) {
   // What is on screen stays when a read fails: an emergency is never hidden because a request failed.
   const { data, refetch } = useLiveQuery({
     queryKey: ['own-emergency', userId],
-    queryFn: async ({ signal }) => parse(await api.get(`/api/users/${userId}/emergency`, { signal })),
+    queryFn: async ({ signal }) => parse(await api.get(WORKER_READS.emergency(userId), { signal })),
     live: { types: ['alarm'], when: (e) => 'userId' in e.data && e.data.userId === userId },
     pollMs: OWN_EMERGENCY_REFETCH_MS,
   });

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, api } from '@lws/fe-ui';
+import { WORKER_READS } from '@lws/fe-ui/early-reads';
 import { parseLocationOptions, type LocationOption } from '@lws/fe-ui/locations';
 
 export type LocationsLoad = { state: 'loading' } | { state: 'error' } | { state: 'ready'; active: LocationOption[] };
@@ -8,7 +9,7 @@ const parseActive = (body: unknown) => parseLocationOptions(body).filter((l) => 
 
 async function activeLocations(signal: AbortSignal): Promise<LocationOption[]> {
   try {
-    return parseActive(await api.get('/api/location-options', { signal }));
+    return parseActive(await api.get(WORKER_READS.locations(), { signal }));
   } catch (e) {
     // A 401 means the session ended; the session check takes the worker to the login page.
     if (e instanceof ApiError && e.status === 401) return [];

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, useLiveQuery } from '@lws/fe-ui';
+import { WORKER_READS } from '@lws/fe-ui/early-reads';
 import { parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
 import { DEFAULT_CHECK_IN_INTERVAL_MINUTES } from '@lws/rules';
 
@@ -58,7 +59,7 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
   const key = ownShiftKey(userId);
   const query = useLiveQuery({
     queryKey: key,
-    queryFn: async ({ signal }) => parseOwnShift(await api.get(`/api/users/${userId}/with-relations`, { signal })),
+    queryFn: async ({ signal }) => parseOwnShift(await api.get(WORKER_READS.shift(userId), { signal })),
     // An account frame: the worker's settings or team changed, and with them perhaps their interval.
     live: { types: ['worker', 'alarm', 'account'], when: (e) => 'userId' in e.data && e.data.userId === userId },
     pollMs: WORKER_REFETCH_MS,

@@ -1,11 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import cookieParser from 'cookie-parser';
 import express from 'express';
 import request from 'supertest';
 import { responseCompression } from '../common/compression';
 import type { GatewayConfig } from '../config';
+import { SESSION_COOKIE } from '../sessions/cookies';
 import { frontendRouter } from './frontends';
 
 // What the gateway sends of the frontends' builds: the copies the build compressed,
@@ -90,5 +92,95 @@ describe('the frontends as the gateway serves them', () => {
     expect(JSON.parse((api.body as Buffer).toString()).rows).toHaveLength(200);
     const live = await raw(request(app).get('/api/events').set('Accept-Encoding', 'br, gzip'));
     expect(live.headers['content-encoding']).toBeUndefined();
+  });
+});
+
+// A page names, as <link rel="preload">, what its first screen needs beyond the shell's own code
+// (which the shell's build names in index.html): nothing it needs waits for the script before it
+// to ask for it.
+describe('the page the gateway sends for a screen', () => {
+  let site: string;
+  let pages: express.Express;
+  const INDEX =
+    '<!doctype html><html><head><title>LWS</title><link rel="preload" as="script" href="/610.aaaaaaaa.js" fetchpriority="low"></head><body></body></html>';
+  const manifest = (expose: string) =>
+    JSON.stringify({
+      metaData: { publicPath: 'auto', remoteEntry: { name: 'remoteEntry.js', path: '', type: 'global' } },
+      exposes: [{ name: 'App', assets: { js: { sync: [expose], async: ['913.cccccccc.js'] }, css: { sync: [], async: [] } } }],
+    });
+
+  beforeAll(() => {
+    site = mkdtempSync(join(tmpdir(), 'lws-pages-'));
+    const write = (path: string, body: string) => {
+      mkdirSync(join(site, path, '..'), { recursive: true });
+      writeFileSync(join(site, path), body);
+    };
+    write('shell/dist/index.html', INDEX);
+    write('shell/dist/preload.json', JSON.stringify({ app: ['610.aaaaaaaa.js'], login: ['66.bbbbbbbb.js', 'login.dddddddd.js'] }));
+    write('worker/dist/mf-manifest.json', manifest('__federation_expose_App.11111111.js'));
+    write('kiosk/dist/mf-manifest.json', manifest('__federation_expose_App.22222222.js'));
+    pages = express();
+    pages.use(cookieParser());
+    pages.use(frontendRouter({ STATIC_DIR: site } as GatewayConfig));
+  });
+
+  afterAll(() => rmSync(site, { recursive: true, force: true }));
+
+  const preloads = (html: string) =>
+    [...html.matchAll(/<link rel="preload" as="(\w+)"(?: crossorigin)? href="([^"]+)"/g)].map((m) => `${m[1]} ${m[2]}`);
+  const get = (path: string, cookie?: string) => {
+    const req = request(pages).get(path).set('Accept', 'text/html');
+    return cookie ? req.set('Cookie', cookie) : req;
+  };
+
+  it("on /kiosk: the kiosk's manifest, entry and exposed module, beside the shell's code", async () => {
+    const res = await get('/kiosk');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(preloads(res.text)).toEqual([
+      'script /610.aaaaaaaa.js',
+      'fetch /remotes/kiosk/mf-manifest.json',
+      'script /remotes/kiosk/remoteEntry.js',
+      'script /remotes/kiosk/__federation_expose_App.22222222.js',
+    ]);
+  });
+
+  it("on /worker: the worker's, only with a session (without one, the page goes to the login form)", async () => {
+    expect(preloads((await get('/worker', `${SESSION_COOKIE}=abc`)).text)).toEqual([
+      'script /610.aaaaaaaa.js',
+      'fetch /remotes/worker/mf-manifest.json',
+      'script /remotes/worker/remoteEntry.js',
+      'script /remotes/worker/__federation_expose_App.11111111.js',
+    ]);
+    expect(preloads((await get('/worker')).text)).toEqual(['script /610.aaaaaaaa.js']);
+  });
+
+  it("the login page's code where a signed-out visitor sees the form, and nowhere else", async () => {
+    for (const path of ['/login', '/admin', '/superadmin']) {
+      expect(preloads((await get(path)).text)).toEqual(['script /610.aaaaaaaa.js', 'script /66.bbbbbbbb.js', 'script /login.dddddddd.js']);
+    }
+    expect(preloads((await get('/login', `${SESSION_COOKIE}=abc`)).text)).toEqual(['script /610.aaaaaaaa.js']);
+    expect(preloads((await get('/profile')).text)).toEqual(['script /610.aaaaaaaa.js']);
+  });
+
+  it("a remote deployed on its own picks up its new build's files; one served from elsewhere is not named", async () => {
+    writeFileSync(join(site, 'kiosk/dist/mf-manifest.json'), manifest('__federation_expose_App.33333333.js'));
+    // A file system's timestamps may be coarse: the same length and time would not show the change.
+    const later = new Date(Date.now() + 5000);
+    utimesSync(join(site, 'kiosk/dist/mf-manifest.json'), later, later);
+    expect(preloads((await get('/kiosk')).text)).toContain('script /remotes/kiosk/__federation_expose_App.33333333.js');
+
+    const elsewhere = express();
+    elsewhere.use(cookieParser());
+    elsewhere.use(frontendRouter({ STATIC_DIR: site, REMOTE_KIOSK_URL: 'https://cdn.example/kiosk/mf-manifest.json' } as GatewayConfig));
+    expect(preloads((await request(elsewhere).get('/kiosk').set('Accept', 'text/html')).text)).toEqual(['script /610.aaaaaaaa.js']);
+  });
+
+  it('sends index.html as built when there is nothing to add, and nothing when there is no build', async () => {
+    expect((await get('/profile')).text).toBe(INDEX);
+    const empty = express();
+    empty.use(frontendRouter({ STATIC_DIR: join(site, 'nowhere') } as GatewayConfig));
+    expect((await request(empty).get('/login').set('Accept', 'text/html')).status).toBe(404);
   });
 });
