@@ -247,7 +247,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     expect((await viewOf(alarm.alarmId)).state).toBe('open');
   });
 
-  it("a Welsh-speaking worker's reminders and alarm text are in Welsh; the monitors' push stays English", async () => {
+  it("a Welsh-speaking worker's reminders and alarm text are in Welsh; the monitors' push is not in the worker's language", async () => {
     const w = await worker({ language: 'cy' });
     const by = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
       new Date(w.due),
@@ -268,7 +268,9 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     );
     const [monitors] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'push' && r.toRole === 'monitors', 1);
     expect(monitors.body).toContain(`did not check in by ${by}`);
-    // Each request says its language, which notifications speaks a call in; the monitors' none.
+    // Each request says its language, which notifications speaks a call in; the monitors' none: it
+    // carries its texts untranslated, which notifications writes in each monitor's own language.
+    expect(monitors.bodyText?.text).toBe('{{name}} did not check in by {{time}} at {{location}}. Acknowledge the alarm in LWS.');
     expect([sms5.language, push5.language, text.language, monitors.language]).toEqual(['cy', 'cy', 'cy', undefined]);
     const [own] = await expectRequests((r) => r.alarmId === alarm.alarmId && r.channel === 'push' && r.toUserId === w.userId, 1);
     expect(own).toMatchObject({ title: "Cofrestriad wedi'i golli", language: 'cy' });
@@ -1418,6 +1420,72 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       expect(await pushedTo(nextAlarm.alarmId)).toEqual([]);
       for (const a of [alarm, nextAlarm])
         await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: first, verdict: 'false_alarm', note: 'Test' });
+    });
+
+    it("the monitors' pushes carry their title and text to translate, for notifications to write in each monitor's language", async () => {
+      const monitor = await admin('Gwen Monitor');
+      const teamId = nextTeam++;
+      const onlyMonitors = {
+        missed_check_in: [{ action: 'notify_monitors', after: 0 }],
+        emergency: [{ action: 'notify_monitors', after: 0 }],
+      };
+      await team(teamId, { monitors: [{ userId: monitor }], policy: onlyMonitors });
+      const london = (ms: number | string) =>
+        new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+          new Date(ms),
+        );
+      const toMonitor = (alarmId: string) => (r: Requested) => r.alarmId === alarmId && r.channel === 'push' && r.toUsers !== undefined;
+
+      // A missed check-in: its alarm's push, then (nobody acknowledged) the reminder that it is still open.
+      const w = await worker({ minutes: 0.5, teamId });
+      const name = `Worker ${w.userId}`;
+      advance(MINUTE);
+      const missed = await alarmOf(w.userId);
+      const [told] = await expectRequests(toMonitor(missed.alarmId), 1);
+      expect(told).toMatchObject({
+        toUsers: { userIds: [monitor] },
+        title: `Missed check-in: ${name}`,
+        body: `${name} did not check in by ${london(w.due)} at Depot. Acknowledge the alarm in LWS.`,
+        titleText: { text: 'Missed check-in: {{name}}', values: { name } },
+        bodyText: {
+          text: '{{name}} did not check in by {{time}} at {{location}}. Acknowledge the alarm in LWS.',
+          values: { name, time: london(w.due), location: 'Depot' },
+        },
+      });
+      expect(told.language).toBeUndefined();
+      advance(5 * MINUTE);
+      const [, reminded] = await expectRequests(toMonitor(missed.alarmId), 2);
+      expect(reminded).toMatchObject({
+        title: `Missed check-in: ${name}`,
+        body: `Nobody has acknowledged the alarm for ${name} (opened ${london(missed.openedAt)}). Acknowledge it in LWS.`,
+        titleText: { text: 'Missed check-in: {{name}}', values: { name } },
+        bodyText: {
+          text: 'Nobody has acknowledged the alarm for {{name}} (opened {{time}}). Acknowledge it in LWS.',
+          values: { name, time: london(missed.openedAt) },
+        },
+      });
+
+      // An emergency, whose steps run as it opens.
+      const e = await worker({ teamId, start: false });
+      await eventually(
+        async () =>
+          (await pg.query('select 1 from escalation.workers where user_id = $1 and team_id = $2', [e.userId, teamId])).rowCount === 1,
+        10_000,
+        20,
+      );
+      await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId: e.userId, location: 'Yard', raisedAt: iso(nowMs) });
+      const emergency = await alarmOf(e.userId, 'emergency');
+      const [help] = await expectRequests(toMonitor(emergency.alarmId), 1);
+      expect(help).toMatchObject({
+        title: `EMERGENCY: Worker ${e.userId}`,
+        titleText: { text: 'EMERGENCY: {{name}}', values: { name: `Worker ${e.userId}` } },
+        bodyText: {
+          text: '{{name}} requested emergency assistance at {{location}} at {{time}}. Acknowledge the alarm in LWS.',
+          values: { name: `Worker ${e.userId}`, location: 'Yard', time: london(nowMs) },
+        },
+      });
+      for (const a of [missed, emergency])
+        await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: monitor, verdict: 'false_alarm', note: 'Test' });
     });
 
     it('a team whose every monitor is away with no deputy to stand in: the organisation is told, and the history says why', async () => {

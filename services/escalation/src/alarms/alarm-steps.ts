@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EventMap } from '@lws/contracts';
+import type { EventMap, TranslatableText } from '@lws/contracts';
 import type { PendingEvent } from '@lws/messaging';
 import { insertRows, type Emit, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
 import { alarmEvents, notificationRequests, type AlarmRow, type DeadlinePayload, type TeamMonitor, type WorkerRow } from '../db/schema';
 import { dialable } from '../workers/phone';
-import { monitorsAlarmTitle, workerAlarmText, workerAlarmTitle, WORKER_TEXT, type AlarmFacts } from './messages';
+import { english, monitorsAlarm, workerAlarmText, workerAlarmTitle, WORKER_TEXT, type AlarmFacts } from './messages';
 import { requestEvent, systemAlertEvent, urgentOrNot, type RequestSpec } from './notifier';
 import type { PolicyAction, PolicyStep } from './policy';
 
@@ -123,29 +123,32 @@ export function planNotifyWorker(
  * a deputy, each away monitor replaced by their deputy; the organisation's (every admin) for an
  * alarm with no team, for notify_organisation, and whenever the step would reach nobody, so an
  * alarm is never told to no one. Answers the request and the line for the alarm's history.
+ * Its title and `body` go as texts to translate too, which notifications writes in each
+ * monitor's language, with their English rendering for everyone else.
  */
 export function monitorsPush(
   alarm: AlarmRow,
   step: PolicyStep,
-  body: string,
+  body: TranslatableText,
   people: People,
   now: Date,
   since: Date,
 ): { request: StepRequest; details: string } {
+  const title = monitorsAlarm(facts(alarm)).title;
+  const texts = { title: english(title), body: english(body), titleText: title, bodyText: body };
   const ids = requestIds(alarm, since);
-  const title = monitorsAlarmTitle(facts(alarm));
   const team = alarm.policy.monitors;
   const who = team && step.action !== 'notify_organisation' ? teamRecipients(team, step, people, now) : undefined;
   if (!who || who.userIds.length === 0) {
     const why = !team || step.action === 'notify_organisation' ? '' : `: ${who?.why ?? 'no team monitor could be told'}`;
     return {
-      request: { channel: 'push', toRole: 'monitors', purpose: alarm.kind, title, body, ...ids },
+      request: { channel: 'push', toRole: 'monitors', purpose: alarm.kind, ...texts, ...ids },
       details: `All monitors notified by push${why}`,
     };
   }
   // One request for all of them, as for every admin: a monitor without a push subscription is no failure while another has one.
   return {
-    request: { channel: 'push', toUsers: { userIds: who.userIds }, purpose: alarm.kind, title, body, ...ids },
+    request: { channel: 'push', toUsers: { userIds: who.userIds }, purpose: alarm.kind, ...texts, ...ids },
     details: `${who.label} notified by push`,
   };
 }
@@ -155,7 +158,7 @@ export function planNotifyMonitors(
   alarm: AlarmRow,
   index: number,
   step: PolicyStep,
-  body: string,
+  body: TranslatableText,
   people: People,
   now: Date,
   since: Date,

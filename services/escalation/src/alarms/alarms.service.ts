@@ -17,16 +17,7 @@ import { alarmKey, DeadlinesRepository, type NextStep } from '../deadlines/deadl
 import { dialable } from '../workers/phone';
 import { acknowledged, escalating, owned, resolved } from './alarm-state';
 import { AlarmsRepository, type Contact } from './alarms.repository';
-import {
-  callText,
-  contactText,
-  londonTime,
-  monitorsAlarmText,
-  monitorsAlarmTitle,
-  stillOpenText,
-  WORKER_TEXT,
-  type WorkerLine,
-} from './messages';
+import { callText, contactText, londonTime, monitorsAlarm, monitorsAlarmTitle, stillOpen, WORKER_TEXT, type WorkerLine } from './messages';
 import {
   AlarmSteps,
   escalatedEvent,
@@ -301,7 +292,7 @@ export class AlarmsService {
       case 'notify_deputy':
       case 'notify_organisation': {
         const people = await this.repo.people(tx, peopleOf(alarm.policy.monitors));
-        await this.steps.apply(tx, emit, [planNotifyMonitors(alarm, index, step, monitorsAlarmText(f), people, now, since)], now);
+        await this.steps.apply(tx, emit, [planNotifyMonitors(alarm, index, step, monitorsAlarm(f).body, people, now, since)], now);
         return null;
       }
       case 'message_contacts': {
@@ -483,7 +474,7 @@ export class AlarmsService {
     if (owned(alarm)) return { next: null, status: 'alarm_owned' };
     const f = facts(alarm);
     const people = await this.repo.people(tx, peopleOf(alarm.policy.monitors));
-    const { request, details: reminded } = monitorsPush(alarm, { action: 'notify_monitors', after: 0 }, stillOpenText(f), people, now, now);
+    const { request, details: reminded } = monitorsPush(alarm, { action: 'notify_monitors', after: 0 }, stillOpen(f), people, now, now);
     await this.steps.apply(
       tx,
       emit,

@@ -1,17 +1,18 @@
+import type { TranslatableText } from '@lws/contracts';
 import { msg, translate } from '@lws/i18n';
 
 /**
  * The words people receive. Times are shown in Europe/London, as everywhere in LWS. What the worker
- * and their contacts receive is in the worker's language (`language`: null, English); what
- * monitors and emergency lines receive is in English.
+ * and their contacts receive is in the worker's language (`language`: null, English). A push to
+ * monitors is one request for several people who may speak different languages, so it carries its
+ * texts untranslated (TranslatableText) and notifications writes each monitor's in their own. What
+ * the emergency lines hear is in English.
  */
 const clock = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
 export const londonTime = (d: Date) => clock.format(d);
 
 export const workerLabel = (name: string | null | undefined, userId: number) => name?.trim() || `Worker #${userId}`;
-
-const where = (location: string | null | undefined) => (location ? ` at ${location}` : '');
 
 /** `replyable`: a text message, which the worker may answer with their PIN to check in. */
 export function reminderText(minutes: number, due: Date, replyable = false, language: string | null = null): string {
@@ -62,24 +63,62 @@ export function workerAlarmTitle(a: AlarmFacts, language: string | null = null):
   return translate(language, a.kind === 'emergency' ? msg('Emergency alert received') : msg('Missed check-in'));
 }
 
-export function monitorsAlarmTitle(a: AlarmFacts): string {
-  const name = workerLabel(a.workerName, a.userId);
-  if (a.duress) return `DURESS: ${name}`;
-  return a.kind === 'emergency' ? `EMERGENCY: ${name}` : `Missed check-in: ${name}`;
-}
+/** The English rendering of a text meant for several readers (the request's `title`/`body`). */
+export const english = (t: TranslatableText): string => translate(null, t.text, t.values);
 
-export function monitorsAlarmText(a: AlarmFacts): string {
+/**
+ * The monitors' push about an alarm, as texts to translate for each monitor. Where the alarm is
+ * has a template of its own, with and without a location, so each language orders its words.
+ */
+export function monitorsAlarm(a: AlarmFacts): { title: TranslatableText; body: TranslatableText } {
   const name = workerLabel(a.workerName, a.userId);
+  const at = { name, time: londonTime(a.openedAt) };
+  const located: Record<string, string> = a.location ? { location: a.location } : {};
   if (a.duress)
-    return `DURESS: ${name} entered their duress PIN${where(a.location)} at ${londonTime(a.openedAt)} and may be under threat. Do not call them. Acknowledge the alarm in LWS.`;
+    return {
+      title: { text: msg('DURESS: {{name}}'), values: { name } },
+      body: {
+        text: a.location
+          ? msg(
+              'DURESS: {{name}} entered their duress PIN at {{location}} at {{time}} and may be under threat. Do not call them. Acknowledge the alarm in LWS.',
+            )
+          : msg(
+              'DURESS: {{name}} entered their duress PIN at {{time}} and may be under threat. Do not call them. Acknowledge the alarm in LWS.',
+            ),
+        values: { ...at, ...located },
+      },
+    };
   if (a.kind === 'emergency')
-    return `${name} requested emergency assistance${where(a.location)} at ${londonTime(a.openedAt)}. Acknowledge the alarm in LWS.`;
-  return `${name} did not check in by ${londonTime(a.dueAt ?? a.openedAt)}${where(a.location)}. Acknowledge the alarm in LWS.`;
+    return {
+      title: { text: msg('EMERGENCY: {{name}}'), values: { name } },
+      body: {
+        text: a.location
+          ? msg('{{name}} requested emergency assistance at {{location}} at {{time}}. Acknowledge the alarm in LWS.')
+          : msg('{{name}} requested emergency assistance at {{time}}. Acknowledge the alarm in LWS.'),
+        values: { ...at, ...located },
+      },
+    };
+  return {
+    title: { text: msg('Missed check-in: {{name}}'), values: { name } },
+    body: {
+      text: a.location
+        ? msg('{{name}} did not check in by {{time}} at {{location}}. Acknowledge the alarm in LWS.')
+        : msg('{{name}} did not check in by {{time}}. Acknowledge the alarm in LWS.'),
+      values: { name, time: londonTime(a.dueAt ?? a.openedAt), ...located },
+    },
+  };
 }
 
-export function stillOpenText(a: AlarmFacts): string {
-  return `Nobody has acknowledged the alarm for ${workerLabel(a.workerName, a.userId)} (opened ${londonTime(a.openedAt)}). Acknowledge it in LWS.`;
+/** The body of the monitors' reminder that an alarm is still open (its title is monitorsAlarm's). */
+export function stillOpen(a: AlarmFacts): TranslatableText {
+  return {
+    text: msg('Nobody has acknowledged the alarm for {{name}} (opened {{time}}). Acknowledge it in LWS.'),
+    values: { name: workerLabel(a.workerName, a.userId), time: londonTime(a.openedAt) },
+  };
 }
+
+/** In English: the title of an alarm call (the provider's log). */
+export const monitorsAlarmTitle = (a: AlarmFacts): string => english(monitorsAlarm(a).title);
 
 /** A contact's message is in the worker's language: the people close to them read it. */
 export function contactText(a: AlarmFacts, language: string | null = null): string {

@@ -18,7 +18,7 @@ import {
   type StepPlan,
 } from './alarm-steps';
 import { AlarmsRepository } from './alarms.repository';
-import { londonTime, monitorsAlarmText, WORKER_TEXT } from './messages';
+import { londonTime, monitorsAlarm, WORKER_TEXT } from './messages';
 import { duressPolicy, freezePolicy, stepDueAt, type TeamPolicy } from './policy';
 
 export interface Opening {
@@ -170,7 +170,7 @@ export class MissedAlarms {
         plans.push(
           step.action === 'notify_worker'
             ? planNotifyWorker(alarm, i, workers.get(alarm.userId), since)
-            : planNotifyMonitors(alarm, i, step, monitorsAlarmText(facts(alarm)), people, now, since),
+            : planNotifyMonitors(alarm, i, step, monitorsAlarm(facts(alarm)).body, people, now, since),
         );
         alarm.stepIndex = i;
       }

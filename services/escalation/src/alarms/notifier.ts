@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { EventMap } from '@lws/contracts';
+import type { EventMap, TranslatableText } from '@lws/contracts';
 import type { PendingEvent } from '@lws/messaging';
 import { CLOCK, type Clock, type Emit, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
@@ -11,7 +11,13 @@ type Purpose = Request['purpose'];
 
 const TITLE_MAX = 200;
 const BODY_MAX = 1600;
+/** A value of a text to translate (a name, a location) at most: the contract's rule. */
+const VALUE_MAX = 200;
 const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+const clipValues = (t: TranslatableText): TranslatableText => ({
+  text: t.text,
+  values: Object.fromEntries(Object.entries(t.values).map(([k, v]) => [k, clip(v, VALUE_MAX)])),
+});
 
 /**
  * Escalation never talks to a provider: every message, call and push is a request notifications
@@ -74,7 +80,14 @@ export function urgentOrNot(request: Request, urgent: boolean): PendingEvent {
 export function requestEvent(r: RequestSpec): { subject: 'escalation.notification.requested.v1'; data: Request } {
   return {
     subject: 'escalation.notification.requested.v1',
-    data: { ...r, requestId: randomUUID(), title: clip(r.title ?? '', TITLE_MAX), body: clip(r.body, BODY_MAX) },
+    data: {
+      ...r,
+      requestId: randomUUID(),
+      title: clip(r.title ?? '', TITLE_MAX),
+      body: clip(r.body, BODY_MAX),
+      ...(r.titleText ? { titleText: clipValues(r.titleText) } : {}),
+      ...(r.bodyText ? { bodyText: clipValues(r.bodyText) } : {}),
+    },
   };
 }
 

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { CommandMap, EventMap } from '@lws/contracts';
-import { msg, translate } from '@lws/i18n';
+import { isLanguage, msg, SOURCE_LANGUAGE, translate } from '@lws/i18n';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
 import { DELIVERY_PRIORITY } from '../db/schema';
-import { SubscriptionsRepository } from '../push/subscriptions.repository';
+import { SubscriptionsRepository, type PushTarget } from '../push/subscriptions.repository';
 import { TwilioProvider, WHATSAPP_NOT_OPTED_IN, type ProviderResult } from '../provider/twilio-provider';
 import { CLAIM_MS, DeliveriesRepository, type Delivery, type NewDelivery } from './deliveries.repository';
 import { emitMessageStatus, messageStatusEvent } from './delivery-events';
@@ -17,6 +17,11 @@ export const DEFAULT_CALL_TIMEOUT_SECONDS = 60;
 
 /** Rows per insert statement: well under PostgreSQL's 65,535 parameters at a row's 20-odd columns. */
 const INSERT_CHUNK = 1000;
+
+/** The longest title and body a request may carry (its contract's rules): a push translated here is held to them too. */
+const TITLE_MAX = 200;
+const BODY_MAX = 1600;
+const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
 /**
  * What is asked of notifications: escalation's requests (stored here, sent by the sender),
@@ -108,7 +113,7 @@ export class DeliveriesService {
   private deliveriesOf(
     e: Request,
     urgent: boolean,
-    subs: readonly { id: string; userId: number; monitor: boolean }[],
+    subs: readonly Pick<PushTarget, 'id' | 'userId' | 'monitor' | 'language'>[],
     now: Date,
   ): { created: NewDelivery[]; rejected: boolean } {
     const base = {
@@ -161,7 +166,10 @@ export class DeliveriesService {
     const members = new Set(team.length > 0 ? team : [e.toUserId]);
     const to = subs.filter((s) => (e.toRole === 'monitors' ? s.monitor : members.has(s.userId)));
     if (to.length === 0) return reject(target, `No push subscription for ${target}`);
-    return { created: to.map((s) => ({ ...base, id: randomUUID(), to: s.id, fanoutKey: s.id })), rejected: false };
+    return {
+      created: to.map((s) => ({ ...base, ...writtenFor(e, s.language), id: randomUUID(), to: s.id, fanoutKey: s.id })),
+      rejected: false,
+    };
   }
 
   /**
@@ -274,6 +282,21 @@ export class DeliveriesService {
       return current;
     });
   }
+}
+
+/**
+ * A push carrying texts to translate (one request to monitors who may speak different languages):
+ * its title and body in this subscriber's language. English, an unknown language, or a request
+ * without them: the request's own title and body, as written.
+ */
+function writtenFor(e: Request, language: string | null): Partial<Pick<NewDelivery, 'title' | 'body' | 'language'>> | undefined {
+  if (!e.titleText && !e.bodyText) return undefined;
+  if (!language || language === SOURCE_LANGUAGE || !isLanguage(language)) return { language: null };
+  return {
+    title: e.titleText ? clip(translate(language, e.titleText.text, e.titleText.values), TITLE_MAX) : e.title,
+    body: e.bodyText ? clip(translate(language, e.bodyText.text, e.bodyText.values), BODY_MAX) : e.body,
+    language,
+  };
 }
 
 export function deliveryView(r: Delivery): Cmd<'notifications.delivery.list.v1'>['reply']['deliveries'][number] {

@@ -4,6 +4,7 @@ import { DB, type Db, type Tx } from '@lws/platform';
 import { pushSubscriptions, users } from '../db/schema';
 
 export type PushSubscription = typeof pushSubscriptions.$inferSelect;
+export type PushTarget = PushSubscription & { monitor: boolean; language: string | null };
 
 /** Who receives a push to 'monitors'. */
 export const MONITOR_ROLES = ['admin', 'superadmin'];
@@ -28,9 +29,9 @@ export class SubscriptionsRepository {
   /**
    * Every subscription of these users, and with `monitors` every one of a current admin or
    * superadmin, in one read: the push targets of a batch of requests. `monitor` says which
-   * belong to a current monitor.
+   * belong to a current monitor; `language` is the subscriber's (null: English, or not known yet).
    */
-  async forTargets(tx: Tx, userIds: readonly number[], monitors: boolean): Promise<(PushSubscription & { monitor: boolean })[]> {
+  async forTargets(tx: Tx, userIds: readonly number[], monitors: boolean): Promise<PushTarget[]> {
     const isMonitor = and(eq(users.deleted, false), inArray(users.role, MONITOR_ROLES));
     const wanted = or(userIds.length > 0 ? inArray(pushSubscriptions.userId, [...userIds]) : undefined, monitors ? isMonitor : undefined);
     if (!wanted) return [];
@@ -43,6 +44,7 @@ export class SubscriptionsRepository {
         auth: pushSubscriptions.auth,
         createdAt: pushSubscriptions.createdAt,
         monitor: sql<boolean>`coalesce(${isMonitor}, false)`,
+        language: users.language,
       })
       .from(pushSubscriptions)
       .leftJoin(users, eq(users.userId, pushSubscriptions.userId))
