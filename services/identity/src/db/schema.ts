@@ -68,10 +68,22 @@ export const users = identitySchema.table(
      * start-up bootstrap, or before this was recorded.
      */
     createdBy: integer('created_by'),
+    /**
+     * A deactivated account (by an admin, or by the organisation's directory through SCIM): it
+     * cannot sign in by any route, its sessions are revoked and a shift in progress is ended.
+     * Null: active.
+     */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** The organisation directory's own id for the person (SCIM externalId); null: not provisioned. */
+    externalId: text('external_id'),
+    /** Their work e-mail, as the directory or identity provider gives it; null: not known. */
+    email: text('email'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    uniqueIndex('users_external_id_key').on(t.externalId),
+    index('users_email_lower_idx').on(sql`lower(${t.email})`),
     check('users_role_check', sql`${t.role} in ('worker', 'admin', 'superadmin')`),
     check('users_worker_team', sql`${t.role} <> 'worker' or ${t.teamId} is not null`),
     index('users_team_idx').on(t.teamId),
@@ -120,11 +132,13 @@ export const teams = identitySchema.table(
      * migration ("Default") was not: identity tells them at its next start.
      */
     announced: boolean('announced').notNull().default(false),
+    /** The directory group's own id when the team is provisioned through SCIM; null: not provisioned. */
+    externalId: text('external_id'),
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('teams_name_lower_key').on(sql`lower(${t.name})`)],
+  (t) => [uniqueIndex('teams_name_lower_key').on(sql`lower(${t.name})`), uniqueIndex('teams_external_id_key').on(t.externalId)],
 );
 
 export type TeamRow = typeof teams.$inferSelect;
@@ -229,3 +243,85 @@ export const localSecrets = identitySchema.table('local_secrets', {
 export type EmergencyContactRow = typeof emergencyContacts.$inferSelect;
 export type UserSettingsRow = typeof userSettings.$inferSelect;
 export type KioskRow = typeof kiosks.$inferSelect;
+
+export const PASSWORD_LOGIN = ['everyone', 'break_glass'] as const;
+export type PasswordLogin = (typeof PASSWORD_LOGIN)[number];
+
+export interface SsoGroupTeam {
+  /** The group's value in the groups claim (a name, or Entra's object id). */
+  group: string;
+  teamId: number;
+}
+
+/**
+ * Single sign-on through the organisation's OpenID Connect provider: one row (id 1), set by the
+ * superadmin or, when SSO_ISSUER is set, by the environment at every start.
+ */
+export const ssoSettings = identitySchema.table(
+  'sso_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    enabled: boolean('enabled').notNull().default(false),
+    /** "Sign in with <display name>" on the login page. */
+    displayName: text('display_name').notNull().default(''),
+    issuer: text('issuer').notNull().default(''),
+    clientId: text('client_id').notNull().default(''),
+    /** AES-256-GCM under SECRETS_KEY; never returned by any route. Null: none stored. */
+    clientSecretEnc: text('client_secret_enc'),
+    /** The claim that names a person at the provider: "sub", or Entra's "oid". Never the e-mail. */
+    subjectClaim: text('subject_claim').notNull().default('sub'),
+    /** Empty: any domain the provider vouches for. */
+    emailDomains: text('email_domains').array().notNull().default(sql`'{}'`),
+    /** Whether everyone may still sign in with a password, or only a superadmin (break glass). */
+    passwordLogin: text('password_login', { enum: PASSWORD_LOGIN }).notNull().default('everyone'),
+    /** A first sign-in may create the worker (just in time). */
+    jitEnabled: boolean('jit_enabled').notNull().default(false),
+    groupsClaim: text('groups_claim').notNull().default('groups'),
+    /** Which group puts a new worker in which team, in order: the first that matches wins. */
+    groupTeams: jsonb('group_teams').$type<SsoGroupTeam[]>().notNull().default(sql`'[]'::jsonb`),
+    /** A first sign-in that names an existing account's e-mail links to it (off: issuer + subject only). */
+    linkByEmail: boolean('link_by_email').notNull().default(false),
+    /** Set from the environment (SSO_*): the screen shows it and cannot change it. */
+    fromEnvironment: boolean('from_environment').notNull().default(false),
+    version: integer('version').notNull().default(1),
+    updatedBy: integer('updated_by'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('sso_settings_single_row', sql`${t.id} = 1`),
+    check('sso_settings_password_login', sql`${t.passwordLogin} in ('everyone', 'break_glass')`),
+  ],
+);
+
+export type SsoSettingsRow = typeof ssoSettings.$inferSelect;
+
+/** An account's identity at a provider: issuer + subject, never the e-mail alone. */
+export const externalIdentities = identitySchema.table(
+  'external_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), index('external_identities_user_idx').on(t.userId)],
+);
+
+/** Bearer tokens of provisioning clients (SCIM); we keep the SHA-256 of the token, shown once. */
+export const scimTokens = identitySchema.table('scim_tokens', {
+  id: serial('id').primaryKey(),
+  /** The client as the activity log names it, e.g. "Entra ID". */
+  name: text('name').notNull(),
+  /** The token's first characters, to tell tokens apart on the screen. */
+  prefix: text('prefix').notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  createdBy: integer('created_by').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+});
+
+export type ScimTokenRow = typeof scimTokens.$inferSelect;
