@@ -125,8 +125,14 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/auth/change-password': signedIn(400, { body: {} }),
   // Only an enrolled kiosk browser may PIN-login; none of these callers holds a kiosk cookie.
   'POST /api/auth/pin-login': everyone(403, { body: { userId: 1, pin: '1234' } }),
+  // Single sign-on: what the login page offers, and its redirects (off here: back to /login).
+  'GET /api/auth/sso': everyone(200),
+  'GET /api/auth/sso/start': everyone(302),
+  'GET /api/auth/sso/callback': everyone(302),
 
   'GET /api/system/status': superadminOnly(200),
+  'GET /api/system/sso': superadminOnly(200),
+  'PUT /api/system/sso': superadminOnly(400, { body: {} }),
   // No :id target: the path carries "undefined", not a dead letter id, so a caller let through gets 400.
   'GET /api/dead-letters': superadminOnly(200),
   'POST /api/dead-letters/:id/replay': superadminOnly(400),
@@ -153,6 +159,30 @@ const MATRIX: Record<string, Case[]> = {
     ...selfOnly(400, { body: { pinCode: '12' } }),
   ],
   'DELETE /api/users/:id': [
+    { who: 'anonymous', on: 'new worker', expect: 401 },
+    { who: 'worker', on: 'worker', expect: 403 },
+    { who: 'worker', on: 'otherWorker', expect: 403 },
+    { who: 'admin', on: 'new worker', expect: 200 },
+    { who: 'admin', on: 'admin', expect: 400 },
+    { who: 'admin', on: 'otherAdmin', expect: 403 },
+    { who: 'admin', on: 'superadmin', expect: 403 },
+    { who: 'superadmin', on: 'new admin', expect: 200 },
+    { who: 'superadmin', on: 'superadmin', expect: 400 },
+  ],
+
+  // Deactivating follows deletion's rules: admins their teams' workers, nobody themselves.
+  'POST /api/users/:id/deactivate': [
+    { who: 'anonymous', on: 'new worker', expect: 401 },
+    { who: 'worker', on: 'worker', expect: 403 },
+    { who: 'worker', on: 'otherWorker', expect: 403 },
+    { who: 'admin', on: 'new worker', expect: 200 },
+    { who: 'admin', on: 'admin', expect: 400 },
+    { who: 'admin', on: 'otherAdmin', expect: 403 },
+    { who: 'admin', on: 'superadmin', expect: 403 },
+    { who: 'superadmin', on: 'new admin', expect: 200 },
+    { who: 'superadmin', on: 'superadmin', expect: 400 },
+  ],
+  'POST /api/users/:id/reactivate': [
     { who: 'anonymous', on: 'new worker', expect: 401 },
     { who: 'worker', on: 'worker', expect: 403 },
     { who: 'worker', on: 'otherWorker', expect: 403 },
@@ -305,7 +335,12 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'GET /api/auth/me': asTeamAdmin(200),
   'POST /api/auth/change-password': asTeamAdmin(400, { body: {} }),
   'POST /api/auth/pin-login': asTeamAdmin(403, { body: { userId: 1, pin: '1234' } }),
+  'GET /api/auth/sso': asTeamAdmin(200),
+  'GET /api/auth/sso/start': asTeamAdmin(302),
+  'GET /api/auth/sso/callback': asTeamAdmin(302),
   'GET /api/system/status': asTeamAdmin(403),
+  'GET /api/system/sso': asTeamAdmin(403),
+  'PUT /api/system/sso': asTeamAdmin(403, { body: {} }),
   'GET /api/dead-letters': asTeamAdmin(403),
   'POST /api/dead-letters/:id/replay': asTeamAdmin(403),
   'POST /api/dead-letters/:id/discard': asTeamAdmin(403),
@@ -317,6 +352,8 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'GET /api/users/:id/with-relations': asTeamAdmin(404, { on: 'worker' }),
   'PATCH /api/users/:id': asTeamAdmin(404, { on: 'worker', body: { medicalInfo: 'Checked by the authorization matrix' } }),
   'DELETE /api/users/:id': asTeamAdmin(404, { on: 'new worker' }),
+  'POST /api/users/:id/deactivate': asTeamAdmin(404, { on: 'new worker' }),
+  'POST /api/users/:id/reactivate': asTeamAdmin(404, { on: 'new worker' }),
   'POST /api/users/:id/verify-pin': asTeamAdmin(403, { on: 'worker', body: { pin: 'abcd' } }),
   'POST /api/users/:id/reset-pin': asTeamAdmin(403, { on: 'worker' }),
   'POST /api/users/:id/reset-password': asTeamAdmin(403, { on: 'worker' }),

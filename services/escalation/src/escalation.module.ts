@@ -122,7 +122,7 @@ export class EscalationModule implements OnModuleInit {
       case 'shifts.shift.started.v1':
         return this.workers.shiftStarted(tx, e.data);
       case 'shifts.shift.ended.v1':
-        return this.workers.shiftEnded(tx, e.data);
+        return this.workers.shiftEnded(tx, emit, e.data);
       case 'shifts.checkin.recorded.v1':
         return this.workers.checkInRecorded(tx, emit, e.data);
       case 'shifts.deadline.changed.v1':

@@ -28,6 +28,9 @@ import { csrfGuard, securityHeaders } from './common/csrf.middleware';
 import { SessionGuard } from './common/session.guard';
 import { TextSafetyInterceptor } from './common/text-safety';
 import { COUNTERS, type Counters, MemoryCounters, RedisCounters } from './sessions/rate-limiter';
+import { MemoryPendingSignIns, PENDING_SIGN_INS, type PendingSignIns, RedisPendingSignIns } from './auth/sso-state';
+import { SsoController } from './auth/sso.controller';
+import { SsoSettingsController } from './system/sso-settings.controller';
 import { MemorySessionStore, RedisSessionStore, SESSION_STORE, type SessionStore } from './sessions/session.store';
 import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
@@ -79,15 +82,18 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
   try {
     let store: SessionStore;
     let counters: Counters;
+    let pendingSignIns: PendingSignIns;
     if (config.REDIS_URL) {
       const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
       redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
       await redis.connect();
       store = new RedisSessionStore(redis, config.REDIS_KEY_PREFIX);
       counters = new RedisCounters(redis, config.REDIS_KEY_PREFIX);
+      pendingSignIns = new RedisPendingSignIns(redis, config.REDIS_KEY_PREFIX);
     } else {
       store = new MemorySessionStore();
       counters = new MemoryCounters();
+      pendingSignIns = new MemoryPendingSignIns();
     }
     shutdown.add('session store', () => store.close());
 
@@ -120,11 +126,12 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
         { provide: LOGGER, useValue: logger },
         { provide: SESSION_STORE, useValue: store },
         { provide: COUNTERS, useValue: counters },
+        { provide: PENDING_SIGN_INS, useValue: pendingSignIns },
         { provide: RPC, useValue: rpc },
         { provide: Readiness, useValue: readiness },
         { provide: CLOCK, useValue: clockFor(config) },
       ],
-      exports: [GATEWAY_CONFIG, LOGGER, SESSION_STORE, COUNTERS, RPC, Readiness, CLOCK],
+      exports: [GATEWAY_CONFIG, LOGGER, SESSION_STORE, COUNTERS, PENDING_SIGN_INS, RPC, Readiness, CLOCK],
     })
     class GatewayRuntimeModule {}
 
@@ -145,7 +152,9 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
       controllers: [
         GatewayHealthController,
         AuthController,
+        SsoController,
         SystemController,
+        SsoSettingsController,
         DeadLettersController,
         CredentialsController,
         KiosksController,

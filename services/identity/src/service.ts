@@ -10,12 +10,13 @@ import { CredentialsModule } from './credentials/credentials.module';
 import { KiosksModule } from './kiosks/kiosks.module';
 import { ReconcileModule } from './reconcile/reconcile.module';
 import { TeamsModule } from './teams/teams.module';
+import { SsoModule } from './sso/sso.module';
 
 export const identityService: ServiceDefinition = {
   name: 'identity',
   configShape: identityConfigShape,
   defaultHealthPort: 8081,
-  imports: [PinModule, TeamsModule, UsersModule, AuthModule, ProfileModule, CredentialsModule, KiosksModule, ReconcileModule],
+  imports: [PinModule, TeamsModule, UsersModule, AuthModule, ProfileModule, CredentialsModule, KiosksModule, ReconcileModule, SsoModule],
   schema: identitySchema,
   tables: messaging,
   migrationsFolder: join(__dirname, '..', 'drizzle'),

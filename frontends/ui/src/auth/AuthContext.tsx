@@ -201,15 +201,24 @@ export function AuthProvider({ children, firstCheck }: AuthProviderProps) {
     async (options?: LogoutOptions) => {
       const fromKiosk = Boolean(options?.toKiosk) || isKioskSession() || window.location.pathname.startsWith('/kiosk');
       generation.current += 1;
+      let providerLogoutUrl: string | undefined;
       try {
-        await api.post('/api/auth/logout', { fromKiosk }, fromKiosk ? { headers: KIOSK_HEADERS } : undefined);
+        const answer = await api.post<{ providerLogoutUrl?: string }>(
+          '/api/auth/logout',
+          { fromKiosk },
+          fromKiosk ? { headers: KIOSK_HEADERS } : undefined,
+        );
+        providerLogoutUrl = typeof answer?.providerLogoutUrl === 'string' ? answer.providerLogoutUrl : undefined;
       } catch (e) {
         console.error('Logout request failed; the local session is cleared anyway', e);
       }
       clearKioskSession();
       setUser(null);
       setError(null);
-      navigate(fromKiosk ? '/kiosk' : '/login', { replace: true });
+      // Signed in through the organisation's provider: its sign-out page ends that session too, then
+      // sends the browser back to /login.
+      if (providerLogoutUrl && /^https?:\/\//.test(providerLogoutUrl)) window.location.assign(providerLogoutUrl);
+      else navigate(fromKiosk ? '/kiosk' : '/login', { replace: true });
     },
     [navigate],
   );

@@ -20,6 +20,8 @@ export const DESCRIBED_SUBJECTS = [
   'notifications.message.sent.v1',
   'notifications.call.completed.v1',
   'identity.pin.locked.v1',
+  'identity.user.deactivated.v1',
+  'identity.user.reactivated.v1',
 ] as const;
 
 export type DescribedSubject = (typeof DESCRIBED_SUBJECTS)[number];
@@ -77,6 +79,7 @@ const PURPOSES: Record<string, string> = {
   emergency: 'emergency alert',
   alarm_call: 'alarm call',
   contact_message: 'message to an emergency contact',
+  account_notice: 'notice to monitors',
   test: 'test message',
 };
 
@@ -163,7 +166,9 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
           ? ` (clocked out by ${await nameOf(lookup, e.endedBy)})`
           : e.reason === 'user_deleted'
             ? ' (account deleted)'
-            : '';
+            : e.reason === 'deactivated'
+              ? ' (account deactivated)'
+              : '';
       return { userId: e.userId, type: 'end_shift', details: base + why, location: e.location, at: new Date(e.endedAt) };
     }
     case 'shifts.checkin.recorded.v1': {
@@ -299,6 +304,16 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
         details: `PIN locked after 5 wrong PINs within 15 minutes; PIN actions are refused until ${londonTime(e.lockedUntil)}`,
         at: new Date(event.occurredAt),
       };
+    }
+    case 'identity.user.deactivated.v1':
+    case 'identity.user.reactivated.v1': {
+      const e = event.data;
+      const by = e.directory ? `${e.directory} (the organisation's directory)` : await nameOf(lookup, e.byUserId);
+      const details =
+        event.subject === 'identity.user.deactivated.v1'
+          ? `Account deactivated by ${by}: every session was signed out`
+          : `Account reactivated by ${by}`;
+      return { userId: e.userId, type: 'system_alert', details, at: new Date(event.occurredAt) };
     }
     case 'notifications.message.sent.v1':
       return describeMessage(event.data, new Date(event.occurredAt), await lookup.loggedStages(event.data.messageId));

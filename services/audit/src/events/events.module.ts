@@ -22,7 +22,14 @@ export class EventsModule implements OnModuleInit {
   onModuleInit(): void {
     this.consumers.register({
       name: 'identity',
-      subjects: ['identity.user.created.v1', 'identity.user.updated.v1', 'identity.user.deleted.v1', 'identity.pin.locked.v1'],
+      subjects: [
+        'identity.user.created.v1',
+        'identity.user.updated.v1',
+        'identity.user.deleted.v1',
+        'identity.pin.locked.v1',
+        'identity.user.deactivated.v1',
+        'identity.user.reactivated.v1',
+      ],
       handler: async (event, tx, emit) => {
         const e = event as AnyEventEnvelope;
         switch (e.subject) {
@@ -33,6 +40,8 @@ export class EventsModule implements OnModuleInit {
           case 'identity.user.deleted.v1':
             return this.entries.userDeleted(tx, emit, e.data, e.id, new Date(e.occurredAt));
           case 'identity.pin.locked.v1':
+          case 'identity.user.deactivated.v1':
+          case 'identity.user.reactivated.v1':
             return this.entries.recordEvent(tx, emit, e);
         }
       },

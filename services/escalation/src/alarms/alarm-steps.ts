@@ -176,7 +176,7 @@ export function planNotifyMonitors(
 }
 
 /** Who of a team a step reaches now: monitors in order, an away one's deputy in their place. */
-function teamRecipients(
+export function teamRecipients(
   monitors: TeamMonitor[],
   step: PolicyStep,
   people: People,

@@ -17,7 +17,18 @@ import { alarmKey, DeadlinesRepository, type NextStep } from '../deadlines/deadl
 import { dialable } from '../workers/phone';
 import { acknowledged, escalating, owned, resolved } from './alarm-state';
 import { AlarmsRepository, type Contact } from './alarms.repository';
-import { callText, contactText, londonTime, monitorsAlarm, monitorsAlarmTitle, stillOpen, WORKER_TEXT, type WorkerLine } from './messages';
+import {
+  callText,
+  contactText,
+  deactivatedOnShift,
+  english,
+  londonTime,
+  monitorsAlarm,
+  monitorsAlarmTitle,
+  stillOpen,
+  WORKER_TEXT,
+  type WorkerLine,
+} from './messages';
 import {
   AlarmSteps,
   escalatedEvent,
@@ -31,6 +42,7 @@ import {
   requestIds,
   stepPayload,
   teamOf,
+  teamRecipients,
 } from './alarm-steps';
 import { opening } from './missed-alarms';
 import { Notifier } from './notifier';
@@ -636,9 +648,45 @@ export class AlarmsService {
       await this.deadlines.lock(tx, alarmKey(candidate.id));
       const alarm = await this.repo.lock(tx, candidate.id);
       if (!alarm || !escalating(alarm)) continue;
+      if (reason === 'deactivated') {
+        // Nobody checked on the worker yet, and the account going says nothing of their safety:
+        // the alarm goes on escalating until a monitor takes it.
+        await this.repo.note(
+          tx,
+          alarm.id,
+          now,
+          'Account deactivated during the shift: the alarm goes on escalating until a monitor resolves it',
+        );
+        continue;
+      }
       await this.deadlines.remove(tx, alarmKey(alarm.id));
       await this.repo.update(tx, alarm.id, { stepsStoppedReason: 'shift_ended' });
       await this.repo.note(tx, alarm.id, now, `Shift ended (${reason.replace('_', ' ')}): no further steps`);
     }
+  }
+
+  /**
+   * A worker on shift was deactivated (an admin, or the organisation's directory): their shift
+   * ended and no check-in is expected any more, so the team's monitors are told by push (every
+   * monitor when the team has none who can be told), never left to notice a name gone quiet.
+   */
+  async deactivatedOnShift(tx: Tx, emit: Emit, userId: number): Promise<void> {
+    const worker = await this.repo.worker(tx, userId);
+    const team = worker?.teamId ? await this.repo.team(tx, worker.teamId) : undefined;
+    const now = this.clock();
+    const people = await this.repo.people(tx, peopleOf(team?.monitors));
+    const who = team ? teamRecipients(team.monitors, { action: 'notify_monitors', after: 0 }, people, now) : undefined;
+    const { title, body } = deactivatedOnShift(worker?.name ?? null, userId);
+    await this.notifier.request(tx, emit, {
+      channel: 'push',
+      ...(who && who.userIds.length > 0 ? { toUsers: { userIds: who.userIds } } : { toRole: 'monitors' as const }),
+      purpose: 'account_notice',
+      title: english(title),
+      body: english(body),
+      titleText: title,
+      bodyText: body,
+      userId,
+      since: now.toISOString(),
+    });
   }
 }

@@ -117,6 +117,19 @@ export function stillOpen(a: AlarmFacts): TranslatableText {
   };
 }
 
+/** The team's monitors, when a worker on shift is deactivated (by an admin or the directory). */
+export function deactivatedOnShift(name: string | null, userId: number): { title: TranslatableText; body: TranslatableText } {
+  return {
+    title: { text: msg('Worker deactivated during a shift'), values: {} },
+    body: {
+      text: msg(
+        '{{name}} was deactivated while on shift, so their shift has ended and LWS no longer expects check-ins. Make sure they are safe.',
+      ),
+      values: { name: workerLabel(name, userId) },
+    },
+  };
+}
+
 /** In English: the title of an alarm call (the provider's log). */
 export const monitorsAlarmTitle = (a: AlarmFacts): string => english(monitorsAlarm(a).title);
 

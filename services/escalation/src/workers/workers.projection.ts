@@ -314,8 +314,9 @@ export class WorkersProjection {
     return set.dueNow;
   }
 
-  async shiftEnded(tx: Tx, e: EventMap['shifts.shift.ended.v1']): Promise<DueNow> {
-    await this.shiftEndedAt(tx, e.userId, e.shiftId, new Date(e.endedAt), e.reason, e.workerVersion);
+  async shiftEnded(tx: Tx, emit: Emit, e: EventMap['shifts.shift.ended.v1']): Promise<DueNow> {
+    const ended = await this.shiftEndedAt(tx, e.userId, e.shiftId, new Date(e.endedAt), e.reason, e.workerVersion);
+    if (ended && e.reason === 'deactivated') await this.alarms.deactivatedOnShift(tx, emit, e.userId);
     return false;
   }
 

@@ -9,7 +9,8 @@ import { Public, type AuthedRequest } from '../common/session.guard';
 import { SESSION_COOKIE, sessionCookieOptions } from '../sessions/cookies';
 import { clearHint, setHint, SIGNED_IN_HINT } from '../sessions/hints';
 import { loginSchema, logoutSchema } from './auth.schema';
-import { AuthService } from './auth.service';
+import { AccountClosed, AuthService } from './auth.service';
+import { ssoUris } from './sso.controller';
 
 @Controller('api/auth')
 export class AuthController {
@@ -37,11 +38,16 @@ export class AuthController {
   @HttpCode(200)
   async logout(@Body() body: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
     const { fromKiosk } = parseInput(logoutSchema, body);
+    const sso = req.session?.sso;
     await this.auth.logout(req.sessionId);
     const { maxAge: _ignored, ...opts } = sessionCookieOptions(req, this.config.COOKIE_SECURE, false);
     res.clearCookie(SESSION_COOKIE, opts);
     clearHint(res, SIGNED_IN_HINT);
-    return { ok: true, redirectTo: fromKiosk || req.get('x-kiosk-mode') === 'true' ? '/kiosk' : '/login' };
+    const kiosk = fromKiosk || req.get('x-kiosk-mode') === 'true';
+    // Signed in through the organisation's provider: its session ends too, where it offers that.
+    const providerLogoutUrl =
+      sso && !kiosk ? await this.auth.providerLogoutUrl(sso, ssoUris(this.config, req).postLogoutRedirectUri) : undefined;
+    return { ok: true, redirectTo: kiosk ? '/kiosk' : '/login', ...(providerLogoutUrl ? { providerLogoutUrl } : {}) };
   }
 
   @Get('me')
@@ -58,8 +64,8 @@ export class AuthController {
           : session.kioskLocation;
       return { ...user, kiosk: { location: location || null } };
     } catch (err) {
-      if (err instanceof RemoteError && err.status === 404) {
-        // The account was deleted: its session must not outlive it.
+      if (err instanceof AccountClosed || (err instanceof RemoteError && err.status === 404)) {
+        // The account was deleted or deactivated: its session must not outlive it.
         await this.auth.logout(req.sessionId);
         res.clearCookie(SESSION_COOKIE, { path: '/' });
         clearHint(res, SIGNED_IN_HINT);

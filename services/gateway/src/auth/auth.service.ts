@@ -5,7 +5,7 @@ import { RemoteError, type RpcClient } from '@lws/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { RPC } from '../common/rpc';
 import { COUNTERS, type Counters } from '../sessions/rate-limiter';
-import { SESSION_STORE, type SessionStore } from '../sessions/session.store';
+import { SESSION_STORE, type SessionData, type SessionStore } from '../sessions/session.store';
 import { sessionTtlSeconds } from '../sessions/cookies';
 
 type UserView = CommandMap['identity.user.get.v1']['reply']['user'];
@@ -40,17 +40,23 @@ export class AuthService {
       throw err;
     }
     await this.counters.reset(userKey);
+    return this.openSession(user, input.rememberMe);
+  }
+
+  /** The session a password sign-in and a single sign-on both end in. */
+  async openSession(user: UserView, remember: boolean, sso?: SessionData['sso']) {
     const sessionId = await this.sessions.create(
       {
         userId: user.id,
         role: user.role as 'worker' | 'admin' | 'superadmin',
         username: user.username,
         name: user.name,
-        remember: input.rememberMe,
+        remember,
         kiosk: false,
         createdAt: new Date().toISOString(),
+        ...(sso ? { sso } : {}),
       },
-      sessionTtlSeconds(input.rememberMe),
+      sessionTtlSeconds(remember),
     );
     return { sessionId, user: publicUser(user) };
   }
@@ -58,6 +64,7 @@ export class AuthService {
   /** The signed-in user, with whether a PIN is set and whether the password is a temporary one. */
   async currentUser(userId: number) {
     const { user } = await this.rpc.send('identity.user.get.v1', { userId });
+    if (user.disabled) throw new AccountClosed();
     return {
       ...publicUser(user),
       pinSet: user.pinSet,
@@ -66,10 +73,24 @@ export class AuthService {
     };
   }
 
+  /** The provider's sign-out address; undefined when it offers none or cannot be asked now. */
+  async providerLogoutUrl(sso: NonNullable<SessionData['sso']>, postLogoutRedirectUri: string): Promise<string | undefined> {
+    try {
+      const { url } = await this.rpc.send('identity.sso.logout_url.v1', { ...sso, postLogoutRedirectUri });
+      return url;
+    } catch {
+      // Signing out of LWS has happened; the provider's session is a courtesy.
+      return undefined;
+    }
+  }
+
   logout(sessionId: string | undefined) {
     return sessionId ? this.sessions.destroy(sessionId) : Promise.resolve();
   }
 }
+
+/** The account was deleted or deactivated since the session began. */
+export class AccountClosed extends Error {}
 
 /** The browser's view of the signed-in user. */
 export function publicUser(user: UserView) {

@@ -12,6 +12,8 @@ import { moveSchema } from '../time/test-clock.controller';
 import { awaySchema, createTeamSchema, updateTeamSchema } from '../teams/teams.schema';
 import { createUserSchema, moveTeamSchema, updateProfileSchema } from '../users/users.schema';
 import { importQuerySchema } from '../users/import.controller';
+import { ssoStartQuery } from '../auth/sso.controller';
+import { ssoSettingsSchema } from '../system/sso-settings.schema';
 
 /**
  * The schema each route checks its body (or query) against, by `METHOD /path` as the gateway
@@ -47,6 +49,7 @@ export const EDGE_BODIES: Record<string, z.ZodTypeAny[]> = {
   'POST /api/push/subscribe': [subscribeSchema],
   'POST /api/test-reminders/send-test-5min': [reminderTestSchema],
   'POST /api/test-reminders/send-test-2min': [reminderTestSchema],
+  'PUT /api/system/sso': [ssoSettingsSchema],
 };
 
 export const EDGE_QUERIES: Record<string, z.ZodTypeAny> = {
@@ -57,4 +60,5 @@ export const EDGE_QUERIES: Record<string, z.ZodTypeAny> = {
   'GET /api/workers/active': workerListQuery,
   'GET /api/workers/due': workerListQuery,
   'GET /api/workers/missed': workerListQuery,
+  'GET /api/auth/sso/start': ssoStartQuery,
 };

@@ -16,6 +16,8 @@ export interface SessionData {
   kioskLocationId?: number;
   kioskLocation?: string;
   createdAt: string;
+  /** Signed in through the organisation's provider: what its sign-out needs. */
+  sso?: { idToken: string; issuer: string };
 }
 
 /**

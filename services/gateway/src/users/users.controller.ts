@@ -1,4 +1,17 @@
-import { BadRequestException, Body, Controller, Delete, ForbiddenException, Get, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Delete,
+  ForbiddenException,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Req,
+} from '@nestjs/common';
 import type { RpcClient } from '@lws/messaging';
 import { actorOf, adminTeams, PositiveIntPipe, type Actor } from '../common/access';
 import { RPC } from '../common/rpc';
@@ -72,6 +85,21 @@ export class UsersController {
   @Roles('admin', 'superadmin')
   remove(@Param('id', new PositiveIntPipe()) id: number, @Req() req: AuthedRequest) {
     return this.users.delete(managerOf(req), id);
+  }
+
+  /** A leaver's account closes at once: every session ends, a shift in progress ends, monitors are told. */
+  @Post(':id/deactivate')
+  @HttpCode(200)
+  @Roles('admin', 'superadmin')
+  deactivate(@Param('id', new PositiveIntPipe()) id: number, @Req() req: AuthedRequest) {
+    return this.users.setActive(managerOf(req), id, false);
+  }
+
+  @Post(':id/reactivate')
+  @HttpCode(200)
+  @Roles('admin', 'superadmin')
+  reactivate(@Param('id', new PositiveIntPipe()) id: number, @Req() req: AuthedRequest) {
+    return this.users.setActive(managerOf(req), id, true);
   }
 }
 

@@ -155,6 +155,20 @@ export class UsersService {
     await this.sessions.destroyAllForUser(userId);
     return { ok: true };
   }
+
+  async setActive(actor: Manager, userId: number, active: boolean) {
+    // An admin changes only their teams' workers (identity checks the roles).
+    if (actor.role === 'admin') await authorizeUserAccess(this.rpc, actor, userId);
+    const { changed } = await this.rpc.send('identity.user.set_active.v1', {
+      userId,
+      active,
+      actorId: actor.userId,
+      actorRole: actor.role,
+    });
+    // Also when nothing changed: a session opened in a race with an earlier deactivation goes too.
+    if (!active) await this.sessions.destroyAllForUser(userId);
+    return { ok: true, changed };
+  }
 }
 
 /**

@@ -95,7 +95,7 @@ export class KiosksService {
     const rows = await this.db
       .select({ id: users.id, name: users.name })
       .from(users)
-      .where(and(eq(users.role, 'worker'), here))
+      .where(and(eq(users.role, 'worker'), isNull(users.disabledAt), here))
       .orderBy(asc(users.name), asc(users.id))
       .limit(ROSTER_MAX);
     const workers = rows
@@ -118,9 +118,10 @@ export class KiosksService {
       .from(users)
       .where(req.userId !== undefined ? eq(users.id, req.userId) : eq(users.username, req.username!.trim().toLowerCase()))
       .limit(1);
-    // Nobody who can sign in here (an unknown name, an account that is no worker or has no PIN) goes
-    // through the same verification as a worker's wrong PIN, so the answer's time tells nothing.
-    const worker = candidate && candidate.role === 'worker' && candidate.pinHash ? candidate : undefined;
+    // Nobody who can sign in here (an unknown name, an account that is no worker, has no PIN or is
+    // deactivated) goes through the same verification as a worker's wrong PIN, so the answer's time
+    // tells nothing.
+    const worker = candidate && candidate.role === 'worker' && candidate.pinHash && !candidate.disabledAt ? candidate : undefined;
     const named = candidate?.username ?? req.username?.trim().toLowerCase() ?? `user-${req.userId}`;
     let user: UserRow;
     let duress: boolean;

@@ -10,7 +10,8 @@ import { TeamIntervals } from './team-intervals';
 
 type Reply<P extends keyof CommandMap> = CommandMap[P]['reply'];
 type Request<P extends keyof CommandMap> = CommandMap[P]['request'];
-type TeamView = EventMap['identity.team.changed.v1']['team'];
+type TeamChanged = EventMap['identity.team.changed.v1'];
+type TeamView = TeamChanged['team'];
 type TeamFields = Request<'identity.team.create.v1'>['fields'];
 
 export const TEAM_NOT_FOUND = 'Team not found';
@@ -97,20 +98,77 @@ export class TeamsService {
   /** A team with workers cannot go: 409 naming how many (move them first). */
   async delete(req: Request<'identity.team.delete.v1'>): Promise<Reply<'identity.team.delete.v1'>> {
     return this.uow.run(async (tx, emit) => {
-      const [current] = await tx.select().from(teams).where(eq(teams.id, req.teamId)).for('update');
-      if (!current) throw new RpcError(404, TEAM_NOT_FOUND, { field: 'id' });
-      const members = (await this.memberCounts(tx, [current.id])).get(current.id) ?? 0;
-      if (members > 0) {
-        throw new RpcError(
-          409,
-          `This team has ${members} worker${members === 1 ? '' : 's'}: move ${members === 1 ? 'them' : 'them all'} to another team first`,
-          { code: 'team_has_members' },
-        );
-      }
-      await tx.delete(teams).where(eq(teams.id, current.id));
-      await this.changed(tx, emit, 'deleted', { ...current, version: current.version + 1 }, req.actorId);
+      await this.deleteIn(tx, emit, req.teamId, req.actorId);
       return { ok: true };
     });
+  }
+
+  /** delete() inside the caller's transaction; `directory` names the provisioning client that asked. */
+  async deleteIn(tx: Tx, emit: Emit, teamId: number, actorId: number, directory?: string): Promise<void> {
+    const [current] = await tx.select().from(teams).where(eq(teams.id, teamId)).for('update');
+    if (!current) throw new RpcError(404, TEAM_NOT_FOUND, { field: 'id' });
+    const members = (await this.memberCounts(tx, [current.id])).get(current.id) ?? 0;
+    if (members > 0) {
+      throw new RpcError(
+        409,
+        `This team has ${members} worker${members === 1 ? '' : 's'}: move ${members === 1 ? 'them' : 'them all'} to another team first`,
+        { code: 'team_has_members' },
+      );
+    }
+    await tx.delete(teams).where(eq(teams.id, current.id));
+    await this.changed(tx, emit, 'deleted', { ...current, version: current.version + 1 }, actorId, { directory });
+  }
+
+  /**
+   * A team the organisation's directory brings (a SCIM group): the organisation's check-in policy,
+   * no locations and no monitors yet. 409 for a name another team has (in any case).
+   */
+  async createForDirectory(tx: Tx, emit: Emit, fields: { name: string; externalId?: string }, actorId: number, directory: string) {
+    const [row] = await tx
+      .insert(teams)
+      .values({
+        name: fields.name,
+        externalId: fields.externalId ?? null,
+        announced: true,
+        defaultHeard: ASSUMED_INTERVAL,
+        defaultInterval: ASSUMED_INTERVAL,
+        createdAt: this.clock(),
+        updatedAt: this.clock(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw new RpcError(409, TEAM_NAME_TAKEN, { field: 'name' });
+    await this.changed(tx, emit, 'created', row, actorId, { directory });
+    return row;
+  }
+
+  /** The directory renames a team or changes its own id for it; a team whose fields stay as they are is not touched. */
+  async updateForDirectory(
+    tx: Tx,
+    emit: Emit,
+    teamId: number,
+    fields: { name: string; externalId: string | null },
+    actorId: number,
+    directory: string,
+  ): Promise<void> {
+    const [current] = await tx.select().from(teams).where(eq(teams.id, teamId)).for('update');
+    if (!current) throw new RpcError(404, TEAM_NOT_FOUND, { field: 'id' });
+    if (current.name === fields.name && current.externalId === fields.externalId) return;
+    const [clash] = await tx
+      .select({ id: teams.id })
+      .from(teams)
+      .where(and(ne(teams.id, teamId), sql`lower(${teams.name}) = lower(${fields.name})`));
+    if (clash) throw new RpcError(409, TEAM_NAME_TAKEN, { field: 'name' });
+    const [row] = await tx
+      .update(teams)
+      .set({ name: fields.name, externalId: fields.externalId, version: sql`${teams.version} + 1`, updatedAt: this.clock() })
+      .where(eq(teams.id, teamId))
+      .returning()
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err, TEAM_NAME_INDEX)) throw new RpcError(409, TEAM_NAME_TAKEN, { field: 'name' });
+        throw err;
+      });
+    await this.changed(tx, emit, 'updated', row, actorId, { directory });
   }
 
   async members(req: Request<'identity.team.members.v1'>): Promise<Reply<'identity.team.members.v1'>> {
@@ -131,28 +189,32 @@ export class TeamsService {
    */
   async setUserTeam(req: Request<'identity.user.set_team.v1'>): Promise<Reply<'identity.user.set_team.v1'>> {
     return this.uow.run(async (tx, emit) => {
-      const team = await this.intervals.policy(tx, req.teamId, true);
-      if (!team) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
-      const [user] = await tx
-        .select({ id: users.id, role: users.role, teamId: users.teamId })
-        .from(users)
-        .where(eq(users.id, req.userId))
-        .for('update');
-      if (!user) throw new RpcError(404, 'User not found', { field: 'userId' });
-      if (user.role !== 'worker') throw new RpcError(400, 'Only workers belong to a team', { field: 'teamId' });
-      if (user.teamId !== req.teamId) {
-        const before = user.teamId === null ? undefined : await this.intervals.policy(tx, user.teamId);
-        const heardBefore = before?.defaultHeard ?? ASSUMED_INTERVAL;
-        const [moved] = await tx
-          .update(users)
-          .set({ teamId: req.teamId, version: sql`${users.version} + 1`, versionChangedAt: this.clock(), updatedAt: this.clock() })
-          .where(eq(users.id, req.userId))
-          .returning();
-        await emit('identity.user.updated.v1', userUpdatedEvent(moved));
-        await this.intervals.bringWithin(tx, emit, [moved.id], () => heardBefore);
-      }
+      await this.moveWorkerIn(tx, emit, req.userId, req.teamId);
       return { teamId: req.teamId };
     });
+  }
+
+  /** setUserTeam() inside the caller's transaction; `directory` names the provisioning client that moved them. */
+  async moveWorkerIn(tx: Tx, emit: Emit, userId: number, teamId: number, directory?: string): Promise<void> {
+    const team = await this.intervals.policy(tx, teamId, true);
+    if (!team) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'teamId' });
+    const [user] = await tx
+      .select({ id: users.id, role: users.role, teamId: users.teamId })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('update');
+    if (!user) throw new RpcError(404, 'User not found', { field: 'userId' });
+    if (user.role !== 'worker') throw new RpcError(400, 'Only workers belong to a team', { field: 'teamId' });
+    if (user.teamId === teamId) return;
+    const before = user.teamId === null ? undefined : await this.intervals.policy(tx, user.teamId);
+    const heardBefore = before?.defaultHeard ?? ASSUMED_INTERVAL;
+    const [moved] = await tx
+      .update(users)
+      .set({ teamId, version: sql`${users.version} + 1`, versionChangedAt: this.clock(), updatedAt: this.clock() })
+      .where(eq(users.id, userId))
+      .returning();
+    await emit('identity.user.updated.v1', { ...userUpdatedEvent(moved), movedToTeam: team.name, ...(directory ? { directory } : {}) });
+    await this.intervals.bringWithin(tx, emit, [moved.id], () => heardBefore);
   }
 
   /**
@@ -310,8 +372,11 @@ export class TeamsService {
     });
   }
 
-  /** Admins join a team's monitors after the present ones, in order (an import naming their team); one already there stays where they are. */
-  async appendMonitors(tx: Tx, emit: Emit, teamId: number, adminIds: number[], actorId: number): Promise<void> {
+  /**
+   * Admins join a team's monitors after the present ones, in order (an import naming their team, a
+   * directory's group); one already there stays where they are.
+   */
+  async appendMonitors(tx: Tx, emit: Emit, teamId: number, adminIds: number[], actorId: number, directory?: string): Promise<void> {
     const [current] = await tx.select().from(teams).where(eq(teams.id, teamId)).for('update');
     if (!current) throw new RpcError(400, TEAM_NOT_FOUND, { field: 'team' });
     const present = new Set(current.monitors.flatMap((m) => [m.userId, ...(m.deputyUserId !== undefined ? [m.deputyUserId] : [])]));
@@ -326,7 +391,30 @@ export class TeamsService {
       })
       .where(eq(teams.id, teamId))
       .returning();
-    await this.changed(tx, emit, 'updated', row, actorId);
+    await this.changed(tx, emit, 'updated', row, actorId, directory ? { directory, monitorsChanged: { added, removed: [] } } : {});
+  }
+
+  /**
+   * Admins stop monitoring a team (the directory took them out of its group): a monitor's place goes
+   * to the next in order, with their deputy. Deputising for a monitor who stays is not monitoring and
+   * is left as it is.
+   */
+  async removeMonitors(tx: Tx, emit: Emit, teamId: number, adminIds: number[], actorId: number, directory?: string): Promise<void> {
+    const [current] = await tx.select().from(teams).where(eq(teams.id, teamId)).for('update');
+    if (!current) throw new RpcError(404, TEAM_NOT_FOUND, { field: 'id' });
+    const leaving = new Set(adminIds);
+    const removed = current.monitors.filter((m) => leaving.has(m.userId)).map((m) => m.userId);
+    if (removed.length === 0) return;
+    const [row] = await tx
+      .update(teams)
+      .set({
+        monitors: current.monitors.filter((m) => !leaving.has(m.userId)),
+        version: sql`${teams.version} + 1`,
+        updatedAt: this.clock(),
+      })
+      .where(eq(teams.id, teamId))
+      .returning();
+    await this.changed(tx, emit, 'updated', row, actorId, directory ? { directory, monitorsChanged: { added: [], removed } } : {});
   }
 
   /**
@@ -438,9 +526,22 @@ export class TeamsService {
     };
   }
 
-  private async changed(tx: Tx, emit: Emit, change: 'created' | 'updated' | 'deleted', row: TeamRow, actorId: number): Promise<TeamView> {
+  private async changed(
+    tx: Tx,
+    emit: Emit,
+    change: 'created' | 'updated' | 'deleted',
+    row: TeamRow,
+    actorId: number,
+    by: { directory?: string; monitorsChanged?: TeamChanged['monitorsChanged'] } = {},
+  ): Promise<TeamView> {
     const team = view(row, change === 'deleted' ? 0 : ((await this.memberCounts(tx, [row.id])).get(row.id) ?? 0));
-    await emit('identity.team.changed.v1', { change, team, changedBy: actorId });
+    await emit('identity.team.changed.v1', {
+      change,
+      team,
+      changedBy: actorId,
+      ...(by.directory ? { directory: by.directory } : {}),
+      ...(by.monitorsChanged ? { monitorsChanged: by.monitorsChanged } : {}),
+    });
     return team;
   }
 

@@ -17,6 +17,9 @@ export function toUserView(row: UserRow) {
     ...(row.awayUntil ? { awayUntil: row.awayUntil.toISOString() } : {}),
     ...(row.createdBy !== null ? { createdBy: row.createdBy } : {}),
     language: row.language,
+    ...(row.disabledAt ? { disabled: true } : {}),
+    ...(row.email ? { email: row.email } : {}),
+    ...(row.externalId ? { externalId: row.externalId } : {}),
   };
 }
 

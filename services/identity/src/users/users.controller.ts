@@ -3,10 +3,14 @@ import { Payload } from '@nestjs/microservices';
 import type { CommandMap } from '@lws/contracts';
 import { Command } from '@lws/messaging';
 import { UsersService } from './users.service';
+import { DeactivationService } from './deactivation.service';
 
 @Controller()
 export class UsersController {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly deactivation: DeactivationService,
+  ) {}
 
   @Command('identity.user.get.v1')
   async get(@Payload() req: CommandMap['identity.user.get.v1']['request']) {
@@ -31,5 +35,10 @@ export class UsersController {
   @Command('identity.user.delete.v1')
   delete(@Payload() req: CommandMap['identity.user.delete.v1']['request']) {
     return this.users.delete(req);
+  }
+
+  @Command('identity.user.set_active.v1')
+  setActive(@Payload() req: CommandMap['identity.user.set_active.v1']['request']) {
+    return this.deactivation.setActiveBy(req);
   }
 }

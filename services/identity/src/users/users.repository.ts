@@ -16,6 +16,8 @@ export interface NewUser {
   createdBy?: number | null;
   /** Their screens', texts' and calls' language; absent: English. */
   language?: string;
+  email?: string | null;
+  externalId?: string | null;
 }
 
 /**
@@ -109,7 +111,7 @@ export class UsersRepository {
   async updateProfile(
     tx: Tx,
     id: number,
-    changes: Partial<Pick<UserRow, 'name' | 'phone' | 'medicalInfo' | 'language'>>,
+    changes: Partial<Pick<UserRow, 'name' | 'phone' | 'medicalInfo' | 'language' | 'email' | 'externalId'>>,
   ): Promise<UserRow> {
     const [row] = await tx
       .update(users)
@@ -140,6 +142,29 @@ export class UsersRepository {
       .where(sql`${users.id} = (select ${emergencyContacts.userId} from ${emergencyContacts} where ${emergencyContacts.id} = ${contactId})`)
       .returning({ version: users.version });
     return row?.version;
+  }
+
+  /**
+   * The fields no other service copies (the e-mail, the directory's id for the person): changed
+   * without raising the version, which tells copies that something they hold changed.
+   */
+  async updateOwnFields(tx: Tx, id: number, changes: Partial<Pick<UserRow, 'email' | 'externalId'>>): Promise<UserRow> {
+    const [row] = await tx
+      .update(users)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning();
+    return row;
+  }
+
+  /** Whether an account other than `exceptId` has this directory id. */
+  async externalIdTaken(tx: Tx, externalId: string, exceptId?: number): Promise<boolean> {
+    const rows = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.externalId, externalId), exceptId !== undefined ? ne(users.id, exceptId) : undefined))
+      .limit(1);
+    return rows.length > 0;
   }
 
   /** Contacts, settings and PIN failures go with the row (ON DELETE CASCADE). */

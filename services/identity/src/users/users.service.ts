@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
-import { UnitOfWork } from '@lws/platform';
+import { randomBytes } from 'node:crypto';
+import { UnitOfWork, type Emit, type Tx } from '@lws/platform';
 import { PasswordHasher } from './password-hasher';
 import { lockPhones, UsersRepository } from './users.repository';
 import { toUserView, userCreatedEvent, userUpdatedEvent } from './user-view';
@@ -9,12 +10,14 @@ import { PinAssigner, writePinHash } from '../credentials/pin-assigner';
 import { TEAM_NOT_FOUND, TeamsService } from '../teams/teams.service';
 import { TeamIntervals } from '../teams/team-intervals';
 import { ASSUMED_INTERVAL } from '../teams/check-in-policy';
-import type { Role } from '../db/schema';
+import type { Role, UserRow } from '../db/schema';
 import { PHONE_TAKEN } from '../credentials/messages';
 
 type CreateUser = CommandMap['identity.user.create.v1'];
 type UpdateProfile = CommandMap['identity.user.update_profile.v1'];
 type DeleteUser = CommandMap['identity.user.delete.v1'];
+
+export const EXTERNAL_ID_TAKEN = "Another account has this directory id (externalId)";
 
 @Injectable()
 export class UsersService {
@@ -95,6 +98,36 @@ export class UsersService {
     return { user: toUserView(row), ...(generatedPin ? { generatedPin } : {}) };
   }
 
+  /**
+   * A worker the organisation's identity provider or directory brings, inside the caller's
+   * transaction: no PIN yet (they set one before their first shift), no usable password (they sign
+   * in through the provider), the team's check-in policy from the start. Undefined when the
+   * username is taken.
+   */
+  async provisionWorkerIn(
+    tx: Tx,
+    emit: Emit,
+    fields: { username: string; name: string; teamId: number; email?: string; externalId?: string; phone?: string; directory?: string },
+  ): Promise<UserRow | undefined> {
+    // Before the team's row is locked: the hash is slow on purpose.
+    const passwordHash = await this.hasher.hash(randomBytes(32).toString('base64url'));
+    await this.intervals.policy(tx, fields.teamId, true);
+    const inserted = await this.repo.insert(tx, {
+      username: fields.username,
+      passwordHash,
+      name: fields.name,
+      phone: fields.phone ?? null,
+      role: 'worker',
+      teamId: fields.teamId,
+      email: fields.email ?? null,
+      externalId: fields.externalId ?? null,
+    });
+    if (!inserted) return undefined;
+    await emit('identity.user.created.v1', { ...userCreatedEvent(inserted), ...(fields.directory ? { directory: fields.directory } : {}) });
+    await this.intervals.bringWithin(tx, emit, [inserted.id], () => ASSUMED_INTERVAL);
+    return inserted;
+  }
+
   async list(req: CommandMap['identity.user.list.v1']['request']): Promise<CommandMap['identity.user.list.v1']['reply']> {
     const roles = req.roles as Role[];
     if (req.limit === undefined) return { users: (await this.repo.listByRoles(roles)).map(toUserView) };
@@ -148,11 +181,67 @@ export class UsersService {
       if (target.role === 'superadmin' && superadmins.filter((id) => id !== target.id).length === 0) {
         throw new RpcError(409, 'The last superadmin cannot be deleted', { field: 'id' });
       }
-      if (target.role === 'admin') await this.teams.forgetMonitor(tx, emit, target.id, actor.id);
-      await this.repo.delete(tx, target.id);
-      // The row goes, so its last version is the one before the delete, plus one.
-      await emit('identity.user.deleted.v1', { userId: target.id, deletedBy: actor.id, version: target.version + 1 });
+      await this.remove(tx, emit, target, actor.id);
     });
     return { ok: true };
+  }
+
+  /**
+   * The organisation's directory deletes an account, inside the caller's transaction, as its
+   * token's creator (`actorId`). Never a superadmin's: the directory does not see those (404).
+   */
+  async deleteForDirectory(tx: Tx, emit: Emit, userId: number, actorId: number, directory: string): Promise<void> {
+    const target = await this.repo.findByIdForUpdate(tx, userId);
+    if (!target || target.role === 'superadmin') throw new RpcError(404, 'User not found', { field: 'id' });
+    await this.remove(tx, emit, target, actorId, directory);
+  }
+
+  /**
+   * The directory's change to an account (name, phone, e-mail, its own id for the person) inside
+   * the caller's transaction, which may also deactivate it. Other services hear the whole profile
+   * at a new version when the name or phone changed; the e-mail and the directory's id stay here.
+   */
+  async updateForDirectoryIn(
+    tx: Tx,
+    emit: Emit,
+    userId: number,
+    fields: { name?: string; phone?: string | null; email?: string | null; externalId?: string | null },
+    directory: string,
+  ): Promise<UserRow> {
+    // Before the user's row is locked: every writer of a phone number takes the two in this order.
+    if (fields.phone) await lockPhones(tx);
+    const current = await this.repo.findByIdForUpdate(tx, userId);
+    if (!current || current.role === 'superadmin') throw new RpcError(404, 'User not found', { field: 'id' });
+    const profile: { name?: string; phone?: string | null } = {};
+    if (fields.name !== undefined && fields.name !== current.name) profile.name = fields.name;
+    if (fields.phone !== undefined && fields.phone !== current.phone) {
+      if (fields.phone !== null && current.role === 'worker' && (await this.repo.phoneTakenByWorker(tx, fields.phone, current.id)))
+        throw new RpcError(400, PHONE_TAKEN, { field: 'phone' });
+      profile.phone = fields.phone;
+    }
+    const own: { email?: string | null; externalId?: string | null } = {};
+    if (fields.email !== undefined && fields.email !== current.email) own.email = fields.email;
+    if (fields.externalId !== undefined && fields.externalId !== current.externalId) {
+      if (fields.externalId !== null && (await this.repo.externalIdTaken(tx, fields.externalId, current.id)))
+        throw new RpcError(409, EXTERNAL_ID_TAKEN, { field: 'externalId' });
+      own.externalId = fields.externalId;
+    }
+    if (Object.keys(profile).length === 0) return Object.keys(own).length === 0 ? current : this.repo.updateOwnFields(tx, current.id, own);
+    const updated = await this.repo.updateProfile(tx, current.id, { ...profile, ...own });
+    await emit('identity.user.updated.v1', { ...userUpdatedEvent(updated), directory });
+    return updated;
+  }
+
+  /** Deletes the row, the user's last event at the version after it; `directory` names the provisioning client that asked. */
+  private async remove(tx: Tx, emit: Emit, target: UserRow, actorId: number, directory?: string): Promise<void> {
+    if (target.role === 'admin') await this.teams.forgetMonitor(tx, emit, target.id, actorId);
+    await this.repo.delete(tx, target.id);
+    // The row goes, so its last version is the one before the delete, plus one.
+    await emit('identity.user.deleted.v1', {
+      userId: target.id,
+      deletedBy: actorId,
+      version: target.version + 1,
+      ...(directory ? { directory } : {}),
+    });
   }
 }

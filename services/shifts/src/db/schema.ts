@@ -7,7 +7,7 @@ export const shiftsSchema = pgSchema('shifts');
 export const messaging = messagingTables(shiftsSchema);
 export const { outbox, processedEvents, deadLetters } = messaging;
 
-export const END_REASONS = ['worker', 'forced', 'user_deleted'] as const;
+export const END_REASONS = ['worker', 'forced', 'user_deleted', 'deactivated'] as const;
 export type EndReason = (typeof END_REASONS)[number];
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
@@ -29,7 +29,7 @@ export const shifts = shiftsSchema.table(
     index('shifts_user_started_idx').on(t.userId, t.startedAt),
     // Behind the row lock on worker_state: even a bug there cannot leave a worker with two open shifts.
     uniqueIndex('shifts_one_open_per_user').on(t.userId).where(sql`${t.endedAt} is null`),
-    check('shifts_end_reason_check', sql`${t.endReason} is null or ${t.endReason} in ('worker', 'forced', 'user_deleted')`),
+    check('shifts_end_reason_check', sql`${t.endReason} is null or ${t.endReason} in ('worker', 'forced', 'user_deleted', 'deactivated')`),
   ],
 );
 

@@ -92,6 +92,16 @@ export class IdentityProjection {
     await tx.delete(workerState).where(eq(workerState.userId, e.userId));
   }
 
+  /**
+   * A deactivated worker cannot check in any more: their shift ends (reason deactivated), so
+   * escalation stops waiting for check-ins and tells the team's monitors, while an open alarm
+   * stays open and goes on escalating until a monitor resolves it.
+   */
+  async userDeactivated(tx: Tx, emit: Emit, e: EventMap['identity.user.deactivated.v1']): Promise<void> {
+    const state = await this.workers.lock(tx, e.userId);
+    if (state?.onShift) await this.shifts.endLocked(tx, emit, state, e.byUserId, 'deactivated');
+  }
+
   /** Written first, checked second: a deletion committing meanwhile is seen by the check. */
   private async discardIfDeleted(tx: Tx, userId: number): Promise<void> {
     if (await this.workers.isDeleted(tx, userId)) await tx.delete(workerState).where(eq(workerState.userId, userId));

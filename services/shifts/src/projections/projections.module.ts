@@ -22,7 +22,13 @@ export class ProjectionsModule implements OnModuleInit {
   onModuleInit(): void {
     this.consumers.register({
       name: 'identity-users',
-      subjects: ['identity.user.created.v1', 'identity.user.updated.v1', 'identity.user.deleted.v1', 'identity.settings.changed.v1'],
+      subjects: [
+        'identity.user.created.v1',
+        'identity.user.updated.v1',
+        'identity.user.deleted.v1',
+        'identity.settings.changed.v1',
+        'identity.user.deactivated.v1',
+      ],
       handler: async (event, tx, emit) => {
         const e = event as AnyEventEnvelope;
         switch (e.subject) {
@@ -34,6 +40,8 @@ export class ProjectionsModule implements OnModuleInit {
             return this.identity.userDeleted(tx, emit, e.data);
           case 'identity.settings.changed.v1':
             return this.identity.settingsChanged(tx, e.data);
+          case 'identity.user.deactivated.v1':
+            return this.identity.userDeactivated(tx, emit, e.data);
         }
       },
     });

@@ -1,0 +1,2 @@
+ALTER TABLE "shifts"."shifts" DROP CONSTRAINT "shifts_end_reason_check";--> statement-breakpoint
+ALTER TABLE "shifts"."shifts" ADD CONSTRAINT "shifts_end_reason_check" CHECK ("shifts"."shifts"."end_reason" is null or "shifts"."shifts"."end_reason" in ('worker', 'forced', 'user_deleted', 'deactivated'));
