@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { Client } from 'pg';
 import { eventually } from '@lws/testing';
@@ -6,6 +8,14 @@ import { startTestStack, XHR, type TestStack } from './support/test-stack';
 import { CookieJar, signInWithIdp, startTestIdp, type TestIdp } from './support/test-idp';
 
 const SECRET = 'client-secret-that-must-never-show';
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 describe('single sign-on through the organisation identity provider (oidc-provider on 127.0.0.1, the real stack)', () => {
   let t: TestStack;
@@ -255,6 +265,74 @@ describe('single sign-on through the organisation identity provider (oidc-provid
   });
 
   it('no secret reached the logs', () => {
+    expect(t.logs.join('')).not.toContain(SECRET);
+  });
+});
+
+describe('single sign-on set by the environment (Helm values)', () => {
+  let t: TestStack;
+  let idp: TestIdp;
+
+  beforeAll(async () => {
+    // The provider must know the gateway's address before the gateway starts: a port of its own.
+    const port = await freePort();
+    const gateway = `http://127.0.0.1:${port}`;
+    idp = await startTestIdp([{ client_id: 'lws-env', client_secret: SECRET, redirect_uris: [`${gateway}/api/auth/sso/callback`] }], {
+      fay: { email: 'fay@example.org', email_verified: true, name: 'Fay Env', groups: ['everyone'] },
+    });
+    t = await startTestStack({
+      env: {
+        PORT: String(port),
+        SSO_ISSUER: idp.issuer,
+        SSO_CLIENT_ID: 'lws-env',
+        SSO_CLIENT_SECRET: SECRET,
+        SSO_DISPLAY_NAME: 'Env Trust',
+        SSO_JIT: 'true',
+        SSO_GROUP_TEAMS: 'everyone=1',
+        SSO_PASSWORD_LOGIN: 'break_glass',
+      },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await idp?.stop();
+    await t?.stop();
+  });
+
+  it('applies at start, shows read-only to the superadmin, and signs people in with the secret it was given', async () => {
+    expect((await request(t.url).get('/api/auth/sso').expect(200)).body).toEqual({
+      enabled: true,
+      displayName: 'Env Trust',
+      passwordLogin: 'break_glass',
+    });
+    const superadmin = await superadminOf(t);
+    const view = (await superadmin.agent.get('/api/system/sso').expect(200)).body;
+    expect(view).toMatchObject({
+      fromEnvironment: true,
+      issuer: idp.issuer,
+      clientId: 'lws-env',
+      jitEnabled: true,
+      groupTeams: [{ group: 'everyone', teamId: 1 }],
+    });
+    expect(JSON.stringify(view)).not.toContain(SECRET);
+    const { clientSecretSet: _s, fromEnvironment: _e, redirectUri: _r, postLogoutRedirectUri: _p, ...settings } = view;
+    expect(
+      (
+        await superadmin.agent
+          .put('/api/system/sso')
+          .set(XHR)
+          .send({ ...settings, enabled: false })
+          .expect(409)
+      ).body.message,
+    ).toContain('environment');
+    const run = await signInWithIdp(t.url, 'fay');
+    expect(run.finalLocation).toBe('/');
+    const me = (
+      await request(t.url)
+        .get('/api/auth/me')
+        .set('Cookie', `lws_sid=${run.jar.get(t.url, 'lws_sid')}`)
+        .expect(200)
+    ).body;
+    expect(me).toMatchObject({ name: 'Fay Env', role: 'worker' });
     expect(t.logs.join('')).not.toContain(SECRET);
   });
 });

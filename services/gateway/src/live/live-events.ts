@@ -24,6 +24,8 @@ export const LIVE_SUBJECTS = [
   'identity.settings.changed.v1',
   'identity.credential.changed.v1',
   'identity.team.changed.v1',
+  'identity.user.deactivated.v1',
+  'identity.user.reactivated.v1',
 ] as const satisfies readonly EventSubject[];
 
 export type LiveEventType = 'worker' | 'alarm' | 'activity' | 'account';
@@ -185,6 +187,8 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
     case 'identity.contact.changed.v1':
     case 'identity.settings.changed.v1':
     case 'identity.credential.changed.v1':
+    case 'identity.user.deactivated.v1':
+    case 'identity.user.reactivated.v1':
       return accountUpdated(envelope.data.userId);
     case 'identity.user.deleted.v1':
       return [{ type: 'account', data: { userId: envelope.data.userId, change: 'deleted' }, to: 'monitors', about: envelope.data.userId }];
