@@ -94,6 +94,16 @@ describe('a worker deactivated while on shift leaves no silent gap (real Postgre
     expect(next.rows[0].n).toBe(1);
   });
 
+  it('a worker deleted while on shift is not dropped silently either: the monitors are told', async () => {
+    const w = await onShift();
+    await admin.agent.delete(`/api/users/${w.id}`).set(XHR).expect(200);
+    const notice = await eventually(async () => {
+      const rows = await db.query(`select body from notifications.deliveries where purpose = 'account_notice' and user_id = $1`, [w.id]);
+      return rows.rows[0] as { body: string } | undefined;
+    }, WAIT_MS);
+    expect(notice.body).toContain('worker person was deleted while on shift');
+  });
+
   it('a reactivated worker signs in again; an admin cannot deactivate an administrator, nor anyone themselves', async () => {
     const w = await createAccount(t, admin.agent, 'worker');
     await admin.agent.post(`/api/users/${w.id}/deactivate`).set(XHR).expect(200);

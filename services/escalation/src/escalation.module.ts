@@ -74,7 +74,7 @@ export class EscalationModule implements OnModuleInit {
         'identity.contact.changed.v1',
         'identity.team.changed.v1',
       ],
-      handler: async (event, tx) => {
+      handler: async (event, tx, emit) => {
         const e = event as AnyEventEnvelope;
         switch (e.subject) {
           case 'identity.user.created.v1':
@@ -82,7 +82,7 @@ export class EscalationModule implements OnModuleInit {
           case 'identity.user.updated.v1':
             return this.workers.userUpdated(tx, e.data);
           case 'identity.user.deleted.v1':
-            return this.workers.userDeleted(tx, e.data);
+            return this.workers.userDeleted(tx, emit, e.data);
           case 'identity.settings.changed.v1':
             return this.workers.settingsChanged(tx, e.data);
           case 'identity.contact.changed.v1':

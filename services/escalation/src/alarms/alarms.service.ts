@@ -19,8 +19,8 @@ import { acknowledged, escalating, owned, resolved } from './alarm-state';
 import { AlarmsRepository, type Contact } from './alarms.repository';
 import {
   callText,
+  closedOnShift,
   contactText,
-  deactivatedOnShift,
   english,
   londonTime,
   monitorsAlarm,
@@ -648,14 +648,15 @@ export class AlarmsService {
       await this.deadlines.lock(tx, alarmKey(candidate.id));
       const alarm = await this.repo.lock(tx, candidate.id);
       if (!alarm || !escalating(alarm)) continue;
-      if (reason === 'deactivated') {
+      if (reason === 'deactivated' || reason === 'user_deleted') {
         // Nobody checked on the worker yet, and the account going says nothing of their safety:
         // the alarm goes on escalating until a monitor takes it.
+        const what = reason === 'deactivated' ? 'deactivated' : 'deleted';
         await this.repo.note(
           tx,
           alarm.id,
           now,
-          'Account deactivated during the shift: the alarm goes on escalating until a monitor resolves it',
+          `Account ${what} during the shift: the alarm goes on escalating until a monitor resolves it`,
         );
         continue;
       }
@@ -666,17 +667,17 @@ export class AlarmsService {
   }
 
   /**
-   * A worker on shift was deactivated (an admin, or the organisation's directory): their shift
-   * ended and no check-in is expected any more, so the team's monitors are told by push (every
-   * monitor when the team has none who can be told), never left to notice a name gone quiet.
+   * A worker on shift was deactivated or deleted (an admin, or the organisation's directory): their
+   * shift ended and no check-in is expected any more, so the team's monitors are told by push
+   * (every monitor when the team has none who can be told), never left to notice a name gone quiet.
    */
-  async deactivatedOnShift(tx: Tx, emit: Emit, userId: number): Promise<void> {
+  async closedOnShift(tx: Tx, emit: Emit, userId: number, how: 'deactivated' | 'deleted'): Promise<void> {
     const worker = await this.repo.worker(tx, userId);
     const team = worker?.teamId ? await this.repo.team(tx, worker.teamId) : undefined;
     const now = this.clock();
     const people = await this.repo.people(tx, peopleOf(team?.monitors));
     const who = team ? teamRecipients(team.monitors, { action: 'notify_monitors', after: 0 }, people, now) : undefined;
-    const { title, body } = deactivatedOnShift(worker?.name ?? null, userId);
+    const { title, body } = closedOnShift(how, worker?.name ?? null, userId);
     await this.notifier.request(tx, emit, {
       channel: 'push',
       ...(who && who.userIds.length > 0 ? { toUsers: { userIds: who.userIds } } : { toRole: 'monitors' as const }),

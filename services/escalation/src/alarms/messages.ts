@@ -117,17 +117,32 @@ export function stillOpen(a: AlarmFacts): TranslatableText {
   };
 }
 
-/** The team's monitors, when a worker on shift is deactivated (by an admin or the directory). */
-export function deactivatedOnShift(name: string | null, userId: number): { title: TranslatableText; body: TranslatableText } {
-  return {
-    title: { text: msg('Worker deactivated during a shift'), values: {} },
-    body: {
-      text: msg(
-        '{{name}} was deactivated while on shift, so their shift has ended and LWS no longer expects check-ins. Make sure they are safe.',
-      ),
-      values: { name: workerLabel(name, userId) },
-    },
-  };
+/** The team's monitors, when a worker on shift is deactivated or deleted (by an admin or the directory). */
+export function closedOnShift(
+  how: 'deactivated' | 'deleted',
+  name: string | null,
+  userId: number,
+): { title: TranslatableText; body: TranslatableText } {
+  const values = { name: workerLabel(name, userId) };
+  return how === 'deactivated'
+    ? {
+        title: { text: msg('Worker deactivated during a shift'), values: {} },
+        body: {
+          text: msg(
+            '{{name}} was deactivated while on shift, so their shift has ended and LWS no longer expects check-ins. Make sure they are safe.',
+          ),
+          values,
+        },
+      }
+    : {
+        title: { text: msg('Worker deleted during a shift'), values: {} },
+        body: {
+          text: msg(
+            '{{name}} was deleted while on shift, so their shift has ended and LWS no longer expects check-ins. Make sure they are safe.',
+          ),
+          values,
+        },
+      };
 }
 
 /** In English: the title of an alarm call (the provider's log). */

@@ -158,11 +158,18 @@ export class WorkersProjection {
     return gone.length > 0;
   }
 
-  /** The user is gone: nobody waits for their check-ins; open alarms stay for monitors to resolve. */
-  async userDeleted(tx: Tx, e: EventMap['identity.user.deleted.v1']): Promise<void> {
+  /**
+   * The user is gone: nobody waits for their check-ins, the team's monitors are told if they were
+   * on shift, and open alarms go on escalating for monitors to resolve.
+   */
+  async userDeleted(tx: Tx, emit: Emit, e: EventMap['identity.user.deleted.v1']): Promise<void> {
     const now = this.clock();
     const worker = await this.lockWorker(tx, e.userId);
-    if (worker?.onShift && worker.shiftId) await this.endShift(tx, worker.userId, worker.shiftId, now, 'user_deleted');
+    if (worker?.onShift && worker.shiftId) {
+      await this.endShift(tx, worker.userId, worker.shiftId, now, 'user_deleted');
+      // Before the row forgets them: the notice names the worker.
+      await this.alarms.closedOnShift(tx, emit, worker.userId, 'deleted');
+    }
     await tx
       .update(workers)
       .set({
@@ -316,7 +323,7 @@ export class WorkersProjection {
 
   async shiftEnded(tx: Tx, emit: Emit, e: EventMap['shifts.shift.ended.v1']): Promise<DueNow> {
     const ended = await this.shiftEndedAt(tx, e.userId, e.shiftId, new Date(e.endedAt), e.reason, e.workerVersion);
-    if (ended && e.reason === 'deactivated') await this.alarms.deactivatedOnShift(tx, emit, e.userId);
+    if (ended && e.reason === 'deactivated') await this.alarms.closedOnShift(tx, emit, e.userId, 'deactivated');
     return false;
   }
 
