@@ -7,6 +7,7 @@ import { EARLY_READ_FRESH_MS, takeEarlyRead, WORKER_READS, workerFirstReads } fr
 import { fakeApi, signedInHint } from '@lws/fe-ui/testing';
 import { startEarlyRequests, takeEarlySessionCheck } from './early-requests';
 import { loginPage } from './login/login-module';
+import { SSO_OFFER_PATH } from './login/sso';
 
 const WORKER = { id: 7, username: 'ann', name: 'Ann Lone', role: 'worker' };
 const ROUTES = {
@@ -15,6 +16,7 @@ const ROUTES = {
   'GET /api/users/7/with-relations': { body: { ...WORKER, onShift: true } },
   'GET /api/users/7/emergency': { body: { emergency: null } },
   'GET /api/location-options': { body: [] },
+  'GET /api/auth/sso': { body: { enabled: true, displayName: 'Contoso', passwordLogin: 'everyone' } },
 };
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 /** The API requests sent (/config.json is asked for once per page, and cached). */
@@ -24,7 +26,7 @@ afterEach(() => {
   cleanup();
   restore();
   // Reads sent early and never read are not left for the next test.
-  for (const path of workerFirstReads(WORKER.id)) takeEarlyRead(path);
+  for (const path of [...workerFirstReads(WORKER.id), SSO_OFFER_PATH]) takeEarlyRead(path);
   // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API.
   document.cookie = 'lws_signed_in=; Max-Age=0; Path=/';
 });
@@ -37,17 +39,19 @@ function Who() {
 // The first screen's requests go out while the app's code is still downloading (on a
 // phone's slow network the session check and the remotes' addresses each waited for the code).
 describe('early requests', () => {
-  it("asks the server nothing for a signed-out visitor on /login, but fetches the login page's code at once", async () => {
+  it("for a signed-out visitor on /login, fetches the login page's code and asks only whether single sign-on is offered, which the page then reads", async () => {
     window.history.pushState({}, '', '/login');
     const fake = fakeApi(ROUTES);
     restore = fake.restore;
     expect(loginPage.loaded()).toBeUndefined();
     startEarlyRequests();
-    expect(fake.sent).toEqual([]);
+    expect(fake.sent.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/auth/sso']);
     expect(takeEarlySessionCheck()).toBeUndefined();
     // The load startEarlyRequests began (the same one, not a second).
     await loginPage.load();
     expect(loginPage.loaded()?.name).toBe('LoginPage');
+    expect(await api.get(SSO_OFFER_PATH)).toMatchObject({ enabled: true });
+    expect(fake.sent).toHaveLength(1);
   });
 
   it("on a signed-in worker's page, asks for the session and the remotes' addresses at once, and the app reads that answer instead of asking again", async () => {

@@ -2,6 +2,7 @@ import { hasHint, SIGNED_IN_HINT } from '@lws/fe-ui/hints';
 import { sendEarlyRead, workerFirstReads } from '@lws/fe-ui/early-reads';
 import { sendRequest } from '@lws/fe-ui/request';
 import { loginPage } from './login/login-module';
+import { SSO_OFFER_PATH } from './login/sso';
 import { remoteManifests } from './remotes/runtime-config';
 
 /** Pages that are a remote's: the remotes' addresses are needed at once there. */
@@ -16,10 +17,10 @@ let sessionCheck: Promise<Response> | undefined;
 /**
  * Sends the first screen's requests as the page starts, while the app's code is still downloading,
  * rather than after its first render: the session check (when the hint cookie says there is a
- * session), on a remote's page /config.json, and the login page's code where a signed-out visitor
- * will see it. On /worker, once the session check names a worker, that worker's first reads too
- * (early-reads.ts), while the worker screen's code is still downloading. None reports a failure
- * here: whoever reads the answer does, as before.
+ * session), on a remote's page /config.json, and the login page's code and its single sign-on
+ * offer where a signed-out visitor will see it. On /worker, once the session check names a worker,
+ * that worker's first reads too (early-reads.ts), while the worker screen's code is still
+ * downloading. None reports a failure here: whoever reads the answer does, as before.
  */
 export function startEarlyRequests(): void {
   const signedIn = hasHint(SIGNED_IN_HINT);
@@ -29,6 +30,9 @@ export function startEarlyRequests(): void {
     if (WORKER_PAGE.test(location.pathname)) void sendWorkerReads(sessionCheck);
   } else if (LOGIN_PAGE.test(location.pathname)) {
     loginPage.load().catch(() => undefined);
+    // Whether to offer single sign-on, so the page shows its first screen (the button, or the
+    // password form folded away) as its code arrives rather than a moment later.
+    sendEarlyRead(SSO_OFFER_PATH);
   }
   // A failure is forgotten by remoteManifests itself, so the section asks again when it loads.
   if (REMOTE_PAGE.test(location.pathname)) remoteManifests().catch(() => undefined);

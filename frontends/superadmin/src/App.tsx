@@ -6,6 +6,8 @@ import { SmsTestPanel } from './sms-test/SmsTestPanel';
 import { SystemConfigCard } from './system-config/SystemConfigCard';
 import { SystemTestingCard } from './system-testing/SystemTestingCard';
 import { ImportCard } from './import/ImportCard';
+import { ScimTokensCard } from './sign-in/ScimTokensCard';
+import { SsoSettingsCard } from './sign-in/SsoSettingsCard';
 import { TeamsCard } from './teams/TeamsCard';
 import { TestAccountDashboard } from './test-account/TestAccountDashboard';
 
@@ -21,6 +23,16 @@ export default function SuperadminApp() {
       extraTabs={[
         { value: 'teams', label: t('Teams'), content: <TeamsCard /> },
         { value: 'import', label: t('Import'), content: <ImportCard /> },
+        {
+          value: 'sign-in',
+          label: t('Sign-in'),
+          content: (
+            <div className="lws-page">
+              <SsoSettingsCard />
+              <ScimTokensCard />
+            </div>
+          ),
+        },
         { value: 'force-clock-out', label: t('Force Clock Out'), content: <ForceClockOutCard /> },
         { value: 'system-config', label: t('System Config'), content: <SystemConfigCard /> },
         { value: 'system-testing', label: t('System Testing'), content: <SystemTestingCard /> },

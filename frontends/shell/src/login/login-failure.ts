@@ -14,3 +14,19 @@ export function loginFailureText(error: unknown): string {
   }
   return INVALID_CREDENTIALS;
 }
+
+const SSO_FAILURES: Readonly<Record<string, string>> = {
+  refused: msg("Your organisation's sign-in worked, but you have no LWS account, or it is disabled. Ask your administrator."),
+  expired: msg('That sign-in took too long or was already used. Please try again.'),
+  failed: msg('Sign-in with your organisation failed. Please try again, or ask your administrator.'),
+};
+
+/**
+ * What the login page says when the gateway sends the browser back from a failed single sign-on
+ * (`/login?sso_error=<code>`), in English; none without a code. A code this page does not know (a
+ * newer gateway's) is still a failure, said in the general words.
+ */
+export function ssoFailureText(code: string | null): string | null {
+  if (code === null) return null;
+  return Object.hasOwn(SSO_FAILURES, code) ? SSO_FAILURES[code] : SSO_FAILURES.failed;
+}
