@@ -18,6 +18,7 @@ const SUPERADMIN_TABS = [
   ...ADMIN_TABS,
   'Teams',
   'Import',
+  'Sign-in',
   'Force Clock Out',
   'System Config',
   'System Testing',

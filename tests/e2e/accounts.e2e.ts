@@ -390,6 +390,7 @@ test('a superadmin sees credential columns without values, resets a PIN and a pa
     'Reports',
     'Teams',
     'Import',
+    'Sign-in',
     'Force Clock Out',
     'System Config',
     'System Testing',

@@ -13,6 +13,7 @@ const DESKTOP = { width: 1366, height: 900 };
 const TABS: { tab: string; heading: RegExp }[] = [
   { tab: 'Timau', heading: /^Timau$/ },
   { tab: 'Mewnforio', heading: /^Mewnforio cyfrifon$/ },
+  { tab: 'Mewngofnodi', heading: /^Mewngofnodi sengl$/ },
   { tab: 'Gorfodi clocio allan', heading: /^Gorfodi clocio allan/ },
   { tab: 'Ffurfweddiad y system', heading: /^Gosodiadau galwadau brys$/ },
   { tab: "Profi'r system", heading: /^Offer profi'r system$/ },
@@ -21,7 +22,17 @@ const TABS: { tab: string; heading: RegExp }[] = [
   { tab: 'Llythyrau marw', heading: /^Llythyrau marw$/ },
 ];
 /** The same tabs' English names, none of which may be left on screen. */
-const ENGLISH = ['Teams', 'Import', 'Force Clock Out', 'System Config', 'System Testing', 'Test Account', 'SMS Test Panel', 'Dead Letters'];
+const ENGLISH = [
+  'Teams',
+  'Import',
+  'Sign-in',
+  'Force Clock Out',
+  'System Config',
+  'System Testing',
+  'Test Account',
+  'SMS Test Panel',
+  'Dead Letters',
+];
 
 let superadmin: APIRequestContext;
 let superadminId: number;

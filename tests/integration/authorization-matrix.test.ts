@@ -133,6 +133,10 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/system/status': superadminOnly(200),
   'GET /api/system/sso': superadminOnly(200),
   'PUT /api/system/sso': superadminOnly(400, { body: {} }),
+  'GET /api/system/scim-tokens': superadminOnly(200),
+  'POST /api/system/scim-tokens': superadminOnly(400, { body: {} }),
+  // No :id target: the path carries "undefined", so a caller let through gets 400.
+  'DELETE /api/system/scim-tokens/:id': superadminOnly(400),
   // No :id target: the path carries "undefined", not a dead letter id, so a caller let through gets 400.
   'GET /api/dead-letters': superadminOnly(200),
   'POST /api/dead-letters/:id/replay': superadminOnly(400),
@@ -318,6 +322,12 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/events': signedIn(429),
   // Twilio's webhooks: no session, checked by X-Twilio-Signature; ":kind" is no webhook.
   'POST /webhooks/twilio/:kind': everyone(404),
+  // Provisioning takes the directory's bearer token alone: a session, any role's, opens nothing.
+  'GET /scim/v2/*path': everyone(401),
+  'POST /scim/v2/*path': everyone(401, { body: {} }),
+  'PUT /scim/v2/*path': everyone(401, { body: {} }),
+  'PATCH /scim/v2/*path': everyone(401, { body: {} }),
+  'DELETE /scim/v2/*path': everyone(401),
 };
 
 /**
@@ -341,6 +351,9 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'GET /api/system/status': asTeamAdmin(403),
   'GET /api/system/sso': asTeamAdmin(403),
   'PUT /api/system/sso': asTeamAdmin(403, { body: {} }),
+  'GET /api/system/scim-tokens': asTeamAdmin(403),
+  'POST /api/system/scim-tokens': asTeamAdmin(403, { body: {} }),
+  'DELETE /api/system/scim-tokens/:id': asTeamAdmin(403),
   'GET /api/dead-letters': asTeamAdmin(403),
   'POST /api/dead-letters/:id/replay': asTeamAdmin(403),
   'POST /api/dead-letters/:id/discard': asTeamAdmin(403),
@@ -426,6 +439,11 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'GET /api/notifications/deliveries': asTeamAdmin(403),
   'GET /api/events': asTeamAdmin(429),
   'POST /webhooks/twilio/:kind': asTeamAdmin(404),
+  'GET /scim/v2/*path': asTeamAdmin(401),
+  'POST /scim/v2/*path': asTeamAdmin(401, { body: {} }),
+  'PUT /scim/v2/*path': asTeamAdmin(401, { body: {} }),
+  'PATCH /scim/v2/*path': asTeamAdmin(401, { body: {} }),
+  'DELETE /scim/v2/*path': asTeamAdmin(401),
 };
 
 describe('authorization matrix: every gateway endpoint × {anonymous, worker, admin, superadmin, monitor of another team}', () => {

@@ -55,6 +55,8 @@ import { KioskLoginService } from './kiosks/kiosk-login.service';
 import { frontendRouter } from './static/frontends';
 import { importBody, isImportRequest } from './users/import-body';
 import { bodyLimit } from './common/body-limit';
+import { ScimModule } from './scim/scim.module';
+import { isScimRequest, scimBody } from './scim/scim-body';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -148,6 +150,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
         ActivityModule,
         ReportsModule,
         LiveModule.register(opts.inProcessBus),
+        ScimModule,
       ],
       controllers: [
         GatewayHealthController,
@@ -183,7 +186,9 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     app.use(responseCompression);
     app.use(cookieParser());
     app.use(csrfGuard({ publicOrigin: config.PUBLIC_ORIGIN, trustProxy: config.TRUST_PROXY }));
-    app.use(bodyLimit(isImportRequest));
+    // SCIM reads its own body (larger groups, SCIM errors), before the JSON parser.
+    app.use(bodyLimit((req) => isImportRequest(req) || isScimRequest(req)));
+    app.use(scimBody());
     app.use(importBody(store));
     app.use(frontendRouter(config));
     await opts.beforeListen?.();

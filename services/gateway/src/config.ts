@@ -37,6 +37,8 @@ export const gatewayConfigShape = {
   /** Wrong PINs one kiosk may send per window before it is made to wait (the PIN names no account to lock). */
   KIOSK_PIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   KIOSK_PIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** Requests one provisioning token may send per minute (SCIM); more get 429. */
+  SCIM_MAX_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   REMOTE_WORKER_URL: z.string().min(1).optional(),
   REMOTE_ADMIN_URL: z.string().min(1).optional(),
   REMOTE_SUPERADMIN_URL: z.string().min(1).optional(),

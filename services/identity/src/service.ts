@@ -11,12 +11,24 @@ import { KiosksModule } from './kiosks/kiosks.module';
 import { ReconcileModule } from './reconcile/reconcile.module';
 import { TeamsModule } from './teams/teams.module';
 import { SsoModule } from './sso/sso.module';
+import { ScimModule } from './scim/scim.module';
 
 export const identityService: ServiceDefinition = {
   name: 'identity',
   configShape: identityConfigShape,
   defaultHealthPort: 8081,
-  imports: [PinModule, TeamsModule, UsersModule, AuthModule, ProfileModule, CredentialsModule, KiosksModule, ReconcileModule, SsoModule],
+  imports: [
+    PinModule,
+    TeamsModule,
+    UsersModule,
+    AuthModule,
+    ProfileModule,
+    CredentialsModule,
+    KiosksModule,
+    ReconcileModule,
+    SsoModule,
+    ScimModule,
+  ],
   schema: identitySchema,
   tables: messaging,
   migrationsFolder: join(__dirname, '..', 'drizzle'),

@@ -125,6 +125,7 @@ function activeRow(w: ShiftWorker, account: Account | undefined): WorkerRow {
     emergencyContacts: account?.emergencyContacts ?? [],
     ...(account?.passwordSet !== undefined ? { passwordSet: account.passwordSet } : {}),
     ...(account?.pinSet !== undefined ? { pinSet: account.pinSet } : {}),
+    ...(account?.disabled ? { disabled: true } : {}),
     shift,
   };
 }
@@ -193,6 +194,7 @@ export function WorkerDashboard() {
   const now = useServerTimeEvery(STATUS_RECHECK_MS);
   const [refreshing, runRefresh] = useMinimumBusy(REFRESH_SPINNER_MS);
   const [deleting, setDeleting] = useState<WorkerRow | null>(null);
+  const [deactivating, setDeactivating] = useState<WorkerRow | null>(null);
   const [resetting, setResetting] = useState<{ row: WorkerRow; kind: ResetKind } | null>(null);
   const [busy, setBusy] = useState(false);
   const [secret, setSecret] = useState<OneTimeSecret | null>(null);
@@ -250,6 +252,34 @@ export function WorkerDashboard() {
     await reloadAll();
   };
 
+  const confirmDeactivate = async () => {
+    if (!deactivating) return;
+    setBusy(true);
+    try {
+      await api.post(`/api/users/${deactivating.id}/deactivate`);
+      toast({ title: t('User deactivated'), message: t('{{name}} can no longer sign in.', { name: deactivating.name }) });
+      setDeactivating(null);
+    } catch (e) {
+      console.error('Deactivating a user failed', e);
+      toast({ title: t('Deactivation failed'), message: t(failureMessage(e, msg('Please try again.'))), type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+    await reloadAll();
+  };
+
+  // Reactivating takes nothing away, so it asks for no confirmation.
+  const reactivate = async (row: WorkerRow) => {
+    try {
+      await api.post(`/api/users/${row.id}/reactivate`);
+      toast({ title: t('User reactivated'), message: t('{{name}} can sign in again.', { name: row.name }) });
+    } catch (e) {
+      console.error('Reactivating a user failed', e);
+      toast({ title: t('Reactivation failed'), message: t(failureMessage(e, msg('Please try again.'))), type: 'error' });
+    }
+    await reloadAll();
+  };
+
   const confirmReset = async () => {
     if (!resetting) return;
     const { row, kind } = resetting;
@@ -290,6 +320,8 @@ export function WorkerDashboard() {
     now,
     viewerId: user?.id,
     onDelete: setDeleting,
+    onDeactivate: setDeactivating,
+    onReactivate: (row: WorkerRow) => void reactivate(row),
     onReset: (row: WorkerRow, kind: ResetKind) => setResetting({ row, kind }),
     ...(teamName ? { teamName } : {}),
     alarmOf: (id: number) => openAlarms.get(id),
@@ -423,6 +455,25 @@ export function WorkerDashboard() {
         onConfirm={() => void confirmDelete()}
         onCancel={() => setDeleting(null)}
         data-testid="delete-user-dialog"
+      />
+      <ConfirmDialog
+        open={deactivating !== null}
+        title={t('Deactivate User')}
+        description={
+          deactivating
+            ? t(
+                "Deactivate {{name}} ({{username}})? They are signed out at once and cannot sign in until reactivated. A shift in progress ends and their team's monitors are told.",
+                { name: deactivating.name, username: deactivating.username },
+              )
+            : ''
+        }
+        confirmLabel={t('Deactivate')}
+        busyLabel={t('Deactivating...')}
+        destructive
+        busy={busy}
+        onConfirm={() => void confirmDeactivate()}
+        onCancel={() => setDeactivating(null)}
+        data-testid="deactivate-user-dialog"
       />
       <ConfirmDialog
         open={resetting !== null}

@@ -33,6 +33,8 @@ const ROWS = [
 function renderTable(props: Partial<Parameters<typeof WorkerTable>[0]> = {}) {
   const onDelete = jest.fn();
   const onReset = jest.fn();
+  const onDeactivate = jest.fn();
+  const onReactivate = jest.fn();
   render(
     <WorkerTable
       rows={ROWS}
@@ -41,13 +43,15 @@ function renderTable(props: Partial<Parameters<typeof WorkerTable>[0]> = {}) {
       viewerId={1}
       onDelete={onDelete}
       onReset={onReset}
+      onDeactivate={onDeactivate}
+      onReactivate={onReactivate}
       label="Active workers"
       data-testid="active-workers-table"
       rowTestId="active-worker-row"
       {...props}
     />,
   );
-  return { onDelete, onReset };
+  return { onDelete, onReset, onDeactivate, onReactivate };
 }
 
 const rowOf = (name: string) => screen.getAllByTestId('active-worker-row').find((r) => within(r).queryByText(name))!;
@@ -79,6 +83,23 @@ describe('WorkerTable (spec section 2; issue 14)', () => {
     expect(within(rowOf('Sue Per')).queryByRole('button', { name: /^Delete/ })).toBeNull();
     await userEvent.click(within(rowOf('Bo Field')).getByRole('button', { name: 'Delete Bo Field' }));
     expect(onDelete).toHaveBeenCalledWith(expect.objectContaining({ id: 8, username: 'bo' }));
+  });
+
+  it("offers Deactivate beside Delete on an active account, never on the viewer's own", async () => {
+    const { onDeactivate } = renderTable({ viewerId: 7 });
+    expect(within(rowOf('Ann Lone')).queryByRole('button', { name: /^Deactivate/ })).toBeNull();
+    expect(within(rowOf('Bo Field')).queryByTestId('account-deactivated')).toBeNull();
+    await userEvent.click(within(rowOf('Bo Field')).getByRole('button', { name: 'Deactivate Bo Field' }));
+    expect(onDeactivate).toHaveBeenCalledWith(expect.objectContaining({ id: 8, username: 'bo' }));
+  });
+
+  it('marks a deactivated account and offers Reactivate instead of Deactivate', async () => {
+    const { onReactivate } = renderTable({ rows: [row({ id: 9, name: 'Di Sabled', username: 'di', disabled: true })] });
+    const di = rowOf('Di Sabled');
+    expect(within(di).getByTestId('account-deactivated').textContent).toBe('Deactivated');
+    expect(within(di).queryByRole('button', { name: /^Deactivate/ })).toBeNull();
+    await userEvent.click(within(di).getByRole('button', { name: 'Reactivate Di Sabled' }));
+    expect(onReactivate).toHaveBeenCalledWith(expect.objectContaining({ id: 9 }));
   });
 
   it('shows a superadmin whether a password and a PIN are set, never their values, with Reset', async () => {

@@ -15,6 +15,8 @@ export interface WorkerRow {
   passwordSet?: boolean;
   pinSet?: boolean;
   createdBy?: AccountCreator | null;
+  /** Deactivated: offered Reactivate instead of Deactivate. */
+  disabled?: boolean;
   shift: ShiftState;
 }
 
@@ -61,6 +63,8 @@ export interface WorkerTableProps {
   /** The signed-in user, who cannot delete their own account. */
   viewerId: number | undefined;
   onDelete(row: WorkerRow): void;
+  onDeactivate(row: WorkerRow): void;
+  onReactivate(row: WorkerRow): void;
   onReset(row: WorkerRow, kind: ResetKind): void;
   /** With several teams in view, each row names its worker's team. */
   teamName?: (teamId: number) => string | undefined;
@@ -79,6 +83,8 @@ export function WorkerTable({
   now,
   viewerId,
   onDelete,
+  onDeactivate,
+  onReactivate,
   onReset,
   teamName,
   alarmOf,
@@ -117,6 +123,14 @@ export function WorkerTable({
                 <>
                   {' '}
                   <Badge variant="info">{roleName(row.role, t)}</Badge>
+                </>
+              ) : null}
+              {row.disabled ? (
+                <>
+                  {' '}
+                  <Badge variant="warning" data-testid="account-deactivated">
+                    {t('Deactivated')}
+                  </Badge>
                 </>
               ) : null}
               {row.phone ? <div className="lws-muted">{row.phone}</div> : null}
@@ -183,6 +197,30 @@ export function WorkerTable({
                   >
                     {t('Call')}
                   </a>
+                ) : null}
+                {/* The server refuses to deactivate a superadmin, so such a row is never offered it. */}
+                {row.id !== viewerId && row.role !== 'superadmin' ? (
+                  row.disabled ? (
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => onReactivate(row)}
+                      aria-label={t('Reactivate {{name}}', { name: row.name })}
+                      data-testid="reactivate-user"
+                    >
+                      {t('Reactivate')}
+                    </Button>
+                  ) : (
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => onDeactivate(row)}
+                      aria-label={t('Deactivate {{name}}', { name: row.name })}
+                      data-testid="deactivate-user"
+                    >
+                      {t('Deactivate')}
+                    </Button>
+                  )
                 ) : null}
                 {row.id !== viewerId ? (
                   <Button

@@ -15,7 +15,7 @@ export interface AccountCreator {
   role: string | null;
 }
 
-/** A row of GET /api/worker-accounts with its shift. `passwordSet`, `pinSet` and `createdBy` come only to a superadmin. */
+/** A row of GET /api/worker-accounts with its shift. `passwordSet`, `pinSet` and `createdBy` come only to a superadmin; `disabled` only for a deactivated account. */
 export interface Account {
   id: number;
   username: string;
@@ -28,6 +28,8 @@ export interface Account {
   passwordSet?: boolean;
   pinSet?: boolean;
   createdBy?: AccountCreator | null;
+  /** Deactivated: signed out and refused every sign-in until reactivated. */
+  disabled?: boolean;
   shift: ShiftState;
 }
 
@@ -84,6 +86,7 @@ export function parseAccounts(body: unknown): Account[] {
       ...(typeof v.passwordSet === 'boolean' ? { passwordSet: v.passwordSet } : {}),
       ...(typeof v.pinSet === 'boolean' ? { pinSet: v.pinSet } : {}),
       ...('createdBy' in v ? { createdBy: parseCreator(v.createdBy) } : {}),
+      ...(v.disabled === true ? { disabled: true } : {}),
       shift: parseShiftState(v),
     });
   }

@@ -476,3 +476,81 @@ describe('message updates from notifications', () => {
     expect(await describeOf(push('failed'), ['failure'])).toBeUndefined();
   });
 });
+
+describe("changes by the organisation's directory (SCIM)", () => {
+  const team = (name: string, monitors: number[] = []) => ({
+    id: 4,
+    name,
+    locationIds: [],
+    monitors: monitors.map((userId) => ({ userId })),
+    checkInPolicy: { defaultInterval: 60, allowedIntervals: [30, 60] },
+    emergencyNumbers: [],
+    memberCount: 2,
+    version: 3,
+    createdAt: T,
+    updatedAt: T,
+  });
+
+  it('a new account, a move and an update name the directory as the actor, on the person it is about', async () => {
+    const created = envelope('identity.user.created.v1', {
+      userId: 12,
+      username: 'ann@example.org',
+      name: 'Ann Smith',
+      role: 'worker',
+      version: 1,
+      teamId: 4,
+      directory: 'Entra ID',
+    });
+    expect(await describeOf(created)).toEqual({
+      userId: 12,
+      username: 'ann@example.org',
+      type: 'system_alert',
+      details: "Entra ID (the organisation's directory) created the account of Ann Smith (ann@example.org)",
+      at: new Date(T),
+    });
+    const moved = envelope('identity.user.updated.v1', {
+      userId: 12,
+      name: 'Ann Smith',
+      role: 'worker',
+      version: 2,
+      teamId: 4,
+      movedToTeam: 'North',
+      directory: 'Entra ID',
+    });
+    expect(await describeOf(moved)).toMatchObject({
+      userId: 12,
+      details: "Entra ID (the organisation's directory) moved Ann Smith to team North",
+    });
+    const renamed = envelope('identity.user.updated.v1', { userId: 12, name: 'Ann Jones', role: 'worker', version: 3, directory: 'Okta' });
+    expect(await describeOf(renamed)).toMatchObject({ details: "Okta (the organisation's directory) updated the account of Ann Jones" });
+  });
+
+  it('adds and removes monitors, and creates and deletes teams, on the record of the token creator', async () => {
+    const monitors = envelope('identity.team.changed.v1', {
+      change: 'updated',
+      team: team('North', [7]),
+      changedBy: 9,
+      directory: 'Entra ID',
+      monitorsChanged: { added: [7], removed: [8] },
+    });
+    expect(await describeOf(monitors)).toEqual({
+      userId: 9,
+      type: 'system_alert',
+      details: "Entra ID (the organisation's directory) added monitor.mo as a monitor and removed user-8 as a monitor of team North",
+      at: new Date(T),
+    });
+    const created = envelope('identity.team.changed.v1', { change: 'created', team: team('South'), changedBy: 9, directory: 'Okta' });
+    expect(await describeOf(created)).toMatchObject({ userId: 9, details: "Okta (the organisation's directory) created team South" });
+    const deleted = envelope('identity.team.changed.v1', { change: 'deleted', team: team('South'), changedBy: 9, directory: 'Okta' });
+    expect(await describeOf(deleted)).toMatchObject({ details: "Okta (the organisation's directory) deleted team South" });
+  });
+
+  it('writes nothing for the same events from a person: the screens show those', async () => {
+    const byPerson = [
+      envelope('identity.user.created.v1', { userId: 12, username: 'ann', name: 'Ann', role: 'worker', version: 1 }),
+      envelope('identity.user.updated.v1', { userId: 12, name: 'Ann', role: 'worker', version: 2, movedToTeam: 'North' }),
+      envelope('identity.team.changed.v1', { change: 'updated', team: team('North', [7]), changedBy: 9 }),
+    ];
+    for (const e of byPerson) expect(await describeOf(e)).toBeUndefined();
+  });
+});

@@ -22,6 +22,10 @@ export const DESCRIBED_SUBJECTS = [
   'identity.pin.locked.v1',
   'identity.user.deactivated.v1',
   'identity.user.reactivated.v1',
+  // Only a change by the organisation's directory (SCIM) is an entry: people's own are on screen.
+  'identity.user.created.v1',
+  'identity.user.updated.v1',
+  'identity.team.changed.v1',
 ] as const;
 
 export type DescribedSubject = (typeof DESCRIBED_SUBJECTS)[number];
@@ -139,6 +143,23 @@ function providerError(e: { errorCode?: number; errorMessage?: string }): string
 
 async function nameOf(lookup: Lookup, userId: number): Promise<string> {
   return (await lookup.usernameOf(userId)) ?? fallbackUsername(userId);
+}
+
+/** The provisioning client as an entry names it, e.g. "Entra ID (the organisation's directory)". */
+export const directoryActor = (directory: string) => `${directory} (the organisation's directory)`;
+
+/** "a and b" / "a, b and c". */
+const listed = (names: string[]) => (names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+
+/** What the directory did to a team's monitors, e.g. "added mo as a monitor of team North". */
+async function monitorChange(lookup: Lookup, change: { added: number[]; removed: number[] }, team: string): Promise<string | undefined> {
+  const names = (ids: number[]) => Promise.all(ids.map((id) => nameOf(lookup, id)));
+  const what = (verb: string, who: string[]) => `${verb} ${listed(who)} as ${who.length === 1 ? 'a monitor' : 'monitors'}`;
+  const parts = [
+    ...(change.added.length > 0 ? [what('added', await names(change.added))] : []),
+    ...(change.removed.length > 0 ? [what('removed', await names(change.removed))] : []),
+  ];
+  return parts.length > 0 ? `${parts.join(' and ')} of team ${team}` : undefined;
 }
 
 /**
@@ -314,6 +335,42 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
           ? `Account deactivated by ${by}: every session was signed out`
           : `Account reactivated by ${by}`;
       return { userId: e.userId, type: 'system_alert', details, at: new Date(event.occurredAt) };
+    }
+    case 'identity.user.created.v1': {
+      const e = event.data;
+      if (!e.directory) return undefined;
+      return {
+        userId: e.userId,
+        username: e.username,
+        type: 'system_alert',
+        details: `${directoryActor(e.directory)} created the account of ${e.name} (${e.username})`,
+        at: new Date(event.occurredAt),
+      };
+    }
+    case 'identity.user.updated.v1': {
+      const e = event.data;
+      if (!e.directory) return undefined;
+      const who = e.name ?? (await nameOf(lookup, e.userId));
+      const what = e.movedToTeam ? `moved ${who} to team ${e.movedToTeam}` : `updated the account of ${who}`;
+      return { userId: e.userId, type: 'system_alert', details: `${directoryActor(e.directory)} ${what}`, at: new Date(event.occurredAt) };
+    }
+    case 'identity.team.changed.v1': {
+      const e = event.data;
+      if (!e.directory) return undefined;
+      const team = e.team.name;
+      const what =
+        e.change === 'created'
+          ? `created team ${team}`
+          : e.change === 'deleted'
+            ? `deleted team ${team}`
+            : ((e.monitorsChanged && (await monitorChange(lookup, e.monitorsChanged, team))) ?? `updated team ${team}`);
+      // The superadmin who created the directory's token answers for it, as for its other changes.
+      return {
+        userId: e.changedBy,
+        type: 'system_alert',
+        details: `${directoryActor(e.directory)} ${what}`,
+        at: new Date(event.occurredAt),
+      };
     }
     case 'notifications.message.sent.v1':
       return describeMessage(event.data, new Date(event.occurredAt), await lookup.loggedStages(event.data.messageId));

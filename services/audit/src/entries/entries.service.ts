@@ -3,7 +3,7 @@ import type { CommandMap, EventMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
 import { decodeCursor, encodeCursor, type Position } from './cursor';
-import { describeEvent, type DescribedEvent, type EntryDraft, type MessageStage } from './describe';
+import { describeEvent, directoryActor, type DescribedEvent, type EntryDraft, type MessageStage } from './describe';
 import { EntriesRepository, type ListedEntry, type NewEntry } from './entries.repository';
 import { displayUsername, fallbackUsername, labelOf } from './entry-types';
 
@@ -16,8 +16,23 @@ class StageTakenError extends Error {}
 
 /** The users an event names: its subject and whoever acted on it (the look-ups describeEvent makes). */
 function usersNamed(event: DescribedEvent): number[] {
-  const d = event.data as { userId?: unknown; byUserId?: unknown; startedBy?: unknown; endedBy?: unknown };
-  return [d.userId, d.byUserId, d.startedBy, d.endedBy].filter((id): id is number => typeof id === 'number');
+  const d = event.data as {
+    userId?: unknown;
+    byUserId?: unknown;
+    startedBy?: unknown;
+    endedBy?: unknown;
+    changedBy?: unknown;
+    monitorsChanged?: { added: number[]; removed: number[] };
+  };
+  return [
+    d.userId,
+    d.byUserId,
+    d.startedBy,
+    d.endedBy,
+    d.changedBy,
+    ...(d.monitorsChanged?.added ?? []),
+    ...(d.monitorsChanged?.removed ?? []),
+  ].filter((id): id is number => typeof id === 'number');
 }
 
 function recordedEvent(row: ListedEntry): EventMap['audit.entry.recorded.v1'] {
@@ -150,12 +165,11 @@ export class EntriesService {
     await this.repo.markDeleted(tx, e.userId, before?.deletedAt ?? at);
     await this.repo.purgeUser(tx, e.userId);
     const who = before?.username ? `${before.name ? `${before.name} ` : ''}(${before.username})` : fallbackUsername(e.userId);
-    await this.append(
-      tx,
-      emit,
-      { userId: e.deletedBy, type: 'system_alert', details: `Deleted the account of ${who}; their activity entries were removed`, at },
-      eventId,
-    );
+    // Deleted by the organisation's directory: the entry names it, on its token creator's record.
+    const details = e.directory
+      ? `${directoryActor(e.directory)} deleted the account of ${who}; their activity entries were removed`
+      : `Deleted the account of ${who}; their activity entries were removed`;
+    await this.append(tx, emit, { userId: e.deletedBy, type: 'system_alert', details, at }, eventId);
   }
 
   /**

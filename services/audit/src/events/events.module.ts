@@ -29,14 +29,20 @@ export class EventsModule implements OnModuleInit {
         'identity.pin.locked.v1',
         'identity.user.deactivated.v1',
         'identity.user.reactivated.v1',
+        'identity.team.changed.v1',
       ],
       handler: async (event, tx, emit) => {
         const e = event as AnyEventEnvelope;
         switch (e.subject) {
+          // A change by the organisation's directory is also an entry, written once the name is known.
           case 'identity.user.created.v1':
-            return this.users.created(tx, e.data);
+            await this.users.created(tx, e.data);
+            return e.data.directory ? this.entries.recordEvent(tx, emit, e) : undefined;
           case 'identity.user.updated.v1':
-            return this.users.updated(tx, e.data);
+            await this.users.updated(tx, e.data);
+            return e.data.directory ? this.entries.recordEvent(tx, emit, e) : undefined;
+          case 'identity.team.changed.v1':
+            return e.data.directory ? this.entries.recordEvent(tx, emit, e) : undefined;
           case 'identity.user.deleted.v1':
             return this.entries.userDeleted(tx, emit, e.data, e.id, new Date(e.occurredAt));
           case 'identity.pin.locked.v1':

@@ -3,6 +3,12 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Twilio's webhooks: signed (notifications checks X-Twilio-Signature), sent by a server with no browser headers. */
 const SIGNED_WEBHOOKS = /^\/webhooks\/twilio\//i;
+/**
+ * Provisioning (SCIM): its controller authenticates by the Authorization bearer token alone and
+ * never reads the session cookie, so a forged cross-site request, which can carry the cookie but
+ * not that header, can do nothing there.
+ */
+const BEARER_ONLY = /^\/scim\/v2(\/|$)/i;
 
 export interface CsrfOptions {
   /** The origin browsers use to reach LWS (PUBLIC_ORIGIN); without it, the request's own host. */
@@ -18,12 +24,12 @@ export interface CsrfOptions {
  *    custom header (on top of SameSite=Lax cookies);
  * 2. a request a browser marks as coming from another origin (`Sec-Fetch-Site` other than
  *    same-origin, or an `Origin` that is not LWS's own) is refused, even from a same-site page.
- * Only Twilio's signed webhooks are exempt.
+ * Only Twilio's signed webhooks and the bearer-token SCIM routes are exempt.
  */
 export function csrfGuard(options: CsrfOptions): RequestHandler {
   const allowedOrigin = options.publicOrigin ? new URL(options.publicOrigin).origin : undefined;
   return (req: Request, res: Response, next: NextFunction) => {
-    if (SAFE.has(req.method) || SIGNED_WEBHOOKS.test(req.path)) return next();
+    if (SAFE.has(req.method) || SIGNED_WEBHOOKS.test(req.path) || BEARER_ONLY.test(req.path)) return next();
     if (req.get('x-requested-with') !== 'XMLHttpRequest') {
       res.status(403).json({ message: 'Missing X-Requested-With header (CSRF protection)' });
       return;

@@ -14,6 +14,7 @@ import { createUserSchema, moveTeamSchema, updateProfileSchema } from '../users/
 import { importQuerySchema } from '../users/import.controller';
 import { ssoStartQuery } from '../auth/sso.controller';
 import { ssoSettingsSchema } from '../system/sso-settings.schema';
+import { createScimTokenSchema } from '../scim/scim-tokens.schema';
 
 /**
  * The schema each route checks its body (or query) against, by `METHOD /path` as the gateway
@@ -50,6 +51,7 @@ export const EDGE_BODIES: Record<string, z.ZodTypeAny[]> = {
   'POST /api/test-reminders/send-test-5min': [reminderTestSchema],
   'POST /api/test-reminders/send-test-2min': [reminderTestSchema],
   'PUT /api/system/sso': [ssoSettingsSchema],
+  'POST /api/system/scim-tokens': [createScimTokenSchema],
 };
 
 export const EDGE_QUERIES: Record<string, z.ZodTypeAny> = {

@@ -170,7 +170,7 @@ export function frontendRouter(config: GatewayConfig): Router {
   // Client-side routes (and unknown paths, which the shell renders as its 404 page). The probes
   // answer JSON to anyone, whatever they accept; /metrics is never served on this public port.
   const pageFor = indexPage(shellDist, root, config);
-  router.get(/^\/(?!api\/|api$|remotes\/|healthz$|readyz$|metrics$).*/, (req: Request, res: Response, next: NextFunction) => {
+  router.get(/^\/(?!api\/|api$|scim\/|remotes\/|healthz$|readyz$|metrics$).*/, (req: Request, res: Response, next: NextFunction) => {
     if (!req.accepts('html')) return next();
     const page = pageFor(req);
     if (page === undefined) return next();

@@ -55,6 +55,8 @@ export class UsersService {
       ...browserUser(a.user),
       // The worker's team: the dashboards show it, and an admin of several teams filters by it.
       ...(a.user.teamId !== undefined ? { teamId: a.user.teamId } : {}),
+      // A deactivated account stays listed so that it can be reactivated; the table marks it.
+      ...(a.user.disabled ? { disabled: true } : {}),
       emergencyContacts: a.emergencyContacts.map(({ id, name, phone, relation }) => ({ id, name, phone, relation })),
       ...(actor.role === 'superadmin' ? { passwordSet: a.passwordSet ?? false, pinSet: a.pinSet ?? false } : {}),
       ...(creators ? { createdBy: creatorOf(a.user, creators) } : {}),

@@ -245,8 +245,8 @@ export class SsoService implements OnModuleInit {
       if (user.disabledAt) return { refused: 'disabled' };
       await tx
         .insert(externalIdentities)
-        .values({ issuer: settings.issuer, subject, userId: user.id, lastLoginAt: sql`now()` as unknown as Date })
-        .onConflictDoUpdate({ target: [externalIdentities.issuer, externalIdentities.subject], set: { lastLoginAt: sql`now()` } });
+        .values({ issuer: settings.issuer, subject, userId: user.id, lastLoginAt: new Date() })
+        .onConflictDoUpdate({ target: [externalIdentities.issuer, externalIdentities.subject], set: { lastLoginAt: new Date() } });
       await emit('identity.login.succeeded.v1', { userId: user.id, username: user.username, method: 'sso' });
       return { user };
     });

@@ -17,7 +17,7 @@ type CreateUser = CommandMap['identity.user.create.v1'];
 type UpdateProfile = CommandMap['identity.user.update_profile.v1'];
 type DeleteUser = CommandMap['identity.user.delete.v1'];
 
-export const EXTERNAL_ID_TAKEN = "Another account has this directory id (externalId)";
+export const EXTERNAL_ID_TAKEN = 'Another account has this directory id (externalId)';
 
 @Injectable()
 export class UsersService {
