@@ -1,9 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { CONFIG, ConfigError, DB, LOGGER, type BaseConfig, type Db, type Logger } from '@lws/platform';
 import type { IdentityConfig } from '../config';
-import { localSecrets } from '../db/schema';
+import { localSecret } from '../db/local-secret';
 
 const LOCAL_KEY_NAME = 'pin_hash_key';
 
@@ -30,20 +29,10 @@ export class PinHasher implements OnModuleInit {
     if (this.config.NODE_ENV === 'production') {
       throw new ConfigError([{ variable: 'PIN_HASH_KEY', message: 'is required in production (at least 32 characters)' }]);
     }
-    this.key = Buffer.from(await this.localKey(), 'utf8');
+    this.key = Buffer.from(await localSecret(this.db, LOCAL_KEY_NAME), 'utf8');
     this.logger.warn(
       'PIN_HASH_KEY is not set: PINs are hashed with a generated key kept in the database, for development only; set PIN_HASH_KEY in production',
     );
-  }
-
-  /** One generated key per database, kept across restarts; replicas starting together agree on the first. */
-  private async localKey(): Promise<string> {
-    await this.db
-      .insert(localSecrets)
-      .values({ name: LOCAL_KEY_NAME, value: randomBytes(32).toString('base64url') })
-      .onConflictDoNothing({ target: localSecrets.name });
-    const [row] = await this.db.select().from(localSecrets).where(eq(localSecrets.name, LOCAL_KEY_NAME));
-    return row.value;
   }
 
   hash(pin: string): string {

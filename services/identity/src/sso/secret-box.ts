@@ -1,10 +1,9 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { RpcError } from '@lws/messaging';
 import { CONFIG, DB, LOGGER, type BaseConfig, type Db, type Logger } from '@lws/platform';
 import type { IdentityConfig } from '../config';
-import { localSecrets } from '../db/schema';
+import { localSecret } from '../db/local-secret';
 
 const LOCAL_KEY_NAME = 'secrets_key';
 const VERSION = 'v1';
@@ -33,19 +32,9 @@ export class SecretBox implements OnModuleInit {
     }
     if (this.config.NODE_ENV === 'production') return;
     this.key = createHash('sha256')
-      .update(await this.localKey(), 'utf8')
+      .update(await localSecret(this.db, LOCAL_KEY_NAME), 'utf8')
       .digest();
     this.logger.warn('SECRETS_KEY is not set: stored secrets are sealed with a generated key kept in the database, for development only');
-  }
-
-  /** One generated key per database, kept across restarts; replicas starting together agree on the first. */
-  private async localKey(): Promise<string> {
-    await this.db
-      .insert(localSecrets)
-      .values({ name: LOCAL_KEY_NAME, value: randomBytes(32).toString('base64url') })
-      .onConflictDoNothing({ target: localSecrets.name });
-    const [row] = await this.db.select().from(localSecrets).where(eq(localSecrets.name, LOCAL_KEY_NAME));
-    return row.value;
   }
 
   seal(plain: string, field: string): string {
