@@ -32,23 +32,6 @@ test.beforeAll(async ({ playwright }) => {
     ],
     { 'sam.single': { email: 'sam.single@example.org', email_verified: true, name: 'Sam Single', groups: ['lws-north'] } },
   );
-  const res = await superadminApi.put('/api/system/sso', {
-    data: {
-      enabled: true,
-      displayName: 'Example Trust',
-      issuer: idp.issuer,
-      clientId: 'lws-e2e',
-      clientSecret: 'e2e-client-secret',
-      subjectClaim: 'sub',
-      emailDomains: ['example.org'],
-      passwordLogin: 'everyone',
-      jitEnabled: true,
-      groupsClaim: 'groups',
-      groupTeams: [{ group: 'lws-north', teamId }],
-      linkByEmail: false,
-    },
-  });
-  expect(res.status(), await res.text()).toBe(200);
 });
 
 test.afterAll(async () => {
@@ -62,9 +45,36 @@ test.afterAll(async () => {
   await idp?.stop();
 });
 
-test("a worker signs in on the organisation's login page, sets a PIN and checks in with it", async ({ page }) => {
+test("the superadmin sets up single sign-on on the Sign-in tab; a worker signs in on the organisation's login page, sets a PIN and checks in with it", async ({
+  browser,
+  page,
+}) => {
   test.setTimeout(120_000);
   const pin = String(randomInt(7000, 7999));
+
+  await test.step('the superadmin fills in the Sign-in tab', async () => {
+    const context = await browser.newContext({ storageState: await superadminApi.storageState() });
+    const admin = await context.newPage();
+    await admin.goto('/superadmin');
+    await admin.getByRole('tab', { name: 'Sign-in' }).click();
+    const form = admin.getByRole('form', { name: 'Single sign-on' });
+    await expect(form.getByText(`${baseURL()}/api/auth/sso/callback`)).toBeVisible();
+    await form.getByLabel('Single sign-on enabled').check();
+    await form.getByLabel('Name shown on the login page').fill('Example Trust');
+    await form.getByLabel('Issuer URL').fill(idp.issuer);
+    await form.getByLabel('Client ID').fill('lws-e2e');
+    await form.getByLabel('Client secret').fill('e2e-client-secret');
+    await form.getByLabel('Allowed e-mail domains').fill('example.org');
+    await form.getByLabel('Create workers on first sign-in').check();
+    await form.getByRole('button', { name: 'Add a mapping' }).click();
+    await form.getByLabel('Group 1', { exact: true }).fill('lws-north');
+    await form.getByLabel('Team for group 1').selectOption(String(teamId));
+    await form.getByRole('button', { name: 'Save sign-in settings' }).click();
+    await expect(toast(admin, 'Sign-in settings saved')).toBeVisible();
+    // The secret is written, never shown again.
+    await expect(form.getByLabel('Client secret')).toHaveValue('');
+    await context.close();
+  });
 
   await test.step('"Sign in with Example Trust" leads to the provider, and back to the worker screen', async () => {
     await page.goto('/login');
