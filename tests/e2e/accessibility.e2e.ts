@@ -13,7 +13,7 @@ type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
 
 const run = Date.now().toString(36).slice(-5);
 const PHONE = { width: 390, height: 844 };
-const ADMIN_TABS = ['Worker Dashboard', 'Create User', 'Locations', 'Activity Logs', 'Kiosks', 'Reports'];
+const ADMIN_TABS = ['Worker Dashboard', 'Create User', 'Locations', 'Activity Logs', 'Kiosks', 'Reports', 'Integrations'];
 const SUPERADMIN_TABS = [
   ...ADMIN_TABS,
   'Teams',
@@ -230,7 +230,8 @@ test.describe('the monitors', () => {
   });
 
   test('every tab of the super admin dashboard', async ({ browser }) => {
-    test.setTimeout(120_000);
+    // Twenty panels, each checked by axe once its data is in.
+    test.setTimeout(180_000);
     const page = await open(browser, superadminState, '/superadmin');
     await expect(page.getByTestId('remote-superadmin')).toBeVisible();
     await eachTab(page, SUPERADMIN_TABS, '/superadmin');

@@ -101,7 +101,15 @@ test('an admin creates a worker and sees the generated PIN once; the worker edit
   const admin = await adminContext.newPage();
   await admin.goto('/admin');
   await expect(admin.getByRole('tab', { name: 'Worker Dashboard' })).toHaveAttribute('aria-selected', 'true');
-  await expect(admin.getByRole('tab')).toHaveText(['Worker Dashboard', 'Create User', 'Locations', 'Activity Logs', 'Kiosks', 'Reports']);
+  await expect(admin.getByRole('tab')).toHaveText([
+    'Worker Dashboard',
+    'Create User',
+    'Locations',
+    'Activity Logs',
+    'Kiosks',
+    'Reports',
+    'Integrations',
+  ]);
   await admin.getByRole('tab', { name: 'Create User' }).click();
   await expect(admin.getByText('Create New User')).toBeVisible();
   const form = admin.getByTestId('create-user-form');
@@ -388,6 +396,7 @@ test('a superadmin sees credential columns without values, resets a PIN and a pa
     'Activity Logs',
     'Kiosks',
     'Reports',
+    'Integrations',
     'Teams',
     'Import',
     'Sign-in',

@@ -133,6 +133,7 @@ const ADMIN_TABS: { tab: string; heading: RegExp }[] = [
   { tab: 'Logiau gweithgarwch', heading: /^Logiau gweithgarwch/ },
   { tab: 'Ciosgau', heading: /^Ymrestru'r ddyfais hon fel ciosg$/ },
   { tab: 'Adroddiadau', heading: /^Adroddiad larymau$/ },
+  { tab: 'Integreiddiadau', heading: /^Tocynnau API$/ },
 ];
 
 test('a Welsh-speaking admin sees the admin dashboard in Welsh, every tab clean under axe at both sizes', async ({
@@ -181,6 +182,7 @@ test('a Welsh-speaking admin sees the admin dashboard in Welsh, every tab clean 
           'Activity Logs',
           'Kiosks',
           'Alarm Report',
+          'API tokens',
         ])
           expect(text).not.toContain(english);
         const where = `${tab} ${viewport.width}`;

@@ -122,7 +122,7 @@ function isOptional(schema: z.ZodTypeAny): boolean {
 }
 
 /** A value each field name takes, valid at the edge. */
-function example(field: string, ctx: FuzzContext, role: Role, n: number): unknown {
+function example(field: string, ctx: Pick<FuzzContext, 'ids'>, role: Role, n: number): unknown {
   const own = role === 'worker' || role === 'admin' || role === 'superadmin' ? ctx.ids[role] : ctx.ids.worker;
   const p256dh = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url');
   const values: Record<string, unknown> = {
@@ -160,7 +160,7 @@ function example(field: string, ctx: FuzzContext, role: Role, n: number): unknow
   return values[field];
 }
 
-function sample(schema: z.ZodTypeAny, field: string, ctx: FuzzContext, role: Role, n: number): unknown {
+export function sample(schema: z.ZodTypeAny, field: string, ctx: Pick<FuzzContext, 'ids'>, role: Role, n: number): unknown {
   const known = example(field, ctx, role, n);
   if (known !== undefined) return known;
   const s = unwrap(schema);
@@ -185,7 +185,7 @@ function sample(schema: z.ZodTypeAny, field: string, ctx: FuzzContext, role: Rol
   }
 }
 
-function sampleObject(schema: z.AnyZodObject, ctx: FuzzContext, role: Role, n: number): Record<string, unknown> {
+function sampleObject(schema: z.AnyZodObject, ctx: Pick<FuzzContext, 'ids'>, role: Role, n: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodTypeAny>)) {
     const v = sample(field, key, ctx, role, n);

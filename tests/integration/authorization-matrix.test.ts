@@ -3,6 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
 import { createAccount, nextMobile, signIn, superadminOf, type Account } from './support/accounts';
 import { servedRoutes } from './support/routes';
+import { API_SCOPES, type ApiScope } from '@lws/schemas';
 
 /**
  * Spec section 6 on the server, endpoint by endpoint: every route the gateway serves × {anonymous,
@@ -139,6 +140,20 @@ const MATRIX: Record<string, Case[]> = {
   'DELETE /api/system/scim-tokens/:id': superadminOnly(400),
   // No :id target: the path carries "undefined", not a dead letter id, so a caller let through gets 400.
   'GET /api/dead-letters': superadminOnly(200),
+  // Machines' API tokens: admins make their own, the superadmin sees everyone's.
+  'GET /api/api-tokens': managers(200),
+  'POST /api/api-tokens': managers(400, { body: {} }),
+  'DELETE /api/api-tokens/:id': managers(400),
+  // Webhook endpoints: admins their teams', the superadmin every one ("undefined" is no endpoint id: 400).
+  'GET /api/webhooks/event-types': managers(200),
+  'GET /api/webhooks/endpoints': managers(200),
+  'POST /api/webhooks/endpoints': managers(400, { body: {} }),
+  'PATCH /api/webhooks/endpoints/:id': managers(400, { body: {} }),
+  'POST /api/webhooks/endpoints/:id/rotate-secret': managers(400),
+  'DELETE /api/webhooks/endpoints/:id': managers(400),
+  'POST /api/webhooks/endpoints/:id/test': managers(400),
+  'GET /api/webhooks/endpoints/:id/deliveries': managers(400),
+  'POST /api/webhooks/deliveries/:id/replay': managers(400),
   'POST /api/dead-letters/:id/replay': superadminOnly(400),
   'POST /api/dead-letters/:id/discard': superadminOnly(400),
 
@@ -220,6 +235,10 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/settings': accessRule(200, { body: (userId) => ({ userId, ...settings }) }),
 
   'GET /api/kiosks/current': everyone(200),
+  // The API's reference: the document and its page, open to anyone (`:asset` as written names no file).
+  'GET /api/openapi.json': everyone(200),
+  'GET /api/docs': everyone(200),
+  'GET /api/docs/:asset': everyone(404),
   'GET /api/kiosks/roster': everyone(403),
   'GET /api/kiosks': managers(200),
   'POST /api/kiosks': managers(400, { body: {} }),
@@ -293,6 +312,7 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/alarms': managers(200),
   // No :id target: the path carries "undefined", which is not an alarm id, so a caller let through gets 400.
   'POST /api/alarms/:id/acknowledge': managers(400),
+  'POST /api/alarms/:id/notes': managers(400, { body: { text: 'Checked by the authorization matrix' } }),
   'POST /api/alarms/:id/resolve': managers(400, { body: { verdict: 'genuine', note: 'Checked by the authorization matrix' } }),
   // alarm reports (escalation): the current London month when no month is given
   'GET /api/reports/alarms': managers(200),
@@ -355,6 +375,18 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'POST /api/system/scim-tokens': asTeamAdmin(403, { body: {} }),
   'DELETE /api/system/scim-tokens/:id': asTeamAdmin(403),
   'GET /api/dead-letters': asTeamAdmin(403),
+  'GET /api/api-tokens': asTeamAdmin(200),
+  'POST /api/api-tokens': asTeamAdmin(400, { body: {} }),
+  'DELETE /api/api-tokens/:id': asTeamAdmin(400),
+  'GET /api/webhooks/event-types': asTeamAdmin(200),
+  'GET /api/webhooks/endpoints': asTeamAdmin(200),
+  'POST /api/webhooks/endpoints': asTeamAdmin(400, { body: {} }),
+  'PATCH /api/webhooks/endpoints/:id': asTeamAdmin(400, { body: {} }),
+  'POST /api/webhooks/endpoints/:id/rotate-secret': asTeamAdmin(400),
+  'DELETE /api/webhooks/endpoints/:id': asTeamAdmin(400),
+  'POST /api/webhooks/endpoints/:id/test': asTeamAdmin(400),
+  'GET /api/webhooks/endpoints/:id/deliveries': asTeamAdmin(400),
+  'POST /api/webhooks/deliveries/:id/replay': asTeamAdmin(400),
   'POST /api/dead-letters/:id/replay': asTeamAdmin(403),
   'POST /api/dead-letters/:id/discard': asTeamAdmin(403),
   // A new worker joins the admin's own team.
@@ -377,6 +409,9 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'PATCH /api/users/:id/settings': asTeamAdmin(404, { on: 'worker', body: settings }),
   'POST /api/settings': asTeamAdmin(404, { on: 'worker', body: (userId) => ({ userId, ...settings }) }),
   'GET /api/kiosks/current': asTeamAdmin(200),
+  'GET /api/openapi.json': asTeamAdmin(200),
+  'GET /api/docs': asTeamAdmin(200),
+  'GET /api/docs/:asset': asTeamAdmin(404),
   'GET /api/kiosks/roster': asTeamAdmin(403),
   'GET /api/kiosks': asTeamAdmin(200),
   'POST /api/kiosks': asTeamAdmin(400, { body: { name: 'Elsewhere desk', location: 'Reception' } }),
@@ -417,6 +452,7 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   }),
   'GET /api/alarms': asTeamAdmin(200),
   'POST /api/alarms/:id/acknowledge': asTeamAdmin(400),
+  'POST /api/alarms/:id/notes': asTeamAdmin(400, { body: { text: 'Checked by the authorization matrix' } }),
   'POST /api/alarms/:id/resolve': asTeamAdmin(400, { body: { verdict: 'genuine', note: 'Checked by the authorization matrix' } }),
   'GET /api/reports/alarms': asTeamAdmin(200),
   'GET /api/reports/alarms.csv': asTeamAdmin(200),
@@ -445,6 +481,52 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'PATCH /scim/v2/*path': asTeamAdmin(401, { body: {} }),
   'DELETE /scim/v2/*path': asTeamAdmin(401),
 };
+
+/**
+ * The API token column: the scope each route needs from a machine's token, `people` for a route
+ * that refuses every token whatever its scopes, `public` for one that needs no authentication at all.
+ */
+const TOKEN_COLUMN: Record<string, ApiScope | 'people' | 'public'> = {
+  'GET /api/alarms': 'alarms:read',
+  'GET /api/reports/alarms': 'alarms:read',
+  'GET /api/reports/alarms.csv': 'alarms:read',
+  'POST /api/alarms/:id/acknowledge': 'alarms:write',
+  'POST /api/alarms/:id/resolve': 'alarms:write',
+  'POST /api/alarms/:id/notes': 'alarms:write',
+  'GET /api/workers/active': 'shifts:read',
+  'GET /api/workers/due': 'shifts:read',
+  'GET /api/workers/missed': 'shifts:read',
+  'GET /api/dashboard-data': 'shifts:read',
+  'GET /api/users/:id/latest-check-in': 'shifts:read',
+  'GET /api/activity-logs': 'shifts:read',
+  'GET /api/worker-accounts': 'users:read',
+  'GET /api/data/workers': 'users:read',
+  'GET /api/users/:id/with-relations': 'users:read',
+  'GET /api/teams': 'users:read',
+  'GET /api/teams/:id': 'users:read',
+  'GET /api/teams/:id/members': 'users:read',
+  'GET /api/webhooks/event-types': 'webhooks:manage',
+  'GET /api/webhooks/endpoints': 'webhooks:manage',
+  'POST /api/webhooks/endpoints': 'webhooks:manage',
+  'PATCH /api/webhooks/endpoints/:id': 'webhooks:manage',
+  'POST /api/webhooks/endpoints/:id/rotate-secret': 'webhooks:manage',
+  'DELETE /api/webhooks/endpoints/:id': 'webhooks:manage',
+  'POST /api/webhooks/endpoints/:id/test': 'webhooks:manage',
+  'GET /api/webhooks/endpoints/:id/deliveries': 'webhooks:manage',
+  'POST /api/webhooks/deliveries/:id/replay': 'webhooks:manage',
+  // Provisioning checks its own bearer tokens (the directory's), never an API token's scopes.
+  'GET /scim/v2/*path': 'public',
+  'POST /scim/v2/*path': 'public',
+  'PUT /scim/v2/*path': 'public',
+  'PATCH /scim/v2/*path': 'public',
+  'DELETE /scim/v2/*path': 'public',
+};
+const PUBLIC_ROUTES = new Set(
+  Object.entries(MATRIX)
+    .filter(([, cases]) => cases.some((c) => c.who === 'anonymous' && c.expect !== 401))
+    .map(([route]) => route),
+);
+const tokenRule = (route: string) => TOKEN_COLUMN[route] ?? (PUBLIC_ROUTES.has(route) ? 'public' : 'people');
 
 describe('authorization matrix: every gateway endpoint × {anonymous, worker, admin, superadmin, monitor of another team}', () => {
   let t: TestStack;
@@ -531,6 +613,60 @@ describe('authorization matrix: every gateway endpoint × {anonymous, worker, ad
     const gateway = t.stack.services.find((s) => s.name === 'gateway') as { app: INestApplication };
     expect(servedRoutes(gateway.app).sort()).toEqual(Object.keys(MATRIX).sort());
     expect(Object.keys(OTHER_TEAM_COLUMN).sort()).toEqual(Object.keys(MATRIX).sort());
+    for (const route of Object.keys(TOKEN_COLUMN)) expect(MATRIX).toHaveProperty([route]);
+  });
+
+  /**
+   * A token minted by the fixture admin: one holding only `scope` gets exactly what the admin gets;
+   * one holding every other scope gets 403; a route for people refuses a token holding them all.
+   * No cookie and no CSRF header: the token alone authenticates.
+   */
+  const tokenTable = Object.keys(MATRIX)
+    .filter((route) => tokenRule(route) !== 'public')
+    .flatMap((route) => {
+      const rule = tokenRule(route);
+      const asAdmin = MATRIX[route].find((c) => c.who === 'admin')!;
+      if (rule === 'people')
+        return [
+          { title: `${route} with a token holding every scope → 403`, route, c: { ...asAdmin, expect: 403 }, scopes: [...API_SCOPES] },
+        ];
+      return [
+        { title: `${route} with a token holding only ${rule} → ${asAdmin.expect}`, route, c: asAdmin, scopes: [rule] },
+        {
+          title: `${route} with a token lacking ${rule} → 403`,
+          route,
+          c: { ...asAdmin, expect: 403 },
+          scopes: API_SCOPES.filter((x) => x !== rule),
+        },
+      ];
+    });
+  const minted = new Map<string, string>();
+  async function tokenWith(scopes: ApiScope[]): Promise<string> {
+    const key = [...scopes].sort().join(' ');
+    if (!minted.has(key)) {
+      const res = await people.admin.agent
+        .post('/api/api-tokens')
+        .set(XHR)
+        .send({ name: `Matrix ${key}`, scopes, expiresInDays: 1 })
+        .expect(201);
+      minted.set(key, res.body.secret);
+    }
+    return minted.get(key)!;
+  }
+
+  it.each(tokenTable)('$title', async ({ route, c, scopes }) => {
+    const [method, template] = route.split(' ');
+    const targetId = c.on ? await resolve(c.on) : undefined;
+    const path = template.replace(':id', String(targetId));
+    const body = typeof c.body === 'function' ? c.body(targetId!) : c.body;
+    const call = request(t.url)
+      [method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](path)
+      .set('Authorization', `Bearer ${await tokenWith(scopes)}`);
+    const res = body === undefined ? await call : await call.send(body);
+    expect({ status: res.status, body: res.status === c.expect ? 'as expected' : res.body }).toEqual({
+      status: c.expect,
+      body: 'as expected',
+    });
   });
 
   const table = Object.entries(MATRIX).flatMap(([route, cases]) =>

@@ -32,6 +32,10 @@ const LWS_METRICS = [
   'lws_provider_request_duration_seconds',
   'lws_provider_throttled_total',
   'lws_provider_pause_remaining_seconds',
+  'lws_webhook_deliveries_total',
+  'lws_webhook_attempt_duration_seconds',
+  'lws_webhook_queue',
+  'lws_webhook_oldest_due_age_seconds',
   'lws_sse_clients',
   'lws_urgency_held_seconds',
 ];

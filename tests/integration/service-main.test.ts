@@ -73,6 +73,7 @@ describe('a service started on its own (as its container runs it)', () => {
     const tables = await c.query(`select table_name from information_schema.tables where table_schema = 'identity' order by 1`);
     await c.end();
     expect(tables.rows.map((r) => r.table_name)).toEqual([
+      'api_tokens',
       'dead_letters',
       'emergency_contacts',
       'external_identities',
@@ -87,6 +88,28 @@ describe('a service started on its own (as its container runs it)', () => {
       'user_import_rows',
       'user_settings',
       'users',
+    ]);
+  });
+
+  it('notifications --migrate-only makes its tables, the outbound webhooks among them', async () => {
+    const { child } = run('notifications', { DATABASE_URL: db.url }, ['--migrate-only']);
+    expect(await exitCode(child)).toBe(0);
+    const c = new Client({ connectionString: db.url });
+    await c.connect();
+    const tables = await c.query(`select table_name from information_schema.tables where table_schema = 'notifications' order by 1`);
+    await c.end();
+    expect(tables.rows.map((r) => r.table_name)).toEqual([
+      'dead_letters',
+      'deliveries',
+      'local_secrets',
+      'outbox',
+      'processed_events',
+      'push_subscriptions',
+      'users',
+      'webhook_attempts',
+      'webhook_deliveries',
+      'webhook_endpoints',
+      'webhook_messages',
     ]);
   });
 

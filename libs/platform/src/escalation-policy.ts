@@ -30,6 +30,19 @@ export const policyStepSchema = z.discriminatedUnion('action', [
       unlessAcknowledged: z.boolean().default(true),
     })
     .strict(),
+  /**
+   * Hands the alarm to a webhook endpoint (an alarm receiving centre, a control room) with all a
+   * responder needs; the receiver acknowledges and resolves it back through the API with its token.
+   */
+  z
+    .object({
+      action: z.literal('hand_off'),
+      after: seconds,
+      endpointId: z.string().uuid('endpointId must be a webhook endpoint id'),
+      // A hand-off exists for the alarm nobody here has taken: once a monitor has, it is not sent.
+      unlessAcknowledged: z.boolean().default(true),
+    })
+    .strict(),
   z
     .object({
       action: z.literal('message_contacts'),

@@ -16,3 +16,4 @@ export * from './shutdown';
 export * from './reconcile';
 export * from './escalation-policy';
 export * from './rows';
+export * from './secrets';

@@ -185,6 +185,27 @@ export const metrics = {
     "Seconds a provider's 429 still holds new sends other than emergencies (0 when none does)",
     ['service'],
   ),
+  webhookDeliveries: counter(
+    'lws_webhook_deliveries_total',
+    'Webhook attempts, by outcome: succeeded (2xx), retrying (tried again later), failed (given up: the retry schedule ran out, or it can never be sent), gone (410: the endpoint was disabled)',
+    ['service', 'outcome'],
+  ),
+  webhookAttemptDuration: histogram(
+    'lws_webhook_attempt_duration_seconds',
+    "How long a webhook endpoint took to answer (or to time out), by the attempt's outcome",
+    ['service', 'outcome'],
+    [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+  ),
+  webhookQueue: new SampledGauge(
+    'lws_webhook_queue',
+    'Webhook deliveries still being tried, by state: due (waiting for the sender), sending, waiting (for a retry)',
+    ['service', 'state'],
+  ),
+  webhookOldestDueAge: new SampledGauge(
+    'lws_webhook_oldest_due_age_seconds',
+    'Seconds the oldest due webhook delivery has waited for the sender (0 when none waits)',
+    ['service'],
+  ),
   sseClients: new SampledGauge('lws_sse_clients', 'Browsers connected to the live event stream', ['service']),
   ready: new SampledGauge(
     'lws_ready',

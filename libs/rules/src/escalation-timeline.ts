@@ -5,6 +5,8 @@
  */
 export interface TimelineStep {
   action: string;
+  /** hand_off: the webhook endpoint's id (the editor shows its name). */
+  endpointId?: string;
   after: number | 'calls_done';
   position?: number;
   callPrimaryContact?: boolean;
@@ -19,6 +21,7 @@ export const STEP_ACTION_LABELS: Record<string, string> = {
   notify_organisation: "notify all the organisation's monitors",
   call_emergency_numbers: 'call the emergency numbers',
   message_contacts: 'message the emergency contacts',
+  hand_off: 'hand the alarm to a receiving centre',
 };
 
 /** Seconds as m:ss, or h:mm:ss from an hour. */

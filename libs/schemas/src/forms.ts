@@ -293,6 +293,18 @@ export const resolveAlarmSchema = z
   .strict();
 export type ResolveAlarmForm = z.input<typeof resolveAlarmSchema>;
 
+export const ALARM_NOTE_REQUIRED = msg('Write the note');
+/** POST /api/alarms/:id/notes: a line on the alarm's history from whoever handles it. */
+export const alarmNoteSchema = z
+  .object({
+    text: z
+      .string({ required_error: ALARM_NOTE_REQUIRED, invalid_type_error: ALARM_NOTE_REQUIRED })
+      .trim()
+      .min(1, ALARM_NOTE_REQUIRED)
+      .max(2000, msg('The note must be at most 2000 characters')),
+  })
+  .strict();
+
 /** The superadmin's test voice call (the spec's emergency-call body with phoneNumber). */
 export const testCallSchema = z
   .object({

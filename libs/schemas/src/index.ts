@@ -25,6 +25,8 @@ export {
   RESOLVE_NOTE_REQUIRED,
   VERDICT_REQUIRED,
   resolveAlarmSchema,
+  ALARM_NOTE_REQUIRED,
+  alarmNoteSchema,
   awayFormSchema,
   awaySchema,
   CHECK_IN_INTERVALS,
@@ -77,3 +79,16 @@ export type {
 } from './forms';
 export { EMERGENCY_NUMBER_INVALID, emergencyNumberText, teamFormFields, teamFormSchema } from './teams';
 export type { TeamForm } from './teams';
+export { API_SCOPES, API_TOKEN_MAX_DAYS, createApiTokenSchema } from './api-tokens';
+export type { ApiScope, CreateApiTokenRequest } from './api-tokens';
+export {
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_EVENTS_REQUIRED,
+  WEBHOOK_NAME_REQUIRED,
+  WEBHOOK_TEAMS_REQUIRED,
+  WEBHOOK_URL_INVALID,
+  createWebhookEndpointSchema,
+  updateWebhookEndpointSchema,
+  webhookDeliveriesQuery,
+} from './webhooks';
+export type { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './webhooks';

@@ -96,3 +96,4 @@ export function watchStatements(pool: Pool, seen: (statement: Statement) => void
     pool.off('acquire', wrap);
   };
 }
+export { startReceivers, type Answer, type Received } from './webhook-receiver';

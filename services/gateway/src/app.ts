@@ -29,34 +29,16 @@ import { SessionGuard } from './common/session.guard';
 import { TextSafetyInterceptor } from './common/text-safety';
 import { COUNTERS, type Counters, MemoryCounters, RedisCounters } from './sessions/rate-limiter';
 import { MemoryPendingSignIns, PENDING_SIGN_INS, type PendingSignIns, RedisPendingSignIns } from './auth/sso-state';
-import { SsoController } from './auth/sso.controller';
-import { SsoSettingsController } from './system/sso-settings.controller';
 import { MemorySessionStore, RedisSessionStore, SESSION_STORE, type SessionStore } from './sessions/session.store';
-import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
-import { UsersModule } from './users/users.module';
-import { ProfileModule } from './profile/profile.module';
-import { LocationsModule } from './locations/locations.module';
-import { ShiftsModule } from './shifts/shifts.module';
-import { EscalationModule } from './escalation/escalation.module';
-import { TimeModule } from './time/time.module';
-import { NotificationsModule } from './notifications/notifications.module';
-import { ActivityModule } from './activity/activity.module';
-import { LiveModule } from './live/live.module';
-import { ReportsModule } from './reports/reports.module';
-import { SystemController } from './system/system.controller';
-import { GatewayHealthController } from './system/health.controller';
-import { DeadLettersController } from './system/dead-letters.controller';
-import { CredentialsController } from './credentials/credentials.controller';
-import { KiosksController } from './kiosks/kiosks.controller';
-import { AwayController } from './teams/away.controller';
-import { TeamsController } from './teams/teams.controller';
 import { KioskLoginService } from './kiosks/kiosk-login.service';
 import { frontendRouter } from './static/frontends';
 import { importBody, isImportRequest } from './users/import-body';
 import { bodyLimit } from './common/body-limit';
-import { ScimModule } from './scim/scim.module';
 import { isScimRequest, scimBody } from './scim/scim-body';
+import { featureModules, ROOT_CONTROLLERS } from './routes';
+import { openApiDocument } from './openapi/document';
+import { OPENAPI_DOCUMENT } from './openapi/openapi.controller';
 
 export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
@@ -138,35 +120,12 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<RunningGa
     class GatewayRuntimeModule {}
 
     @Module({
-      imports: [
-        GatewayRuntimeModule,
-        UsersModule,
-        ProfileModule,
-        LocationsModule,
-        ShiftsModule,
-        EscalationModule,
-        NotificationsModule,
-        TimeModule.register(config.LWS_TEST_CLOCK),
-        ActivityModule,
-        ReportsModule,
-        LiveModule.register(opts.inProcessBus),
-        ScimModule,
-      ],
-      controllers: [
-        GatewayHealthController,
-        AuthController,
-        SsoController,
-        SystemController,
-        SsoSettingsController,
-        DeadLettersController,
-        CredentialsController,
-        KiosksController,
-        TeamsController,
-        AwayController,
-      ],
+      imports: [GatewayRuntimeModule, ...featureModules({ testClock: config.LWS_TEST_CLOCK, inProcessBus: opts.inProcessBus })],
+      controllers: ROOT_CONTROLLERS,
       providers: [
         AuthService,
         KioskLoginService,
+        { provide: OPENAPI_DOCUMENT, useFactory: openApiDocument },
         { provide: APP_GUARD, useClass: SessionGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: TextSafetyInterceptor },

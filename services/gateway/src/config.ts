@@ -39,6 +39,8 @@ export const gatewayConfigShape = {
   KIOSK_PIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(300),
   /** Requests one provisioning token may send per minute (SCIM); more get 429. */
   SCIM_MAX_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Requests one API token may send per minute; more get 429. */
+  API_TOKEN_MAX_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   REMOTE_WORKER_URL: z.string().min(1).optional(),
   REMOTE_ADMIN_URL: z.string().min(1).optional(),
   REMOTE_SUPERADMIN_URL: z.string().min(1).optional(),

@@ -12,6 +12,7 @@ import { ReconcileModule } from './reconcile/reconcile.module';
 import { TeamsModule } from './teams/teams.module';
 import { SsoModule } from './sso/sso.module';
 import { ScimModule } from './scim/scim.module';
+import { ApiTokensModule } from './api-tokens/api-tokens.module';
 
 export const identityService: ServiceDefinition = {
   name: 'identity',
@@ -28,6 +29,7 @@ export const identityService: ServiceDefinition = {
     ReconcileModule,
     SsoModule,
     ScimModule,
+    ApiTokensModule,
   ],
   schema: identitySchema,
   tables: messaging,

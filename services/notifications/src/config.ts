@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PUSH_ENDPOINT_HOSTS } from './push/endpoint-policy';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './outbound-webhooks/retry-schedule';
 
 const e164 = z.string().regex(/^\+[1-9][0-9]{1,14}$/, 'must be an E.164 phone number, e.g. +447700900123');
 const httpUrl = z
@@ -59,6 +60,41 @@ export const notificationsConfigShape = {
    * short, an emergency's messages take it first and reminders wait. Web push is not counted.
    */
   NOTIFICATIONS_PROVIDER_MAX_PER_SECOND: z.coerce.number().min(0).max(10_000).default(0),
+  /**
+   * Encrypts secrets kept in the database (webhook endpoints' signing secrets), 32+ characters.
+   * Unset in production: no webhook endpoint can be made. Elsewhere a key is generated once and kept
+   * in the database.
+   */
+  SECRETS_KEY: z.string().min(32, 'must be at least 32 characters').max(512).optional(),
+  /** How long a webhook endpoint has to answer before the attempt counts as failed (at most 15 s). */
+  WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(15_000).default(15_000),
+  /**
+   * The waits before each attempt of a webhook (the first counted from the event), then it is given
+   * up: Standard Webhooks' schedule by default. Tests shorten it to run an outage in seconds.
+   */
+  WEBHOOKS_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_RETRY_SCHEDULE)
+    .transform((text, ctx) => {
+      try {
+        return parseRetrySchedule(text);
+      } catch (err) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** The longest wait a receiver's Retry-After can ask for; a longer one is cut to this. */
+  WEBHOOKS_RETRY_AFTER_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  /** Webhook requests kept going at once, per replica (each mostly waits on the receiver). */
+  WEBHOOKS_IN_FLIGHT: z.coerce.number().int().min(1).max(500).default(32),
+  /**
+   * Tests and development only (refused in production): webhook endpoints on this machine
+   * (127.0.0.1, ::1), over http too. Every other private address stays refused.
+   */
+  WEBHOOKS_ALLOW_LOOPBACK: z
+    .enum(['true', 'false'], { errorMap: () => ({ message: 'must be true or false' }) })
+    .default('false')
+    .transform((v) => v === 'true'),
 };
 
 export type NotificationsConfig = z.infer<z.ZodObject<typeof notificationsConfigShape>>;

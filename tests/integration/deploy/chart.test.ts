@@ -598,6 +598,8 @@ describe('monitoring', () => {
     'LwsAlarmUnacknowledged',
     'LwsNotificationsFailing',
     'LwsProviderThrottling',
+    'LwsWebhooksFailing',
+    'LwsWebhookQueueStalled',
     'LwsNotificationUnconfirmed',
     'LwsReconcileRepaired',
     'LwsReconcileFailing',

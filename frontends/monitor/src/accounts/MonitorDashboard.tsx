@@ -4,6 +4,7 @@ import { Alert, PageStatus, Tabs, TabsContent, TabsList, TabsTrigger, useAuth, u
 import { LocationsCard } from '../locations/LocationsCard';
 import { AlarmReportCard } from '../reports';
 import { ActivityLogsCard } from '../activity/ActivityLogsCard';
+import { IntegrationsTab } from '../integrations/IntegrationsTab';
 import { CreateUserCard } from './CreateUserCard';
 import { KiosksCard } from './KiosksCard';
 import { WorkerDashboard } from './WorkerDashboard';
@@ -37,6 +38,7 @@ export function MonitorDashboard({ title, testId, allowedRoles, deniedText, extr
     { value: 'activity', label: t('Activity Logs'), content: <ActivityLogsCard /> },
     { value: 'kiosks', label: t('Kiosks'), content: <KiosksCard /> },
     { value: 'reports', label: t('Reports'), content: <AlarmReportCard /> },
+    { value: 'integrations', label: t('Integrations'), content: <IntegrationsTab /> },
     ...extraTabs,
   ];
   return (

@@ -9,6 +9,8 @@ export { CreateUserCard, creationFailureText } from './CreateUserCard';
 export { KiosksCard } from './KiosksCard';
 export { OneTimeSecretDialog } from './OneTimeSecretDialog';
 export type { OneTimeSecret } from './OneTimeSecretDialog';
+export { OneTimeSecretAlert } from './OneTimeSecretAlert';
+export type { OneTimeSecretAlertProps } from './OneTimeSecretAlert';
 export { parseAccounts, parseCurrentKiosk, parseKiosks } from './accounts-api';
 export type { Account, AccountContact, CurrentKiosk, Kiosk } from './accounts-api';
 export type { CreateUserInput } from './CreateUserCard';

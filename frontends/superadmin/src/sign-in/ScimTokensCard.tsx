@@ -29,6 +29,7 @@ import {
   useT,
   useToast,
 } from '@lws/fe-ui';
+import { OneTimeSecretAlert } from '@lws/fe-monitor/accounts';
 import { SCIM_TOKENS_KEY, createScimToken, fetchScimTokens, revokeScimToken, type ScimToken } from './sign-in-api';
 
 const NAME_REQUIRED = msg('Name the token, e.g. after the provider that uses it');
@@ -48,14 +49,12 @@ export function ScimTokensCard() {
   const { errors } = form.formState;
   const nameId = useId();
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
-  const [copied, setCopied] = useState(false);
   const [revoking, setRevoking] = useState<ScimToken | null>(null);
   const reload = () => client.invalidateQueries({ queryKey: SCIM_TOKENS_KEY });
 
   const create = useMutation({
     mutationFn: (name: string) => createScimToken(name),
     onSuccess: ({ token, secret }) => {
-      setCopied(false);
       setCreated({ name: token.name, secret });
       form.reset({ name: '' });
       void reload();
@@ -82,16 +81,6 @@ export function ScimTokensCard() {
 
   const onCreate = form.handleSubmit(({ name }) => create.mutateAsync(name.trim()).catch(() => undefined));
 
-  const copy = async () => {
-    if (!created) return;
-    try {
-      await navigator.clipboard.writeText(created.secret);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
-
   return (
     <Card data-testid="scim-tokens">
       <CardHeader>
@@ -106,21 +95,13 @@ export function ScimTokensCard() {
         </p>
 
         {created ? (
-          <Alert variant="warning" title={t('Copy this token now: it will not be shown again.')} data-testid="scim-new-token">
-            <output className="lws-secret" aria-label={t('New token {{name}}', { name: created.name })} data-testid="scim-new-token-secret">
-              {created.secret}
-            </output>
-            <div className="lws-actions">
-              {typeof navigator !== 'undefined' && navigator.clipboard ? (
-                <Button variant="outline" size="sm" onClick={() => void copy()} data-testid="scim-new-token-copy">
-                  {copied ? t('Copied') : t('Copy')}
-                </Button>
-              ) : null}
-              <Button size="sm" onClick={() => setCreated(null)} data-testid="scim-new-token-done">
-                {t('Done')}
-              </Button>
-            </div>
-          </Alert>
+          <OneTimeSecretAlert
+            title={t('Copy this token now: it will not be shown again.')}
+            label={t('New token {{name}}', { name: created.name })}
+            value={created.secret}
+            onDone={() => setCreated(null)}
+            testId="scim-new-token"
+          />
         ) : null}
 
         <form className="lws-form" noValidate onSubmit={(event) => void onCreate(event)} aria-label={t('Create a SCIM token')}>

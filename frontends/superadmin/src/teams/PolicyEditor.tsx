@@ -1,6 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
 import { Button, Checkbox, Input, Label, Select, msg, useT, type Translate } from '@lws/fe-ui';
 import { clockOffset, STEP_ACTION_LABELS, stepOrderProblem, type TimelineStep } from '@lws/rules';
-import type { PolicyStep } from './teams-api';
+import { fetchWebhookEndpointNames, WEBHOOK_ENDPOINT_NAMES_KEY, type PolicyStep } from './teams-api';
 
 const ACTIONS = Object.keys(STEP_ACTION_LABELS);
 /** The steps' actions as @lws/rules words them (STEP_ACTION_LABELS), marked to translate. */
@@ -12,18 +13,26 @@ const ACTION_TEXT: Record<string, string> = {
   notify_organisation: msg("notify all the organisation's monitors"),
   call_emergency_numbers: msg('call the emergency numbers'),
   message_contacts: msg('message the emergency contacts'),
+  hand_off: msg('hand the alarm to a receiving centre'),
 };
 const actionText = (action: string, t: Translate) =>
   ACTION_TEXT[action] ? t(ACTION_TEXT[action]) : (STEP_ACTION_LABELS[action] ?? action);
 
+/** Webhook endpoints' names by id: a hand-off names the receiving centre it goes to. */
+export type EndpointNames = ReadonlyMap<string, string>;
+const NO_NAMES: EndpointNames = new Map();
+
 /** A step as the timeline words it (@lws/rules' policyTimeline, in the language shown). */
-function describeStep(step: TimelineStep, t: Translate): string {
+function describeStep(step: TimelineStep, t: Translate, endpoints: EndpointNames): string {
+  const receiver = step.action === 'hand_off' && step.endpointId ? endpoints.get(step.endpointId) : undefined;
   const who =
     step.action === 'notify_monitor'
       ? t('notify monitor {{position}}', { position: step.position ?? 1 })
       : step.action === 'notify_deputy'
         ? t('notify the deputy of monitor {{position}}', { position: step.position ?? 1 })
-        : actionText(step.action, t);
+        : receiver
+          ? t('hand the alarm to {{name}}', { name: receiver })
+          : actionText(step.action, t);
   const extras = [
     step.action === 'message_contacts' && step.callPrimaryContact ? t('and call the primary contact') : '',
     step.unlessAcknowledged ? t('unless acknowledged') : '',
@@ -33,14 +42,15 @@ function describeStep(step: TimelineStep, t: Translate): string {
 
 /**
  * One line per step, in the order they run, as @lws/rules' policyTimeline says them: a step runs at
- * `after` seconds from the alarm opening, but never before the step ahead of it.
+ * `after` seconds from the alarm opening, but never before the step ahead of it. A hand-off names
+ * its endpoint when `endpoints` knows it.
  */
-export function timelineLines(steps: readonly TimelineStep[], t: Translate): string[] {
+export function timelineLines(steps: readonly TimelineStep[], t: Translate, endpoints: EndpointNames = NO_NAMES): string[] {
   let earliest = 0;
   return steps.map((step) => {
-    if (step.after === 'calls_done') return t('after the calls: {{step}}', { step: describeStep(step, t) });
+    if (step.after === 'calls_done') return t('after the calls: {{step}}', { step: describeStep(step, t, endpoints) });
     earliest = Math.max(earliest, step.after);
-    return `${clockOffset(earliest)} ${describeStep(step, t)}`;
+    return `${clockOffset(earliest)} ${describeStep(step, t, endpoints)}`;
   });
 }
 const MAX_STEPS = 20;
@@ -57,6 +67,9 @@ export function cleanStep(step: PolicyStep): PolicyStep {
       return { ...base, unlessAcknowledged: step.unlessAcknowledged ?? true };
     case 'message_contacts':
       return { ...base, callPrimaryContact: step.callPrimaryContact ?? false, unlessAcknowledged: step.unlessAcknowledged ?? false };
+    case 'hand_off':
+      // No endpoint yet: stepsProblem names the step, so it is never sent without one.
+      return { ...base, ...(step.endpointId ? { endpointId: step.endpointId } : {}), unlessAcknowledged: step.unlessAcknowledged ?? true };
     default:
       return base;
   }
@@ -76,6 +89,9 @@ export function stepsProblem(steps: PolicyStep[], t: Translate): string | undefi
     ) {
       return t('Step {{number}}: choose a monitor between 1 and 50', { number: i + 1 });
     }
+    if (s.action === 'hand_off' && !s.endpointId) {
+      return t('Step {{number}}: choose the webhook endpoint to hand the alarm to', { number: i + 1 });
+    }
   }
   const order = stepOrderProblem(steps);
   return order && t('Step {{number}} waits for the calls, but no step before it calls the emergency numbers', { number: order.index + 1 });
@@ -94,7 +110,24 @@ interface PolicyEditorProps {
  */
 export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEditorProps) {
   const t = useT();
-  const set = (i: number, patch: Partial<PolicyStep>) => onChange(steps.map((s, j) => (j === i ? cleanStep({ ...s, ...patch }) : s)));
+  // Read only once a step hands off: most policies never need the endpoints.
+  const handsOff = steps.some((s) => s.action === 'hand_off');
+  const endpointsQuery = useQuery({ queryKey: WEBHOOK_ENDPOINT_NAMES_KEY, queryFn: fetchWebhookEndpointNames, enabled: handsOff });
+  const endpoints = endpointsQuery.data ?? [];
+  const endpointNames: EndpointNames = new Map(endpoints.map((e) => [e.id, e.name]));
+  // A new action starts from its own defaults: a hand-off is sent unless acknowledged, whatever the step was before.
+  const set = (i: number, patch: Partial<PolicyStep>) =>
+    onChange(
+      steps.map((s, j) =>
+        j !== i
+          ? s
+          : cleanStep(
+              patch.action && patch.action !== s.action
+                ? { action: patch.action, after: s.after, position: s.position }
+                : { ...s, ...patch },
+            ),
+      ),
+    );
   const move = (i: number, by: number) => {
     const next = [...steps];
     const [s] = next.splice(i, 1);
@@ -134,6 +167,40 @@ export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEdito
                 onChange={(e) => set(i, { position: Number(e.target.value) })}
                 data-testid="policy-step-position"
               />
+            ) : null}
+            {step.action === 'hand_off' ? (
+              endpointsQuery.isSuccess && endpoints.length === 0 ? (
+                <span className="lws-field-error" data-testid="policy-step-no-endpoints">
+                  {t('Add a webhook endpoint on the Integrations tab first')}
+                </span>
+              ) : (
+                <>
+                  <Select
+                    aria-label={t('Step {{number}} webhook endpoint', { number: i + 1 })}
+                    value={step.endpointId ?? ''}
+                    onChange={(e) => set(i, { endpointId: e.target.value || undefined })}
+                    data-testid="policy-step-endpoint"
+                  >
+                    <option value="">{endpointsQuery.isError ? t('The endpoints could not be loaded') : t('Choose an endpoint…')}</option>
+                    {step.endpointId && !endpointNames.has(step.endpointId) ? (
+                      <option value={step.endpointId}>
+                        {endpointsQuery.isSuccess ? t('An endpoint no longer listed') : t('Loading…')}
+                      </option>
+                    ) : null}
+                    {endpoints.map((e) => (
+                      <option key={e.id} value={e.id}>
+                        {e.enabled ? e.name : t('{{name}} (disabled)', { name: e.name })}
+                      </option>
+                    ))}
+                  </Select>
+                  <Checkbox
+                    label={t('unless acknowledged')}
+                    checked={step.unlessAcknowledged ?? true}
+                    onChange={(e) => set(i, { unlessAcknowledged: e.target.checked })}
+                    data-testid="policy-step-unless-acknowledged"
+                  />
+                </>
+              )
             ) : null}
             {step.action === 'message_contacts' ? (
               <Checkbox
@@ -199,7 +266,7 @@ export function PolicyEditor({ kindLabel, steps, onChange, testId }: PolicyEdito
         </p>
       ) : (
         <ul className="lws-muted" aria-label={t('{{kind}} timeline', { kind: kindLabel })} data-testid={`${testId}-timeline`}>
-          {timelineLines(steps, t).map((line, i) => (
+          {timelineLines(steps, t, endpointNames).map((line, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: one line per step, in the steps' order.
             <li key={i}>{line}</li>
           ))}

@@ -1,4 +1,4 @@
-import { msg } from '@lws/fe-ui';
+import { api, msg } from '@lws/fe-ui';
 import type { TimelineStep } from '@lws/rules';
 
 /** The check-in intervals a team may allow (spec: 30, 50, 60, 120, 240 minutes). */
@@ -17,6 +17,27 @@ export interface TeamMonitor {
 export interface PolicyStep extends TimelineStep {
   after: number | 'calls_done';
 }
+
+/** A webhook endpoint a hand_off step can hand an alarm to, as the policy editor names it. */
+export interface WebhookEndpointName {
+  id: string;
+  name: string;
+  enabled: boolean;
+}
+
+// Under the Integrations tab's key for the endpoints, so a change made there reaches the editor too.
+export const WEBHOOK_ENDPOINT_NAMES_KEY = ['webhooks', 'endpoints', 'names'] as const;
+
+export function parseWebhookEndpointNames(body: unknown): WebhookEndpointName[] {
+  if (!Array.isArray(body)) throw new Error(msg('Expected a list of webhook endpoints'));
+  return body.flatMap((e: unknown) => {
+    const v = e as Partial<WebhookEndpointName> | null;
+    return v && typeof v.id === 'string' && typeof v.name === 'string' ? [{ id: v.id, name: v.name, enabled: v.enabled !== false }] : [];
+  });
+}
+
+export const fetchWebhookEndpointNames = async ({ signal }: { signal?: AbortSignal }) =>
+  parseWebhookEndpointNames(await api.get('/api/webhooks/endpoints', { signal }));
 
 export type TeamPolicy = Partial<Record<AlarmKind, PolicyStep[]>> & { repeatAfterSeconds?: number };
 

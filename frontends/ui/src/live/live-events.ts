@@ -3,7 +3,15 @@ export const LIVE_EVENT_TYPES = ['worker', 'alarm', 'activity', 'account'] as co
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
 export type WorkerChange = 'shift_started' | 'shift_ended' | 'checked_in' | 'deadline_changed' | 'emergency';
-export type AlarmChange = 'opened' | 'acknowledged' | 'resolved' | 'escalated' | 'late_check_in' | 'worker_safe' | 'pressed_again';
+export type AlarmChange =
+  | 'opened'
+  | 'acknowledged'
+  | 'resolved'
+  | 'escalated'
+  | 'late_check_in'
+  | 'worker_safe'
+  | 'pressed_again'
+  | 'note_added';
 export type AccountChange = 'created' | 'updated' | 'deleted';
 
 /** A worker's shift moved. Admins hear of every worker; a worker only of themselves. */

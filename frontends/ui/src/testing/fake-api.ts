@@ -5,11 +5,15 @@ export interface SentRequest {
   method: string;
   path: string;
   body: unknown;
+  /** What follows `?`, when there is anything. */
+  query?: string;
 }
 
 export interface FakeAnswer {
   status?: number;
   body?: unknown;
+  /** Besides its JSON content type, e.g. a list's `X-Next-Cursor`. */
+  headers?: Record<string, string>;
 }
 
 export type FakeRoutes = Record<string, FakeAnswer | ((request: SentRequest) => FakeAnswer)>;
@@ -23,19 +27,27 @@ export function fakeApi(routes: FakeRoutes): { sent: SentRequest[]; restore(): v
   const sent: SentRequest[] = [];
   globalThis.fetch = (async (input: string, init: RequestInit = {}) => {
     const method = (init.method ?? 'GET').toUpperCase();
-    const path = String(input).split('?')[0];
-    const request = { method, path, body: typeof init.body === 'string' ? JSON.parse(init.body) : init.body };
+    const [path, query] = String(input).split('?', 2);
+    const request: SentRequest = {
+      method,
+      path,
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : init.body,
+      ...(query ? { query } : {}),
+    };
     sent.push(request);
     const route = routes[`${method} ${path}`];
     const answer = typeof route === 'function' ? route(request) : (route ?? { status: 404, body: { message: 'Not found' } });
     const status = answer.status ?? 200;
     const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
+    const headers = new Map(
+      Object.entries({ 'content-type': 'application/json', ...answer.headers }).map(([k, v]) => [k.toLowerCase(), v]),
+    );
     const response = (): Response =>
       ({
         ok: status >= 200 && status < 300,
         status,
         statusText: String(status),
-        headers: { get: (name: string) => (name.toLowerCase() === 'content-type' ? 'application/json' : null) },
+        headers: { get: (name: string) => headers.get(name.toLowerCase()) ?? null },
         text: async () => text,
         json: async () => JSON.parse(text),
         clone: response,

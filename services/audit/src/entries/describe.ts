@@ -16,12 +16,15 @@ export const DESCRIBED_SUBJECTS = [
   'escalation.alarm.late_check_in.v1',
   'escalation.alarm.worker_safe.v1',
   'escalation.alarm.pressed_again.v1',
+  'escalation.alarm.note_added.v1',
   'escalation.system_alert.raised.v1',
   'notifications.message.sent.v1',
   'notifications.call.completed.v1',
   'identity.pin.locked.v1',
   'identity.user.deactivated.v1',
   'identity.user.reactivated.v1',
+  'identity.api_token.created.v1',
+  'identity.api_token.revoked.v1',
   // Only a change by the organisation's directory (SCIM) is an entry: people's own are on screen.
   'identity.user.created.v1',
   'identity.user.updated.v1',
@@ -74,6 +77,7 @@ const CHANNELS: Record<EventMap['notifications.message.sent.v1']['channel'], str
   whatsapp: 'WhatsApp message',
   voice: 'Call',
   push: 'Push notification',
+  webhook: 'Hand-off to the receiving centre',
 };
 
 const PURPOSES: Record<string, string> = {
@@ -126,6 +130,7 @@ const STEP_ACTIONS: Record<EventMap['escalation.alarm.escalated.v1']['action'], 
   notify_organisation: "alerting all the organisation's monitors",
   call_emergency_numbers: 'calling the emergency numbers',
   message_contacts: 'messaging the emergency contacts',
+  hand_off: 'handing the alarm to a receiving centre',
 };
 
 const VERDICTS: Record<EventMap['escalation.alarm.resolved.v1']['verdict'], string> = {
@@ -143,6 +148,12 @@ function providerError(e: { errorCode?: number; errorMessage?: string }): string
 
 async function nameOf(lookup: Lookup, userId: number): Promise<string> {
   return (await lookup.usernameOf(userId)) ?? fallbackUsername(userId);
+}
+
+/** A person by name, or a machine by its API token's name and whose token it is. */
+async function actorName(lookup: Lookup, userId: number, viaToken: string | undefined): Promise<string> {
+  const person = await nameOf(lookup, userId);
+  return viaToken ? `${viaToken} (API token of ${person})` : person;
 }
 
 /** The provisioning client as an entry names it, e.g. "Entra ID (the organisation's directory)". */
@@ -247,7 +258,7 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
       return {
         userId: e.userId,
         type: 'system_alert',
-        details: `Alarm acknowledged by ${await nameOf(lookup, e.byUserId)}`,
+        details: `Alarm acknowledged by ${await actorName(lookup, e.byUserId, e.viaToken)}`,
         at: new Date(e.at),
         ...duressOnly(e.duress),
       };
@@ -259,7 +270,7 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
       return {
         userId: e.userId,
         type: 'system_alert',
-        details: `Alarm resolved by ${await nameOf(lookup, e.byUserId)} as ${VERDICTS[e.verdict]}${shown ? `. Note: ${shown}` : ''}`,
+        details: `Alarm resolved by ${await actorName(lookup, e.byUserId, e.viaToken)} as ${VERDICTS[e.verdict]}${shown ? `. Note: ${shown}` : ''}`,
         at: new Date(e.at),
         ...duressOnly(e.duress),
       };
@@ -312,6 +323,18 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
         at: new Date(e.pressedAt),
       };
     }
+    case 'escalation.alarm.note_added.v1': {
+      const e = event.data;
+      const text = e.text.trim();
+      const shown = text.length > NOTE_MAX ? `${text.slice(0, NOTE_MAX - 1)}…` : text;
+      return {
+        userId: e.userId,
+        type: 'system_alert',
+        details: `Note on the alarm from ${await actorName(lookup, e.byUserId, e.viaToken)}: ${shown}`,
+        at: new Date(e.at),
+        ...duressOnly(e.duress),
+      };
+    }
     case 'escalation.system_alert.raised.v1': {
       const e = event.data;
       return { userId: e.userId ?? null, type: 'system_alert', details: e.details, at: new Date(e.at) };
@@ -335,6 +358,24 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
           ? `Account deactivated by ${by}: every session was signed out`
           : `Account reactivated by ${by}`;
       return { userId: e.userId, type: 'system_alert', details, at: new Date(event.occurredAt) };
+    }
+    case 'identity.api_token.created.v1': {
+      const e = event.data;
+      return {
+        userId: e.byUserId,
+        type: 'system_alert',
+        details: `API token "${e.name}" created by ${await nameOf(lookup, e.byUserId)} with scopes ${e.scopes.join(', ')}, valid until ${londonTime(e.expiresAt)}`,
+        at: new Date(event.occurredAt),
+      };
+    }
+    case 'identity.api_token.revoked.v1': {
+      const e = event.data;
+      return {
+        userId: e.ownerId,
+        type: 'system_alert',
+        details: `API token "${e.name}" revoked by ${await nameOf(lookup, e.byUserId)}: it is refused from now on`,
+        at: new Date(event.occurredAt),
+      };
     }
     case 'identity.user.created.v1': {
       const e = event.data;

@@ -30,6 +30,8 @@ export class EventsModule implements OnModuleInit {
         'identity.user.deactivated.v1',
         'identity.user.reactivated.v1',
         'identity.team.changed.v1',
+        'identity.api_token.created.v1',
+        'identity.api_token.revoked.v1',
       ],
       handler: async (event, tx, emit) => {
         const e = event as AnyEventEnvelope;
@@ -48,6 +50,8 @@ export class EventsModule implements OnModuleInit {
           case 'identity.pin.locked.v1':
           case 'identity.user.deactivated.v1':
           case 'identity.user.reactivated.v1':
+          case 'identity.api_token.created.v1':
+          case 'identity.api_token.revoked.v1':
             return this.entries.recordEvent(tx, emit, e);
         }
       },
@@ -78,6 +82,7 @@ export class EventsModule implements OnModuleInit {
         'escalation.alarm.late_check_in.v1',
         'escalation.alarm.worker_safe.v1',
         'escalation.alarm.pressed_again.v1',
+        'escalation.alarm.note_added.v1',
         'escalation.system_alert.raised.v1',
       ],
       handler: log,

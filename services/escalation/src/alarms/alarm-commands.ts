@@ -35,10 +35,18 @@ export class AlarmCommands {
       if (resolved(alarm)) throw new RpcError(409, 'Alarm already resolved', { code: 'alarm_resolved' });
       if (alarm.acknowledgedAt) return { alarm: await this.views.view(tx, alarm) };
       const now = this.clock();
-      const set = { state: 'acknowledged' as const, acknowledgedBy: req.byUserId, acknowledgedAt: now };
+      const set = {
+        state: 'acknowledged' as const,
+        acknowledgedBy: req.byUserId,
+        acknowledgedAt: now,
+        acknowledgedVia: req.viaToken ?? null,
+      };
       await this.repo.update(tx, alarm.id, set);
-      const by = await this.views.personName(tx, req.byUserId);
-      await this.repo.note(tx, alarm.id, now, `Acknowledged by ${by}`, WORKER_TEXT.dealing(by === 'a monitor' ? null : by));
+      const by = req.viaToken ?? (await this.views.personName(tx, req.byUserId));
+      const history = req.viaToken
+        ? `Acknowledged by ${by} (API token of ${await this.views.personName(tx, req.byUserId)})`
+        : `Acknowledged by ${by}`;
+      await this.repo.note(tx, alarm.id, now, history, WORKER_TEXT.dealing(by === 'a monitor' ? null : by));
       await emit('escalation.alarm.acknowledged.v1', {
         alarmId: alarm.id,
         userId: alarm.userId,
@@ -46,6 +54,7 @@ export class AlarmCommands {
         at: now.toISOString(),
         ...(alarm.duress ? { duress: true } : {}),
         ...teamOf(alarm.teamId),
+        ...(req.viaToken ? { viaToken: req.viaToken } : {}),
       });
       return { alarm: await this.views.view(tx, { ...alarm, ...set }) };
     });
@@ -62,19 +71,18 @@ export class AlarmCommands {
         state: 'resolved' as const,
         acknowledgedBy: alarm.acknowledgedBy ?? req.byUserId,
         acknowledgedAt: alarm.acknowledgedAt ?? now,
+        acknowledgedVia: alarm.acknowledgedAt ? alarm.acknowledgedVia : (req.viaToken ?? null),
         resolvedBy: req.byUserId,
         resolvedAt: now,
+        resolvedVia: req.viaToken ?? null,
         verdict: req.verdict,
         note: req.note,
       };
       await this.repo.update(tx, alarm.id, set);
       await this.deadlines.remove(tx, alarmKey(alarm.id));
-      await this.repo.note(
-        tx,
-        alarm.id,
-        now,
-        `Resolved by ${await this.views.personName(tx, req.byUserId)} (${req.verdict === 'genuine' ? 'genuine' : 'false alarm'})`,
-      );
+      const person = await this.views.personName(tx, req.byUserId);
+      const by = req.viaToken ? `${req.viaToken} (API token of ${person})` : person;
+      await this.repo.note(tx, alarm.id, now, `Resolved by ${by} (${req.verdict === 'genuine' ? 'genuine' : 'false alarm'})`);
       await emit('escalation.alarm.resolved.v1', {
         alarmId: alarm.id,
         userId: alarm.userId,
@@ -84,8 +92,36 @@ export class AlarmCommands {
         note: req.note,
         ...(alarm.duress ? { duress: true } : {}),
         ...teamOf(alarm.teamId),
+        ...(req.viaToken ? { viaToken: req.viaToken } : {}),
       });
       return { alarm: await this.views.view(tx, { ...alarm, ...set }) };
+    });
+  }
+
+  /**
+   * A line on the history from whoever handles the alarm, open or already resolved (a receiving
+   * centre reports what the police found after closing it). For monitors only: the worker's screen
+   * never shows it, so a note on a duress alarm gives nothing away.
+   */
+  async addNote(req: CommandMap['escalation.alarm.add_note.v1']['request']): Promise<{ alarm: AlarmView }> {
+    return this.uow.run(async (tx, emit) => {
+      const alarm = await this.repo.lock(tx, req.alarmId);
+      if (!alarm || !ownsAlarm(req, alarm)) throw new RpcError(404, 'Alarm not found', { code: 'alarm_not_found' });
+      const now = this.clock();
+      const person = await this.views.personName(tx, req.byUserId);
+      const by = req.viaToken ? `${req.viaToken} (API token of ${person})` : person;
+      await this.repo.note(tx, alarm.id, now, `Note from ${by}: ${req.text}`);
+      await emit('escalation.alarm.note_added.v1', {
+        alarmId: alarm.id,
+        userId: alarm.userId,
+        byUserId: req.byUserId,
+        text: req.text,
+        at: now.toISOString(),
+        ...(alarm.duress ? { duress: true } : {}),
+        ...teamOf(alarm.teamId),
+        ...(req.viaToken ? { viaToken: req.viaToken } : {}),
+      });
+      return { alarm: await this.views.view(tx, alarm) };
     });
   }
 

@@ -50,7 +50,7 @@ export class AlarmViews {
     const acknowledged = alarm.acknowledgedAt && alarm.acknowledgedAt.getTime() <= until ? alarm.acknowledgedAt : null;
     const ackName =
       acknowledged && alarm.acknowledgedBy !== null
-        ? (await this.namesOf(tx, [alarm.acknowledgedBy])).get(alarm.acknowledgedBy)
+        ? (alarm.acknowledgedVia ?? (await this.namesOf(tx, [alarm.acknowledgedBy])).get(alarm.acknowledgedBy))
         : undefined;
     return {
       id: alarm.id,
@@ -99,8 +99,11 @@ function toView(a: AlarmRow, history: string[], names: Map<number, string>): Ala
   if (a.acknowledgedBy !== null) view.acknowledgedBy = a.acknowledgedBy;
   if (a.acknowledgedAt) view.acknowledgedAt = iso(a.acknowledgedAt);
   if (a.acknowledgedBy !== null && names.has(a.acknowledgedBy)) view.acknowledgedByName = names.get(a.acknowledgedBy);
+  // A machine is named by its token: "Acknowledged by Northern ARC".
+  if (a.acknowledgedVia) view.acknowledgedByName = view.acknowledgedViaToken = a.acknowledgedVia;
   if (a.resolvedBy !== null) view.resolvedBy = a.resolvedBy;
   if (a.resolvedBy !== null && names.has(a.resolvedBy)) view.resolvedByName = names.get(a.resolvedBy);
+  if (a.resolvedVia) view.resolvedByName = view.resolvedViaToken = a.resolvedVia;
   if (a.resolvedAt) view.resolvedAt = iso(a.resolvedAt);
   if (a.verdict) view.verdict = a.verdict;
   if (a.note) view.note = a.note;

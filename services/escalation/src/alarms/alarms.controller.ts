@@ -29,6 +29,11 @@ export class AlarmsController {
     return this.commands.resolve(req);
   }
 
+  @Command('escalation.alarm.add_note.v1')
+  addNote(@Payload() req: Req<'escalation.alarm.add_note.v1'>) {
+    return this.commands.addNote(req);
+  }
+
   @Command('escalation.alarm.own.v1')
   own(@Payload() req: Req<'escalation.alarm.own.v1'>) {
     return this.commands.own(req);

@@ -45,6 +45,7 @@ import {
   teamRecipients,
 } from './alarm-steps';
 import { opening } from './missed-alarms';
+import { handOffOf, handOffSummary } from './hand-off';
 import { Notifier } from './notifier';
 import { stepDueAt, watchdogDueAt, type PolicyStep } from './policy';
 
@@ -345,6 +346,29 @@ export class AlarmsService {
         }
         for (const [line, workerText] of lines) await this.repo.note(tx, alarm.id, now, line, workerText);
         await escalated(lines.map(([line]) => line).join('; '));
+        return null;
+      }
+      case 'hand_off': {
+        if (step.unlessAcknowledged && acknowledged(alarm)) {
+          await this.repo.note(tx, alarm.id, now, 'Not handed to the receiving centre: the alarm was acknowledged');
+          await escalated('Skipped: acknowledged');
+          return null;
+        }
+        // The history as it stands, this step's line included, so the receiver reads what was done.
+        const line = 'Handed to the receiving centre (webhook), with the worker, where they are and the history so far';
+        await this.repo.note(tx, alarm.id, now, line);
+        const history = (await this.repo.history(tx, [alarm.id])).get(alarm.id) ?? [];
+        const handOff = handOffOf(alarm, await this.repo.worker(tx, alarm.userId), history, index);
+        await this.notifier.request(tx, emit, {
+          channel: 'webhook',
+          toEndpointId: step.endpointId,
+          purpose: 'alarm_handoff',
+          title: monitorsAlarmTitle(f),
+          body: handOffSummary(handOff),
+          handOff,
+          ...ids,
+        });
+        await escalated(line);
         return null;
       }
       case 'call_emergency_numbers': {

@@ -114,6 +114,15 @@ export class RequestTracker implements OnApplicationBootstrap {
         const outcome = taken.get(r.requestId);
         if (outcome?.outcome === 'failed' && r.lastStatus !== 'failed') {
           await this.alarmsService.messageFailed(tx, emit, r.alarmId, describe(r.request), outcome.error, now);
+          // Nobody here answered and the receiving centre was not reached: an operator must know now.
+          if (r.request.channel === 'webhook')
+            await this.notifier.systemAlert(
+              emit,
+              'handoff_failed',
+              `The hand-off of alarm ${r.alarmId} to the receiving centre failed${outcome.error ? `: ${outcome.error}` : ''}; the alarm goes on escalating here`,
+              now,
+              r.request.userId,
+            );
         } else if ((outcome?.outcome === 'sent' || outcome?.outcome === 'delivered') && r.lastStatus !== outcome.outcome) {
           reported.push({ alarmId: r.alarmId, what: describe(r.request), outcome: outcome.outcome });
         }
@@ -187,6 +196,7 @@ function settled(outcome: Outcome['outcome'], channel: string): boolean {
 }
 
 function describe(request: EventMap['escalation.notification.requested.v1']): string {
+  if (request.channel === 'webhook') return 'the hand-off to the receiving centre';
   const to =
     request.toPhone ??
     (request.toRole === 'monitors'

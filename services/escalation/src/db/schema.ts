@@ -219,6 +219,9 @@ export const alarms = escalationSchema.table(
     acknowledgedAt: at('acknowledged_at'),
     resolvedBy: integer('resolved_by'),
     resolvedAt: at('resolved_at'),
+    /** Acknowledged or resolved by a machine: the API token's name (the *_by columns hold its creator). */
+    acknowledgedVia: text('acknowledged_via'),
+    resolvedVia: text('resolved_via'),
     verdict: text('verdict', { enum: ['genuine', 'false_alarm'] }),
     note: text('note'),
     lateCheckInAt: at('late_check_in_at'),

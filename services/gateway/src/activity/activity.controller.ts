@@ -7,6 +7,7 @@ import type { AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
 import { DEFAULT_ACTIVITY_LIMIT, activityListQuery, recordEntrySchema, WORKER_ENTRY_TYPES } from './activity.schema';
 import { browserEntry } from './activity.view';
+import { TokenScope } from '../api-tokens/token-scope';
 
 export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 export const NOT_YOURS = 'Not allowed for your role';
@@ -22,6 +23,7 @@ export class ActivityController {
 
   /** Newest first; `X-Next-Cursor` when older entries follow. */
   @Get()
+  @TokenScope('shifts:read')
   async list(@Query() query: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
     const { userId, limit, cursor } = parseInput(activityListQuery, query);
     const actor = actorOf(req);

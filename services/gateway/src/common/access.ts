@@ -8,10 +8,12 @@ export type UserView = CommandMap['identity.user.get.v1']['reply']['user'];
 export interface Actor {
   userId: number;
   role: Role;
+  /** A machine acting for userId with this API token: what histories and the activity log name. */
+  viaToken?: string;
 }
 
 export function actorOf(req: AuthedRequest): Actor {
-  return { userId: req.session!.userId, role: req.session!.role };
+  return { userId: req.session!.userId, role: req.session!.role, ...(req.apiToken ? { viaToken: req.apiToken.name } : {}) };
 }
 
 /** Spec section 6 on the server: a worker acts only on itself, an admin on itself and workers, a superadmin on anyone. */
@@ -79,8 +81,8 @@ export const scopeField = (scope: WorkerScope) => (scope ? { scope } : {});
 /** Route ids are positive 32-bit integers; anything else is a 400 naming the parameter. */
 export class PositiveIntPipe implements PipeTransform<string, number> {
   constructor(
-    private readonly field = 'id',
-    private readonly message = 'Invalid user ID',
+    readonly field = 'id',
+    readonly message = 'Invalid user ID',
   ) {}
 
   transform(value: string): number {

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { sendsBearer } from './bearer';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Twilio's webhooks: signed (notifications checks X-Twilio-Signature), sent by a server with no browser headers. */
@@ -24,12 +25,13 @@ export interface CsrfOptions {
  *    custom header (on top of SameSite=Lax cookies);
  * 2. a request a browser marks as coming from another origin (`Sec-Fetch-Site` other than
  *    same-origin, or an `Origin` that is not LWS's own) is refused, even from a same-site page.
- * Only Twilio's signed webhooks and the bearer-token SCIM routes are exempt.
+ * Only Twilio's signed webhooks, the bearer-token SCIM routes and requests with an API token are
+ * exempt: the session guard judges a bearer request by its token alone, never by its cookies.
  */
 export function csrfGuard(options: CsrfOptions): RequestHandler {
   const allowedOrigin = options.publicOrigin ? new URL(options.publicOrigin).origin : undefined;
   return (req: Request, res: Response, next: NextFunction) => {
-    if (SAFE.has(req.method) || SIGNED_WEBHOOKS.test(req.path) || BEARER_ONLY.test(req.path)) return next();
+    if (SAFE.has(req.method) || SIGNED_WEBHOOKS.test(req.path) || BEARER_ONLY.test(req.path) || sendsBearer(req)) return next();
     if (req.get('x-requested-with') !== 'XMLHttpRequest') {
       res.status(403).json({ message: 'Missing X-Requested-With header (CSRF protection)' });
       return;

@@ -1,13 +1,30 @@
 import type { z } from 'zod';
 import { activityListQuery, recordEntrySchema } from '../activity/activity.schema';
 import { loginSchema, logoutSchema } from '../auth/auth.schema';
-import { changePasswordSchema, changePinSchema, verifyPinSchema } from '../credentials/credentials.schema';
-import { alarmListQuery, resolveAlarmSchema, simulateTimeSchema } from '../escalation/escalation.schema';
+import { changePasswordSchema, changePinSchema, duressPinSchema, verifyPinSchema } from '../credentials/credentials.schema';
+import { alarmListQuery, alarmNoteSchema, resolveAlarmSchema, simulateTimeSchema } from '../escalation/escalation.schema';
 import { enrolKioskRequestSchema, pinLoginSchema } from '../kiosks/kiosks.schema';
 import { createLocationSchema, updateLocationSchema } from '../locations/locations.schema';
-import { deliveriesQuery, reminderTestSchema, subscribeSchema, testCallSchema } from '../notifications/notifications.schema';
+import {
+  answerSchema,
+  deliveriesQuery,
+  inboundSmsSchema,
+  reminderTestSchema,
+  subscribeSchema,
+  testCallSchema,
+} from '../notifications/notifications.schema';
 import { createContactSchema, settingsSchema, updateContactSchema, upsertSettingsSchema } from '../profile/profile.schema';
-import { checkInSchema, emergencySchema, endShiftSchema, startShiftSchema, workerListQuery } from '../shifts/shifts.schema';
+import {
+  cancelEmergencySchema,
+  checkInSchema,
+  dashboardQuery,
+  emergencySchema,
+  endShiftSchema,
+  extendSchema,
+  startShiftSchema,
+  workerListQuery,
+} from '../shifts/shifts.schema';
+import { liveQuery } from '../live/live.schema';
 import { moveSchema } from '../time/test-clock.controller';
 import { awaySchema, createTeamSchema, updateTeamSchema } from '../teams/teams.schema';
 import { createUserSchema, moveTeamSchema, updateProfileSchema } from '../users/users.schema';
@@ -15,6 +32,7 @@ import { importQuerySchema } from '../users/import.controller';
 import { ssoStartQuery } from '../auth/sso.controller';
 import { ssoSettingsSchema } from '../system/sso-settings.schema';
 import { createScimTokenSchema } from '../scim/scim-tokens.schema';
+import { createApiTokenSchema, createWebhookEndpointSchema, updateWebhookEndpointSchema, webhookDeliveriesQuery } from '@lws/schemas';
 
 /**
  * The schema each route checks its body (or query) against, by `METHOD /path` as the gateway
@@ -43,15 +61,24 @@ export const EDGE_BODIES: Record<string, z.ZodTypeAny[]> = {
   'POST /api/users/:id/start-shift': [startShiftSchema],
   'POST /api/users/:id/end-shift': [endShiftSchema],
   'POST /api/check-ins': [checkInSchema],
+  'POST /api/check-ins/extend': [extendSchema],
+  'POST /api/users/:id/emergency/:alarmId/cancel': [cancelEmergencySchema],
+  'PUT /api/users/:id/duress-pin': [duressPinSchema],
   'POST /api/emergency-call': [emergencySchema, testCallSchema],
   'POST /api/activity-logs': [recordEntrySchema],
   'POST /api/alarms/:id/resolve': [resolveAlarmSchema],
+  'POST /api/alarms/:id/notes': [alarmNoteSchema],
   'POST /api/simulate-specific-time/:id': [simulateTimeSchema],
   'POST /api/push/subscribe': [subscribeSchema],
+  'POST /api/test-provider/calls/:callSid/accept': [answerSchema],
+  'POST /api/test-provider/inbound-sms': [inboundSmsSchema],
   'POST /api/test-reminders/send-test-5min': [reminderTestSchema],
   'POST /api/test-reminders/send-test-2min': [reminderTestSchema],
   'PUT /api/system/sso': [ssoSettingsSchema],
   'POST /api/system/scim-tokens': [createScimTokenSchema],
+  'POST /api/api-tokens': [createApiTokenSchema],
+  'POST /api/webhooks/endpoints': [createWebhookEndpointSchema],
+  'PATCH /api/webhooks/endpoints/:id': [updateWebhookEndpointSchema],
 };
 
 export const EDGE_QUERIES: Record<string, z.ZodTypeAny> = {
@@ -62,5 +89,8 @@ export const EDGE_QUERIES: Record<string, z.ZodTypeAny> = {
   'GET /api/workers/active': workerListQuery,
   'GET /api/workers/due': workerListQuery,
   'GET /api/workers/missed': workerListQuery,
+  'GET /api/dashboard-data': dashboardQuery,
+  'GET /api/events': liveQuery,
   'GET /api/auth/sso/start': ssoStartQuery,
+  'GET /api/webhooks/endpoints/:id/deliveries': webhookDeliveriesQuery,
 };

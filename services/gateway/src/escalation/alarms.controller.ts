@@ -8,7 +8,8 @@ import { parseInput } from '../common/validation';
 import { NEXT_CURSOR_HEADER } from '../shifts/dashboards.controller';
 import { alarmScope } from './alarm-scope';
 import { browserAlarm } from './alarm.view';
-import { AlarmIdPipe, alarmListQuery, DEFAULT_ALARM_LIMIT, resolveAlarmSchema } from './escalation.schema';
+import { AlarmIdPipe, alarmListQuery, alarmNoteSchema, DEFAULT_ALARM_LIMIT, resolveAlarmSchema } from './escalation.schema';
+import { TokenScope } from '../api-tokens/token-scope';
 
 /**
  * Alarms of missed check-ins and emergencies, and the monitors who own them until resolved. An admin
@@ -22,6 +23,7 @@ export class AlarmsController {
 
   /** Newest first; open (not yet resolved) unless `open=false`. */
   @Get()
+  @TokenScope('alarms:read')
   async list(@Query() query: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
     const { open, limit, cursor } = parseInput(alarmListQuery, query);
     const reply = await this.rpc.send('escalation.alarm.list.v1', {
@@ -36,12 +38,14 @@ export class AlarmsController {
 
   /** The signed-in monitor takes the alarm; acknowledging again answers the first acknowledgement. */
   @Post(':id/acknowledge')
+  @TokenScope('alarms:write')
   @HttpCode(200)
   async acknowledge(@Param('id', new AlarmIdPipe()) id: string, @Req() req: AuthedRequest) {
     const actor = actorOf(req);
     const { alarm } = await this.rpc.send('escalation.alarm.acknowledge.v1', {
       alarmId: id,
       byUserId: actor.userId,
+      ...(actor.viaToken ? { viaToken: actor.viaToken } : {}),
       ...(await alarmScope(this.rpc, actor)),
     });
     return browserAlarm(alarm);
@@ -49,6 +53,7 @@ export class AlarmsController {
 
   /** Closes the alarm with a verdict and a note (acknowledging it too, if nobody had). */
   @Post(':id/resolve')
+  @TokenScope('alarms:write')
   @HttpCode(200)
   async resolve(@Param('id', new AlarmIdPipe()) id: string, @Body() body: unknown, @Req() req: AuthedRequest) {
     const { verdict, note } = parseInput(resolveAlarmSchema, body);
@@ -58,6 +63,27 @@ export class AlarmsController {
       byUserId: actor.userId,
       verdict,
       note,
+      ...(actor.viaToken ? { viaToken: actor.viaToken } : {}),
+      ...(await alarmScope(this.rpc, actor)),
+    });
+    return browserAlarm(alarm);
+  }
+
+  /**
+   * A note on the alarm's history, open or resolved: what the monitor or the receiving centre did
+   * or found ("Police attending, ETA 10 min"). Monitors read it; the worker's screen never does.
+   */
+  @Post(':id/notes')
+  @TokenScope('alarms:write')
+  @HttpCode(201)
+  async addNote(@Param('id', new AlarmIdPipe()) id: string, @Body() body: unknown, @Req() req: AuthedRequest) {
+    const { text } = parseInput(alarmNoteSchema, body);
+    const actor = actorOf(req);
+    const { alarm } = await this.rpc.send('escalation.alarm.add_note.v1', {
+      alarmId: id,
+      byUserId: actor.userId,
+      text,
+      ...(actor.viaToken ? { viaToken: actor.viaToken } : {}),
       ...(await alarmScope(this.rpc, actor)),
     });
     return browserAlarm(alarm);

@@ -24,7 +24,7 @@ export const alarmListQuery = z.object({
 });
 
 /** The monitor's Resolve Alarm dialog checks with the same schema. */
-export { resolveAlarmSchema } from '@lws/schemas';
+export { alarmNoteSchema, resolveAlarmSchema } from '@lws/schemas';
 
 /** `{minutesUntilDue}` (the spec's `minutes_until_due` too); a numeric string from a form counts. */
 export const simulateTimeSchema = z

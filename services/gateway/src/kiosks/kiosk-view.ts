@@ -17,7 +17,7 @@ export function kioskLocationName(names: Map<number, string>, locationId: number
   return (locationId !== undefined ? names.get(locationId) : undefined) ?? enrolledAt;
 }
 
-/** `Kiosk` of docs/api-accounts.md: absent times become null, and there is never a token. */
+/** A kiosk as the screens see it: absent times become null, and there is never a token. */
 export function browserKiosk(k: KioskView, names: Map<number, string>) {
   return {
     id: k.id,

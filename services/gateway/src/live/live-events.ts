@@ -16,6 +16,7 @@ export const LIVE_SUBJECTS = [
   'escalation.alarm.late_check_in.v1',
   'escalation.alarm.worker_safe.v1',
   'escalation.alarm.pressed_again.v1',
+  'escalation.alarm.note_added.v1',
   'audit.entry.recorded.v1',
   'identity.user.created.v1',
   'identity.user.updated.v1',
@@ -155,6 +156,9 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
     case 'escalation.alarm.pressed_again.v1':
       // Never a duress alarm's (a duress press opens its own): the worker's screen shows the line too.
       return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'pressed_again', envelope.data.pressedAt, envelope.data.teamId);
+    case 'escalation.alarm.note_added.v1':
+      // A note is for monitors: the worker's screen never shows one.
+      return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'note_added', envelope.data.at, undefined, envelope.data.teamId)];
     case 'escalation.alarm.late_check_in.v1':
       return [
         alarmChange(

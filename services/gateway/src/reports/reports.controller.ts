@@ -9,6 +9,7 @@ import { parseInput } from '../common/validation';
 import { alarmScopeFields } from '../escalation/alarm-scope';
 import { browserReport, reportCsv } from './alarm-report.view';
 import { reportQuery } from './reports.schema';
+import { TokenScope } from '../api-tokens/token-scope';
 
 /** Monthly alarm figures for the monitors (BS 8484 reporting), served by escalation. */
 @Controller('api/reports')
@@ -41,6 +42,7 @@ export class ReportsController {
   }
 
   @Get('alarms')
+  @TokenScope('alarms:read')
   @Header('Cache-Control', 'no-store')
   async alarms(@Query() query: unknown, @Req() req: AuthedRequest) {
     const { report, names } = await this.report(query, req);
@@ -48,6 +50,7 @@ export class ReportsController {
   }
 
   @Get('alarms.csv')
+  @TokenScope('alarms:read')
   async csv(@Query() query: unknown, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
     const { report, names } = await this.report(query, req);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');

@@ -3,22 +3,15 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { RpcClient } from '@lws/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+import { bearerOf } from '../common/bearer';
 import { RPC } from '../common/rpc';
 import { Public } from '../common/session.guard';
 import { COUNTERS, type Counters } from '../sessions/rate-limiter';
 import { SESSION_STORE, type SessionStore } from '../sessions/session.store';
 import { SCIM_CONTENT_TYPE, ScimExceptionFilter, sendScimError } from './scim-error';
 
-/** The longest bearer token identity compares: LWS's are 52 characters. */
-const MAX_TOKEN_LENGTH = 500;
 /** Creating a team with its members, or a worker (a password hash), takes identity a while. */
 const SCIM_TIMEOUT_MS = 30_000;
-
-/** The token of `Authorization: Bearer <token>`, if there is one a token could be. */
-function bearerOf(req: Request): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
-  return match && match[1].length <= MAX_TOKEN_LENGTH ? match[1] : undefined;
-}
 
 /**
  * SCIM 2.0 provisioning at /scim/v2 (docs/sso-scim.md). The organisation's directory authenticates

@@ -9,6 +9,7 @@ import { verifyWorkerPin } from '../credentials/pin-check';
 import { requireOwnShift, WORKERS_ONLY } from './own-shift';
 import { endShiftSchema, startShiftSchema } from './shifts.schema';
 import { browserCheckIn, browserWorker } from './worker.view';
+import { TokenScope } from '../api-tokens/token-scope';
 
 @Controller('api/users/:id')
 export class ShiftsController {
@@ -62,6 +63,7 @@ export class ShiftsController {
 
   /** The latest check-in of the current shift, or JSON null (off shift, or none yet). */
   @Get('latest-check-in')
+  @TokenScope('shifts:read')
   async latestCheckIn(@Param('id', new PositiveIntPipe()) id: number, @Req() req: AuthedRequest, @Res() res: Response) {
     await authorizeUserAccess(this.rpc, actorOf(req), id);
     const { checkIn } = await this.rpc.send('shifts.checkin.latest.v1', { userId: id });

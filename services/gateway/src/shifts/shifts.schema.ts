@@ -135,6 +135,9 @@ export const workerListQuery = z.object({
   cursor: z.string({ invalid_type_error: 'Invalid cursor' }).min(1, 'Invalid cursor').max(200, 'Invalid cursor').optional(),
 });
 
+/** `GET /api/dashboard-data`: the first page of each list, so no cursor. */
+export const dashboardQuery = workerListQuery.pick({ limit: true });
+
 export const DEFAULT_LIST_LIMIT = 500;
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;

@@ -6,6 +6,7 @@ import { RPC } from '../common/rpc';
 import { Roles, type AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
 import { createTeamSchema, updateTeamSchema } from './teams.schema';
+import { TokenScope } from '../api-tokens/token-scope';
 
 type TeamView = CommandMap['identity.team.get.v1']['reply']['team'];
 type TeamFields = CommandMap['identity.team.create.v1']['request']['fields'];
@@ -39,6 +40,7 @@ export class TeamsController {
   constructor(@Inject(RPC) private readonly rpc: RpcClient) {}
 
   @Get()
+  @TokenScope('users:read')
   @Roles('admin', 'superadmin')
   async list(@Req() req: AuthedRequest) {
     const { teams } = await this.rpc.send(
@@ -58,12 +60,14 @@ export class TeamsController {
   }
 
   @Get(':id')
+  @TokenScope('users:read')
   @Roles('admin', 'superadmin')
   async get(@Param('id', teamId()) id: number, @Req() req: AuthedRequest) {
     return browserTeam(await this.visible(id, req));
   }
 
   @Get(':id/members')
+  @TokenScope('users:read')
   @Roles('admin', 'superadmin')
   async members(@Param('id', teamId()) id: number, @Req() req: AuthedRequest) {
     await this.visible(id, req);

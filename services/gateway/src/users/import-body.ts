@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { NOT_AUTHENTICATED, ROLE_NOT_ALLOWED, sessionIdOf } from '../common/session.guard';
+import { sendsBearer } from '../common/bearer';
+import { NOT_AUTHENTICATED, ROLE_NOT_ALLOWED, sessionIdOf, TOKEN_NOT_ACCEPTED } from '../common/session.guard';
 import type { SessionStore } from '../sessions/session.store';
 import { IMPORT_LIMIT_MB } from './import-csv';
 
@@ -24,6 +25,8 @@ export function importBody(sessions: SessionStore) {
     res.status(413).json({ message: `The file is too large (limit ${IMPORT_LIMIT_MB} MB)`, field: 'file' });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!isImportRequest(req)) return next();
+    // A machine's token opens nothing here (the route has no scope), whatever cookie comes with it.
+    if (sendsBearer(req)) return void res.status(403).json({ message: TOKEN_NOT_ACCEPTED });
     const id = sessionIdOf(req);
     // A store that fails leaves the answer to the guard, which asks it again (503).
     void (id ? sessions.get(id) : Promise.resolve(undefined)).then(

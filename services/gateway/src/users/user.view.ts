@@ -5,7 +5,7 @@ import type { UserView } from '../common/access';
 type Contact = CommandMap['identity.contact.list.v1']['reply']['contacts'][number];
 type Settings = NonNullable<CommandMap['identity.user.get_with_relations.v1']['reply']['settings']>;
 
-/** `User` of docs/api-accounts.md, field by field so nothing identity adds leaks by accident. */
+/** `User` of the OpenAPI document, field by field so nothing identity adds leaks by accident. */
 export function browserUser(user: UserView) {
   return {
     id: user.id,

@@ -20,6 +20,7 @@ import { Roles, type AuthedRequest } from '../common/session.guard';
 import { publicUser } from '../auth/auth.service';
 import { createUserSchema, moveTeamSchema, NO_TEAM, PIN_CHANGE_FIELDS, TEAM_NOT_FOUND, updateProfileSchema } from './users.schema';
 import { managerOf, UsersService } from './users.service';
+import { TokenScope } from '../api-tokens/token-scope';
 
 @Controller('api/users')
 export class UsersController {
@@ -63,6 +64,7 @@ export class UsersController {
   }
 
   @Get(':id/with-relations')
+  @TokenScope('users:read')
   withRelations(@Param('id', new PositiveIntPipe()) id: number, @Req() req: AuthedRequest) {
     return this.users.withRelations(actorOf(req), id);
   }

@@ -325,3 +325,32 @@ export const scimTokens = identitySchema.table('scim_tokens', {
 });
 
 export type ScimTokenRow = typeof scimTokens.$inferSelect;
+
+/**
+ * Machines' API tokens. A token acts as its creator (an admin or the superadmin) within their
+ * teams, on the routes its scopes name, until it expires or is revoked. Only its SHA-256 is kept.
+ */
+export const apiTokens = identitySchema.table(
+  'api_tokens',
+  {
+    id: serial('id').primaryKey(),
+    /** The integration as the activity log and an alarm's history name it. */
+    name: text('name').notNull(),
+    /** The token's first characters and its last 4, to recognise it without holding it. */
+    prefix: text('prefix').notNull(),
+    last4: text('last4').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    scopes: text('scopes').array().notNull(),
+    /** No foreign key: a token whose creator was deleted stays listed (and refused) for the record. */
+    createdBy: integer('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    useCount: integer('use_count').notNull().default(0),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: integer('revoked_by'),
+  },
+  (t) => [index('api_tokens_created_by_idx').on(t.createdBy)],
+);
+
+export type ApiTokenRow = typeof apiTokens.$inferSelect;

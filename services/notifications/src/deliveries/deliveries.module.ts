@@ -2,6 +2,7 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import type { EventMap, EventSubject } from '@lws/contracts';
 import type { AnyEventEnvelope, EventEnvelope } from '@lws/messaging';
 import { Consumers } from '@lws/platform';
+import { OutboundWebhooksModule } from '../outbound-webhooks/outbound-webhooks.module';
 import { PushModule } from '../push/push.module';
 import { UsersProjection } from '../users/users.projection';
 import { WebhooksController } from '../webhooks/webhooks.controller';
@@ -34,7 +35,7 @@ function requestsOf(
 
 /** The delivery log: escalation's requests, the sender, the superadmin tools and Twilio's webhooks. */
 @Module({
-  imports: [PushModule],
+  imports: [PushModule, OutboundWebhooksModule],
   controllers: [DeliveriesController, WebhooksController],
   providers: [DeliveriesRepository, DeliveriesService, SenderService, WebhooksService, PinCheckIn, SmsCheckIn, UsersProjection],
 })
@@ -55,13 +56,13 @@ export class DeliveriesModule implements OnModuleInit {
       concurrency: REQUEST_BATCHES,
       batchSize: REQUEST_BATCH_SIZE,
       batchHandler: async (events, tx, emit, afterCommit) => {
-        await this.deliveries.requestedMany(tx, emit, requestsOf(events, 'escalation.notification.requested.v1'));
+        await this.deliveries.requestedMany(tx, emit, requestsOf(events, 'escalation.notification.requested.v1'), false, afterCommit);
         afterCommit(() => this.sender.kick());
       },
       handler: async (event, tx, emit, afterCommit) => {
         const e = event as AnyEventEnvelope;
         if (e.subject !== 'escalation.notification.requested.v1') return;
-        await this.deliveries.requested(tx, emit, e.data);
+        await this.deliveries.requested(tx, emit, e.data, false, afterCommit);
         afterCommit(() => this.sender.kick());
       },
     });
@@ -73,13 +74,13 @@ export class DeliveriesModule implements OnModuleInit {
       concurrency: REQUEST_BATCHES,
       batchSize: REQUEST_BATCH_SIZE,
       batchHandler: async (events, tx, emit, afterCommit) => {
-        await this.deliveries.requestedMany(tx, emit, requestsOf(events, 'escalation.notification.urgent.v1'), true);
+        await this.deliveries.requestedMany(tx, emit, requestsOf(events, 'escalation.notification.urgent.v1'), true, afterCommit);
         afterCommit(() => this.sender.kick());
       },
       handler: async (event, tx, emit, afterCommit) => {
         const e = event as AnyEventEnvelope;
         if (e.subject !== 'escalation.notification.urgent.v1') return;
-        await this.deliveries.requested(tx, emit, e.data.request, true);
+        await this.deliveries.requested(tx, emit, e.data.request, true, afterCommit);
         afterCommit(() => this.sender.kick());
       },
     });

@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { CommandMap, EventMap } from '@lws/contracts';
 import { isLanguage, msg, SOURCE_LANGUAGE, translate } from '@lws/i18n';
-import { RpcError } from '@lws/messaging';
+import { RpcError, type AfterCommit } from '@lws/messaging';
 import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform';
 import { DELIVERY_PRIORITY } from '../db/schema';
+import { HandOffs } from '../outbound-webhooks/hand-offs';
 import { SubscriptionsRepository, type PushTarget } from '../push/subscriptions.repository';
 import { TwilioProvider, WHATSAPP_NOT_OPTED_IN, type ProviderResult } from '../provider/twilio-provider';
 import { CLAIM_MS, DeliveriesRepository, type Delivery, type NewDelivery } from './deliveries.repository';
@@ -41,6 +42,7 @@ export class DeliveriesService {
     private readonly subscriptions: SubscriptionsRepository,
     private readonly provider: TwilioProvider,
     private readonly uow: UnitOfWork,
+    private readonly handOffs: HandOffs,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -48,8 +50,8 @@ export class DeliveriesService {
    * Stores the request's deliveries as pending, in the consumer's transaction; the sender sends
    * them. A push fans out to every subscription of its target, one row each.
    */
-  requested(tx: Tx, emit: Emit, e: Request, urgent = false): Promise<void> {
-    return this.requestedMany(tx, emit, [e], urgent);
+  requested(tx: Tx, emit: Emit, e: Request, urgent = false, afterCommit?: AfterCommit): Promise<void> {
+    return this.requestedMany(tx, emit, [e], urgent, afterCommit);
   }
 
   /**
@@ -58,12 +60,17 @@ export class DeliveriesService {
    * of every new row (in chunks only past INSERT_CHUNK rows), one outbox write of the statuses to
    * report. The same rows and statuses as `requested` on each in turn.
    */
-  async requestedMany(tx: Tx, emit: Emit, requests: readonly Request[], urgent = false): Promise<void> {
-    if (requests.length === 0) return;
+  async requestedMany(tx: Tx, emit: Emit, all: readonly Request[], urgent = false, afterCommit?: AfterCommit): Promise<void> {
+    if (all.length === 0) return;
     const known = new Map<string, Delivery[]>();
-    for (const row of await this.repo.forRequests(tx, [...new Set(requests.map((e) => e.requestId))])) {
+    for (const row of await this.repo.forRequests(tx, [...new Set(all.map((e) => e.requestId))])) {
       known.set(row.requestId!, [...(known.get(row.requestId!) ?? []), row]);
     }
+    // A hand-off goes on the webhook sender's queue; only one that can never be sent becomes a
+    // (failed) row here, which reports it like any request refused.
+    const handOffs = all.filter((e) => e.channel === 'webhook' && !known.has(e.requestId));
+    const refused = new Map((await this.handOffs.take(tx, handOffs, urgent, afterCommit)).map((r) => [r.request.requestId, r.reason]));
+    const requests = all.filter((e) => e.channel !== 'webhook' || refused.has(e.requestId) || known.has(e.requestId));
     const pushTo = requests.filter((e) => e.channel === 'push' && !known.has(e.requestId));
     const userIds = new Set<number>();
     for (const e of pushTo) {
@@ -93,7 +100,7 @@ export class DeliveriesService {
         reports.push((saved) => earlier.flatMap((id) => saved.get(id) ?? []));
         continue;
       }
-      const { created, rejected } = this.deliveriesOf(e, urgent, subs, now);
+      const { created, rejected } = this.deliveriesOf(e, urgent, subs, now, refused.get(e.requestId));
       rows.push(...created);
       asked.set(
         e.requestId,
@@ -115,6 +122,7 @@ export class DeliveriesService {
     urgent: boolean,
     subs: readonly Pick<PushTarget, 'id' | 'userId' | 'monitor' | 'language'>[],
     now: Date,
+    refusedHandOff?: string,
   ): { created: NewDelivery[]; rejected: boolean } {
     const base = {
       requestId: e.requestId,
@@ -140,6 +148,7 @@ export class DeliveriesService {
       created: [{ ...base, id: randomUUID(), to, status: 'failed', nextAttemptAt: null, errorMessage: reason }],
       rejected: true,
     });
+    if (e.channel === 'webhook') return reject(e.toEndpointId ?? '(none)', refusedHandOff ?? 'The hand-off could not be queued');
     if (e.channel !== 'push') {
       if (!e.toPhone) return reject('(none)', `A ${e.channel} request needs to_phone`);
       const voice =
@@ -181,6 +190,11 @@ export class DeliveriesService {
   async taken(requestIds: string[]): Promise<Cmd<'notifications.requests.taken.v1'>['reply']> {
     const byRequest = new Map<string, { status: string; errorMessage: string | null }[]>();
     for (const r of await this.repo.requestStatuses(requestIds)) byRequest.set(r.requestId, [...(byRequest.get(r.requestId) ?? []), r]);
+    // Hand-offs queued for a webhook endpoint: what their delivery came to.
+    for (const h of await this.handOffs.outcomes(requestIds)) {
+      const status = h.outcome === 'delivered' ? 'delivered' : h.outcome === 'pending' ? 'pending' : 'failed';
+      byRequest.set(h.requestId, [{ status, errorMessage: h.error ?? null }]);
+    }
     const outcomes = [...byRequest].map(([requestId, rows]) => {
       if (rows.some((r) => DELIVERED.has(r.status))) return { requestId, outcome: 'delivered' as const };
       if (rows.some((r) => STILL_TRYING.has(r.status))) return { requestId, outcome: 'pending' as const };

@@ -228,11 +228,14 @@ export class SenderService implements OnModuleInit, OnModuleDestroy {
     const started = performance.now();
     try {
       result =
-        row.channel === 'push'
-          ? await this.push.send(row)
-          : row.channel === 'voice'
-            ? await this.provider.placeCall({ messageId: row.id, to: row.to, timeoutSeconds: row.callTimeoutSeconds ?? 60 })
-            : await this.provider.sendMessage(row.channel, row.id, row.to, row.body);
+        row.channel === 'webhook'
+          ? // Never pending here (a hand-off is the webhook sender's): a row that somehow is gives up.
+            { ok: false, transient: false, message: 'A hand-off is sent by the webhook sender, not this one' }
+          : row.channel === 'push'
+            ? await this.push.send(row)
+            : row.channel === 'voice'
+              ? await this.provider.placeCall({ messageId: row.id, to: row.to, timeoutSeconds: row.callTimeoutSeconds ?? 60 })
+              : await this.provider.sendMessage(row.channel, row.id, row.to, row.body);
     } catch (err) {
       result = { ok: false, transient: true, message: err instanceof Error ? err.message : String(err) };
     }

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { eq } from 'drizzle-orm';
-import { DB, type Db } from '@lws/platform';
+import { DB, localSecret, type Db } from '@lws/platform';
 import { localSecrets } from '../db/schema';
 
 /**
@@ -11,9 +10,7 @@ import { localSecrets } from '../db/schema';
 export class LocalSecrets {
   constructor(@Inject(DB) private readonly db: Db) {}
 
-  async get(name: string, generate: () => string): Promise<string> {
-    await this.db.insert(localSecrets).values({ name, value: generate() }).onConflictDoNothing({ target: localSecrets.name });
-    const [row] = await this.db.select().from(localSecrets).where(eq(localSecrets.name, name));
-    return row.value;
+  get(name: string, generate?: () => string): Promise<string> {
+    return localSecret(this.db, localSecrets, name, generate);
   }
 }

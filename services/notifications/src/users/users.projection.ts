@@ -6,10 +6,10 @@ import { users } from '../db/schema';
 import { SubscriptionsRepository } from '../push/subscriptions.repository';
 
 /**
- * Each user's role, to know the monitors, and their phone and language, to answer a text in it.
- * Subjects are not ordered with each other: a creation never overwrites a role an update already
- * set, a phone and language change only for a newer version of the user, and a deleted user stays
- * deleted.
+ * Each user's role, to know the monitors; their phone and language, to answer a text in it; a
+ * worker's team, which decides which organisations' webhooks hear of their shifts. Subjects are
+ * not ordered with each other: a creation never overwrites a role an update already set, a phone,
+ * language and team change only for a newer version of the user, and a deleted user stays deleted.
  */
 @Injectable()
 export class UsersProjection {
@@ -18,17 +18,28 @@ export class UsersProjection {
   async created(tx: Tx, e: EventMap['identity.user.created.v1']): Promise<void> {
     await tx
       .insert(users)
-      .values({ userId: e.userId, role: e.role, phone: e.phone || null, language: e.language ?? null, version: e.version ?? null })
+      .values({
+        userId: e.userId,
+        role: e.role,
+        phone: e.phone || null,
+        language: e.language ?? null,
+        teamId: e.teamId ?? null,
+        version: e.version ?? null,
+      })
       .onConflictDoUpdate({ target: users.userId, set: { role: sql`coalesce(${users.role}, excluded.role)`, ...newerContact() } });
   }
 
   async updated(tx: Tx, e: EventMap['identity.user.updated.v1']): Promise<void> {
-    // With a version, the event holds the whole profile (no phone: none; no language: English);
-    // without one (from before versions), only what changed.
+    // With a version, the event holds the whole profile (no phone: none; no language: English; no
+    // team: none); without one (from before versions), only what changed.
     const contact =
       e.version !== undefined
-        ? { phone: e.phone || null, language: e.language ?? null, version: e.version }
-        : { ...(e.phone !== undefined ? { phone: e.phone || null } : {}), ...(e.language !== undefined ? { language: e.language } : {}) };
+        ? { phone: e.phone || null, language: e.language ?? null, teamId: e.teamId ?? null, version: e.version }
+        : {
+            ...(e.phone !== undefined ? { phone: e.phone || null } : {}),
+            ...(e.language !== undefined ? { language: e.language } : {}),
+            ...(e.teamId !== undefined ? { teamId: e.teamId } : {}),
+          };
     if (e.role === undefined && Object.keys(contact).length === 0) return;
     await tx
       .insert(users)
@@ -66,12 +77,17 @@ export class UsersProjection {
 }
 
 /**
- * The phone, language and version of the incoming row (`excluded`) when it is a newer version than
- * the kept one; between events from before versions, what the kept row does not know yet.
+ * The phone, language, team and version of the incoming row (`excluded`) when it is a newer version
+ * than the kept one; between events from before versions, what the kept row does not know yet.
  */
 function newerContact() {
   const newer = sql`excluded.version > coalesce(${users.version}, 0)`;
-  const pick = (kept: typeof users.phone | typeof users.language) =>
+  const pick = (kept: typeof users.phone | typeof users.language | typeof users.teamId) =>
     sql`case when ${newer} then excluded.${sql.identifier(kept.name)} when ${users.version} is null and excluded.version is null then coalesce(${kept}, excluded.${sql.identifier(kept.name)}) else ${kept} end`;
-  return { phone: pick(users.phone), language: pick(users.language), version: sql`greatest(${users.version}, excluded.version)` };
+  return {
+    phone: pick(users.phone),
+    language: pick(users.language),
+    teamId: pick(users.teamId),
+    version: sql`greatest(${users.version}, excluded.version)`,
+  };
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_messages_source_idx" ON "notifications"."webhook_messages" USING btree ("source_event_id");
