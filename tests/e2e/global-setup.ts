@@ -64,6 +64,8 @@ export default async function globalSetup() {
     LOGIN_MAX_ATTEMPTS_PER_IP: '10000',
     // Time-dependent flows (check-in windows, due and overdue) move the server's clock instead of waiting.
     LWS_TEST_CLOCK: '1',
+    // The webhooks test's receiver runs on this machine.
+    WEBHOOKS_ALLOW_LOOPBACK: 'true',
     // Escalation calls this number through the embedded fake provider; escalation.e2e.ts answers it.
     EMERGENCY_NUMBER_1: '+447911000001',
     LWS_SUPERADMIN_USERNAME: 'superadmin',

@@ -200,7 +200,9 @@ export class WebhookSender implements OnModuleInit, OnModuleDestroy {
       };
     } else {
       const body = JSON.stringify(row.payload);
-      answer = await this.http.post(row.url, signedHeaders(row.messageId, startedAt, body, secrets), body);
+      // Signed at the wall clock's time, whatever the service clock says: the receiver checks the
+      // timestamp against its own clock (5 minutes either way), not against LWS's test clock.
+      answer = await this.http.post(row.url, signedHeaders(row.messageId, new Date(), body, secrets), body);
     }
     const finished = this.judge(row, answer, startedAt);
     metrics.webhookDeliveries.inc({ service: SERVICE, outcome: finished.result.outcome });
