@@ -187,6 +187,29 @@ describe('hand-off to a receiving centre (real PostgreSQL, NATS, Redis; whole st
     expect(receivers.of('gone')).toHaveLength(0);
   });
 
+  it('a hand-off still waiting for a down endpoint is withdrawn once the alarm is resolved here', async () => {
+    const late = await endpoint('late', 'Night desk');
+    receivers.answers.set('late', () => ({ status: 503, headers: { 'Retry-After': '60' }, body: 'maintenance' }));
+    await handOffTo(late.id);
+    const { alarm } = await missedAlarm();
+    await eventually(async () => receivers.of('late').length === 1, WAIT_MS);
+    await admin.agent.post(`/api/alarms/${alarm.id}/resolve`).set(XHR).send({ verdict: 'false_alarm', note: 'Worker rang in' }).expect(200);
+    const delivery = await eventually(async () => {
+      const rows = (await admin.agent.get(`/api/webhooks/endpoints/${late.id}/deliveries`).expect(200)).body as {
+        eventType: string;
+        status: string;
+        lastError: string | null;
+      }[];
+      return rows.find((d) => d.eventType === 'alarm.handoff.v1' && d.status === 'canceled');
+    }, WAIT_MS);
+    expect(delivery.lastError).toBe('Withdrawn: the alarm was resolved before the endpoint took it');
+    // No operator alert for a hand-off withdrawn on purpose.
+    const log = (await admin.agent.get('/api/activity-logs?limit=100').expect(200)).body as { details: string }[];
+    expect(log.some((e) => e.details.startsWith(`The hand-off of alarm ${alarm.id}`))).toBe(false);
+    // Tried once; never again after the withdrawal (the endpoint does hear of the resolution it subscribed to).
+    expect(receivers.of('late').filter((r) => r.type === 'alarm.handoff.v1')).toHaveLength(1);
+  });
+
   it('a hand-off the bus loses is asked for again and reaches the endpoint once', async () => {
     const arc = await endpoint('lost', 'Southern ARC');
     await handOffTo(arc.id);

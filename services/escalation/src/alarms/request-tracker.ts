@@ -114,8 +114,9 @@ export class RequestTracker implements OnApplicationBootstrap {
         const outcome = taken.get(r.requestId);
         if (outcome?.outcome === 'failed' && r.lastStatus !== 'failed') {
           await this.alarmsService.messageFailed(tx, emit, r.alarmId, describe(r.request), outcome.error, now);
-          // Nobody here answered and the receiving centre was not reached: an operator must know now.
-          if (r.request.channel === 'webhook')
+          // Nobody here answered and the receiving centre was not reached: an operator must know now
+          // (not when it was withdrawn because the alarm had been resolved).
+          if (r.request.channel === 'webhook' && !closed.has(r.alarmId))
             await this.notifier.systemAlert(
               emit,
               'handoff_failed',

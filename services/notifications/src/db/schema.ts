@@ -157,12 +157,15 @@ export const webhookMessages = notificationsSchema.table(
     payload: jsonb('payload').notNull(),
     /** The LWS event it was made from; null for a test ping or a message addressed to one endpoint. */
     sourceEventId: uuid('source_event_id'),
+    /** A hand-off's alarm: its deliveries still waiting are withdrawn when the alarm is resolved. */
+    alarmId: uuid('alarm_id'),
     createdAt: at('created_at').notNull(),
   },
   (t) => [
     index('webhook_messages_created_idx').on(t.createdAt),
     // A hand-off is looked up by its request id: taken once, and reported to escalation.
     index('webhook_messages_source_idx').on(t.sourceEventId),
+    index('webhook_messages_alarm_idx').on(t.alarmId).where(sql`${t.alarmId} is not null`),
   ],
 );
 

@@ -207,14 +207,14 @@ export class DeliveriesService {
     return { requestIds: [...byRequest.keys()], outcomes };
   }
 
-  /** The alarm was resolved: its messages still waiting for the provider are withdrawn and reported. */
+  /**
+   * The alarm was resolved: its messages still waiting for the provider are withdrawn and reported,
+   * and a hand-off still waiting for its endpoint is withdrawn too.
+   */
   async alarmResolved(tx: Tx, emit: Emit, e: EventMap['escalation.alarm.resolved.v1']): Promise<void> {
-    const withdrawn = await this.repo.withdrawPending(
-      tx,
-      e.alarmId,
-      'Withdrawn: the alarm was resolved before the provider took it',
-      this.clock(),
-    );
+    const now = this.clock();
+    await this.handOffs.withdraw(tx, e.alarmId, now);
+    const withdrawn = await this.repo.withdrawPending(tx, e.alarmId, 'Withdrawn: the alarm was resolved before the provider took it', now);
     for (const row of withdrawn) await emitMessageStatus(emit, row);
   }
 

@@ -9,6 +9,8 @@ export interface MessageToEnqueue {
   eventType: string;
   payload: WebhookPayload;
   sourceEventId: string | null;
+  /** A hand-off's alarm (withdrawn if the alarm is resolved before it is taken). */
+  alarmId?: string | null;
   /** The worker's team; null: not known, so only endpoints of every team hear of it. */
   teamId: number | null;
   duress: boolean;
@@ -36,6 +38,7 @@ export async function enqueueMessages(tx: Tx, messages: readonly MessageToEnqueu
     event_type: m.eventType,
     payload: m.payload,
     source_event_id: m.sourceEventId,
+    alarm_id: m.alarmId ?? null,
     team_id: m.teamId,
     duress: m.duress,
     priority: m.priority,
@@ -45,7 +48,7 @@ export async function enqueueMessages(tx: Tx, messages: readonly MessageToEnqueu
   const { rows: enqueued } = (await tx.execute(sql`
     with m as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as m(
-        id text, event_type text, payload jsonb, source_event_id uuid, team_id int, duress boolean, priority smallint, endpoint_id uuid)
+        id text, event_type text, payload jsonb, source_event_id uuid, alarm_id uuid, team_id int, duress boolean, priority smallint, endpoint_id uuid)
     ),
     matched as (
       select m.id as message_id, e.id as endpoint_id, m.priority
@@ -55,8 +58,8 @@ export async function enqueueMessages(tx: Tx, messages: readonly MessageToEnqueu
           else m.event_type = any(e.event_types) and (e.team_ids is null or m.team_id = any(e.team_ids)) end
     ),
     stored as (
-      insert into ${webhookMessages} (id, event_type, payload, source_event_id, created_at)
-      select m.id, m.event_type, m.payload, m.source_event_id, ${at}::timestamptz from m
+      insert into ${webhookMessages} (id, event_type, payload, source_event_id, alarm_id, created_at)
+      select m.id, m.event_type, m.payload, m.source_event_id, m.alarm_id, ${at}::timestamptz from m
       where exists (select 1 from matched where matched.message_id = m.id)
       on conflict (id) do nothing
       returning id

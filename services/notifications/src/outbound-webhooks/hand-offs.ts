@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { EventMap } from '@lws/contracts';
 import type { AfterCommit } from '@lws/messaging';
 import { DB, type Db, type Tx } from '@lws/platform';
@@ -62,6 +62,7 @@ export class HandOffs {
         { ...request.handOff },
         {
           sourceEventId: request.requestId,
+          alarmId: request.handOff.alarmId,
           duress: request.handOff.duress === true,
           priority: urgent ? DELIVERY_PRIORITY.emergency : DELIVERY_PRIORITY.alarm,
           ...(afterCommit ? { afterCommit } : {}),
@@ -77,6 +78,24 @@ export class HandOffs {
         });
     }
     return refused;
+  }
+
+  /**
+   * The alarm was resolved here: a hand-off still waiting for its endpoint (down, retrying) is
+   * withdrawn, so a receiving centre never acts hours later on an alarm already closed. One being
+   * sent right now finishes as it goes (the sender records only on a still-pending row).
+   */
+  async withdraw(tx: Tx, alarmId: string, now: Date): Promise<number> {
+    const at = now.toISOString();
+    const { rows } = (await tx.execute(sql`
+      update ${webhookDeliveries} d set status = 'canceled', next_attempt_at = null,
+        last_error = 'Withdrawn: the alarm was resolved before the endpoint took it', updated_at = ${at}::timestamptz,
+        completed_at = ${at}::timestamptz
+      from ${webhookMessages} m
+      where m.alarm_id = ${alarmId} and m.event_type = ${HANDOFF_TYPE} and d.message_id = m.id and d.status = 'pending'
+        and (d.locked_until is null or d.locked_until <= ${at}::timestamptz)
+      returning d.id`)) as unknown as { rows: { id: string }[] };
+    return rows.length;
   }
 
   /** The hand-offs among these request ids, and what became of each (one statement). */

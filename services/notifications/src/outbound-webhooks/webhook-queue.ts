@@ -20,6 +20,8 @@ export interface DirectOptions {
   timestamp?: Date;
   /** The LWS event it answers, if any. */
   sourceEventId?: string;
+  /** A hand-off's alarm: what waits for the endpoint is withdrawn once the alarm is resolved. */
+  alarmId?: string;
   /** The unit of work's hook: the sender is woken once the message is committed. */
   afterCommit?: AfterCommit;
 }
@@ -105,6 +107,7 @@ export class WebhookQueue {
           eventType: type,
           payload: { type, timestamp: (options.timestamp ?? now).toISOString(), data },
           sourceEventId: options.sourceEventId ?? null,
+          alarmId: options.alarmId ?? null,
           teamId: null,
           duress: options.duress === true,
           priority: options.priority ?? DELIVERY_PRIORITY.alarm,

@@ -1,0 +1,2 @@
+ALTER TABLE "notifications"."webhook_messages" ADD COLUMN "alarm_id" uuid;--> statement-breakpoint
+CREATE INDEX "webhook_messages_alarm_idx" ON "notifications"."webhook_messages" USING btree ("alarm_id") WHERE "notifications"."webhook_messages"."alarm_id" is not null;
