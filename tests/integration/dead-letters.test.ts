@@ -80,13 +80,13 @@ describe('dead letters: parked, visible, replayed and discarded', () => {
     const list = await eventually(async () => {
       const res = await agent.get('/api/dead-letters').expect(200);
       const letters = res.body.letters as { eventId: string }[];
-      const ready = letters.filter((l) => l.eventId === poison.id).length === 2 && letters.some((l) => l.eventId === huge.id);
+      const ready = letters.filter((l) => l.eventId === poison.id).length === 3 && letters.some((l) => l.eventId === huge.id);
       return ready ? res.body : undefined;
     }, 30_000);
     expect(list.unreachable).toEqual([]);
     const ofPoison = list.letters.filter((l: { eventId: string }) => l.eventId === poison.id);
-    // Both services that consume shift starts parked it; neither ran a handler on it.
-    expect(ofPoison.map((l: { service: string }) => l.service).sort()).toEqual(['audit', 'escalation']);
+    // Every service that consumes shift starts parked it (notifications for its webhook feed); none ran a handler on it.
+    expect(ofPoison.map((l: { service: string }) => l.service).sort()).toEqual(['audit', 'escalation', 'notifications']);
     for (const l of ofPoison) {
       expect(l).toMatchObject({ kind: 'consumer', subject: 'shifts.shift.started.v1', attempts: 1 });
       expect(l.error).toMatch(/shiftId/);
@@ -105,10 +105,11 @@ describe('dead letters: parked, visible, replayed and discarded', () => {
       count: list.count,
       letters: list.letters.map((l: { service: string; subject: string }) => `${l.service} ${l.subject}`),
     }).toEqual({
-      count: 3,
+      count: 4,
       letters: expect.arrayContaining([
         'audit shifts.shift.started.v1',
         'escalation shifts.shift.started.v1',
+        'notifications shifts.shift.started.v1',
         'locations locations.location.created.v1',
       ]),
     });
@@ -128,7 +129,7 @@ describe('dead letters: parked, visible, replayed and discarded', () => {
     const refused = body.letters.find((l: { kind: string }) => l.kind === 'outbox');
     await agent.post(`/api/dead-letters/${refused.id}/discard`).set(XHR).expect(200);
     const left = (await agent.get('/api/dead-letters').expect(200)).body;
-    expect(left.count).toBe(1);
+    expect(left.count).toBe(2);
     expect(left.letters.map((l: { id: string }) => l.id)).not.toContain(letter.id);
 
     const log = await eventually(async () => {

@@ -13,6 +13,7 @@ import { openDatabase, type Clock, type Database, type Emit, type UnitOfWork } f
 import { createTestDatabase, watchStatements, type Statement, type TestDatabase } from '@lws/testing';
 import { DeliveriesRepository } from '../../services/notifications/src/deliveries/deliveries.repository';
 import { DeliveriesService } from '../../services/notifications/src/deliveries/deliveries.service';
+import type { HandOffs } from '../../services/notifications/src/outbound-webhooks/hand-offs';
 import type { TwilioProvider } from '../../services/notifications/src/provider/twilio-provider';
 import { SubscriptionsRepository } from '../../services/notifications/src/push/subscriptions.repository';
 import { UsersProjection } from '../../services/notifications/src/users/users.projection';
@@ -76,6 +77,8 @@ describe("a push to monitors in each monitor's language", () => {
       subscriptions,
       {} as TwilioProvider,
       {} as UnitOfWork,
+      // No hand-off here: these requests are pushes.
+      {} as HandOffs,
       (() => NOW) as Clock,
     );
     // Two monitors as identity announces them: one who chose Welsh, one who never chose (English).

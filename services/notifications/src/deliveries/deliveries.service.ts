@@ -69,7 +69,8 @@ export class DeliveriesService {
     // A hand-off goes on the webhook sender's queue; only one that can never be sent becomes a
     // (failed) row here, which reports it like any request refused.
     const handOffs = all.filter((e) => e.channel === 'webhook' && !known.has(e.requestId));
-    const refused = new Map((await this.handOffs.take(tx, handOffs, urgent, afterCommit)).map((r) => [r.request.requestId, r.reason]));
+    const taken = handOffs.length > 0 ? await this.handOffs.take(tx, handOffs, urgent, afterCommit) : [];
+    const refused = new Map(taken.map((r) => [r.request.requestId, r.reason]));
     const requests = all.filter((e) => e.channel !== 'webhook' || refused.has(e.requestId) || known.has(e.requestId));
     const pushTo = requests.filter((e) => e.channel === 'push' && !known.has(e.requestId));
     const userIds = new Set<number>();
