@@ -61,7 +61,7 @@ async function missCheckIn(worker: Account) {
 }
 
 async function alarmOf(userId: number): Promise<{ id: string; history: string[] } | undefined> {
-  const alarms = (await (await superadminApi.get('/api/alarms')).json()) as { id: string; userId: number; history: string[] }[];
+  const alarms = (await (await superadminApi.get('/api/alarms?limit=500')).json()) as { id: string; userId: number; history: string[] }[];
   return alarms.find((a) => a.userId === userId);
 }
 

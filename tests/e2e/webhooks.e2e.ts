@@ -12,6 +12,7 @@ const PASSWORD = 'Webhooks123';
 let superadmin: APIRequestContext;
 let admin: { id: number; username: string; api: APIRequestContext };
 let receivers: Awaited<ReturnType<typeof startReceivers>>;
+let teamId: number | undefined;
 
 test.beforeAll(async ({ playwright }) => {
   receivers = await startReceivers();
@@ -22,12 +23,17 @@ test.beforeAll(async ({ playwright }) => {
   });
   expect(res.status(), await res.text()).toBe(201);
   const id = ((await res.json()) as { user: { id: number } }).user.id;
+  // An endpoint covers the admin's teams: give them one (earlier tests may have left them none).
+  const team = await superadmin.post('/api/teams', { data: { name: `Hooks ${username}`, monitors: [{ userId: id }] } });
+  expect(team.status(), await team.text()).toBe(201);
+  teamId = ((await team.json()) as { id: number }).id;
   admin = { id, username, api: await apiSession(playwright, username, PASSWORD) };
 });
 
 test.afterAll(async () => {
   await admin?.api.dispose();
   if (admin) await superadmin.delete(`/api/users/${admin.id}`);
+  if (teamId) await superadmin.delete(`/api/teams/${teamId}`);
   await superadmin?.dispose();
   await receivers?.close();
 });
