@@ -91,6 +91,8 @@ test("two admins of two teams each see only their own worker's alarm; the supera
   browser,
   playwright,
 }) => {
+  // Seven steps across four sessions and two alarms: late in the suite, on a database every earlier file filled, it outlasts the default minute.
+  test.setTimeout(150_000);
   const nina = await createUser(playwright, 'Nina North', 'admin');
   const sam = await createUser(playwright, 'Sam South', 'admin');
   const north = await createTeam(`North ${run}`, nina.id);
