@@ -17,3 +17,4 @@ export * from './reconcile';
 export * from './escalation-policy';
 export * from './rows';
 export * from './secrets';
+export * from './page-cursor';

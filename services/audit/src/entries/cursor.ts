@@ -1,3 +1,4 @@
+import { pageCursor } from '@lws/platform';
 import { z } from 'zod';
 
 /** Where the previous page ended: the sort key (time, then id) of its last entry. */
@@ -6,26 +7,13 @@ export interface Position {
   id: number;
 }
 
-const shape = z
-  .object({
-    t: z.string().datetime(),
-    i: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
-  })
-  .strict();
+const cursor = pageCursor(
+  z.object({ t: z.string().datetime(), i: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }).strict(),
+  (p: Position) => ({ t: p.at.toISOString(), i: p.id }),
+  (b): Position => ({ at: new Date(b.t), id: b.i }),
+);
 
 /** Opaque to clients. */
-export function encodeCursor(position: Position): string {
-  return Buffer.from(JSON.stringify({ t: position.at.toISOString(), i: position.id })).toString('base64url');
-}
-
+export const encodeCursor = cursor.encode;
 /** The position a cursor names, or undefined when it is not one this service handed out. */
-export function decodeCursor(cursor: string): Position | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  const parsed = shape.safeParse(raw);
-  return parsed.success ? { at: new Date(parsed.data.t), id: parsed.data.i } : undefined;
-}
+export const decodeCursor = cursor.decode;
