@@ -166,7 +166,7 @@ function made(e: AnyEventEnvelope): Made[] {
             teamId: d.teamId,
             byUserId: d.byUserId,
             at: d.at,
-            viaToken: viaToken(d),
+            viaToken: d.viaToken,
             duress,
           }),
         },
@@ -186,7 +186,7 @@ function made(e: AnyEventEnvelope): Made[] {
             ...present({ alarmId: d.alarmId, userId: d.userId, teamId: d.teamId, byUserId: d.byUserId, at: d.at }),
             verdict: d.verdict,
             note: d.note,
-            ...present({ viaToken: viaToken(d), duress }),
+            ...present({ viaToken: d.viaToken, duress }),
           },
         },
       ];
@@ -267,11 +267,6 @@ function made(e: AnyEventEnvelope): Made[] {
     default:
       return [];
   }
-}
-
-/** The API token a machine acted with, on events whose contract carries it. */
-function viaToken(d: EventMap['escalation.alarm.acknowledged.v1'] | EventMap['escalation.alarm.resolved.v1']): string | undefined {
-  return (d as { viaToken?: string }).viaToken;
 }
 
 /**
