@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { EventMap, EventSubject } from '@lws/contracts';
+import type { EventSubject } from '@lws/contracts';
 import type { AnyEventEnvelope } from '@lws/messaging';
 import { DELIVERY_PRIORITY } from '../db/schema';
 
