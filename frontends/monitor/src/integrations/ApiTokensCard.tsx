@@ -3,7 +3,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
-  Alert,
   Badge,
   Button,
   Card,
@@ -17,7 +16,6 @@ import {
   Input,
   Label,
   Select,
-  Skeleton,
   Table,
   TableBody,
   TableCell,
@@ -33,6 +31,7 @@ import {
   serverNow,
   useT,
   useToast,
+  LoadView,
 } from '@lws/fe-ui';
 import { API_SCOPES, API_TOKEN_MAX_DAYS, createApiTokenSchema, type ApiScope, type CreateApiTokenRequest } from '@lws/schemas';
 import { OneTimeSecretAlert } from '../accounts/OneTimeSecretAlert';
@@ -244,97 +243,93 @@ export function ApiTokensCard() {
           </div>
         </form>
 
-        {load.state === 'loading' ? (
-          <div role="status" aria-label={t('Loading API tokens')}>
-            <Skeleton height="6rem" />
-          </div>
-        ) : load.state === 'error' ? (
-          <Alert variant="error" data-testid="api-tokens-error">
-            {t('The API tokens could not be loaded.')}
-          </Alert>
-        ) : load.data.length === 0 ? (
-          <p className="lws-muted" data-testid="api-tokens-empty">
-            {t('No API tokens yet.')}
-          </p>
-        ) : (
-          <Table label={t('API tokens')} className="lws-table--middle">
-            <TableHeader>
-              <TableRow>
-                <TableHead>{t('Name')}</TableHead>
-                <TableHead>{t('Token')}</TableHead>
-                <TableHead>{t('Scopes')}</TableHead>
-                <TableHead>{t('Created')}</TableHead>
-                {showsCreator ? <TableHead>{t('Created by')}</TableHead> : null}
-                <TableHead>{t('Expires')}</TableHead>
-                <TableHead>{t('Last used')}</TableHead>
-                <TableHead>{t('Uses')}</TableHead>
-                <TableHead>{t('Status')}</TableHead>
-                <TableHead>
-                  <span className="lws-visually-hidden">{t('Actions')}</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {load.data.map((token) => {
-                const status = apiTokenStatus(token, now);
-                const badge = STATUS_BADGE[status];
-                return (
-                  <TableRow key={token.id} data-testid="api-token" data-status={status}>
-                    <TableCell>{token.name}</TableCell>
-                    <TableCell>
-                      <code>{`${token.prefix}…${token.last4}`}</code>
-                    </TableCell>
-                    <TableCell>
-                      {token.scopes.map((scope, i) => (
-                        <span key={scope}>
-                          {i > 0 ? ' ' : null}
-                          <code title={scope in SCOPE_TEXT ? t(SCOPE_TEXT[scope as ApiScope]) : undefined}>{scope}</code>
-                        </span>
-                      ))}
-                    </TableCell>
-                    <TableCell>{formatDateTime(token.createdAt)}</TableCell>
-                    {showsCreator ? <TableCell>{token.createdByName}</TableCell> : null}
-                    <TableCell>
-                      {formatDateTime(token.expiresAt)}
-                      {status === 'expired' ? (
-                        <>
-                          {' '}
-                          <Badge variant="warning" data-testid="api-token-expired">
-                            {t('Expired')}
-                          </Badge>
-                        </>
-                      ) : null}
-                    </TableCell>
-                    <TableCell>{formatDateTime(token.lastUsedAt, t('Never'))}</TableCell>
-                    <TableCell>{token.useCount}</TableCell>
-                    <TableCell>
-                      <Badge
-                        variant={badge.variant}
-                        title={token.revokedAt ? formatDateTime(token.revokedAt) : undefined}
-                        data-testid="api-token-status"
-                      >
-                        {t(badge.text)}
-                      </Badge>
-                    </TableCell>
-                    <TableCell>
-                      {status === 'active' ? (
-                        <Button
-                          size="sm"
-                          variant="destructive"
-                          onClick={() => setRevoking(token)}
-                          aria-label={t('Revoke {{name}}', { name: token.name })}
-                          data-testid="api-token-revoke"
+        <LoadView
+          load={load}
+          loadingLabel={t('Loading API tokens')}
+          errorText={t('The API tokens could not be loaded.')}
+          testId="api-tokens"
+          emptyText={t('No API tokens yet.')}
+        >
+          {(data) => (
+            <Table label={t('API tokens')} className="lws-table--middle">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>{t('Name')}</TableHead>
+                  <TableHead>{t('Token')}</TableHead>
+                  <TableHead>{t('Scopes')}</TableHead>
+                  <TableHead>{t('Created')}</TableHead>
+                  {showsCreator ? <TableHead>{t('Created by')}</TableHead> : null}
+                  <TableHead>{t('Expires')}</TableHead>
+                  <TableHead>{t('Last used')}</TableHead>
+                  <TableHead>{t('Uses')}</TableHead>
+                  <TableHead>{t('Status')}</TableHead>
+                  <TableHead>
+                    <span className="lws-visually-hidden">{t('Actions')}</span>
+                  </TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {data.map((token) => {
+                  const status = apiTokenStatus(token, now);
+                  const badge = STATUS_BADGE[status];
+                  return (
+                    <TableRow key={token.id} data-testid="api-token" data-status={status}>
+                      <TableCell>{token.name}</TableCell>
+                      <TableCell>
+                        <code>{`${token.prefix}…${token.last4}`}</code>
+                      </TableCell>
+                      <TableCell>
+                        {token.scopes.map((scope, i) => (
+                          <span key={scope}>
+                            {i > 0 ? ' ' : null}
+                            <code title={scope in SCOPE_TEXT ? t(SCOPE_TEXT[scope as ApiScope]) : undefined}>{scope}</code>
+                          </span>
+                        ))}
+                      </TableCell>
+                      <TableCell>{formatDateTime(token.createdAt)}</TableCell>
+                      {showsCreator ? <TableCell>{token.createdByName}</TableCell> : null}
+                      <TableCell>
+                        {formatDateTime(token.expiresAt)}
+                        {status === 'expired' ? (
+                          <>
+                            {' '}
+                            <Badge variant="warning" data-testid="api-token-expired">
+                              {t('Expired')}
+                            </Badge>
+                          </>
+                        ) : null}
+                      </TableCell>
+                      <TableCell>{formatDateTime(token.lastUsedAt, t('Never'))}</TableCell>
+                      <TableCell>{token.useCount}</TableCell>
+                      <TableCell>
+                        <Badge
+                          variant={badge.variant}
+                          title={token.revokedAt ? formatDateTime(token.revokedAt) : undefined}
+                          data-testid="api-token-status"
                         >
-                          {t('Revoke')}
-                        </Button>
-                      ) : null}
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-        )}
+                          {t(badge.text)}
+                        </Badge>
+                      </TableCell>
+                      <TableCell>
+                        {status === 'active' ? (
+                          <Button
+                            size="sm"
+                            variant="destructive"
+                            onClick={() => setRevoking(token)}
+                            aria-label={t('Revoke {{name}}', { name: token.name })}
+                            data-testid="api-token-revoke"
+                          >
+                            {t('Revoke')}
+                          </Button>
+                        ) : null}
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          )}
+        </LoadView>
 
         <ConfirmDialog
           open={revoking !== null}

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import {
-  Alert,
   Badge,
   Button,
   Card,
@@ -10,7 +9,6 @@ import {
   CardHeader,
   CardTitle,
   ConfirmDialog,
-  Skeleton,
   Table,
   TableBody,
   TableCell,
@@ -24,6 +22,7 @@ import {
   useT,
   useToast,
   type Translate,
+  LoadView,
 } from '@lws/fe-ui';
 import { OneTimeSecretAlert } from '../accounts/OneTimeSecretAlert';
 import { fetchTeamNames } from '../accounts/accounts-api';
@@ -174,156 +173,152 @@ export function WebhooksCard() {
           }}
         />
 
-        {load.state === 'loading' ? (
-          <div role="status" aria-label={t('Loading webhook endpoints')}>
-            <Skeleton height="6rem" />
-          </div>
-        ) : load.state === 'error' ? (
-          <Alert variant="error" data-testid="webhooks-error">
-            {t('The webhook endpoints could not be loaded.')}
-          </Alert>
-        ) : load.data.length === 0 ? (
-          <p className="lws-muted" data-testid="webhooks-empty">
-            {t('No webhook endpoints yet.')}
-          </p>
-        ) : (
-          <Table label={t('Webhook endpoints')} className="lws-table--middle">
-            <TableHeader>
-              <TableRow>
-                <TableHead>{t('Name')}</TableHead>
-                <TableHead>{t('URL')}</TableHead>
-                <TableHead>{t('Events')}</TableHead>
-                <TableHead>{t('Teams')}</TableHead>
-                <TableHead>{t('Status')}</TableHead>
-                <TableHead>{t('Last delivery')}</TableHead>
-                <TableHead>{t('Waiting')}</TableHead>
-                <TableHead>
-                  <span className="lws-visually-hidden">{t('Actions')}</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {load.data.map((endpoint) => {
-                const reason = disabledReasonText(endpoint.disabledReason, t);
-                const last = endpoint.lastDelivery;
-                const logOpen = logOf === endpoint.id;
-                const logId = `webhook-log-${endpoint.id}`;
-                return (
-                  <Fragment key={endpoint.id}>
-                    <TableRow data-testid="webhook-endpoint" data-enabled={endpoint.enabled}>
-                      <TableCell>
-                        {endpoint.name}
-                        {endpoint.receivesDuress ? (
-                          <>
-                            {' '}
-                            <Badge variant="warning">{t('Duress')}</Badge>
-                          </>
-                        ) : null}
-                      </TableCell>
-                      <TableCell>
-                        <code>{endpoint.url}</code>
-                      </TableCell>
-                      <TableCell>
-                        <span title={endpoint.eventTypes.join(', ')}>{endpoint.eventTypes.length}</span>
-                      </TableCell>
-                      <TableCell>{teamsText(endpoint)}</TableCell>
-                      <TableCell>
-                        <Badge
-                          variant={endpoint.enabled ? 'success' : 'warning'}
-                          title={endpoint.disabledAt ? formatDateTime(endpoint.disabledAt) : undefined}
-                          data-testid="webhook-endpoint-status"
-                        >
-                          {endpoint.enabled ? t('Enabled') : reason ? t('Disabled: {{reason}}', { reason }) : t('Disabled')}
-                        </Badge>
-                      </TableCell>
-                      <TableCell data-testid="webhook-endpoint-last">
-                        {last ? (
-                          <>
-                            <Badge variant={DELIVERY_STATUS[last.status].variant}>{t(DELIVERY_STATUS[last.status].text)}</Badge>{' '}
-                            {last.httpStatus !== null ? `${httpStatusText(last.httpStatus, t)}, ` : ''}
-                            {formatDateTime(last.at)}
-                          </>
-                        ) : (
-                          t('None yet')
-                        )}
-                      </TableCell>
-                      <TableCell>{endpoint.pending}</TableCell>
-                      <TableCell>
-                        <div className="lws-actions">
-                          <Button
-                            size="sm"
-                            variant="outline"
-                            aria-expanded={logOpen}
-                            aria-controls={logOpen ? logId : undefined}
-                            onClick={() => setLogOf(logOpen ? null : endpoint.id)}
-                            aria-label={
-                              logOpen
-                                ? t('Hide the delivery log of {{name}}', { name: endpoint.name })
-                                : t('Show the delivery log of {{name}}', { name: endpoint.name })
-                            }
-                            data-testid="webhook-endpoint-log"
+        <LoadView
+          load={load}
+          loadingLabel={t('Loading webhook endpoints')}
+          errorText={t('The webhook endpoints could not be loaded.')}
+          testId="webhooks"
+          emptyText={t('No webhook endpoints yet.')}
+        >
+          {(data) => (
+            <Table label={t('Webhook endpoints')} className="lws-table--middle">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>{t('Name')}</TableHead>
+                  <TableHead>{t('URL')}</TableHead>
+                  <TableHead>{t('Events')}</TableHead>
+                  <TableHead>{t('Teams')}</TableHead>
+                  <TableHead>{t('Status')}</TableHead>
+                  <TableHead>{t('Last delivery')}</TableHead>
+                  <TableHead>{t('Waiting')}</TableHead>
+                  <TableHead>
+                    <span className="lws-visually-hidden">{t('Actions')}</span>
+                  </TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {data.map((endpoint) => {
+                  const reason = disabledReasonText(endpoint.disabledReason, t);
+                  const last = endpoint.lastDelivery;
+                  const logOpen = logOf === endpoint.id;
+                  const logId = `webhook-log-${endpoint.id}`;
+                  return (
+                    <Fragment key={endpoint.id}>
+                      <TableRow data-testid="webhook-endpoint" data-enabled={endpoint.enabled}>
+                        <TableCell>
+                          {endpoint.name}
+                          {endpoint.receivesDuress ? (
+                            <>
+                              {' '}
+                              <Badge variant="warning">{t('Duress')}</Badge>
+                            </>
+                          ) : null}
+                        </TableCell>
+                        <TableCell>
+                          <code>{endpoint.url}</code>
+                        </TableCell>
+                        <TableCell>
+                          <span title={endpoint.eventTypes.join(', ')}>{endpoint.eventTypes.length}</span>
+                        </TableCell>
+                        <TableCell>{teamsText(endpoint)}</TableCell>
+                        <TableCell>
+                          <Badge
+                            variant={endpoint.enabled ? 'success' : 'warning'}
+                            title={endpoint.disabledAt ? formatDateTime(endpoint.disabledAt) : undefined}
+                            data-testid="webhook-endpoint-status"
                           >
-                            {logOpen ? t('Hide deliveries') : t('Deliveries')}
-                          </Button>
-                          <Button
-                            size="sm"
-                            variant="outline"
-                            disabled={!endpoint.enabled}
-                            busy={test.isPending && test.variables?.id === endpoint.id}
-                            onClick={() => test.mutate(endpoint)}
-                            aria-label={t('Send a test event to {{name}}', { name: endpoint.name })}
-                            data-testid="webhook-endpoint-test"
-                          >
-                            {t('Send test')}
-                          </Button>
-                          <Button
-                            size="sm"
-                            variant="outline"
-                            busy={toggle.isPending && toggle.variables?.id === endpoint.id}
-                            onClick={() => toggle.mutate(endpoint)}
-                            aria-label={
-                              endpoint.enabled
-                                ? t('Disable {{name}}', { name: endpoint.name })
-                                : t('Enable {{name}}', { name: endpoint.name })
-                            }
-                            data-testid="webhook-endpoint-toggle"
-                          >
-                            {endpoint.enabled ? t('Disable') : t('Enable')}
-                          </Button>
-                          <Button
-                            size="sm"
-                            variant="outline"
-                            onClick={() => setConfirming({ action: 'rotate', endpoint })}
-                            aria-label={t('Rotate the secret of {{name}}', { name: endpoint.name })}
-                            data-testid="webhook-endpoint-rotate"
-                          >
-                            {t('Rotate secret')}
-                          </Button>
-                          <Button
-                            size="sm"
-                            variant="destructive"
-                            onClick={() => setConfirming({ action: 'delete', endpoint })}
-                            aria-label={t('Delete {{name}}', { name: endpoint.name })}
-                            data-testid="webhook-endpoint-delete"
-                          >
-                            {t('Delete')}
-                          </Button>
-                        </div>
-                      </TableCell>
-                    </TableRow>
-                    {logOpen ? (
-                      <TableRow id={logId}>
-                        <TableCell colSpan={COLUMNS}>
-                          <WebhookDeliveryLog endpoint={endpoint} />
+                            {endpoint.enabled ? t('Enabled') : reason ? t('Disabled: {{reason}}', { reason }) : t('Disabled')}
+                          </Badge>
+                        </TableCell>
+                        <TableCell data-testid="webhook-endpoint-last">
+                          {last ? (
+                            <>
+                              <Badge variant={DELIVERY_STATUS[last.status].variant}>{t(DELIVERY_STATUS[last.status].text)}</Badge>{' '}
+                              {last.httpStatus !== null ? `${httpStatusText(last.httpStatus, t)}, ` : ''}
+                              {formatDateTime(last.at)}
+                            </>
+                          ) : (
+                            t('None yet')
+                          )}
+                        </TableCell>
+                        <TableCell>{endpoint.pending}</TableCell>
+                        <TableCell>
+                          <div className="lws-actions">
+                            <Button
+                              size="sm"
+                              variant="outline"
+                              aria-expanded={logOpen}
+                              aria-controls={logOpen ? logId : undefined}
+                              onClick={() => setLogOf(logOpen ? null : endpoint.id)}
+                              aria-label={
+                                logOpen
+                                  ? t('Hide the delivery log of {{name}}', { name: endpoint.name })
+                                  : t('Show the delivery log of {{name}}', { name: endpoint.name })
+                              }
+                              data-testid="webhook-endpoint-log"
+                            >
+                              {logOpen ? t('Hide deliveries') : t('Deliveries')}
+                            </Button>
+                            <Button
+                              size="sm"
+                              variant="outline"
+                              disabled={!endpoint.enabled}
+                              busy={test.isPending && test.variables?.id === endpoint.id}
+                              onClick={() => test.mutate(endpoint)}
+                              aria-label={t('Send a test event to {{name}}', { name: endpoint.name })}
+                              data-testid="webhook-endpoint-test"
+                            >
+                              {t('Send test')}
+                            </Button>
+                            <Button
+                              size="sm"
+                              variant="outline"
+                              busy={toggle.isPending && toggle.variables?.id === endpoint.id}
+                              onClick={() => toggle.mutate(endpoint)}
+                              aria-label={
+                                endpoint.enabled
+                                  ? t('Disable {{name}}', { name: endpoint.name })
+                                  : t('Enable {{name}}', { name: endpoint.name })
+                              }
+                              data-testid="webhook-endpoint-toggle"
+                            >
+                              {endpoint.enabled ? t('Disable') : t('Enable')}
+                            </Button>
+                            <Button
+                              size="sm"
+                              variant="outline"
+                              onClick={() => setConfirming({ action: 'rotate', endpoint })}
+                              aria-label={t('Rotate the secret of {{name}}', { name: endpoint.name })}
+                              data-testid="webhook-endpoint-rotate"
+                            >
+                              {t('Rotate secret')}
+                            </Button>
+                            <Button
+                              size="sm"
+                              variant="destructive"
+                              onClick={() => setConfirming({ action: 'delete', endpoint })}
+                              aria-label={t('Delete {{name}}', { name: endpoint.name })}
+                              data-testid="webhook-endpoint-delete"
+                            >
+                              {t('Delete')}
+                            </Button>
+                          </div>
                         </TableCell>
                       </TableRow>
-                    ) : null}
-                  </Fragment>
-                );
-              })}
-            </TableBody>
-          </Table>
-        )}
+                      {logOpen ? (
+                        <TableRow id={logId}>
+                          <TableCell colSpan={COLUMNS}>
+                            <WebhookDeliveryLog endpoint={endpoint} />
+                          </TableCell>
+                        </TableRow>
+                      ) : null}
+                    </Fragment>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          )}
+        </LoadView>
 
         <ConfirmDialog
           open={confirming?.action === 'rotate'}

@@ -10,7 +10,6 @@ import {
   CardHeader,
   CardTitle,
   ConfirmDialog,
-  Skeleton,
   Table,
   TableBody,
   TableCell,
@@ -24,6 +23,7 @@ import {
   msg,
   useT,
   useToast,
+  LoadView,
 } from '@lws/fe-ui';
 
 /** A dead letter: an event a service could not apply, or one of its own events the bus refused. */
@@ -118,74 +118,73 @@ export function DeadLettersCard() {
         </Button>
       </CardHeader>
       <CardContent>
-        {load.state === 'loading' ? (
-          <div role="status" aria-label={t('Loading dead letters')}>
-            <Skeleton height="6rem" />
-          </div>
-        ) : load.state === 'error' ? (
-          <Alert variant="error" data-testid="dead-letters-error">
-            {t('Error loading dead letters.')}
-          </Alert>
-        ) : (
-          <>
-            <p data-testid="dead-letters-count">
-              <Badge variant={load.data.count > 0 ? 'danger' : 'success'}>{load.data.count}</Badge>{' '}
-              {load.data.count === 1 ? t('dead letter') : t('dead letters')}
-            </p>
-            {load.data.unreachable.length > 0 ? (
-              <Alert variant="warning" title={t('Some services did not answer')} data-testid="dead-letters-unreachable">
-                {t('{{services}}: their dead letters are not counted.', { services: load.data.unreachable.join(', ') })}
-              </Alert>
-            ) : null}
-            {load.data.letters.length === 0 ? (
-              <p className="lws-muted" data-testid="dead-letters-empty">
-                {t('Nothing is parked.')}
+        <LoadView load={load} loadingLabel={t('Loading dead letters')} errorText={t('Error loading dead letters.')} testId="dead-letters">
+          {(data) => (
+            <>
+              <p data-testid="dead-letters-count">
+                <Badge variant={data.count > 0 ? 'danger' : 'success'}>{data.count}</Badge>{' '}
+                {data.count === 1 ? t('dead letter') : t('dead letters')}
               </p>
-            ) : (
-              <Table label={t('Dead letters')} data-testid="dead-letters-table">
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>{t('First seen')}</TableHead>
-                    <TableHead>{t('Consumer')}</TableHead>
-                    <TableHead>{t('Subject')}</TableHead>
-                    <TableHead>{t('Error')}</TableHead>
-                    <TableHead>{t('Attempts')}</TableHead>
-                    <TableHead>{t('Action')}</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {load.data.letters.map((letter) => (
-                    <TableRow key={letter.id} data-testid="dead-letter-row" data-id={letter.id}>
-                      <TableCell>{formatDateTime(letter.firstSeenAt, t('Unknown'))}</TableCell>
-                      <TableCell>
-                        {letter.service} · {letter.kind === 'outbox' ? t('outbox (not published)') : letter.consumer}
-                      </TableCell>
-                      <TableCell>{letter.subject}</TableCell>
-                      <TableCell data-testid="dead-letter-error">{letter.error}</TableCell>
-                      <TableCell>{letter.attempts}</TableCell>
-                      <TableCell>
-                        <div className="lws-actions">
-                          <Button size="sm" busy={busy === letter.id} onClick={() => void replay(letter)} data-testid="dead-letter-replay">
-                            {t('Replay')}
-                          </Button>
-                          <Button
-                            size="sm"
-                            variant="outline"
-                            disabled={busy === letter.id}
-                            onClick={() => setDiscarding(letter)}
-                            data-testid="dead-letter-discard"
-                          >
-                            {t('Discard')}
-                          </Button>
-                        </div>
-                      </TableCell>
+              {data.unreachable.length > 0 ? (
+                <Alert variant="warning" title={t('Some services did not answer')} data-testid="dead-letters-unreachable">
+                  {t('{{services}}: their dead letters are not counted.', { services: data.unreachable.join(', ') })}
+                </Alert>
+              ) : null}
+              {data.letters.length === 0 ? (
+                <p className="lws-muted" data-testid="dead-letters-empty">
+                  {t('Nothing is parked.')}
+                </p>
+              ) : (
+                <Table label={t('Dead letters')} data-testid="dead-letters-table">
+                  <TableHeader>
+                    <TableRow>
+                      <TableHead>{t('First seen')}</TableHead>
+                      <TableHead>{t('Consumer')}</TableHead>
+                      <TableHead>{t('Subject')}</TableHead>
+                      <TableHead>{t('Error')}</TableHead>
+                      <TableHead>{t('Attempts')}</TableHead>
+                      <TableHead>{t('Action')}</TableHead>
                     </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            )}
-          </>
-        )}
+                  </TableHeader>
+                  <TableBody>
+                    {data.letters.map((letter) => (
+                      <TableRow key={letter.id} data-testid="dead-letter-row" data-id={letter.id}>
+                        <TableCell>{formatDateTime(letter.firstSeenAt, t('Unknown'))}</TableCell>
+                        <TableCell>
+                          {letter.service} · {letter.kind === 'outbox' ? t('outbox (not published)') : letter.consumer}
+                        </TableCell>
+                        <TableCell>{letter.subject}</TableCell>
+                        <TableCell data-testid="dead-letter-error">{letter.error}</TableCell>
+                        <TableCell>{letter.attempts}</TableCell>
+                        <TableCell>
+                          <div className="lws-actions">
+                            <Button
+                              size="sm"
+                              busy={busy === letter.id}
+                              onClick={() => void replay(letter)}
+                              data-testid="dead-letter-replay"
+                            >
+                              {t('Replay')}
+                            </Button>
+                            <Button
+                              size="sm"
+                              variant="outline"
+                              disabled={busy === letter.id}
+                              onClick={() => setDiscarding(letter)}
+                              data-testid="dead-letter-discard"
+                            >
+                              {t('Discard')}
+                            </Button>
+                          </div>
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              )}
+            </>
+          )}
+        </LoadView>
       </CardContent>
       <ConfirmDialog
         open={discarding !== null}

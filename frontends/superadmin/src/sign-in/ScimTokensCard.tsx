@@ -2,7 +2,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
-  Alert,
   Badge,
   Button,
   Card,
@@ -14,7 +13,6 @@ import {
   FieldError,
   Input,
   Label,
-  Skeleton,
   Table,
   TableBody,
   TableCell,
@@ -28,6 +26,7 @@ import {
   msg,
   useT,
   useToast,
+  LoadView,
 } from '@lws/fe-ui';
 import { OneTimeSecretAlert } from '@lws/fe-monitor/accounts';
 import { SCIM_TOKENS_KEY, createScimToken, fetchScimTokens, revokeScimToken, type ScimToken } from './sign-in-api';
@@ -127,68 +126,64 @@ export function ScimTokensCard() {
           </div>
         </form>
 
-        {load.state === 'loading' ? (
-          <div role="status" aria-label={t('Loading SCIM tokens')}>
-            <Skeleton height="6rem" />
-          </div>
-        ) : load.state === 'error' ? (
-          <Alert variant="error" data-testid="scim-tokens-error">
-            {t('The SCIM tokens could not be loaded.')}
-          </Alert>
-        ) : load.data.length === 0 ? (
-          <p className="lws-muted" data-testid="scim-tokens-empty">
-            {t('No SCIM tokens yet.')}
-          </p>
-        ) : (
-          <Table label={t('SCIM tokens')} className="lws-table--middle">
-            <TableHeader>
-              <TableRow>
-                <TableHead>{t('Name')}</TableHead>
-                <TableHead>{t('Token')}</TableHead>
-                <TableHead>{t('Created')}</TableHead>
-                <TableHead>{t('Last used')}</TableHead>
-                <TableHead>{t('Status')}</TableHead>
-                <TableHead>
-                  <span className="lws-visually-hidden">{t('Actions')}</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {load.data.map((token) => (
-                <TableRow key={token.id} data-testid="scim-token">
-                  <TableCell>{token.name}</TableCell>
-                  <TableCell>
-                    <code>{`${token.prefix}…`}</code>
-                  </TableCell>
-                  <TableCell>{formatDateTime(token.createdAt)}</TableCell>
-                  <TableCell>{formatDateTime(token.lastUsedAt, t('Never'))}</TableCell>
-                  <TableCell>
-                    {token.revokedAt ? (
-                      <Badge variant="neutral" title={formatDateTime(token.revokedAt)}>
-                        {t('Revoked')}
-                      </Badge>
-                    ) : (
-                      <Badge variant="success">{t('Active')}</Badge>
-                    )}
-                  </TableCell>
-                  <TableCell>
-                    {token.revokedAt ? null : (
-                      <Button
-                        size="sm"
-                        variant="destructive"
-                        onClick={() => setRevoking(token)}
-                        aria-label={t('Revoke {{name}}', { name: token.name })}
-                        data-testid="scim-token-revoke"
-                      >
-                        {t('Revoke')}
-                      </Button>
-                    )}
-                  </TableCell>
+        <LoadView
+          load={load}
+          loadingLabel={t('Loading SCIM tokens')}
+          errorText={t('The SCIM tokens could not be loaded.')}
+          testId="scim-tokens"
+          emptyText={t('No SCIM tokens yet.')}
+        >
+          {(data) => (
+            <Table label={t('SCIM tokens')} className="lws-table--middle">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>{t('Name')}</TableHead>
+                  <TableHead>{t('Token')}</TableHead>
+                  <TableHead>{t('Created')}</TableHead>
+                  <TableHead>{t('Last used')}</TableHead>
+                  <TableHead>{t('Status')}</TableHead>
+                  <TableHead>
+                    <span className="lws-visually-hidden">{t('Actions')}</span>
+                  </TableHead>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
+              </TableHeader>
+              <TableBody>
+                {data.map((token) => (
+                  <TableRow key={token.id} data-testid="scim-token">
+                    <TableCell>{token.name}</TableCell>
+                    <TableCell>
+                      <code>{`${token.prefix}…`}</code>
+                    </TableCell>
+                    <TableCell>{formatDateTime(token.createdAt)}</TableCell>
+                    <TableCell>{formatDateTime(token.lastUsedAt, t('Never'))}</TableCell>
+                    <TableCell>
+                      {token.revokedAt ? (
+                        <Badge variant="neutral" title={formatDateTime(token.revokedAt)}>
+                          {t('Revoked')}
+                        </Badge>
+                      ) : (
+                        <Badge variant="success">{t('Active')}</Badge>
+                      )}
+                    </TableCell>
+                    <TableCell>
+                      {token.revokedAt ? null : (
+                        <Button
+                          size="sm"
+                          variant="destructive"
+                          onClick={() => setRevoking(token)}
+                          aria-label={t('Revoke {{name}}', { name: token.name })}
+                          data-testid="scim-token-revoke"
+                        >
+                          {t('Revoke')}
+                        </Button>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </LoadView>
 
         <ConfirmDialog
           open={revoking !== null}

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import {
-  Alert,
   Badge,
   Button,
   Card,
@@ -8,7 +7,6 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
-  Skeleton,
   Table,
   TableBody,
   TableCell,
@@ -19,14 +17,14 @@ import {
   useLiveQuery,
   useT,
   useToast,
+  LoadView,
+  type Load,
 } from '@lws/fe-ui';
 import { fetchReminderStatus, sendTestReminder, type ReminderStatus } from './reminders-api';
 import { TestProviderSection } from './TestProviderSection';
 
 /** Spec section 9: the reminder status is read every 10 s, only while live updates are down. */
 export const REMINDER_STATUS_POLL_MS = 10_000;
-
-type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; status: ReminderStatus };
 
 function YesNo({ flag }: { flag: boolean }) {
   const t = useT();
@@ -49,7 +47,11 @@ export function SmsTestPanel() {
     pollMs: REMINDER_STATUS_POLL_MS,
   });
   // A failed read says so (the spec's panel), even with an older status on screen.
-  const load: Load = query.error ? { state: 'error' } : query.data ? { state: 'ready', status: query.data } : { state: 'loading' };
+  const load: Load<ReminderStatus> = query.error
+    ? { state: 'error', error: query.error }
+    : query.data
+      ? { state: 'ready', data: query.data }
+      : { state: 'loading' };
   const reload = () => query.refetch();
 
   const send = async (userId: number, minutes: 5 | 2) => {
@@ -91,90 +93,90 @@ export function SmsTestPanel() {
           </Button>
         </CardHeader>
         <CardContent>
-          {load.state === 'loading' ? (
-            <div role="status" aria-label={t('Loading reminder status')}>
-              <Skeleton height="4rem" />
-            </div>
-          ) : load.state === 'error' ? (
-            <Alert variant="error" data-testid="sms-test-error">
-              {t('Failed to load reminder system status. The system may be offline.')}
-            </Alert>
-          ) : (
-            <>
-              <dl className="lws-info-list" data-testid="reminder-summary">
-                <dt>{t('Reminder system')}</dt>
-                <dd data-testid="reminder-system-active">
-                  <Badge variant={load.status.reminderSystemActive ? 'success' : 'danger'}>
-                    {load.status.reminderSystemActive ? t('Active') : t('Inactive')}
-                  </Badge>
-                </dd>
-                <dt>{t('Active workers')}</dt>
-                <dd data-testid="reminder-active-workers">{load.status.activeWorkers}</dd>
-                <dt>{t('Current time')}</dt>
-                <dd data-testid="reminder-now">{formatDateTime(load.status.now, t('Unknown'))}</dd>
-              </dl>
-              {load.status.workers.length === 0 ? (
-                <p className="lws-muted" data-testid="reminder-workers-empty">
-                  {t('No workers on shift')}
-                </p>
-              ) : (
-                <Table label={t('Workers a reminder goes to')} data-testid="reminder-workers">
-                  <TableHeader>
-                    <TableRow>
-                      <TableHead>{t('Worker')}</TableHead>
-                      <TableHead>{t('Next check-in')}</TableHead>
-                      <TableHead>{t('Minutes until')}</TableHead>
-                      <TableHead>{t('Due for 5 min')}</TableHead>
-                      <TableHead>{t('Due for 2 min')}</TableHead>
-                      <TableHead>{t('Test')}</TableHead>
-                    </TableRow>
-                  </TableHeader>
-                  <TableBody>
-                    {load.status.workers.map((w) => (
-                      <TableRow key={w.id} data-testid="reminder-worker-row" data-user-id={w.id}>
-                        <TableCell>
-                          <strong>{w.name ?? t('Worker #{{id}}', { id: w.id })}</strong>
-                          {w.phone ? <div className="lws-muted">{w.phone}</div> : null}
-                        </TableCell>
-                        <TableCell>{formatDateTime(w.nextCheckIn, t('No check-in scheduled'))}</TableCell>
-                        <TableCell data-testid="reminder-minutes-until">{w.minutesUntil === null ? '' : w.minutesUntil}</TableCell>
-                        <TableCell data-testid="reminder-due-5">
-                          <YesNo flag={w.due5min} />
-                        </TableCell>
-                        <TableCell data-testid="reminder-due-2">
-                          <YesNo flag={w.due2min} />
-                        </TableCell>
-                        <TableCell>
-                          <div className="lws-actions">
-                            <Button
-                              size="sm"
-                              variant="outline"
-                              busy={sending === `${w.id}:5`}
-                              disabled={sending !== null}
-                              onClick={() => void send(w.id, 5)}
-                              data-testid="send-test-5"
-                            >
-                              {t('Send 5 min test')}
-                            </Button>
-                            <Button
-                              size="sm"
-                              variant="outline"
-                              busy={sending === `${w.id}:2`}
-                              disabled={sending !== null}
-                              onClick={() => void send(w.id, 2)}
-                              data-testid="send-test-2"
-                            >
-                              {t('Send 2 min test')}
-                            </Button>
-                          </div>
-                        </TableCell>
+          <LoadView
+            load={load}
+            loadingLabel={t('Loading reminder status')}
+            errorText={t('Failed to load reminder system status. The system may be offline.')}
+            testId="sms-test"
+            skeletonHeight="4rem"
+          >
+            {(data) => (
+              <>
+                <dl className="lws-info-list" data-testid="reminder-summary">
+                  <dt>{t('Reminder system')}</dt>
+                  <dd data-testid="reminder-system-active">
+                    <Badge variant={data.reminderSystemActive ? 'success' : 'danger'}>
+                      {data.reminderSystemActive ? t('Active') : t('Inactive')}
+                    </Badge>
+                  </dd>
+                  <dt>{t('Active workers')}</dt>
+                  <dd data-testid="reminder-active-workers">{data.activeWorkers}</dd>
+                  <dt>{t('Current time')}</dt>
+                  <dd data-testid="reminder-now">{formatDateTime(data.now, t('Unknown'))}</dd>
+                </dl>
+                {data.workers.length === 0 ? (
+                  <p className="lws-muted" data-testid="reminder-workers-empty">
+                    {t('No workers on shift')}
+                  </p>
+                ) : (
+                  <Table label={t('Workers a reminder goes to')} data-testid="reminder-workers">
+                    <TableHeader>
+                      <TableRow>
+                        <TableHead>{t('Worker')}</TableHead>
+                        <TableHead>{t('Next check-in')}</TableHead>
+                        <TableHead>{t('Minutes until')}</TableHead>
+                        <TableHead>{t('Due for 5 min')}</TableHead>
+                        <TableHead>{t('Due for 2 min')}</TableHead>
+                        <TableHead>{t('Test')}</TableHead>
                       </TableRow>
-                    ))}
-                  </TableBody>
-                </Table>
-              )}
-            </>
-          )}
+                    </TableHeader>
+                    <TableBody>
+                      {data.workers.map((w) => (
+                        <TableRow key={w.id} data-testid="reminder-worker-row" data-user-id={w.id}>
+                          <TableCell>
+                            <strong>{w.name ?? t('Worker #{{id}}', { id: w.id })}</strong>
+                            {w.phone ? <div className="lws-muted">{w.phone}</div> : null}
+                          </TableCell>
+                          <TableCell>{formatDateTime(w.nextCheckIn, t('No check-in scheduled'))}</TableCell>
+                          <TableCell data-testid="reminder-minutes-until">{w.minutesUntil === null ? '' : w.minutesUntil}</TableCell>
+                          <TableCell data-testid="reminder-due-5">
+                            <YesNo flag={w.due5min} />
+                          </TableCell>
+                          <TableCell data-testid="reminder-due-2">
+                            <YesNo flag={w.due2min} />
+                          </TableCell>
+                          <TableCell>
+                            <div className="lws-actions">
+                              <Button
+                                size="sm"
+                                variant="outline"
+                                busy={sending === `${w.id}:5`}
+                                disabled={sending !== null}
+                                onClick={() => void send(w.id, 5)}
+                                data-testid="send-test-5"
+                              >
+                                {t('Send 5 min test')}
+                              </Button>
+                              <Button
+                                size="sm"
+                                variant="outline"
+                                busy={sending === `${w.id}:2`}
+                                disabled={sending !== null}
+                                onClick={() => void send(w.id, 2)}
+                                data-testid="send-test-2"
+                              >
+                                {t('Send 2 min test')}
+                              </Button>
+                            </div>
+                          </TableCell>
+                        </TableRow>
+                      ))}
+                    </TableBody>
+                  </Table>
+                )}
+              </>
+            )}
+          </LoadView>
         </CardContent>
       </Card>
       <TestProviderSection />

@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import {
-  Alert,
   Badge,
   Button,
   Card,
@@ -12,7 +11,6 @@ import {
   ConfirmDialog,
   Input,
   Label,
-  Skeleton,
   Table,
   TableBody,
   TableCell,
@@ -26,6 +24,7 @@ import {
   useLiveQuery,
   useT,
   useToast,
+  LoadView,
 } from '@lws/fe-ui';
 import { parseLocationOptions } from '@lws/fe-ui/locations';
 import { parsePeople, parseTeams, type Person, type Team } from './teams-api';
@@ -139,68 +138,62 @@ export function TeamsCard() {
             {t('Create team')}
           </Button>
         </form>
-        {load.state === 'loading' ? (
-          <div role="status" aria-label={t('Loading teams')}>
-            <Skeleton height="6rem" />
-          </div>
-        ) : load.state === 'error' ? (
-          <Alert variant="error" data-testid="teams-error">
-            {t('Error loading teams.')}
-          </Alert>
-        ) : (
-          <Table label={t('Teams')} data-testid="teams-table">
-            <TableHeader>
-              <TableRow>
-                <TableHead>{t('Team')}</TableHead>
-                <TableHead>{t('Workers')}</TableHead>
-                <TableHead>{t('Monitors')}</TableHead>
-                <TableHead>{t('Locations')}</TableHead>
-                <TableHead>{t('Policy')}</TableHead>
-                <TableHead>{t('Action')}</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {load.data.teams.map((team) => (
-                <TableRow key={team.id} data-testid="team-row" data-name={team.name}>
-                  <TableCell>{team.name}</TableCell>
-                  <TableCell>{team.memberCount}</TableCell>
-                  <TableCell>
-                    {team.monitors.length === 0
-                      ? t('None: every admin is told')
-                      : team.monitors
-                          .map((m) =>
-                            m.deputyUserId
-                              ? t('{{name}} (deputy {{deputy}})', { name: nameOf(m.userId), deputy: nameOf(m.deputyUserId) })
-                              : nameOf(m.userId),
-                          )
-                          .join(', ')}
-                  </TableCell>
-                  <TableCell>{team.locationIds.map(placeOf).join(', ') || t('Any')}</TableCell>
-                  <TableCell>
-                    <Badge variant={team.escalationPolicy ? 'info' : 'neutral'}>
-                      {team.escalationPolicy ? t('Own') : t("Organisation's")}
-                    </Badge>
-                  </TableCell>
-                  <TableCell>
-                    <div className="lws-actions">
-                      <Button
-                        size="sm"
-                        variant={editing === team.id ? 'primary' : 'outline'}
-                        onClick={() => setEditing(editing === team.id ? null : team.id)}
-                        data-testid="team-edit"
-                      >
-                        {editing === team.id ? t('Close') : t('Edit')}
-                      </Button>
-                      <Button size="sm" variant="outline" onClick={() => setDeleting(team)} data-testid="team-delete">
-                        {t('Delete')}
-                      </Button>
-                    </div>
-                  </TableCell>
+        <LoadView load={load} loadingLabel={t('Loading teams')} errorText={t('Error loading teams.')} testId="teams">
+          {(data) => (
+            <Table label={t('Teams')} data-testid="teams-table">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>{t('Team')}</TableHead>
+                  <TableHead>{t('Workers')}</TableHead>
+                  <TableHead>{t('Monitors')}</TableHead>
+                  <TableHead>{t('Locations')}</TableHead>
+                  <TableHead>{t('Policy')}</TableHead>
+                  <TableHead>{t('Action')}</TableHead>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
+              </TableHeader>
+              <TableBody>
+                {data.teams.map((team) => (
+                  <TableRow key={team.id} data-testid="team-row" data-name={team.name}>
+                    <TableCell>{team.name}</TableCell>
+                    <TableCell>{team.memberCount}</TableCell>
+                    <TableCell>
+                      {team.monitors.length === 0
+                        ? t('None: every admin is told')
+                        : team.monitors
+                            .map((m) =>
+                              m.deputyUserId
+                                ? t('{{name}} (deputy {{deputy}})', { name: nameOf(m.userId), deputy: nameOf(m.deputyUserId) })
+                                : nameOf(m.userId),
+                            )
+                            .join(', ')}
+                    </TableCell>
+                    <TableCell>{team.locationIds.map(placeOf).join(', ') || t('Any')}</TableCell>
+                    <TableCell>
+                      <Badge variant={team.escalationPolicy ? 'info' : 'neutral'}>
+                        {team.escalationPolicy ? t('Own') : t("Organisation's")}
+                      </Badge>
+                    </TableCell>
+                    <TableCell>
+                      <div className="lws-actions">
+                        <Button
+                          size="sm"
+                          variant={editing === team.id ? 'primary' : 'outline'}
+                          onClick={() => setEditing(editing === team.id ? null : team.id)}
+                          data-testid="team-edit"
+                        >
+                          {editing === team.id ? t('Close') : t('Edit')}
+                        </Button>
+                        <Button size="sm" variant="outline" onClick={() => setDeleting(team)} data-testid="team-delete">
+                          {t('Delete')}
+                        </Button>
+                      </div>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </LoadView>
         {current && data ? (
           <TeamEditor
             key={`${current.id}-${current.version}`}
