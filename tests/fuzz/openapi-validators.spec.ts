@@ -53,6 +53,9 @@ const VALID: Record<string, unknown> = {
   groupTeams: [{ group: 'lws-monitors', teamId: 3 }],
   url: 'https://arc.example.com/lws',
   eventTypes: ['alarm.opened'],
+  schedule: { timeZone: 'Europe/London', layers: [{ name: 'Days', start: '2026-12-07T08:00', rotation: 'weekly', userIds: [2] }] },
+  start: '2030-01-12T08:00:00Z',
+  end: '2030-01-12T20:00:00Z',
 };
 
 /** Query values: a query carries text, and the fuzzer's samples are for bodies. */
@@ -66,6 +69,9 @@ const QUERY_VALUES: Record<string, string> = {
   month: '2026-01',
   teamId: '3',
   lastEventId: 'abc-12',
+  at: '2030-01-01T02:00:00Z',
+  from: '2030-01-01T00:00:00Z',
+  to: '2030-01-08T00:00:00Z',
 };
 
 const unwrap = (s: z.ZodTypeAny): z.ZodTypeAny => {

@@ -251,6 +251,12 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/teams/:id/members': managers(200, { on: 'default team' }),
   'PATCH /api/teams/:id': superadminOnly(200, { on: 'new team', body: { emergencyNumbers: [] } }),
   'DELETE /api/teams/:id': superadminOnly(200, { on: 'new team' }),
+  // The rota: its monitors read who is on call, the superadmin sets it (`:overrideId` as written is no id).
+  'GET /api/teams/:id/on-call': managers(200, { on: 'default team' }),
+  'GET /api/teams/:id/on-call/timeline': managers(200, { on: 'default team' }),
+  'PUT /api/teams/:id/on-call-schedule': superadminOnly(200, { on: 'new team', body: { schedule: null } }),
+  'POST /api/teams/:id/on-call/overrides': superadminOnly(400, { on: 'new team', body: {} }),
+  'DELETE /api/teams/:id/on-call/overrides/:overrideId': superadminOnly(400, { on: 'new team' }),
   // Away: an admin sets their own; the superadmin anyone's ({until: null}: back now).
   'POST /api/users/:id/away': [
     { who: 'anonymous', on: 'admin', body: { until: null }, expect: 401 },
@@ -422,6 +428,11 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'GET /api/teams/:id/members': asTeamAdmin(404, { on: 'default team' }),
   'PATCH /api/teams/:id': asTeamAdmin(403, { on: 'new team', body: { emergencyNumbers: [] } }),
   'DELETE /api/teams/:id': asTeamAdmin(403, { on: 'new team' }),
+  'GET /api/teams/:id/on-call': asTeamAdmin(404, { on: 'default team' }),
+  'GET /api/teams/:id/on-call/timeline': asTeamAdmin(404, { on: 'default team' }),
+  'PUT /api/teams/:id/on-call-schedule': asTeamAdmin(403, { on: 'new team', body: { schedule: null } }),
+  'POST /api/teams/:id/on-call/overrides': asTeamAdmin(403, { on: 'new team', body: {} }),
+  'DELETE /api/teams/:id/on-call/overrides/:overrideId': asTeamAdmin(403, { on: 'new team' }),
   'POST /api/users/:id/away': asTeamAdmin(403, { on: 'admin', body: { until: null } }),
   // A new location joins the admin's own team; the Default team's is a 404 as if it did not exist.
   'GET /api/location-options': asTeamAdmin(200),

@@ -18,3 +18,4 @@ export * from './escalation-policy';
 export * from './rows';
 export * from './secrets';
 export * from './page-cursor';
+export * from './on-call';

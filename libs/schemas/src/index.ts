@@ -92,3 +92,20 @@ export {
   webhookDeliveriesQuery,
 } from './webhooks';
 export type { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } from './webhooks';
+export {
+  COVER_REQUIRED,
+  DEFAULT_ON_CALL_ZONE,
+  ON_CALL_MAX_LAYERS,
+  ON_CALL_MAX_OVERRIDES,
+  ON_CALL_OVERRIDE_MAX_DAYS,
+  ON_CALL_ROTATIONS,
+  ON_CALL_TIMELINE_MAX_DAYS,
+  isTimeZone,
+  onCallAtQuery,
+  onCallLayerSchema,
+  onCallOverrideSchema,
+  onCallScheduleSchema,
+  onCallTimelineQuery,
+  putOnCallScheduleSchema,
+} from './on-call';
+export type { CoverRequired, OnCallOverrideRequest, PutOnCallScheduleRequest } from './on-call';

@@ -21,6 +21,7 @@ import { GatewayHealthController } from './system/health.controller';
 import { SsoSettingsController } from './system/sso-settings.controller';
 import { SystemController } from './system/system.controller';
 import { AwayController } from './teams/away.controller';
+import { OnCallController } from './teams/on-call.controller';
 import { TeamsController } from './teams/teams.controller';
 import { TimeModule } from './time/time.module';
 import { UsersModule } from './users/users.module';
@@ -65,6 +66,7 @@ export const ROOT_CONTROLLERS: Type[] = [
   CredentialsController,
   KiosksController,
   TeamsController,
+  OnCallController,
   AwayController,
   OpenApiController,
 ];

@@ -32,7 +32,16 @@ import { importQuerySchema } from '../users/import.controller';
 import { ssoStartQuery } from '../auth/sso.controller';
 import { ssoSettingsSchema } from '../system/sso-settings.schema';
 import { createScimTokenSchema } from '../scim/scim-tokens.schema';
-import { createApiTokenSchema, createWebhookEndpointSchema, updateWebhookEndpointSchema, webhookDeliveriesQuery } from '@lws/schemas';
+import {
+  createApiTokenSchema,
+  createWebhookEndpointSchema,
+  onCallAtQuery,
+  onCallOverrideSchema,
+  onCallTimelineQuery,
+  putOnCallScheduleSchema,
+  updateWebhookEndpointSchema,
+  webhookDeliveriesQuery,
+} from '@lws/schemas';
 
 /**
  * The schema each route checks its body (or query) against, by `METHOD /path` as the gateway
@@ -48,6 +57,8 @@ export const EDGE_BODIES: Record<string, z.ZodTypeAny[]> = {
   'PATCH /api/users/:id': [updateProfileSchema, changePinSchema, moveTeamSchema],
   'POST /api/teams': [createTeamSchema],
   'PATCH /api/teams/:id': [updateTeamSchema],
+  'PUT /api/teams/:id/on-call-schedule': [putOnCallScheduleSchema],
+  'POST /api/teams/:id/on-call/overrides': [onCallOverrideSchema],
   'POST /api/users/:id/away': [awaySchema],
   'POST /api/users/:id/verify-pin': [verifyPinSchema],
   'POST /api/emergency-contacts': [createContactSchema],
@@ -93,4 +104,6 @@ export const EDGE_QUERIES: Record<string, z.ZodTypeAny> = {
   'GET /api/events': liveQuery,
   'GET /api/auth/sso/start': ssoStartQuery,
   'GET /api/webhooks/endpoints/:id/deliveries': webhookDeliveriesQuery,
+  'GET /api/teams/:id/on-call': onCallAtQuery,
+  'GET /api/teams/:id/on-call/timeline': onCallTimelineQuery,
 };

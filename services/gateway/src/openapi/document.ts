@@ -101,7 +101,11 @@ export function bodySchemas(key: string): z.ZodTypeAny[] {
 
 /** The query a route reads, when it reads one. */
 export function querySchema(key: string): z.AnyZodObject | undefined {
-  return (ROUTE_DOCS[key]?.query ?? EDGE_QUERIES[key]) as z.AnyZodObject | undefined;
+  let schema: z.ZodTypeAny | undefined = ROUTE_DOCS[key]?.query ?? EDGE_QUERIES[key];
+  // A query whose fields are checked together (from before to) is an object under its refinements
+  // (by the def's name: @lws/schemas may hold another copy of zod than this file's).
+  while (schema?._def.typeName === 'ZodEffects') schema = (schema as z.ZodEffects<z.ZodTypeAny>).innerType();
+  return schema as z.AnyZodObject | undefined;
 }
 
 const ERROR_TEXT: Record<ErrorStatus, string> = {

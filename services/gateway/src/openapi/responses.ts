@@ -262,6 +262,11 @@ export const team = z
       .describe("The team's escalation steps per alarm kind; null: the organisation's"),
     emergencyNumbers: z.array(z.string()),
     voiceReminder: z.boolean(),
+    onCallSchedule: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe("The team's on-call rota: timeZone, layers in priority order, overrides; null: none, its monitors in order"),
+    coverRequired: z.enum(['off', 'warn', 'refuse']).describe('Whether a shift needs someone on call for its length'),
     memberCount: z.number().int(),
     version: z.number().int(),
     createdAt: instant,
@@ -269,6 +274,50 @@ export const team = z
   })
   .strict()
   .openapi('Team');
+
+const onCallSlot = z
+  .object({
+    userId,
+    name: z.string(),
+    layer: z.number().int().min(0).describe("The layer's index (0: the first)"),
+    layerName: z.string(),
+    start: instant,
+    end: instant,
+    via: z
+      .enum(['override', 'deputy'])
+      .optional()
+      .describe('override: an override put them there; deputy: standing in for forUserId, away'),
+    forUserId: userId.optional(),
+  })
+  .strict()
+  .openapi('OnCallSlot');
+
+export const onCallNow = z
+  .object({
+    hasRota: z.boolean(),
+    at: instant,
+    now: onCallSlot.optional().describe('Who is on call then; absent: nobody (a gap)'),
+    next: onCallSlot.optional().describe("The next layer's person at that moment"),
+    after: onCallSlot.optional().describe('Who takes over when `now` ends'),
+  })
+  .strict()
+  .openapi('OnCallNow');
+
+export const onCallTimeline = z
+  .object({
+    hasRota: z.boolean(),
+    timeZone: z.string(),
+    layers: z.array(z.object({ name: z.string(), slots: z.array(onCallSlot) }).strict()),
+    final: z.array(onCallSlot).describe('Moment by moment, the first layer with someone on call'),
+    gaps: z.array(z.object({ start: instant, end: instant }).strict()),
+  })
+  .strict()
+  .openapi('OnCallTimeline');
+
+export const onCallOverride = z
+  .object({ id: z.string().uuid(), layer: z.number().int().min(0), userId, start: instant, end: instant })
+  .strict()
+  .openapi('OnCallOverride');
 
 const locationShape = { id: z.number().int(), name: z.string(), isActive: z.boolean(), createdAt: instant };
 export const location = z.object(locationShape).strict().openapi('Location');
@@ -313,7 +362,12 @@ export type ResponseTypesMatch = [
   Is<Same<Out<typeof account>[], Answer<AccountsController, 'accounts'>>>,
   Is<Same<Out<typeof user>[], Answer<AccountsController, 'workers'>>>,
   Is<Same<Out<typeof userWithRelations>, Answer<UsersController, 'withRelations'>>>,
-  Is<Same<Omit<Out<typeof team>, 'escalationPolicy'>[], Omit<Answer<TeamsController, 'list'>[number], 'escalationPolicy'>[]>>,
+  Is<
+    Same<
+      Omit<Out<typeof team>, 'escalationPolicy' | 'onCallSchedule'>[],
+      Omit<Answer<TeamsController, 'list'>[number], 'escalationPolicy' | 'onCallSchedule'>[]
+    >
+  >,
   Is<Same<Out<typeof publicUser>, Answer<AuthController, 'login'>>>,
   Is<Same<Out<typeof signedInUser>, Answer<AuthController, 'me'>>>,
   Is<Same<Out<typeof contact>[], Answer<ContactsController, 'list'>>>,

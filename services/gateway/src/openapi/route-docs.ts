@@ -48,7 +48,7 @@ export const TAGS = {
   Users: 'Accounts: creating, editing, deactivating and importing them',
   Credentials: 'Passwords, PINs and duress PINs',
   Profile: 'Emergency contacts and check-in settings',
-  Teams: 'Teams, their monitors and policies, and admins away',
+  Teams: 'Teams, their monitors, policies and on-call rotas, and admins away',
   Locations: 'The locations a shift can start at',
   Shifts: 'Starting and ending shifts, checking in, and emergencies',
   Workers: "The monitors' lists of workers on shift, due and missed",
@@ -78,6 +78,7 @@ export const CONTROLLER_TAGS: Record<string, Tag> = {
   ContactsController: 'Profile',
   SettingsController: 'Profile',
   TeamsController: 'Teams',
+  OnCallController: 'Teams',
   AwayController: 'Teams',
   LocationsController: 'Locations',
   ShiftsController: 'Shifts',
@@ -134,6 +135,9 @@ export const PARAMETER_TEXT: Record<string, string> = {
   dryRun: '`true`: say what each row would do, and change nothing',
   lastEventId: 'The id of the last event received: the stream resumes after it (for clients that cannot send Last-Event-ID)',
   'Last-Event-ID': 'The id of the last event received: the stream resumes after it',
+  at: 'The moment asked about, ISO 8601 (absent: now)',
+  from: 'The start of the range, ISO 8601 (absent: now)',
+  to: 'The end of the range, ISO 8601 (absent: 14 days after `from`)',
 };
 
 const workerList = z.array(r.worker);
@@ -309,6 +313,38 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     errors: [409],
   },
   'DELETE /api/teams/:id': { summary: 'Delete a team', description: 'Only a team without workers.', errors: [409] },
+  'GET /api/teams/:id/on-call': {
+    summary: 'Who is on call for a team',
+    description:
+      "At `at` (absent: now): who is on call (the first layer with someone then, overrides and away deputies applied), the next layer's person, and who takes over. `hasRota` false: the team has no rota; its alarms go to its monitors in order.",
+    response: r.onCallNow,
+    returns: 'Who is on call',
+  },
+  'GET /api/teams/:id/on-call/timeline': {
+    summary: "A team's on-call timeline",
+    description:
+      "From `from` to `to` (at most 62 days; absent: the next 14 days): each layer's stretches, the final timeline and its gaps.",
+    response: r.onCallTimeline,
+    returns: 'The timeline',
+  },
+  'PUT /api/teams/:id/on-call-schedule': {
+    summary: "Set a team's on-call rota",
+    description:
+      "The rota (`schedule`: time zone and layers in priority order; null: none) and `coverRequired`. Everyone on it must be one of the team's monitors or deputies. Its overrides stay.",
+    response: r.team,
+    returns: 'The team',
+  },
+  'POST /api/teams/:id/on-call/overrides': {
+    summary: 'Cover a stretch of a rota layer',
+    description: "Someone covers a layer from `start` to `end` (at most 31 days), in place of whoever's turn it is.",
+    response: r.onCallOverride,
+    returns: 'The override',
+  },
+  'DELETE /api/teams/:id/on-call/overrides/:overrideId': {
+    summary: 'Remove a rota override',
+    response: ok,
+    params: { overrideId: z.string().uuid().describe("The override's id") },
+  },
   'POST /api/users/:id/away': {
     summary: 'Set an admin away (or back)',
     description: "While away, their deputies take their place as monitors. An admin sets their own; the superadmin anyone's.",

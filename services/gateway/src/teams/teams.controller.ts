@@ -11,7 +11,7 @@ import { TokenScope } from '../api-tokens/token-scope';
 type TeamView = CommandMap['identity.team.get.v1']['reply']['team'];
 type TeamFields = CommandMap['identity.team.create.v1']['request']['fields'];
 
-const teamId = () => new PositiveIntPipe('id', 'Invalid team ID');
+export const teamId = () => new PositiveIntPipe('id', 'Invalid team ID');
 
 /** What the browser gets: the team, its policy as an object. */
 export function browserTeam(t: TeamView) {
@@ -24,6 +24,8 @@ export function browserTeam(t: TeamView) {
     escalationPolicy: t.escalationPolicy ? (JSON.parse(t.escalationPolicy) as unknown) : null,
     emergencyNumbers: t.emergencyNumbers,
     voiceReminder: t.voiceReminder === true,
+    onCallSchedule: t.onCallSchedule ? (JSON.parse(t.onCallSchedule) as unknown) : null,
+    coverRequired: (t.coverRequired ?? 'off') as 'off' | 'warn' | 'refuse',
     memberCount: t.memberCount,
     version: t.version,
     createdAt: t.createdAt,
@@ -106,14 +108,8 @@ export class TeamsController {
     return this.rpc.send('identity.team.delete.v1', { teamId: id, actorId: req.session!.userId });
   }
 
-  /** The team, if the caller may see it: the superadmin any, an admin those they monitor or deputise for. */
-  private async visible(id: number, req: AuthedRequest): Promise<TeamView> {
-    const { team } = await this.rpc.send('identity.team.get.v1', { teamId: id });
-    const me = req.session!.userId;
-    if (req.session!.role !== 'superadmin' && !team.monitors.some((m) => m.userId === me || m.deputyUserId === me)) {
-      throw new NotFoundException({ message: 'Team not found', field: 'id' });
-    }
-    return team;
+  private visible(id: number, req: AuthedRequest): Promise<TeamView> {
+    return visibleTeam(this.rpc, id, req);
   }
 
   /** Every location named exists (locations owns them). */
@@ -124,6 +120,16 @@ export class TeamsController {
     const missing = ids.findIndex((l) => !known.has(l));
     if (missing >= 0) throw new BadRequestException({ message: 'Location not found', field: `locationIds.${missing}` });
   }
+}
+
+/** The team, if the caller may see it: the superadmin any, an admin those they monitor or deputise for; another is a 404. */
+export async function visibleTeam(rpc: RpcClient, id: number, req: AuthedRequest): Promise<TeamView> {
+  const { team } = await rpc.send('identity.team.get.v1', { teamId: id });
+  const me = req.session!.userId;
+  if (req.session!.role !== 'superadmin' && !team.monitors.some((m) => m.userId === me || m.deputyUserId === me)) {
+    throw new NotFoundException({ message: 'Team not found', field: 'id' });
+  }
+  return team;
 }
 
 function toFields(input: {

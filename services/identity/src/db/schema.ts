@@ -15,6 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
+import type { OnCallSchedule } from '@lws/platform';
 
 /** Every table of the identity service lives in its own PostgreSQL schema. */
 export const identitySchema = pgSchema('identity');
@@ -127,6 +128,10 @@ export const teams = identitySchema.table(
     emergencyNumbers: text('emergency_numbers').array().notNull().default(sql`'{}'`),
     /** The team's workers get a call 2 minutes before each deadline that takes the PIN on the keypad. */
     voiceReminder: boolean('voice_reminder').notNull().default(false),
+    /** The on-call rota (@lws/platform's OnCallSchedule); null: none, alarms go to the monitors in order. */
+    onCallSchedule: jsonb('on_call_schedule').$type<OnCallSchedule>(),
+    /** Whether a shift needs someone on call for its length: off, warn or refuse. */
+    coverRequired: text('cover_required').$type<'off' | 'warn' | 'refuse'>().notNull().default('off'),
     /**
      * Whether other services have been told of the team (identity.team.changed.v1). A team made by a
      * migration ("Default") was not: identity tells them at its next start.

@@ -2,13 +2,17 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import type { CommandMap } from '@lws/contracts';
 import { Command } from '@lws/messaging';
+import { OnCallService } from './on-call.service';
 import { TeamsService } from './teams.service';
 
 type Req<P extends keyof CommandMap> = CommandMap[P]['request'];
 
 @Controller()
 export class TeamsController {
-  constructor(private readonly teams: TeamsService) {}
+  constructor(
+    private readonly teams: TeamsService,
+    private readonly onCall: OnCallService,
+  ) {}
 
   @Command('identity.team.list.v1')
   list(@Payload() req: Req<'identity.team.list.v1'>) {
@@ -58,5 +62,30 @@ export class TeamsController {
   @Command('identity.user.set_team.v1')
   setUserTeam(@Payload() req: Req<'identity.user.set_team.v1'>) {
     return this.teams.setUserTeam(req);
+  }
+
+  @Command('identity.team.set_on_call.v1')
+  setOnCall(@Payload() req: Req<'identity.team.set_on_call.v1'>) {
+    return this.onCall.setSchedule(req);
+  }
+
+  @Command('identity.team.add_on_call_override.v1')
+  addOnCallOverride(@Payload() req: Req<'identity.team.add_on_call_override.v1'>) {
+    return this.onCall.addOverride(req);
+  }
+
+  @Command('identity.team.remove_on_call_override.v1')
+  removeOnCallOverride(@Payload() req: Req<'identity.team.remove_on_call_override.v1'>) {
+    return this.onCall.removeOverride(req);
+  }
+
+  @Command('identity.team.on_call.v1')
+  onCallNow(@Payload() req: Req<'identity.team.on_call.v1'>) {
+    return this.onCall.now(req);
+  }
+
+  @Command('identity.team.on_call_timeline.v1')
+  onCallTimeline(@Payload() req: Req<'identity.team.on_call_timeline.v1'>) {
+    return this.onCall.timeline(req);
   }
 }

@@ -7,6 +7,7 @@ import { teams, users, type TeamMonitorEntry, type TeamRow } from '../db/schema'
 import { userUpdatedEvent } from '../users/user-view';
 import { ASSUMED_INTERVAL } from './check-in-policy';
 import { TeamIntervals } from './team-intervals';
+import { dropFromRota, rotaPeople, teamPeople } from './rota';
 
 type Reply<P extends keyof CommandMap> = CommandMap[P]['reply'];
 type Request<P extends keyof CommandMap> = CommandMap[P]['request'];
@@ -73,6 +74,13 @@ export class TeamsService {
       const [current] = await tx.select().from(teams).where(eq(teams.id, req.teamId)).for('update');
       if (!current) throw new RpcError(404, TEAM_NOT_FOUND, { field: 'id' });
       const values = await this.checked(tx, req.fields);
+      const staying = teamPeople(values.monitors);
+      const onRota = [...rotaPeople(current.onCallSchedule)].find((id) => !staying.has(id));
+      if (onRota !== undefined) {
+        throw new RpcError(400, 'A monitor or deputy taken off the team is still on its on-call rota: take them off the rota first', {
+          field: 'monitors',
+        });
+      }
       const [clash] = await tx
         .select({ id: teams.id })
         .from(teams)
@@ -409,6 +417,11 @@ export class TeamsService {
       .update(teams)
       .set({
         monitors: current.monitors.filter((m) => !leaving.has(m.userId)),
+        // Off the rota too, unless they stay as a deputy (who still sees the team's alarms).
+        onCallSchedule: dropFromRota(
+          current.onCallSchedule,
+          removed.filter((id) => !current.monitors.some((m) => m.deputyUserId === id && !leaving.has(m.userId))),
+        ),
         version: sql`${teams.version} + 1`,
         updatedAt: this.clock(),
       })
@@ -452,7 +465,12 @@ export class TeamsService {
       const monitors = row.monitors.filter((m) => m.userId !== adminId).map((m) => (m.deputyUserId === adminId ? { userId: m.userId } : m));
       const [updated] = await tx
         .update(teams)
-        .set({ monitors, version: sql`${teams.version} + 1`, updatedAt: this.clock() })
+        .set({
+          monitors,
+          onCallSchedule: dropFromRota(row.onCallSchedule, [adminId]),
+          version: sql`${teams.version} + 1`,
+          updatedAt: this.clock(),
+        })
         .where(eq(teams.id, row.id))
         .returning();
       await this.changed(tx, emit, 'updated', updated, actorId);
@@ -526,7 +544,8 @@ export class TeamsService {
     };
   }
 
-  private async changed(
+  /** Publishes the team as of this row (identity.team.changed.v1), in the change's transaction. */
+  async changed(
     tx: Tx,
     emit: Emit,
     change: 'created' | 'updated' | 'deleted',
@@ -579,6 +598,8 @@ function view(row: TeamRow, memberCount: number): TeamView {
       : {}),
     emergencyNumbers: row.emergencyNumbers,
     ...(row.voiceReminder ? { voiceReminder: true } : {}),
+    ...(row.onCallSchedule ? { onCallSchedule: JSON.stringify(row.onCallSchedule) } : {}),
+    ...(row.coverRequired !== 'off' ? { coverRequired: row.coverRequired } : {}),
     memberCount,
     version: row.version,
     createdAt: row.createdAt.toISOString(),
