@@ -1323,7 +1323,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
 
     async function team(
       id: number,
-      fields: { monitors: { userId: number; deputyUserId?: number }[]; policy?: object; numbers?: string[] },
+      fields: { monitors: { userId: number; deputyUserId?: number }[]; policy?: object; numbers?: string[]; onCall?: object },
       version = 1,
     ): Promise<void> {
       await publish('identity.team.changed.v1', {
@@ -1336,6 +1336,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
           monitors: fields.monitors,
           checkInPolicy: { defaultInterval: 60, allowedIntervals: [60] },
           ...(fields.policy ? { escalationPolicy: JSON.stringify(fields.policy) } : {}),
+          ...(fields.onCall ? { onCallSchedule: JSON.stringify(fields.onCall) } : {}),
           emergencyNumbers: fields.numbers ?? [],
           memberCount: 1,
           version,
@@ -1390,6 +1391,54 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       );
       expect(calls.map((c) => c.toPhone)).toEqual([TEAM_NUMBER]);
       await rpc.send('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: deputy, verdict: 'false_alarm', note: 'Test' });
+    });
+
+    it("a team with a rota: the alarm reaches the night layer's monitor on call, not the day monitor; an override takes effect for the next alarm", async () => {
+      const [day, night, cover] = [await admin('Dan Day'), await admin('Nia Night'), await admin('Cy Cover')];
+      const teamId = nextTeam++;
+      // The night layer covers the test clock's hours, whatever they are: from an hour before now to three after, London time.
+      const hhmm = (ms: number) =>
+        new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+          new Date(ms),
+        );
+      const rota = (overrides: object[] = []) => ({
+        timeZone: 'Europe/London',
+        layers: [
+          {
+            name: 'Nights',
+            start: '2020-01-06T00:00',
+            rotation: 'weekly',
+            userIds: [night],
+            windows: [{ days: [1, 2, 3, 4, 5, 6, 7], from: hhmm(nowMs - 3600_000), to: hhmm(nowMs + 3 * 3600_000) }],
+          },
+          { name: 'Days', start: '2020-01-06T08:00', rotation: 'weekly', userIds: [day] },
+        ],
+        overrides,
+      });
+      const monitors = [{ userId: day }, { userId: night }, { userId: cover }];
+      await team(teamId, { monitors, onCall: rota() });
+      const w = await worker({ minutes: 0.5, teamId });
+      advance(MINUTE);
+      const alarm = await alarmOf(w.userId);
+      await eventually(async () => (await pushedTo(alarm.alarmId)).length === 1, 10_000, 20);
+      expect(await pushedTo(alarm.alarmId)).toEqual([night]);
+      expect(await toEveryone(alarm.alarmId)).toEqual([]);
+      const { rows } = await pg.query('select policy from escalation.alarms where id = $1', [alarm.alarmId]);
+      expect(rows[0].policy.onCall.now).toMatchObject({ userId: night, layerName: 'Nights' });
+      expect((await viewOf(alarm.alarmId)).history).toEqual(
+        expect.arrayContaining([expect.stringContaining('On call (Nights), Nia Night, notified by push')]),
+      );
+
+      // Cy covers the night layer from now: the next alarm is Cy's; the one already open keeps Nia.
+      const override = { id: randomUUID(), layer: 0, userId: cover, start: iso(nowMs - MINUTE), end: iso(nowMs + 3600_000) };
+      await team(teamId, { monitors, onCall: rota([override]) }, 2);
+      const next = await worker({ minutes: 0.5, teamId });
+      advance(MINUTE);
+      const nextAlarm = await alarmOf(next.userId);
+      await eventually(async () => (await pushedTo(nextAlarm.alarmId)).length === 1, 10_000, 20);
+      expect(await pushedTo(nextAlarm.alarmId)).toEqual([cover]);
+      for (const a of [alarm, nextAlarm])
+        await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: day, verdict: 'false_alarm', note: 'Test' });
     });
 
     it('a team policy runs monitor 1, then their deputy, then the organisation; a policy edited later applies to the next alarm only', async () => {

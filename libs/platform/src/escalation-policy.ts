@@ -20,6 +20,13 @@ export const policyStepSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('notify_monitor'), after: seconds, position: z.number().int().min(1).max(50) }).strict(),
   /** The deputy of the team's monitor at that place. */
   z.object({ action: z.literal('notify_deputy'), after: seconds, position: z.number().int().min(1).max(50) }).strict(),
+  /**
+   * Whoever is on call for the team on its rota when the alarm opened (their deputy while they are
+   * away); with no rota or nobody on call then, the team's monitors, and the history says why.
+   */
+  z.object({ action: z.literal('notify_on_call'), after: seconds }).strict(),
+  /** The next layer's person on the rota when the alarm opened; else the team's monitors, as above. */
+  z.object({ action: z.literal('notify_on_call_next'), after: seconds }).strict(),
   /** Every admin of the organisation, whatever their teams. */
   z.object({ action: z.literal('notify_organisation'), after: seconds }).strict(),
   z

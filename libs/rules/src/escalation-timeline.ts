@@ -18,6 +18,8 @@ export const STEP_ACTION_LABELS: Record<string, string> = {
   notify_monitors: "notify the team's monitors",
   notify_monitor: 'notify monitor',
   notify_deputy: 'notify the deputy of monitor',
+  notify_on_call: 'notify whoever is on call',
+  notify_on_call_next: 'notify the next on-call layer',
   notify_organisation: "notify all the organisation's monitors",
   call_emergency_numbers: 'call the emergency numbers',
   message_contacts: 'message the emergency contacts',

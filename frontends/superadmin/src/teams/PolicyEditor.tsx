@@ -10,6 +10,8 @@ const ACTION_TEXT: Record<string, string> = {
   notify_monitors: msg("notify the team's monitors"),
   notify_monitor: msg('notify monitor'),
   notify_deputy: msg('notify the deputy of monitor'),
+  notify_on_call: msg('notify whoever is on call'),
+  notify_on_call_next: msg('notify the next on-call layer'),
   notify_organisation: msg("notify all the organisation's monitors"),
   call_emergency_numbers: msg('call the emergency numbers'),
   message_contacts: msg('message the emergency contacts'),

@@ -7,7 +7,7 @@ import { alarmEvents, notificationRequests, type AlarmRow, type DeadlinePayload,
 import { dialable } from '../workers/phone';
 import { english, monitorsAlarm, workerAlarmText, workerAlarmTitle, WORKER_TEXT, type AlarmFacts } from './messages';
 import { requestEvent, systemAlertEvent, urgentOrNot, type RequestSpec } from './notifier';
-import type { PolicyAction, PolicyStep } from './policy';
+import type { FrozenOnCall, PolicyAction, PolicyStep } from './policy';
 
 /** Users by id as a step needs them (monitors and deputies): name, away time, deleted. */
 export type People = Map<number, Pick<WorkerRow, 'name' | 'awayUntil' | 'deletedAt'>>;
@@ -75,6 +75,8 @@ export const TELLING_ACTIONS: ReadonlySet<PolicyAction> = new Set([
   'notify_monitors',
   'notify_monitor',
   'notify_deputy',
+  'notify_on_call',
+  'notify_on_call_next',
   'notify_organisation',
 ]);
 
@@ -138,7 +140,7 @@ export function monitorsPush(
   const texts = { title: english(title), body: english(body), titleText: title, bodyText: body };
   const ids = requestIds(alarm, since);
   const team = alarm.policy.monitors;
-  const who = team && step.action !== 'notify_organisation' ? teamRecipients(team, step, people, now) : undefined;
+  const who = team && step.action !== 'notify_organisation' ? teamRecipients(team, step, people, now, alarm.policy.onCall) : undefined;
   if (!who || who.userIds.length === 0) {
     const why = !team || step.action === 'notify_organisation' ? '' : `: ${who?.why ?? 'no team monitor could be told'}`;
     return {
@@ -175,12 +177,17 @@ export function planNotifyMonitors(
   };
 }
 
-/** Who of a team a step reaches now: monitors in order, an away one's deputy in their place. */
+/**
+ * Who of a team a step reaches now: monitors in order, an away one's deputy in their place; for the
+ * on-call steps, the person the rota had on call when the alarm opened (their deputy while they are
+ * away), else the team's monitors with the reason in the history, so the step never reaches nobody.
+ */
 export function teamRecipients(
   monitors: TeamMonitor[],
   step: PolicyStep,
   people: People,
   now: Date,
+  onCall?: FrozenOnCall,
 ): { userIds: number[]; label: string; why?: string } {
   const away = (id: number) => (people.get(id)?.awayUntil?.getTime() ?? 0) > now.getTime();
   // One escalation has not heard of is told all the same: only a deleted account is passed over.
@@ -194,6 +201,25 @@ export function teamRecipients(
     }
     return undefined;
   };
+  if (step.action === 'notify_on_call' || step.action === 'notify_on_call_next') {
+    const person = step.action === 'notify_on_call' ? onCall?.now : onCall?.next;
+    const deputy = person && monitors.find((m) => m.userId === person.userId)?.deputyUserId;
+    const s = person && stand({ userId: person.userId, ...(deputy !== undefined ? { deputyUserId: deputy } : {}) });
+    if (person && s) return { userIds: [s.id], label: `On call (${person.layerName}), ${s.label},` };
+    const why = !onCall
+      ? 'the team has no on-call rota'
+      : !person
+        ? step.action === 'notify_on_call'
+          ? 'nobody was on call for the team when the alarm opened'
+          : 'no other layer of the rota had someone on call when the alarm opened'
+        : `${name(person.userId)}, on call, and their deputy are away`;
+    const fallback = teamRecipients(monitors, { action: 'notify_monitors', after: step.after }, people, now);
+    return {
+      ...fallback,
+      label: fallback.userIds.length ? `${fallback.label} (${why})` : fallback.label,
+      why: `${why}, and ${fallback.why}`,
+    };
+  }
   if (step.action === 'notify_monitor' || step.action === 'notify_deputy') {
     const m = monitors[step.position - 1];
     if (!m) return { userIds: [], label: '', why: `the team has no monitor ${step.position}` };

@@ -131,7 +131,13 @@ export class AlarmsRepository {
       .from(teams)
       .where(and(eq(teams.id, teamId), isNull(teams.deletedAt)));
     return row
-      ? { id: row.id, monitors: row.monitors, escalationPolicy: row.escalationPolicy, emergencyNumbers: row.emergencyNumbers }
+      ? {
+          id: row.id,
+          monitors: row.monitors,
+          escalationPolicy: row.escalationPolicy,
+          emergencyNumbers: row.emergencyNumbers,
+          onCallSchedule: row.onCallSchedule,
+        }
       : undefined;
   }
 
@@ -165,7 +171,13 @@ export class AlarmsRepository {
     return new Map(
       rows.map((row) => [
         row.id,
-        { id: row.id, monitors: row.monitors, escalationPolicy: row.escalationPolicy, emergencyNumbers: row.emergencyNumbers },
+        {
+          id: row.id,
+          monitors: row.monitors,
+          escalationPolicy: row.escalationPolicy,
+          emergencyNumbers: row.emergencyNumbers,
+          onCallSchedule: row.onCallSchedule,
+        },
       ]),
     );
   }

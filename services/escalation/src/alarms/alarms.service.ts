@@ -303,6 +303,8 @@ export class AlarmsService {
       case 'notify_monitors':
       case 'notify_monitor':
       case 'notify_deputy':
+      case 'notify_on_call':
+      case 'notify_on_call_next':
       case 'notify_organisation': {
         const people = await this.repo.people(tx, peopleOf(alarm.policy.monitors));
         await this.steps.apply(tx, emit, [planNotifyMonitors(alarm, index, step, monitorsAlarm(f).body, people, now, since)], now);

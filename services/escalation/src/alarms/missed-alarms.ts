@@ -38,7 +38,7 @@ export interface Opening {
  * (its team's, else the organisation's), the first line of its history, and the opened event.
  */
 export function opening(a: Opening, worker: WorkerRow | undefined, team: TeamPolicy | undefined, settings: EscalationSettings) {
-  const frozen = freezePolicy(a.kind, settings.policy, team);
+  const frozen = freezePolicy(a.kind, settings.policy, a.now, team);
   const duress = a.kind === 'emergency' && a.duress === true;
   const policy = duress ? duressPolicy(frozen) : frozen;
   const location = a.location ?? worker?.location ?? null;

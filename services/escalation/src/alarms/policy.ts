@@ -1,5 +1,15 @@
 import type { AlarmKind, TeamMonitor } from '../db/schema';
-import { policyOverrideSchema, policyStepSchema, type PolicyAction, type PolicyOverride, type PolicyStep } from '@lws/platform';
+import {
+  onCallAt,
+  policyOverrideSchema,
+  policyStepSchema,
+  type OnCallPeople,
+  type OnCallSchedule,
+  type OnCallSegment,
+  type PolicyAction,
+  type PolicyOverride,
+  type PolicyStep,
+} from '@lws/platform';
 
 // The policy's form is shared: identity validates a team's policy with it.
 export { policyOverrideSchema, policyStepSchema, type PolicyAction, type PolicyOverride, type PolicyStep };
@@ -14,6 +24,23 @@ export interface FrozenPolicy {
   repeatAfterSeconds: number;
   /** The worker's team's monitors, in order, when the alarm opened; absent: the organisation's (every admin). */
   monitors?: TeamMonitor[];
+  /** Who was on call on the team's rota when the alarm opened; absent: the team has no rota. */
+  onCall?: FrozenOnCall;
+}
+
+/** One person on call, as an alarm keeps them: away deputies are found when the step runs. */
+export interface OnCallPerson {
+  userId: number;
+  layer: number;
+  layerName: string;
+  /** When their stretch ends. */
+  until: string;
+}
+
+/** The rota's answer when the alarm opened: who was on call (absent: a gap) and the next layer's person. */
+export interface FrozenOnCall {
+  now?: OnCallPerson;
+  next?: OnCallPerson;
 }
 
 /** What a team sets for its alarms (escalation's copy of identity's team). */
@@ -23,6 +50,8 @@ export interface TeamPolicy {
   escalationPolicy: unknown;
   /** Empty: the organisation's. */
   emergencyNumbers: string[];
+  /** The team's on-call rota; null or absent: none. */
+  onCallSchedule?: OnCallSchedule | null;
 }
 
 export interface PolicySettings {
@@ -52,22 +81,54 @@ export function defaultSteps(kind: AlarmKind, ackTimeoutSeconds: number): Policy
   ];
 }
 
+/** Away is weighed when a step runs (the person's deputy stands in then), not when the rota is read. */
+const NOBODY_AWAY: OnCallPeople = { awayUntil: () => undefined, deputyOf: () => undefined };
+
+/**
+ * Who is on call for the team at `at`, as an alarm keeps it. A rota that cannot be read (it was
+ * checked when saved) answers nobody, so the on-call steps fall back to the team's monitors.
+ */
+export function frozenOnCall(schedule: OnCallSchedule, at: Date): FrozenOnCall {
+  const person = (s: OnCallSegment): OnCallPerson => ({
+    userId: s.userId,
+    layer: s.layer,
+    layerName: schedule.layers[s.layer]?.name ?? '',
+    until: s.end.toISOString(),
+  });
+  try {
+    const found = onCallAt(schedule, at, NOBODY_AWAY);
+    return { ...(found.now ? { now: person(found.now) } : {}), ...(found.next ? { next: person(found.next) } : {}) };
+  } catch {
+    return {};
+  }
+}
+
 /**
  * The policy an alarm keeps whatever changes later: its team's steps where the team sets them, else
  * the organisation's (ESCALATION_POLICY, else the defaults); the team's emergency numbers if it has
- * any; the team's monitors in order. A team policy that no longer reads as one (it was checked when
- * saved) is ignored, so the alarm still escalates.
+ * any; the team's monitors in order; who is on call on the team's rota at `at`, when it has one. A
+ * team with a rota and no policy of its own tells whoever is on call where the organisation's steps
+ * tell the team's monitors. A team policy that no longer reads as one (it was checked when saved)
+ * is ignored, so the alarm still escalates.
  */
-export function freezePolicy(kind: AlarmKind, settings: PolicySettings, team?: TeamPolicy): FrozenPolicy {
+export function freezePolicy(kind: AlarmKind, settings: PolicySettings, at: Date, team?: TeamPolicy): FrozenPolicy {
   const parsed = team?.escalationPolicy ? policyOverrideSchema.safeParse(team.escalationPolicy) : undefined;
   const own = parsed?.success ? parsed.data : {};
+  const rota = team?.onCallSchedule ?? undefined;
+  const organisation = settings.override[kind] ?? defaultSteps(kind, settings.ackTimeoutSeconds);
+  const steps =
+    own[kind] ??
+    (rota
+      ? organisation.map((s): PolicyStep => (s.action === 'notify_monitors' ? { action: 'notify_on_call', after: s.after } : s))
+      : organisation);
   return {
-    steps: own[kind] ?? settings.override[kind] ?? defaultSteps(kind, settings.ackTimeoutSeconds),
+    steps,
     emergencyNumbers: [...(team && team.emergencyNumbers.length > 0 ? team.emergencyNumbers : settings.emergencyNumbers)],
     callTimeoutSeconds: settings.callTimeoutSeconds,
     watchdogMarginSeconds: WATCHDOG_MARGIN_SECONDS,
     repeatAfterSeconds: own.repeatAfterSeconds ?? settings.override.repeatAfterSeconds ?? settings.repeatAfterSeconds,
     ...(team && team.monitors.length > 0 ? { monitors: team.monitors.map((m) => ({ ...m })) } : {}),
+    ...(rota ? { onCall: frozenOnCall(rota, at) } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { boolean, index, integer, jsonb, pgSchema, smallint, text, timestamp, un
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
 import type { EventMap } from '@lws/contracts';
+import type { OnCallSchedule } from '@lws/platform';
 import type { FrozenPolicy } from '../alarms/policy';
 
 /** Every table of the escalation service lives in its own PostgreSQL schema. */
@@ -81,6 +82,8 @@ export const teams = escalationSchema.table('teams', {
   emergencyNumbers: text('emergency_numbers').array().notNull().default(sql`'{}'::text[]`),
   /** The team's workers get a keypad PIN call 2 minutes before each deadline. */
   voiceReminder: boolean('voice_reminder').notNull().default(false),
+  /** The team's on-call rota (@lws/platform's OnCallSchedule); null: none. Resolved when an alarm opens. */
+  onCallSchedule: jsonb('on_call_schedule').$type<OnCallSchedule>(),
   version: integer('version').notNull(),
   deletedAt: at('deleted_at'),
 });

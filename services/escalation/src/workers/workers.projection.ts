@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { EventMap } from '@lws/contracts';
 import { profileUpdate } from '@lws/messaging';
-import { CLOCK, pgArray, type Clock, type Emit, type Tx } from '@lws/platform';
+import { CLOCK, pgArray, type Clock, type Emit, type OnCallSchedule, type Tx } from '@lws/platform';
 import { alarms, deadlines, endedShifts, teams, workerContacts, workers, type WorkerRow } from '../db/schema';
 import { AlarmsService } from '../alarms/alarms.service';
 import { CheckinsService } from '../deadlines/checkins.service';
@@ -139,6 +139,7 @@ export class WorkersProjection {
       escalationPolicy: t.escalationPolicy !== undefined ? (JSON.parse(t.escalationPolicy) as unknown) : null,
       emergencyNumbers: t.emergencyNumbers,
       voiceReminder: t.voiceReminder === true,
+      onCallSchedule: t.onCallSchedule !== undefined ? (JSON.parse(t.onCallSchedule) as OnCallSchedule) : null,
       version: t.version,
       deletedAt: deleted ? this.clock() : null,
     };

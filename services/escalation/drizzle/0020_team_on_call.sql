@@ -1,0 +1,1 @@
+ALTER TABLE "escalation"."teams" ADD COLUMN "on_call_schedule" jsonb;
