@@ -36,6 +36,7 @@ const LWS_METRICS = [
   'lws_webhook_attempt_duration_seconds',
   'lws_webhook_queue',
   'lws_webhook_oldest_due_age_seconds',
+  'lws_oncall_uncovered_seconds',
   'lws_sse_clients',
   'lws_urgency_held_seconds',
 ];

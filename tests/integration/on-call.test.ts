@@ -1,3 +1,4 @@
+import { eventually } from '@lws/testing';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
 import { createAccount, superadminOf, type Account } from './support/accounts';
 
@@ -209,5 +210,103 @@ describe('on-call rota', () => {
   it('only the superadmin sets the rota; an admin of another team cannot read it', async () => {
     await day.agent.put(`/api/teams/${teamId}/on-call-schedule`).set(XHR).send(rota()).expect(403);
     await outsider.agent.get(`/api/teams/${teamId}/on-call`).expect(404);
+  });
+
+  it('a shift started into a gap in the rota is refused, or warned of, as the team says', async () => {
+    const coverTeam = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'Cover Estates', monitors: [{ userId: day.id }] })
+        .expect(201)
+    ).body.id;
+    const worker = await createAccount(t, superadmin.agent, 'worker', 'occover');
+    await superadmin.agent.patch(`/api/users/${worker.id}`).set(XHR).send({ teamId: coverTeam }).expect(200);
+    const depot = `Cover depot ${Date.now()}`;
+    await superadmin.agent.post('/api/location-options').set(XHR).send({ name: depot }).expect(201);
+    // The rota begins two hours from now, London time: until then nobody is on call.
+    const begins = new Date(Math.ceil((Date.now() + 2 * 3600_000) / 60_000) * 60_000);
+    const local = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/London', dateStyle: 'short', timeStyle: 'short' })
+      .format(begins)
+      .replace(' ', 'T');
+    const setRota = (coverRequired: string) =>
+      superadmin.agent
+        .put(`/api/teams/${coverTeam}/on-call-schedule`)
+        .set(XHR)
+        .send({
+          schedule: { timeZone: 'Europe/London', layers: [{ name: 'Days', start: local, rotation: 'daily', userIds: [day.id] }] },
+          coverRequired,
+        })
+        .expect(200);
+    const start = () => worker.agent.post(`/api/users/${worker.id}/start-shift`).set(XHR).send({ location: depot });
+    const end = async () => {
+      await superadmin.agent.post(`/api/users/${worker.id}/force-clock-out`).set(XHR).expect(200);
+    };
+
+    await setRota('refuse');
+    // Shifts hears of the new location a moment later: until then a start is a 400 on the location.
+    const refused = await eventually(
+      async () => {
+        const res = await start();
+        return res.status === 409 ? res : undefined;
+      },
+      10_000,
+      100,
+    );
+    expect(refused.body).toEqual({
+      message: expect.stringMatching(/^Nobody is on call for your team from \d\d:\d\d: your shift cannot start/),
+      field: 'cover',
+    });
+    expect((await worker.agent.get(`/api/users/${worker.id}/with-relations`).expect(200)).body.onShift).toBe(false);
+
+    await setRota('warn');
+    const warned = await start().expect(200);
+    expect(warned.body.onShift).toBe(true);
+    expect(Date.parse(warned.body.coverWarning.gapStart)).toBeLessThanOrEqual(Date.now());
+    expect(warned.body.coverWarning.gapEnd).toBe(begins.toISOString());
+    await end();
+
+    await setRota('off');
+    expect((await start().expect(200)).body.coverWarning).toBeUndefined();
+    await end();
+
+    // Covered from now on: nothing to warn of, whatever the team says.
+    await superadmin.agent
+      .put(`/api/teams/${coverTeam}/on-call-schedule`)
+      .set(XHR)
+      .send({
+        schedule: {
+          timeZone: 'Europe/London',
+          layers: [{ name: 'Days', start: '2026-01-05T08:00', rotation: 'daily', userIds: [day.id] }],
+        },
+        coverRequired: 'refuse',
+      })
+      .expect(200);
+    expect((await start().expect(200)).body.coverWarning).toBeUndefined();
+  });
+
+  it('lws_oncall_uncovered_seconds shows how long a team has had nobody on call, and 0 for a covered one', async () => {
+    const gapTeam = (
+      await superadmin.agent
+        .post('/api/teams')
+        .set(XHR)
+        .send({ name: 'Gap Estates', monitors: [{ userId: day.id }] })
+        .expect(201)
+    ).body.id;
+    // A rota that begins next year: nobody has been on call for as far back as the metric looks (a day).
+    await superadmin.agent
+      .put(`/api/teams/${gapTeam}/on-call-schedule`)
+      .set(XHR)
+      .send({
+        schedule: {
+          layers: [{ name: 'Days', start: `${new Date().getUTCFullYear() + 1}-01-05T08:00`, rotation: 'weekly', userIds: [day.id] }],
+        },
+      })
+      .expect(200);
+    const text = await (await fetch(t.stack.metricsUrl)).text();
+    const sample = (team: string) =>
+      Number(new RegExp(`^lws_oncall_uncovered_seconds\\{[^}]*team="${team}"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    expect(sample('Gap Estates')).toBeGreaterThanOrEqual(24 * 3600 - 60);
+    expect(sample('Night Estates')).toBe(0);
   });
 });

@@ -201,6 +201,11 @@ export const metrics = {
     'Webhook deliveries still being tried, by state: due (waiting for the sender), sending, waiting (for a retry)',
     ['service', 'state'],
   ),
+  onCallUncovered: new SampledGauge(
+    'lws_oncall_uncovered_seconds',
+    'Seconds a team with an on-call rota has had nobody on call, by team (0 while someone is; looks back a day at most)',
+    ['service', 'team'],
+  ),
   webhookOldestDueAge: new SampledGauge(
     'lws_webhook_oldest_due_age_seconds',
     'Seconds the oldest due webhook delivery has waited for the sender (0 when none waits)',

@@ -596,6 +596,7 @@ describe('monitoring', () => {
     'LwsConsumerLagging',
     'LwsDeadLetter',
     'LwsAlarmUnacknowledged',
+    'LwsOnCallUncovered',
     'LwsNotificationsFailing',
     'LwsProviderThrottling',
     'LwsWebhooksFailing',

@@ -32,6 +32,7 @@ import { applyWorkerChange, fetchActiveWorkers, type ShiftState, type ShiftWorke
 import { ALARM_STATUS_RANK, type OpenAlarmKind } from './ShiftCells';
 import type { Alarm } from '@lws/fe-ui/alarms';
 import { AlarmsPanel } from '../alarms/AlarmsPanel';
+import { OnCallNowCard } from '../on-call/OnCallNowCard';
 import { fetchTeamNames, parseAccounts, type Account } from './accounts-api';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
 import { WorkerTable, type ResetKind, type WorkerRow } from './WorkerTable';
@@ -166,7 +167,8 @@ function LoadError({ message, onRetry, testId }: { message: string; onRetry(): v
  * Accounts tables. Columns follow the viewer's role (spec section 2): a superadmin also sees
  * Password and PIN, as set or not set with a Reset action; the values never reach the browser.
  * Statuses are judged against the server's clock, which owns every deadline. Open alarms come
- * first: they are what a monitor must act on.
+ * first: they are what a monitor must act on; who is on call to answer them (by the teams' on-call
+ * rotas) follows.
  */
 export function WorkerDashboard() {
   const { user } = useAuth();
@@ -373,6 +375,8 @@ export function WorkerDashboard() {
         {...(teamName ? { teamOf: (id: number) => teamName(accountsById.get(id)?.teamId ?? 0) } : {})}
         onOpenAlarms={onOpenAlarms}
       />
+      {/* Who answers the alarms now: right after them, before the workers. */}
+      <OnCallNowCard teamId={chosenTeam} />
       <Card data-testid="active-workers">
         <CardHeader>
           <CardTitle>{t('Active Workers')}</CardTitle>

@@ -11,6 +11,15 @@ export interface LatestCheckIn {
   nextCheckInTime: string | null;
 }
 
+/**
+ * Nobody is on call for the worker's team for a while within their shift's first hours: what a
+ * shift start answers when the team only warns of it (`coverRequired: 'warn'`).
+ */
+export interface CoverWarning {
+  gapStart: string;
+  gapEnd: string;
+}
+
 /** A worker's shift as the server reports it; every time is UTC ISO-8601 and computed by the server. */
 export interface ShiftState {
   onShift: boolean;
@@ -19,6 +28,8 @@ export interface ShiftState {
   shiftStartTime: string | null;
   latestCheckIn: LatestCheckIn | null;
   nextCheckInTime: string | null;
+  /** Only in the answer to a shift start, when the team has no cover for part of it. */
+  coverWarning?: CoverWarning;
 }
 
 /** A row of GET /api/workers/active (also /due and /missed). */
@@ -63,6 +74,14 @@ function parseLatestCheckIn(value: unknown): LatestCheckIn | null {
   return { id, timestamp, location: str(v.location), nextCheckInTime: isoTime(v.nextCheckInTime) };
 }
 
+/** A cover warning with both ends as times, the end after the start; null otherwise (it is then ignored). */
+function parseCoverWarning(value: unknown): CoverWarning | null {
+  const v = record(value);
+  const gapStart = isoTime(v?.gapStart);
+  const gapEnd = isoTime(v?.gapEnd);
+  return gapStart && gapEnd && Date.parse(gapEnd) > Date.parse(gapStart) ? { gapStart, gapEnd } : null;
+}
+
 /**
  * The shift fields of a user, account or worker payload. Anything missing reads as off shift, so a
  * payload from before shifts existed never shows a worker as safely on shift.
@@ -71,12 +90,14 @@ export function parseShiftState(value: unknown): ShiftState {
   const v = record(value);
   if (v?.onShift !== true) return { ...OFF_SHIFT, location: str(v?.location) ?? OFF_SHIFT.location };
   const latestCheckIn = parseLatestCheckIn(v.latestCheckIn);
+  const coverWarning = parseCoverWarning(v.coverWarning);
   return {
     onShift: true,
     location: str(v.location),
     shiftStartTime: isoTime(v.shiftStartTime),
     latestCheckIn,
     nextCheckInTime: isoTime(v.nextCheckInTime) ?? latestCheckIn?.nextCheckInTime ?? null,
+    ...(coverWarning ? { coverWarning } : {}),
   };
 }
 

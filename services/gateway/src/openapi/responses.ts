@@ -79,6 +79,18 @@ const workerShape = {
 
 export const worker = z.object(workerShape).strict().openapi('Worker');
 
+export const startedShift = z
+  .object({
+    ...workerShape,
+    coverWarning: z
+      .object({ gapStart: instant, gapEnd: instant })
+      .strict()
+      .optional()
+      .describe("The worker's team warns of shifts without cover: nobody is on call for it over this stretch of the shift's first 8 hours"),
+  })
+  .strict()
+  .openapi('StartedShift');
+
 const extensionShape = {
   extensionsLeft: z.number().int().min(0).optional().describe('On shift: "+15 min" presses this shift has left'),
   extensionMinutesLeft: z.number().int().min(0).optional().describe('On shift: minutes of extension this shift has left'),
@@ -350,7 +362,7 @@ export type ResponseTypesMatch = [
   Is<Same<Out<typeof alarm>, Answer<AlarmsController, 'acknowledge'>>>,
   Is<Same<Out<typeof alarm>, Answer<AlarmsController, 'resolve'>>>,
   Is<Same<Out<typeof worker>[], Answer<DashboardsController, 'active'>>>,
-  Is<Same<Out<typeof worker>, Answer<ShiftsController, 'start'>>>,
+  Is<Same<Out<typeof startedShift>, Answer<ShiftsController, 'start'>>>,
   Is<Same<Out<typeof worker>, Answer<ShiftsController, 'end'>>>,
   Is<Same<Out<typeof checkInRecorded>, Answer<CheckInsController, 'record'> & { status: 'safe' }>>,
   Is<Same<Out<typeof checkInExtended>, Answer<CheckInsController, 'extend'>>>,

@@ -365,9 +365,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   // Shifts
   'POST /api/users/:id/start-shift': {
     summary: 'Start a shift',
-    description: 'At an active location. Starting again while on shift answers the shift in progress.',
-    response: r.worker,
+    description:
+      "At an active location. Starting again while on shift answers the shift in progress. When the worker's team needs cover and nobody is on call for part of the shift's first 8 hours, the team's `coverRequired` decides: `refuse` answers 409 naming `cover`; `warn` starts the shift with `coverWarning`.",
+    response: r.startedShift,
     returns: 'The worker, on shift',
+    errors: [409],
   },
   'POST /api/users/:id/end-shift': {
     summary: 'End a shift',

@@ -10,12 +10,22 @@ import { requireOwnShift, WORKERS_ONLY } from './own-shift';
 import { endShiftSchema, startShiftSchema } from './shifts.schema';
 import { browserCheckIn, browserWorker } from './worker.view';
 import { TokenScope } from '../api-tokens/token-scope';
+import { CLOCK, LOGGER, type Clock, type Logger } from '@lws/platform';
+import { checkCover } from './cover';
 
 @Controller('api/users/:id')
 export class ShiftsController {
-  constructor(@Inject(RPC) private readonly rpc: RpcClient) {}
+  constructor(
+    @Inject(RPC) private readonly rpc: RpcClient,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
-  /** At an active location; starting again while on shift answers the shift in progress. */
+  /**
+   * At an active location; starting again while on shift answers the shift in progress. A team
+   * that needs cover refuses (409 naming `cover`) or warns (`coverWarning`) when nobody is on call
+   * for part of the shift's first 8 hours.
+   */
   @Post('start-shift')
   @HttpCode(200)
   async start(@Param('id', new PositiveIntPipe()) id: number, @Body() body: unknown, @Req() req: AuthedRequest) {
@@ -28,13 +38,14 @@ export class ShiftsController {
       if (target.role !== 'worker') throw new ForbiddenException({ message: WORKERS_ONLY });
     } else requireOwnShift(actor, id);
     const { location, note } = parseInput(startShiftSchema, body);
+    const coverWarning = await checkCover(this.rpc, id, this.clock(), this.logger);
     const { worker } = await this.rpc.send('shifts.shift.start.v1', {
       userId: id,
       location,
       ...(note ? { note } : {}),
       ...(forWorker ? { startedBy: actor.userId } : {}),
     });
-    return browserWorker(worker);
+    return { ...browserWorker(worker), ...(coverWarning ? { coverWarning } : {}) };
   }
 
   /**

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { CommandMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import {
   CLOCK,
   DB,
+  metrics,
   onCallAt,
+  onCallGaps,
   onCallTimeline,
   UnitOfWork,
   type Clock,
@@ -26,6 +28,8 @@ type Request<P extends keyof CommandMap> = CommandMap[P]['request'];
 type Slot = NonNullable<Reply<'identity.team.on_call.v1'>['now']>;
 
 const NO_ROTA = 'This team has no on-call rota';
+/** How far back `lws_oncall_uncovered_seconds` looks for the start of a gap. */
+const UNCOVERED_LOOKBACK_MS = 24 * 3600_000;
 
 /**
  * A team's on-call rota: set by the superadmin, covered by overrides, and resolved into who is on
@@ -34,13 +38,50 @@ const NO_ROTA = 'This team has no on-call rota';
  * reconciled like the rest of the team.
  */
 @Injectable()
-export class OnCallService {
+export class OnCallService implements OnModuleInit, OnModuleDestroy {
+  private unsample?: () => void;
+
   constructor(
     @Inject(DB) private readonly db: Db,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly teams: TeamsService,
   ) {}
+
+  onModuleInit(): void {
+    this.unsample = metrics.onCallUncovered.sample(async (g) => {
+      for (const [team, seconds] of await this.uncovered()) g.set({ service: 'identity', team }, seconds);
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.unsample?.();
+  }
+
+  /**
+   * Each team with a rota, by name, and how long it has had nobody on call (0 while someone is),
+   * looking back a day at most: what `lws_oncall_uncovered_seconds` shows and its alert watches.
+   */
+  async uncovered(): Promise<Map<string, number>> {
+    const now = this.clock();
+    const since = new Date(now.getTime() - UNCOVERED_LOOKBACK_MS);
+    const rows = await this.db.select().from(teams).where(isNotNull(teams.onCallSchedule));
+    // Everyone's away time in one read, whatever the number of teams.
+    const away = await this.awayOf(rows.flatMap((r) => [...teamPeople(r.monitors)]));
+    const found = new Map<string, number>();
+    for (const row of rows) {
+      let seconds = 0;
+      try {
+        const gaps = onCallGaps(row.onCallSchedule!, since, new Date(now.getTime() + 1000), peopleOf(row, away));
+        const current = gaps.find((g) => g.start <= now && g.end > now);
+        if (current) seconds = Math.round((now.getTime() - current.start.getTime()) / 1000);
+      } catch {
+        // A rota that cannot be read was checked when saved; it shows as covered rather than break the scrape.
+      }
+      found.set(row.name, seconds);
+    }
+    return found;
+  }
 
   async setSchedule(req: Request<'identity.team.set_on_call.v1'>): Promise<Reply<'identity.team.set_on_call.v1'>> {
     return this.uow.run(async (tx, emit) => {
@@ -139,6 +180,21 @@ export class OnCallService {
     };
   }
 
+  /** Whether the worker's team has someone on call over the range, and what it says to do when not. */
+  async cover(req: Request<'identity.team.cover.v1'>): Promise<Reply<'identity.team.cover.v1'>> {
+    const [user] = await this.db.select({ teamId: users.teamId }).from(users).where(eq(users.id, req.userId));
+    if (!user?.teamId) return { required: 'off', hasRota: false, gaps: [] };
+    const row = await this.read(user.teamId);
+    if (!row.onCallSchedule) return { required: row.coverRequired, hasRota: false, teamId: row.id, gaps: [] };
+    const gaps = onCallGaps(row.onCallSchedule, new Date(req.from), new Date(req.to), await this.people(row));
+    return {
+      required: row.coverRequired,
+      hasRota: true,
+      teamId: row.id,
+      gaps: gaps.map((g) => ({ start: g.start.toISOString(), end: g.end.toISOString() })),
+    };
+  }
+
   private async read(teamId: number): Promise<TeamRow> {
     const [row] = await this.db.select().from(teams).where(eq(teams.id, teamId));
     if (!row) throw new RpcError(404, TEAM_NOT_FOUND, { field: 'id' });
@@ -160,14 +216,19 @@ export class OnCallService {
     return row;
   }
 
-  /** Away and deputies as the rota's resolution needs them: who is away until when, and the team's deputy for each monitor. */
+  /** Away and deputies as the rota's resolution needs them, for one team. */
   private async people(row: TeamRow): Promise<OnCallPeople> {
-    const ids = [...teamPeople(row.monitors)];
+    return peopleOf(row, await this.awayOf([...teamPeople(row.monitors)]));
+  }
+
+  /** Who of these is away until when, in one read. */
+  private async awayOf(ids: number[]): Promise<Map<number, Date | undefined>> {
+    const unique = [...new Set(ids)];
     const rows =
-      ids.length === 0 ? [] : await this.db.select({ id: users.id, awayUntil: users.awayUntil }).from(users).where(inArray(users.id, ids));
-    const away = new Map(rows.map((r) => [r.id, r.awayUntil ?? undefined]));
-    const deputies = new Map(row.monitors.flatMap((m) => (m.deputyUserId !== undefined ? [[m.userId, m.deputyUserId] as const] : [])));
-    return { awayUntil: (id) => away.get(id), deputyOf: (id) => deputies.get(id) };
+      unique.length === 0
+        ? []
+        : await this.db.select({ id: users.id, awayUntil: users.awayUntil }).from(users).where(inArray(users.id, unique));
+    return new Map(rows.map((r) => [r.id, r.awayUntil ?? undefined]));
   }
 
   /** Turns segments into slots with the person's and the layer's names, reading the names once. */
@@ -186,6 +247,12 @@ export class OnCallService {
       ...(s.forUserId !== undefined ? { forUserId: s.forUserId } : {}),
     });
   }
+}
+
+/** A team's people as the rota's resolution reads them: who is away until when, and the team's deputy for each monitor. */
+function peopleOf(row: TeamRow, away: ReadonlyMap<number, Date | undefined>): OnCallPeople {
+  const deputies = new Map(row.monitors.flatMap((m) => (m.deputyUserId !== undefined ? [[m.userId, m.deputyUserId] as const] : [])));
+  return { awayUntil: (id) => away.get(id), deputyOf: (id) => deputies.get(id) };
 }
 
 function parseJson(text: string): unknown {

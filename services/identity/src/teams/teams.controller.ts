@@ -88,4 +88,9 @@ export class TeamsController {
   onCallTimeline(@Payload() req: Req<'identity.team.on_call_timeline.v1'>) {
     return this.onCall.timeline(req);
   }
+
+  @Command('identity.team.cover.v1')
+  cover(@Payload() req: Req<'identity.team.cover.v1'>) {
+    return this.onCall.cover(req);
+  }
 }
