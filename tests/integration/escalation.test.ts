@@ -3,7 +3,7 @@ import { Client, type Pool } from 'pg';
 import type { EventMap, EventSubject } from '@lws/contracts';
 import { InProcessBus, RpcClient, RemoteError } from '@lws/messaging';
 import { createLogger, DB, startService, type RunningService } from '@lws/platform';
-import { escalationService, Auditor, Scheduler, SINGLES_PER_PASS, URGENT_PER_PASS } from '@lws/escalation';
+import { escalationService, Auditor, OnCallGapNotice, Scheduler, SINGLES_PER_PASS, URGENT_PER_PASS } from '@lws/escalation';
 import { createTestDatabase, eventually, watchStatements, type Statement, type TestDatabase } from '@lws/testing';
 
 /**
@@ -1439,6 +1439,68 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       expect(await pushedTo(nextAlarm.alarmId)).toEqual([cover]);
       for (const a of [alarm, nextAlarm])
         await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: day, verdict: 'false_alarm', note: 'Test' });
+    });
+
+    it("once a day the team's monitors and the superadmin are told of the next 48 hours' gaps in its rota, by push and SMS", async () => {
+      const gail = nextUser++;
+      await publish('identity.user.created.v1', {
+        userId: gail,
+        username: `a${gail}`,
+        name: 'Gail Gap',
+        role: 'admin',
+        phone: '+447911000123',
+        version: 1,
+      });
+      const boss = nextUser++;
+      await publish('identity.user.created.v1', { userId: boss, username: `s${boss}`, name: 'Sue Super', role: 'superadmin', version: 1 });
+      const teamId = nextTeam++;
+      // A rota whose only layer begins in 2099: nobody is on call for the whole 48 hours.
+      const rota = {
+        timeZone: 'Europe/London',
+        layers: [{ name: 'Days', start: '2099-01-05T08:00', rotation: 'weekly', userIds: [gail] }],
+        overrides: [],
+      };
+      await team(teamId, { monitors: [{ userId: gail }], onCall: rota });
+      await eventually(
+        async () => (await pg.query('select 1 from escalation.workers where user_id = any($1)', [[gail, boss]])).rowCount === 2,
+        10_000,
+        20,
+      );
+      // Today's notice may have gone before this team existed: it goes again, as on a new day (the chore may be the one to send it).
+      await pg.query('delete from escalation.on_call_notices');
+      const notice = svc.app.get(OnCallGapNotice, { strict: false });
+      await notice.run();
+      const about = (r: Requested) => r.purpose === 'on_call_gaps' && r.body.includes(`Team ${teamId}`);
+      const [push] = await eventually(
+        async () => {
+          const found = await distinctRequests((r) => about(r) && r.channel === 'push');
+          return found.length > 0 ? found : undefined;
+        },
+        10_000,
+        20,
+      );
+      expect(push.toUsers?.userIds.sort()).toEqual([gail, boss].sort());
+      expect(push.title).toBe(`No on-call cover: Team ${teamId}`);
+      // The gap runs the whole 48 hours from now, London time ("Mon 2 Jun, 13:00").
+      const london = (ms: number) =>
+        new Intl.DateTimeFormat('en-GB', {
+          timeZone: 'Europe/London',
+          weekday: 'short',
+          day: 'numeric',
+          month: 'short',
+          hour: '2-digit',
+          minute: '2-digit',
+          hourCycle: 'h23',
+        }).format(new Date(ms));
+      expect(push.body).toBe(
+        `Nobody is on call for Team ${teamId} in the next 48 hours: ${london(nowMs)} to ${london(nowMs + 48 * 3600_000)}. Add cover in Super Admin, Teams.`,
+      );
+      expect(london(nowMs)).toMatch(/^\w{3} \d{1,2} \w{3}, \d\d:\d\d$/);
+      const sms = await distinctRequests((r) => about(r) && r.channel === 'sms');
+      expect(sms.map((r) => r.toPhone)).toEqual(['+447911000123']);
+      // Once a day: another round the same day tells nobody again.
+      expect(await notice.run()).toEqual([]);
+      expect(await distinctRequests((r) => about(r) && r.channel === 'push')).toHaveLength(1);
     });
 
     it('a team policy runs monitor 1, then their deputy, then the organisation; a policy edited later applies to the next alarm only', async () => {

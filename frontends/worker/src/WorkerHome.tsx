@@ -28,6 +28,7 @@ import { emergencyResetCurrent, useEmergencyReset } from './emergency/emergency-
 import { LoadingSkeleton } from './LoadingSkeleton';
 import { useLocationOptions } from './locations/useLocationOptions';
 import { INCORRECT_PIN_TEXT, PinVerificationDialog, type PinPurpose } from './pin/PinVerificationDialog';
+import { CoverWarningAlert, type CoverWarning } from './shift/CoverWarningAlert';
 import { ShiftStatusCard, type ShiftBusy } from './shift/ShiftStatusCard';
 import { extensionsOf, useWorkerShift } from './shift/useWorkerShift';
 import { useIntervalNotice } from './shift/interval-notice';
@@ -49,6 +50,14 @@ function shiftFailureText(error: unknown, verb: 'starting' | 'ending', t: Transl
 /** The server refused the PIN itself (rather than being locked, or failing). */
 function isWrongPin(error: unknown): boolean {
   return error instanceof ApiError && error.status === 400 && (failureField(error) ?? 'pin') === 'pin';
+}
+
+/**
+ * The team refuses a shift while nobody is on call for part of it (409 naming `cover`): the
+ * server's own words, which say from when and whom to call.
+ */
+function isCoverRefusal(error: unknown): boolean {
+  return error instanceof ApiError && failureField(error) === 'cover';
 }
 
 function isLockedOut(error: unknown): boolean {
@@ -102,6 +111,10 @@ export function WorkerHome({ user }: { user: User }) {
   const [checkingIn, setCheckingIn] = useState(false);
   const [alertBusy, setAlertBusy] = useState(false);
   const [extending, setExtending] = useState(false);
+  // The shift started, but nobody is on call for the team for part of it: shown until dismissed.
+  const [coverWarning, setCoverWarning] = useState<CoverWarning | null>(null);
+  // Why the last start was refused, kept on the form (a toast goes before the worker has read it).
+  const [startError, setStartError] = useState<string | null>(null);
   const { load, reload, set, intervalMinutes, intervalRead, extensionsLeft, setExtensionsLeft, shiftNote } = useWorkerShift(user.id, {
     paused: busy !== null || pinBusy || alertBusy || extending,
   });
@@ -137,6 +150,14 @@ export function WorkerHome({ user }: { user: User }) {
   }, [loadedShift, resetDeadline, setResetDeadline]);
 
   useEffect(() => keptCheckIns.restore(user.id), [user.id]);
+
+  // A refusal to start is old news once the worker is on shift (started here or elsewhere); the
+  // cover warning belongs to the shift it came with.
+  const onShiftNow = loadedShift?.onShift === true;
+  useEffect(() => {
+    if (onShiftNow) setStartError(null);
+    else setCoverWarning(null);
+  }, [onShiftNow]);
 
   // The kept check-in got through: the screen takes LWS's answer.
   const keptOutcome = kept.outcome;
@@ -203,14 +224,26 @@ export function WorkerHome({ user }: { user: User }) {
       return;
     }
     setBusy('starting');
+    setStartError(null);
+    setCoverWarning(null);
     set({ onShift: true, location, shiftStartTime: serverNow().toISOString(), latestCheckIn: null, nextCheckInTime: null });
     try {
-      set(parseShiftState(await api.post(`/api/users/${user.id}/start-shift`, note ? { location, note } : { location })));
+      const { coverWarning: gap, ...started } = parseShiftState(
+        await api.post(`/api/users/${user.id}/start-shift`, note ? { location, note } : { location }),
+      );
+      set(started);
+      if (gap) setCoverWarning(gap);
       toast({ title: t('Shift Started'), message: t('Your shift has been started successfully. Remember to check in regularly.') });
     } catch (e) {
       console.error('Starting the shift failed', e);
       set(shift);
-      toast({ title: t('Failed to Start Shift'), message: shiftFailureText(e, 'starting', t), type: 'error' });
+      if (isCoverRefusal(e)) {
+        const reason = failureMessage(e, msg('There was a problem starting your shift. Please try again.'));
+        setStartError(reason);
+        toast({ title: t('Failed to Start Shift'), message: t(reason), type: 'error' });
+      } else {
+        toast({ title: t('Failed to Start Shift'), message: shiftFailureText(e, 'starting', t), type: 'error' });
+      }
     }
     later(() => void reload());
     later(() => setBusy(null));
@@ -417,6 +450,7 @@ export function WorkerHome({ user }: { user: User }) {
       busy={busy}
       intervalMinutes={intervalMinutes}
       onStart={(location, note) => void startShift(location, note)}
+      startError={startError}
       shiftNote={shiftNote}
       onEnd={() => setPinFor('end-shift')}
     />
@@ -432,6 +466,7 @@ export function WorkerHome({ user }: { user: User }) {
       <KeptCheckInCard state={kept} onTryNow={() => void keptCheckIns.tryNow()} onDismiss={() => keptCheckIns.dismiss()} />
       {shift?.onShift ? (
         <>
+          {coverWarning ? <CoverWarningAlert warning={coverWarning} onDismiss={() => setCoverWarning(null)} /> : null}
           <StatusCard
             shift={shift}
             resetDeadline={resetDeadline}

@@ -35,6 +35,11 @@ export const escalationConfigShape = {
    */
   ESCALATION_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(6),
   ESCALATION_AUDIT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** When, London time (HH:mm), the daily notice of the next 48 hours' gaps in the on-call rotas goes out. */
+  ON_CALL_GAP_NOTICE_AT: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day, HH:mm')
+    .default('08:00'),
   /** How often device positions past their retention (30 days after the shift ended) are deleted. */
   POSITIONS_PURGE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   /**
@@ -93,6 +98,8 @@ export interface EscalationSettings {
   batchSize: number;
   concurrency: number;
   auditIntervalMs: number;
+  /** HH:mm, London time. */
+  gapNoticeAt: string;
   ownerCheckTimeoutMs: number;
   requestConfirmMs: number;
   reconcileIntervalMs: number;
@@ -109,6 +116,7 @@ export function settingsFrom(config: EscalationConfig): EscalationSettings {
     batchSize: config.ESCALATION_BATCH_SIZE,
     concurrency: config.ESCALATION_CONCURRENCY,
     auditIntervalMs: config.ESCALATION_AUDIT_INTERVAL_SECONDS * 1000,
+    gapNoticeAt: config.ON_CALL_GAP_NOTICE_AT,
     ownerCheckTimeoutMs: config.ESCALATION_OWNER_CHECK_TIMEOUT_MS,
     requestConfirmMs: config.ESCALATION_REQUEST_CONFIRM_SECONDS * 1000,
     reconcileIntervalMs: config.ESCALATION_RECONCILE_INTERVAL_SECONDS * 1000,

@@ -13,6 +13,7 @@ import { MissedAlarms } from './alarms/missed-alarms';
 import { Notifier } from './alarms/notifier';
 import { RequestTracker } from './alarms/request-tracker';
 import { Auditor } from './deadlines/auditor';
+import { OnCallGapNotice } from './on-call/gap-notice';
 import { CheckinsService } from './deadlines/checkins.service';
 import { DeadlinesRepository } from './deadlines/deadlines.repository';
 import { Scheduler } from './deadlines/scheduler';
@@ -46,6 +47,7 @@ import { WorkersProjection, type DueNow } from './workers/workers.projection';
     AlarmMetrics,
     Scheduler,
     Auditor,
+    OnCallGapNotice,
     ShiftsSide,
     IdentitySide,
     Reconciler,
@@ -53,7 +55,7 @@ import { WorkersProjection, type DueNow } from './workers/workers.projection';
     PositionsRetention,
     RemindersService,
   ],
-  exports: [Scheduler, Auditor, RequestTracker, Reconciler],
+  exports: [Scheduler, Auditor, RequestTracker, Reconciler, OnCallGapNotice],
 })
 export class EscalationModule implements OnModuleInit {
   constructor(

@@ -70,7 +70,9 @@ describe('OnCallNowCard', () => {
     expect(screen.queryByTestId('on-call-gap-now')).toBeNull();
     expect(screen.queryByTestId('on-call-via')).toBeNull();
     // South has no rota: nothing is asked of it.
-    await waitFor(() => expect(onCallReads(sent)).toEqual(expect.arrayContaining(['/api/teams/1/on-call', '/api/teams/1/on-call/timeline'])));
+    await waitFor(() =>
+      expect(onCallReads(sent)).toEqual(expect.arrayContaining(['/api/teams/1/on-call', '/api/teams/1/on-call/timeline'])),
+    );
     expect(onCallReads(sent).some((path) => path.startsWith('/api/teams/2/'))).toBe(false);
     // The timeline asked for is the next 48 hours.
     const asked = new URLSearchParams(sent.find((r) => r.path === '/api/teams/1/on-call/timeline')?.query);
@@ -103,10 +105,11 @@ describe('OnCallNowCard', () => {
     });
 
     const gaps = await screen.findByTestId('on-call-gaps');
-    expect(within(gaps).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'No cover 18:00 – 19:00',
-      'No cover 23:00 – 29 Nov 2026, 07:30',
-    ]);
+    expect(
+      within(gaps)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['No cover 18:00 – 19:00', 'No cover 23:00 – 29 Nov 2026, 07:30']);
   });
 
   it('warns when the team has a rota but nobody is on call now, and says who is next', async () => {
@@ -192,7 +195,13 @@ describe('on-call answers', () => {
 
   it('drops a slot that does not say who or when, and refuses an answer without hasRota', () => {
     expect(
-      parseOnCallNow({ hasRota: true, at: AT, now: { ...ADA, end: 'soon' }, next: { ...BOB, userId: '9' }, after: { ...BOB, via: 'magic' } }),
+      parseOnCallNow({
+        hasRota: true,
+        at: AT,
+        now: { ...ADA, end: 'soon' },
+        next: { ...BOB, userId: '9' },
+        after: { ...BOB, via: 'magic' },
+      }),
     ).toEqual({ hasRota: true, at: AT, after: BOB });
     expect(() => parseOnCallNow({ at: AT })).toThrow();
   });

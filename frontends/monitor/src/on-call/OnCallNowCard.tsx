@@ -173,7 +173,12 @@ export function OnCallNowCard({ teamId = 'all' }: { teamId?: number | 'all' }) {
         <CardDescription>{t('Who answers alarms now, by the on-call rota.')}</CardDescription>
       </CardHeader>
       <CardContent className="lws-form">
-        <LoadView load={load} loadingLabel={t('Loading the on-call rotas')} errorText={t('The on-call rotas could not be loaded.')} testId="on-call-teams">
+        <LoadView
+          load={load}
+          loadingLabel={t('Loading the on-call rotas')}
+          errorText={t('The on-call rotas could not be loaded.')}
+          testId="on-call-teams"
+        >
           {() => teams.map((team) => <OnCallTeam key={team.id} team={team} />)}
         </LoadView>
       </CardContent>

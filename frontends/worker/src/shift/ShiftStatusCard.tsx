@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import {
+  Alert,
   Badge,
   Button,
   Card,
@@ -33,6 +34,8 @@ export interface ShiftStatusCardProps {
   intervalMinutes: number;
   /** `note`: "where I'll be", trimmed; empty when none. */
   onStart(location: string, note: string): void;
+  /** Why the last start was refused, in the server's words (e.g. nobody on call for the team); null when none. */
+  startError?: string | null;
   /** On shift: the note the shift started with. */
   shiftNote: string | null;
   onEnd(): void;
@@ -46,6 +49,7 @@ export function ShiftStatusCard({
   busy,
   intervalMinutes,
   onStart,
+  startError = null,
   onEnd,
   shiftNote,
 }: ShiftStatusCardProps) {
@@ -152,6 +156,11 @@ export function ShiftStatusCard({
             <p className="lws-muted" data-testid="check-in-note">
               {t('You are required to check-in every {{interval}} for safety monitoring.', { interval: intervalText(t, intervalMinutes) })}
             </p>
+            {startError ? (
+              <Alert variant="error" title={t('Failed to Start Shift')} data-testid="start-shift-error">
+                <p>{t(startError)}</p>
+              </Alert>
+            ) : null}
             <Button type="submit" block busy={busy !== null} data-testid="start-shift">
               {busyText ? t(busyText) : t('Start Shift')}
             </Button>

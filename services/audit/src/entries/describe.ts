@@ -88,6 +88,7 @@ const PURPOSES: Record<string, string> = {
   alarm_call: 'alarm call',
   contact_message: 'message to an emergency contact',
   account_notice: 'notice to monitors',
+  on_call_gaps: 'notice of gaps in the on-call rota',
   test: 'test message',
 };
 

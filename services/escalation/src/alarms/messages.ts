@@ -244,3 +244,30 @@ export const WORKER_TEXT = {
   safe: msg("You said you're safe. A monitor will confirm and close this."),
   pressedAgain: msg('You asked for help again: the same alert, still being dealt with'),
 } as const;
+
+const dayAndTime = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** A stretch with nobody on call, London time: "Sat 12 Dec, 08:00 to Sat 12 Dec, 20:00". */
+export const gapText = (g: { start: Date; end: Date }) => `${dayAndTime.format(g.start)} to ${dayAndTime.format(g.end)}`;
+
+/** The daily notice to a team's monitors and the superadmin: the next 48 hours' stretches with nobody on call. */
+export function onCallGapsNotice(
+  team: string,
+  gaps: readonly { start: Date; end: Date }[],
+): { title: TranslatableText; body: TranslatableText } {
+  return {
+    title: { text: msg('No on-call cover: {{team}}'), values: { team } },
+    body: {
+      text: msg('Nobody is on call for {{team}} in the next 48 hours: {{gaps}}. Add cover in Super Admin, Teams.'),
+      values: { team, gaps: gaps.map(gapText).join('; ') },
+    },
+  };
+}

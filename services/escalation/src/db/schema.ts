@@ -90,6 +90,14 @@ export const teams = escalationSchema.table('teams', {
 
 export type TeamRow = typeof teams.$inferSelect;
 
+/** The daily notice of gaps in the on-call rotas: one row per London day it was sent, so it goes once whatever the replicas. */
+export const onCallNotices = escalationSchema.table('on_call_notices', {
+  day: text('day').primaryKey(),
+  sentAt: at('sent_at').notNull(),
+  /** The teams it told of gaps. */
+  teams: integer('teams').notNull(),
+});
+
 /** Shifts that ended: a check-in or start of one of them that arrives later must not put the worker back on shift. */
 export const endedShifts = escalationSchema.table('ended_shifts', {
   shiftId: uuid('shift_id').primaryKey(),
