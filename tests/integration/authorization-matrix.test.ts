@@ -257,6 +257,11 @@ const MATRIX: Record<string, Case[]> = {
   'PUT /api/teams/:id/on-call-schedule': superadminOnly(200, { on: 'new team', body: { schedule: null } }),
   'POST /api/teams/:id/on-call/overrides': superadminOnly(400, { on: 'new team', body: {} }),
   'DELETE /api/teams/:id/on-call/overrides/:overrideId': superadminOnly(400, { on: 'new team' }),
+  // Each admin's own stretches and calendar feed; the feed itself has no session (`:token` as written is no token).
+  'GET /api/profile/on-call': managers(200),
+  'POST /api/profile/on-call/feed': managers(201),
+  'DELETE /api/profile/on-call/feed': managers(200),
+  'GET /api/on-call/feed/:token': everyone(404),
   // Away: an admin sets their own; the superadmin anyone's ({until: null}: back now).
   'POST /api/users/:id/away': [
     { who: 'anonymous', on: 'admin', body: { until: null }, expect: 401 },
@@ -433,6 +438,10 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'PUT /api/teams/:id/on-call-schedule': asTeamAdmin(403, { on: 'new team', body: { schedule: null } }),
   'POST /api/teams/:id/on-call/overrides': asTeamAdmin(403, { on: 'new team', body: {} }),
   'DELETE /api/teams/:id/on-call/overrides/:overrideId': asTeamAdmin(403, { on: 'new team' }),
+  'GET /api/profile/on-call': asTeamAdmin(200),
+  'POST /api/profile/on-call/feed': asTeamAdmin(201),
+  'DELETE /api/profile/on-call/feed': asTeamAdmin(200),
+  'GET /api/on-call/feed/:token': asTeamAdmin(404),
   'POST /api/users/:id/away': asTeamAdmin(403, { on: 'admin', body: { until: null } }),
   // A new location joins the admin's own team; the Default team's is a 404 as if it did not exist.
   'GET /api/location-options': asTeamAdmin(200),

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { eventually } from '@lws/testing';
 import { startTestStack, XHR, type TestStack } from './support/test-stack';
 import { createAccount, superadminOf, type Account } from './support/accounts';
@@ -308,5 +309,31 @@ describe('on-call rota', () => {
       Number(new RegExp(`^lws_oncall_uncovered_seconds\\{[^}]*team="${team}"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1]);
     expect(sample('Gap Estates')).toBeGreaterThanOrEqual(24 * 3600 - 60);
     expect(sample('Night Estates')).toBe(0);
+  });
+
+  it('each monitor sees their own stretches, and subscribes to them at a revocable calendar address', async () => {
+    const mine = (await day.agent.get('/api/profile/on-call').expect(200)).body;
+    expect(mine.hasFeed).toBe(false);
+    expect(mine.slots.length).toBeGreaterThan(0);
+    expect(mine.slots[0]).toMatchObject({ teamName: 'Night Estates', layerName: 'Days' });
+
+    const { path } = (await day.agent.post('/api/profile/on-call/feed').set(XHR).expect(201)).body;
+    expect(path).toMatch(/^\/api\/on-call\/feed\/lws_ical_[A-Za-z0-9_-]{43}$/);
+    // A calendar app reads it with no session.
+    const calendar = await request(t.url).get(path).expect(200);
+    expect(calendar.headers['content-type']).toBe('text/calendar; charset=utf-8');
+    expect(calendar.text.startsWith('BEGIN:VCALENDAR\r\n')).toBe(true);
+    expect(calendar.text).toContain('SUMMARY:On call: Night Estates (Days)');
+    expect(calendar.text).toContain('X-WR-CALNAME:On call: ocday person');
+    expect((await day.agent.get('/api/profile/on-call').expect(200)).body.hasFeed).toBe(true);
+
+    // A new address replaces the old one, which stops working; revoking ends it.
+    const { path: renewed } = (await day.agent.post('/api/profile/on-call/feed').set(XHR).expect(201)).body;
+    await request(t.url).get(path).expect(404, { message: 'Calendar feed not found', field: 'token' });
+    await request(t.url).get(renewed).expect(200);
+    expect((await day.agent.delete('/api/profile/on-call/feed').set(XHR).expect(200)).body).toEqual({ revoked: true });
+    await request(t.url).get(renewed).expect(404);
+    expect((await day.agent.delete('/api/profile/on-call/feed').set(XHR).expect(200)).body).toEqual({ revoked: false });
+    await request(t.url).get('/api/on-call/feed/not-a-token').expect(404);
   });
 });

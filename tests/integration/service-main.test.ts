@@ -79,6 +79,7 @@ describe('a service started on its own (as its container runs it)', () => {
       'external_identities',
       'kiosks',
       'local_secrets',
+      'on_call_feeds',
       'outbox',
       'pin_failures',
       'processed_events',

@@ -9,6 +9,13 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
+/**
+ * Requests whose address is itself a secret (a calendar feed's token, which calendar apps can only
+ * send in the URL): never traced, so the token never reaches a span's `http.target`.
+ */
+export const SECRET_PATHS = ['/api/on-call/feed/'];
+export const isSecretPath = (url: string | undefined) => SECRET_PATHS.some((p) => url?.startsWith(p) === true);
+
 export interface Tracing {
   enabled: boolean;
   shutdown(): Promise<void>;
@@ -37,7 +44,7 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   const unregister = registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      new HttpInstrumentation(),
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => isSecretPath(req.url) }),
       new ExpressInstrumentation(),
       new NestInstrumentation(),
       new PgInstrumentation(),

@@ -21,6 +21,7 @@ import { GatewayHealthController } from './system/health.controller';
 import { SsoSettingsController } from './system/sso-settings.controller';
 import { SystemController } from './system/system.controller';
 import { AwayController } from './teams/away.controller';
+import { MyOnCallController } from './teams/my-on-call.controller';
 import { OnCallController } from './teams/on-call.controller';
 import { TeamsController } from './teams/teams.controller';
 import { TimeModule } from './time/time.module';
@@ -67,6 +68,7 @@ export const ROOT_CONTROLLERS: Type[] = [
   KiosksController,
   TeamsController,
   OnCallController,
+  MyOnCallController,
   AwayController,
   OpenApiController,
 ];

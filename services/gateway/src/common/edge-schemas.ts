@@ -106,4 +106,5 @@ export const EDGE_QUERIES: Record<string, z.ZodTypeAny> = {
   'GET /api/webhooks/endpoints/:id/deliveries': webhookDeliveriesQuery,
   'GET /api/teams/:id/on-call': onCallAtQuery,
   'GET /api/teams/:id/on-call/timeline': onCallTimelineQuery,
+  'GET /api/profile/on-call': onCallTimelineQuery,
 };

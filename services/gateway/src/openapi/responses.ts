@@ -326,6 +326,26 @@ export const onCallTimeline = z
   .strict()
   .openapi('OnCallTimeline');
 
+export const myOnCall = z
+  .object({
+    hasFeed: z.boolean().describe('Whether they have a calendar feed'),
+    slots: z.array(
+      z
+        .object({
+          teamId: z.number().int(),
+          teamName: z.string(),
+          layerName: z.string(),
+          start: instant,
+          end: instant,
+          via: z.enum(['override', 'deputy']).optional(),
+          forUserId: userId.optional(),
+        })
+        .strict(),
+    ),
+  })
+  .strict()
+  .openapi('MyOnCall');
+
 export const onCallOverride = z
   .object({ id: z.string().uuid(), layer: z.number().int().min(0), userId, start: instant, end: instant })
   .strict()

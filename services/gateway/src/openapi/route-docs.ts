@@ -79,6 +79,7 @@ export const CONTROLLER_TAGS: Record<string, Tag> = {
   SettingsController: 'Profile',
   TeamsController: 'Teams',
   OnCallController: 'Teams',
+  MyOnCallController: 'Teams',
   AwayController: 'Teams',
   LocationsController: 'Locations',
   ShiftsController: 'Shifts',
@@ -339,6 +340,30 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     description: "Someone covers a layer from `start` to `end` (at most 31 days), in place of whoever's turn it is.",
     response: r.onCallOverride,
     returns: 'The override',
+  },
+  'GET /api/profile/on-call': {
+    summary: 'My on-call stretches',
+    description:
+      "The caller's own stretches from `from` to `to` (the next 14 days by default, at most 62), across the teams whose rotas name them, and whether they have a calendar feed.",
+    response: r.myOnCall,
+    returns: 'Their stretches',
+  },
+  'POST /api/profile/on-call/feed': {
+    summary: 'Make my on-call calendar feed',
+    description: 'A new, unguessable address for calendar apps (shown once; the old one stops working).',
+    response: z.object({ path: z.string().describe("The feed's path on this site: /api/on-call/feed/{token}") }).strict(),
+    returns: "The feed's address",
+  },
+  'DELETE /api/profile/on-call/feed': {
+    summary: 'Revoke my on-call calendar feed',
+    response: z.object({ revoked: z.boolean().describe('Whether there was one') }).strict(),
+  },
+  'GET /api/on-call/feed/:token': {
+    summary: "An admin's on-call calendar (iCalendar)",
+    description: 'For calendar apps, without a session: the token is the key. From a week ago to 55 days ahead. Any other token is a 404.',
+    media: 'text/calendar',
+    returns: 'The calendar, RFC 5545',
+    params: { token: z.string().describe("The feed's token, as its address gives it") },
   },
   'DELETE /api/teams/:id/on-call/overrides/:overrideId': {
     summary: 'Remove a rota override',

@@ -148,6 +148,19 @@ export const teams = identitySchema.table(
 
 export type TeamRow = typeof teams.$inferSelect;
 
+/** An admin's calendar feed of their on-call stretches: the SHA-256 of its token (the address), one per admin. */
+export const onCallFeeds = identitySchema.table(
+  'on_call_feeds',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('on_call_feeds_token_hash_key').on(t.tokenHash)],
+);
+
 /** Wrong PIN entries; five within 15 minutes lock PIN actions for the account. */
 export const pinFailures = identitySchema.table(
   'pin_failures',

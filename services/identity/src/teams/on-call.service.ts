@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { CommandMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import {
@@ -193,6 +193,40 @@ export class OnCallService implements OnModuleInit, OnModuleDestroy {
       teamId: row.id,
       gaps: gaps.map((g) => ({ start: g.start.toISOString(), end: g.end.toISOString() })),
     };
+  }
+
+  /**
+   * One admin's own stretches over a range, across the teams they monitor or deputise for that have
+   * a rota: each layer's stretches that name them (themselves, an override, or standing in for
+   * someone away), by start. A rota that cannot be read is passed over.
+   */
+  async stretchesOf(
+    userId: number,
+    from: Date,
+    to: Date,
+  ): Promise<(OnCallSegment & { teamId: number; teamName: string; layerName: string })[]> {
+    const rows = await this.db
+      .select()
+      .from(teams)
+      .where(
+        and(
+          isNotNull(teams.onCallSchedule),
+          sql`(${teams.monitors} @> ${JSON.stringify([{ userId }])}::jsonb or ${teams.monitors} @> ${JSON.stringify([{ deputyUserId: userId }])}::jsonb)`,
+        ),
+      );
+    const away = await this.awayOf(rows.flatMap((r) => [...teamPeople(r.monitors)]));
+    const found = rows.flatMap((row) => {
+      const schedule = row.onCallSchedule!;
+      try {
+        return onCallTimeline(schedule, from, to, peopleOf(row, away))
+          .layers.flat()
+          .filter((s) => s.userId === userId)
+          .map((s) => ({ ...s, teamId: row.id, teamName: row.name, layerName: schedule.layers[s.layer]?.name ?? '' }));
+      } catch {
+        return [];
+      }
+    });
+    return found.sort((a, b) => a.start.getTime() - b.start.getTime() || a.teamId - b.teamId);
   }
 
   private async read(teamId: number): Promise<TeamRow> {

@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import type { CommandMap } from '@lws/contracts';
 import { Command } from '@lws/messaging';
+import { OnCallFeedService } from '../on-call-feed/on-call-feed.service';
 import { OnCallService } from './on-call.service';
 import { TeamsService } from './teams.service';
 
@@ -12,6 +13,7 @@ export class TeamsController {
   constructor(
     private readonly teams: TeamsService,
     private readonly onCall: OnCallService,
+    private readonly feeds: OnCallFeedService,
   ) {}
 
   @Command('identity.team.list.v1')
@@ -92,5 +94,25 @@ export class TeamsController {
   @Command('identity.team.cover.v1')
   cover(@Payload() req: Req<'identity.team.cover.v1'>) {
     return this.onCall.cover(req);
+  }
+
+  @Command('identity.on_call.mine.v1')
+  myOnCall(@Payload() req: Req<'identity.on_call.mine.v1'>) {
+    return this.feeds.mine(req);
+  }
+
+  @Command('identity.on_call.feed_create.v1')
+  createOnCallFeed(@Payload() req: Req<'identity.on_call.feed_create.v1'>) {
+    return this.feeds.create(req);
+  }
+
+  @Command('identity.on_call.feed_revoke.v1')
+  revokeOnCallFeed(@Payload() req: Req<'identity.on_call.feed_revoke.v1'>) {
+    return this.feeds.revoke(req);
+  }
+
+  @Command('identity.on_call.feed.v1')
+  onCallFeed(@Payload() req: Req<'identity.on_call.feed.v1'>) {
+    return this.feeds.calendar(req);
   }
 }
