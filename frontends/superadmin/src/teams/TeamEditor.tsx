@@ -30,6 +30,7 @@ import {
 } from './teams-api';
 import { teamFormSchema } from '@lws/schemas';
 import { cleanStep, PolicyEditor, stepsProblem } from './PolicyEditor';
+import { OnCallEditor } from './OnCallEditor';
 
 interface TeamEditorProps {
   team: Team;
@@ -41,8 +42,8 @@ interface TeamEditorProps {
 
 /**
  * One team, as the superadmin edits it: name, locations, monitors in order with deputies, the
- * check-in policy, emergency numbers, its own escalation policy (or the organisation's), and its
- * members, to whom a worker can be moved.
+ * check-in policy, emergency numbers, its own escalation policy (or the organisation's), its
+ * on-call rota (saved apart, by its own call), and its members, to whom a worker can be moved.
  */
 export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEditorProps) {
   const { toast } = useToast();
@@ -143,163 +144,163 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
 
   const fieldError = (prefix: string) => (error?.field?.startsWith(prefix) ? error.message : undefined);
 
+  // Three parts, each saved by its own call: the team's fields (this form), its on-call rota and its members.
   return (
-    <form
-      className="lws-form"
-      onSubmit={(e) => void save(e)}
-      data-testid="team-editor"
-      aria-label={t('Edit {{name}}', { name: team.name })}
-    >
-      <div className="lws-field">
-        <Label htmlFor="team-name">{t('Team name')}</Label>
-        <Input
-          id="team-name"
-          value={name}
-          maxLength={100}
-          onChange={(e) => setName(e.target.value)}
-          invalid={!!fieldError('name')}
-          data-testid="team-name"
-        />
-        <FieldError id="team-name-error">{fieldError('name')}</FieldError>
-      </div>
-
-      <fieldset className="lws-fieldset">
-        <legend>{t('Locations its workers work at')}</legend>
-        {locations.length === 0 ? <p className="lws-muted">{t('No locations yet.')}</p> : null}
-        {locations.map((l) => (
-          <Checkbox
-            key={l.id}
-            label={l.name}
-            checked={locationIds.includes(l.id)}
-            onChange={(e) => setLocationIds(e.target.checked ? [...locationIds, l.id] : locationIds.filter((id) => id !== l.id))}
+    <div className="lws-form" data-testid="team-editor">
+      <form className="lws-form" onSubmit={(e) => void save(e)} aria-label={t('Edit {{name}}', { name: team.name })}>
+        <div className="lws-field">
+          <Label htmlFor="team-name">{t('Team name')}</Label>
+          <Input
+            id="team-name"
+            value={name}
+            maxLength={100}
+            onChange={(e) => setName(e.target.value)}
+            invalid={!!fieldError('name')}
+            data-testid="team-name"
           />
-        ))}
-      </fieldset>
+          <FieldError id="team-name-error">{fieldError('name')}</FieldError>
+        </div>
 
-      <fieldset className="lws-fieldset" data-testid="team-monitors">
-        <legend>{t('Monitors, in the order they are told')}</legend>
-        <ol className="lws-list">
-          {monitors.map((m, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a monitor row is its position (monitor 1, 2...): every field is controlled and drawn from it.
-            <li key={i} className="lws-actions" data-testid="team-monitor">
-              <Select
-                aria-label={t('Monitor {{number}}', { number: i + 1 })}
-                value={m.userId}
-                onChange={(e) => setMonitor(i, { userId: Number(e.target.value) })}
-              >
-                {admins.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name}
-                  </option>
-                ))}
-              </Select>
-              <Select
-                aria-label={t('Deputy for monitor {{number}}', { number: i + 1 })}
-                value={m.deputyUserId ?? ''}
-                onChange={(e) => setMonitor(i, { deputyUserId: e.target.value ? Number(e.target.value) : undefined })}
-              >
-                <option value="">{t('No deputy')}</option>
-                {admins
-                  .filter((a) => a.id !== m.userId)
-                  .map((a) => (
+        <fieldset className="lws-fieldset">
+          <legend>{t('Locations its workers work at')}</legend>
+          {locations.length === 0 ? <p className="lws-muted">{t('No locations yet.')}</p> : null}
+          {locations.map((l) => (
+            <Checkbox
+              key={l.id}
+              label={l.name}
+              checked={locationIds.includes(l.id)}
+              onChange={(e) => setLocationIds(e.target.checked ? [...locationIds, l.id] : locationIds.filter((id) => id !== l.id))}
+            />
+          ))}
+        </fieldset>
+
+        <fieldset className="lws-fieldset" data-testid="team-monitors">
+          <legend>{t('Monitors, in the order they are told')}</legend>
+          <ol className="lws-list">
+            {monitors.map((m, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a monitor row is its position (monitor 1, 2...): every field is controlled and drawn from it.
+              <li key={i} className="lws-actions" data-testid="team-monitor">
+                <Select
+                  aria-label={t('Monitor {{number}}', { number: i + 1 })}
+                  value={m.userId}
+                  onChange={(e) => setMonitor(i, { userId: Number(e.target.value) })}
+                >
+                  {admins.map((a) => (
                     <option key={a.id} value={a.id}>
-                      {t('Deputy: {{name}}', { name: a.name })}
+                      {a.name}
                     </option>
                   ))}
-              </Select>
-              <Button
-                size="sm"
-                variant="outline"
-                onClick={() => setMonitors(monitors.filter((_, j) => j !== i))}
-                aria-label={t('Remove {{name}}', { name: nameOf(m.userId) })}
-              >
-                {t('Remove')}
-              </Button>
-            </li>
+                </Select>
+                <Select
+                  aria-label={t('Deputy for monitor {{number}}', { number: i + 1 })}
+                  value={m.deputyUserId ?? ''}
+                  onChange={(e) => setMonitor(i, { deputyUserId: e.target.value ? Number(e.target.value) : undefined })}
+                >
+                  <option value="">{t('No deputy')}</option>
+                  {admins
+                    .filter((a) => a.id !== m.userId)
+                    .map((a) => (
+                      <option key={a.id} value={a.id}>
+                        {t('Deputy: {{name}}', { name: a.name })}
+                      </option>
+                    ))}
+                </Select>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  onClick={() => setMonitors(monitors.filter((_, j) => j !== i))}
+                  aria-label={t('Remove {{name}}', { name: nameOf(m.userId) })}
+                >
+                  {t('Remove')}
+                </Button>
+              </li>
+            ))}
+          </ol>
+          <Select
+            aria-label={t('Add a monitor')}
+            value=""
+            onChange={(e) => e.target.value && setMonitors([...monitors, { userId: Number(e.target.value) }])}
+            data-testid="team-add-monitor"
+          >
+            <option value="">{t('Add a monitor…')}</option>
+            {admins
+              .filter((a) => !monitors.some((m) => m.userId === a.id))
+              .map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name} ({a.username})
+                </option>
+              ))}
+          </Select>
+          <FieldError id="team-monitors-error">{fieldError('monitors')}</FieldError>
+        </fieldset>
+
+        <fieldset className="lws-fieldset">
+          <legend>{t('Check-in policy')}</legend>
+          {INTERVALS.map((n) => (
+            <Checkbox
+              key={n}
+              label={t('{{minutes}} minutes', { minutes: n })}
+              checked={allowed.includes(n)}
+              onChange={(e) => setAllowed(e.target.checked ? [...allowed, n].sort((a, b) => a - b) : allowed.filter((x) => x !== n))}
+            />
           ))}
-        </ol>
-        <Select
-          aria-label={t('Add a monitor')}
-          value=""
-          onChange={(e) => e.target.value && setMonitors([...monitors, { userId: Number(e.target.value) }])}
-          data-testid="team-add-monitor"
-        >
-          <option value="">{t('Add a monitor…')}</option>
-          {admins
-            .filter((a) => !monitors.some((m) => m.userId === a.id))
-            .map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name} ({a.username})
+          <Label htmlFor="team-default-interval">{t('Default interval')}</Label>
+          <Select id="team-default-interval" value={defaultInterval} onChange={(e) => setDefaultInterval(Number(e.target.value))}>
+            {INTERVALS.map((n) => (
+              <option key={n} value={n}>
+                {t('{{minutes}} minutes', { minutes: n })}
               </option>
             ))}
-        </Select>
-        <FieldError id="team-monitors-error">{fieldError('monitors')}</FieldError>
-      </fieldset>
-
-      <fieldset className="lws-fieldset">
-        <legend>{t('Check-in policy')}</legend>
-        {INTERVALS.map((n) => (
+          </Select>
+          <FieldError id="team-interval-error">{fieldError('checkInPolicy')}</FieldError>
           <Checkbox
-            key={n}
-            label={t('{{minutes}} minutes', { minutes: n })}
-            checked={allowed.includes(n)}
-            onChange={(e) => setAllowed(e.target.checked ? [...allowed, n].sort((a, b) => a - b) : allowed.filter((x) => x !== n))}
+            label={t('Also call 2 minutes before each check-in: workers key their PIN to check in without data')}
+            checked={voiceReminder}
+            onChange={(e) => setVoiceReminder(e.target.checked)}
+            data-testid="team-voice-reminder"
           />
-        ))}
-        <Label htmlFor="team-default-interval">{t('Default interval')}</Label>
-        <Select id="team-default-interval" value={defaultInterval} onChange={(e) => setDefaultInterval(Number(e.target.value))}>
-          {INTERVALS.map((n) => (
-            <option key={n} value={n}>
-              {t('{{minutes}} minutes', { minutes: n })}
-            </option>
-          ))}
-        </Select>
-        <FieldError id="team-interval-error">{fieldError('checkInPolicy')}</FieldError>
-        <Checkbox
-          label={t('Also call 2 minutes before each check-in: workers key their PIN to check in without data')}
-          checked={voiceReminder}
-          onChange={(e) => setVoiceReminder(e.target.checked)}
-          data-testid="team-voice-reminder"
-        />
-      </fieldset>
+        </fieldset>
 
-      <div className="lws-field">
-        <Label htmlFor="team-numbers">{t("Emergency numbers (one per line; none: the organisation's)")}</Label>
-        <Textarea id="team-numbers" rows={3} value={numbers} onChange={(e) => setNumbers(e.target.value)} data-testid="team-numbers" />
-        <FieldError id="team-numbers-error">{fieldError('emergencyNumbers')}</FieldError>
-      </div>
+        <div className="lws-field">
+          <Label htmlFor="team-numbers">{t("Emergency numbers (one per line; none: the organisation's)")}</Label>
+          <Textarea id="team-numbers" rows={3} value={numbers} onChange={(e) => setNumbers(e.target.value)} data-testid="team-numbers" />
+          <FieldError id="team-numbers-error">{fieldError('emergencyNumbers')}</FieldError>
+        </div>
 
-      <fieldset className="lws-fieldset" data-testid="team-policy">
-        <legend>{t('Escalation policy')}</legend>
-        <Switch
-          label={t("This team has its own policy (off: the organisation's)")}
-          checked={ownPolicy}
-          onChange={(e) => setOwnPolicy(e.target.checked)}
-          data-testid="team-own-policy"
-        />
-        {ownPolicy
-          ? ALARM_KINDS.map((k) => (
-              <PolicyEditor
-                key={k.kind}
-                kindLabel={t(k.label)}
-                steps={steps[k.kind]}
-                onChange={(s) => setSteps({ ...steps, [k.kind]: s })}
-                testId={`policy-${k.kind}`}
-              />
-            ))
-          : null}
-      </fieldset>
+        <fieldset className="lws-fieldset" data-testid="team-policy">
+          <legend>{t('Escalation policy')}</legend>
+          <Switch
+            label={t("This team has its own policy (off: the organisation's)")}
+            checked={ownPolicy}
+            onChange={(e) => setOwnPolicy(e.target.checked)}
+            data-testid="team-own-policy"
+          />
+          {ownPolicy
+            ? ALARM_KINDS.map((k) => (
+                <PolicyEditor
+                  key={k.kind}
+                  kindLabel={t(k.label)}
+                  steps={steps[k.kind]}
+                  onChange={(s) => setSteps({ ...steps, [k.kind]: s })}
+                  testId={`policy-${k.kind}`}
+                />
+              ))
+            : null}
+        </fieldset>
 
-      {error ? (
-        <Alert variant="error" data-testid="team-error">
-          {error.message}
-        </Alert>
-      ) : null}
-      <div className="lws-actions">
-        <Button type="submit" busy={saving} data-testid="team-save">
-          {t('Save team')}
-        </Button>
-      </div>
+        {error ? (
+          <Alert variant="error" data-testid="team-error">
+            {error.message}
+          </Alert>
+        ) : null}
+        <div className="lws-actions">
+          <Button type="submit" busy={saving} data-testid="team-save">
+            {t('Save team')}
+          </Button>
+        </div>
+      </form>
+
+      <OnCallEditor team={team} admins={admins} />
 
       <fieldset className="lws-fieldset" data-testid="team-members">
         <legend>{t('Workers ({{number}})', { number: members?.length ?? team.memberCount })}</legend>
@@ -336,6 +337,6 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
           </Button>
         </div>
       </fieldset>
-    </form>
+    </div>
   );
 }

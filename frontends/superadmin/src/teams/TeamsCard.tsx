@@ -27,7 +27,7 @@ import {
   LoadView,
 } from '@lws/fe-ui';
 import { parseLocationOptions } from '@lws/fe-ui/locations';
-import { parsePeople, parseTeams, type Person, type Team } from './teams-api';
+import { parsePeople, parseTeams, TEAMS_WITH_MEMBERS_KEY, type Person, type Team } from './teams-api';
 import { TeamEditor } from './TeamEditor';
 
 interface Loaded {
@@ -39,7 +39,7 @@ interface Loaded {
 
 /**
  * The Teams tab: every team with its workers, monitors and locations; create, edit
- * (monitors and deputies, check-in policy, escalation policy with a timeline preview, members) and
+ * (monitors and deputies, check-in policy, escalation policy with a timeline preview, on-call rota, members) and
  * delete an empty one.
  */
 export function TeamsCard() {
@@ -54,7 +54,7 @@ export function TeamsCard() {
   const client = useQueryClient();
   // The teams with the people and places a team is made of; any account change may move them.
   const query = useLiveQuery({
-    queryKey: ['teams', 'with-members'],
+    queryKey: TEAMS_WITH_MEMBERS_KEY,
     queryFn: async ({ signal }): Promise<Loaded> => {
       const [teams, accounts, workers, locations] = await Promise.all([
         api.get('/api/teams', { signal }),

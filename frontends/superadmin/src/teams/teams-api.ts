@@ -1,5 +1,6 @@
 import { api, msg } from '@lws/fe-ui';
 import type { TimelineStep } from '@lws/rules';
+import { COVER_REQUIRED, ON_CALL_ROTATIONS, type CoverRequired } from '@lws/schemas';
 
 /** The check-in intervals a team may allow (spec: 30, 50, 60, 120, 240 minutes). */
 export const INTERVALS = [30, 50, 60, 120, 240] as const;
@@ -54,6 +55,169 @@ export interface Team {
   voiceReminder?: boolean;
   memberCount: number;
   version: number;
+  /** The team's on-call rota (null or absent: none). */
+  onCallSchedule?: OnCallSchedule | null;
+  /** What a shift that starts while nobody is on call meets (absent: off). */
+  coverRequired?: CoverRequired;
+}
+
+// ---------- On-call rota (docs/api-teams.md, "On-call rota") ----------
+
+export type OnCallRotation = (typeof ON_CALL_ROTATIONS)[number];
+
+/** Restricted hours: the layer covers only these days (1 = Monday), from `from` to `to` (at or before `from`: the next day). */
+export interface OnCallWindow {
+  days: number[];
+  from: string;
+  to: string;
+}
+
+export interface OnCallLayer {
+  name: string;
+  /** A local date and time in the rota's zone, 'YYYY-MM-DDTHH:mm': its time of day is the hand-off. */
+  start: string;
+  rotation: OnCallRotation;
+  turnDays?: number;
+  /** In turn order. */
+  userIds: number[];
+  windows?: OnCallWindow[];
+}
+
+/** Someone in a layer's place from `start` to `end` (ISO instants). */
+export interface OnCallOverride {
+  id: string;
+  layer: number;
+  userId: number;
+  start: string;
+  end: string;
+}
+
+export interface OnCallSchedule {
+  timeZone: string;
+  /** In priority order. */
+  layers: OnCallLayer[];
+  overrides: OnCallOverride[];
+}
+
+/** One stretch of one person on call, as the timeline answers it. */
+export interface OnCallSlot {
+  userId: number;
+  name: string;
+  layer: number;
+  layerName: string;
+  start: string;
+  end: string;
+  /** override: an override put them there; deputy: standing in for `forUserId`, who is away. */
+  via?: 'override' | 'deputy';
+  forUserId?: number;
+}
+
+export interface OnCallGap {
+  start: string;
+  end: string;
+}
+
+/** GET /api/teams/{id}/on-call/timeline. */
+export interface OnCallTimeline {
+  hasRota: boolean;
+  timeZone: string;
+  layers: { name: string; slots: OnCallSlot[] }[];
+  final: OnCallSlot[];
+  gaps: OnCallGap[];
+}
+
+/** The Teams tab's read of the teams with their people (TeamsCard). */
+export const TEAMS_WITH_MEMBERS_KEY = ['teams', 'with-members'] as const;
+/** The rota editor's two weeks of a team's timeline (its own key: the monitors' dashboard reads other ranges). */
+export const rotaTimelineKey = (teamId: number) => ['teams', teamId, 'on-call', 'rota-editor'] as const;
+
+type Fields = Record<string, unknown>;
+const record = (v: unknown): Fields | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Fields) : null);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+/** An instant the screen can compute with, or null: an unparseable time must not pass as one. */
+const instant = (v: unknown): string | null => (typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? v : null);
+const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+
+function parseWindow(value: unknown): OnCallWindow | null {
+  const v = record(value);
+  if (!v || typeof v.from !== 'string' || typeof v.to !== 'string') return null;
+  return { days: list(v.days).filter(whole), from: v.from, to: v.to };
+}
+
+function parseLayer(value: unknown): OnCallLayer | null {
+  const v = record(value);
+  if (!v) return null;
+  const rotation = ON_CALL_ROTATIONS.find((r) => r === v.rotation) ?? 'weekly';
+  const windows = list(v.windows).flatMap((w) => parseWindow(w) ?? []);
+  return {
+    name: typeof v.name === 'string' ? v.name : '',
+    start: typeof v.start === 'string' ? v.start : '',
+    rotation,
+    ...(whole(v.turnDays) ? { turnDays: v.turnDays } : {}),
+    userIds: list(v.userIds).filter(whole),
+    ...(windows.length > 0 ? { windows } : {}),
+  };
+}
+
+/** An override as the server answers it (POST .../overrides, or in the team's rota), or null when it does not say who and when. */
+export function parseOnCallOverride(value: unknown): OnCallOverride | null {
+  const v = record(value);
+  const start = instant(v?.start);
+  const end = instant(v?.end);
+  if (!v || typeof v.id !== 'string' || !whole(v.userId) || !start || !end) return null;
+  return { id: v.id, layer: whole(v.layer) ? v.layer : 0, userId: v.userId, start, end };
+}
+
+/** A team's rota as GET /api/teams answers it; null when it has none (or none the editor can read). */
+export function parseOnCallSchedule(value: unknown): OnCallSchedule | null {
+  const v = record(value);
+  if (!v) return null;
+  return {
+    timeZone: typeof v.timeZone === 'string' && v.timeZone ? v.timeZone : 'Europe/London',
+    layers: list(v.layers).flatMap((l) => parseLayer(l) ?? []),
+    overrides: list(v.overrides).flatMap((o) => parseOnCallOverride(o) ?? []),
+  };
+}
+
+export const parseCoverRequired = (value: unknown): CoverRequired => COVER_REQUIRED.find((c) => c === value) ?? 'off';
+
+function parseSlot(value: unknown): OnCallSlot | null {
+  const v = record(value);
+  const start = instant(v?.start);
+  const end = instant(v?.end);
+  if (!v || !whole(v.userId) || !start || !end) return null;
+  return {
+    userId: v.userId,
+    name: typeof v.name === 'string' ? v.name : `#${v.userId}`,
+    layer: whole(v.layer) ? v.layer : 0,
+    layerName: typeof v.layerName === 'string' ? v.layerName : '',
+    start,
+    end,
+    ...(v.via === 'override' || v.via === 'deputy' ? { via: v.via } : {}),
+    ...(whole(v.forUserId) ? { forUserId: v.forUserId } : {}),
+  };
+}
+
+const slots = (v: unknown): OnCallSlot[] => list(v).flatMap((s) => parseSlot(s) ?? []);
+
+export function parseOnCallTimeline(body: unknown): OnCallTimeline {
+  const v = record(body);
+  if (!v || typeof v.hasRota !== 'boolean') throw new Error(msg('Invalid response format from server'));
+  return {
+    hasRota: v.hasRota,
+    timeZone: typeof v.timeZone === 'string' && v.timeZone ? v.timeZone : 'Europe/London',
+    layers: list(v.layers).flatMap((l) => {
+      const layer = record(l);
+      return layer ? [{ name: typeof layer.name === 'string' ? layer.name : '', slots: slots(layer.slots) }] : [];
+    }),
+    final: slots(v.final),
+    gaps: list(v.gaps).flatMap((g) => {
+      const gap = record(g);
+      const start = instant(gap?.start);
+      const end = instant(gap?.end);
+      return start && end ? [{ start, end }] : [];
+    }),
+  };
 }
 
 export interface Person {
@@ -77,7 +241,13 @@ function isTeam(v: unknown): v is Team {
 
 export function parseTeams(body: unknown): Team[] {
   if (!Array.isArray(body)) throw new Error('Expected a list of teams');
-  return body.filter(isTeam);
+  return body.filter(isTeam).map(parseTeamRota);
+}
+
+/** A team with its rota read as the editor needs it (a rota it cannot read is none). */
+export function parseTeamRota(team: Team): Team {
+  const raw = team as Team & { onCallSchedule?: unknown; coverRequired?: unknown };
+  return { ...team, onCallSchedule: parseOnCallSchedule(raw.onCallSchedule), coverRequired: parseCoverRequired(raw.coverRequired) };
 }
 
 export function parsePeople(body: unknown): Person[] {
