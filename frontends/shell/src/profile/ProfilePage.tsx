@@ -21,6 +21,7 @@ import { EmergencyContactsCard } from './EmergencyContactsCard';
 import { LanguageCard } from './LanguageCard';
 import { MedicalInfoCard } from './MedicalInfoCard';
 import { NotificationsCard } from './NotificationsCard';
+import { OnCallProfileCard } from './OnCallProfileCard';
 import { UserInfoCard } from './UserInfoCard';
 import { useProfileData } from './profile-data';
 
@@ -108,6 +109,7 @@ export function ProfilePage() {
         )
       ) : null}
       {user.role === 'admin' && data ? <AwayCard userId={user.id} awayUntil={data.awayUntil} onChanged={profile.reload} /> : null}
+      {user.role === 'admin' || user.role === 'superadmin' ? <OnCallProfileCard /> : null}
       <NotificationsCard />
       <ChangePinCard userId={user.id} pinSet={user.pinSet ?? data?.pinSet ?? false} onChanged={profile.reload} />
       {user.role === 'worker' && (user.pinSet ?? data?.pinSet) ? (
