@@ -52,6 +52,7 @@ export { FieldError, Label } from './components/Label';
 export type { FieldErrorProps } from './components/Label';
 export { Menu, MenuItem, MenuLabel, MenuSeparator } from './components/Menu';
 export type { MenuItemProps, MenuProps } from './components/Menu';
+export { CopyButton } from './components/CopyButton';
 export { LoadView } from './components/LoadView';
 export type { LoadViewProps } from './components/LoadView';
 export { PageStatus } from './components/PageStatus';

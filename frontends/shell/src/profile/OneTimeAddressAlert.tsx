@@ -1,5 +1,5 @@
-import { useId, useState } from 'react';
-import { Alert, Button, Input, Label, useT } from '@lws/fe-ui';
+import { useId } from 'react';
+import { Alert, Button, CopyButton, Input, Label, useT } from '@lws/fe-ui';
 
 export interface OneTimeAddressAlertProps {
   /** The warning above the address, e.g. that it will not be shown again. */
@@ -23,16 +23,6 @@ export function OneTimeAddressAlert({ title, label, note, value, onDone, testId 
   const t = useT();
   const inputId = useId();
   const noteId = useId();
-  // Which address was copied, so a newer one shown here starts as not copied.
-  const [copied, setCopied] = useState<string | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(value);
-    } catch {
-      setCopied(null);
-    }
-  };
   return (
     <Alert variant="warning" title={title} data-testid={testId}>
       <Label htmlFor={inputId}>{label}</Label>
@@ -45,11 +35,7 @@ export function OneTimeAddressAlert({ title, label, note, value, onDone, testId 
           onFocus={(event) => event.currentTarget.select()}
           data-testid={`${testId}-input`}
         />
-        {typeof navigator !== 'undefined' && navigator.clipboard ? (
-          <Button variant="outline" size="sm" onClick={() => void copy()} data-testid={`${testId}-copy`}>
-            {copied === value ? t('Copied') : t('Copy')}
-          </Button>
-        ) : null}
+        <CopyButton value={value} testId={`${testId}-copy`} />
       </div>
       <p id={noteId}>{note}</p>
       <div className="lws-actions">
