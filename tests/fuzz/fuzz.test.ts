@@ -21,6 +21,7 @@ const MAX_MS = process.env.FUZZ_MAX_MS ? Number(process.env.FUZZ_MAX_MS) : undef
 
 /** Tables a rejected request changes by design. */
 const MAY_CHANGE = {
+  'escalation.on_call_notices': "the daily on-call gap notice marks its day by itself, on escalation's timer, whatever the requests",
   'identity.pin_failures': 'a wrong PIN counts toward the 5-wrong, 15-minute lockout, whatever else the request got wrong after it',
   'identity.users.pin_locked_until': 'the fifth wrong PIN locks PIN actions for 15 minutes',
 };
