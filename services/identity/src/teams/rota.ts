@@ -43,6 +43,15 @@ export function dropFromRota(schedule: OnCallSchedule | null, ids: Iterable<numb
   };
 }
 
+/** The rota with only the people these monitors and deputies name: whoever left the team leaves it too. */
+export function keepTeamPeople(schedule: OnCallSchedule | null, monitors: readonly TeamMonitorEntry[]): OnCallSchedule | null {
+  const staying = teamPeople(monitors);
+  return dropFromRota(
+    schedule,
+    [...rotaPeople(schedule)].filter((id) => !staying.has(id)),
+  );
+}
+
 /** Overrides still of use: those of layers that exist, not ended more than 30 days ago. */
 export function keptOverrides(schedule: OnCallSchedule, now: Date): OnCallSchedule['overrides'] {
   const since = now.getTime() - OVERRIDE_KEPT_MS;

@@ -7,7 +7,7 @@ import { teams, users, type TeamMonitorEntry, type TeamRow } from '../db/schema'
 import { userUpdatedEvent } from '../users/user-view';
 import { ASSUMED_INTERVAL } from './check-in-policy';
 import { TeamIntervals } from './team-intervals';
-import { dropFromRota, rotaPeople, teamPeople } from './rota';
+import { keepTeamPeople, rotaPeople, teamPeople } from './rota';
 
 type Reply<P extends keyof CommandMap> = CommandMap[P]['reply'];
 type Request<P extends keyof CommandMap> = CommandMap[P]['request'];
@@ -417,10 +417,10 @@ export class TeamsService {
       .update(teams)
       .set({
         monitors: current.monitors.filter((m) => !leaving.has(m.userId)),
-        // Off the rota too, unless they stay as a deputy (who still sees the team's alarms).
-        onCallSchedule: dropFromRota(
+        // Off the rota too, with a leaving monitor's deputy unless they stay another's (who still sees the team's alarms).
+        onCallSchedule: keepTeamPeople(
           current.onCallSchedule,
-          removed.filter((id) => !current.monitors.some((m) => m.deputyUserId === id && !leaving.has(m.userId))),
+          current.monitors.filter((m) => !leaving.has(m.userId)),
         ),
         version: sql`${teams.version} + 1`,
         updatedAt: this.clock(),
@@ -467,7 +467,7 @@ export class TeamsService {
         .update(teams)
         .set({
           monitors,
-          onCallSchedule: dropFromRota(row.onCallSchedule, [adminId]),
+          onCallSchedule: keepTeamPeople(row.onCallSchedule, monitors),
           version: sql`${teams.version} + 1`,
           updatedAt: this.clock(),
         })
