@@ -85,6 +85,20 @@ export { useOnline } from './hooks/useOnline';
 
 export { SERVER_CLOCK_SYNC_MS, serverNow, syncServerClock, useServerClock, useServerTimeEvery } from './time/server-clock';
 export type { ServerClock } from './time/server-clock';
+export {
+  browserZone,
+  DAY_MS,
+  dayLabel,
+  HOUR_MS,
+  instantOfLocalInput,
+  localInputValue,
+  WEEKDAYS,
+  zoneClock,
+  zoneMidnight,
+  zoneMidnights,
+  zoneStamp,
+} from './time/zone-time';
+export type { ZoneClock } from './time/zone-time';
 
 export {
   LiveEventsProvider,

@@ -11,7 +11,7 @@ import {
   ConfirmDialog,
   LoadView,
   failureMessage,
-  formatTime,
+  zoneStamp,
   loadOf,
   msg,
   useT,
@@ -29,38 +29,8 @@ import {
 } from './on-call-profile-api';
 import { OneTimeAddressAlert } from './OneTimeAddressAlert';
 
-/** Sunday first, as `getUTCDay` counts. */
-const WEEKDAYS = [msg('Sun'), msg('Mon'), msg('Tue'), msg('Wed'), msg('Thu'), msg('Fri'), msg('Sat')] as const;
-const MONTHS = [
-  msg('Jan'),
-  msg('Feb'),
-  msg('Mar'),
-  msg('Apr'),
-  msg('May'),
-  msg('Jun'),
-  msg('Jul'),
-  msg('Aug'),
-  msg('Sep'),
-  msg('Oct'),
-  msg('Nov'),
-  msg('Dec'),
-] as const;
-
-const DAY_MINUTES = 24 * 60;
-
-/**
- * "Mon 7 Dec 20:00": an instant in Europe/London, in the language shown. The time of day is the
- * shared `formatTime`'s, and the London date is read at the offset it implies, so the UK's summer
- * time rule is kept in one place.
- */
-export function londonStamp(iso: string, t: Translate): string {
-  const at = new Date(iso);
-  const time = formatTime(at);
-  const [hours, minutes] = time.split(':').map(Number);
-  const ahead = (((hours * 60 + minutes - (at.getUTCHours() * 60 + at.getUTCMinutes())) % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES;
-  const wall = new Date(at.getTime() + ahead * 60_000);
-  return `${t(WEEKDAYS[wall.getUTCDay()])} ${wall.getUTCDate()} ${t(MONTHS[wall.getUTCMonth()])} ${time}`;
-}
+/** "Mon 7 Dec 20:00": an instant in Europe/London, in the language shown. */
+export const londonStamp = (iso: string, t: Translate): string => zoneStamp(iso, 'Europe/London', t);
 
 /** "North (Nights): Mon 7 Dec 20:00 – Tue 8 Dec 08:00 (covering)". */
 export function slotLine(slot: MyOnCallSlot, t: Translate): string {

@@ -4,7 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderScreen, resetScreen, writes, type FakeRoutes, type SentRequest } from '@lws/fe-ui/testing';
 import { OnCallEditor } from './OnCallEditor';
 import type { OnCallSchedule, Team } from './teams-api';
-import { localInputValue } from './zone-time';
+import { localInputValue } from '@lws/fe-ui';
 
 const ROOT = { id: 1, username: 'root', name: 'Super Admin', role: 'superadmin' };
 const ADMINS = [

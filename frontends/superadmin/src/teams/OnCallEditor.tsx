@@ -40,7 +40,7 @@ import {
   type Team,
 } from './teams-api';
 import { OnCallTimelinePicture, personColours } from './OnCallTimeline';
-import { browserZone, DAY_MS, HOUR_MS, instantOfLocalInput, localInputValue, WEEKDAYS, zoneStamp } from './zone-time';
+import { browserZone, DAY_MS, HOUR_MS, instantOfLocalInput, localInputValue, WEEKDAYS, zoneStamp } from '@lws/fe-ui';
 
 const COVER_TEXT: Record<CoverRequired, string> = {
   off: msg('Nothing: the shift starts as usual'),

@@ -1,7 +1,7 @@
 import { useState, type PointerEvent } from 'react';
 import { useT, type Translate } from '@lws/fe-ui';
 import type { OnCallSlot, OnCallTimeline } from './teams-api';
-import { dayLabel, zoneMidnights, zoneStamp } from './zone-time';
+import { dayLabel, zoneMidnights, zoneStamp } from '@lws/fe-ui';
 
 /** Distinct on white, none of them the gaps' amber (Okabe-Ito's and Tableau's, less yellow and orange). */
 export const PERSON_COLOURS = [

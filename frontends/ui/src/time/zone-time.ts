@@ -1,6 +1,6 @@
-import { msg, type Translate } from '@lws/fe-ui';
+import { msg, type Translate } from '../i18n/i18n';
 
-// Times as the rota editor shows them: a rota's stretches in the rota's own time zone (where its
+// Times in a given zone (the rota editor, an admin's own on-call shifts): a rota's stretches in the rota's own time zone (where its
 // hand-offs are set), and the override form's inputs in the browser's, as `datetime-local` gives them.
 
 export const HOUR_MS = 3_600_000;
