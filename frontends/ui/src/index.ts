@@ -99,6 +99,8 @@ export {
   zoneStamp,
 } from './time/zone-time';
 export type { ZoneClock } from './time/zone-time';
+export { parseOnCallSlot, parseOnCallTimeline } from './on-call/on-call-timeline';
+export type { OnCallGap, OnCallSlot, OnCallTimeline } from './on-call/on-call-timeline';
 
 export {
   LiveEventsProvider,

@@ -1,4 +1,7 @@
-import { api, msg } from '@lws/fe-ui';
+import { api, msg, parseOnCallSlot, parseOnCallTimeline, type OnCallGap, type OnCallSlot, type OnCallTimeline } from '@lws/fe-ui';
+
+// The slot and timeline are @lws/fe-ui's, shared with the rota editor.
+export { parseOnCallSlot, parseOnCallTimeline, type OnCallGap, type OnCallSlot, type OnCallTimeline } from '@lws/fe-ui';
 
 // A team's on-call rota as its monitors read it (docs/api-teams.md, "On-call rota"): which teams in
 // view have one (GET /api/teams), who is on call now (GET /api/teams/{id}/on-call) and the resolved
@@ -8,20 +11,6 @@ import { api, msg } from '@lws/fe-ui';
 export interface RotaTeam {
   id: number;
   name: string;
-}
-
-/** One stretch of one person on call. */
-export interface OnCallSlot {
-  userId: number;
-  name: string;
-  /** The layer's index (0: the first). */
-  layer: number;
-  layerName: string;
-  start: string;
-  end: string;
-  /** override: an override put them there; deputy: standing in for `forUserId`, who is away. */
-  via?: 'override' | 'deputy';
-  forUserId?: number;
 }
 
 /** GET /api/teams/{id}/on-call: `now` absent while the team has a rota is a gap, nobody on call. */
@@ -34,21 +23,6 @@ export interface OnCallNow {
   next?: OnCallSlot;
   /** Who takes over when `now` ends. */
   after?: OnCallSlot;
-}
-
-export interface OnCallGap {
-  start: string;
-  end: string;
-}
-
-/** GET /api/teams/{id}/on-call/timeline. */
-export interface OnCallTimeline {
-  hasRota: boolean;
-  timeZone: string;
-  layers: { name: string; slots: OnCallSlot[] }[];
-  /** Who is actually on call, moment by moment. */
-  final: OnCallSlot[];
-  gaps: OnCallGap[];
 }
 
 /** How often who is on call is read again: it changes with the time, not with an event. */
@@ -64,7 +38,6 @@ type Fields = Record<string, unknown>;
 const record = (v: unknown): Fields | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Fields) : null);
 /** An instant the screen can compute with, or null: an unparseable time must not pass as one. */
 const instant = (v: unknown): string | null => (typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? v : null);
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** The teams of GET /api/teams that have a rota; a team whose rota is not an object has none. */
 export function parseRotaTeams(body: unknown): RotaTeam[] {
@@ -75,26 +48,6 @@ export function parseRotaTeams(body: unknown): RotaTeam[] {
     return [{ id: v.id, name: v.name }];
   });
 }
-
-/** A slot, or null when it does not say who and from when to when (it is then left out). */
-export function parseOnCallSlot(value: unknown): OnCallSlot | null {
-  const v = record(value);
-  const start = instant(v?.start);
-  const end = instant(v?.end);
-  if (!v || typeof v.userId !== 'number' || typeof v.name !== 'string' || !start || !end) return null;
-  return {
-    userId: v.userId,
-    name: v.name,
-    layer: typeof v.layer === 'number' ? v.layer : 0,
-    layerName: typeof v.layerName === 'string' ? v.layerName : '',
-    start,
-    end,
-    ...(v.via === 'override' || v.via === 'deputy' ? { via: v.via } : {}),
-    ...(typeof v.forUserId === 'number' ? { forUserId: v.forUserId } : {}),
-  };
-}
-
-const slots = (v: unknown): OnCallSlot[] => list(v).flatMap((s) => parseOnCallSlot(s) ?? []);
 
 export function parseOnCallNow(body: unknown): OnCallNow {
   const v = record(body);
@@ -108,26 +61,6 @@ export function parseOnCallNow(body: unknown): OnCallNow {
     ...(now ? { now } : {}),
     ...(next ? { next } : {}),
     ...(after ? { after } : {}),
-  };
-}
-
-export function parseOnCallTimeline(body: unknown): OnCallTimeline {
-  const v = record(body);
-  if (!v || typeof v.hasRota !== 'boolean') throw new Error(msg('Invalid response format from server'));
-  return {
-    hasRota: v.hasRota,
-    timeZone: typeof v.timeZone === 'string' ? v.timeZone : 'Europe/London',
-    layers: list(v.layers).flatMap((l) => {
-      const layer = record(l);
-      return layer ? [{ name: typeof layer.name === 'string' ? layer.name : '', slots: slots(layer.slots) }] : [];
-    }),
-    final: slots(v.final),
-    gaps: list(v.gaps).flatMap((g) => {
-      const gap = record(g);
-      const start = instant(gap?.start);
-      const end = instant(gap?.end);
-      return start && end ? [{ start, end }] : [];
-    }),
   };
 }
 

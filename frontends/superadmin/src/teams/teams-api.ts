@@ -1,4 +1,7 @@
 import { api, msg } from '@lws/fe-ui';
+
+// The slot and timeline are @lws/fe-ui's, shared with the monitors' dashboard.
+export { parseOnCallTimeline, type OnCallGap, type OnCallSlot, type OnCallTimeline } from '@lws/fe-ui';
 import type { TimelineStep } from '@lws/rules';
 import { COVER_REQUIRED, ON_CALL_ROTATIONS, type CoverRequired } from '@lws/schemas';
 
@@ -99,33 +102,6 @@ export interface OnCallSchedule {
   overrides: OnCallOverride[];
 }
 
-/** One stretch of one person on call, as the timeline answers it. */
-export interface OnCallSlot {
-  userId: number;
-  name: string;
-  layer: number;
-  layerName: string;
-  start: string;
-  end: string;
-  /** override: an override put them there; deputy: standing in for `forUserId`, who is away. */
-  via?: 'override' | 'deputy';
-  forUserId?: number;
-}
-
-export interface OnCallGap {
-  start: string;
-  end: string;
-}
-
-/** GET /api/teams/{id}/on-call/timeline. */
-export interface OnCallTimeline {
-  hasRota: boolean;
-  timeZone: string;
-  layers: { name: string; slots: OnCallSlot[] }[];
-  final: OnCallSlot[];
-  gaps: OnCallGap[];
-}
-
 /** The Teams tab's read of the teams with their people (TeamsCard). */
 export const TEAMS_WITH_MEMBERS_KEY = ['teams', 'with-members'] as const;
 /** The rota editor's two weeks of a team's timeline (its own key: the monitors' dashboard reads other ranges). */
@@ -180,45 +156,6 @@ export function parseOnCallSchedule(value: unknown): OnCallSchedule | null {
 }
 
 export const parseCoverRequired = (value: unknown): CoverRequired => COVER_REQUIRED.find((c) => c === value) ?? 'off';
-
-function parseSlot(value: unknown): OnCallSlot | null {
-  const v = record(value);
-  const start = instant(v?.start);
-  const end = instant(v?.end);
-  if (!v || !whole(v.userId) || !start || !end) return null;
-  return {
-    userId: v.userId,
-    name: typeof v.name === 'string' ? v.name : `#${v.userId}`,
-    layer: whole(v.layer) ? v.layer : 0,
-    layerName: typeof v.layerName === 'string' ? v.layerName : '',
-    start,
-    end,
-    ...(v.via === 'override' || v.via === 'deputy' ? { via: v.via } : {}),
-    ...(whole(v.forUserId) ? { forUserId: v.forUserId } : {}),
-  };
-}
-
-const slots = (v: unknown): OnCallSlot[] => list(v).flatMap((s) => parseSlot(s) ?? []);
-
-export function parseOnCallTimeline(body: unknown): OnCallTimeline {
-  const v = record(body);
-  if (!v || typeof v.hasRota !== 'boolean') throw new Error(msg('Invalid response format from server'));
-  return {
-    hasRota: v.hasRota,
-    timeZone: typeof v.timeZone === 'string' && v.timeZone ? v.timeZone : 'Europe/London',
-    layers: list(v.layers).flatMap((l) => {
-      const layer = record(l);
-      return layer ? [{ name: typeof layer.name === 'string' ? layer.name : '', slots: slots(layer.slots) }] : [];
-    }),
-    final: slots(v.final),
-    gaps: list(v.gaps).flatMap((g) => {
-      const gap = record(g);
-      const start = instant(gap?.start);
-      const end = instant(gap?.end);
-      return start && end ? [{ start, end }] : [];
-    }),
-  };
-}
 
 export interface Person {
   id: number;
