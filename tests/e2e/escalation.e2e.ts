@@ -153,7 +153,7 @@ test.afterEach(async () => {
   for (const alarm of await openAlarms()) {
     if (!workerIds.has(alarm.userId)) continue;
     const res = await superadminApi.post(`/api/alarms/${alarm.id}/resolve`, {
-      data: { verdict: 'false_alarm', note: 'Closed by the end-to-end tests' },
+      data: { verdict: 'false_alarm', reason: 'no_signal', note: 'Closed by the end-to-end tests' },
     });
     expect(res.ok(), await res.text()).toBe(true);
   }
@@ -268,6 +268,10 @@ test('a worker misses a check-in: reminders and the alarm call go out, the call 
     await expect(dialog.getByTestId('resolve-note-error')).toHaveText('Please write a note on how the alarm was resolved');
     await dialog.getByLabel('False alarm').check();
     await dialog.getByLabel('Note').fill('Phone battery died; the worker was safe.');
+    // A false alarm is recorded with why it was false, for the report.
+    await dialog.getByRole('button', { name: 'Resolve Alarm' }).click();
+    await expect(dialog.getByTestId('resolve-reason-error')).toHaveText('Choose why the alarm was false');
+    await dialog.getByLabel('No signal').check();
     await dialog.getByRole('button', { name: 'Resolve Alarm' }).click();
     await expect(toast(page, 'Alarm resolved')).toContainText('Milo Missed');
     await expect(dialog).toBeHidden();
@@ -276,7 +280,12 @@ test('a worker misses a check-in: reminders and the alarm call go out, the call 
 
     const res = await superadminApi.get('/api/alarms?open=false&limit=50');
     const mine = ((await res.json()) as AlarmBody[]).find((a) => a.userId === worker.id);
-    expect(mine).toMatchObject({ state: 'resolved', verdict: 'false_alarm', note: 'Phone battery died; the worker was safe.' });
+    expect(mine).toMatchObject({
+      state: 'resolved',
+      verdict: 'false_alarm',
+      reason: 'no_signal',
+      note: 'Phone battery died; the worker was safe.',
+    });
   });
 });
 
@@ -372,7 +381,10 @@ test('a worker whose screen cannot be loaded still has the emergency button, and
   await expect.poll(async () => (await openAlarms(worker.id)).map((a) => a.kind), { timeout: 20_000 }).toContain('emergency');
   await context.close();
   const open = (await openAlarms(worker.id)).find((a) => a.kind === 'emergency');
-  if (open) await superadminApi.post(`/api/alarms/${open.id}/resolve`, { data: { verdict: 'false_alarm', note: 'Fallback button test' } });
+  if (open)
+    await superadminApi.post(`/api/alarms/${open.id}/resolve`, {
+      data: { verdict: 'false_alarm', reason: 'no_signal', note: 'Fallback button test' },
+    });
 });
 
 test('the superadmin reads the emergency call settings, which cannot be changed from the browser', async ({ browser }) => {
@@ -489,7 +501,7 @@ test("a worker's emergency screen follows what the monitor does, side by side, u
   // The monitor closes it: the worker's screen goes back to normal and says so.
   const [alarm] = (await openAlarms(worker.id)).filter((a) => a.kind === 'emergency');
   const res = await superadminApi.post(`/api/alarms/${alarm.id}/resolve`, {
-    data: { verdict: 'false_alarm', note: 'Confirmed safe by phone' },
+    data: { verdict: 'false_alarm', reason: 'no_signal', note: 'Confirmed safe by phone' },
   });
   expect(res.ok(), await res.text()).toBe(true);
   await expect(screen).toBeHidden();

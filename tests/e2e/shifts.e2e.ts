@@ -306,7 +306,11 @@ test('an admin watches an on-shift worker move from Checked In to Due Soon to Ov
     (a) => a.userId === worker.id,
   )!;
   expect(
-    (await superadminApi.post(`/api/alarms/${alarm.id}/resolve`, { data: { verdict: 'false_alarm', note: 'Checked in late' } })).status(),
+    (
+      await superadminApi.post(`/api/alarms/${alarm.id}/resolve`, {
+        data: { verdict: 'false_alarm', reason: 'no_signal', note: 'Checked in late' },
+      })
+    ).status(),
   ).toBe(200);
   await expect(active.getByTestId('worker-status')).toHaveText('Checked In');
 

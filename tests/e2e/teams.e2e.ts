@@ -80,7 +80,10 @@ test.afterAll(async () => {
   for (const id of made.users) {
     await superadminApi.post(`/api/users/${id}/force-clock-out`);
     const open = await alarmOf(id);
-    if (open) await superadminApi.post(`/api/alarms/${open.id}/resolve`, { data: { verdict: 'false_alarm', note: 'Teams browser test' } });
+    if (open)
+      await superadminApi.post(`/api/alarms/${open.id}/resolve`, {
+        data: { verdict: 'false_alarm', reason: 'no_signal', note: 'Teams browser test' },
+      });
   }
   for (const id of [...made.users].reverse()) await superadminApi.delete(`/api/users/${id}`);
   for (const id of made.teams) await superadminApi.delete(`/api/teams/${id}`);
@@ -181,7 +184,10 @@ test("two admins of two teams each see only their own worker's alarm; the supera
   await test.step("North's next alarm follows the new policy: its monitor alone is told first", async () => {
     await superadminApi.post(`/api/users/${walker.id}/force-clock-out`);
     const first = await alarmOf(walker.id);
-    if (first) await superadminApi.post(`/api/alarms/${first.id}/resolve`, { data: { verdict: 'false_alarm', note: 'Policy change' } });
+    if (first)
+      await superadminApi.post(`/api/alarms/${first.id}/resolve`, {
+        data: { verdict: 'false_alarm', reason: 'no_signal', note: 'Policy change' },
+      });
     await missCheckIn(walker);
     await expect
       .poll(async () => (await alarmOf(walker.id))?.history.join('\n') ?? '', { timeout: 15_000 })

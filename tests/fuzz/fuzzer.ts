@@ -144,7 +144,6 @@ function example(field: string, ctx: Pick<FuzzContext, 'ids'>, role: Role, n: nu
     medicalInfo: 'none',
     endpoint: `https://fcm.googleapis.com/fcm/send/fuzz-${n}`,
     keys: { p256dh, auth: Buffer.alloc(16, 3).toString('base64url') },
-    verdict: 'false_alarm',
     note: 'fuzz',
     minutesUntilDue: 30,
     details: 'fuzz',

@@ -226,6 +226,7 @@ describe('activity log (real PostgreSQL, NATS, Redis)', () => {
       byUserId: admin.id,
       at: now(),
       verdict: 'false_alarm',
+      reason: 'no_signal',
       note: 'Phone was on silent',
     });
     await publish('escalation.system_alert.raised.v1', {
@@ -246,7 +247,7 @@ describe('activity log (real PostgreSQL, NATS, Redis)', () => {
         'SMS Sent: SMS to +447911123456 (missed check-in alert) failed: failed (error 30003: Unreachable destination handset)',
         'Call Made: Called +447911123456: no answer',
         `System Alert: Alarm acknowledged by ${admin.username}`,
-        `System Alert: Alarm resolved by ${admin.username} as false alarm. Note: Phone was on silent`,
+        `System Alert: Alarm resolved by ${admin.username} as false alarm (no signal). Note: Phone was on silent`,
         'System Alert: Deadline repaired by the auditor',
       ].sort(),
     );

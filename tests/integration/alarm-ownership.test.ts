@@ -171,7 +171,11 @@ describe("alarms: an alarm stays its team's, and its record is the server's", ()
 
     // Alarms from the move on are North's.
     await inEscalationTeam(mover, north.id);
-    await superadmin.agent.post(`/api/alarms/${old.id}/resolve`).set(XHR).send({ verdict: 'false_alarm', note: 'Moved teams' }).expect(200);
+    await superadmin.agent
+      .post(`/api/alarms/${old.id}/resolve`)
+      .set(XHR)
+      .send({ verdict: 'false_alarm', reason: 'no_signal', note: 'Moved teams' })
+      .expect(200);
     await missedNow(mover);
     const next = await alarmOf(mover);
     expect((await alarms(adminN)).map((a) => a.id)).toContain(next.id);

@@ -198,12 +198,12 @@ describe('API tokens for machines (real PostgreSQL, NATS, Redis; whole stack)', 
       await request(t.url)
         .post(`/api/alarms/${north.id}/resolve`)
         .set(machine(secret))
-        .send({ verdict: 'genuine', note: 'Police attended; worker safe' })
+        .send({ verdict: 'genuine', severity: 'minor', note: 'Police attended; worker safe' })
         .expect(200)
     ).body as Alarm;
     expect(resolved.state).toBe('resolved');
     expect(resolved.resolvedByName).toBe('Northern ARC desk');
-    expect(resolved.history.at(-1)).toBe('Resolved by Northern ARC desk (API token of tknorth person) (genuine)');
+    expect(resolved.history.at(-1)).toBe('Resolved by Northern ARC desk (API token of tknorth person) (genuine, minor incident)');
     await eventually(async () => {
       const log = (await adminN.agent.get(`/api/activity-logs?userId=${workerN.id}&limit=30`).expect(200)).body as { details: string }[];
       return (

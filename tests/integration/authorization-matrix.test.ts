@@ -324,7 +324,9 @@ const MATRIX: Record<string, Case[]> = {
   // No :id target: the path carries "undefined", which is not an alarm id, so a caller let through gets 400.
   'POST /api/alarms/:id/acknowledge': managers(400),
   'POST /api/alarms/:id/notes': managers(400, { body: { text: 'Checked by the authorization matrix' } }),
-  'POST /api/alarms/:id/resolve': managers(400, { body: { verdict: 'genuine', note: 'Checked by the authorization matrix' } }),
+  'POST /api/alarms/:id/resolve': managers(400, {
+    body: { verdict: 'genuine', severity: 'minor', note: 'Checked by the authorization matrix' },
+  }),
   // alarm reports (escalation): the current London month when no month is given
   'GET /api/reports/alarms': managers(200),
   'GET /api/reports/alarms.csv': managers(200),
@@ -473,7 +475,9 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'GET /api/alarms': asTeamAdmin(200),
   'POST /api/alarms/:id/acknowledge': asTeamAdmin(400),
   'POST /api/alarms/:id/notes': asTeamAdmin(400, { body: { text: 'Checked by the authorization matrix' } }),
-  'POST /api/alarms/:id/resolve': asTeamAdmin(400, { body: { verdict: 'genuine', note: 'Checked by the authorization matrix' } }),
+  'POST /api/alarms/:id/resolve': asTeamAdmin(400, {
+    body: { verdict: 'genuine', severity: 'minor', note: 'Checked by the authorization matrix' },
+  }),
   'GET /api/reports/alarms': asTeamAdmin(200),
   'GET /api/reports/alarms.csv': asTeamAdmin(200),
   'GET /api/system-config': asTeamAdmin(403),

@@ -160,7 +160,7 @@ describe("a duress check-in, as the worker's own session sees it (whole stack)",
     await admin.agent
       .post(`/api/alarms/${alarm.id}/resolve`)
       .set(XHR)
-      .send({ verdict: 'genuine', note: `Duress confirmed - police sent to ${SITE}` })
+      .send({ verdict: 'genuine', severity: 'minor', note: `Duress confirmed - police sent to ${SITE}` })
       .expect(200);
 
     // Monitors see everything: the log and their stream name the duress alarm from start to end.

@@ -200,6 +200,8 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
         resolvedAt: null,
         resolvedViaToken: null,
         verdict: null,
+        severity: null,
+        reason: null,
         note: null,
         lateCheckInAt: null,
         duress: false,
@@ -230,13 +232,13 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
 
     it('resolving needs a verdict and a note, each named when missing or wrong', async () => {
       const resolve = (body: object) => admin.agent.post(`/api/alarms/${alarm.id}/resolve`).set(XHR).send(body);
-      const verdict = { message: 'Choose whether the alarm was genuine or a false alarm', field: 'verdict' };
+      const verdict = { message: 'Choose whether the alarm was genuine, a false alarm or a test', field: 'verdict' };
       const note = { message: 'Please write a note on how the alarm was resolved', field: 'note' };
       expect((await resolve({}).expect(400)).body).toEqual(verdict);
       expect((await resolve({ verdict: 'maybe', note: 'Spoke to her' }).expect(400)).body).toEqual(verdict);
-      expect((await resolve({ verdict: 'false_alarm' }).expect(400)).body).toEqual(note);
-      expect((await resolve({ verdict: 'false_alarm', note: '   ' }).expect(400)).body).toEqual(note);
-      expect((await resolve({ verdict: 'false_alarm', note: 'x'.repeat(2001) }).expect(400)).body).toEqual({
+      expect((await resolve({ verdict: 'false_alarm', reason: 'no_signal' }).expect(400)).body).toEqual(note);
+      expect((await resolve({ verdict: 'false_alarm', reason: 'no_signal', note: '   ' }).expect(400)).body).toEqual(note);
+      expect((await resolve({ verdict: 'false_alarm', reason: 'no_signal', note: 'x'.repeat(2001) }).expect(400)).body).toEqual({
         message: 'The note must be at most 2000 characters',
         field: 'note',
       });
@@ -247,7 +249,7 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       const res = await superadmin.agent
         .post(`/api/alarms/${alarm.id}/resolve`)
         .set(XHR)
-        .send({ verdict: 'false_alarm', note: '  Phone battery died; called her, she is fine  ' })
+        .send({ verdict: 'false_alarm', reason: 'no_signal', note: '  Phone battery died; called her, she is fine  ' })
         .expect(200);
       expect(res.body).toMatchObject({
         id: alarm.id,
@@ -257,9 +259,10 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
         resolvedByName: 'Super Admin',
         resolvedAt: expect.any(String),
         verdict: 'false_alarm',
+        reason: 'no_signal',
         note: 'Phone battery died; called her, she is fine',
       });
-      expect(res.body.history).toContain('Resolved by Super Admin (false alarm)');
+      expect(res.body.history).toContain('Resolved by Super Admin (false alarm: no signal)');
       expect((await alarms()).some((a) => a.id === alarm.id)).toBe(false);
       // History may still gain the outcome of a call that was under way.
       expect((await alarms('?open=false')).find((a) => a.id === alarm.id)).toEqual({ ...res.body, history: expect.any(Array) });
@@ -267,11 +270,12 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
       const second = await admin.agent
         .post(`/api/alarms/${alarm.id}/resolve`)
         .set(XHR)
-        .send({ verdict: 'genuine', note: 'Again' })
+        .send({ verdict: 'genuine', severity: 'minor', note: 'Again' })
         .expect(409);
       expect(second.body.message).toEqual(expect.any(String));
       expect((await alarms('?open=false')).find((a) => a.id === alarm.id)).toMatchObject({
         verdict: 'false_alarm',
+        reason: 'no_signal',
         resolvedBy: superadmin.id,
       });
     });
@@ -279,12 +283,18 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
     it('an unknown alarm is a 404 and an id that is not a uuid a 400 naming it', async () => {
       const unknown = randomUUID();
       await admin.agent.post(`/api/alarms/${unknown}/acknowledge`).set(XHR).expect(404);
-      await admin.agent.post(`/api/alarms/${unknown}/resolve`).set(XHR).send({ verdict: 'genuine', note: 'n' }).expect(404);
+      await admin.agent
+        .post(`/api/alarms/${unknown}/resolve`)
+        .set(XHR)
+        .send({ verdict: 'genuine', severity: 'minor', note: 'n' })
+        .expect(404);
       for (const path of ['/api/alarms/42/acknowledge', '/api/alarms/not-a-uuid/resolve']) {
-        expect((await admin.agent.post(path).set(XHR).send({ verdict: 'genuine', note: 'n' }).expect(400)).body).toEqual({
-          message: 'Invalid alarm ID',
-          field: 'id',
-        });
+        expect((await admin.agent.post(path).set(XHR).send({ verdict: 'genuine', severity: 'minor', note: 'n' }).expect(400)).body).toEqual(
+          {
+            message: 'Invalid alarm ID',
+            field: 'id',
+          },
+        );
       }
     });
   });

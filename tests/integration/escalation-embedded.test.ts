@@ -92,9 +92,9 @@ describe('escalation on the embedded stack', () => {
     const resolved = await superadmin.agent
       .post(`/api/alarms/${alarm.id}/resolve`)
       .set(XHR)
-      .send({ verdict: 'false_alarm', note: 'Phone ran out of battery' })
+      .send({ verdict: 'false_alarm', reason: 'no_signal', note: 'Phone ran out of battery' })
       .expect(200);
-    expect(resolved.body).toMatchObject({ state: 'resolved', verdict: 'false_alarm' });
+    expect(resolved.body).toMatchObject({ state: 'resolved', verdict: 'false_alarm', reason: 'no_signal' });
   }, 90_000);
 
   it('an emergency calls the primary contact and texts every contact at once', async () => {

@@ -464,7 +464,13 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     // Closed, so the request tracker does not keep asking about them in the tests that follow.
     const opened = await events('escalation.alarm.opened.v1', (a) => backlog.has(a.userId) || a.alarmId === emergencyAlarm);
     for (const a of opened)
-      await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: 7, verdict: 'false_alarm', note: 'Priority test' });
+      await rpc.send('escalation.alarm.resolve.v1', {
+        alarmId: a.alarmId,
+        byUserId: 7,
+        verdict: 'false_alarm',
+        reason: 'no_signal',
+        note: 'Priority test',
+      });
   }, 90_000);
 
   it('a reminder whose check-in deadline passed while the scheduler was down is claimed as a missed check-in, not behind every other one', async () => {
@@ -513,7 +519,13 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       50,
     );
     for (const a of opened)
-      await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: 7, verdict: 'false_alarm', note: 'Priority test' });
+      await rpc.send('escalation.alarm.resolve.v1', {
+        alarmId: a.alarmId,
+        byUserId: 7,
+        verdict: 'false_alarm',
+        reason: 'no_signal',
+        note: 'Priority test',
+      });
   }, 120_000);
 
   it('asks shifts whether a missed check-in stands with no row held, then opens the alarm; a check-in meanwhile wins', async () => {
@@ -1215,7 +1227,11 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
 
   it('resolving needs a verdict and a note, ends the alarm, and a second resolve is a 409', async () => {
     const { alarm } = await missedAlarm();
-    const bad = await bus.request('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: 7, verdict: 'genuine' }, 5000);
+    const bad = await bus.request(
+      'escalation.alarm.resolve.v1',
+      { alarmId: alarm.alarmId, byUserId: 7, verdict: 'genuine', severity: 'minor' },
+      5000,
+    );
     expect(bad.err).toMatchObject({ status: 400, field: 'note' });
     const noVerdict = await bus.request(
       'escalation.alarm.resolve.v1',
@@ -1228,6 +1244,7 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       alarmId: alarm.alarmId,
       byUserId: 7,
       verdict: 'false_alarm',
+      reason: 'no_signal',
       note: 'Phone battery died; called him.',
     });
     expect(res.alarm).toMatchObject({
@@ -1235,12 +1252,19 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       resolvedBy: 7,
       acknowledgedBy: 7,
       verdict: 'false_alarm',
+      reason: 'no_signal',
       note: 'Phone battery died; called him.',
     });
     expect(await events('escalation.alarm.resolved.v1', (e) => e.alarmId === alarm.alarmId)).toEqual([
-      expect.objectContaining({ verdict: 'false_alarm', byUserId: 7 }),
+      expect.objectContaining({ verdict: 'false_alarm', reason: 'no_signal', byUserId: 7 }),
     ]);
-    const twice = rpc.send('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: 8, verdict: 'genuine', note: 'again' });
+    const twice = rpc.send('escalation.alarm.resolve.v1', {
+      alarmId: alarm.alarmId,
+      byUserId: 8,
+      verdict: 'genuine',
+      severity: 'minor',
+      note: 'again',
+    });
     await expect(twice).rejects.toMatchObject({ status: 409 } satisfies Partial<RemoteError>);
     await expect(rpc.send('escalation.alarm.acknowledge.v1', { alarmId: randomUUID(), byUserId: 7 })).rejects.toMatchObject({
       status: 404,
@@ -1390,7 +1414,13 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
         20,
       );
       expect(calls.map((c) => c.toPhone)).toEqual([TEAM_NUMBER]);
-      await rpc.send('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: deputy, verdict: 'false_alarm', note: 'Test' });
+      await rpc.send('escalation.alarm.resolve.v1', {
+        alarmId: alarm.alarmId,
+        byUserId: deputy,
+        verdict: 'false_alarm',
+        reason: 'no_signal',
+        note: 'Test',
+      });
     });
 
     it("a team with a rota: the alarm reaches the night layer's monitor on call, not the day monitor; an override takes effect for the next alarm", async () => {
@@ -1438,7 +1468,13 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       await eventually(async () => (await pushedTo(nextAlarm.alarmId)).length === 1, 10_000, 20);
       expect(await pushedTo(nextAlarm.alarmId)).toEqual([cover]);
       for (const a of [alarm, nextAlarm])
-        await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: day, verdict: 'false_alarm', note: 'Test' });
+        await rpc.send('escalation.alarm.resolve.v1', {
+          alarmId: a.alarmId,
+          byUserId: day,
+          verdict: 'false_alarm',
+          reason: 'no_signal',
+          note: 'Test',
+        });
     });
 
     it("once a day the team's monitors and the superadmin are told of the next 48 hours' gaps in its rota, by push and SMS", async () => {
@@ -1541,7 +1577,13 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       await eventually(async () => (await toEveryone(nextAlarm.alarmId)).length === 1, 10_000, 20);
       expect(await pushedTo(nextAlarm.alarmId)).toEqual([]);
       for (const a of [alarm, nextAlarm])
-        await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: first, verdict: 'false_alarm', note: 'Test' });
+        await rpc.send('escalation.alarm.resolve.v1', {
+          alarmId: a.alarmId,
+          byUserId: first,
+          verdict: 'false_alarm',
+          reason: 'no_signal',
+          note: 'Test',
+        });
     });
 
     it("the monitors' pushes carry their title and text to translate, for notifications to write in each monitor's language", async () => {
@@ -1607,7 +1649,13 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
         },
       });
       for (const a of [missed, emergency])
-        await rpc.send('escalation.alarm.resolve.v1', { alarmId: a.alarmId, byUserId: monitor, verdict: 'false_alarm', note: 'Test' });
+        await rpc.send('escalation.alarm.resolve.v1', {
+          alarmId: a.alarmId,
+          byUserId: monitor,
+          verdict: 'false_alarm',
+          reason: 'no_signal',
+          note: 'Test',
+        });
     });
 
     it('a team whose every monitor is away with no deputy to stand in: the organisation is told, and the history says why', async () => {
@@ -1623,7 +1671,13 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
       expect((await viewOf(alarm.alarmId)).history).toEqual(
         expect.arrayContaining(['All monitors notified by push: every team monitor and deputy is away']),
       );
-      await rpc.send('escalation.alarm.resolve.v1', { alarmId: alarm.alarmId, byUserId: only, verdict: 'false_alarm', note: 'Test' });
+      await rpc.send('escalation.alarm.resolve.v1', {
+        alarmId: alarm.alarmId,
+        byUserId: only,
+        verdict: 'false_alarm',
+        reason: 'no_signal',
+        note: 'Test',
+      });
     });
   });
 });

@@ -152,7 +152,7 @@ describe('hand-off to a receiving centre (real PostgreSQL, NATS, Redis; whole st
     await request(t.url)
       .post(`/api/alarms/${alarm.id}/resolve`)
       .set(bearer)
-      .send({ verdict: 'genuine', note: 'Worker found safe by police' })
+      .send({ verdict: 'genuine', severity: 'minor', note: 'Worker found safe by police' })
       .expect(200);
     const closed = await alarmNow(alarm.id);
     expect(closed.state).toBe('resolved');
@@ -161,7 +161,7 @@ describe('hand-off to a receiving centre (real PostgreSQL, NATS, Redis; whole st
         expect.stringMatching(/^Handed to the receiving centre/),
         'Acknowledged by Northern ARC (API token of hoadmin person)',
         'Note from Northern ARC (API token of hoadmin person): Keyholder called, police attending',
-        'Resolved by Northern ARC (API token of hoadmin person) (genuine)',
+        'Resolved by Northern ARC (API token of hoadmin person) (genuine, minor incident)',
       ]),
     );
     // The endpoint also hears the resolution it subscribed to.
@@ -193,7 +193,11 @@ describe('hand-off to a receiving centre (real PostgreSQL, NATS, Redis; whole st
     await handOffTo(late.id);
     const { alarm } = await missedAlarm();
     await eventually(async () => receivers.of('late').length === 1, WAIT_MS);
-    await admin.agent.post(`/api/alarms/${alarm.id}/resolve`).set(XHR).send({ verdict: 'false_alarm', note: 'Worker rang in' }).expect(200);
+    await admin.agent
+      .post(`/api/alarms/${alarm.id}/resolve`)
+      .set(XHR)
+      .send({ verdict: 'false_alarm', reason: 'no_signal', note: 'Worker rang in' })
+      .expect(200);
     const delivery = await eventually(async () => {
       const rows = (await admin.agent.get(`/api/webhooks/endpoints/${late.id}/deliveries`).expect(200)).body as {
         eventType: string;

@@ -182,7 +182,10 @@ describe('the OpenAPI document against the running gateway (real PostgreSQL, NAT
     conforms('POST /api/alarms/:id/acknowledge', await admin.agent.post(`/api/alarms/${alarm!.id}/acknowledge`).set(XHR));
     conforms(
       'POST /api/alarms/:id/resolve',
-      await admin.agent.post(`/api/alarms/${alarm!.id}/resolve`).set(XHR).send({ verdict: 'false_alarm', note: 'Checked by phone' }),
+      await admin.agent
+        .post(`/api/alarms/${alarm!.id}/resolve`)
+        .set(XHR)
+        .send({ verdict: 'false_alarm', reason: 'no_signal', note: 'Checked by phone' }),
     );
     conforms('GET /api/alarms', await admin.agent.get('/api/alarms?open=false'));
 

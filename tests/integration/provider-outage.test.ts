@@ -144,6 +144,7 @@ describe('notifications while the SMS provider is down (test clock)', () => {
       byUserId: superadmin.id,
       at: new Date().toISOString(),
       verdict: 'false_alarm',
+      reason: 'no_signal',
       note: 'Sam is fine',
     });
     await eventually(async () => (await row(requestId))?.status === 'canceled', 15_000, 50);
@@ -176,6 +177,7 @@ describe('notifications while the SMS provider is down (test clock)', () => {
         byUserId: superadmin.id,
         at: new Date().toISOString(),
         verdict: 'false_alarm',
+        reason: 'no_signal',
         note: 'Sam is fine',
       });
       await eventually(

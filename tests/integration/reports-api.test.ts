@@ -78,7 +78,7 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
       await admin.agent
         .post(`/api/alarms/${opened.id}/resolve`)
         .set(XHR)
-        .send({ verdict: 'false_alarm', note: 'Phone battery died' })
+        .send({ verdict: 'false_alarm', reason: 'device', note: 'Phone battery died' })
         .expect(200)
     ).body;
     expect(missed.acknowledgedAt).toBe(acked.body.acknowledgedAt);
@@ -91,7 +91,7 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
       await superadmin.agent
         .post(`/api/alarms/${raised.id}/resolve`)
         .set(XHR)
-        .send({ verdict: 'genuine', note: 'Ambulance called' })
+        .send({ verdict: 'genuine', severity: 'serious', note: 'Ambulance called' })
         .expect(200)
     ).body;
 
@@ -108,6 +108,8 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
         resolved: 1,
         genuine: a.kind === 'emergency' ? 1 : 0,
         falseAlarm: a.kind === 'emergency' ? 0 : 1,
+        falseReasons: { forgotCheckIn: 0, noSignal: 0, device: a.kind === 'emergency' ? 0 : 1, other: 0, notRecorded: 0 },
+        test: 0,
         unresolved: 0,
         ackP50Seconds: ack,
         ackP90Seconds: ack,
@@ -156,7 +158,7 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="lws-alarms-${month}.csv"`);
     const cell = (v: number | null) => (v === null ? '' : String(v));
-    const line = (r: Record<string, number | null | string>, team = '') =>
+    const line = (r: Record<string, unknown>, team = '') =>
       [
         month,
         r.kind,
@@ -166,6 +168,12 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
           'resolved',
           'genuine',
           'falseAlarm',
+          'falseReasons.forgotCheckIn',
+          'falseReasons.noSignal',
+          'falseReasons.device',
+          'falseReasons.other',
+          'falseReasons.notRecorded',
+          'test',
           'unresolved',
           'ackP50Seconds',
           'ackP90Seconds',
@@ -173,13 +181,13 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
           'resolveP50Seconds',
           'resolveP90Seconds',
           'resolveMaxSeconds',
-        ].map((k) => cell(r[k] as number | null)),
+        ].map((k) => cell(k.split('.').reduce<unknown>((v, part) => (v as Record<string, unknown>)[part], r) as number | null)),
         team,
       ].join(',');
     // One team, "Default": its rows repeat the organisation's.
     expect(json.byTeam).toEqual([{ teamId: expect.any(Number), team: 'Default', byKind: json.byKind, total: json.total }]);
     expect(res.text.split('\r\n')).toEqual([
-      'month,kind,alarms,acknowledged,resolved,genuine,false_alarm,unresolved,ack_p50_s,ack_p90_s,ack_max_s,resolve_p50_s,resolve_p90_s,resolve_max_s,team',
+      'month,kind,alarms,acknowledged,resolved,genuine,false_alarm,false_forgot_check_in,false_no_signal,false_device,false_other,false_not_recorded,test,unresolved,ack_p50_s,ack_p90_s,ack_max_s,resolve_p50_s,resolve_p90_s,resolve_max_s,team',
       line(json.byKind[0]),
       line(json.byKind[1]),
       line(json.total),
@@ -200,6 +208,8 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
       resolved: 0,
       genuine: 0,
       falseAlarm: 0,
+      falseReasons: { forgotCheckIn: 0, noSignal: 0, device: 0, other: 0, notRecorded: 0 },
+      test: 0,
       unresolved: 0,
       ackP50Seconds: null,
       ackP90Seconds: null,
@@ -210,10 +220,73 @@ describe('alarm reports API (real PostgreSQL, NATS, Redis; whole stack, test clo
     });
     const csv = await admin.agent.get('/api/reports/alarms.csv?month=2001-02').buffer(true).expect(200);
     expect(csv.text.split('\r\n').slice(1, 4)).toEqual([
-      '2001-02,missed_check_in,0,0,0,0,0,0,,,,,,,',
-      '2001-02,emergency,0,0,0,0,0,0,,,,,,,',
-      '2001-02,all,0,0,0,0,0,0,,,,,,,',
+      '2001-02,missed_check_in,0,0,0,0,0,0,0,0,0,0,0,0,,,,,,,',
+      '2001-02,emergency,0,0,0,0,0,0,0,0,0,0,0,0,,,,,,,',
+      '2001-02,all,0,0,0,0,0,0,0,0,0,0,0,0,,,,,,,',
     ]);
+  });
+
+  it('records each outcome and its detail, and the figures add up: genuine, false by reason and test make the resolved', async () => {
+    const month = londonMonth(await serverNow());
+    const before = (await admin.agent.get(`/api/reports/alarms?month=${month}`).expect(200)).body;
+    const outcomes = [
+      { verdict: 'genuine', severity: 'critical' },
+      { verdict: 'false_alarm', reason: 'forgot_check_in' },
+      { verdict: 'false_alarm', reason: 'forgot_check_in' },
+      { verdict: 'false_alarm', reason: 'no_signal' },
+      { verdict: 'false_alarm', reason: 'other' },
+      { verdict: 'test' },
+    ];
+    for (const outcome of outcomes) {
+      const w = await onShift();
+      await superadmin.agent.post(`/api/simulate-check-in-due/${w.id}`).set(XHR).expect(200);
+      const opened = await alarmOf(w.id, 'missed_check_in');
+      const res = await admin.agent
+        .post(`/api/alarms/${opened.id}/resolve`)
+        .set(XHR)
+        .send({ ...outcome, note: 'Checked' })
+        .expect(200);
+      expect(res.body).toMatchObject({ verdict: outcome.verdict, severity: outcome.severity ?? null, reason: outcome.reason ?? null });
+    }
+    // An outcome without its detail, or with another's, is refused by name and closes nothing.
+    const w = await onShift();
+    await superadmin.agent.post(`/api/simulate-check-in-due/${w.id}`).set(XHR).expect(200);
+    const left = await alarmOf(w.id, 'missed_check_in');
+    for (const [body, field, message] of [
+      [{ verdict: 'false_alarm', note: 'x' }, 'reason', 'Choose why the alarm was false'],
+      [{ verdict: 'genuine', note: 'x' }, 'severity', 'Choose how serious the incident was'],
+      [{ verdict: 'test', reason: 'device', note: 'x' }, 'reason', 'Unknown field: reason'],
+    ] as const) {
+      expect((await admin.agent.post(`/api/alarms/${left.id}/resolve`).set(XHR).send(body).expect(400)).body).toEqual({ message, field });
+    }
+    const still = ((await admin.agent.get('/api/alarms?open=true&limit=500').expect(200)).body as Alarm[]).find((a) => a.id === left.id);
+    expect(still?.resolvedAt).toBeNull();
+
+    const after = (await admin.agent.get(`/api/reports/alarms?month=${month}`).expect(200)).body;
+    const delta = (key: string) => after.total[key] - before.total[key];
+    const reasons = (r: { falseReasons: Record<string, number> }) => r.falseReasons;
+    expect({ genuine: delta('genuine'), falseAlarm: delta('falseAlarm'), test: delta('test') }).toEqual({
+      genuine: 1,
+      falseAlarm: 4,
+      test: 1,
+    });
+    expect(reasons(after.total).forgotCheckIn - reasons(before.total).forgotCheckIn).toBe(2);
+    expect(reasons(after.total).noSignal - reasons(before.total).noSignal).toBe(1);
+    expect(reasons(after.total).other - reasons(before.total).other).toBe(1);
+    // Every row, the organisation's and each team's, adds up.
+    for (const row of [
+      ...after.byKind,
+      after.total,
+      ...after.byTeam.flatMap((t: { byKind: unknown[]; total: unknown }) => [...t.byKind, t.total]),
+    ]) {
+      expect(row.genuine + row.falseAlarm + row.test).toBe(row.resolved);
+      expect(Object.values(reasons(row)).reduce((a, b) => a + b, 0)).toBe(row.falseAlarm);
+    }
+    // The alarm's history says how it ended.
+    const done = ((await admin.agent.get('/api/alarms?open=false&limit=500').expect(200)).body as (Alarm & { history: string[] })[]).filter(
+      (a) => a.resolvedAt && a.history.some((h) => h.includes('(false alarm: forgot to check in)')),
+    );
+    expect(done.length).toBeGreaterThanOrEqual(2);
   });
 
   it('refuses a bad month, or one more than a year ahead, with a 400 naming month (JSON and CSV)', async () => {

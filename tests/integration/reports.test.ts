@@ -12,7 +12,7 @@ import { createTestDatabase, type TestDatabase } from '@lws/testing';
  */
 
 type Kind = 'missed_check_in' | 'emergency';
-type Verdict = 'genuine' | 'false_alarm';
+type Verdict = 'genuine' | 'false_alarm' | 'test';
 
 interface Seed {
   kind: Kind;
@@ -21,6 +21,8 @@ interface Seed {
   ackAfter?: number;
   resolveAfter?: number;
   verdict?: Verdict;
+  severity?: 'minor' | 'serious' | 'critical';
+  reason?: 'forgot_check_in' | 'no_signal' | 'device' | 'other';
   /** The worker's team when the alarm opened. */
   teamId?: number;
 }
@@ -81,9 +83,10 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
   async function seed(alarms: Seed[]): Promise<void> {
     const state = (a: Seed) => (a.resolveAfter !== undefined ? 'resolved' : a.ackAfter !== undefined ? 'acknowledged' : 'open');
     await pg.query(
-      `insert into escalation.alarms (id, user_id, kind, state, policy, opened_at, acknowledged_at, resolved_at, verdict, team_id)
-       select gen_random_uuid(), u, k, s, '{"steps":[]}'::jsonb, o, a, r, v, tm
-       from unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::text[], $8::int[]) as t(u, k, s, o, a, r, v, tm)`,
+      `insert into escalation.alarms (id, user_id, kind, state, policy, opened_at, acknowledged_at, resolved_at, verdict, team_id, severity, reason)
+       select gen_random_uuid(), u, k, s, '{"steps":[]}'::jsonb, o, a, r, v, tm, sv, rs
+       from unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::text[], $8::int[], $9::text[], $10::text[])
+         as t(u, k, s, o, a, r, v, tm, sv, rs)`,
       [
         alarms.map(() => nextUser++),
         alarms.map((a) => a.kind),
@@ -94,6 +97,8 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
         alarms.map((a) => later(a.openedAt, a.resolveAfter)),
         alarms.map((a) => (a.resolveAfter !== undefined ? (a.verdict ?? 'genuine') : null)),
         alarms.map((a) => a.teamId ?? null),
+        alarms.map((a) => a.severity ?? null),
+        alarms.map((a) => a.reason ?? null),
       ],
     );
   }
@@ -101,6 +106,14 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
   const report = (month: string) => rpc.send('escalation.report.monthly.v1', { month });
   const rowOf = (r: MonthlyAlarmReport, kind: AlarmReportRow['kind']) =>
     kind === 'all' ? r.total : r.byKind.find((k) => k.kind === kind)!;
+  const reasons = (r: Partial<NonNullable<AlarmReportRow['falseReasons']>> = {}) => ({
+    forgotCheckIn: 0,
+    noSignal: 0,
+    device: 0,
+    other: 0,
+    notRecorded: 0,
+    ...r,
+  });
   const zero = (kind: AlarmReportRow['kind']): AlarmReportRow => ({
     kind,
     count: 0,
@@ -108,14 +121,24 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
     resolved: 0,
     genuine: 0,
     falseAlarm: 0,
+    test: 0,
+    falseReasons: reasons(),
     unresolved: 0,
   });
 
   it('gives the same figures per team (the team when the alarm opened), filters by team, and puts alarms of no team last', async () => {
     const opened = (day: number) => `2024-02-${String(day).padStart(2, '0')}T10:00:00.000Z`;
     await seed([
-      { kind: 'missed_check_in', openedAt: opened(1), ackAfter: 10, resolveAfter: 30, verdict: 'genuine', teamId: 7 },
-      { kind: 'missed_check_in', openedAt: opened(2), ackAfter: 20, resolveAfter: 40, verdict: 'false_alarm', teamId: 7 },
+      { kind: 'missed_check_in', openedAt: opened(1), ackAfter: 10, resolveAfter: 30, verdict: 'genuine', severity: 'minor', teamId: 7 },
+      {
+        kind: 'missed_check_in',
+        openedAt: opened(2),
+        ackAfter: 20,
+        resolveAfter: 40,
+        verdict: 'false_alarm',
+        reason: 'no_signal',
+        teamId: 7,
+      },
       { kind: 'emergency', openedAt: opened(3), ackAfter: 5, teamId: 3 },
       { kind: 'emergency', openedAt: opened(4) },
     ]);
@@ -140,6 +163,8 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
       resolved: 2,
       genuine: 1,
       falseAlarm: 1,
+      test: 0,
+      falseReasons: reasons({ noSignal: 1 }),
       unresolved: 0,
       ackP50Seconds: 10,
       ackP90Seconds: 20,
@@ -176,7 +201,7 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
     }));
     // Emergencies: one resolved (genuine) without a separate acknowledgement after 65 s, one acknowledged after 125 s, one untouched.
     const emergencies: Seed[] = [
-      { kind: 'emergency', openedAt: opened(20), resolveAfter: 65, verdict: 'genuine' },
+      { kind: 'emergency', openedAt: opened(20), resolveAfter: 65, verdict: 'genuine', severity: 'minor' },
       { kind: 'emergency', openedAt: opened(21), ackAfter: 125 },
       { kind: 'emergency', openedAt: opened(22) },
     ];
@@ -191,6 +216,8 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
       resolved: 6,
       genuine: 4,
       falseAlarm: 2,
+      test: 0,
+      falseReasons: reasons({ notRecorded: 2 }),
       unresolved: 4,
       ackP50Seconds: 5,
       ackP90Seconds: 9,
@@ -206,6 +233,8 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
       resolved: 1,
       genuine: 1,
       falseAlarm: 0,
+      test: 0,
+      falseReasons: reasons(),
       unresolved: 2,
       ackP50Seconds: 65,
       ackP90Seconds: 125,
@@ -222,6 +251,8 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
       resolved: 7,
       genuine: 5,
       falseAlarm: 2,
+      test: 0,
+      falseReasons: reasons({ notRecorded: 2 }),
       unresolved: 6,
       ackP50Seconds: 6,
       ackP90Seconds: 65,
@@ -230,6 +261,42 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
       resolveP90Seconds: 65,
       resolveMaxSeconds: 65,
     });
+  });
+
+  it('breaks false alarms down by reason per team and per month, counts tests apart, and every row adds up', async () => {
+    const at = (month: string, day: number) => `${month}-${String(day).padStart(2, '0')}T10:00:00.000Z`;
+    const resolvedAs = (month: string, day: number, teamId: number, outcome: Partial<Seed>): Seed => ({
+      kind: day % 2 ? 'missed_check_in' : 'emergency',
+      openedAt: at(month, day),
+      resolveAfter: 60,
+      teamId,
+      ...outcome,
+    });
+    await seed([
+      resolvedAs('2022-03', 1, 11, { verdict: 'false_alarm', reason: 'forgot_check_in' }),
+      resolvedAs('2022-03', 2, 11, { verdict: 'false_alarm', reason: 'forgot_check_in' }),
+      resolvedAs('2022-03', 3, 11, { verdict: 'false_alarm', reason: 'no_signal' }),
+      resolvedAs('2022-03', 4, 11, { verdict: 'genuine', severity: 'serious' }),
+      resolvedAs('2022-03', 5, 12, { verdict: 'false_alarm', reason: 'device' }),
+      resolvedAs('2022-03', 6, 12, { verdict: 'test' }),
+      resolvedAs('2022-03', 7, 12, { verdict: 'false_alarm' }),
+      { kind: 'missed_check_in', openedAt: at('2022-03', 8), teamId: 12 },
+      resolvedAs('2022-04', 1, 11, { verdict: 'false_alarm', reason: 'other' }),
+    ]);
+    const march = await report('2022-03');
+    const team = (r: MonthlyAlarmReport, id: number) => r.byTeam.find((t) => t.teamId === id)!.total;
+    expect(march.total).toMatchObject({ count: 8, resolved: 7, genuine: 1, falseAlarm: 5, test: 1, unresolved: 1 });
+    expect(march.total.falseReasons).toEqual(reasons({ forgotCheckIn: 2, noSignal: 1, device: 1, notRecorded: 1 }));
+    expect(team(march, 11).falseReasons).toEqual(reasons({ forgotCheckIn: 2, noSignal: 1 }));
+    expect(team(march, 12)).toMatchObject({ falseAlarm: 2, test: 1, falseReasons: reasons({ device: 1, notRecorded: 1 }) });
+    expect(rowOf(march, 'missed_check_in').falseReasons).toEqual(reasons({ forgotCheckIn: 1, noSignal: 1, device: 1, notRecorded: 1 }));
+    const april = await report('2022-04');
+    expect(april.total).toMatchObject({ falseAlarm: 1, falseReasons: reasons({ other: 1 }) });
+    for (const r of [march, april])
+      for (const row of [...r.byKind, r.total, ...r.byTeam.flatMap((t) => [...t.byKind, t.total])]) {
+        expect(row.genuine + row.falseAlarm + (row.test ?? 0)).toBe(row.resolved);
+        expect(Object.values(row.falseReasons!).reduce((a, b) => a + b, 0)).toBe(row.falseAlarm);
+      }
   });
 
   it('leaves the times out of a kind whose alarms are all still open', async () => {
@@ -312,6 +379,9 @@ describe('alarm reports: escalation.report.monthly.v1 (real PostgreSQL)', () => 
         resolved: resolved.length,
         genuine: mine.filter((a) => a.resolveAfter !== undefined && a.verdict === 'genuine').length,
         falseAlarm: mine.filter((a) => a.verdict === 'false_alarm' && a.resolveAfter !== undefined).length,
+        test: 0,
+        // Seeded without reasons, as alarms resolved before reasons were recorded.
+        falseReasons: reasons({ notRecorded: mine.filter((a) => a.verdict === 'false_alarm' && a.resolveAfter !== undefined).length }),
         unresolved: mine.length - resolved.length,
       };
       const figures = {

@@ -129,12 +129,20 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
 
     const refused = await adminN.agent.post(`/api/alarms/${alarmS.id}/acknowledge`).set(XHR).expect(404);
     expect(refused.body.message).toBe('Alarm not found');
-    await adminN.agent.post(`/api/alarms/${alarmS.id}/resolve`).set(XHR).send({ verdict: 'false_alarm', note: 'Not mine' }).expect(404);
+    await adminN.agent
+      .post(`/api/alarms/${alarmS.id}/resolve`)
+      .set(XHR)
+      .send({ verdict: 'false_alarm', reason: 'no_signal', note: 'Not mine' })
+      .expect(404);
     const untouched = ((await superadmin.agent.get('/api/alarms').expect(200)).body as { id: string }[]).find((a) => a.id === alarmS.id);
     expect(untouched).toMatchObject({ id: alarmS.id, state: 'open', acknowledgedBy: null, resolvedAt: null });
 
     await adminN.agent.post(`/api/alarms/${alarmN.id}/acknowledge`).set(XHR).expect(200);
-    await adminS.agent.post(`/api/alarms/${alarmS.id}/resolve`).set(XHR).send({ verdict: 'genuine', note: 'Called back' }).expect(200);
+    await adminS.agent
+      .post(`/api/alarms/${alarmS.id}/resolve`)
+      .set(XHR)
+      .send({ verdict: 'genuine', severity: 'minor', note: 'Called back' })
+      .expect(200);
   });
 
   it("the activity log and the monthly report hold only the admin's teams", async () => {

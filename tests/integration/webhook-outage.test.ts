@@ -68,7 +68,11 @@ describe('webhooks through a two-minute receiver outage (whole stack; receiver o
       return rows.find((a) => a.userId === worker.id);
     }, 20_000);
     await admin.agent.post(`/api/alarms/${alarm.id}/acknowledge`).set(XHR).expect(200);
-    await admin.agent.post(`/api/alarms/${alarm.id}/resolve`).set(XHR).send({ verdict: 'false_alarm', note: 'Phone died' }).expect(200);
+    await admin.agent
+      .post(`/api/alarms/${alarm.id}/resolve`)
+      .set(XHR)
+      .send({ verdict: 'false_alarm', reason: 'no_signal', note: 'Phone died' })
+      .expect(200);
     await superadmin.agent.post(`/api/users/${worker.id}/force-clock-out`).set(XHR).expect(200);
 
     // Every event was tried, and refused, while the receiver was down.

@@ -145,7 +145,7 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     await admin.agent
       .post(`/api/alarms/${alarm.id}/resolve`)
       .set(XHR)
-      .send({ verdict: 'false_alarm', note: 'Sam confirmed by phone' })
+      .send({ verdict: 'false_alarm', reason: 'no_signal', note: 'Sam confirmed by phone' })
       .expect(200);
     await ownWhen(w, (e) => e === null);
     // Closed: saying so again is a 409.
@@ -206,7 +206,11 @@ describe("the worker's emergency screen, the duress PIN and extensions (whole st
     }, EVENT_WAIT_MS);
     expect(pressedAgain[0].data).toMatchObject({ userId: w.id, emergencyId: expect.any(String), pressedAt: expect.any(String) });
 
-    await admin.agent.post(`/api/alarms/${alarm.id}/resolve`).set(XHR).send({ verdict: 'genuine', note: 'Police attended' }).expect(200);
+    await admin.agent
+      .post(`/api/alarms/${alarm.id}/resolve`)
+      .set(XHR)
+      .send({ verdict: 'genuine', severity: 'minor', note: 'Police attended' })
+      .expect(200);
     await ownWhen(w, (e) => e === null);
     await press();
     const next = await alarmWhen(w.id, (a) => a.kind === 'emergency' && a.id !== alarm.id);

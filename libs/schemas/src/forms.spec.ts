@@ -1,5 +1,6 @@
 import {
   inboundSmsSchema,
+  resolveAlarmFormSchema,
   resolveAlarmSchema,
   testCallFormSchema,
   testCallSchema,
@@ -138,16 +139,59 @@ describe("the forms' schemas, shared by the screens and the gateway", () => {
     expect(firstMessage(inboundSmsSchema.safeParse({ from: '+447700900123', body: '  ' }))).toBe('body: Please enter the message text');
   });
 
-  it('resolve an alarm only with a verdict and a note, in words a monitor reads', () => {
-    expect(resolveAlarmSchema.parse({ verdict: 'false_alarm', note: ' Battery died ' })).toEqual({
+  it('resolve an alarm only with an outcome, its detail and a note, in words a monitor reads', () => {
+    expect(resolveAlarmSchema.parse({ verdict: 'false_alarm', reason: 'no_signal', note: ' Battery died ' })).toEqual({
       verdict: 'false_alarm',
+      reason: 'no_signal',
       note: 'Battery died',
     });
+    expect(resolveAlarmSchema.parse({ verdict: 'genuine', severity: 'serious', note: 'Police attended' })).toEqual({
+      verdict: 'genuine',
+      severity: 'serious',
+      note: 'Police attended',
+    });
+    expect(resolveAlarmSchema.parse({ verdict: 'test', note: 'Quarterly drill' })).toEqual({ verdict: 'test', note: 'Quarterly drill' });
     expect(firstMessage(resolveAlarmSchema.safeParse({ verdict: '', note: 'x' }))).toBe(
-      'verdict: Choose whether the alarm was genuine or a false alarm',
+      'verdict: Choose whether the alarm was genuine, a false alarm or a test',
     );
-    expect(firstMessage(resolveAlarmSchema.safeParse({ verdict: 'genuine', note: ' ' }))).toBe(
+    expect(firstMessage(resolveAlarmSchema.safeParse({ verdict: 'genuine', note: 'x' }))).toBe(
+      'severity: Choose how serious the incident was',
+    );
+    expect(firstMessage(resolveAlarmSchema.safeParse({ verdict: 'false_alarm', note: 'x' }))).toBe(
+      'reason: Choose why the alarm was false',
+    );
+    expect(firstMessage(resolveAlarmSchema.safeParse({ verdict: 'false_alarm', reason: 'bored', note: 'x' }))).toBe(
+      'reason: Choose why the alarm was false',
+    );
+    expect(firstMessage(resolveAlarmSchema.safeParse({ verdict: 'genuine', severity: 'minor', note: ' ' }))).toBe(
       'note: Please write a note on how the alarm was resolved',
+    );
+    // A detail of another outcome is refused, not stored against the wrong one.
+    expect(resolveAlarmSchema.safeParse({ verdict: 'test', reason: 'device', note: 'x' }).success).toBe(false);
+    expect(resolveAlarmSchema.safeParse({ verdict: 'genuine', severity: 'minor', reason: 'device', note: 'x' }).success).toBe(false);
+  });
+
+  it("the Resolve Alarm dialog sends only the chosen outcome's detail", () => {
+    const form = { verdict: 'false_alarm', severity: 'critical', reason: 'device', note: 'Phone died' } as const;
+    expect(resolveAlarmFormSchema.parse(form)).toEqual({ verdict: 'false_alarm', reason: 'device', note: 'Phone died' });
+    expect(resolveAlarmFormSchema.parse({ ...form, verdict: 'genuine' })).toEqual({
+      verdict: 'genuine',
+      severity: 'critical',
+      note: 'Phone died',
+    });
+    expect(resolveAlarmFormSchema.parse({ ...form, verdict: 'test' })).toEqual({ verdict: 'test', note: 'Phone died' });
+    expect(firstMessage(resolveAlarmFormSchema.safeParse({ verdict: '', severity: '', reason: '', note: 'x' }))).toBe(
+      'verdict: Choose whether the alarm was genuine, a false alarm or a test',
+    );
+    // An empty dialog names both what to choose and what to write.
+    // (The browser's radio groups read null while nothing is checked.)
+    const empty = resolveAlarmFormSchema.safeParse({ verdict: null, severity: null, reason: null, note: ' ' });
+    expect(empty.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      'verdict: Choose whether the alarm was genuine, a false alarm or a test',
+      'note: Please write a note on how the alarm was resolved',
+    ]);
+    expect(firstMessage(resolveAlarmFormSchema.safeParse({ verdict: 'genuine', severity: '', reason: 'device', note: 'x' }))).toBe(
+      'severity: Choose how serious the incident was',
     );
   });
 });

@@ -276,22 +276,83 @@ export const awayFormSchema = z
   .strict();
 export type AwayForm = z.input<typeof awayFormSchema>;
 
-export const ALARM_VERDICTS = ['genuine', 'false_alarm'] as const;
-export const VERDICT_REQUIRED = msg('Choose whether the alarm was genuine or a false alarm');
+/**
+ * How an alarm ended, the outcome a monitor records on resolving it: a genuine incident (with its
+ * severity), a false alarm (with why), or a test. The alarm report breaks false alarms down by reason.
+ */
+export const ALARM_VERDICTS = ['genuine', 'false_alarm', 'test'] as const;
+export type AlarmVerdict = (typeof ALARM_VERDICTS)[number];
+export const INCIDENT_SEVERITIES = ['minor', 'serious', 'critical'] as const;
+export type IncidentSeverity = (typeof INCIDENT_SEVERITIES)[number];
+export const FALSE_ALARM_REASONS = ['forgot_check_in', 'no_signal', 'device', 'other'] as const;
+export type FalseAlarmReason = (typeof FALSE_ALARM_REASONS)[number];
+export const VERDICT_REQUIRED = msg('Choose whether the alarm was genuine, a false alarm or a test');
+export const SEVERITY_REQUIRED = msg('Choose how serious the incident was');
+export const REASON_REQUIRED = msg('Choose why the alarm was false');
 export const RESOLVE_NOTE_REQUIRED = msg('Please write a note on how the alarm was resolved');
 
-/** `POST /api/alarms/{id}/resolve` and the monitor's Resolve Alarm dialog: a verdict and a note. */
-export const resolveAlarmSchema = z
+const resolveNote = z
+  .string({ required_error: RESOLVE_NOTE_REQUIRED, invalid_type_error: RESOLVE_NOTE_REQUIRED })
+  .trim()
+  .min(1, RESOLVE_NOTE_REQUIRED)
+  .max(2000, msg('The note must be at most 2000 characters'));
+
+/** Resolved as genuine: an incident, with how serious it was. */
+export const resolveGenuineSchema = z
   .object({
-    verdict: z.enum(ALARM_VERDICTS, { errorMap: () => ({ message: VERDICT_REQUIRED }) }),
-    note: z
-      .string({ required_error: RESOLVE_NOTE_REQUIRED, invalid_type_error: RESOLVE_NOTE_REQUIRED })
-      .trim()
-      .min(1, RESOLVE_NOTE_REQUIRED)
-      .max(2000, msg('The note must be at most 2000 characters')),
+    verdict: z.literal('genuine'),
+    severity: z.enum(INCIDENT_SEVERITIES, { errorMap: () => ({ message: SEVERITY_REQUIRED }) }),
+    note: resolveNote,
   })
   .strict();
-export type ResolveAlarmForm = z.input<typeof resolveAlarmSchema>;
+/** Resolved as a false alarm, with why it was false. */
+export const resolveFalseAlarmSchema = z
+  .object({
+    verdict: z.literal('false_alarm'),
+    reason: z.enum(FALSE_ALARM_REASONS, { errorMap: () => ({ message: REASON_REQUIRED }) }),
+    note: resolveNote,
+  })
+  .strict();
+/** Resolved as a test alarm: counted apart from genuine and false ones. */
+export const resolveTestSchema = z.object({ verdict: z.literal('test'), note: resolveNote }).strict();
+
+/**
+ * `POST /api/alarms/{id}/resolve` and the monitor's Resolve Alarm dialog: an outcome and a note.
+ * Each verdict takes its own detail and refuses the others' by name.
+ */
+export const resolveAlarmSchema = z.discriminatedUnion('verdict', [resolveGenuineSchema, resolveFalseAlarmSchema, resolveTestSchema], {
+  errorMap: (issue, ctx) => (issue.code === 'invalid_union_discriminator' ? { message: VERDICT_REQUIRED } : { message: ctx.defaultError }),
+});
+export type ResolveAlarm = z.output<typeof resolveAlarmSchema>;
+
+/**
+ * The Resolve Alarm dialog: its fields hold a severity and a reason whatever verdict is chosen, so
+ * it sends only the chosen verdict's detail, then checks with the gateway's schema.
+ */
+export const resolveAlarmFormSchema = z
+  .object({
+    // A radio group with nothing checked reads as null.
+    verdict: z.enum([...ALARM_VERDICTS, '']).nullish(),
+    severity: z.enum([...INCIDENT_SEVERITIES, '']).nullish(),
+    reason: z.enum([...FALSE_ALARM_REASONS, '']).nullish(),
+    note: z.string(),
+  })
+  .transform(({ verdict, severity, reason, note }, ctx) => {
+    const chosen =
+      verdict === 'genuine'
+        ? { verdict, severity: blankAsAbsent(severity), note }
+        : verdict === 'false_alarm'
+          ? { verdict, reason: blankAsAbsent(reason), note }
+          : { verdict: blankAsAbsent(verdict), note };
+    const result = resolveAlarmSchema.safeParse(chosen);
+    if (result.success) return result.data;
+    for (const issue of result.error.issues) ctx.addIssue(issue);
+    // Without a verdict the union cannot check the note: the dialog names every missing field at once.
+    const noteResult = !verdict ? resolveNote.safeParse(note) : undefined;
+    if (noteResult && !noteResult.success) for (const issue of noteResult.error.issues) ctx.addIssue({ ...issue, path: ['note'] });
+    return z.NEVER;
+  });
+export type ResolveAlarmForm = z.input<typeof resolveAlarmFormSchema>;
 
 export const ALARM_NOTE_REQUIRED = msg('Write the note');
 /** POST /api/alarms/:id/notes: a line on the alarm's history from whoever handles it. */

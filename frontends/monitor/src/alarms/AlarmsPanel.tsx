@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { resolveAlarmSchema, type ResolveAlarmForm } from '@lws/schemas';
+import { resolveAlarmFormSchema, type ResolveAlarmForm } from '@lws/schemas';
 import {
   Alert,
   ApiError,
@@ -36,13 +36,14 @@ import {
   alarmAge,
   alarmLabel,
   mapLink,
+  FALSE_REASON_LABELS,
+  SEVERITY_LABELS,
   STATE_LABELS,
   VERDICT_LABELS,
   acknowledgeAlarm,
   useOpenAlarms,
   resolveAlarm,
   type Alarm,
-  type AlarmVerdict,
 } from '@lws/fe-ui/alarms';
 
 /** "just now", or "14 min ago", on the server's clock. */
@@ -66,21 +67,54 @@ export interface AlarmsPanelProps {
   onOpenAlarms?(alarms: Alarm[]): void;
 }
 
-/** No verdict chosen yet: the radio group starts with none checked. */
-const NO_VERDICT: ResolveAlarmForm = { verdict: '' as ResolveAlarmForm['verdict'], note: '' };
+/** No outcome chosen yet: the radio groups start with none checked. */
+const NO_VERDICT: ResolveAlarmForm = { verdict: '', severity: '', reason: '', note: '' };
+
+/** One radio group of the outcome: the verdict, a genuine incident's severity, a false alarm's reason. */
+function OutcomeChoice<K extends 'verdict' | 'severity' | 'reason'>({
+  form,
+  name,
+  legend,
+  labels,
+  busy,
+}: {
+  form: ReturnType<typeof useForm<ResolveAlarmForm, unknown, z.output<typeof resolveAlarmFormSchema>>>;
+  name: K;
+  legend: string;
+  labels: Record<string, string>;
+  busy: boolean;
+}) {
+  const t = useT();
+  const errorId = useId();
+  const error = form.formState.errors[name]?.message;
+  return (
+    <fieldset className="lws-field lws-fieldset" aria-describedby={error ? errorId : undefined} data-testid={`resolve-${name}`}>
+      <legend className="lws-label">{t(legend)}</legend>
+      {Object.entries(labels).map(([value, label]) => (
+        <label key={value} className="lws-checkbox">
+          <input type="radio" {...form.register(name)} value={value} className="lws-checkbox__input" disabled={busy} />
+          <span className="lws-checkbox__label">{t(label)}</span>
+        </label>
+      ))}
+      <FieldError id={errorId} testId={`resolve-${name}-error`}>
+        {error ? t(error) : null}
+      </FieldError>
+    </fieldset>
+  );
+}
 
 function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; onClose(): void; onResolved(): void }) {
   const { toast } = useToast();
   const t = useT();
   // The gateway's own schema checks the dialog, so the words under a field are the server's.
-  const form = useForm<ResolveAlarmForm, unknown, z.output<typeof resolveAlarmSchema>>({
-    resolver: zodResolver(resolveAlarmSchema),
+  const form = useForm<ResolveAlarmForm, unknown, z.output<typeof resolveAlarmFormSchema>>({
+    resolver: zodResolver(resolveAlarmFormSchema),
     defaultValues: NO_VERDICT,
   });
+  const verdict = form.watch('verdict');
   const { errors, isSubmitting: busy } = form.formState;
   const noteId = useId();
   const noteErrorId = useId();
-  const verdictErrorId = useId();
 
   useEffect(() => {
     form.reset(NO_VERDICT);
@@ -90,22 +124,26 @@ function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; on
     if (!busy) onClose();
   };
 
-  const submit = form.handleSubmit(async ({ verdict, note }) => {
+  const submit = form.handleSubmit(async (outcome) => {
     if (!alarm) return;
     try {
-      await resolveAlarm(alarm.id, verdict, note);
+      await resolveAlarm(alarm.id, outcome);
       toast({
         title: t('Alarm resolved'),
         message: t('The alarm for {{name}} is closed as {{verdict}}.', {
           name: alarm.workerName,
-          verdict: t(VERDICT_LABELS[verdict]).toLowerCase(),
+          verdict: t(VERDICT_LABELS[outcome.verdict]).toLowerCase(),
         }),
       });
       onResolved();
     } catch (e) {
       console.error('Resolving the alarm failed', e);
       const field = failureField(e);
-      if (e instanceof ApiError && e.status === 400 && (field === 'note' || field === 'verdict')) {
+      if (
+        e instanceof ApiError &&
+        e.status === 400 &&
+        (field === 'note' || field === 'verdict' || field === 'severity' || field === 'reason')
+      ) {
         form.setError(field, { message: t(failureMessage(e, msg('This value is not valid'))) });
       } else if (e instanceof ApiError && e.status === 409) {
         toast({ title: t('Alarm already resolved'), message: t('Another monitor resolved this alarm first.'), type: 'warning' });
@@ -137,18 +175,13 @@ function ResolveDialog({ alarm, onClose, onResolved }: { alarm: Alarm | null; on
       data-testid="resolve-alarm-dialog"
     >
       <form className="lws-form" noValidate onSubmit={(event) => void submit(event)} aria-label={t('Resolve alarm')}>
-        <fieldset className="lws-field lws-fieldset" aria-describedby={errors.verdict ? verdictErrorId : undefined}>
-          <legend className="lws-label">{t('Verdict')}</legend>
-          {(Object.keys(VERDICT_LABELS) as AlarmVerdict[]).map((v) => (
-            <label key={v} className="lws-checkbox">
-              <input type="radio" {...form.register('verdict')} value={v} className="lws-checkbox__input" disabled={busy} />
-              <span className="lws-checkbox__label">{t(VERDICT_LABELS[v])}</span>
-            </label>
-          ))}
-          <FieldError id={verdictErrorId} testId="resolve-verdict-error">
-            {errors.verdict?.message ? t(errors.verdict.message) : null}
-          </FieldError>
-        </fieldset>
+        <OutcomeChoice form={form} name="verdict" legend={msg('Outcome')} labels={VERDICT_LABELS} busy={busy} />
+        {verdict === 'genuine' && (
+          <OutcomeChoice form={form} name="severity" legend={msg('How serious was the incident?')} labels={SEVERITY_LABELS} busy={busy} />
+        )}
+        {verdict === 'false_alarm' && (
+          <OutcomeChoice form={form} name="reason" legend={msg('Why was it a false alarm?')} labels={FALSE_REASON_LABELS} busy={busy} />
+        )}
         <div className="lws-field">
           <Label htmlFor={noteId}>{t('Note')}</Label>
           <Textarea

@@ -26,6 +26,8 @@ import {
 } from '@lws/fe-ui';
 import { fetchTeamNames } from '../accounts/accounts-api';
 import {
+  FALSE_REASON_COLUMNS,
+  FALSE_REASON_KEYS,
   MONTH_VALUE,
   REPORT_KIND_LABELS,
   addMonths,
@@ -50,6 +52,44 @@ const TIME_COLUMNS: { key: TimeKey; label: string }[] = [
   { key: 'resolveP90Seconds', label: msg('Resolve p90') },
   { key: 'resolveMaxSeconds', label: msg('Resolve max') },
 ];
+
+/** Why the month's false alarms were false, for the whole report and each team: what to train or fix. */
+function FalseReasonsTable({ report }: { report: AlarmReport }) {
+  const t = useT();
+  const rows = [
+    { key: 'all', label: t('All teams'), total: report.total },
+    ...(report.byTeam.length > 1
+      ? report.byTeam.map((team) => ({ key: String(team.teamId ?? 'none'), label: team.team, total: team.total }))
+      : []),
+  ];
+  return (
+    <Table label={t('False alarms by reason')} data-testid="alarm-report-false-reasons">
+      <TableCaption>{t('False alarms by reason')}</TableCaption>
+      <TableHeader>
+        <TableRow>
+          <TableHead>{t('Team')}</TableHead>
+          <TableHead>{t('False alarm')}</TableHead>
+          {FALSE_REASON_KEYS.map((k) => (
+            <TableHead key={k}>{t(FALSE_REASON_COLUMNS[k])}</TableHead>
+          ))}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((row) => (
+          <TableRow key={row.key} data-testid="alarm-report-false-reason-row">
+            <TableCell>{row.key === 'all' ? <strong>{row.label}</strong> : row.label}</TableCell>
+            <TableCell>{row.total.falseAlarm}</TableCell>
+            {FALSE_REASON_KEYS.map((k) => (
+              <TableCell key={k} data-testid={`alarm-report-false-${k}`}>
+                {row.total.falseReasons[k]}
+              </TableCell>
+            ))}
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
 
 /**
  * The monthly alarm figures (BS 8484): alarms by type, genuine and false, and how long monitors
@@ -90,7 +130,7 @@ export function AlarmReportCard() {
           <CardTitle>{t('Alarm Report')}</CardTitle>
           <CardDescription>
             {t(
-              'Alarms opened in the month (UK time), how quickly they were acknowledged and resolved, and their verdicts. Times are nearest-rank percentiles over the alarms that reached that step.',
+              'Alarms opened in the month (UK time), how quickly they were acknowledged and resolved, and their outcomes. Times are nearest-rank percentiles over the alarms that reached that step.',
             )}
           </CardDescription>
         </div>
@@ -162,6 +202,7 @@ export function AlarmReportCard() {
                 <TableHead>{t('Resolved')}</TableHead>
                 <TableHead>{t('Genuine')}</TableHead>
                 <TableHead>{t('False alarm')}</TableHead>
+                <TableHead>{t('Test')}</TableHead>
                 <TableHead>{t('Unresolved')}</TableHead>
                 {TIME_COLUMNS.map((c) => (
                   <TableHead key={c.key}>{t(c.label)}</TableHead>
@@ -179,6 +220,7 @@ export function AlarmReportCard() {
                   <TableCell>{r.resolved}</TableCell>
                   <TableCell>{r.genuine}</TableCell>
                   <TableCell>{r.falseAlarm}</TableCell>
+                  <TableCell>{r.test}</TableCell>
                   <TableCell>{r.unresolved}</TableCell>
                   {TIME_COLUMNS.map((c) => (
                     <TableCell key={c.key} data-testid={`alarm-report-${c.key}`}>
@@ -219,6 +261,7 @@ export function AlarmReportCard() {
             </TableBody>
           </Table>
         ) : null}
+        {load.state === 'ready' && load.report.total.falseAlarm > 0 ? <FalseReasonsTable report={load.report} /> : null}
       </CardContent>
     </Card>
   );

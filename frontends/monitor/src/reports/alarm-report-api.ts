@@ -2,6 +2,18 @@ import { api, english, londonYearMonth, msg, type Translate } from '@lws/fe-ui';
 
 export type ReportKind = 'missed_check_in' | 'emergency' | 'all';
 
+export const FALSE_REASON_KEYS = ['forgotCheckIn', 'noSignal', 'device', 'other', 'notRecorded'] as const;
+export type FalseReasons = Record<(typeof FALSE_REASON_KEYS)[number], number>;
+
+/** In English; a screen shows them through `t()`. */
+export const FALSE_REASON_COLUMNS: Record<keyof FalseReasons, string> = {
+  forgotCheckIn: msg('Forgot to check in'),
+  noSignal: msg('No signal'),
+  device: msg('Device problem'),
+  other: msg('Other'),
+  notRecorded: msg('Not recorded'),
+};
+
 /** One row of GET /api/reports/alarms; times are whole seconds, null when no alarm reached the state. */
 export interface AlarmReportRow {
   kind: ReportKind;
@@ -10,6 +22,10 @@ export interface AlarmReportRow {
   resolved: number;
   genuine: number;
   falseAlarm: number;
+  /** The false alarms by the reason recorded on resolving them; they add up to falseAlarm. */
+  falseReasons: FalseReasons;
+  /** Resolved as a test alarm: neither genuine nor false. */
+  test: number;
   unresolved: number;
   ackP50Seconds: number | null;
   ackP90Seconds: number | null;
@@ -41,7 +57,7 @@ export const REPORT_KIND_LABELS: Record<ReportKind, string> = {
   all: msg('Total'),
 };
 
-const COUNTS = ['count', 'acknowledged', 'resolved', 'genuine', 'falseAlarm', 'unresolved'] as const;
+const COUNTS = ['count', 'acknowledged', 'resolved', 'genuine', 'falseAlarm', 'test', 'unresolved'] as const;
 const TIMES = ['ackP50Seconds', 'ackP90Seconds', 'ackMaxSeconds', 'resolveP50Seconds', 'resolveP90Seconds', 'resolveMaxSeconds'] as const;
 
 const whole = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
@@ -55,6 +71,12 @@ function parseRow(value: unknown): AlarmReportRow {
     row[k] = v[k];
   }
   for (const k of TIMES) row[k] = whole(v[k]) ? v[k] : null;
+  const reasons = (v.falseReasons ?? {}) as Record<string, unknown>;
+  row.falseReasons = {} as FalseReasons;
+  for (const k of FALSE_REASON_KEYS) {
+    if (!whole(reasons[k])) throw new Error('Invalid response from server');
+    row.falseReasons[k] = reasons[k];
+  }
   return row;
 }
 

@@ -4,7 +4,14 @@ import { api, i18n, msg } from '@lws/fe-ui';
 
 export type AlarmKind = 'missed_check_in' | 'emergency';
 export type AlarmState = 'open' | 'acknowledged' | 'resolved';
-export type AlarmVerdict = 'genuine' | 'false_alarm';
+export type AlarmVerdict = 'genuine' | 'false_alarm' | 'test';
+export type IncidentSeverity = 'minor' | 'serious' | 'critical';
+export type FalseAlarmReason = 'forgot_check_in' | 'no_signal' | 'device' | 'other';
+/** What resolving records: the outcome, its detail, and the monitor's note. */
+export type AlarmOutcome =
+  | { verdict: 'genuine'; severity: IncidentSeverity; note: string }
+  | { verdict: 'false_alarm'; reason: FalseAlarmReason; note: string }
+  | { verdict: 'test'; note: string };
 
 /** An alarm as GET /api/alarms lists it; every time is UTC ISO-8601. */
 export interface Alarm {
@@ -79,6 +86,20 @@ export const STATE_LABELS: Record<AlarmState, string> = {
 export const VERDICT_LABELS: Record<AlarmVerdict, string> = {
   genuine: msg('Genuine'),
   false_alarm: msg('False alarm'),
+  test: msg('Test'),
+};
+
+export const SEVERITY_LABELS: Record<IncidentSeverity, string> = {
+  minor: msg('Minor'),
+  serious: msg('Serious'),
+  critical: msg('Critical'),
+};
+
+export const FALSE_REASON_LABELS: Record<FalseAlarmReason, string> = {
+  forgot_check_in: msg('Forgot to check in'),
+  no_signal: msg('No signal'),
+  device: msg('Device problem'),
+  other: msg('Other'),
 };
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
@@ -138,8 +159,7 @@ export async function fetchOpenAlarms(signal?: AbortSignal): Promise<Alarm[]> {
 
 export const acknowledgeAlarm = (id: string) => api.post(`/api/alarms/${encodeURIComponent(id)}/acknowledge`);
 
-export const resolveAlarm = (id: string, verdict: AlarmVerdict, note: string) =>
-  api.post(`/api/alarms/${encodeURIComponent(id)}/resolve`, { verdict, note });
+export const resolveAlarm = (id: string, outcome: AlarmOutcome) => api.post(`/api/alarms/${encodeURIComponent(id)}/resolve`, outcome);
 
 /** The open alarms are read afresh on every alarm event; this poll runs only while live updates are down. */
 export const ALARMS_POLL_MS = 5000;

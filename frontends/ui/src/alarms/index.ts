@@ -5,6 +5,8 @@ export {
   KIND_LABELS,
   STATE_LABELS,
   VERDICT_LABELS,
+  SEVERITY_LABELS,
+  FALSE_REASON_LABELS,
   acknowledgeAlarm,
   alarmAge,
   alarmLabel,
@@ -15,4 +17,13 @@ export {
   resolveAlarm,
 } from './alarms-api';
 export { useOpenAlarms } from './useOpenAlarms';
-export type { Alarm, AlarmKind, AlarmState, AlarmVerdict, Translate } from './alarms-api';
+export type {
+  Alarm,
+  AlarmKind,
+  AlarmOutcome,
+  AlarmState,
+  AlarmVerdict,
+  FalseAlarmReason,
+  IncidentSeverity,
+  Translate,
+} from './alarms-api';

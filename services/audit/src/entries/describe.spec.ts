@@ -290,6 +290,18 @@ describe('what each event writes', () => {
     expect(long.endsWith(`Note: ${'x'.repeat(NOTE_MAX - 1)}…`)).toBe(true);
   });
 
+  it('alarm resolved: the outcome reads with its severity or reason, a test as a test', async () => {
+    const resolved = (outcome: Record<string, string>) =>
+      envelope('escalation.alarm.resolved.v1', { alarmId: ALARM, userId: 3, byUserId: 7, at: T, note: 'Seen', ...outcome } as never);
+    expect((await describeOf(resolved({ verdict: 'genuine', severity: 'serious' })))?.details).toBe(
+      'Alarm resolved by monitor.mo as genuine (serious incident). Note: Seen',
+    );
+    expect((await describeOf(resolved({ verdict: 'false_alarm', reason: 'forgot_check_in' })))?.details).toBe(
+      'Alarm resolved by monitor.mo as false alarm (forgot to check in). Note: Seen',
+    );
+    expect((await describeOf(resolved({ verdict: 'test' })))?.details).toBe('Alarm resolved by monitor.mo as test. Note: Seen');
+  });
+
   it.each([
     ['notify_worker', 'Escalation step 1, alerting the worker: SMS and call to the worker'],
     ['notify_monitors', 'Escalation step 1, alerting the monitors: SMS and call to the worker'],

@@ -136,10 +136,21 @@ const STEP_ACTIONS: Record<EventMap['escalation.alarm.escalated.v1']['action'], 
   hand_off: 'handing the alarm to a receiving centre',
 };
 
-const VERDICTS: Record<EventMap['escalation.alarm.resolved.v1']['verdict'], string> = {
-  genuine: 'genuine',
-  false_alarm: 'false alarm',
+type Resolved = EventMap['escalation.alarm.resolved.v1'];
+const SEVERITIES: Record<NonNullable<Resolved['severity']>, string> = { minor: 'minor', serious: 'serious', critical: 'critical' };
+const REASONS: Record<NonNullable<Resolved['reason']>, string> = {
+  forgot_check_in: 'forgot to check in',
+  no_signal: 'no signal',
+  device: 'device problem',
+  other: 'other reason',
 };
+
+/** "genuine (serious incident)", "false alarm (no signal)", "test". */
+function outcomeOf(e: Resolved): string {
+  if (e.verdict === 'test') return 'test';
+  if (e.verdict === 'genuine') return e.severity ? `genuine (${SEVERITIES[e.severity]} incident)` : 'genuine';
+  return e.reason ? `false alarm (${REASONS[e.reason]})` : 'false alarm';
+}
 
 const purposeOf = (purpose: string | undefined) => (purpose ? ` (${PURPOSES[purpose] ?? purpose.replace(/_/g, ' ')})` : '');
 
@@ -273,7 +284,7 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
       return {
         userId: e.userId,
         type: 'system_alert',
-        details: `Alarm resolved by ${await actorName(lookup, e.byUserId, e.viaToken)} as ${VERDICTS[e.verdict]}${shown ? `. Note: ${shown}` : ''}`,
+        details: `Alarm resolved by ${await actorName(lookup, e.byUserId, e.viaToken)} as ${outcomeOf(e)}${shown ? `. Note: ${shown}` : ''}`,
         at: new Date(e.at),
         ...duressOnly(e.duress),
       };

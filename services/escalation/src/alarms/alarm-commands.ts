@@ -8,7 +8,7 @@ import { resolved } from './alarm-state';
 import { labelOf, teamOf } from './alarm-steps';
 import { AlarmViews, type AlarmView } from './alarm-views';
 import { AlarmsRepository } from './alarms.repository';
-import { londonTime, WORKER_TEXT } from './messages';
+import { londonTime, outcomeText, WORKER_TEXT } from './messages';
 
 /**
  * What people do to an alarm: monitors acknowledge and resolve it, the worker reads their own
@@ -76,13 +76,15 @@ export class AlarmCommands {
         resolvedAt: now,
         resolvedVia: req.viaToken ?? null,
         verdict: req.verdict,
+        severity: req.verdict === 'genuine' ? (req.severity ?? null) : null,
+        reason: req.verdict === 'false_alarm' ? (req.reason ?? null) : null,
         note: req.note,
       };
       await this.repo.update(tx, alarm.id, set);
       await this.deadlines.remove(tx, alarmKey(alarm.id));
       const person = await this.views.personName(tx, req.byUserId);
       const by = req.viaToken ? `${req.viaToken} (API token of ${person})` : person;
-      await this.repo.note(tx, alarm.id, now, `Resolved by ${by} (${req.verdict === 'genuine' ? 'genuine' : 'false alarm'})`);
+      await this.repo.note(tx, alarm.id, now, `Resolved by ${by} (${outcomeText(set)})`);
       await emit('escalation.alarm.resolved.v1', {
         alarmId: alarm.id,
         userId: alarm.userId,
@@ -90,6 +92,8 @@ export class AlarmCommands {
         at: now.toISOString(),
         verdict: req.verdict,
         note: req.note,
+        ...(set.severity ? { severity: set.severity } : {}),
+        ...(set.reason ? { reason: set.reason } : {}),
         ...(alarm.duress ? { duress: true } : {}),
         ...teamOf(alarm.teamId),
         ...(req.viaToken ? { viaToken: req.viaToken } : {}),

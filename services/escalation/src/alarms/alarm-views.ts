@@ -106,6 +106,8 @@ function toView(a: AlarmRow, history: string[], names: Map<number, string>): Ala
   if (a.resolvedVia) view.resolvedByName = view.resolvedViaToken = a.resolvedVia;
   if (a.resolvedAt) view.resolvedAt = iso(a.resolvedAt);
   if (a.verdict) view.verdict = a.verdict;
+  if (a.severity) view.severity = a.severity;
+  if (a.reason) view.reason = a.reason;
   if (a.note) view.note = a.note;
   if (a.lateCheckInAt) view.lateCheckInAt = iso(a.lateCheckInAt);
   if (a.duress) view.duress = true;

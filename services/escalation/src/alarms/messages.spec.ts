@@ -1,5 +1,5 @@
 import { translate } from '@lws/i18n';
-import { english, monitorsAlarm, monitorsAlarmTitle, stillOpen, type AlarmFacts } from './messages';
+import { english, monitorsAlarm, monitorsAlarmTitle, outcomeText, stillOpen, type AlarmFacts } from './messages';
 
 // 14:00 and 14:05 in London (summer time): the texts show London's clock, not UTC's.
 const missed: AlarmFacts = {
@@ -83,5 +83,17 @@ describe("the monitors' push about an alarm", () => {
     expect(inWelsh(stillOpen(missed))).toBe(
       'Nid oes neb wedi cydnabod y larwm ar gyfer Sam Jones (agorwyd am 14:05). Cydnabyddwch ef yn LWS.',
     );
+  });
+});
+
+describe('outcomeText', () => {
+  it("reads an alarm's outcome as its history line does", () => {
+    expect(outcomeText({ verdict: 'genuine', severity: 'critical' })).toBe('genuine, critical incident');
+    expect(outcomeText({ verdict: 'false_alarm', reason: 'no_signal' })).toBe('false alarm: no signal');
+    expect(outcomeText({ verdict: 'false_alarm', reason: 'device' })).toBe('false alarm: device problem');
+    expect(outcomeText({ verdict: 'test' })).toBe('test');
+    // Resolved before outcomes had details (an older gateway): the verdict alone.
+    expect(outcomeText({ verdict: 'genuine', severity: null })).toBe('genuine');
+    expect(outcomeText({ verdict: 'false_alarm' })).toBe('false alarm');
   });
 });

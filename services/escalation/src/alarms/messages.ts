@@ -271,3 +271,22 @@ export function onCallGapsNotice(
     },
   };
 }
+
+const SEVERITY_WORDS = { minor: 'minor', serious: 'serious', critical: 'critical' } as const;
+const REASON_WORDS = {
+  forgot_check_in: 'forgot to check in',
+  no_signal: 'no signal',
+  device: 'device problem',
+  other: 'other reason',
+} as const;
+
+/** An alarm's outcome as its history line reads it: "genuine, serious incident", "false alarm: no signal", "test". */
+export function outcomeText(o: {
+  verdict: 'genuine' | 'false_alarm' | 'test';
+  severity?: keyof typeof SEVERITY_WORDS | null;
+  reason?: keyof typeof REASON_WORDS | null;
+}): string {
+  if (o.verdict === 'test') return 'test';
+  if (o.verdict === 'genuine') return o.severity ? `genuine, ${SEVERITY_WORDS[o.severity]} incident` : 'genuine';
+  return o.reason ? `false alarm: ${REASON_WORDS[o.reason]}` : 'false alarm';
+}

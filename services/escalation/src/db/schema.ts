@@ -12,6 +12,11 @@ export const { outbox, processedEvents, deadLetters } = messaging;
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
+/** An alarm's outcome on resolving (the gateway's resolveAlarmSchema and the contract's one_of list the same). */
+export const ALARM_VERDICTS = ['genuine', 'false_alarm', 'test'] as const;
+export const INCIDENT_SEVERITIES = ['minor', 'serious', 'critical'] as const;
+export const FALSE_ALARM_REASONS = ['forgot_check_in', 'no_signal', 'device', 'other'] as const;
+
 /**
  * What escalation knows of each user, from identity's and shifts' events. deadline_as_of is the
  * instant of the event that set next_check_in_at: the shift and check-in subjects are not ordered
@@ -233,7 +238,10 @@ export const alarms = escalationSchema.table(
     /** Acknowledged or resolved by a machine: the API token's name (the *_by columns hold its creator). */
     acknowledgedVia: text('acknowledged_via'),
     resolvedVia: text('resolved_via'),
-    verdict: text('verdict', { enum: ['genuine', 'false_alarm'] }),
+    verdict: text('verdict', { enum: ALARM_VERDICTS }),
+    /** The outcome's detail: a genuine incident's severity, a false alarm's reason (null before outcomes were recorded). */
+    severity: text('severity', { enum: INCIDENT_SEVERITIES }),
+    reason: text('reason', { enum: FALSE_ALARM_REASONS }),
     note: text('note'),
     lateCheckInAt: at('late_check_in_at'),
     stepsStoppedReason: text('steps_stopped_reason'),

@@ -4,6 +4,15 @@ import { DB, type Db } from '@lws/platform';
 import { alarmScopeSql, type AlarmScope } from '../alarms/alarm-scope';
 import { alarms, type AlarmKind } from '../db/schema';
 
+/** The false alarms by the reason recorded on resolving them; notRecorded: resolved before reasons were. */
+export interface FalseReasonCounts {
+  forgotCheckIn: number;
+  noSignal: number;
+  device: number;
+  other: number;
+  notRecorded: number;
+}
+
 /** One kind's figures, or every kind's when kind is null. Seconds are whole; null when no alarm reached the state. */
 export interface KindFigures {
   kind: AlarmKind | null;
@@ -14,6 +23,8 @@ export interface KindFigures {
   resolved: number;
   genuine: number;
   falseAlarm: number;
+  test: number;
+  falseReasons: FalseReasonCounts;
   ackP50: number | null;
   ackP90: number | null;
   ackMax: number | null;
@@ -32,6 +43,12 @@ interface RawRow {
   resolved: number;
   genuine: number;
   false_alarm: number;
+  test: number;
+  false_forgot_check_in: number;
+  false_no_signal: number;
+  false_device: number;
+  false_other: number;
+  false_not_recorded: number;
   ack_p50: number | null;
   ack_p90: number | null;
   ack_max: number | null;
@@ -63,7 +80,7 @@ export class ReportsRepository {
     const result = (await this.db.execute(sql`
       with durations as (
         select ${alarms.kind} as kind, ${alarms.teamId} as team_id, ${alarms.acknowledgedAt} is not null as acked, ${alarms.resolvedAt} is not null as closed,
-               ${alarms.verdict} as verdict, ${ack} as ack_s, ${res} as resolve_s
+               ${alarms.verdict} as verdict, ${alarms.reason} as reason, ${ack} as ack_s, ${res} as resolve_s
         from ${alarms}
         where ${alarms.openedAt} >= ${from.toISOString()}::timestamptz and ${alarms.openedAt} < ${to.toISOString()}::timestamptz${scoped}
       )
@@ -73,6 +90,12 @@ export class ReportsRepository {
              (count(*) filter (where closed))::int as resolved,
              (count(*) filter (where verdict = 'genuine'))::int as genuine,
              (count(*) filter (where verdict = 'false_alarm'))::int as false_alarm,
+             (count(*) filter (where verdict = 'test'))::int as test,
+             (count(*) filter (where verdict = 'false_alarm' and reason = 'forgot_check_in'))::int as false_forgot_check_in,
+             (count(*) filter (where verdict = 'false_alarm' and reason = 'no_signal'))::int as false_no_signal,
+             (count(*) filter (where verdict = 'false_alarm' and reason = 'device'))::int as false_device,
+             (count(*) filter (where verdict = 'false_alarm' and reason = 'other'))::int as false_other,
+             (count(*) filter (where verdict = 'false_alarm' and reason is null))::int as false_not_recorded,
              percentile_disc(0.5) within group (order by ack_s) as ack_p50,
              percentile_disc(0.9) within group (order by ack_s) as ack_p90,
              max(ack_s) as ack_max,
@@ -90,6 +113,14 @@ export class ReportsRepository {
       resolved: Number(r.resolved),
       genuine: Number(r.genuine),
       falseAlarm: Number(r.false_alarm),
+      test: Number(r.test),
+      falseReasons: {
+        forgotCheckIn: Number(r.false_forgot_check_in),
+        noSignal: Number(r.false_no_signal),
+        device: Number(r.false_device),
+        other: Number(r.false_other),
+        notRecorded: Number(r.false_not_recorded),
+      },
       ackP50: seconds(r.ack_p50),
       ackP90: seconds(r.ack_p90),
       ackMax: seconds(r.ack_max),

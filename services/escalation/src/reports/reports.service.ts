@@ -14,6 +14,8 @@ const none = (kind: AlarmReportRow['kind']): KindFigures => ({
   resolved: 0,
   genuine: 0,
   falseAlarm: 0,
+  test: 0,
+  falseReasons: { forgotCheckIn: 0, noSignal: 0, device: 0, other: 0, notRecorded: 0 },
   ackP50: null,
   ackP90: null,
   ackMax: null,
@@ -30,6 +32,8 @@ function row(kind: AlarmReportRow['kind'], f: KindFigures): AlarmReportRow {
     resolved: f.resolved,
     genuine: f.genuine,
     falseAlarm: f.falseAlarm,
+    test: f.test,
+    falseReasons: { ...f.falseReasons },
     unresolved: f.count - f.resolved,
   };
   if (f.ackP50 !== null) out.ackP50Seconds = f.ackP50;

@@ -2,7 +2,14 @@ import type { z } from 'zod';
 import { activityListQuery, recordEntrySchema } from '../activity/activity.schema';
 import { loginSchema, logoutSchema } from '../auth/auth.schema';
 import { changePasswordSchema, changePinSchema, duressPinSchema, verifyPinSchema } from '../credentials/credentials.schema';
-import { alarmListQuery, alarmNoteSchema, resolveAlarmSchema, simulateTimeSchema } from '../escalation/escalation.schema';
+import {
+  alarmListQuery,
+  alarmNoteSchema,
+  resolveFalseAlarmSchema,
+  resolveGenuineSchema,
+  resolveTestSchema,
+  simulateTimeSchema,
+} from '../escalation/escalation.schema';
 import { enrolKioskRequestSchema, pinLoginSchema } from '../kiosks/kiosks.schema';
 import { createLocationSchema, updateLocationSchema } from '../locations/locations.schema';
 import {
@@ -77,7 +84,7 @@ export const EDGE_BODIES: Record<string, z.ZodTypeAny[]> = {
   'PUT /api/users/:id/duress-pin': [duressPinSchema],
   'POST /api/emergency-call': [emergencySchema, testCallSchema],
   'POST /api/activity-logs': [recordEntrySchema],
-  'POST /api/alarms/:id/resolve': [resolveAlarmSchema],
+  'POST /api/alarms/:id/resolve': [resolveGenuineSchema, resolveFalseAlarmSchema, resolveTestSchema],
   'POST /api/alarms/:id/notes': [alarmNoteSchema],
   'POST /api/simulate-specific-time/:id': [simulateTimeSchema],
   'POST /api/push/subscribe': [subscribeSchema],

@@ -20,6 +20,8 @@ export function browserAlarm(a: AlarmView) {
     resolvedAt: a.resolvedAt ?? null,
     resolvedViaToken: a.resolvedViaToken ?? null,
     verdict: a.verdict ?? null,
+    severity: a.severity ?? null,
+    reason: a.reason ?? null,
     note: a.note ?? null,
     lateCheckInAt: a.lateCheckInAt ?? null,
     duress: a.duress === true,

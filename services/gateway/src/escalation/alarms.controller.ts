@@ -51,18 +51,20 @@ export class AlarmsController {
     return browserAlarm(alarm);
   }
 
-  /** Closes the alarm with a verdict and a note (acknowledging it too, if nobody had). */
+  /**
+   * Closes the alarm with its outcome (genuine with a severity, false with a reason, or a test) and
+   * a note, acknowledging it too if nobody had.
+   */
   @Post(':id/resolve')
   @TokenScope('alarms:write')
   @HttpCode(200)
   async resolve(@Param('id', new AlarmIdPipe()) id: string, @Body() body: unknown, @Req() req: AuthedRequest) {
-    const { verdict, note } = parseInput(resolveAlarmSchema, body);
+    const outcome = parseInput(resolveAlarmSchema, body);
     const actor = actorOf(req);
     const { alarm } = await this.rpc.send('escalation.alarm.resolve.v1', {
       alarmId: id,
       byUserId: actor.userId,
-      verdict,
-      note,
+      ...outcome,
       ...(actor.viaToken ? { viaToken: actor.viaToken } : {}),
       ...(await alarmScope(this.rpc, actor)),
     });

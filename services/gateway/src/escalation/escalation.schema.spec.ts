@@ -23,30 +23,44 @@ describe('alarmListQuery', () => {
 });
 
 describe('resolveAlarmSchema', () => {
-  it('takes a verdict and a trimmed note of up to 2000 characters', () => {
-    expect(resolveAlarmSchema.parse({ verdict: 'genuine', note: '  Called her, she fell  ' })).toEqual({
+  it('takes an outcome with its detail and a trimmed note of up to 2000 characters', () => {
+    expect(resolveAlarmSchema.parse({ verdict: 'genuine', severity: 'minor', note: '  Called her, she fell  ' })).toEqual({
       verdict: 'genuine',
+      severity: 'minor',
       note: 'Called her, she fell',
     });
-    expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'false_alarm', note: 'x'.repeat(2000) }))).toBe('accepted');
+    expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'false_alarm', reason: 'device', note: 'x'.repeat(2000) }))).toBe('accepted');
+    expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'test', note: 'drill' }))).toBe('accepted');
   });
 
   it.each([[{}], [{ verdict: 'maybe', note: 'n' }], [{ verdict: 'Genuine', note: 'n' }], [{ verdict: null, note: 'n' }]])(
     'names verdict: %p',
     (body) => {
-      expect(firstIssue(resolveAlarmSchema.safeParse(body))).toEqual(['verdict', 'Choose whether the alarm was genuine or a false alarm']);
+      expect(firstIssue(resolveAlarmSchema.safeParse(body))).toEqual([
+        'verdict',
+        'Choose whether the alarm was genuine, a false alarm or a test',
+      ]);
     },
   );
 
+  it.each([
+    [{ verdict: 'genuine', note: 'n' }, 'severity', 'Choose how serious the incident was'],
+    [{ verdict: 'genuine', severity: 'fatal', note: 'n' }, 'severity', 'Choose how serious the incident was'],
+    [{ verdict: 'false_alarm', note: 'n' }, 'reason', 'Choose why the alarm was false'],
+    [{ verdict: 'false_alarm', reason: 'no_signal ', note: 'n' }, 'reason', 'Choose why the alarm was false'],
+  ])('names the outcome detail: %p', (body, field, message) => {
+    expect(firstIssue(resolveAlarmSchema.safeParse(body))).toEqual([field, message]);
+  });
+
   it.each([[undefined], [''], ['   '], [42]])('requires a note: %p', (note) => {
-    expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'genuine', note }))).toEqual([
+    expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'test', note }))).toEqual([
       'note',
       'Please write a note on how the alarm was resolved',
     ]);
   });
 
   it('refuses a note over 2000 characters', () => {
-    expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'genuine', note: 'x'.repeat(2001) }))).toEqual([
+    expect(firstIssue(resolveAlarmSchema.safeParse({ verdict: 'test', note: 'x'.repeat(2001) }))).toEqual([
       'note',
       'The note must be at most 2000 characters',
     ]);

@@ -24,7 +24,13 @@ export const alarmListQuery = z.object({
 });
 
 /** The monitor's Resolve Alarm dialog checks with the same schema. */
-export { alarmNoteSchema, resolveAlarmSchema } from '@lws/schemas';
+export {
+  alarmNoteSchema,
+  resolveAlarmSchema,
+  resolveFalseAlarmSchema,
+  resolveGenuineSchema,
+  resolveTestSchema,
+} from '@lws/schemas';
 
 /** `{minutesUntilDue}` (the spec's `minutes_until_due` too); a numeric string from a form counts. */
 export const simulateTimeSchema = z

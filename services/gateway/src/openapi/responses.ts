@@ -1,5 +1,6 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { ALARM_VERDICTS, FALSE_ALARM_REASONS, INCIDENT_SEVERITIES } from '@lws/schemas';
 import type { ActivityController } from '../activity/activity.controller';
 import type { AuthController } from '../auth/auth.controller';
 import type { AlarmsController } from '../escalation/alarms.controller';
@@ -119,7 +120,9 @@ export const alarm = z
     resolvedByName: z.string().nullable(),
     resolvedAt: instant.nullable(),
     resolvedViaToken: z.string().nullable().describe('The API token that resolved it, by name'),
-    verdict: z.enum(['genuine', 'false_alarm']).nullable(),
+    verdict: z.enum(ALARM_VERDICTS).nullable().describe('The outcome recorded on resolving it'),
+    severity: z.enum(INCIDENT_SEVERITIES).nullable().describe('A genuine incident: how serious it was'),
+    reason: z.enum(FALSE_ALARM_REASONS).nullable().describe('A false alarm: why it was false'),
     note: z.string().nullable(),
     lateCheckInAt: instant.nullable().describe('When the worker checked in after the deadline'),
     duress: z.boolean().describe("Raised by the worker's duress PIN"),

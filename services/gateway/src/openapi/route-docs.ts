@@ -489,7 +489,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   },
   'POST /api/alarms/:id/resolve': {
     summary: 'Resolve an alarm',
-    description: 'Closes it with a verdict and a note (acknowledging it too, if nobody had).',
+    description:
+      'Closes it with its outcome and a note, acknowledging it too if nobody had: `genuine` with a `severity`, `false_alarm` with a `reason`, or `test`.',
     response: r.alarm,
     returns: 'The alarm',
     errors: [409],

@@ -25,6 +25,8 @@ const report: MonthlyAlarmReport = {
       resolved: 1,
       genuine: 0,
       falseAlarm: 1,
+      test: 0,
+      falseReasons: { forgotCheckIn: 0, noSignal: 1, device: 0, other: 0, notRecorded: 0 },
       unresolved: 2,
       ackP50Seconds: 65,
       ackP90Seconds: 120,
@@ -55,10 +57,10 @@ const report: MonthlyAlarmReport = {
 describe('reportCsv', () => {
   it('writes a header and one row per kind plus the total, empty where no alarm reached the state', () => {
     expect(reportCsv(report).split('\r\n')).toEqual([
-      'month,kind,alarms,acknowledged,resolved,genuine,false_alarm,unresolved,ack_p50_s,ack_p90_s,ack_max_s,resolve_p50_s,resolve_p90_s,resolve_max_s,team',
-      '2025-04,missed_check_in,3,2,1,0,1,2,65,120,120,300,300,300,',
-      '2025-04,emergency,0,0,0,0,0,0,,,,,,,',
-      '2025-04,all,3,2,1,0,1,2,65,120,120,300,300,300,',
+      'month,kind,alarms,acknowledged,resolved,genuine,false_alarm,false_forgot_check_in,false_no_signal,false_device,false_other,false_not_recorded,test,unresolved,ack_p50_s,ack_p90_s,ack_max_s,resolve_p50_s,resolve_p90_s,resolve_max_s,team',
+      '2025-04,missed_check_in,3,2,1,0,1,0,1,0,0,0,0,2,65,120,120,300,300,300,',
+      '2025-04,emergency,0,0,0,0,0,0,0,0,0,0,0,0,,,,,,,',
+      '2025-04,all,3,2,1,0,1,0,0,0,0,1,0,2,65,120,120,300,300,300,',
       '',
     ]);
   });
@@ -75,15 +77,15 @@ describe('reportCsv', () => {
       .trim()
       .split('\r\n');
     expect(lines.slice(4)).toEqual([
-      '2025-04,missed_check_in,3,2,1,0,1,2,65,120,120,300,300,300,"\'=HYPERLINK(""x"")"',
-      '2025-04,emergency,0,0,0,0,0,0,,,,,,,"\'=HYPERLINK(""x"")"',
-      '2025-04,all,3,2,1,0,1,2,65,120,120,300,300,300,"\'=HYPERLINK(""x"")"',
-      '2025-04,missed_check_in,3,2,1,0,1,2,65,120,120,300,300,300,"North, East"',
-      '2025-04,emergency,0,0,0,0,0,0,,,,,,,"North, East"',
-      '2025-04,all,3,2,1,0,1,2,65,120,120,300,300,300,"North, East"',
-      '2025-04,missed_check_in,3,2,1,0,1,2,65,120,120,300,300,300,No team',
-      '2025-04,emergency,0,0,0,0,0,0,,,,,,,No team',
-      '2025-04,all,3,2,1,0,1,2,65,120,120,300,300,300,No team',
+      '2025-04,missed_check_in,3,2,1,0,1,0,1,0,0,0,0,2,65,120,120,300,300,300,"\'=HYPERLINK(""x"")"',
+      '2025-04,emergency,0,0,0,0,0,0,0,0,0,0,0,0,,,,,,,"\'=HYPERLINK(""x"")"',
+      '2025-04,all,3,2,1,0,1,0,0,0,0,1,0,2,65,120,120,300,300,300,"\'=HYPERLINK(""x"")"',
+      '2025-04,missed_check_in,3,2,1,0,1,0,1,0,0,0,0,2,65,120,120,300,300,300,"North, East"',
+      '2025-04,emergency,0,0,0,0,0,0,0,0,0,0,0,0,,,,,,,"North, East"',
+      '2025-04,all,3,2,1,0,1,0,0,0,0,1,0,2,65,120,120,300,300,300,"North, East"',
+      '2025-04,missed_check_in,3,2,1,0,1,0,1,0,0,0,0,2,65,120,120,300,300,300,No team',
+      '2025-04,emergency,0,0,0,0,0,0,0,0,0,0,0,0,,,,,,,No team',
+      '2025-04,all,3,2,1,0,1,0,0,0,0,1,0,2,65,120,120,300,300,300,No team',
     ]);
   });
 
@@ -109,6 +111,8 @@ describe('browserReport', () => {
       resolved: 0,
       genuine: 0,
       falseAlarm: 0,
+      falseReasons: { forgotCheckIn: 0, noSignal: 0, device: 0, other: 0, notRecorded: 0 },
+      test: 0,
       unresolved: 0,
       ackP50Seconds: null,
       ackP90Seconds: null,
@@ -118,5 +122,8 @@ describe('browserReport', () => {
       resolveMaxSeconds: null,
     });
     expect(out.total.ackP50Seconds).toBe(65);
+    expect(out.byKind[0].falseReasons).toEqual({ forgotCheckIn: 0, noSignal: 1, device: 0, other: 0, notRecorded: 0 });
+    // A row from an escalation that does not count reasons yet: every false alarm is "not recorded".
+    expect(out.total.falseReasons).toEqual({ forgotCheckIn: 0, noSignal: 0, device: 0, other: 0, notRecorded: 1 });
   });
 });

@@ -1,6 +1,11 @@
 import type { AlarmReportRow, MonthlyAlarmReport } from '@lws/contracts';
 import { textCell } from '../common/csv-cell';
 
+const NO_REASONS = { forgotCheckIn: 0, noSignal: 0, device: 0, other: 0, notRecorded: 0 };
+
+/** The false alarms by reason; a row without them (an older escalation) counts every one as not recorded. */
+const falseReasons = (r: AlarmReportRow) => r.falseReasons ?? { ...NO_REASONS, notRecorded: r.falseAlarm };
+
 /** A report row as the browser sees it: every figure present, null where no alarm reached the state. */
 function browserRow(r: AlarmReportRow) {
   return {
@@ -10,6 +15,8 @@ function browserRow(r: AlarmReportRow) {
     resolved: r.resolved,
     genuine: r.genuine,
     falseAlarm: r.falseAlarm,
+    falseReasons: falseReasons(r),
+    test: r.test ?? 0,
     unresolved: r.unresolved,
     ackP50Seconds: r.ackP50Seconds ?? null,
     ackP90Seconds: r.ackP90Seconds ?? null,
@@ -52,6 +59,12 @@ export const CSV_COLUMNS = [
   'resolved',
   'genuine',
   'false_alarm',
+  'false_forgot_check_in',
+  'false_no_signal',
+  'false_device',
+  'false_other',
+  'false_not_recorded',
+  'test',
   'unresolved',
   'ack_p50_s',
   'ack_p90_s',
@@ -80,6 +93,7 @@ export function reportCsv(r: MonthlyAlarmReport, names: TeamNames = new Map()): 
   };
   const line = (row: AlarmReportRow, team = '') => {
     if (!KIND.test(row.kind)) throw new Error('report kind is not a plain word');
+    const reasons = falseReasons(row);
     return [
       r.month,
       row.kind,
@@ -88,6 +102,12 @@ export function reportCsv(r: MonthlyAlarmReport, names: TeamNames = new Map()): 
       n(row.resolved),
       n(row.genuine),
       n(row.falseAlarm),
+      n(reasons.forgotCheckIn),
+      n(reasons.noSignal),
+      n(reasons.device),
+      n(reasons.other),
+      n(reasons.notRecorded),
+      n(row.test ?? 0),
       n(row.unresolved),
       n(row.ackP50Seconds),
       n(row.ackP90Seconds),

@@ -11,7 +11,7 @@ export const WEBHOOK_EVENT_TYPES = {
   'alarm.opened.v1': 'An alarm opened: a missed check-in or an emergency',
   'alarm.escalated.v1': "One step of an alarm's escalation policy ran",
   'alarm.acknowledged.v1': 'A monitor took ownership of an alarm',
-  'alarm.resolved.v1': 'An alarm was closed, with its verdict (genuine or false alarm)',
+  'alarm.resolved.v1': 'An alarm was closed, with its outcome (genuine with a severity, false alarm with a reason, or test)',
   'emergency.raised.v1': 'A worker pressed the emergency button',
   'duress.raised.v1': 'A worker entered their duress PIN: a silent emergency',
   'checkin.missed.v1': "A worker's check-in deadline passed: the missed check-in alarm opened",
@@ -186,7 +186,7 @@ function made(e: AnyEventEnvelope): Made[] {
             ...present({ alarmId: d.alarmId, userId: d.userId, teamId: d.teamId, byUserId: d.byUserId, at: d.at }),
             verdict: d.verdict,
             note: d.note,
-            ...present({ viaToken: d.viaToken, duress }),
+            ...present({ severity: d.severity, reason: d.reason, viaToken: d.viaToken, duress }),
           },
         },
       ];

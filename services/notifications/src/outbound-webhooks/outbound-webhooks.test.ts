@@ -228,7 +228,14 @@ describe('outbound webhooks (real PostgreSQL and NATS, receivers on 127.0.0.1)',
       details: 'Pushed to monitors',
     });
     await publish('escalation.alarm.acknowledged.v1', { ...alarm, byUserId: 2, at: AT() });
-    await publish('escalation.alarm.resolved.v1', { ...alarm, byUserId: 2, at: AT(), verdict: 'genuine', note: 'Called the worker' });
+    await publish('escalation.alarm.resolved.v1', {
+      ...alarm,
+      byUserId: 2,
+      at: AT(),
+      verdict: 'genuine',
+      severity: 'minor',
+      note: 'Called the worker',
+    });
     await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId, raisedAt: AT() }, 'shifts');
     await publish('shifts.emergency.raised.v1', { emergencyId: randomUUID(), userId, raisedAt: AT(), duress: true }, 'shifts');
     await publish('escalation.alarm.worker_safe.v1', { alarmId: randomUUID(), userId, at: AT(), teamId: team });
@@ -256,7 +263,16 @@ describe('outbound webhooks (real PostgreSQL and NATS, receivers on 127.0.0.1)',
     expect(body).toEqual({
       type: 'alarm.resolved.v1',
       timestamp: expect.any(String),
-      data: { alarmId, userId, teamId: team, byUserId: 2, at: expect.any(String), verdict: 'genuine', note: 'Called the worker' },
+      data: {
+        alarmId,
+        userId,
+        teamId: team,
+        byUserId: 2,
+        at: expect.any(String),
+        verdict: 'genuine',
+        severity: 'minor',
+        note: 'Called the worker',
+      },
     });
     expect(JSON.parse(accepted.find((x) => x.type === 'shift.started.v1')!.body).data).toMatchObject({ shiftId, userId, teamId: team });
     // The delivery log shows each attempt: the refusals with the receiver's words, then the success.
