@@ -43,6 +43,7 @@ const VALID: Record<string, unknown> = {
   until: '2030-01-01T09:00:00.000Z',
   digits: '1',
   minutes: 15,
+  answerWithinMinutes: 5,
   expiresInDays: 30,
   scopes: ['alarms:read'],
   checkInPolicy: { defaultInterval: 60, allowedIntervals: [60, 120] },

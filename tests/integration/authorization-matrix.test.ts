@@ -327,6 +327,11 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/alarms/:id/resolve': managers(400, {
     body: { verdict: 'genuine', severity: 'minor', note: 'Checked by the authorization matrix' },
   }),
+  // check in now: the fixture worker is off shift, so a caller let through is told so (409)
+  'POST /api/check-in-requests': managers(409, { on: 'worker', body: (userId) => ({ userId }) }),
+  'GET /api/check-in-requests': managers(200),
+  'GET /api/check-in-requests/:id': managers(400),
+  'GET /api/profile/check-in-request': signedIn(200),
   // alarm reports (escalation): the current London month when no month is given
   'GET /api/reports/alarms': managers(200),
   'GET /api/reports/alarms.csv': managers(200),
@@ -473,6 +478,11 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
     body: (userId) => ({ userId, username: 'matrix', type: 'check_in', details: 'Checked by the authorization matrix' }),
   }),
   'GET /api/alarms': asTeamAdmin(200),
+  // Another team's worker is not theirs to ask.
+  'POST /api/check-in-requests': asTeamAdmin(404, { on: 'worker', body: (userId) => ({ userId }) }),
+  'GET /api/check-in-requests': asTeamAdmin(200),
+  'GET /api/check-in-requests/:id': asTeamAdmin(400),
+  'GET /api/profile/check-in-request': asTeamAdmin(200),
   'POST /api/alarms/:id/acknowledge': asTeamAdmin(400),
   'POST /api/alarms/:id/notes': asTeamAdmin(400, { body: { text: 'Checked by the authorization matrix' } }),
   'POST /api/alarms/:id/resolve': asTeamAdmin(400, {
@@ -517,6 +527,9 @@ const TOKEN_COLUMN: Record<string, ApiScope | 'people' | 'public'> = {
   'POST /api/alarms/:id/acknowledge': 'alarms:write',
   'POST /api/alarms/:id/resolve': 'alarms:write',
   'POST /api/alarms/:id/notes': 'alarms:write',
+  'POST /api/check-in-requests': 'alarms:write',
+  'GET /api/check-in-requests': 'alarms:read',
+  'GET /api/check-in-requests/:id': 'alarms:read',
   'GET /api/workers/active': 'shifts:read',
   'GET /api/workers/due': 'shifts:read',
   'GET /api/workers/missed': 'shifts:read',

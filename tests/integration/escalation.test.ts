@@ -46,6 +46,8 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
   let askedFor: string | undefined;
   /** The same for shifts, asked whether missed check-ins' deadlines stand. */
   let ownerAnswering: Promise<void> | undefined;
+  /** What the stand-in for shifts says of the workers it is asked about (by default it knows none). */
+  let ownerKnows: (EventMap['shifts.shift.started.v1'] & { checkedInAt?: string })[] = [];
   let ownerAsked: (() => void) | undefined;
 
   beforeAll(async () => {
@@ -73,7 +75,20 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     bus.serve('shifts.worker.states.v1', async () => {
       ownerAsked?.();
       await ownerAnswering;
-      return { response: { workers: [] } };
+      const workers = ownerKnows.map((w) => ({
+        userId: w.userId,
+        username: `w${w.userId}`,
+        onShift: true,
+        shiftId: w.shiftId,
+        location: w.location,
+        shiftStartedAt: w.startedAt,
+        nextCheckInAt: w.nextCheckInAt,
+        checkInInterval: 60,
+        ...(w.checkedInAt
+          ? { latestCheckIn: { id: randomUUID(), checkedInAt: w.checkedInAt, location: w.location, nextCheckInAt: w.nextCheckInAt } }
+          : {}),
+      }));
+      return { response: { workers } };
     });
     bus.serve('notifications.requests.taken.v1', async (data) => {
       const ids = (data as { requestIds: string[] }).requestIds;
@@ -563,6 +578,54 @@ describe('escalation: deadlines, reminders and alarms (real PostgreSQL, test clo
     await alarmOf(w.userId);
     await rpc.send('escalation.deadline.process_due.v1', {});
     expect(await events('escalation.alarm.opened.v1', (a) => a.userId === late.userId)).toEqual([]);
+  });
+
+  it('check in now: a check-in escalation has not heard of answers the request when shifts knows it, with no alarm; a request nobody answers opens one', async () => {
+    const heardLate = await worker({ minutes: 60 });
+    const silent = await worker({ minutes: 60 });
+    const ask = (userId: number) =>
+      rpc.send('escalation.checkin_request.create.v1', { byUserId: 1, userId, answerWithinMinutes: 3 }).then((r) => r.batch);
+    const [first, second] = [await ask(heardLate.userId), await ask(silent.userId)];
+    expect(await requests((r) => r.purpose === 'checkin_request' && r.channel === 'push' && r.toUserId === heardLate.userId)).toHaveLength(
+      1,
+    );
+    advance(MINUTE);
+    await expectRequests((r) => r.purpose === 'checkin_request' && r.channel === 'sms' && r.toPhone === silent.phone, 1);
+    // heardLate checked in at shifts a minute after the request; its event never reached escalation.
+    const checkedInAt = iso(nowMs);
+    ownerKnows = [
+      {
+        shiftId: heardLate.shiftId,
+        userId: heardLate.userId,
+        location: 'Depot',
+        startedAt: iso(nowMs),
+        nextCheckInAt: iso(nowMs + 60 * MINUTE),
+        checkedInAt,
+      },
+    ];
+    try {
+      advance(2 * MINUTE + 1000);
+      await alarmOf(silent.userId);
+      const answered = await eventually(
+        async () => (await rpc.send('escalation.checkin_request.get.v1', { batchId: first.id })).batch.workers[0],
+        10_000,
+        20,
+      );
+      expect(answered).toMatchObject({ state: 'answered', answeredAt: checkedInAt });
+      expect(await events('escalation.alarm.opened.v1', (a) => a.userId === heardLate.userId)).toEqual([]);
+      const repairs = await events(
+        'escalation.system_alert.raised.v1',
+        (a) => a.code === 'deadline_reconciled' && a.userId === heardLate.userId,
+      );
+      expect(repairs).toEqual([
+        expect.objectContaining({ details: expect.stringContaining('the request to check in was answered, no alarm raised') }),
+      ]);
+      expect((await rpc.send('escalation.checkin_request.get.v1', { batchId: second.id })).batch.workers[0]).toMatchObject({
+        state: 'alarm',
+      });
+    } finally {
+      ownerKnows = [];
+    }
   });
 
   it('a check-in before T cancels the pending steps and schedules the next deadline', async () => {

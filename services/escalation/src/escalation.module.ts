@@ -13,6 +13,9 @@ import { MissedAlarms } from './alarms/missed-alarms';
 import { Notifier } from './alarms/notifier';
 import { RequestTracker } from './alarms/request-tracker';
 import { Auditor } from './deadlines/auditor';
+import { CheckinRequestsController } from './checkin-requests/checkin-requests.controller';
+import { CheckinRequestsRepository } from './checkin-requests/checkin-requests.repository';
+import { CheckinRequestsService } from './checkin-requests/checkin-requests.service';
 import { OnCallGapNotice } from './on-call/gap-notice';
 import { CheckinsService } from './deadlines/checkins.service';
 import { DeadlinesRepository } from './deadlines/deadlines.repository';
@@ -28,7 +31,7 @@ import { PositionsRetention } from './workers/positions-retention';
 import { WorkersProjection, type DueNow } from './workers/workers.projection';
 
 @Module({
-  controllers: [AlarmsController, RemindersController],
+  controllers: [AlarmsController, RemindersController, CheckinRequestsController],
   providers: [
     { provide: SETTINGS, useFactory: (config: EscalationConfig) => settingsFrom(config), inject: [CONFIG] },
     // The scheduler's batched writes; single events still go through the unit of work's emit.
@@ -43,6 +46,8 @@ import { WorkersProjection, type DueNow } from './workers/workers.projection';
     AlarmSteps,
     MissedAlarms,
     CheckinsService,
+    CheckinRequestsRepository,
+    CheckinRequestsService,
     ShiftsOwner,
     AlarmMetrics,
     Scheduler,

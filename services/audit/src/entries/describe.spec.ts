@@ -290,6 +290,18 @@ describe('what each event writes', () => {
     expect(long.endsWith(`Note: ${'x'.repeat(NOTE_MAX - 1)}…`)).toBe(true);
   });
 
+  it('check in now: the request and how it ended are entries of the worker asked', async () => {
+    const ids = { requestId: randomUUID(), batchId: randomUUID(), userId: 3 };
+    expect(
+      await describeOf(envelope('escalation.checkin_request.created.v1', { ...ids, byUserId: 7, requestedAt: T, dueAt: LATER })),
+    ).toEqual({ userId: 3, type: 'system_alert', details: 'Asked to check in now by monitor.mo, by 15:30', at: new Date(T) });
+    const closed = async (outcome: 'answered' | 'alarm' | 'shift_ended') =>
+      (await describeOf(envelope('escalation.checkin_request.closed.v1', { ...ids, outcome, at: T })))?.details;
+    expect(await closed('answered')).toBe('Answered the request to check in at 14:30');
+    expect(await closed('alarm')).toBe('Did not answer the request to check in by 14:30: missed check-in alarm');
+    expect(await closed('shift_ended')).toBe('The request to check in was closed: the shift ended');
+  });
+
   it('alarm resolved: the outcome reads with its severity or reason, a test as a test', async () => {
     const resolved = (outcome: Record<string, string>) =>
       envelope('escalation.alarm.resolved.v1', { alarmId: ALARM, userId: 3, byUserId: 7, at: T, note: 'Seen', ...outcome } as never);

@@ -17,6 +17,8 @@ export const DESCRIBED_SUBJECTS = [
   'escalation.alarm.worker_safe.v1',
   'escalation.alarm.pressed_again.v1',
   'escalation.alarm.note_added.v1',
+  'escalation.checkin_request.created.v1',
+  'escalation.checkin_request.closed.v1',
   'escalation.system_alert.raised.v1',
   'notifications.message.sent.v1',
   'notifications.call.completed.v1',
@@ -89,6 +91,7 @@ const PURPOSES: Record<string, string> = {
   contact_message: 'message to an emergency contact',
   account_notice: 'notice to monitors',
   on_call_gaps: 'notice of gaps in the on-call rota',
+  checkin_request: 'request to check in now',
   test: 'test message',
 };
 
@@ -348,6 +351,24 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
         at: new Date(e.at),
         ...duressOnly(e.duress),
       };
+    }
+    case 'escalation.checkin_request.created.v1': {
+      const e = event.data;
+      return {
+        userId: e.userId,
+        type: 'system_alert',
+        details: `Asked to check in now by ${await actorName(lookup, e.byUserId, e.viaToken)}, by ${londonTime(e.dueAt)}`,
+        at: new Date(e.requestedAt),
+      };
+    }
+    case 'escalation.checkin_request.closed.v1': {
+      const e = event.data;
+      const details = {
+        answered: `Answered the request to check in at ${londonTime(e.at)}`,
+        alarm: `Did not answer the request to check in by ${londonTime(e.at)}: missed check-in alarm`,
+        shift_ended: 'The request to check in was closed: the shift ended',
+      }[e.outcome];
+      return { userId: e.userId, type: 'system_alert', details, at: new Date(e.at) };
     }
     case 'escalation.system_alert.raised.v1': {
       const e = event.data;

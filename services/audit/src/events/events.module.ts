@@ -83,6 +83,8 @@ export class EventsModule implements OnModuleInit {
         'escalation.alarm.worker_safe.v1',
         'escalation.alarm.pressed_again.v1',
         'escalation.alarm.note_added.v1',
+        'escalation.checkin_request.created.v1',
+        'escalation.checkin_request.closed.v1',
         'escalation.system_alert.raised.v1',
       ],
       handler: log,

@@ -126,7 +126,8 @@ export const workerContacts = escalationSchema.table(
   (t) => [index('worker_contacts_user_idx').on(t.userId)],
 );
 
-export const DEADLINE_KINDS = ['checkin', 'alarm'] as const;
+/** checkin: a worker's check-in deadline; alarm: an alarm's steps; request: a monitor's "check in now". */
+export const DEADLINE_KINDS = ['checkin', 'alarm', 'request'] as const;
 
 /**
  * A check-in row's deadline T (payload.dueAt). Casting text to a timestamp is only STABLE (it
@@ -199,6 +200,8 @@ export interface DeadlinePayload {
   requestId?: string;
   /** alarm: an emergency's (duress included), claimed before everything else. */
   urgent?: true;
+  /** request: the check-in request it runs (its dueAt is when it opens the missed check-in alarm). */
+  checkinRequestId?: string;
 }
 
 export const ALARM_KINDS = ['missed_check_in', 'emergency'] as const;
@@ -361,6 +364,37 @@ export const leases = escalationSchema.table('leases', {
   expiresAt: at('expires_at').notNull(),
 });
 
+/**
+ * "Check in now": one row per worker asked, a batch per monitor action. Open while answered_at,
+ * alarm_id and closed_at are all null; its timer is the deadline `request:<id>` (SMS, then the alarm).
+ */
+export const checkinRequests = escalationSchema.table(
+  'checkin_requests',
+  {
+    id: uuid('id').primaryKey(),
+    batchId: uuid('batch_id').notNull(),
+    userId: integer('user_id').notNull(),
+    /** The worker's team when asked: which admins see the request. */
+    teamId: integer('team_id'),
+    /** The batch was asked of this team's workers on shift (null: of one worker). */
+    askedTeamId: integer('asked_team_id'),
+    requestedBy: integer('requested_by').notNull(),
+    requestedVia: text('requested_via'),
+    requestedAt: at('requested_at').notNull(),
+    dueAt: at('due_at').notNull(),
+    answeredAt: at('answered_at'),
+    alarmId: uuid('alarm_id'),
+    /** The shift ended before an answer. */
+    closedAt: at('closed_at'),
+  },
+  (t) => [
+    index('checkin_requests_batch_idx').on(t.batchId),
+    index('checkin_requests_requested_idx').on(t.requestedAt),
+    index('checkin_requests_open_idx').on(t.userId).where(sql`answered_at is null and alarm_id is null and closed_at is null`),
+  ],
+);
+
+export type CheckinRequestRow = typeof checkinRequests.$inferSelect;
 export type WorkerRow = typeof workers.$inferSelect;
 export type DeadlineRow = typeof deadlines.$inferSelect;
 export type AlarmRow = typeof alarms.$inferSelect;

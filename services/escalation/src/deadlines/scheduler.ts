@@ -19,6 +19,7 @@ import type { AlarmScope } from '../alarms/alarm-scope';
 import { AlarmsRepository } from '../alarms/alarms.repository';
 import { AlarmsService, type Fired } from '../alarms/alarms.service';
 import { MissedAlarms, type Missed } from '../alarms/missed-alarms';
+import { CheckinRequestsService } from '../checkin-requests/checkin-requests.service';
 import { CheckinsService } from './checkins.service';
 import { alarmKey, DeadlinesRepository } from './deadlines.repository';
 import { ShiftsOwner, type OwnerAnswer } from './shifts-owner';
@@ -78,6 +79,7 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
   constructor(
     private readonly deadlines: DeadlinesRepository,
     private readonly checkins: CheckinsService,
+    private readonly requests: CheckinRequestsService,
     private readonly alarms: AlarmsService,
     private readonly missed: MissedAlarms,
     private readonly alarmsRepo: AlarmsRepository,
@@ -217,7 +219,8 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
         if (plan) planned.push({ row, ...plan });
         else single.push(row);
       }
-      const missed = new Set(single.filter((r) => this.checkins.missedAt(r, now)));
+      // A request's missed step asks shifts first too: a check-in it has not heard of answers it.
+      const missed = new Set(single.filter((r) => this.checkins.missedAt(r, now) || this.requests.missedAt(r)));
       const leased = await this.deadlines.lease(tx, [...missed], new Date(now.getTime() + this.leaseMs()));
       const others = single.filter((r) => !missed.has(r));
       // Claimed most urgent first: emergencies, then alarm steps and the rest, at most
@@ -356,7 +359,11 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     let fired: Fired;
     try {
       fired = await tx.transaction((sp) =>
-        row.kind === 'checkin' ? this.checkins.fire(sp, emit, row, now, owner) : this.alarms.fire(sp, emit, row, now),
+        row.kind === 'checkin'
+          ? this.checkins.fire(sp, emit, row, now, owner)
+          : row.kind === 'request'
+            ? this.requests.fire(sp, emit, row, now, owner)
+            : this.alarms.fire(sp, emit, row, now),
       );
     } catch (err) {
       const retryAt = new Date(now.getTime() + backoffDelay(STEP_RETRY, row.attempts + 1));

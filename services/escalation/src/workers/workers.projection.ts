@@ -5,6 +5,7 @@ import { profileUpdate } from '@lws/messaging';
 import { CLOCK, pgArray, type Clock, type Emit, type OnCallSchedule, type Tx } from '@lws/platform';
 import { alarms, deadlines, endedShifts, teams, workerContacts, workers, type WorkerRow } from '../db/schema';
 import { AlarmsService } from '../alarms/alarms.service';
+import { CheckinRequestsService } from '../checkin-requests/checkin-requests.service';
 import { CheckinsService } from '../deadlines/checkins.service';
 import { firstStep } from '../deadlines/checkin-steps';
 import { checkinKey, DeadlinesRepository, type DeadlineSpec } from '../deadlines/deadlines.repository';
@@ -58,6 +59,7 @@ export class WorkersProjection {
     private readonly checkins: CheckinsService,
     private readonly deadlines: DeadlinesRepository,
     private readonly alarms: AlarmsService,
+    private readonly requests: CheckinRequestsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -313,6 +315,8 @@ export class WorkersProjection {
     // Kept offline, a check-in counts from when the device says it was made; it reached shifts at receivedAt.
     const heard = e.receivedAt ? { receivedAt: new Date(e.receivedAt), madeAt: checkedInAt } : { receivedAt: checkedInAt };
     if (set.applied) await this.alarms.lateCheckIn(tx, emit, e.userId, heard);
+    // Any check-in made after a monitor asked answers the request, even one older than the deadline escalation holds.
+    await this.requests.checkedIn(tx, emit, e.userId, checkedInAt);
     return set.dueNow;
   }
 
@@ -325,6 +329,7 @@ export class WorkersProjection {
   async shiftEnded(tx: Tx, emit: Emit, e: EventMap['shifts.shift.ended.v1']): Promise<DueNow> {
     const ended = await this.shiftEndedAt(tx, e.userId, e.shiftId, new Date(e.endedAt), e.reason, e.workerVersion);
     if (ended && e.reason === 'deactivated') await this.alarms.closedOnShift(tx, emit, e.userId, 'deactivated');
+    await this.requests.shiftEnded(tx, emit, e.userId, new Date(e.endedAt));
     return false;
   }
 

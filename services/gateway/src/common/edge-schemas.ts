@@ -5,6 +5,8 @@ import { changePasswordSchema, changePinSchema, duressPinSchema, verifyPinSchema
 import {
   alarmListQuery,
   alarmNoteSchema,
+  checkInRequestTeamSchema,
+  checkInRequestWorkerSchema,
   resolveFalseAlarmSchema,
   resolveGenuineSchema,
   resolveTestSchema,
@@ -85,6 +87,7 @@ export const EDGE_BODIES: Record<string, z.ZodTypeAny[]> = {
   'POST /api/emergency-call': [emergencySchema, testCallSchema],
   'POST /api/activity-logs': [recordEntrySchema],
   'POST /api/alarms/:id/resolve': [resolveGenuineSchema, resolveFalseAlarmSchema, resolveTestSchema],
+  'POST /api/check-in-requests': [checkInRequestWorkerSchema, checkInRequestTeamSchema],
   'POST /api/alarms/:id/notes': [alarmNoteSchema],
   'POST /api/simulate-specific-time/:id': [simulateTimeSchema],
   'POST /api/push/subscribe': [subscribeSchema],

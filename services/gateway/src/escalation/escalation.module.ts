@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AlarmsController } from './alarms.controller';
+import { CheckInRequestsController } from './checkin-requests.controller';
 import { SystemConfigController } from './system-config.controller';
 import { TestToolsController } from './test-tools.controller';
 
 /** Alarms, the emergency call settings and the testing tools, served by escalation (and shifts for deadlines). */
-@Module({ controllers: [AlarmsController, SystemConfigController, TestToolsController] })
+@Module({ controllers: [AlarmsController, CheckInRequestsController, SystemConfigController, TestToolsController] })
 export class EscalationModule {}

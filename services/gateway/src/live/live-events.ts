@@ -17,6 +17,8 @@ export const LIVE_SUBJECTS = [
   'escalation.alarm.worker_safe.v1',
   'escalation.alarm.pressed_again.v1',
   'escalation.alarm.note_added.v1',
+  'escalation.checkin_request.created.v1',
+  'escalation.checkin_request.closed.v1',
   'audit.entry.recorded.v1',
   'identity.user.created.v1',
   'identity.user.updated.v1',
@@ -29,7 +31,7 @@ export const LIVE_SUBJECTS = [
   'identity.user.reactivated.v1',
 ] as const satisfies readonly EventSubject[];
 
-export type LiveEventType = 'worker' | 'alarm' | 'activity' | 'account';
+export type LiveEventType = 'worker' | 'alarm' | 'activity' | 'account' | 'checkin_request';
 
 /**
  * Monitors: the superadmin sees every worker, an admin the workers of their teams; a
@@ -170,6 +172,37 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
           envelope.data.teamId,
         ),
       ];
+    case 'escalation.checkin_request.created.v1':
+    case 'escalation.checkin_request.closed.v1': {
+      // The worker's screen shows the request until they answer it; monitors watch the batch fill up.
+      const d = envelope.data;
+      const data =
+        envelope.subject === 'escalation.checkin_request.created.v1'
+          ? {
+              requestId: d.requestId,
+              batchId: d.batchId,
+              userId: d.userId,
+              change: 'requested',
+              at: envelope.data.requestedAt,
+              dueAt: envelope.data.dueAt,
+            }
+          : {
+              requestId: d.requestId,
+              batchId: d.batchId,
+              userId: d.userId,
+              change: 'closed',
+              outcome: envelope.data.outcome,
+              at: envelope.data.at,
+            };
+      const monitors: LiveDelivery = {
+        type: 'checkin_request',
+        data,
+        to: 'monitors',
+        about: d.userId,
+        ...(d.teamId !== undefined ? { aboutTeam: d.teamId } : {}),
+      };
+      return [monitors, { ...monitors, to: { userId: d.userId } }];
+    }
     case 'audit.entry.recorded.v1': {
       const d = envelope.data;
       const entry = browserEntry({

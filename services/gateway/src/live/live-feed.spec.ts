@@ -166,6 +166,24 @@ describe('LiveFeed', () => {
     expect(types(admin)).toEqual(['alarm', 'alarm']);
   });
 
+  it('tells the worker asked to check in now, and the monitors, when it is asked and how it ended; never another worker', async () => {
+    await start();
+    const admin = client(1, 'admin');
+    const seven = client(7, 'worker');
+    const eight = client(8, 'worker');
+    for (const c of [admin, seven, eight]) feed.attach(c);
+    const ids = { requestId: randomUUID(), batchId: randomUUID(), userId: 7 };
+    const at = NOW.toISOString();
+    await bus.publish(event('escalation.checkin_request.created.v1', { ...ids, byUserId: 1, requestedAt: at, dueAt: at }));
+    await bus.publish(event('escalation.checkin_request.closed.v1', { ...ids, outcome: 'answered', at }));
+    expect(types(admin)).toEqual(['checkin_request', 'checkin_request']);
+    expect(seven.frames.map((f) => JSON.parse(/data: (.*)/.exec(f)![1]))).toEqual([
+      { ...ids, change: 'requested', at, dueAt: at },
+      { ...ids, change: 'closed', outcome: 'answered', at },
+    ]);
+    expect(eight.frames).toEqual([]);
+  });
+
   it("tells a worker about changes to its own account, never another worker's, without names or phones", async () => {
     await start();
     const admin = client(1, 'admin');

@@ -4,6 +4,7 @@ import { ALARM_VERDICTS, FALSE_ALARM_REASONS, INCIDENT_SEVERITIES } from '@lws/s
 import type { ActivityController } from '../activity/activity.controller';
 import type { AuthController } from '../auth/auth.controller';
 import type { AlarmsController } from '../escalation/alarms.controller';
+import type { CheckInRequestsController } from '../escalation/checkin-requests.controller';
 import type { ContactsController } from '../profile/contacts.controller';
 import type { CheckInsController } from '../shifts/check-ins.controller';
 import type { DashboardsController } from '../shifts/dashboards.controller';
@@ -354,6 +355,42 @@ export const onCallOverride = z
   .strict()
   .openapi('OnCallOverride');
 
+export const checkInRequestBatch = z
+  .object({
+    id: z.string().uuid().describe('The batch: every worker asked by one action'),
+    requestedBy: userId,
+    requestedByName: z.string().nullable(),
+    requestedAt: instant,
+    dueAt: instant.describe('When an unanswered request opens a missed check-in alarm'),
+    teamId: z.number().int().nullable().describe("Asked of this team's workers on shift; null: of one worker"),
+    answered: z.number().int().min(0).describe('Workers who have checked in since'),
+    total: z.number().int().min(0),
+    workers: z.array(
+      z
+        .object({
+          requestId: z.string().uuid(),
+          userId,
+          name: z.string().nullable(),
+          state: z.enum(['waiting', 'answered', 'alarm', 'ended']),
+          answeredAt: instant.nullable(),
+          alarmId: z.string().uuid().nullable().describe('state alarm: the missed check-in alarm'),
+        })
+        .strict(),
+    ),
+  })
+  .strict()
+  .openapi('CheckInRequest');
+
+export const ownCheckInRequest = z
+  .object({
+    request: z
+      .object({ id: z.string().uuid(), requestedAt: instant, dueAt: instant, requestedByName: z.string().nullable() })
+      .strict()
+      .nullable(),
+  })
+  .strict()
+  .openapi('OwnCheckInRequest');
+
 const locationShape = { id: z.number().int(), name: z.string(), isActive: z.boolean(), createdAt: instant };
 export const location = z.object(locationShape).strict().openapi('Location');
 export const listedLocation = z
@@ -384,6 +421,9 @@ export type ResponseTypesMatch = [
   Is<Same<Out<typeof alarm>[], Answer<AlarmsController, 'list'>>>,
   Is<Same<Out<typeof alarm>, Answer<AlarmsController, 'acknowledge'>>>,
   Is<Same<Out<typeof alarm>, Answer<AlarmsController, 'resolve'>>>,
+  Is<Same<Out<typeof checkInRequestBatch>, Answer<CheckInRequestsController, 'create'>>>,
+  Is<Same<Out<typeof checkInRequestBatch>[], Answer<CheckInRequestsController, 'list'>>>,
+  Is<Same<Out<typeof ownCheckInRequest>, Answer<CheckInRequestsController, 'own'>>>,
   Is<Same<Out<typeof worker>[], Answer<DashboardsController, 'active'>>>,
   Is<Same<Out<typeof startedShift>, Answer<ShiftsController, 'start'>>>,
   Is<Same<Out<typeof worker>, Answer<ShiftsController, 'end'>>>,

@@ -88,6 +88,7 @@ export const CONTROLLER_TAGS: Record<string, Tag> = {
   OwnEmergencyController: 'Shifts',
   DashboardsController: 'Workers',
   AlarmsController: 'Alarms',
+  CheckInRequestsController: 'Alarms',
   ActivityController: 'Activity',
   ReportsController: 'Reports',
   KiosksController: 'Kiosks',
@@ -500,6 +501,34 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     description: 'Open or resolved: what the monitor or the receiving centre did or found. Monitors read it; the worker never does.',
     response: r.alarm,
     returns: 'The alarm',
+  },
+
+  'POST /api/check-in-requests': {
+    summary: 'Ask a worker, or a team, to check in now',
+    description:
+      'Asks one worker (`userId`) or every worker of a team on shift (`teamId`) to check in: a push at once, an SMS a minute later, and a missed check-in alarm when no check-in comes within `answerWithinMinutes` (5 by default). Any check-in made after the request answers it. 409 when the worker, or everyone in the team, is off shift.',
+    response: r.checkInRequestBatch,
+    returns: 'The request, one line per worker asked',
+    errors: [404, 409],
+  },
+  'GET /api/check-in-requests': {
+    summary: 'Requests to check in of the last day',
+    description: 'Newest first, at most 20; an admin sees the workers of their teams only.',
+    response: z.array(r.checkInRequestBatch),
+    returns: 'The requests',
+  },
+  'GET /api/check-in-requests/:id': {
+    summary: 'One request to check in',
+    description: 'Who has answered so far ("14 of 17 safe").',
+    response: r.checkInRequestBatch,
+    returns: 'The request',
+    errors: [404],
+  },
+  'GET /api/profile/check-in-request': {
+    summary: 'My request to check in',
+    description: "The signed-in worker's request still waiting for their check-in, or `request: null`.",
+    response: r.ownCheckInRequest,
+    returns: 'The request, or null',
   },
 
   // Activity
