@@ -332,6 +332,11 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/check-in-requests': managers(200),
   'GET /api/check-in-requests/:id': managers(400),
   'GET /api/profile/check-in-request': signedIn(200),
+  'POST /api/alarms/:id/messages': managers(400, { body: { text: 'Checked by the authorization matrix' } }),
+  // No alarm of theirs is open: nothing to read, nothing to answer.
+  'GET /api/profile/alarm-messages': signedIn(200),
+  'POST /api/profile/alarm-messages': signedIn(409, { body: { text: 'Checked by the authorization matrix' } }),
+  'POST /api/profile/alarm-messages/seen': signedIn(200),
   // alarm reports (escalation): the current London month when no month is given
   'GET /api/reports/alarms': managers(200),
   'GET /api/reports/alarms.csv': managers(200),
@@ -483,6 +488,10 @@ const OTHER_TEAM_COLUMN: Record<string, Case> = {
   'GET /api/check-in-requests': asTeamAdmin(200),
   'GET /api/check-in-requests/:id': asTeamAdmin(400),
   'GET /api/profile/check-in-request': asTeamAdmin(200),
+  'POST /api/alarms/:id/messages': asTeamAdmin(400, { body: { text: 'Checked by the authorization matrix' } }),
+  'GET /api/profile/alarm-messages': asTeamAdmin(200),
+  'POST /api/profile/alarm-messages': asTeamAdmin(409, { body: { text: 'Checked by the authorization matrix' } }),
+  'POST /api/profile/alarm-messages/seen': asTeamAdmin(200),
   'POST /api/alarms/:id/acknowledge': asTeamAdmin(400),
   'POST /api/alarms/:id/notes': asTeamAdmin(400, { body: { text: 'Checked by the authorization matrix' } }),
   'POST /api/alarms/:id/resolve': asTeamAdmin(400, {
@@ -528,6 +537,7 @@ const TOKEN_COLUMN: Record<string, ApiScope | 'people' | 'public'> = {
   'POST /api/alarms/:id/resolve': 'alarms:write',
   'POST /api/alarms/:id/notes': 'alarms:write',
   'POST /api/check-in-requests': 'alarms:write',
+  'POST /api/alarms/:id/messages': 'alarms:write',
   'GET /api/check-in-requests': 'alarms:read',
   'GET /api/check-in-requests/:id': 'alarms:read',
   'GET /api/workers/active': 'shifts:read',

@@ -209,6 +209,7 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
         shiftNote: null,
         lastPosition: null,
         history: expect.any(Array),
+        messages: [],
       });
       expect(Date.parse(alarm.openedAt as string)).toBeGreaterThanOrEqual(Date.parse(res.body.nextCheckInTime));
     });

@@ -18,15 +18,18 @@ import { DEFAULT_LOCATION } from '@lws/rules';
 import { CheckInAlertDialog, type AlertOutcome } from './alert/CheckInAlertDialog';
 import { useCheckInAlert } from './alert/useCheckInAlert';
 import { CheckInCard } from './check-in/CheckInCard';
+import { CheckInRequestAlert } from './check-in/CheckInRequestAlert';
 import { devicePosition, within, type DevicePosition } from './check-in/device-position';
 import { KeptCheckInCard } from './check-in/KeptCheckInCard';
 import { keptCheckIns, worthKeeping } from './check-in/kept-check-in';
+import { useCheckInRequest } from './check-in/useCheckInRequest';
 import { EmergencyCard } from './emergency/EmergencyCard';
 import { EmergencyScreen } from './emergency/EmergencyScreen';
 import { useOwnEmergency, type OwnEmergency } from './emergency/useOwnEmergency';
 import { emergencyResetCurrent, useEmergencyReset } from './emergency/emergency-reset';
 import { LoadingSkeleton } from './LoadingSkeleton';
 import { useLocationOptions } from './locations/useLocationOptions';
+import { AlarmMessagesCard } from './messages/AlarmMessagesCard';
 import { INCORRECT_PIN_TEXT, PinVerificationDialog, type PinPurpose } from './pin/PinVerificationDialog';
 import { CoverWarningAlert, type CoverWarning } from './shift/CoverWarningAlert';
 import { ShiftStatusCard, type ShiftBusy } from './shift/ShiftStatusCard';
@@ -159,6 +162,12 @@ export function WorkerHome({ user }: { user: User }) {
     else setCoverWarning(null);
   }, [onShiftNow]);
 
+  const { request: asked, answered: checkInRequestAnswered } = useCheckInRequest(user.id, { onShift: onShiftNow });
+  const lastCheckIn = loadedShift?.latestCheckIn?.timestamp;
+  // Any check-in since the monitor asked answers them, whether or not the request's own close has
+  // been read yet; a check-in kept for the network has been made too.
+  const checkInRequest = asked && !kept.kept && !(lastCheckIn && Date.parse(lastCheckIn) >= Date.parse(asked.requestedAt)) ? asked : null;
+
   // The kept check-in got through: the screen takes LWS's answer.
   const keptOutcome = kept.outcome;
   useEffect(() => {
@@ -168,8 +177,9 @@ export function WorkerHome({ user }: { user: User }) {
       message: t('Your check-in at {{time}} has reached LWS. Stay safe!', { time: formatTime(keptOutcome.madeAt) }),
     });
     keptCheckIns.dismiss();
+    checkInRequestAnswered();
     void reload();
-  }, [keptOutcome, reload, toast, t]);
+  }, [keptOutcome, reload, checkInRequestAnswered, toast, t]);
 
   useEffect(() => {
     const pending = timers.current;
@@ -292,6 +302,7 @@ export function WorkerHome({ user }: { user: User }) {
       keptCheckIns.supersede();
       set(parseCheckIn(body, shift, location));
       setResetDeadline(null);
+      checkInRequestAnswered();
       toast({ title: t('Check-in successful'), message: t('Your status has been updated. Stay safe!') });
       later(() => void reload());
       return { status: 'done' };
@@ -456,7 +467,9 @@ export function WorkerHome({ user }: { user: User }) {
     />
   ) : null;
   const emergencyCard = <EmergencyCard onRequest={() => requestEmergency('card')} />;
-  const emergencyScreen = own.emergency ? <EmergencyScreen emergency={own.emergency} onSafe={() => setPinFor('cancel-emergency')} /> : null;
+  const emergencyScreen = own.emergency ? (
+    <EmergencyScreen emergency={own.emergency} userId={user.id} onSafe={() => setPinFor('cancel-emergency')} />
+  ) : null;
 
   // Phone first: on shift, the status, CHECK IN and the emergency action come first, so
   // they fit a phone's screen without scrolling; the shift's details and End Shift follow.
@@ -466,6 +479,7 @@ export function WorkerHome({ user }: { user: User }) {
       <KeptCheckInCard state={kept} onTryNow={() => void keptCheckIns.tryNow()} onDismiss={() => keptCheckIns.dismiss()} />
       {shift?.onShift ? (
         <>
+          {checkInRequest ? <CheckInRequestAlert request={checkInRequest} /> : null}
           {coverWarning ? <CoverWarningAlert warning={coverWarning} onDismiss={() => setCoverWarning(null)} /> : null}
           <StatusCard
             shift={shift}
@@ -474,7 +488,15 @@ export function WorkerHome({ user }: { user: User }) {
             extending={extending}
             onExtend={() => void extend()}
           />
-          <CheckInCard shift={shift} resetDeadline={resetDeadline} processing={checkingIn} onCheckIn={() => setPinFor('check-in')} />
+          {/* While the check-in alert is up, the thread is in it: the page behind cannot be reached. */}
+          {alert ? null : <AlarmMessagesCard userId={user.id} kind="missed_check_in" />}
+          <CheckInCard
+            shift={shift}
+            resetDeadline={resetDeadline}
+            processing={checkingIn}
+            requested={checkInRequest !== null}
+            onCheckIn={() => setPinFor('check-in')}
+          />
           {emergencyCard}
           {shiftCard}
         </>
@@ -495,7 +517,9 @@ export function WorkerHome({ user }: { user: User }) {
         </>
       )}
       <PinVerificationDialog purpose={pinFor} busy={pinBusy} error={pinError} onSubmit={onPin} onCancel={closePin} />
-      <CheckInAlertDialog open={alert} intervalMinutes={intervalMinutes} onSafe={alertSafe} onEmergency={alertEmergency} />
+      <CheckInAlertDialog open={alert} intervalMinutes={intervalMinutes} onSafe={alertSafe} onEmergency={alertEmergency}>
+        {alert ? <AlarmMessagesCard userId={user.id} kind="missed_check_in" /> : null}
+      </CheckInAlertDialog>
     </>
   );
 }

@@ -366,6 +366,23 @@ export const alarmNoteSchema = z
   })
   .strict();
 
+export const ALARM_MESSAGE_REQUIRED = msg('Write the message');
+export const ALARM_MESSAGE_MAX = 500;
+/**
+ * A message during an alarm, from the monitor (`POST /api/alarms/:id/messages`) or the worker
+ * (`POST /api/profile/alarm-messages`): short, as it may go by SMS.
+ */
+export const alarmMessageSchema = z
+  .object({
+    text: z
+      .string({ required_error: ALARM_MESSAGE_REQUIRED, invalid_type_error: ALARM_MESSAGE_REQUIRED })
+      .trim()
+      .min(1, ALARM_MESSAGE_REQUIRED)
+      .max(ALARM_MESSAGE_MAX, msg('The message must be at most 500 characters')),
+  })
+  .strict();
+export type AlarmMessageForm = z.input<typeof alarmMessageSchema>;
+
 /** The superadmin's test voice call (the spec's emergency-call body with phoneNumber). */
 export const testCallSchema = z
   .object({

@@ -4,6 +4,7 @@ import { CLOCK, CONFIG, Consumers, type Clock, type Emit, type Tx } from '@lws/p
 import { SERVICE_NAME, settingsFrom, SETTINGS, type EscalationConfig } from './config';
 import { messaging } from './db/schema';
 import { AlarmCommands } from './alarms/alarm-commands';
+import { AlarmMessages } from './alarms/alarm-messages';
 import { AlarmViews } from './alarms/alarm-views';
 import { AlarmsController } from './alarms/alarms.controller';
 import { AlarmsRepository } from './alarms/alarms.repository';
@@ -42,6 +43,7 @@ import { WorkersProjection, type DueNow } from './workers/workers.projection';
     RequestTracker,
     AlarmsService,
     AlarmCommands,
+    AlarmMessages,
     AlarmViews,
     AlarmSteps,
     MissedAlarms,

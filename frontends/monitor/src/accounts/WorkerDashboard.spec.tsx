@@ -16,6 +16,7 @@ const EMPTY: FakeRoutes = {
   'GET /api/worker-accounts': { body: [] },
   'GET /api/workers/active': { body: [] },
   'GET /api/alarms': { body: [] },
+  'GET /api/check-in-requests': { body: [] },
   'GET /api/time': { body: { now: '2026-11-28T10:00:00.000Z' } },
 };
 

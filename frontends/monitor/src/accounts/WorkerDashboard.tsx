@@ -32,6 +32,7 @@ import { applyWorkerChange, fetchActiveWorkers, type ShiftState, type ShiftWorke
 import { ALARM_STATUS_RANK, type OpenAlarmKind } from './ShiftCells';
 import type { Alarm } from '@lws/fe-ui/alarms';
 import { AlarmsPanel } from '../alarms/AlarmsPanel';
+import { CheckInRequestsCard, useAskToCheckIn } from '../checkin-requests';
 import { OnCallNowCard } from '../on-call/OnCallNowCard';
 import { fetchTeamNames, parseAccounts, type Account } from './accounts-api';
 import { OneTimeSecretDialog, type OneTimeSecret } from './OneTimeSecretDialog';
@@ -200,6 +201,7 @@ export function WorkerDashboard() {
   const [resetting, setResetting] = useState<{ row: WorkerRow; kind: ResetKind } | null>(null);
   const [busy, setBusy] = useState(false);
   const [secret, setSecret] = useState<OneTimeSecret | null>(null);
+  const { ask, isAsking } = useAskToCheckIn();
 
   const { reload: reloadAccounts } = accounts;
   const { reload: reloadActive } = active;
@@ -317,6 +319,8 @@ export function WorkerDashboard() {
   const teamName = severalTeams ? (id: number) => teamNames.get(id) : undefined;
   const chosenTeam = teamFilter !== 'all' && teamNames.has(teamFilter) ? teamFilter : 'all';
   const inTeam = (row: WorkerRow) => chosenTeam === 'all' || row.teamId === chosenTeam;
+  // The team "everyone on shift" means: the one chosen, or the only one there is.
+  const askTeamId = chosenTeam !== 'all' ? chosenTeam : teamList.length === 1 ? teamList[0].id : null;
   const tableProps = {
     superadmin,
     now,
@@ -355,6 +359,16 @@ export function WorkerDashboard() {
                 ))}
               </Select>
             </div>
+          ) : null}
+          {askTeamId !== null ? (
+            <Button
+              variant="outline"
+              busy={isAsking('team', askTeamId)}
+              onClick={() => ask({ kind: 'team', id: askTeamId, name: teamNames.get(askTeamId) ?? '' })}
+              data-testid="ask-team-check-in"
+            >
+              {t('Ask everyone on shift to check in')}
+            </Button>
           ) : null}
           <Button variant="outline" busy={refreshing} onClick={() => void refreshData()} data-testid="refresh-data">
             {t('Refresh Data')}
@@ -405,10 +419,14 @@ export function WorkerDashboard() {
               label={t('Active workers')}
               data-testid="active-workers-table"
               rowTestId="active-worker-row"
+              onAskCheckIn={(row) => ask({ kind: 'worker', id: row.id, name: row.name })}
+              askingCheckIn={(id) => isAsking('worker', id)}
             />
           )}
         </CardContent>
       </Card>
+      {/* Who has answered a "check in now": right after the workers it was asked of. */}
+      <CheckInRequestsCard teamName={(id) => teamNames.get(id)} />
       <Card data-testid="worker-accounts">
         <CardHeader>
           <CardTitle>{t('All Worker Accounts')}</CardTitle>

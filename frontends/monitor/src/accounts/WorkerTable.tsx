@@ -70,6 +70,10 @@ export interface WorkerTableProps {
   teamName?: (teamId: number) => string | undefined;
   /** The kind of the worker's open alarm, if any: shown as their status, in red. */
   alarmOf?: (userId: number) => OpenAlarmKind | undefined;
+  /** Offers each worker on shift "Ask to check in" (one table only, so each worker has one such button). */
+  onAskCheckIn?(row: WorkerRow): void;
+  /** Whether the ask of this worker is in flight. */
+  askingCheckIn?: (userId: number) => boolean;
   /** Names the table, e.g. "Active workers", in the language shown. */
   label: string;
   'data-testid': string;
@@ -88,6 +92,8 @@ export function WorkerTable({
   onReset,
   teamName,
   alarmOf,
+  onAskCheckIn,
+  askingCheckIn,
   label,
   'data-testid': testId,
   rowTestId,
@@ -187,6 +193,19 @@ export function WorkerTable({
             </TableCell>
             <TableCell>
               <div className="lws-actions">
+                {onAskCheckIn && row.shift.onShift ? (
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    busy={askingCheckIn?.(row.id) ?? false}
+                    onClick={() => onAskCheckIn(row)}
+                    // The visible words first, so a voice command naming them finds the button.
+                    aria-label={t('Ask to check in: {{name}}', { name: row.name })}
+                    data-testid="ask-check-in"
+                  >
+                    {t('Ask to check in')}
+                  </Button>
+                ) : null}
                 {/* Call worker (spec section 2): the monitor's phone or softphone dials the worker. */}
                 {row.phone ? (
                   <a

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -29,6 +30,7 @@ import {
   formatDateTime,
   msg,
   serverNow,
+  useServerTimeEvery,
   useT,
   useToast,
 } from '@lws/fe-ui';
@@ -41,10 +43,12 @@ import {
   STATE_LABELS,
   VERDICT_LABELS,
   acknowledgeAlarm,
+  OPEN_ALARMS_KEY,
   useOpenAlarms,
   resolveAlarm,
   type Alarm,
 } from '@lws/fe-ui/alarms';
+import { AlarmMessages } from './AlarmMessages';
 
 /** "just now", or "14 min ago", on the server's clock. */
 function ago(at: string, t: ReturnType<typeof useT>): string {
@@ -224,6 +228,9 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
   const [resolving, setResolving] = useState<Alarm | null>(null);
   // A failed poll keeps the list a monitor is reading; only a first read that fails says so.
   const query = useOpenAlarms();
+  const client = useQueryClient();
+  // A message's time shows its date once it is not today's (by the server's clock); a minute late is soon enough.
+  const today = useServerTimeEvery(60_000);
   const load: Load = query.data
     ? { state: 'ready', alarms: query.data }
     : query.error
@@ -236,6 +243,12 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
         }
       : { state: 'loading' };
   const reload = () => query.refetch();
+
+  /** The alarm as the server answered a message: shown at once, then the list is read again. */
+  const messageSent = (sent: Alarm | null) => {
+    if (sent) client.setQueryData<Alarm[]>(OPEN_ALARMS_KEY, (old) => old?.map((a) => (a.id === sent.id ? sent : a)));
+    void reload();
+  };
 
   const readAlarms = load.state === 'ready' ? load.alarms : undefined;
   useEffect(() => {
@@ -307,6 +320,7 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
                 <TableHead>{t('Opened')}</TableHead>
                 <TableHead>{t('State')}</TableHead>
                 <TableHead>{t('Acknowledged by')}</TableHead>
+                <TableHead>{t('Messages')}</TableHead>
                 <TableHead>{t('History')}</TableHead>
                 <TableHead>{t('Actions')}</TableHead>
               </TableRow>
@@ -375,6 +389,9 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
                     </Badge>
                   </TableCell>
                   <TableCell data-testid="alarm-acknowledged-by">{whoAcknowledged(alarm)}</TableCell>
+                  <TableCell className="lws-alarm-messages-cell">
+                    <AlarmMessages alarm={alarm} reference={today} onSent={messageSent} />
+                  </TableCell>
                   <TableCell>
                     {alarm.history.length === 0 ? (
                       <span className="lws-muted">{t('No steps yet')}</span>

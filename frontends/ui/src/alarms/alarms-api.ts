@@ -1,6 +1,7 @@
 // From '@lws/fe-ui', not a relative path: this module is bundled into each container that uses it,
 // and the page's one translations instance is the shared singleton's.
 import { api, i18n, msg } from '@lws/fe-ui';
+import { parseAlarmMessages, type AlarmMessage } from './alarm-thread-api';
 
 export type AlarmKind = 'missed_check_in' | 'emergency';
 export type AlarmState = 'open' | 'acknowledged' | 'resolved';
@@ -37,6 +38,8 @@ export interface Alarm {
   /** The worker's last known position (a check-in's) and when it was taken. */
   lastPosition: AlarmPosition | null;
   history: string[];
+  /** The messages between the monitors and the worker while it is open, oldest first. */
+  messages: AlarmMessage[];
 }
 
 /** Writes a text with its {{placeholders}} filled in: a screen's `t()`, or English as it is. */
@@ -144,6 +147,8 @@ export function parseAlarm(value: unknown): Alarm | null {
     shiftNote: str(v.shiftNote),
     lastPosition: parsePosition(v.lastPosition),
     history: Array.isArray(v.history) ? v.history.filter((h): h is string => typeof h === 'string') : [],
+    // A message the screen cannot read is left out, never shown on a guess; the alarm itself stays.
+    messages: parseAlarmMessages(v.messages),
   };
 }
 
@@ -160,6 +165,15 @@ export async function fetchOpenAlarms(signal?: AbortSignal): Promise<Alarm[]> {
 export const acknowledgeAlarm = (id: string) => api.post(`/api/alarms/${encodeURIComponent(id)}/acknowledge`);
 
 export const resolveAlarm = (id: string, outcome: AlarmOutcome) => api.post(`/api/alarms/${encodeURIComponent(id)}/resolve`, outcome);
+
+/**
+ * A monitor's message to the worker. The answer is the alarm with its messages, or null when it
+ * cannot be read (the message went all the same). A refusal (400 naming `text`; 409 once resolved,
+ * or on a duress alarm) throws ApiError with the server's message.
+ */
+export async function sendAlarmMessage(id: string, text: string): Promise<Alarm | null> {
+  return parseAlarm(await api.post(`/api/alarms/${encodeURIComponent(id)}/messages`, { text }));
+}
 
 /** The open alarms are read afresh on every alarm event; this poll runs only while live updates are down. */
 export const ALARMS_POLL_MS = 5000;

@@ -1,5 +1,6 @@
-// The alarms' data, read by the shell's banner and the monitors' panel (in '@lws/fe-monitor'):
-// imported as '@lws/fe-ui/alarms', bundled into each container that uses it.
+// The alarms' data, read by the shell's banner and the monitors' panel (in '@lws/fe-monitor'), and
+// the worker's thread of messages during their alarm: imported as '@lws/fe-ui/alarms', bundled into
+// each container that uses it.
 export {
   ALARMS_POLL_MS,
   KIND_LABELS,
@@ -15,8 +16,18 @@ export {
   parseAlarm,
   parseAlarms,
   resolveAlarm,
+  sendAlarmMessage,
 } from './alarms-api';
-export { useOpenAlarms } from './useOpenAlarms';
+export {
+  ALARM_THREAD_PATH,
+  fetchAlarmThread,
+  markAlarmMessagesSeen,
+  parseAlarmMessage,
+  parseAlarmMessages,
+  parseAlarmThread,
+  replyToAlarm,
+} from './alarm-thread-api';
+export { OPEN_ALARMS_KEY, useOpenAlarms } from './useOpenAlarms';
 export type {
   Alarm,
   AlarmKind,
@@ -27,3 +38,4 @@ export type {
   IncidentSeverity,
   Translate,
 } from './alarms-api';
+export type { AlarmMessage, AlarmMessageFrom, AlarmThread } from './alarm-thread-api';

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Dialog, FieldError, Label, PIN_LENGTH, PinInput, msg, useT } from '@lws/fe-ui';
 import { intervalText } from '../shift/interval-text';
 
@@ -22,6 +22,8 @@ export interface CheckInAlertDialogProps {
   intervalMinutes: number;
   onSafe(pin: string): Promise<AlertOutcome>;
   onEmergency(pin: string): Promise<AlertOutcome>;
+  /** Shown under the choice: the monitors' messages, which the worker can read and answer before choosing. */
+  children?: ReactNode;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface CheckInAlertDialogProps {
  * it, either way with the PIN; it cannot be waved away, because an overdue check-in is exactly
  * what the monitors are about to be alerted to.
  */
-export function CheckInAlertDialog({ open, intervalMinutes, onSafe, onEmergency }: CheckInAlertDialogProps) {
+export function CheckInAlertDialog({ open, intervalMinutes, onSafe, onEmergency, children }: CheckInAlertDialogProps) {
   const t = useT();
   const [step, setStep] = useState<Step>('choice');
   const [pin, setPin] = useState('');
@@ -88,14 +90,17 @@ export function CheckInAlertDialog({ open, intervalMinutes, onSafe, onEmergency 
       data-testid="check-in-alert"
     >
       {step === 'choice' ? (
-        <div className="lws-check-in-alert__choices">
-          <Button size="lg" block onClick={() => choose('safe')} data-testid="alert-safe">
-            {t("I'm Safe")}
-          </Button>
-          <Button size="lg" block variant="destructive" onClick={() => choose('emergency')} data-testid="alert-emergency">
-            {t('Emergency Assistance')}
-          </Button>
-        </div>
+        <>
+          <div className="lws-check-in-alert__choices">
+            <Button size="lg" block onClick={() => choose('safe')} data-testid="alert-safe">
+              {t("I'm Safe")}
+            </Button>
+            <Button size="lg" block variant="destructive" onClick={() => choose('emergency')} data-testid="alert-emergency">
+              {t('Emergency Assistance')}
+            </Button>
+          </div>
+          {children}
+        </>
       ) : (
         <form
           className="lws-form"

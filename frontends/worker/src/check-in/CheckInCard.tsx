@@ -21,15 +21,17 @@ interface CheckInCardProps {
   /** The deadline an emergency set, while the emergency-reset flag is on. */
   resetDeadline: string | null;
   processing: boolean;
+  /** A monitor asks for a check-in now: the button opens whatever the deadline. */
+  requested?: boolean;
   onCheckIn(): void;
 }
 
 /**
- * The large CHECK IN button: open in the last 10 minutes before the deadline, and after it. The
- * emergency reset closes it only until that window: the deadline the emergency set is a real one,
- * and the worker must be able to meet it.
+ * The large CHECK IN button: open in the last 10 minutes before the deadline, and after it, and
+ * while a monitor asks for a check-in now. The emergency reset closes it only until that window:
+ * the deadline the emergency set is a real one, and the worker must be able to meet it.
  */
-export function CheckInCard({ shift, resetDeadline, processing, onCheckIn }: CheckInCardProps) {
+export function CheckInCard({ shift, resetDeadline, processing, requested = false, onCheckIn }: CheckInCardProps) {
   const t = useT();
   const now = useServerTimeEvery(CHECK_IN_RECHECK_MS);
   const hintId = useId();
@@ -37,7 +39,12 @@ export function CheckInCard({ shift, resetDeadline, processing, onCheckIn }: Che
   const nextCheckInTime = latestCheckIn?.nextCheckInTime ?? null;
   const beforeWindow = nextCheckInTime !== null && Date.parse(nextCheckInTime) - now.getTime() > CHECK_IN_WINDOW_MS;
   const emergencyReset = beforeWindow && emergencyResetActive(shift, resetDeadline, now);
-  const button = checkInButton({ onShift: shift.onShift, nextCheckInTime, emergencyReset, processing }, now);
+  // The 10-minute window is the screen's rule, not the server's: it takes a check-in at any time,
+  // and one a monitor asks for cannot wait for the window.
+  const button =
+    requested && shift.onShift && !processing
+      ? ({ enabled: true, hint: CHECK_IN_HINTS.ready, tone: 'ready' } as const)
+      : checkInButton({ onShift: shift.onShift, nextCheckInTime, emergencyReset, processing }, now);
 
   return (
     <Card data-testid="check-in-card">

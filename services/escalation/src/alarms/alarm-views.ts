@@ -2,12 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { UnitOfWork, type Tx } from '@lws/platform';
-import type { AlarmRow } from '../db/schema';
+import type { AlarmMessageRow, AlarmRow } from '../db/schema';
 import { ownsNothing } from './alarm-scope';
 import { AlarmsRepository } from './alarms.repository';
 
 export type AlarmView = CommandMap['escalation.alarm.list.v1']['reply']['alarms'][number];
 export type WorkerAlarmView = CommandMap['escalation.alarm.mark_safe.v1']['reply']['alarm'];
+export type AlarmMessageView = AlarmView['messages'][number];
 
 /** Alarms as the monitors' list and the worker's own screen show them. */
 @Injectable()
@@ -28,7 +29,11 @@ export class AlarmViews {
         page.map((r) => r.id),
       );
       const names = await this.names(tx, page);
-      const alarmsOut = page.map((r) => toView(r, history.get(r.id) ?? [], names));
+      const messages = await this.messagesOf(
+        tx,
+        page.map((r) => r.id),
+      );
+      const alarmsOut = page.map((r) => toView(r, history.get(r.id) ?? [], names, messages.get(r.id) ?? []));
       const last = page[page.length - 1];
       return { alarms: alarmsOut, ...(rows.length > req.limit && last ? { nextCursor: encodeCursor(last) } : {}) };
     });
@@ -37,7 +42,17 @@ export class AlarmViews {
   /** One alarm as the monitors' list shows it. */
   async view(tx: Tx, alarm: AlarmRow): Promise<AlarmView> {
     const history = await this.repo.history(tx, [alarm.id]);
-    return toView(alarm, history.get(alarm.id) ?? [], await this.names(tx, [alarm]));
+    const messages = await this.messagesOf(tx, [alarm.id]);
+    return toView(alarm, history.get(alarm.id) ?? [], await this.names(tx, [alarm]), messages.get(alarm.id) ?? []);
+  }
+
+  /** The threads of these alarms, oldest message first, each sender named (a machine by its token). */
+  async messagesOf(tx: Tx, alarmIds: string[]): Promise<Map<string, AlarmMessageView[]>> {
+    const rows = await this.repo.messages(tx, alarmIds);
+    const names = await this.namesOf(tx, [...new Set(rows.map((r) => r.byUserId))]);
+    const threads = new Map<string, AlarmMessageView[]>();
+    for (const r of rows) threads.set(r.alarmId, [...(threads.get(r.alarmId) ?? []), messageView(r, names)]);
+    return threads;
   }
 
   /**
@@ -83,7 +98,20 @@ export class AlarmViews {
   }
 }
 
-function toView(a: AlarmRow, history: string[], names: Map<number, string>): AlarmView {
+function messageView(m: AlarmMessageRow, names: Map<number, string>): AlarmMessageView {
+  const name = m.via ?? names.get(m.byUserId);
+  return {
+    id: m.id,
+    from: m.fromWorker ? 'worker' : 'monitor',
+    byUserId: m.byUserId,
+    ...(name ? { byName: name } : {}),
+    text: m.text,
+    at: m.at.toISOString(),
+    ...(m.seenAt ? { seenAt: m.seenAt.toISOString() } : {}),
+  };
+}
+
+function toView(a: AlarmRow, history: string[], names: Map<number, string>, messages: AlarmMessageView[]): AlarmView {
   const iso = (d: Date | null) => (d ? d.toISOString() : undefined);
   const view: AlarmView = {
     id: a.id,
@@ -92,6 +120,7 @@ function toView(a: AlarmRow, history: string[], names: Map<number, string>): Ala
     state: a.state,
     openedAt: a.openedAt.toISOString(),
     history,
+    messages,
   };
   if (a.workerName) view.workerName = a.workerName;
   if (a.location) view.location = a.location;

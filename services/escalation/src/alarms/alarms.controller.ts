@@ -3,6 +3,7 @@ import { Payload } from '@nestjs/microservices';
 import type { CommandMap } from '@lws/contracts';
 import { Command } from '@lws/messaging';
 import { AlarmCommands } from './alarm-commands';
+import { AlarmMessages } from './alarm-messages';
 import { AlarmViews } from './alarm-views';
 
 type Req<P extends keyof CommandMap> = CommandMap[P]['request'];
@@ -12,6 +13,7 @@ export class AlarmsController {
   constructor(
     private readonly commands: AlarmCommands,
     private readonly views: AlarmViews,
+    private readonly messages: AlarmMessages,
   ) {}
 
   @Command('escalation.alarm.list.v1')
@@ -42,5 +44,25 @@ export class AlarmsController {
   @Command('escalation.alarm.mark_safe.v1')
   markSafe(@Payload() req: Req<'escalation.alarm.mark_safe.v1'>) {
     return this.commands.markSafe(req);
+  }
+
+  @Command('escalation.alarm.send_message.v1')
+  sendMessage(@Payload() req: Req<'escalation.alarm.send_message.v1'>) {
+    return this.messages.send(req);
+  }
+
+  @Command('escalation.alarm.worker_thread.v1')
+  workerThread(@Payload() req: Req<'escalation.alarm.worker_thread.v1'>) {
+    return this.messages.thread(req);
+  }
+
+  @Command('escalation.alarm.worker_message.v1')
+  workerMessage(@Payload() req: Req<'escalation.alarm.worker_message.v1'>) {
+    return this.messages.reply(req);
+  }
+
+  @Command('escalation.alarm.worker_seen.v1')
+  workerSeen(@Payload() req: Req<'escalation.alarm.worker_seen.v1'>) {
+    return this.messages.seen(req);
   }
 }

@@ -1,7 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { insertRows, type Tx } from '@lws/platform';
-import { alarmEvents, alarms, joinedEmergencies, teams, workerContacts, workers, type AlarmRow, type WorkerRow } from '../db/schema';
+import {
+  alarmEvents,
+  alarmMessages,
+  alarms,
+  joinedEmergencies,
+  teams,
+  workerContacts,
+  workers,
+  type AlarmMessageRow,
+  type AlarmRow,
+  type WorkerRow,
+} from '../db/schema';
 import { alarmScopeSql, type AlarmScope } from './alarm-scope';
 import type { TeamPolicy } from './policy';
 import type { WorkerLine } from './messages';
@@ -189,6 +200,12 @@ export class AlarmsRepository {
       update ${alarms} as a set step_index = u.step_index
       from jsonb_to_recordset(${JSON.stringify(changes.map((c) => ({ id: c.id, step_index: c.stepIndex })))}::jsonb) as u(id uuid, step_index int)
       where a.id = u.id`);
+  }
+
+  /** The messages of these alarms' threads, oldest first. */
+  async messages(tx: Tx, alarmIds: string[]): Promise<AlarmMessageRow[]> {
+    if (alarmIds.length === 0) return [];
+    return tx.select().from(alarmMessages).where(inArray(alarmMessages.alarmId, alarmIds)).orderBy(alarmMessages.at, alarmMessages.id);
   }
 
   async worker(tx: Tx, userId: number): Promise<WorkerRow | undefined> {

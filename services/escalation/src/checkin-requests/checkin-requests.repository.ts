@@ -104,12 +104,18 @@ export class CheckinRequestsRepository {
     return rows.map(requestRow);
   }
 
-  /** The worker's alarm still escalating, which an unanswered request joins rather than opening a second. */
+  /**
+   * The worker's alarm still escalating, which an unanswered request joins rather than opening a
+   * second. Never a duress alarm: the worker's phone must see what it would without one (a missed
+   * check-in alarm of its own), whoever holds it.
+   */
   async activeAlarm(tx: Tx, userId: number): Promise<string | undefined> {
     const [row] = await tx
       .select({ id: alarms.id })
       .from(alarms)
-      .where(and(eq(alarms.userId, userId), sql`${alarms.state} <> 'resolved'`, isNull(alarms.stepsStoppedReason)))
+      .where(
+        and(eq(alarms.userId, userId), sql`${alarms.state} <> 'resolved'`, isNull(alarms.stepsStoppedReason), eq(alarms.duress, false)),
+      )
       .orderBy(desc(alarms.openedAt))
       .limit(1);
     return row?.id;

@@ -126,8 +126,11 @@ export const workerContacts = escalationSchema.table(
   (t) => [index('worker_contacts_user_idx').on(t.userId)],
 );
 
-/** checkin: a worker's check-in deadline; alarm: an alarm's steps; request: a monitor's "check in now". */
-export const DEADLINE_KINDS = ['checkin', 'alarm', 'request'] as const;
+/**
+ * checkin: a worker's check-in deadline; alarm: an alarm's steps; request: a monitor's "check in
+ * now"; message: the SMS that follows a monitor's message the worker has not seen.
+ */
+export const DEADLINE_KINDS = ['checkin', 'alarm', 'request', 'message'] as const;
 
 /**
  * A check-in row's deadline T (payload.dueAt). Casting text to a timestamp is only STABLE (it
@@ -202,6 +205,8 @@ export interface DeadlinePayload {
   urgent?: true;
   /** request: the check-in request it runs (its dueAt is when it opens the missed check-in alarm). */
   checkinRequestId?: string;
+  /** message: the monitor's message whose SMS it sends. */
+  messageId?: string;
 }
 
 export const ALARM_KINDS = ['missed_check_in', 'emergency'] as const;
@@ -395,6 +400,26 @@ export const checkinRequests = escalationSchema.table(
 );
 
 export type CheckinRequestRow = typeof checkinRequests.$inferSelect;
+
+/** The texts a monitor and the worker exchange during an alarm (a thread on its history). */
+export const alarmMessages = escalationSchema.table(
+  'alarm_messages',
+  {
+    id: uuid('id').primaryKey(),
+    alarmId: uuid('alarm_id').notNull(),
+    fromWorker: boolean('from_worker').notNull(),
+    byUserId: integer('by_user_id').notNull(),
+    /** Sent by a machine's API token, by its name. */
+    via: text('via'),
+    text: text('text').notNull(),
+    at: at('at').notNull(),
+    /** A monitor's message: when the worker's screen showed it (no SMS follows after that). */
+    seenAt: at('seen_at'),
+  },
+  (t) => [index('alarm_messages_alarm_idx').on(t.alarmId, t.at)],
+);
+
+export type AlarmMessageRow = typeof alarmMessages.$inferSelect;
 export type WorkerRow = typeof workers.$inferSelect;
 export type DeadlineRow = typeof deadlines.$inferSelect;
 export type AlarmRow = typeof alarms.$inferSelect;

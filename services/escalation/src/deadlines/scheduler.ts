@@ -17,6 +17,7 @@ import { SERVICE_NAME, SETTINGS, type EscalationSettings } from '../config';
 import { PRIORITY, type DeadlineRow } from '../db/schema';
 import type { AlarmScope } from '../alarms/alarm-scope';
 import { AlarmsRepository } from '../alarms/alarms.repository';
+import { AlarmMessages } from '../alarms/alarm-messages';
 import { AlarmsService, type Fired } from '../alarms/alarms.service';
 import { MissedAlarms, type Missed } from '../alarms/missed-alarms';
 import { CheckinRequestsService } from '../checkin-requests/checkin-requests.service';
@@ -80,6 +81,7 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly deadlines: DeadlinesRepository,
     private readonly checkins: CheckinsService,
     private readonly requests: CheckinRequestsService,
+    private readonly messages: AlarmMessages,
     private readonly alarms: AlarmsService,
     private readonly missed: MissedAlarms,
     private readonly alarmsRepo: AlarmsRepository,
@@ -363,7 +365,9 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
           ? this.checkins.fire(sp, emit, row, now, owner)
           : row.kind === 'request'
             ? this.requests.fire(sp, emit, row, now, owner)
-            : this.alarms.fire(sp, emit, row, now),
+            : row.kind === 'message'
+              ? this.messages.fire(sp, emit, row, now)
+              : this.alarms.fire(sp, emit, row, now),
       );
     } catch (err) {
       const retryAt = new Date(now.getTime() + backoffDelay(STEP_RETRY, row.attempts + 1));

@@ -4,6 +4,7 @@ import { loginSchema, logoutSchema } from '../auth/auth.schema';
 import { changePasswordSchema, changePinSchema, duressPinSchema, verifyPinSchema } from '../credentials/credentials.schema';
 import {
   alarmListQuery,
+  alarmMessageSchema,
   alarmNoteSchema,
   checkInRequestTeamSchema,
   checkInRequestWorkerSchema,
@@ -88,6 +89,8 @@ export const EDGE_BODIES: Record<string, z.ZodTypeAny[]> = {
   'POST /api/activity-logs': [recordEntrySchema],
   'POST /api/alarms/:id/resolve': [resolveGenuineSchema, resolveFalseAlarmSchema, resolveTestSchema],
   'POST /api/check-in-requests': [checkInRequestWorkerSchema, checkInRequestTeamSchema],
+  'POST /api/alarms/:id/messages': [alarmMessageSchema],
+  'POST /api/profile/alarm-messages': [alarmMessageSchema],
   'POST /api/alarms/:id/notes': [alarmNoteSchema],
   'POST /api/simulate-specific-time/:id': [simulateTimeSchema],
   'POST /api/push/subscribe': [subscribeSchema],

@@ -1,4 +1,9 @@
-import type { AlarmView } from '@lws/contracts';
+import type { AlarmMessageView, AlarmView } from '@lws/contracts';
+
+/** A message of an alarm's thread as the browser sees it. */
+export function browserMessage(m: AlarmMessageView) {
+  return { id: m.id, from: m.from, byName: m.byName ?? null, text: m.text, at: m.at, seenAt: m.seenAt ?? null };
+}
 
 /** An alarm as the browser sees it: every field present, null where there is nothing yet. */
 export function browserAlarm(a: AlarmView) {
@@ -31,5 +36,6 @@ export function browserAlarm(a: AlarmView) {
       ? { lat: a.lastPosition.lat, lng: a.lastPosition.lng, accuracy: a.lastPosition.accuracyM ?? null, at: a.lastPosition.at }
       : null,
     history: a.history,
+    messages: a.messages.map(browserMessage),
   };
 }

@@ -8,7 +8,14 @@ import { parseInput } from '../common/validation';
 import { NEXT_CURSOR_HEADER } from '../shifts/dashboards.controller';
 import { alarmScope } from './alarm-scope';
 import { browserAlarm } from './alarm.view';
-import { AlarmIdPipe, alarmListQuery, alarmNoteSchema, DEFAULT_ALARM_LIMIT, resolveAlarmSchema } from './escalation.schema';
+import {
+  AlarmIdPipe,
+  alarmListQuery,
+  alarmMessageSchema,
+  alarmNoteSchema,
+  DEFAULT_ALARM_LIMIT,
+  resolveAlarmSchema,
+} from './escalation.schema';
 import { TokenScope } from '../api-tokens/token-scope';
 
 /**
@@ -82,6 +89,27 @@ export class AlarmsController {
     const { text } = parseInput(alarmNoteSchema, body);
     const actor = actorOf(req);
     const { alarm } = await this.rpc.send('escalation.alarm.add_note.v1', {
+      alarmId: id,
+      byUserId: actor.userId,
+      text,
+      ...(actor.viaToken ? { viaToken: actor.viaToken } : {}),
+      ...(await alarmScope(this.rpc, actor)),
+    });
+    return browserAlarm(alarm);
+  }
+
+  /**
+   * A message to the worker during the alarm: by push, and by SMS when their screen has not shown
+   * it within a minute. 409 on a resolved alarm, and on a duress alarm (or one cancelled with the
+   * duress PIN), whose worker is never written to.
+   */
+  @Post(':id/messages')
+  @TokenScope('alarms:write')
+  @HttpCode(201)
+  async sendMessage(@Param('id', new AlarmIdPipe()) id: string, @Body() body: unknown, @Req() req: AuthedRequest) {
+    const { text } = parseInput(alarmMessageSchema, body);
+    const actor = actorOf(req);
+    const { alarm } = await this.rpc.send('escalation.alarm.send_message.v1', {
       alarmId: id,
       byUserId: actor.userId,
       text,

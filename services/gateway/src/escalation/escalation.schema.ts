@@ -26,6 +26,7 @@ export const alarmListQuery = z.object({
 
 /** The monitor's Resolve Alarm dialog checks with the same schema. */
 export {
+  alarmMessageSchema,
   alarmNoteSchema,
   resolveAlarmSchema,
   resolveFalseAlarmSchema,

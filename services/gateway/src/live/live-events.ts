@@ -17,6 +17,7 @@ export const LIVE_SUBJECTS = [
   'escalation.alarm.worker_safe.v1',
   'escalation.alarm.pressed_again.v1',
   'escalation.alarm.note_added.v1',
+  'escalation.alarm.message_sent.v1',
   'escalation.checkin_request.created.v1',
   'escalation.checkin_request.closed.v1',
   'audit.entry.recorded.v1',
@@ -161,6 +162,9 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
     case 'escalation.alarm.note_added.v1':
       // A note is for monitors: the worker's screen never shows one.
       return [alarmChange(envelope.data.alarmId, envelope.data.userId, 'note_added', envelope.data.at, undefined, envelope.data.teamId)];
+    case 'escalation.alarm.message_sent.v1':
+      // Escalation never writes a message on a duress alarm: the worker's screen shows the thread.
+      return alarmChangeBoth(envelope.data.alarmId, envelope.data.userId, 'message', envelope.data.at, envelope.data.teamId);
     case 'escalation.alarm.late_check_in.v1':
       return [
         alarmChange(

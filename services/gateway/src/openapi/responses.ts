@@ -5,6 +5,7 @@ import type { ActivityController } from '../activity/activity.controller';
 import type { AuthController } from '../auth/auth.controller';
 import type { AlarmsController } from '../escalation/alarms.controller';
 import type { CheckInRequestsController } from '../escalation/checkin-requests.controller';
+import type { OwnAlarmMessagesController } from '../escalation/own-alarm-messages.controller';
 import type { ContactsController } from '../profile/contacts.controller';
 import type { CheckInsController } from '../shifts/check-ins.controller';
 import type { DashboardsController } from '../shifts/dashboards.controller';
@@ -103,6 +104,18 @@ export const position = z
   .strict()
   .openapi('Position');
 
+const alarmMessage = z
+  .object({
+    id: z.string().uuid(),
+    from: z.enum(['monitor', 'worker']),
+    byName: z.string().nullable(),
+    text: z.string(),
+    at: instant,
+    seenAt: instant.nullable().describe("A monitor's message: when the worker's screen showed it"),
+  })
+  .strict()
+  .openapi('AlarmMessage');
+
 export const alarm = z
   .object({
     id: z.string().uuid(),
@@ -131,9 +144,21 @@ export const alarm = z
     shiftNote: z.string().nullable().describe(`"Where I'll be", as the worker wrote it`),
     lastPosition: orNull(position),
     history: z.array(z.string()).describe('Escalation steps run so far, oldest first'),
+    messages: z.array(alarmMessage).describe('The messages the monitors and the worker exchanged, oldest first'),
   })
   .strict()
   .openapi('Alarm');
+
+export const workerThread = z
+  .object({
+    thread: z
+      .object({ alarmId: z.string().uuid(), kind: z.enum(['missed_check_in', 'emergency']), messages: z.array(alarmMessage) })
+      .strict()
+      .nullable()
+      .describe('Null when no alarm of theirs is open'),
+  })
+  .strict()
+  .openapi('AlarmThread');
 
 export const ownEmergency = z
   .object({
@@ -421,6 +446,9 @@ export type ResponseTypesMatch = [
   Is<Same<Out<typeof alarm>[], Answer<AlarmsController, 'list'>>>,
   Is<Same<Out<typeof alarm>, Answer<AlarmsController, 'acknowledge'>>>,
   Is<Same<Out<typeof alarm>, Answer<AlarmsController, 'resolve'>>>,
+  Is<Same<Out<typeof alarm>, Answer<AlarmsController, 'sendMessage'>>>,
+  Is<Same<Out<typeof workerThread>, Answer<OwnAlarmMessagesController, 'thread'>>>,
+  Is<Same<Out<typeof workerThread>, Answer<OwnAlarmMessagesController, 'reply'>>>,
   Is<Same<Out<typeof checkInRequestBatch>, Answer<CheckInRequestsController, 'create'>>>,
   Is<Same<Out<typeof checkInRequestBatch>[], Answer<CheckInRequestsController, 'list'>>>,
   Is<Same<Out<typeof ownCheckInRequest>, Answer<CheckInRequestsController, 'own'>>>,

@@ -89,6 +89,7 @@ export const CONTROLLER_TAGS: Record<string, Tag> = {
   DashboardsController: 'Workers',
   AlarmsController: 'Alarms',
   CheckInRequestsController: 'Alarms',
+  OwnAlarmMessagesController: 'Alarms',
   ActivityController: 'Activity',
   ReportsController: 'Reports',
   KiosksController: 'Kiosks',
@@ -503,6 +504,34 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     returns: 'The alarm',
   },
 
+  'POST /api/alarms/:id/messages': {
+    summary: 'Send the worker a message',
+    description:
+      "While the alarm is open: by push at once, and by SMS when the worker's screen has not shown it within a minute; a line on the alarm's history. 409 when the alarm is resolved, and on a duress alarm or one cancelled with the duress PIN, whose worker is never written to (the answer says why).",
+    response: r.alarm,
+    returns: 'The alarm, with its messages',
+    errors: [409],
+  },
+  'GET /api/profile/alarm-messages': {
+    summary: 'The messages of my open alarm',
+    description: "The signed-in worker's thread with the monitors about their open alarm (never a duress alarm), or `thread: null`.",
+    response: r.workerThread,
+    returns: 'The thread, or null',
+  },
+  'POST /api/profile/alarm-messages': {
+    summary: 'Answer the monitors',
+    description:
+      "A message from the worker on their open alarm's thread: the alarm panel shows it live. 409 when no alarm of theirs is open.",
+    response: r.workerThread,
+    returns: 'The thread',
+    errors: [409],
+  },
+  'POST /api/profile/alarm-messages/seen': {
+    summary: 'My screen showed the messages',
+    description: "The monitors' messages so far are seen: no SMS of them follows.",
+    response: r.workerThread,
+    returns: 'The thread, or null',
+  },
   'POST /api/check-in-requests': {
     summary: 'Ask a worker, or a team, to check in now',
     description:
