@@ -23,10 +23,11 @@ type List = CommandMap['escalation.checkin_request.list.v1'];
 type Own = CommandMap['escalation.checkin_request.own.v1'];
 
 const MINUTE = 60_000;
-/** The SMS follows the push when the worker has not answered within a minute. */
+/**
+ * The SMS follows the push when the worker has not answered within a minute. The request's timer
+ * runs two steps: `request_sms`, then `missed` at the request's due time.
+ */
 const SMS_AFTER_MS = MINUTE;
-/** The request timer's steps: the SMS, then the missed check-in alarm at the request's due time. */
-export const REQUEST_STEPS = ['request_sms', 'missed'] as const;
 
 /**
  * "Check in now": a monitor asks one worker, or every worker of a team on shift, to check in. A
