@@ -36,6 +36,7 @@ function routes(startAnswers: FakeAnswer[]): FakeRoutes {
     'GET /api/users/7/with-relations': () => ({ body: started ? onShift() : { ...ANN, onShift: false, checkInInterval: 60 } }),
     'GET /api/users/7/emergency': { body: { emergency: null } },
     'GET /api/profile/check-in-request': { body: { request: null } },
+    'GET /api/profile/alarm-messages': { body: { thread: null } },
     'GET /api/location-options': { body: [{ id: 1, name: PLACE, isActive: true }] },
     'GET /api/time': () => ({ body: { now: new Date().toISOString() } }),
     'POST /api/users/7/start-shift': () => {

@@ -64,8 +64,11 @@ function threadRoutes(kind: 'missed_check_in' | 'emergency' | null, messages: Me
   };
 }
 
-/** Ann on shift and overdue (a missed check-in alarm open), or off shift; her emergency, if any. */
-function homeRoutes({ onShift = true, emergency = null as object | null } = {}): FakeRoutes {
+/**
+ * Ann on shift and overdue (a missed check-in alarm open; `overdue: false`, she has checked in late
+ * since and it waits for a monitor to resolve it), or off shift; her emergency, if any.
+ */
+function homeRoutes({ onShift = true, overdue = true, emergency = null as object | null } = {}): FakeRoutes {
   return {
     'GET /api/users/7/with-relations': {
       body: onShift
@@ -75,7 +78,7 @@ function homeRoutes({ onShift = true, emergency = null as object | null } = {}):
             location: PLACE,
             shiftStartTime: inMinutes(-120),
             latestCheckIn: null,
-            nextCheckInTime: inMinutes(-5),
+            nextCheckInTime: inMinutes(overdue ? -5 : 50),
             checkInInterval: 60,
           }
         : { ...ANN, onShift: false, checkInInterval: 60 },
@@ -95,7 +98,7 @@ const settle = (ms = 100) => act(() => new Promise((resolve) => setTimeout(resol
 const seenCalls = (sent: { method: string; path: string }[]) => sent.filter((r) => r.path === '/api/profile/alarm-messages/seen').length;
 
 describe('the messages of a missed check-in alarm, on the check-in screen', () => {
-  it('lists who wrote what and when, above CHECK IN, and tells LWS once that the screen showed them', async () => {
+  it('lists who wrote what and when in the check-in alert while overdue, and tells LWS once that the screen showed them', async () => {
     const first = fromMonitor('m1', 'Are you OK? Please check in.', { at: inMinutes(-4) });
     const mine = { id: 'w1', from: 'worker' as const, byName: 'Ann Lone', text: 'Signal is bad here', at: inMinutes(-3), seenAt: null };
     const second = fromMonitor('m2', 'Thanks, stay where you are.', { byName: null, at: inMinutes(-2) });
@@ -108,14 +111,22 @@ describe('the messages of a missed check-in alarm, on the check-in screen', () =
       ['worker', `You ${formatTime(mine.at)}Signal is bad here`],
       ['monitor', `From your monitor ${formatTime(second.at)}Thanks, stay where you are.`],
     ]);
-    const checkIn = screen.getByTestId('check-in-card');
-    expect(card.compareDocumentPosition(checkIn) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // Overdue, the alert covers the screen and cannot be dismissed: the thread is in it, once.
+    expect(screen.getByTestId('check-in-alert').contains(card)).toBe(true);
+    expect(screen.getAllByTestId('worker-messages')).toHaveLength(1);
 
     await waitFor(() => expect(seenCalls(sent)).toBe(1));
     // The seen answer marks them seen: reading the thread again tells nothing new.
     await settle(300);
     expect(seenCalls(sent)).toBe(1);
     expect(writes(sent)).toEqual([{ method: 'POST', path: '/api/profile/alarm-messages/seen', body: undefined }]);
+  });
+
+  it('checked in late, the alarm still open: the thread is on the screen, above CHECK IN', async () => {
+    renderHome({ ...homeRoutes({ overdue: false }), ...threadRoutes('missed_check_in', [fromMonitor('m1', 'Glad you are OK')]) });
+    const card = await screen.findByTestId('worker-messages');
+    expect(screen.queryByTestId('check-in-alert')?.contains(card) ?? false).toBe(false);
+    expect(card.compareDocumentPosition(screen.getByTestId('check-in-card')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('sends the worker’s answer, clears the field and shows it in the thread', async () => {
