@@ -12,7 +12,8 @@ import { i18n, msg } from '../i18n/i18n';
  * data across two decades, so a change in the law fails a test rather than showing a wrong hour.
  */
 
-const MONTHS = [
+/** Short month names, January first (the screens show them through `t()`). */
+export const MONTHS = [
   msg('Jan'),
   msg('Feb'),
   msg('Mar'),
@@ -27,7 +28,7 @@ const MONTHS = [
   msg('Dec'),
 ] as const;
 
-const HOUR_MS = 3_600_000;
+export const HOUR_MS = 3_600_000;
 
 /** 01:00 UTC on the last Sunday of a month (0-based) of a year, in ms. */
 function lastSundayOneAm(year: number, month: number): number {

@@ -1,27 +1,14 @@
+import { HOUR_MS, MONTHS } from '../format/date-time';
 import { msg, type Translate } from '../i18n/i18n';
 
 // Times in a given zone (the rota editor, an admin's own on-call shifts): a rota's stretches in the rota's own time zone (where its
 // hand-offs are set), and the override form's inputs in the browser's, as `datetime-local` gives them.
 
-export const HOUR_MS = 3_600_000;
+export { HOUR_MS };
 export const DAY_MS = 24 * HOUR_MS;
 
 /** Monday first, as the rota's days (1 = Monday … 7 = Sunday). */
 export const WEEKDAYS = [msg('Mon'), msg('Tue'), msg('Wed'), msg('Thu'), msg('Fri'), msg('Sat'), msg('Sun')] as const;
-const MONTHS = [
-  msg('Jan'),
-  msg('Feb'),
-  msg('Mar'),
-  msg('Apr'),
-  msg('May'),
-  msg('Jun'),
-  msg('Jul'),
-  msg('Aug'),
-  msg('Sep'),
-  msg('Oct'),
-  msg('Nov'),
-  msg('Dec'),
-] as const;
 
 /** The wall clock in a zone at an instant; `weekday` 1 = Monday … 7 = Sunday. */
 export interface ZoneClock {
