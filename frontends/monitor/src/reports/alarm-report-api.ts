@@ -1,16 +1,17 @@
 import { api, english, londonYearMonth, msg, type Translate } from '@lws/fe-ui';
+import { FALSE_REASON_LABELS } from '@lws/fe-ui/alarms';
 
 export type ReportKind = 'missed_check_in' | 'emergency' | 'all';
 
 export const FALSE_REASON_KEYS = ['forgotCheckIn', 'noSignal', 'device', 'other', 'notRecorded'] as const;
 export type FalseReasons = Record<(typeof FALSE_REASON_KEYS)[number], number>;
 
-/** In English; a screen shows them through `t()`. */
+/** In English; a screen shows them through `t()`: the Resolve Alarm dialog's words for each reason. */
 export const FALSE_REASON_COLUMNS: Record<keyof FalseReasons, string> = {
-  forgotCheckIn: msg('Forgot to check in'),
-  noSignal: msg('No signal'),
-  device: msg('Device problem'),
-  other: msg('Other'),
+  forgotCheckIn: FALSE_REASON_LABELS.forgot_check_in,
+  noSignal: FALSE_REASON_LABELS.no_signal,
+  device: FALSE_REASON_LABELS.device,
+  other: FALSE_REASON_LABELS.other,
   notRecorded: msg('Not recorded'),
 };
 
