@@ -269,6 +269,28 @@ describe("reconciling escalation's copies with the owners (real PostgreSQL and N
     expect(again.differing).toBe(0);
   }, 120_000);
 
+  it("repairs a lost visit start: the visit's end, sooner than the regular deadline, becomes what escalation watches", async () => {
+    const userId = await newWorker('Rec Lost Visit');
+    await startShift(userId);
+    const regular = (await watched(userId))!;
+    const { rows: versionRows } = await db.query('select shifts_version from escalation.workers where user_id = $1', [userId]);
+    const { worker } = await rpc.send('shifts.visit.start.v1', { userId, where: 'Flat 3, Mill Lane', minutes: 15 });
+    expect(worker.nextCheckInAt).toBe(worker.visit!.endsAt);
+    await eventually(() => inSync(userId), 20_000, 100);
+    // As if the visit's start never reached escalation: it waits for the regular deadline, 45 minutes too late.
+    await db.query(
+      'update escalation.workers set next_check_in_at = $2, deadline_as_of = $2, shifts_version = $3, visit = null where user_id = $1',
+      [userId, regular.next_check_in_at, versionRows[0].shifts_version],
+    );
+    await db.query("update escalation.deadlines set due_at = $2 where job_key = 'checkin:' || $1::int", [userId, regular.due_at]);
+    expect(await inSync(userId)).toBe(false);
+
+    const round = (await reconciler.round('shifts')) as RoundResult;
+    expect(round.repairs).toEqual([expect.objectContaining({ userId, kind: 'deadline_stale' })]);
+    expect((await watched(userId))!.next_check_in_at!.toISOString()).toBe(worker.visit!.endsAt);
+    expect(await inSync(userId)).toBe(true);
+  });
+
   it('counts a second press that joined the open emergency as heard, and joins a lost one to it rather than open a second alarm', async () => {
     const userId = await newWorker('Rec Pressed Twice');
     await startShift(userId);

@@ -164,6 +164,7 @@ describe('shifts, check-ins and dashboards (real PostgreSQL, NATS, Redis; test c
         shiftStartTime: expect.any(String),
         latestCheckIn: null,
         nextCheckInTime: expect.any(String),
+        visit: null,
       });
       expect(near(res.body.shiftStartTime, now)).toBe(true);
       expect(Date.parse(res.body.nextCheckInTime) - Date.parse(res.body.shiftStartTime)).toBe(60 * MINUTE);

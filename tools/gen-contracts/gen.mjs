@@ -260,7 +260,8 @@ function emitType(entry, names, errors) {
       zod = `z.record(z.string(), ${zod})`;
     } else if (field.repeated) {
       ts = ts.includes('|') ? `(${ts})[]` : `${ts}[]`;
-      zod = `z.array(${zod})`;
+      // Absent reads as empty, as in protobuf: a list added later must not refuse what older producers sent.
+      zod = `z.array(${zod}).default([])`;
     }
     if (optional) zod += '.optional()';
     tsFields.push(`${docComment(field.comment, '  ')}  ${field.name}${optional ? '?' : ''}: ${ts};\n`);
@@ -269,7 +270,7 @@ function emitType(entry, names, errors) {
   const code =
     docComment(type.comment, '') +
     `export interface ${entry.tsName} {\n${tsFields.join('')}}\n` +
-    `export const ${entry.tsName}Schema: z.ZodType<${entry.tsName}> = z\n  .object({\n${zodFields.join('')}  })\n  .strict();\n`;
+    `export const ${entry.tsName}Schema: z.ZodType<${entry.tsName}, z.ZodTypeDef, unknown> = z\n  .object({\n${zodFields.join('')}  })\n  .strict();\n`;
   return { code, deps };
 }
 
@@ -424,14 +425,14 @@ export function generate(protoDir, outDir) {
     `/** Event subject -> the data it carries. */\n` +
     `export type EventMap = {\n${events.map((e) => `  ${q(e.subject)}: ${e.entry.tsName};\n`).join('')}};\n` +
     `export type EventSubject = keyof EventMap;\n\n` +
-    `export const EventSchemas: { readonly [S in EventSubject]: z.ZodType<EventMap[S]> } = Object.freeze({\n` +
+    `export const EventSchemas: { readonly [S in EventSubject]: z.ZodType<EventMap[S], z.ZodTypeDef, unknown> } = Object.freeze({\n` +
     events.map((e) => `  ${q(e.subject)}: ${e.entry.tsName}Schema,\n`).join('') +
     `});\n\n` +
     `export const EVENT_SUBJECTS: readonly EventSubject[] = Object.freeze([\n${eventSubjects.map((s) => `  ${q(s)},\n`).join('')}] as const);\n\n` +
     `/** Command pattern -> its request and reply. */\n` +
     `export type CommandMap = {\n${commands.map((c) => `  ${q(c.subject)}: { request: ${c.request.tsName}; reply: ${c.reply.tsName} };\n`).join('')}};\n` +
     `export type CommandPattern = keyof CommandMap;\n\n` +
-    `export const CommandSchemas: {\n  readonly [P in CommandPattern]: {\n    readonly request: z.ZodType<CommandMap[P]['request']>;\n    readonly reply: z.ZodType<CommandMap[P]['reply']>;\n  };\n} = Object.freeze({\n` +
+    `export const CommandSchemas: {\n  readonly [P in CommandPattern]: {\n    readonly request: z.ZodType<CommandMap[P]['request'], z.ZodTypeDef, unknown>;\n    readonly reply: z.ZodType<CommandMap[P]['reply'], z.ZodTypeDef, unknown>;\n  };\n} = Object.freeze({\n` +
     commands.map((c) => `  ${q(c.subject)}: { request: ${c.request.tsName}Schema, reply: ${c.reply.tsName}Schema },\n`).join('') +
     `});\n\n` +
     `export const COMMAND_PATTERNS: readonly CommandPattern[] = Object.freeze([\n${commandSubjects.map((s) => `  ${q(s)},\n`).join('')}] as const);\n\n` +

@@ -93,7 +93,15 @@ export type {
   CreateUserRequest,
   ProfileDetailsForm,
 } from './forms';
-export { EMERGENCY_NUMBER_INVALID, emergencyNumberText, teamFormFields, teamFormSchema } from './teams';
+export {
+  EMERGENCY_NUMBER_INVALID,
+  VISIT_TYPES_MAX,
+  emergencyNumberText,
+  teamFormFields,
+  teamFormSchema,
+  visitTypeFormFields,
+  visitTypeList,
+} from './teams';
 export type { TeamForm } from './teams';
 export { API_SCOPES, API_TOKEN_MAX_DAYS, createApiTokenSchema } from './api-tokens';
 export type { ApiScope, CreateApiTokenRequest } from './api-tokens';
@@ -125,3 +133,18 @@ export {
   putOnCallScheduleSchema,
 } from './on-call';
 export type { CoverRequired, OnCallOverrideRequest, PutOnCallScheduleRequest } from './on-call';
+export {
+  VISIT_DEFAULT_MINUTES,
+  VISIT_MAX_MINUTES,
+  VISIT_MIN_MINUTES,
+  VISIT_MINUTES,
+  VISIT_MINUTES_INVALID,
+  VISIT_NOTE_INVALID,
+  VISIT_NOTE_MAX,
+  VISIT_TYPE_UNKNOWN,
+  VISIT_WHERE_MAX,
+  VISIT_WHERE_REQUIRED,
+  VISIT_WHERE_TOO_LONG,
+  startVisitSchema,
+} from './visits';
+export type { StartVisitForm, StartVisitRequest } from './visits';

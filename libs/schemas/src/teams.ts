@@ -21,6 +21,56 @@ export const emergencyNumberText = z
   .trim()
   .regex(/^[+0-9\s().-]{7,30}$/, EMERGENCY_NUMBER_INVALID);
 
+export const VISIT_TYPES_MAX = 20;
+const VISIT_TYPE_MINUTES = msg('A visit type lasts from 5 to 240 minutes');
+const VISIT_TYPE_INTERVAL = msg('Check-ins during a visit must be from 5 to 240 minutes apart');
+
+/**
+ * A kind of timed visit (a risk level) as the editor writes it, but its own escalation policy:
+ * its name, how long it lasts unless the worker says otherwise, how often they check in while it
+ * lasts (null: their own interval), and whether reminders go by SMS too. A new type has no id yet.
+ */
+export const visitTypeFormFields = {
+  id: z
+    .string({ invalid_type_error: msg('Invalid visit type ID') })
+    .regex(/^[A-Za-z0-9-]{1,64}$/, msg('Invalid visit type ID'))
+    .optional(),
+  name: z
+    .string({ required_error: msg('Visit type name is required'), invalid_type_error: msg('Visit type name is required') })
+    .trim()
+    .min(1, msg('Visit type name is required'))
+    .max(60, msg('Visit type name must be at most 60 characters')),
+  minutes: z
+    .number({ required_error: VISIT_TYPE_MINUTES, invalid_type_error: VISIT_TYPE_MINUTES })
+    .int(VISIT_TYPE_MINUTES)
+    .min(5, VISIT_TYPE_MINUTES)
+    .max(240, VISIT_TYPE_MINUTES),
+  checkInInterval: z
+    .number({ invalid_type_error: VISIT_TYPE_INTERVAL })
+    .int(VISIT_TYPE_INTERVAL)
+    .min(5, VISIT_TYPE_INTERVAL)
+    .max(240, VISIT_TYPE_INTERVAL)
+    .nullable()
+    .default(null),
+  smsToo: z.boolean({ invalid_type_error: msg('smsToo must be true or false') }).default(false),
+};
+
+/** A list of visit types with its own rules: at most 20, each name once (whatever its case). */
+export function visitTypeList<T extends z.ZodTypeAny>(item: T) {
+  return z
+    .array(item, { invalid_type_error: msg('visitTypes must be a list') })
+    .max(VISIT_TYPES_MAX, msg('At most 20 visit types'))
+    .superRefine((types, ctx) => {
+      const seen = new Set<string>();
+      (types as { name: string }[]).forEach((t, i) => {
+        const key = t.name.toLowerCase();
+        if (seen.has(key))
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: msg('Each visit type needs its own name'), path: [i, 'name'] });
+        seen.add(key);
+      });
+    });
+}
+
 /** The team's fields but its escalation policy, each as the gateway checks it. */
 export const teamFormFields = {
   name: z

@@ -13,6 +13,7 @@ import { AlarmSteps } from './alarms/alarm-steps';
 import { MissedAlarms } from './alarms/missed-alarms';
 import { Notifier } from './alarms/notifier';
 import { RequestTracker } from './alarms/request-tracker';
+import { VisitNoteReads } from './alarms/visit-notes';
 import { Auditor } from './deadlines/auditor';
 import { CheckinRequestsController } from './checkin-requests/checkin-requests.controller';
 import { CheckinRequestsRepository } from './checkin-requests/checkin-requests.repository';
@@ -61,6 +62,7 @@ import { WorkersProjection, type DueNow } from './workers/workers.projection';
     WorkersProjection,
     PositionsRetention,
     RemindersService,
+    VisitNoteReads,
   ],
   exports: [Scheduler, Auditor, RequestTracker, Reconciler, OnCallGapNotice],
 })
@@ -70,6 +72,7 @@ export class EscalationModule implements OnModuleInit {
     private readonly workers: WorkersProjection,
     private readonly alarms: AlarmsService,
     private readonly scheduler: Scheduler,
+    private readonly visitNotes: VisitNoteReads,
   ) {}
 
   onModuleInit(): void {
@@ -109,6 +112,9 @@ export class EscalationModule implements OnModuleInit {
         'shifts.checkin.recorded.v1',
         'shifts.deadline.changed.v1',
         'shifts.emergency.raised.v1',
+        'shifts.visit.started.v1',
+        'shifts.visit.ended.v1',
+        'shifts.visit.note_revealed.v1',
       ],
       handler: async (event, tx: Tx, emit, afterCommit) => {
         const dueNow = await this.shiftEvent(event as AnyEventEnvelope, tx, emit);
@@ -138,6 +144,13 @@ export class EscalationModule implements OnModuleInit {
         return this.workers.deadlineChanged(tx, e.data);
       case 'shifts.emergency.raised.v1':
         return this.workers.emergencyRaised(tx, emit, e.data);
+      case 'shifts.visit.started.v1':
+        return this.workers.visitStarted(tx, e.data);
+      case 'shifts.visit.ended.v1':
+        return this.workers.visitEnded(tx, e.data);
+      case 'shifts.visit.note_revealed.v1':
+        await this.visitNotes.revealed(tx, e.data);
+        return false;
       default:
         return false;
     }

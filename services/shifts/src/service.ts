@@ -9,12 +9,22 @@ import { DashboardsModule } from './dashboards/dashboards.module';
 import { DeadlinesModule } from './deadlines/deadlines.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { ReconcileModule } from './reconcile/reconcile.module';
+import { VisitsModule } from './visits/visits.module';
 
 export const shiftsService: ServiceDefinition = {
   name: 'shifts',
   configShape: shiftsConfigShape,
   defaultHealthPort: 8083,
-  imports: [ShiftsModule, CheckInsModule, EmergenciesModule, DashboardsModule, DeadlinesModule, ProjectionsModule, ReconcileModule],
+  imports: [
+    ShiftsModule,
+    CheckInsModule,
+    EmergenciesModule,
+    DashboardsModule,
+    DeadlinesModule,
+    ProjectionsModule,
+    ReconcileModule,
+    VisitsModule,
+  ],
   schema: shiftsSchema,
   tables: messaging,
   migrationsFolder: join(__dirname, '..', 'drizzle'),

@@ -40,6 +40,7 @@ describe('labels (spec section 3)', () => {
     ['call_made', 'Call Made'],
     ['system_alert', 'System Alert'],
     ['extension', 'Check-In Extended'],
+    ['visit', 'Visit'],
   ])('%s reads as %s', (type, label) => {
     expect(labelOf(type)).toBe(label);
   });
@@ -48,7 +49,7 @@ describe('labels (spec section 3)', () => {
     expect(labelOf(type)).toBe('Unknown');
   });
 
-  it('names exactly the eight types of the spec, and the worker\'s "+15 min" extension (written by the server only)', () => {
+  it('names exactly the eight types of the spec, the worker\'s "+15 min" extension and timed visits (written by the server only)', () => {
     expect(ENTRY_TYPES).toEqual([
       'check_in',
       'emergency',
@@ -59,6 +60,7 @@ describe('labels (spec section 3)', () => {
       'call_made',
       'system_alert',
       'extension',
+      'visit',
     ]);
   });
 

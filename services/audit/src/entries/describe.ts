@@ -9,6 +9,9 @@ export const DESCRIBED_SUBJECTS = [
   'shifts.checkin.recorded.v1',
   'shifts.emergency.raised.v1',
   'shifts.deadline.changed.v1',
+  'shifts.visit.started.v1',
+  'shifts.visit.ended.v1',
+  'shifts.visit.note_revealed.v1',
   'escalation.alarm.opened.v1',
   'escalation.alarm.acknowledged.v1',
   'escalation.alarm.resolved.v1',
@@ -245,6 +248,36 @@ export async function describeEvent(event: DescribedEvent, lookup: Lookup): Prom
         type: 'extension',
         details: `Asked for ${e.extendedMinutes ?? 15} more minutes; next check-in due at ${londonTime(e.nextCheckInAt)}`,
         at: new Date(e.changedAt),
+      };
+    }
+    case 'shifts.visit.started.v1': {
+      const e = event.data;
+      const note = e.visit.hasNote ? ', with a sealed note' : '';
+      return {
+        userId: e.userId,
+        type: 'visit',
+        details: `Started a visit to ${e.visit.where} until ${londonTime(e.visit.endsAt)}${note}; next check-in due at ${londonTime(e.nextCheckInAt)}`,
+        at: new Date(e.visit.startedAt),
+      };
+    }
+    case 'shifts.visit.ended.v1': {
+      const e = event.data;
+      const details = {
+        worker: 'Ended the visit with the PIN',
+        check_in: 'The visit ended with a check-in made after its timer ran out',
+        shift_ended: 'The visit ended with the shift',
+      }[e.reason];
+      return { userId: e.userId, type: 'visit', details: details ?? 'The visit ended', at: new Date(e.endedAt) };
+    }
+    case 'shifts.visit.note_revealed.v1': {
+      // The monitors' record: whoever holds the worker's phone during an alarm must not read who looked.
+      const e = event.data;
+      return {
+        userId: e.userId,
+        type: 'visit',
+        details: `${await actorName(lookup, e.byUserId, e.viaToken)} read the sealed note of the visit, on its alarm`,
+        at: new Date(e.revealedAt),
+        monitorsOnly: true,
       };
     }
     case 'escalation.alarm.opened.v1': {

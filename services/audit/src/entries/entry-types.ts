@@ -10,6 +10,8 @@ export const ENTRY_LABELS = {
   system_alert: 'System Alert',
   // The worker's "+15 min", which is no check-in.
   extension: 'Check-In Extended',
+  // A timed visit started or ended, or its sealed note read.
+  visit: 'Visit',
 } as const;
 
 export type EntryType = keyof typeof ENTRY_LABELS;
@@ -25,6 +27,7 @@ export const WORKER_VISIBLE_TYPES: readonly EntryType[] = [
   'start_shift',
   'end_shift',
   'extension',
+  'visit',
   'emergency',
   'missed_check_in',
 ];

@@ -143,6 +143,10 @@ function toView(a: AlarmRow, history: string[], names: Map<number, string>, mess
   // A cancel made with the duress PIN is no sign of safety: monitors read it in the history.
   if (a.workerSafeAt && !a.safeUnderDuress) view.workerSafeAt = iso(a.workerSafeAt);
   if (a.shiftNote) view.shiftNote = a.shiftNote;
+  if (a.visit) {
+    const { id, where, startedAt, endsAt, hasNote, typeId, typeName } = a.visit;
+    view.visit = { id, where, startedAt, endsAt, hasNote, ...(typeId && typeName ? { typeId, typeName } : {}) };
+  }
   if (a.lastPosition) {
     const p = a.lastPosition;
     view.lastPosition = { lat: p.lat, lng: p.lng, at: p.at, ...(p.accuracyM !== undefined ? { accuracyM: p.accuracyM } : {}) };

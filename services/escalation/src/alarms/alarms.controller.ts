@@ -5,6 +5,7 @@ import { Command } from '@lws/messaging';
 import { AlarmCommands } from './alarm-commands';
 import { AlarmMessages } from './alarm-messages';
 import { AlarmViews } from './alarm-views';
+import { VisitNoteReads } from './visit-notes';
 
 type Req<P extends keyof CommandMap> = CommandMap[P]['request'];
 
@@ -14,7 +15,13 @@ export class AlarmsController {
     private readonly commands: AlarmCommands,
     private readonly views: AlarmViews,
     private readonly messages: AlarmMessages,
+    private readonly visits: VisitNoteReads,
   ) {}
+
+  @Command('escalation.alarm.visit.v1')
+  visit(@Payload() req: Req<'escalation.alarm.visit.v1'>) {
+    return this.visits.visitOf(req);
+  }
 
   @Command('escalation.alarm.list.v1')
   list(@Payload() req: Req<'escalation.alarm.list.v1'>) {

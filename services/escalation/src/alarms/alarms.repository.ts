@@ -25,6 +25,8 @@ export interface ReminderRecipient {
   voiceReminder?: boolean;
   /** The language their reminders are written in; null: English. */
   language?: string | null;
+  /** On a visit whose type sends its reminders by SMS too, whatever the organisation's channels. */
+  smsToo?: boolean;
 }
 
 export interface Contact {
@@ -148,6 +150,7 @@ export class AlarmsRepository {
           escalationPolicy: row.escalationPolicy,
           emergencyNumbers: row.emergencyNumbers,
           onCallSchedule: row.onCallSchedule,
+          visitTypes: row.visitTypes,
         }
       : undefined;
   }
@@ -188,6 +191,7 @@ export class AlarmsRepository {
           escalationPolicy: row.escalationPolicy,
           emergencyNumbers: row.emergencyNumbers,
           onCallSchedule: row.onCallSchedule,
+          visitTypes: row.visitTypes,
         },
       ]),
     );
@@ -221,13 +225,27 @@ export class AlarmsRepository {
     const found = new Map<number, ReminderRecipient>();
     if (userIds.length === 0) return found;
     const { rows } = (await tx.execute(sql`
-      select w.user_id, w.name, w.phone, w.language, coalesce(t.voice_reminder, false) as voice_reminder from ${workers} w
+      select w.user_id, w.name, w.phone, w.language, coalesce(t.voice_reminder, false) as voice_reminder,
+        coalesce((w.visit->>'smsToo')::boolean, false) as sms_too from ${workers} w
       left join ${teams} t on t.id = w.team_id and t.deleted_at is null
       where w.user_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(userIds)}::jsonb))`)) as unknown as {
-      rows: { user_id: number; name: string | null; phone: string | null; language: string | null; voice_reminder: boolean }[];
+      rows: {
+        user_id: number;
+        name: string | null;
+        phone: string | null;
+        language: string | null;
+        voice_reminder: boolean;
+        sms_too: boolean;
+      }[];
     };
     for (const r of rows)
-      found.set(Number(r.user_id), { name: r.name, phone: r.phone, language: r.language, voiceReminder: r.voice_reminder === true });
+      found.set(Number(r.user_id), {
+        name: r.name,
+        phone: r.phone,
+        language: r.language,
+        voiceReminder: r.voice_reminder === true,
+        ...(r.sms_too === true ? { smsToo: true } : {}),
+      });
     return found;
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { EventMap } from '@lws/contracts';
+import type { EventMap, VisitSummary } from '@lws/contracts';
 import type { PendingEvent } from '@lws/messaging';
 import { insertRows, type Emit, type Tx } from '@lws/platform';
 import { SETTINGS, type EscalationSettings } from '../config';
@@ -19,7 +19,7 @@ import {
 } from './alarm-steps';
 import { AlarmsRepository } from './alarms.repository';
 import { londonTime, monitorsAlarm, WORKER_TEXT } from './messages';
-import { duressPolicy, freezePolicy, stepDueAt, type TeamPolicy } from './policy';
+import { duressPolicy, forVisitType, freezePolicy, stepDueAt, type TeamPolicy } from './policy';
 
 export interface Opening {
   kind: AlarmKind;
@@ -31,6 +31,8 @@ export interface Opening {
   shiftId?: string | null;
   emergencyId?: string;
   duress?: boolean;
+  /** An emergency raised during a timed visit. */
+  visit?: VisitSummary;
 }
 
 /**
@@ -38,7 +40,10 @@ export interface Opening {
  * (its team's, else the organisation's), the first line of its history, and the opened event.
  */
 export function opening(a: Opening, worker: WorkerRow | undefined, team: TeamPolicy | undefined, settings: EscalationSettings) {
-  const frozen = freezePolicy(a.kind, settings.policy, a.now, team);
+  // An emergency is the visit's when raised during one; a missed check-in when the worker is on one.
+  const visit = a.kind === 'emergency' ? (a.visit ?? null) : worker?.onShift ? (worker.visit ?? null) : null;
+  // A visit of a type with its own policy escalates by that policy.
+  const frozen = freezePolicy(a.kind, settings.policy, a.now, forVisitType(team, visit?.typeId));
   const duress = a.kind === 'emergency' && a.duress === true;
   const policy = duress ? duressPolicy(frozen) : frozen;
   const location = a.location ?? worker?.location ?? null;
@@ -58,6 +63,7 @@ export function opening(a: Opening, worker: WorkerRow | undefined, team: TeamPol
     duress,
     shiftNote: worker?.onShift ? worker.shiftNote : null,
     lastPosition: worker?.lastPosition ?? null,
+    visit,
   } satisfies typeof alarms.$inferInsert;
   const note = duress
     ? {
@@ -66,6 +72,7 @@ export function opening(a: Opening, worker: WorkerRow | undefined, team: TeamPol
     : a.kind === 'emergency'
       ? { text: `Emergency raised at ${londonTime(a.now)}`, workerText: WORKER_TEXT.requested }
       : { text: `Missed check-in due at ${londonTime(a.dueAt ?? a.now)}` };
+  if (visit) note.text += `; ${visitLine(visit, a.dueAt)}`;
   const opened: { subject: 'escalation.alarm.opened.v1'; data: EventMap['escalation.alarm.opened.v1'] } = {
     subject: 'escalation.alarm.opened.v1',
     data: {
@@ -78,9 +85,16 @@ export function opening(a: Opening, worker: WorkerRow | undefined, team: TeamPol
       ...(a.dueAt ? { dueAt: a.dueAt.toISOString() } : {}),
       ...(duress ? { duress } : {}),
       ...teamOf(worker?.teamId),
+      ...(visit ? { visitId: visit.id } : {}),
     },
   };
   return { values, note: note as { text: string; workerText?: string }, opened };
+}
+
+/** The visit an alarm opened on, as its first history line says it: where, and whether its timer ran out. */
+function visitLine(visit: VisitSummary, dueAt: Date | undefined): string {
+  const timerRanOut = dueAt !== undefined && Date.parse(visit.endsAt) === dueAt.getTime();
+  return `on a visit to ${visit.where}${timerRanOut ? ' (its timer ran out)' : ` until ${londonTime(new Date(visit.endsAt))}`}${visit.hasNote ? '; it has a sealed note' : ''}`;
 }
 
 /** A claimed missed check-in whose deadline stands (shifts confirmed it, or could not be asked). */

@@ -52,6 +52,18 @@ export interface TeamPolicy {
   emergencyNumbers: string[];
   /** The team's on-call rota; null or absent: none. */
   onCallSchedule?: OnCallSchedule | null;
+  /** Its visit types' own policies (null: the team's), by type id. */
+  visitTypes?: { id: string; escalationPolicy: unknown }[];
+}
+
+/**
+ * The team's rules for an alarm opened on a visit of one of its types: the type's own escalation
+ * policy in place of the team's, when it has one.
+ */
+export function forVisitType(team: TeamPolicy | undefined, typeId: string | undefined): TeamPolicy | undefined {
+  if (!team || typeId === undefined) return team;
+  const own = team.visitTypes?.find((v) => v.id === typeId)?.escalationPolicy;
+  return own !== null && own !== undefined ? { ...team, escalationPolicy: own } : team;
 }
 
 export interface PolicySettings {

@@ -1,7 +1,7 @@
 import { boolean, index, integer, jsonb, pgSchema, smallint, text, timestamp, uniqueIndex, uuid, bigint } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
-import type { EventMap } from '@lws/contracts';
+import type { EventMap, VisitSummary } from '@lws/contracts';
 import type { OnCallSchedule } from '@lws/platform';
 import type { FrozenPolicy } from '../alarms/policy';
 
@@ -54,6 +54,8 @@ export const workers = escalationSchema.table(
     shiftNote: text('shift_note'),
     /** The position of the worker's last check-in that had one (deleted 30 days after its shift ends). */
     lastPosition: jsonb('last_position').$type<KnownPosition>(),
+    /** The timed visit under way (its end is the deadline when sooner than the regular one). */
+    visit: jsonb('visit').$type<VisitSummary>(),
   },
   (t) => [index('workers_on_shift_next_idx').on(t.nextCheckInAt, t.userId).where(sql`${t.onShift}`)],
 );
@@ -77,6 +79,11 @@ export interface TeamMonitor {
  * Escalation's copy of identity's teams (identity.team.changed.v1): who monitors each team, in
  * order, and the team's own escalation policy and emergency numbers, frozen onto its alarms.
  */
+export interface VisitTypePolicy {
+  id: string;
+  escalationPolicy: unknown;
+}
+
 export const teams = escalationSchema.table('teams', {
   id: integer('id').primaryKey(),
   name: text('name').notNull(),
@@ -89,6 +96,8 @@ export const teams = escalationSchema.table('teams', {
   voiceReminder: boolean('voice_reminder').notNull().default(false),
   /** The team's on-call rota (@lws/platform's OnCallSchedule); null: none. Resolved when an alarm opens. */
   onCallSchedule: jsonb('on_call_schedule').$type<OnCallSchedule>(),
+  /** Its visit types' own escalation policies (ESCALATION_POLICY's form; null: the team's), by type id. */
+  visitTypes: jsonb('visit_types').$type<VisitTypePolicy[]>().notNull().default([]),
   version: integer('version').notNull(),
   deletedAt: at('deleted_at'),
 });
@@ -264,6 +273,8 @@ export const alarms = escalationSchema.table(
     /** The worker's "where I'll be" and last known position when the alarm opened. */
     shiftNote: text('shift_note'),
     lastPosition: jsonb('last_position').$type<KnownPosition>(),
+    /** Opened on this timed visit (its timer ran out, or an emergency during it): its sealed note may be revealed. */
+    visit: jsonb('visit').$type<VisitSummary>(),
   },
   (t) => [
     index('alarms_opened_idx').on(t.openedAt, t.id),

@@ -167,8 +167,10 @@ export class CheckinsService {
     const since = stepTime(step, due).toISOString();
     // Written, and for a call spoken, in the worker's language.
     const about = { userId, since, ...(language ? { language } : {}) };
+    // A visit type may want its reminders by SMS (which the PIN answers) whatever the organisation's channels.
+    const channels = worker?.smsToo ? [...new Set([...this.settings.reminderChannels, 'sms' as const])] : this.settings.reminderChannels;
     const events: PendingEvent[] = phone
-      ? this.settings.reminderChannels.map((channel) =>
+      ? channels.map((channel) =>
           requestEvent({
             channel,
             toPhone: phone,

@@ -142,6 +142,10 @@ export class WorkersProjection {
       emergencyNumbers: t.emergencyNumbers,
       voiceReminder: t.voiceReminder === true,
       onCallSchedule: t.onCallSchedule !== undefined ? (JSON.parse(t.onCallSchedule) as OnCallSchedule) : null,
+      visitTypes: (t.visitTypes ?? []).map((v) => ({
+        id: v.id,
+        escalationPolicy: v.escalationPolicy !== undefined ? (JSON.parse(v.escalationPolicy) as unknown) : null,
+      })),
       version: t.version,
       deletedAt: deleted ? this.clock() : null,
     };
@@ -295,13 +299,38 @@ export class WorkersProjection {
       new Date(e.startedAt),
       e.workerVersion,
     );
-    // A new shift: its own "where I'll be", and no position until one of its check-ins has one.
+    // A new shift: its own "where I'll be", no visit, and no position until one of its check-ins has one.
     if (set.applied)
       await tx
         .update(workers)
-        .set({ shiftNote: e.note ?? null, lastPosition: null })
+        .set({ shiftNote: e.note ?? null, lastPosition: null, visit: null })
         .where(eq(workers.userId, e.userId));
     return set.dueNow;
+  }
+
+  /** A timed visit began: its end is the deadline when sooner, and an alarm on it is the visit's. */
+  async visitStarted(tx: Tx, e: EventMap['shifts.visit.started.v1']): Promise<DueNow> {
+    const set = await this.setDeadline(
+      tx,
+      e.userId,
+      e.shiftId,
+      null,
+      new Date(e.nextCheckInAt),
+      new Date(e.visit.startedAt),
+      e.workerVersion,
+    );
+    if (set.applied) await tx.update(workers).set({ visit: e.visit }).where(eq(workers.userId, e.userId));
+    return set.dueNow;
+  }
+
+  /** The visit is over (the check-in that ended it moves the deadline on its own event). */
+  async visitEnded(tx: Tx, e: EventMap['shifts.visit.ended.v1']): Promise<DueNow> {
+    await this.heardVersion(tx, e.userId, e.workerVersion);
+    await tx
+      .update(workers)
+      .set({ visit: null })
+      .where(and(eq(workers.userId, e.userId), sql`${workers.visit}->>'id' = ${e.visitId}`));
+    return false;
   }
 
   /** Moves the deadline; a check-in while a missed-check-in alarm is open stops that alarm's steps. */
@@ -384,6 +413,7 @@ export class WorkersProjection {
       emergencyId: e.emergencyId,
       raisedAt: new Date(e.raisedAt),
       ...(e.duress ? { duress: true } : {}),
+      ...(e.visit ? { visit: e.visit } : {}),
     });
     // Its first steps are written with it, not a scheduler pass later; if they fail, the pass runs them.
     if (!opened) return 'known';
@@ -518,7 +548,7 @@ export class WorkersProjection {
     await this.checkins.cancel(tx, userId);
     await tx
       .update(workers)
-      .set({ onShift: false, shiftId: null, nextCheckInAt: null, deadlineAsOf: null })
+      .set({ onShift: false, shiftId: null, nextCheckInAt: null, deadlineAsOf: null, visit: null })
       .where(eq(workers.userId, userId));
     await this.alarms.shiftEnded(tx, userId, reason);
   }

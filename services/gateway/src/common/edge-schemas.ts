@@ -30,8 +30,10 @@ import {
   dashboardQuery,
   emergencySchema,
   endShiftSchema,
+  endVisitSchema,
   extendSchema,
   startShiftSchema,
+  startVisitSchema,
   workerListQuery,
 } from '../shifts/shifts.schema';
 import { liveQuery } from '../live/live.schema';
@@ -81,6 +83,8 @@ export const EDGE_BODIES: Record<string, z.ZodTypeAny[]> = {
   'POST /api/test-clock': [moveSchema],
   'POST /api/users/:id/start-shift': [startShiftSchema],
   'POST /api/users/:id/end-shift': [endShiftSchema],
+  'POST /api/users/:id/start-visit': [startVisitSchema],
+  'POST /api/users/:id/end-visit': [endVisitSchema],
   'POST /api/check-ins': [checkInSchema],
   'POST /api/check-ins/extend': [extendSchema],
   'POST /api/users/:id/emergency/:alarmId/cancel': [cancelEmergencySchema],

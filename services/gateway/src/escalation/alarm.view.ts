@@ -1,4 +1,5 @@
 import type { AlarmMessageView, AlarmView } from '@lws/contracts';
+import { browserVisit } from '../shifts/worker.view';
 
 /** A message of an alarm's thread as the browser sees it. */
 export function browserMessage(m: AlarmMessageView) {
@@ -32,6 +33,7 @@ export function browserAlarm(a: AlarmView) {
     duress: a.duress === true,
     workerSafeAt: a.workerSafeAt ?? null,
     shiftNote: a.shiftNote ?? null,
+    visit: a.visit ? browserVisit(a.visit) : null,
     lastPosition: a.lastPosition
       ? { lat: a.lastPosition.lat, lng: a.lastPosition.lng, accuracy: a.lastPosition.accuracyM ?? null, at: a.lastPosition.at }
       : null,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { RpcClient } from '@lws/messaging';
 import { actorOf } from '../common/access';
@@ -17,6 +17,8 @@ import {
   resolveAlarmSchema,
 } from './escalation.schema';
 import { TokenScope } from '../api-tokens/token-scope';
+
+export const NO_SEALED_NOTE = 'This alarm has no sealed visit note';
 
 /**
  * Alarms of missed check-ins and emergencies, and the monitors who own them until resolved. An admin
@@ -96,6 +98,29 @@ export class AlarmsController {
       ...(await alarmScope(this.rpc, actor)),
     });
     return browserAlarm(alarm);
+  }
+
+  /**
+   * The sealed note of the timed visit the alarm opened on (its timer ran out, or an emergency
+   * during it), for those who may see the alarm. Each read is on the activity log and the alarm's
+   * history, naming who read it. 404 when the alarm has no sealed note; 410 once deleted with the
+   * visit's data, 30 days after the shift ended.
+   */
+  @Post(':id/visit-note')
+  @TokenScope('alarms:write')
+  @HttpCode(200)
+  async revealVisitNote(@Param('id', new AlarmIdPipe()) id: string, @Req() req: AuthedRequest) {
+    const actor = actorOf(req);
+    const { userId, visit } = await this.rpc.send('escalation.alarm.visit.v1', { alarmId: id, ...(await alarmScope(this.rpc, actor)) });
+    if (!visit?.hasNote) throw new NotFoundException({ message: NO_SEALED_NOTE, code: 'no_note' });
+    const { note } = await this.rpc.send('shifts.visit.reveal_note.v1', {
+      visitId: visit.id,
+      userId,
+      alarmId: id,
+      byUserId: actor.userId,
+      ...(actor.viaToken ? { viaToken: actor.viaToken } : {}),
+    });
+    return { note };
   }
 
   /**

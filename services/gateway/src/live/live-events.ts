@@ -9,6 +9,8 @@ export const LIVE_SUBJECTS = [
   'shifts.checkin.recorded.v1',
   'shifts.deadline.changed.v1',
   'shifts.emergency.raised.v1',
+  'shifts.visit.started.v1',
+  'shifts.visit.ended.v1',
   'escalation.alarm.opened.v1',
   'escalation.alarm.acknowledged.v1',
   'escalation.alarm.resolved.v1',
@@ -50,7 +52,7 @@ export interface LiveDelivery {
   aboutTeam?: number;
 }
 
-type WorkerChange = 'shift_started' | 'shift_ended' | 'checked_in' | 'deadline_changed' | 'emergency';
+type WorkerChange = 'shift_started' | 'shift_ended' | 'checked_in' | 'deadline_changed' | 'emergency' | 'visit_started' | 'visit_ended';
 
 /** The worker's own screen and every monitor see the same change of a worker's status. */
 function workerChange(
@@ -134,6 +136,14 @@ export function liveDeliveries(envelope: AnyEventEnvelope): LiveDelivery[] {
       const d = envelope.data;
       return workerChange(d.userId, 'deadline_changed', d.changedAt, { nextCheckInTime: d.nextCheckInAt });
     }
+    case 'shifts.visit.started.v1': {
+      // Where and until when, never the note: the screens fetch the worker afresh.
+      const d = envelope.data;
+      return workerChange(d.userId, 'visit_started', d.visit.startedAt, { nextCheckInTime: d.nextCheckInAt });
+    }
+    case 'shifts.visit.ended.v1':
+      // The same for the PIN and the duress PIN: the check-in (or shift end) that comes with it carries the rest.
+      return workerChange(envelope.data.userId, 'visit_ended', envelope.data.endedAt, {});
     case 'shifts.emergency.raised.v1': {
       const d = envelope.data;
       const frames = workerChange(d.userId, 'emergency', d.raisedAt, { location: d.location ?? null });

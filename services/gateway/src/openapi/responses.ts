@@ -64,12 +64,28 @@ export const latestCheckIn = z
   .strict()
   .openapi('LatestCheckIn');
 
+export const visit = z
+  .object({
+    id: z.string().uuid(),
+    where: z.string().describe('An address or a location, as the worker gave it'),
+    startedAt: instant,
+    endsAt: instant.describe("When the visit's timer runs out"),
+    hasNote: z.boolean().describe('The worker left a sealed note, revealed only on an alarm of the visit'),
+    type: orNull(z.object({ id: z.string(), name: z.string() }).strict()).describe(
+      "The team's visit type it was started as (its risk level)",
+    ),
+    checkInInterval: z.number().int().nullable().describe("Minutes between check-ins while it lasts (its type's); null: the worker's own"),
+  })
+  .strict()
+  .openapi('Visit');
+
 const shiftShape = {
   onShift: z.boolean(),
   location: z.string().nullable().describe("Where the shift is, or 'Off Shift'"),
   shiftStartTime: instant.nullable(),
   latestCheckIn: orNull(latestCheckIn).describe('The latest check-in of the current shift'),
   nextCheckInTime: instant.nullable().describe('When the next check-in is due; null off shift'),
+  visit: orNull(visit).describe('The timed visit under way; its end is the deadline when sooner than the regular one'),
 };
 
 const workerShape = {
@@ -142,6 +158,7 @@ export const alarm = z
     duress: z.boolean().describe("Raised by the worker's duress PIN"),
     workerSafeAt: instant.nullable().describe('When the worker said they are safe'),
     shiftNote: z.string().nullable().describe(`"Where I'll be", as the worker wrote it`),
+    visit: orNull(visit).describe('Opened on this timed visit (its timer ran out, or an emergency during it)'),
     lastPosition: orNull(position),
     history: z.array(z.string()).describe('Escalation steps run so far, oldest first'),
     messages: z.array(alarmMessage).describe('The messages the monitors and the worker exchanged, oldest first'),
@@ -190,6 +207,11 @@ export const checkInRecorded = z
   .openapi('CheckInRecorded');
 
 export const checkInExtended = z.object({ ...workerShape, ...extensionShape }).strict();
+
+export const visitNote = z
+  .object({ note: z.string().describe('The sealed note, as the worker wrote it') })
+  .strict()
+  .openapi('VisitNote');
 
 export const emergencyRaised = z
   .object({
@@ -270,6 +292,14 @@ export const settings = z
 
 const checkInPolicy = z.object({ defaultInterval: z.number().int(), allowedIntervals: z.array(z.number().int()) }).strict();
 
+const visitTypeShape = {
+  id: z.string(),
+  name: z.string(),
+  minutes: z.number().int().describe('How long it lasts unless the worker says otherwise'),
+  checkInInterval: z.number().int().nullable().describe("Minutes between check-ins while it lasts; null: the worker's own interval"),
+  smsToo: z.boolean().describe('Check-in reminders go by SMS too'),
+};
+
 export const userWithRelations = z
   .object({
     ...userShape,
@@ -281,7 +311,13 @@ export const userWithRelations = z
     ...extensionShape,
     shiftNote: z.string().nullable().optional().describe(`On shift: "where I'll be"`),
     team: z
-      .object({ id: z.number().int(), name: z.string(), monitors: z.array(z.string()), checkInPolicy })
+      .object({
+        id: z.number().int(),
+        name: z.string(),
+        monitors: z.array(z.string()),
+        checkInPolicy,
+        visitTypes: z.array(z.object(visitTypeShape).strict()).describe('The visit types the worker picks from'),
+      })
       .strict()
       .nullable(),
     createdBy: creator.optional(),
@@ -289,6 +325,14 @@ export const userWithRelations = z
   })
   .strict()
   .openapi('UserWithRelations');
+
+export const visitType = z
+  .object({
+    ...visitTypeShape,
+    escalationPolicy: z.record(z.string(), z.unknown()).nullable().describe("Its alarms' escalation steps; null: the team's"),
+  })
+  .strict()
+  .openapi('VisitType');
 
 export const team = z
   .object({
@@ -308,6 +352,7 @@ export const team = z
       .nullable()
       .describe("The team's on-call rota: timeZone, layers in priority order, overrides; null: none, its monitors in order"),
     coverRequired: z.enum(['off', 'warn', 'refuse']).describe('Whether a shift needs someone on call for its length'),
+    visitTypes: z.array(visitType).describe('The kinds of timed visit its workers pick from (risk levels), in order'),
     memberCount: z.number().int(),
     version: z.number().int(),
     createdAt: instant,
@@ -457,6 +502,9 @@ export type ResponseTypesMatch = [
   Is<Same<Out<typeof worker>, Answer<ShiftsController, 'end'>>>,
   Is<Same<Out<typeof checkInRecorded>, Answer<CheckInsController, 'record'> & { status: 'safe' }>>,
   Is<Same<Out<typeof checkInExtended>, Answer<CheckInsController, 'extend'>>>,
+  Is<Same<Out<typeof checkInExtended>, Answer<ShiftsController, 'startVisit'>>>,
+  Is<Same<Out<typeof checkInExtended>, Answer<ShiftsController, 'endVisit'>>>,
+  Is<Same<Out<typeof visitNote>, Answer<AlarmsController, 'revealVisitNote'>>>,
   Is<Same<Out<typeof currentEmergency>, Answer<OwnEmergencyController, 'current'>>>,
   Is<Same<Out<typeof emergencyMarkedSafe>, Answer<OwnEmergencyController, 'cancel'>>>,
   Is<Same<Out<typeof emergencyRaised> | Out<typeof testCallStarted>, Answer<EmergencyController, 'raise'>>>,

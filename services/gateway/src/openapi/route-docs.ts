@@ -7,7 +7,7 @@ import { REDOC_BUNDLE } from './docs-page';
 import * as r from './responses';
 
 /** The error statuses the document describes, in the order it lists them. */
-export const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 422, 423, 429, 503] as const;
+export const ERROR_STATUSES = [400, 401, 403, 404, 409, 410, 413, 415, 422, 423, 429, 503] as const;
 export type ErrorStatus = (typeof ERROR_STATUSES)[number];
 
 /**
@@ -406,6 +406,22 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     returns: 'The worker, off shift',
     errors: [423],
   },
+  'POST /api/users/:id/start-visit': {
+    summary: 'Start a timed visit',
+    description:
+      "On shift: where (an address or a location), for how long (5-240 minutes), and an optional note sealed until an alarm of the visit opens. The visit's end becomes the deadline when sooner than the regular one; its reminders and alarm follow the team's policy, marked as a visit alarm. Starting again while one is on answers the visit in progress; 409 off shift.",
+    response: r.checkInExtended,
+    returns: 'The worker, on the visit',
+    errors: [409],
+  },
+  'POST /api/users/:id/end-visit': {
+    summary: 'End a timed visit',
+    description:
+      'With the PIN (400 wrong, 423 locked: nothing ends): a check-in, and the regular interval again. The duress PIN ends it as the PIN does and raises a silent emergency of the visit. 409 when no visit is on.',
+    response: r.checkInExtended,
+    returns: 'The worker, back on the regular interval',
+    errors: [409, 423],
+  },
   'POST /api/users/:id/force-clock-out': { summary: "End a worker's shift for them", response: r.worker, returns: 'The worker, off shift' },
   'GET /api/users/:id/latest-check-in': {
     summary: 'The latest check-in of the current shift',
@@ -504,6 +520,14 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     returns: 'The alarm',
   },
 
+  'POST /api/alarms/:id/visit-note': {
+    summary: "Read the sealed note of the alarm's visit",
+    description:
+      "For an alarm opened on a timed visit (its timer ran out, or an emergency during it), to those who may see the alarm. Every read is on the activity log and the alarm's history, naming who read it. 404 when the alarm has no sealed note; 410 once the note was deleted with the visit's data, 30 days after the shift ended.",
+    response: r.visitNote,
+    returns: 'The note',
+    errors: [404, 410],
+  },
   'POST /api/alarms/:id/messages': {
     summary: 'Send the worker a message',
     description:

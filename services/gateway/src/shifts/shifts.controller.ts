@@ -1,4 +1,5 @@
-import { Body, Controller, ForbiddenException, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { BadRequestException, Body, Controller, ForbiddenException, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { VISIT_TYPE_UNKNOWN } from '@lws/schemas';
 import type { Response } from 'express';
 import type { RpcClient } from '@lws/messaging';
 import { actorOf, authorizeUserAccess, PositiveIntPipe } from '../common/access';
@@ -7,8 +8,8 @@ import { Roles, type AuthedRequest } from '../common/session.guard';
 import { parseInput } from '../common/validation';
 import { verifyWorkerPin } from '../credentials/pin-check';
 import { requireOwnShift, WORKERS_ONLY } from './own-shift';
-import { endShiftSchema, startShiftSchema } from './shifts.schema';
-import { browserCheckIn, browserWorker } from './worker.view';
+import { endShiftSchema, endVisitSchema, startShiftSchema, startVisitSchema } from './shifts.schema';
+import { browserCheckIn, browserWorker, extensionFields } from './worker.view';
 import { TokenScope } from '../api-tokens/token-scope';
 import { CLOCK, LOGGER, type Clock, type Logger } from '@lws/platform';
 import { checkCover } from './cover';
@@ -60,6 +61,56 @@ export class ShiftsController {
     const { duress } = await verifyWorkerPin(this.rpc, id, pin);
     const { worker } = await this.rpc.send('shifts.shift.end.v1', { userId: id, ...(duress ? { duress } : {}) });
     return browserWorker(worker);
+  }
+
+  /**
+   * A timed visit on shift: its end becomes the worker's deadline when sooner than the regular
+   * one, and its note is sealed until an alarm of the visit opens. Starting again while one is on
+   * answers the visit in progress. 409 off shift.
+   */
+  @Post('start-visit')
+  @HttpCode(200)
+  async startVisit(@Param('id', new PositiveIntPipe()) id: number, @Body() body: unknown, @Req() req: AuthedRequest) {
+    requireOwnShift(actorOf(req), id);
+    const { where, minutes, note, visitTypeId } = parseInput(startVisitSchema, body);
+    const visitType = visitTypeId !== undefined ? await this.visitTypeOf(id, visitTypeId) : undefined;
+    const { worker } = await this.rpc.send('shifts.visit.start.v1', {
+      userId: id,
+      where,
+      minutes,
+      ...(note ? { note } : {}),
+      ...(visitType ? { visitType } : {}),
+    });
+    return { ...browserWorker(worker), ...extensionFields(worker) };
+  }
+
+  /** One of the worker's team's visit types, as shifts keeps it with the visit; 400 naming `visitTypeId` otherwise. */
+  private async visitTypeOf(userId: number, typeId: string) {
+    const { user } = await this.rpc.send('identity.user.get.v1', { userId });
+    const team = user.teamId !== undefined ? (await this.rpc.send('identity.team.get.v1', { teamId: user.teamId })).team : undefined;
+    const type = team?.visitTypes.find((v) => v.id === typeId);
+    if (!type) throw new BadRequestException({ message: VISIT_TYPE_UNKNOWN, field: 'visitTypeId' });
+    return {
+      id: type.id,
+      name: type.name,
+      ...(type.checkInInterval !== undefined ? { checkInInterval: type.checkInInterval } : {}),
+      ...(type.smsToo ? { smsToo: true } : {}),
+    };
+  }
+
+  /**
+   * Ends the visit with the PIN (400 wrong, 423 locked: nothing ends): a check-in, and the regular
+   * interval again. The duress PIN ends it as the PIN does and raises a silent emergency of the
+   * visit first. 409 when no visit is on.
+   */
+  @Post('end-visit')
+  @HttpCode(200)
+  async endVisit(@Param('id', new PositiveIntPipe()) id: number, @Body() body: unknown, @Req() req: AuthedRequest) {
+    requireOwnShift(actorOf(req), id);
+    const { pin } = parseInput(endVisitSchema, body);
+    const { duress } = await verifyWorkerPin(this.rpc, id, pin);
+    const { worker } = await this.rpc.send('shifts.visit.end.v1', { userId: id, ...(duress ? { duress } : {}) });
+    return { ...browserWorker(worker), ...extensionFields(worker) };
   }
 
   @Post('force-clock-out')

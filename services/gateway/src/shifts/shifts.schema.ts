@@ -72,6 +72,11 @@ const position = z
 
 export const endShiftSchema = z.object({ pin }).strict();
 
+/** Ending a timed visit takes the PIN, as ending a shift does. */
+export const endVisitSchema = z.object({ pin }).strict();
+
+export { startVisitSchema } from '@lws/schemas';
+
 /** "I'm safe now" on the worker's emergency screen. */
 export const cancelEmergencySchema = z.object({ pin }).strict();
 

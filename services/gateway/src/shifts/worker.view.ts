@@ -1,4 +1,4 @@
-import type { CheckInView, WorkerStateView } from '@lws/contracts';
+import type { CheckInView, VisitSummary, WorkerStateView } from '@lws/contracts';
 
 /** What the browser shows for a worker off shift (spec section 3). */
 export const OFF_SHIFT_LOCATION = 'Off Shift';
@@ -8,7 +8,20 @@ export function browserCheckIn(c: CheckInView) {
   return { id: c.id, timestamp: c.checkedInAt, location: c.location, nextCheckInTime: c.nextCheckInAt };
 }
 
-/** The shift part of a worker as the browser sees it; null where there is nothing (off shift, no check-in yet). */
+/** A timed visit as the browser sees it: never its sealed note, only whether there is one. */
+export function browserVisit(v: Omit<VisitSummary, 'checkInInterval' | 'smsToo'> & Partial<Pick<VisitSummary, 'checkInInterval'>>) {
+  return {
+    id: v.id,
+    where: v.where,
+    startedAt: v.startedAt,
+    endsAt: v.endsAt,
+    hasNote: v.hasNote,
+    type: v.typeId && v.typeName ? { id: v.typeId, name: v.typeName } : null,
+    checkInInterval: v.checkInInterval ?? null,
+  };
+}
+
+/** The shift part of a worker as the browser sees it; null where there is nothing (off shift, no check-in yet, no visit). */
 export function shiftFields(w: WorkerStateView) {
   return {
     onShift: w.onShift,
@@ -16,6 +29,7 @@ export function shiftFields(w: WorkerStateView) {
     shiftStartTime: w.shiftStartedAt ?? null,
     latestCheckIn: w.latestCheckIn ? browserCheckIn(w.latestCheckIn) : null,
     nextCheckInTime: w.nextCheckInAt ?? null,
+    visit: w.onShift && w.visit ? browserVisit(w.visit) : null,
   };
 }
 

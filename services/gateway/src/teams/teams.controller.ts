@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { BadRequestException, Body, Controller, Delete, Get, Inject, NotFoundException, Param, Patch, Post, Req } from '@nestjs/common';
 import type { CommandMap } from '@lws/contracts';
 import type { RpcClient } from '@lws/messaging';
@@ -10,6 +11,29 @@ import { TokenScope } from '../api-tokens/token-scope';
 
 type TeamView = CommandMap['identity.team.get.v1']['reply']['team'];
 type TeamFields = CommandMap['identity.team.create.v1']['request']['fields'];
+type VisitType = TeamView['visitTypes'][number];
+
+/** A visit type as the browser sees it: every field present, its policy an object (null: the team's). */
+export function browserVisitType(v: VisitType) {
+  return {
+    id: v.id,
+    name: v.name,
+    minutes: v.minutes,
+    checkInInterval: v.checkInInterval ?? null,
+    smsToo: v.smsToo,
+    escalationPolicy: v.escalationPolicy ? (JSON.parse(v.escalationPolicy) as Record<string, unknown>) : null,
+  };
+}
+
+/** A visit type as written: a new one gets its id here, and keeps it. */
+interface VisitTypeInput {
+  id?: string;
+  name: string;
+  minutes: number;
+  checkInInterval: number | null;
+  smsToo: boolean;
+  escalationPolicy: unknown;
+}
 
 export const teamId = () => new PositiveIntPipe('id', 'Invalid team ID');
 
@@ -26,6 +50,7 @@ export function browserTeam(t: TeamView) {
     voiceReminder: t.voiceReminder === true,
     onCallSchedule: t.onCallSchedule ? (JSON.parse(t.onCallSchedule) as unknown) : null,
     coverRequired: (t.coverRequired ?? 'off') as 'off' | 'warn' | 'refuse',
+    visitTypes: t.visitTypes.map(browserVisitType),
     memberCount: t.memberCount,
     version: t.version,
     createdAt: t.createdAt,
@@ -97,6 +122,7 @@ export class TeamsController {
           : input.escalationPolicy,
       emergencyNumbers: input.emergencyNumbers ?? current.emergencyNumbers,
       voiceReminder: input.voiceReminder ?? current.voiceReminder === true,
+      visitTypes: input.visitTypes ?? current.visitTypes.map(browserVisitType),
     };
     const { team } = await this.rpc.send('identity.team.update.v1', { teamId: id, fields: toFields(merged), actorId: req.session!.userId });
     return browserTeam(team);
@@ -140,6 +166,7 @@ function toFields(input: {
   escalationPolicy?: unknown;
   emergencyNumbers: string[];
   voiceReminder: boolean;
+  visitTypes: VisitTypeInput[];
 }): TeamFields {
   return {
     name: input.name,
@@ -151,5 +178,13 @@ function toFields(input: {
       : {}),
     emergencyNumbers: input.emergencyNumbers,
     ...(input.voiceReminder ? { voiceReminder: true } : {}),
+    visitTypes: input.visitTypes.map((v) => ({
+      id: v.id ?? randomUUID(),
+      name: v.name,
+      minutes: v.minutes,
+      ...(v.checkInInterval !== null ? { checkInInterval: v.checkInInterval } : {}),
+      smsToo: v.smsToo,
+      ...(v.escalationPolicy !== null && v.escalationPolicy !== undefined ? { escalationPolicy: JSON.stringify(v.escalationPolicy) } : {}),
+    })),
   };
 }

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { policyOverrideSchema } from '@lws/platform';
-import { CHECK_IN_INTERVALS, EMERGENCY_NUMBER_INVALID, emergencyNumberText, teamFormFields } from '@lws/schemas';
+import {
+  CHECK_IN_INTERVALS,
+  EMERGENCY_NUMBER_INVALID,
+  emergencyNumberText,
+  teamFormFields,
+  visitTypeFormFields,
+  visitTypeList,
+} from '@lws/schemas';
 import { possibleE164 } from '../common/possible-phone';
 
 /** An emergency number as the editor checks it, stored in E.164. */
@@ -16,6 +23,8 @@ export const teamFields = {
   /** The organisation's policy when null or absent (ESCALATION_POLICY's form). */
   escalationPolicy: policyOverrideSchema.nullable(),
   emergencyNumbers: z.array(e164, { invalid_type_error: 'emergencyNumbers must be a list' }).max(3, 'At most 3 emergency numbers'),
+  /** The kinds of timed visit (risk levels); each type's policy null or absent: the team's. */
+  visitTypes: visitTypeList(z.object({ ...visitTypeFormFields, escalationPolicy: policyOverrideSchema.nullable().default(null) }).strict()),
 };
 
 export const createTeamSchema = z
@@ -27,6 +36,7 @@ export const createTeamSchema = z
     escalationPolicy: teamFields.escalationPolicy.optional(),
     emergencyNumbers: teamFields.emergencyNumbers.default([]),
     voiceReminder: teamFields.voiceReminder.default(false),
+    visitTypes: teamFields.visitTypes.default([]),
   })
   .strict();
 
@@ -39,6 +49,7 @@ export const updateTeamSchema = z
     escalationPolicy: teamFields.escalationPolicy.optional(),
     emergencyNumbers: teamFields.emergencyNumbers.optional(),
     voiceReminder: teamFields.voiceReminder.optional(),
+    visitTypes: teamFields.visitTypes.optional(),
   })
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'Nothing to update');

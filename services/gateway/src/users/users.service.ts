@@ -118,6 +118,7 @@ export class UsersService {
     name: string;
     monitors: string[];
     checkInPolicy: { defaultInterval: number; allowedIntervals: number[] };
+    visitTypes: { id: string; name: string; minutes: number; checkInInterval: number | null; smsToo: boolean }[];
   } | null> {
     const found = await unlessGone(this.rpc.send('identity.team.get.v1', { teamId }));
     if (!found) return null;
@@ -129,6 +130,14 @@ export class UsersService {
       name: found.team.name,
       monitors: monitors.filter((n): n is string => !!n),
       checkInPolicy: found.team.checkInPolicy,
+      // What the worker picks from when starting a visit: never the policies, which are the monitors'.
+      visitTypes: found.team.visitTypes.map((v) => ({
+        id: v.id,
+        name: v.name,
+        minutes: v.minutes,
+        checkInInterval: v.checkInInterval ?? null,
+        smsToo: v.smsToo,
+      })),
     };
   }
 

@@ -96,6 +96,16 @@ export const users = identitySchema.table(
 
 export type UserRow = typeof users.$inferSelect;
 
+/** A kind of timed visit a team defines (its risk level); the policy is ESCALATION_POLICY's form, null: the team's. */
+export interface VisitTypeEntry {
+  id: string;
+  name: string;
+  minutes: number;
+  checkInInterval: number | null;
+  smsToo: boolean;
+  escalationPolicy: unknown;
+}
+
 export interface TeamMonitorEntry {
   userId: number;
   deputyUserId?: number;
@@ -132,6 +142,8 @@ export const teams = identitySchema.table(
     onCallSchedule: jsonb('on_call_schedule').$type<OnCallSchedule>(),
     /** Whether a shift needs someone on call for its length: off, warn or refuse. */
     coverRequired: text('cover_required').$type<'off' | 'warn' | 'refuse'>().notNull().default('off'),
+    /** The kinds of timed visit its workers pick from (risk levels), in the order shown. */
+    visitTypes: jsonb('visit_types').$type<VisitTypeEntry[]>().notNull().default(sql`'[]'::jsonb`),
     /**
      * Whether other services have been told of the team (identity.team.changed.v1). A team made by a
      * migration ("Default") was not: identity tells them at its next start.

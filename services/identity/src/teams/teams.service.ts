@@ -3,7 +3,7 @@ import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { CommandMap, EventMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, DB, isUniqueViolation, policyOverrideSchema, UnitOfWork, type Clock, type Db, type Emit, type Tx } from '@lws/platform';
-import { teams, users, type TeamMonitorEntry, type TeamRow } from '../db/schema';
+import { teams, users, type TeamMonitorEntry, type TeamRow, type VisitTypeEntry } from '../db/schema';
 import { userUpdatedEvent } from '../users/user-view';
 import { ASSUMED_INTERVAL } from './check-in-policy';
 import { TeamIntervals } from './team-intervals';
@@ -517,21 +517,7 @@ export class TeamsService {
       if (m.deputyUserId !== undefined && !admins.has(m.deputyUserId))
         throw new RpcError(400, 'Deputies must be admins', { field: `monitors.${i}.deputyUserId` });
     }
-    let escalationPolicy: unknown = null;
-    if (fields.escalationPolicy !== undefined) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(fields.escalationPolicy);
-      } catch {
-        throw new RpcError(400, 'Escalation policy is not valid JSON', { field: 'escalationPolicy' });
-      }
-      const result = policyOverrideSchema.safeParse(parsed);
-      if (!result.success) {
-        const issue = result.error.issues[0];
-        throw new RpcError(400, `Escalation policy: ${issue.message}`, { field: ['escalationPolicy', ...issue.path].join('.') });
-      }
-      escalationPolicy = result.data;
-    }
+    const escalationPolicy = fields.escalationPolicy !== undefined ? checkedPolicy(fields.escalationPolicy, 'escalationPolicy') : null;
     return {
       name,
       locationIds: [...new Set(fields.locationIds)],
@@ -541,6 +527,7 @@ export class TeamsService {
       escalationPolicy,
       emergencyNumbers: fields.emergencyNumbers,
       voiceReminder: fields.voiceReminder === true,
+      visitTypes: checkedVisitTypes(fields.visitTypes),
     };
   }
 
@@ -586,6 +573,47 @@ const monitoring = (adminId: number) => sql`${teams.monitors} @> ${JSON.stringif
 const monitoredOrDeputised = (adminId: number) =>
   sql`${teams.monitors} @> ${JSON.stringify([{ userId: adminId }])}::jsonb or ${teams.monitors} @> ${JSON.stringify([{ deputyUserId: adminId }])}::jsonb`;
 
+/** A policy written as JSON, in ESCALATION_POLICY's form; 400 naming `field` (and the path inside it) otherwise. */
+function checkedPolicy(json: string, field: string): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new RpcError(400, 'Escalation policy is not valid JSON', { field });
+  }
+  const result = policyOverrideSchema.safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new RpcError(400, `Escalation policy: ${issue.message}`, { field: [field, ...issue.path].join('.') });
+  }
+  return result.data;
+}
+
+export const VISIT_TYPES_MAX = 20;
+
+/** A team's visit types as kept: ids and names each used once (names whatever their case), at most 20, policies checked. */
+function checkedVisitTypes(types: TeamFields['visitTypes'] | undefined): VisitTypeEntry[] {
+  const list = types ?? [];
+  if (list.length > VISIT_TYPES_MAX) throw new RpcError(400, `At most ${VISIT_TYPES_MAX} visit types`, { field: 'visitTypes' });
+  const ids = new Set<string>();
+  const names = new Set<string>();
+  return list.map((t, i) => {
+    const name = t.name.trim();
+    if (ids.has(t.id)) throw new RpcError(400, 'A visit type is listed twice', { field: `visitTypes.${i}.id` });
+    if (names.has(name.toLowerCase())) throw new RpcError(400, 'Each visit type needs its own name', { field: `visitTypes.${i}.name` });
+    ids.add(t.id);
+    names.add(name.toLowerCase());
+    return {
+      id: t.id,
+      name,
+      minutes: t.minutes,
+      checkInInterval: t.checkInInterval ?? null,
+      smsToo: t.smsToo,
+      escalationPolicy: t.escalationPolicy !== undefined ? checkedPolicy(t.escalationPolicy, `visitTypes.${i}.escalationPolicy`) : null,
+    };
+  });
+}
+
 function view(row: TeamRow, memberCount: number): TeamView {
   return {
     id: row.id,
@@ -600,6 +628,14 @@ function view(row: TeamRow, memberCount: number): TeamView {
     ...(row.voiceReminder ? { voiceReminder: true } : {}),
     ...(row.onCallSchedule ? { onCallSchedule: JSON.stringify(row.onCallSchedule) } : {}),
     ...(row.coverRequired !== 'off' ? { coverRequired: row.coverRequired } : {}),
+    visitTypes: (row.visitTypes ?? []).map((t) => ({
+      id: t.id,
+      name: t.name,
+      minutes: t.minutes,
+      ...(t.checkInInterval !== null ? { checkInInterval: t.checkInInterval } : {}),
+      smsToo: t.smsToo,
+      ...(t.escalationPolicy !== null && t.escalationPolicy !== undefined ? { escalationPolicy: JSON.stringify(t.escalationPolicy) } : {}),
+    })),
     memberCount,
     version: row.version,
     createdAt: row.createdAt.toISOString(),

@@ -9,5 +9,6 @@ import { PositionsRetention } from './positions-retention';
   imports: [WorkersModule, EmergenciesModule],
   controllers: [CheckInsController],
   providers: [CheckInsService, PositionsRetention],
+  exports: [CheckInsService],
 })
 export class CheckInsModule {}

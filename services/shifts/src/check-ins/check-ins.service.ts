@@ -7,6 +7,7 @@ import { CLOCK, UnitOfWork, type Clock, type Emit, type Tx } from '@lws/platform
 import { nextCheckInAt } from '@lws/rules';
 import { checkIns, workerState } from '../db/schema';
 import { EmergenciesService } from '../emergencies/emergencies.service';
+import { visitDeadline, visitOverran, VisitsRepository } from '../workers/visits.repository';
 import { WorkerStateRepository } from '../workers/worker-state.repository';
 import { checkInView, latestCheckInOf, workerView } from '../workers/worker-view';
 
@@ -37,6 +38,7 @@ export class CheckInsService {
   constructor(
     private readonly workers: WorkerStateRepository,
     private readonly emergencies: EmergenciesService,
+    private readonly visits: VisitsRepository,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -65,8 +67,12 @@ export class CheckInsService {
     return outcome.reply;
   }
 
-  private async recordIn(tx: Tx, emit: Emit, req: Record_['request']): Promise<Record_['reply']> {
-    const state = await this.workers.lock(tx, req.userId);
+  /**
+   * record() inside the caller's transaction. `fresh`: a check-in of its own even right after
+   * another (the end of a visit, which must bring the regular interval back).
+   */
+  async recordIn(tx: Tx, emit: Emit, req: Record_['request'], fresh = false): Promise<Record_['reply']> {
+    let state = await this.workers.lock(tx, req.userId);
     if (req.idempotencyKey !== undefined) {
       const [earlier] = await tx
         .select()
@@ -75,10 +81,11 @@ export class CheckInsService {
       if (earlier && state) return { checkIn: checkInView(earlier), worker: workerView(state), duplicate: true };
     }
     if (!state?.onShift || !state.currentShiftId || !state.location) throw new RpcError(409, NOT_ON_SHIFT, { code: 'not_on_shift' });
+    const shiftId = state.currentShiftId;
     const received = this.clock();
     const latest = latestCheckInOf(state);
     const sinceLatest = state.latestCheckInAt ? received.getTime() - state.latestCheckInAt.getTime() : Infinity;
-    if (latest && sinceLatest >= 0 && sinceLatest < DUPLICATE_WINDOW_MS) {
+    if (!fresh && latest && sinceLatest >= 0 && sinceLatest < DUPLICATE_WINDOW_MS) {
       return { checkIn: latest, worker: workerView(state), duplicate: true };
     }
     const checkedInAt = madeAt(req.madeAt, received, state.shiftStartedAt);
@@ -88,7 +95,10 @@ export class CheckInsService {
     }
     const id = randomUUID();
     const location = req.location?.trim() || state.location;
-    const due = nextCheckInAt(checkedInAt, state.checkInInterval);
+    // A check-in after a visit's timer ran out closes the visit: the regular interval is back.
+    if (visitOverran(state.visit, received)) state = await this.visits.closeIn(tx, emit, state, 'check_in');
+    // During a visit, check-ins follow its type's interval, and its end is the deadline when it comes first.
+    const due = visitDeadline(nextCheckInAt(checkedInAt, state.visit?.checkInInterval ?? state.checkInInterval), state.visit, received);
     if (due.getTime() <= received.getTime()) {
       throw new RpcError(409, checkInTooOld(checkedInAt), { code: 'check_in_too_old' });
     }
@@ -96,7 +106,7 @@ export class CheckInsService {
     const updated = (await tx.execute(sql`
       with recorded as (
         insert into ${checkIns} (id, user_id, shift_id, location, checked_in_at, next_check_in_at, idempotency_key, lat, lng, accuracy_m)
-        values (${id}, ${req.userId}, ${state.currentShiftId}, ${location}, ${checkedInAt.toISOString()}::timestamptz,
+        values (${id}, ${req.userId}, ${shiftId}, ${location}, ${checkedInAt.toISOString()}::timestamptz,
                 ${due.toISOString()}::timestamptz, ${req.idempotencyKey ?? null},
                 ${req.position?.lat ?? null}::double precision, ${req.position?.lng ?? null}::double precision, ${req.position?.accuracyM ?? null}::double precision)
       )
@@ -117,7 +127,7 @@ export class CheckInsService {
     };
     await emit('shifts.checkin.recorded.v1', {
       checkInId: id,
-      shiftId: state.currentShiftId,
+      shiftId,
       userId: req.userId,
       location,
       checkedInAt: checkedInAt.toISOString(),

@@ -1,4 +1,4 @@
-import { boolean, check, doublePrecision, index, integer, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, doublePrecision, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { messagingTables } from '@lws/messaging';
 
@@ -60,6 +60,61 @@ export const checkIns = shiftsSchema.table(
   ],
 );
 
+export const VISIT_END_REASONS = ['worker', 'check_in', 'shift_ended'] as const;
+export type VisitEndReason = (typeof VISIT_END_REASONS)[number];
+
+/**
+ * Timed visits: a risky part of a shift with its own timer. The note is sealed (AES-256-GCM under
+ * SECRETS_KEY) and opened only for someone handling the visit's alarm; it and the address go 30
+ * days after the shift ends, with the check-ins' positions.
+ */
+export const visits = shiftsSchema.table(
+  'visits',
+  {
+    id: uuid('id').primaryKey(),
+    userId: integer('user_id').notNull(),
+    shiftId: uuid('shift_id')
+      .notNull()
+      .references(() => shifts.id, { onDelete: 'cascade' }),
+    /** An address or a location; null once deleted after the retention period. */
+    where: text('where'),
+    startedAt: at('started_at').notNull(),
+    /** When its timer runs out; "+15 min" moves it. */
+    endsAt: at('ends_at').notNull(),
+    endedAt: at('ended_at'),
+    endReason: text('end_reason', { enum: VISIT_END_REASONS }),
+    sealedNote: text('sealed_note'),
+    /** Set when the note and address were deleted after the retention period. */
+    purgedAt: at('purged_at'),
+  },
+  (t) => [
+    index('visits_user_started_idx').on(t.userId, t.startedAt),
+    index('visits_shift_idx').on(t.shiftId),
+    check('visits_end_reason_check', sql`${t.endReason} is null or ${t.endReason} in ('worker', 'check_in', 'shift_ended')`),
+  ],
+);
+
+/** Development-only secrets (the key that seals visit notes when SECRETS_KEY is not set), kept across restarts. */
+export const localSecrets = shiftsSchema.table('local_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});
+
+/** The visit under way, as worker_state keeps it for the worker's screen and the dashboards. */
+export interface CurrentVisit {
+  id: string;
+  where: string;
+  startedAt: string;
+  endsAt: string;
+  hasNote: boolean;
+  /** The team's visit type it was started as. */
+  typeId?: string;
+  typeName?: string;
+  /** Minutes between check-ins while it lasts (the type's); absent: the worker's own. */
+  checkInInterval?: number;
+  smsToo?: boolean;
+}
+
 /** Emergencies a worker raised; escalation owns what happens next. */
 export const emergencies = shiftsSchema.table(
   'emergencies',
@@ -67,6 +122,8 @@ export const emergencies = shiftsSchema.table(
     id: uuid('id').primaryKey(),
     userId: integer('user_id').notNull(),
     shiftId: uuid('shift_id'),
+    /** Raised during this timed visit. */
+    visitId: uuid('visit_id'),
     location: text('location'),
     raisedAt: at('raised_at').notNull(),
     /** Raised by the worker's duress PIN. */
@@ -106,6 +163,8 @@ export const workerState = shiftsSchema.table(
     /** "+15 min" presses and minutes this shift has left, set when it starts. */
     extensionsLeft: integer('extensions_left').notNull().default(0),
     extensionMinutesLeft: integer('extension_minutes_left').notNull().default(0),
+    /** The timed visit under way, if any (its end is the deadline, when sooner than the regular one). */
+    visit: jsonb('visit').$type<CurrentVisit>(),
     /**
      * Raised by every change to the worker's shift, deadline or emergencies, in the change's
      * transaction; the events carry it (worker_version) so a copy can ignore an older one.
@@ -156,3 +215,4 @@ export const locations = shiftsSchema.table(
 export type ShiftRow = typeof shifts.$inferSelect;
 export type CheckInRow = typeof checkIns.$inferSelect;
 export type WorkerStateRow = typeof workerState.$inferSelect;
+export type VisitRow = typeof visits.$inferSelect;

@@ -3,6 +3,7 @@ import type { CommandMap } from '@lws/contracts';
 import { RpcError } from '@lws/messaging';
 import { CLOCK, UnitOfWork, type Clock } from '@lws/platform';
 import { NOT_ON_SHIFT } from '../check-ins/check-ins.service';
+import { VisitsRepository } from '../workers/visits.repository';
 import { WorkerStateRepository } from '../workers/worker-state.repository';
 import { workerView } from '../workers/worker-view';
 import { requestedDeadline } from './deadline';
@@ -19,6 +20,7 @@ export const EXTEND_OVERDUE = 'Your check-in is already overdue. Check in instea
 export class DeadlinesService {
   constructor(
     private readonly workers: WorkerStateRepository,
+    private readonly visits: VisitsRepository,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -52,7 +54,9 @@ export class DeadlinesService {
    * "+15 min": the worker's current deadline moves on by the minutes asked, within what
    * the shift has left. Only a deadline still ahead can move: once it has passed, the alarm is the
    * worker's answer, and a check-in (not more time) stops it. Escalation hears of the new deadline
-   * as of any other move; monitors see it in the activity log.
+   * as of any other move; monitors see it in the activity log. On a visit whose end is the
+   * deadline, the visit's timer moves with it; a regular deadline before the visit's end moves no
+   * later than that end.
    */
   async extend(req: Extend['request']): Promise<Extend['reply']> {
     return this.uow.run(async (tx, emit) => {
@@ -62,11 +66,19 @@ export class DeadlinesService {
       if (state.nextCheckInAt.getTime() <= now.getTime()) throw new RpcError(409, EXTEND_OVERDUE, { code: 'overdue' });
       if (state.extensionsLeft === 0) throw new RpcError(409, EXTENSIONS_USED, { code: 'extensions_used' });
       if (state.extensionMinutesLeft < req.minutes) throw new RpcError(409, EXTENSION_MINUTES_USED, { code: 'extension_minutes_used' });
-      const due = new Date(state.nextCheckInAt.getTime() + req.minutes * 60_000);
+      let due = new Date(state.nextCheckInAt.getTime() + req.minutes * 60_000);
+      const visit = state.visit;
+      const visitEnds = visit ? Date.parse(visit.endsAt) : undefined;
+      let movedVisit = visit;
+      if (visit && visitEnds === state.nextCheckInAt.getTime()) {
+        movedVisit = { ...visit, endsAt: due.toISOString() };
+        await this.visits.moveEnd(tx, visit.id, due);
+      } else if (visitEnds !== undefined && visitEnds > now.getTime() && visitEnds < due.getTime()) due = new Date(visitEnds);
       const changes = {
         nextCheckInAt: due,
         extensionsLeft: state.extensionsLeft - 1,
         extensionMinutesLeft: state.extensionMinutesLeft - req.minutes,
+        ...(movedVisit !== visit ? { visit: movedVisit } : {}),
       };
       const workerVersion = await this.workers.update(tx, req.userId, changes);
       await emit('shifts.deadline.changed.v1', {

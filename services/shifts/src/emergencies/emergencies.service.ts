@@ -60,7 +60,11 @@ export class EmergenciesService {
     const now = this.clock();
     const id = randomUUID();
     const { shiftId, location } = onShiftAt(state);
-    await tx.insert(emergencies).values({ id, userId, shiftId: shiftId ?? null, location: location ?? null, raisedAt: now, duress });
+    // During a timed visit the emergency is the visit's: its alarm may reveal the sealed note.
+    const visit = state.onShift ? state.visit : null;
+    await tx
+      .insert(emergencies)
+      .values({ id, userId, shiftId: shiftId ?? null, visitId: visit?.id ?? null, location: location ?? null, raisedAt: now, duress });
     // An emergency changes the worker's state as escalation sees it: it raises their version too.
     const workerVersion = await this.workers.update(tx, userId, {});
     await emit('shifts.emergency.raised.v1', {
@@ -71,6 +75,7 @@ export class EmergenciesService {
       raisedAt: now.toISOString(),
       workerVersion,
       ...(duress ? { duress } : {}),
+      ...(visit ? { visit } : {}),
     });
     return { emergencyId: id, raisedAt: now, state: { ...state, version: workerVersion } };
   }

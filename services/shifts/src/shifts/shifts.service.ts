@@ -9,6 +9,7 @@ import { DEFAULT_CHECK_IN_INTERVAL_MINUTES, nextCheckInAt } from '@lws/rules';
 import { shifts, type EndReason, type WorkerStateRow } from '../db/schema';
 import { EmergenciesService } from '../emergencies/emergencies.service';
 import { LocationsRepository } from '../projections/locations.repository';
+import { VisitsRepository } from '../workers/visits.repository';
 import { OFF_SHIFT, WorkerStateRepository } from '../workers/worker-state.repository';
 import { unknownWorkerView, workerView } from '../workers/worker-view';
 
@@ -18,6 +19,7 @@ export const LOCATION_NOT_AVAILABLE = 'Location is not available';
 export class ShiftsService {
   constructor(
     private readonly workers: WorkerStateRepository,
+    private readonly visits: VisitsRepository,
     private readonly locations: LocationsRepository,
     private readonly emergencies: EmergenciesService,
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
@@ -88,9 +90,11 @@ export class ShiftsService {
     });
   }
 
-  /** Ends the shift of a worker whose row the caller has locked, announcing who and why. */
-  async endLocked(tx: Tx, emit: Emit, state: WorkerStateRow, endedBy: number, reason: EndReason): Promise<WorkerStateRow> {
-    if (!state.onShift || !state.currentShiftId) return state;
+  /** Ends the shift of a worker whose row the caller has locked, announcing who and why; a visit under way ends with it. */
+  async endLocked(tx: Tx, emit: Emit, locked: WorkerStateRow, endedBy: number, reason: EndReason): Promise<WorkerStateRow> {
+    if (!locked.onShift || !locked.currentShiftId) return locked;
+    const state = await this.visits.closeIn(tx, emit, locked, 'shift_ended');
+    if (!state.currentShiftId) return state;
     const now = this.clock();
     await tx
       .update(shifts)

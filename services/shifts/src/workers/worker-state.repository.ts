@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { RpcError } from '@lws/messaging';
 import { DB, type Db, type Tx } from '@lws/platform';
-import { deletedUsers, workerState, type WorkerStateRow } from '../db/schema';
+import { deletedUsers, workerState, type CurrentVisit, type WorkerStateRow } from '../db/schema';
 
 export type WorkerStateFields = Partial<Omit<WorkerStateRow, 'userId'>>;
 
@@ -19,6 +19,7 @@ export const OFF_SHIFT: WorkerStateFields = {
   extensionsLeft: 0,
   extensionMinutesLeft: 0,
   shiftNote: null,
+  visit: null,
 };
 
 /** A worker_state row as a raw query returns it. */
@@ -40,6 +41,7 @@ interface RawWorkerState {
   shift_note: string | null;
   extensions_left: number;
   extension_minutes_left: number;
+  visit: CurrentVisit | null;
   version: number;
   changed_at: Date | string | null;
   identity_profile_version: number;
@@ -67,6 +69,7 @@ function fromRaw(r: RawWorkerState): WorkerStateRow {
     shiftNote: r.shift_note,
     extensionsLeft: r.extensions_left,
     extensionMinutesLeft: r.extension_minutes_left,
+    visit: r.visit,
     version: r.version,
     changedAt: toDate(r.changed_at),
     identityProfileVersion: r.identity_profile_version,

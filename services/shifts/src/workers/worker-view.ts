@@ -37,6 +37,7 @@ export function workerView(row: WorkerStateRow): WorkerStateView {
     checkInInterval: row.checkInInterval,
     ...(row.onShift ? { extensionsLeft: row.extensionsLeft, extensionMinutesLeft: row.extensionMinutesLeft } : {}),
     ...(row.onShift && row.shiftNote ? { shiftNote: row.shiftNote } : {}),
+    ...(row.onShift && row.visit ? { visit: row.visit } : {}),
   };
 }
 

@@ -1,0 +1,2 @@
+ALTER TABLE "escalation"."alarms" ADD COLUMN "visit" jsonb;--> statement-breakpoint
+ALTER TABLE "escalation"."workers" ADD COLUMN "visit" jsonb;

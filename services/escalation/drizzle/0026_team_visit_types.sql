@@ -1,0 +1,1 @@
+ALTER TABLE "escalation"."teams" ADD COLUMN "visit_types" jsonb DEFAULT '[]'::jsonb NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE "identity"."teams" ADD COLUMN "visit_types" jsonb DEFAULT '[]'::jsonb NOT NULL;
