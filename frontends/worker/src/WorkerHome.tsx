@@ -37,6 +37,9 @@ import { extensionsOf, useWorkerShift } from './shift/useWorkerShift';
 import { useIntervalNotice } from './shift/interval-notice';
 import type { Translate } from './shift/interval-text';
 import { StatusCard } from './status/StatusCard';
+import { StartVisitDialog, type VisitStartOutcome } from './visit/StartVisitDialog';
+import { StartVisitCard, VisitCard } from './visit/VisitCard';
+import type { StartVisitBody } from './visit/visit-rules';
 
 /** Spec section 9: the worker's record is fetched again 300 ms after a shift change; the busy flag clears 300 ms after. */
 export const SHIFT_SETTLE_MS = 300;
@@ -65,6 +68,12 @@ function isCoverRefusal(error: unknown): boolean {
 
 function isLockedOut(error: unknown): boolean {
   return error instanceof ApiError && error.status === 423;
+}
+
+/** The "+15 min" presses left that an answer states (a visit's start or end does); null when it states none. */
+function extensionsStated(body: unknown): number | null {
+  const stated = body && typeof body === 'object' ? (body as { extensionsLeft?: unknown }).extensionsLeft : undefined;
+  return typeof stated === 'number' ? extensionsOf(body) : null;
 }
 
 /** Spec section 8: the alert dialog's failure text is the shorter one. */
@@ -118,10 +127,23 @@ export function WorkerHome({ user }: { user: User }) {
   const [coverWarning, setCoverWarning] = useState<CoverWarning | null>(null);
   // Why the last start was refused, kept on the form (a toast goes before the worker has read it).
   const [startError, setStartError] = useState<string | null>(null);
-  const { load, reload, set, intervalMinutes, intervalRead, extensionsLeft, setExtensionsLeft, shiftNote } = useWorkerShift(user.id, {
-    paused: busy !== null || pinBusy || alertBusy || extending,
-  });
-  useIntervalNotice(user.id, intervalRead);
+  // The Start a visit form is open; a visit's start is in flight.
+  const [visitFormOpen, setVisitFormOpen] = useState(false);
+  const [startingVisit, setStartingVisit] = useState(false);
+  // The visit card (or the Start a visit button) that replaced what the worker pressed takes the focus.
+  const [visitFocus, setVisitFocus] = useState<'visit' | 'start' | null>(null);
+  const { load, reload, set, intervalMinutes, intervalRead, extensionsLeft, setExtensionsLeft, shiftNote, visitTypes } = useWorkerShift(
+    user.id,
+    { paused: busy !== null || pinBusy || alertBusy || extending || startingVisit },
+  );
+  // A visit may check in at its own interval (its type's): only the worker's own interval is told
+  // when it changes, and one that changed during a visit is told once the visit is over.
+  const visitOn = load.state === 'ready' && load.shift.visit !== null;
+  useIntervalNotice(user.id, visitOn ? null : intervalRead);
+  // A visit on (started here or elsewhere) closes the form: a later one starts from a fresh form.
+  useEffect(() => {
+    if (visitOn) setVisitFormOpen(false);
+  }, [visitOn]);
   const locations = useLocationOptions();
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const [resetDeadline, setResetDeadline] = useEmergencyReset(user.id);
@@ -159,7 +181,10 @@ export function WorkerHome({ user }: { user: User }) {
   const onShiftNow = loadedShift?.onShift === true;
   useEffect(() => {
     if (onShiftNow) setStartError(null);
-    else setCoverWarning(null);
+    else {
+      setCoverWarning(null);
+      setVisitFormOpen(false);
+    }
   }, [onShiftNow]);
 
   const { request: asked, answered: checkInRequestAnswered } = useCheckInRequest(user.id, { onShift: onShiftNow });
@@ -236,7 +261,7 @@ export function WorkerHome({ user }: { user: User }) {
     setBusy('starting');
     setStartError(null);
     setCoverWarning(null);
-    set({ onShift: true, location, shiftStartTime: serverNow().toISOString(), latestCheckIn: null, nextCheckInTime: null });
+    set({ onShift: true, location, shiftStartTime: serverNow().toISOString(), latestCheckIn: null, nextCheckInTime: null, visit: null });
     try {
       const { coverWarning: gap, ...started } = parseShiftState(
         await api.post(`/api/users/${user.id}/start-shift`, note ? { location, note } : { location }),
@@ -417,6 +442,90 @@ export function WorkerHome({ user }: { user: User }) {
     }
   };
 
+  /**
+   * Starts a timed visit. The form shows a field the server refused on that field; the answer (the
+   * worker with their visit and its deadline) is shown at once.
+   */
+  const startVisit = async (body: StartVisitBody): Promise<VisitStartOutcome> => {
+    setStartingVisit(true);
+    try {
+      const answer = await api.post(`/api/users/${user.id}/start-visit`, body);
+      const next = parseShiftState(answer);
+      set(next);
+      const left = extensionsStated(answer);
+      if (left !== null) setExtensionsLeft(left);
+      setVisitFormOpen(false);
+      setVisitFocus('visit');
+      toast({
+        title: t('Visit started'),
+        message: next.visit
+          ? t('End it with your PIN by {{time}}.', { time: formatTime(next.visit.endsAt) })
+          : t('Your monitors are alerted if you do not end it in time.'),
+      });
+      return { status: 'done' };
+    } catch (e) {
+      console.error('Starting the visit failed', e);
+      if (e instanceof ApiError && e.status === 400) {
+        return {
+          status: 'refused',
+          field: failureField(e) ?? null,
+          message: failureMessage(e, msg('Please check the form and try again.')),
+        };
+      }
+      if (e instanceof ApiError && e.status === 409) {
+        // Off shift by now (ended elsewhere, or clocked out): the screen catches up.
+        setVisitFormOpen(false);
+        toast({
+          title: t('Visit not started'),
+          message: t(failureMessage(e, msg('The visit could not be started. Please try again.'))),
+          type: 'error',
+        });
+        void reload();
+        return { status: 'failed' };
+      }
+      toast({ title: t('Visit not started'), message: t('The visit could not be started. Please try again.'), type: 'error' });
+      return { status: 'failed' };
+    } finally {
+      setStartingVisit(false);
+    }
+  };
+
+  /**
+   * Ends the visit with the PIN: a check-in, after which the regular interval is back. Refused and
+   * locked PINs are told as for the end of a shift. The duress PIN is answered exactly as the PIN
+   * (the server raises its silent alarm), so nothing here may tell them apart.
+   */
+  const endVisit = async (pin: string) => {
+    setPinBusy(true);
+    try {
+      const answer = await api.post(`/api/users/${user.id}/end-visit`, { pin });
+      keptCheckIns.supersede();
+      set(parseShiftState(answer));
+      const left = extensionsStated(answer);
+      if (left !== null) setExtensionsLeft(left);
+      setResetDeadline(null);
+      checkInRequestAnswered();
+      closePin();
+      setVisitFocus('start');
+      toast({ title: t('Visit ended'), message: t('Your check-in has been recorded. Stay safe!') });
+    } catch (e) {
+      console.error('Ending the visit failed', e);
+      if (e instanceof ApiError && e.status === 409) {
+        // No visit on any more (it was closed meanwhile): the screen catches up.
+        closePin();
+        toast({ title: t('Visit not ended'), message: t(failureMessage(e, msg('You are not on a visit'))), type: 'warning' });
+        void reload();
+      } else if (!refusedPin(e)) {
+        closePin();
+        toast({ title: t('Visit not ended'), message: t('Your visit could not be ended. Please try again.'), type: 'error' });
+        void reload();
+      }
+    } finally {
+      setPinBusy(false);
+    }
+    later(() => void reload());
+  };
+
   /** "I'm safe now": the emergency stops escalating and waits for a monitor to confirm it. */
   const cancelEmergency = async (pin: string) => {
     const current = own.emergency;
@@ -451,6 +560,7 @@ export function WorkerHome({ user }: { user: User }) {
     if (pinFor === 'end-shift') void endShift(pin);
     else if (pinFor === 'check-in') void checkIn(pin);
     else if (pinFor === 'cancel-emergency') void cancelEmergency(pin);
+    else if (pinFor === 'end-visit') void endVisit(pin);
   };
 
   const shiftCard = shift ? (
@@ -498,6 +608,20 @@ export function WorkerHome({ user }: { user: User }) {
             onCheckIn={() => setPinFor('check-in')}
           />
           {emergencyCard}
+          {shift.visit ? (
+            <VisitCard
+              visit={shift.visit}
+              onEnd={() => setPinFor('end-visit')}
+              focusOnShow={visitFocus === 'visit'}
+              onFocused={() => setVisitFocus(null)}
+            />
+          ) : (
+            <StartVisitCard
+              onStart={() => setVisitFormOpen(true)}
+              focusOnShow={visitFocus === 'start'}
+              onFocused={() => setVisitFocus(null)}
+            />
+          )}
           {shiftCard}
         </>
       ) : shift ? (
@@ -517,7 +641,20 @@ export function WorkerHome({ user }: { user: User }) {
         </>
       )}
       <PinVerificationDialog purpose={pinFor} busy={pinBusy} error={pinError} onSubmit={onPin} onCancel={closePin} />
-      <CheckInAlertDialog open={alert} intervalMinutes={intervalMinutes} onSafe={alertSafe} onEmergency={alertEmergency}>
+      <StartVisitDialog
+        open={visitFormOpen && shift?.onShift === true && !shift.visit}
+        visitTypes={visitTypes}
+        onStart={startVisit}
+        onCancel={() => setVisitFormOpen(false)}
+      />
+      {/* During a visit of a type with its own interval, check-ins are due at that interval. */}
+      <CheckInAlertDialog
+        open={alert}
+        intervalMinutes={shift?.visit?.checkInInterval ?? intervalMinutes}
+        visitRanOut={alert && shift?.visit != null && Date.parse(shift.visit.endsAt) <= serverNow().getTime()}
+        onSafe={alertSafe}
+        onEmergency={alertEmergency}
+      >
         {alert ? <AlarmMessagesCard userId={user.id} kind="missed_check_in" /> : null}
       </CheckInAlertDialog>
     </>

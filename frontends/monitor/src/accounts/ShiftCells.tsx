@@ -1,6 +1,6 @@
-import { Badge, TableCell, formatDateTime, msg, useT, type BadgeVariant } from '@lws/fe-ui';
+import { Badge, TableCell, formatDateTime, formatTime, msg, useT, type BadgeVariant } from '@lws/fe-ui';
 import { adminStatus, type AdminStatus } from '@lws/rules';
-import type { ShiftState } from '@lws/fe-ui/shifts';
+import type { ShiftState, Visit } from '@lws/fe-ui/shifts';
 
 const STATUS_VARIANT: Record<AdminStatus, BadgeVariant> = {
   'checked-in': 'success',
@@ -86,5 +86,26 @@ export function ShiftDetailCells({ state, now, alarm }: { state: ShiftState; now
         )}
       </TableCell>
     </>
+  );
+}
+
+/**
+ * A worker's timed visit under way, on their row: where, until when, and its type when they chose
+ * one. Nothing of its sealed note: the row never has it.
+ */
+export function VisitLine({ visit }: { visit: Visit }) {
+  const t = useT();
+  return (
+    <div className="lws-muted" data-testid="worker-visit" data-visit-id={visit.id}>
+      {t('On a visit: {{where}} until {{time}}', { where: visit.where, time: formatTime(visit.endsAt) })}
+      {visit.type ? (
+        <>
+          {' '}
+          <Badge variant="info" data-testid="worker-visit-type">
+            {visit.type.name}
+          </Badge>
+        </>
+      ) : null}
+    </div>
   );
 }

@@ -219,7 +219,9 @@ export function WorkerDashboard() {
     const accountRows = accounts.load.state === 'ready' ? accounts.load.items : null;
     const activeRow = activeRows?.find((w) => w.id === event.userId);
     const accountRow = accountRows?.find((a) => a.id === event.userId);
-    const activeShift = activeRow ? applyWorkerChange(activeRow, event) : null;
+    // A worker on a timed visit is read afresh: their check-in may have ended it, and "+15 min" moves
+    // its end, neither of which the event says.
+    const activeShift = activeRow && !activeRow.visit ? applyWorkerChange(activeRow, event) : null;
     const accountShift = accountRow ? applyWorkerChange(accountRow.shift, event) : null;
     if (activeShift) patchActive(patchRow(event, (w) => ({ ...w, ...patchedShift(w, event) })));
     else void reloadActive();
@@ -421,6 +423,7 @@ export function WorkerDashboard() {
               rowTestId="active-worker-row"
               onAskCheckIn={(row) => ask({ kind: 'worker', id: row.id, name: row.name })}
               askingCheckIn={(id) => isAsking('worker', id)}
+              showVisits
             />
           )}
         </CardContent>

@@ -15,6 +15,7 @@ const row = (over: Partial<WorkerRow> & Pick<WorkerRow, 'id' | 'name' | 'usernam
     shiftStartTime: '2026-11-27T08:00:00Z',
     latestCheckIn: null,
     nextCheckInTime: '2026-11-27T10:30:00Z',
+    visit: null,
   },
   ...over,
 });
@@ -132,5 +133,41 @@ describe('WorkerTable (spec section 2; issue 14)', () => {
     renderTable();
     expect(within(rowOf('Bo Field')).getByTestId('account-contacts').textContent).toBe('Cy Field (Brother)+447911654321');
     expect(within(rowOf('Ann Lone')).getByTestId('account-contacts').textContent).toBe('None');
+  });
+
+  it('shows the timed visit a worker is on, with its type, in the table that shows visits', () => {
+    const onVisit = (id: number, name: string, username: string, type: { id: string; name: string } | null) =>
+      row({
+        id,
+        name,
+        username,
+        shift: {
+          ...row({ id, name, username }).shift,
+          visit: {
+            id: `v${id}`,
+            where: '12 Mill Lane',
+            startedAt: '2026-11-27T09:30:00Z',
+            endsAt: '2026-11-27T10:15:00Z',
+            hasNote: true,
+            type,
+            checkInInterval: null,
+          },
+        },
+      });
+    const rows = [
+      onVisit(7, 'Ann Lone', 'ann', { id: 't1', name: 'Home visit, high risk' }),
+      onVisit(8, 'Bo Field', 'bo', null),
+      row({ id: 9, name: 'Cy Clear', username: 'cy' }),
+    ];
+    renderTable({ rows, showVisits: true });
+    // A winter day: London keeps UTC.
+    const ann = within(rowOf('Ann Lone')).getByTestId('worker-visit');
+    expect(ann.textContent).toBe('On a visit: 12 Mill Lane until 10:15 Home visit, high risk');
+    expect(within(ann).getByTestId('worker-visit-type').textContent).toBe('Home visit, high risk');
+    expect(within(rowOf('Bo Field')).getByTestId('worker-visit').textContent).toBe('On a visit: 12 Mill Lane until 10:15');
+    expect(within(rowOf('Cy Clear')).queryByTestId('worker-visit')).toBeNull();
+    cleanup();
+    renderTable({ rows });
+    expect(screen.queryAllByTestId('worker-visit')).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { Badge, Button, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, roleLabel, useT, type Translate } from '@lws/fe-ui';
 import type { ShiftState } from '@lws/fe-ui/shifts';
-import { ShiftDetailCells, ShiftStatusBadge, type OpenAlarmKind } from './ShiftCells';
+import { ShiftDetailCells, ShiftStatusBadge, VisitLine, type OpenAlarmKind } from './ShiftCells';
 import type { AccountContact, AccountCreator } from './accounts-api';
 
 /** One row of a worker table: an account with its shift. */
@@ -74,6 +74,8 @@ export interface WorkerTableProps {
   onAskCheckIn?(row: WorkerRow): void;
   /** Whether the ask of this worker is in flight. */
   askingCheckIn?: (userId: number) => boolean;
+  /** Shows a worker's timed visit under way under their name (one table only, so each visit shows once). */
+  showVisits?: boolean;
   /** Names the table, e.g. "Active workers", in the language shown. */
   label: string;
   'data-testid': string;
@@ -94,6 +96,7 @@ export function WorkerTable({
   alarmOf,
   onAskCheckIn,
   askingCheckIn,
+  showVisits = false,
   label,
   'data-testid': testId,
   rowTestId,
@@ -140,6 +143,7 @@ export function WorkerTable({
                 </>
               ) : null}
               {row.phone ? <div className="lws-muted">{row.phone}</div> : null}
+              {showVisits && row.shift.onShift && row.shift.visit ? <VisitLine visit={row.shift.visit} /> : null}
               {superadmin && row.role === 'admin' && row.createdBy ? (
                 <div className="lws-muted" data-testid="account-created-by">
                   {createdByText(row.createdBy, t)}

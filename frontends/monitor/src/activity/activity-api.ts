@@ -13,6 +13,7 @@ export const ACTIVITY_LABELS: Readonly<Record<string, string>> = {
   call_made: msg('Call Made'),
   system_alert: msg('System Alert'),
   extension: msg('Check-In Extended'),
+  visit: msg('Visit'),
 };
 
 export function activityLabel(type: string): string {
@@ -29,6 +30,7 @@ const VARIANTS: Readonly<Record<string, BadgeVariant>> = {
   call_made: 'warning',
   system_alert: 'warning',
   extension: 'info',
+  visit: 'info',
 };
 
 export function activityVariant(type: string): BadgeVariant {

@@ -49,6 +49,7 @@ import {
   type Alarm,
 } from '@lws/fe-ui/alarms';
 import { AlarmMessages } from './AlarmMessages';
+import { AlarmVisit } from './AlarmVisit';
 
 /** "just now", or "14 min ago", on the server's clock. */
 function ago(at: string, t: ReturnType<typeof useT>): string {
@@ -347,6 +348,7 @@ export function AlarmsPanel({ monitorName, teamOf, onOpenAlarms }: AlarmsPanelPr
                         {t("Where they said they'd be: {{note}}", { note: alarm.shiftNote })}
                       </div>
                     ) : null}
+                    {alarm.visit ? <AlarmVisit key={alarm.id} alarm={alarm} visit={alarm.visit} reference={today} /> : null}
                     {alarm.lastPosition ? (
                       <div className="lws-muted" data-testid="alarm-position">
                         {t('Last known position:')}{' '}

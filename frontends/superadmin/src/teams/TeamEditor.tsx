@@ -31,6 +31,7 @@ import {
 import { teamFormSchema } from '@lws/schemas';
 import { cleanStep, PolicyEditor, stepsProblem } from './PolicyEditor';
 import { OnCallEditor } from './OnCallEditor';
+import { checkVisitTypes, visitTypeDrafts, VisitTypesEditor, type VisitTypeDraft } from './VisitTypesEditor';
 
 interface TeamEditorProps {
   team: Team;
@@ -42,8 +43,9 @@ interface TeamEditorProps {
 
 /**
  * One team, as the superadmin edits it: name, locations, monitors in order with deputies, the
- * check-in policy, emergency numbers, its own escalation policy (or the organisation's), its
- * on-call rota (saved apart, by its own call), and its members, to whom a worker can be moved.
+ * check-in policy, emergency numbers, its own escalation policy (or the organisation's), its visit
+ * types (risk levels), its on-call rota (saved apart, by its own call), and its members, to whom a
+ * worker can be moved.
  */
 export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEditorProps) {
   const { toast } = useToast();
@@ -60,6 +62,7 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
     missed_check_in: team.escalationPolicy?.missed_check_in ?? starterSteps('missed_check_in'),
     emergency: team.escalationPolicy?.emergency ?? starterSteps('emergency'),
   });
+  const [visitTypes, setVisitTypes] = useState<VisitTypeDraft[]>(() => visitTypeDrafts(team.visitTypes ?? []));
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
   const [moving, setMoving] = useState('');
@@ -107,6 +110,11 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
       setError({ message: policyProblem, field: 'escalationPolicy' });
       return;
     }
+    const types = checkVisitTypes(visitTypes, t);
+    if (!types.ok) {
+      setError({ message: types.message, field: types.field });
+      return;
+    }
     setSaving(true);
     setError(null);
     try {
@@ -115,6 +123,7 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
         escalationPolicy: ownPolicy
           ? { missed_check_in: steps.missed_check_in.map(cleanStep), emergency: steps.emergency.map(cleanStep) }
           : null,
+        visitTypes: types.types,
       });
       toast({ title: t('Team saved'), message: t('{{name}} is saved; its next alarms follow it', { name: checked.data.name }) });
       onSaved();
@@ -143,6 +152,11 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
   };
 
   const fieldError = (prefix: string) => (error?.field?.startsWith(prefix) ? error.message : undefined);
+  /** Removing or adding a type moves the ones after it: an error naming one by its place no longer points at it. */
+  const changeVisitTypes = (next: VisitTypeDraft[]) => {
+    if (next.length !== visitTypes.length && error?.field?.startsWith('visitTypes')) setError(null);
+    setVisitTypes(next);
+  };
 
   // Three parts, each saved by its own call: the team's fields (this form), its on-call rota and its members.
   return (
@@ -287,6 +301,8 @@ export function TeamEditor({ team, admins, workers, locations, onSaved }: TeamEd
               ))
             : null}
         </fieldset>
+
+        <VisitTypesEditor types={visitTypes} onChange={changeVisitTypes} error={error} />
 
         {error ? (
           <Alert variant="error" data-testid="team-error">

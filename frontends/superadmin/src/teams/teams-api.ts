@@ -62,7 +62,29 @@ export interface Team {
   onCallSchedule?: OnCallSchedule | null;
   /** What a shift that starts while nobody is on call meets (absent: off). */
   coverRequired?: CoverRequired;
+  /** The kinds of timed visit its workers pick from (risk levels), in order (absent: none, an older server). */
+  visitTypes?: VisitType[];
 }
+
+/**
+ * A kind of timed visit a team defines (a risk level), e.g. "Home visit, high risk": how long it
+ * lasts unless the worker says otherwise, how often they check in while it lasts (null: their own
+ * interval), whether reminders go by SMS too, and its alarms' policy (null: the team's).
+ */
+export interface VisitType {
+  /** The server's; a type not saved yet has none. */
+  id?: string;
+  name: string;
+  minutes: number;
+  checkInInterval: number | null;
+  smsToo: boolean;
+  escalationPolicy: TeamPolicy | null;
+}
+
+/** The default lengths the editor offers a visit type, in minutes (the server takes 5 to 240). */
+export const VISIT_TYPE_LENGTHS = [15, 20, 30, 45, 60, 90, 120] as const;
+/** The check-in intervals the editor offers during a visit, in minutes (the server takes 5 to 240). */
+export const VISIT_TYPE_INTERVALS = [10, 15, 20, 30, 45, 60] as const;
 
 // ---------- On-call rota (docs/api-teams.md, "On-call rota") ----------
 
@@ -181,10 +203,47 @@ export function parseTeams(body: unknown): Team[] {
   return body.filter(isTeam).map(parseTeamRota);
 }
 
-/** A team with its rota read as the editor needs it (a rota it cannot read is none). */
+/** A team with its rota and visit types read as the editor needs them (a rota it cannot read is none). */
 export function parseTeamRota(team: Team): Team {
-  const raw = team as Team & { onCallSchedule?: unknown; coverRequired?: unknown };
-  return { ...team, onCallSchedule: parseOnCallSchedule(raw.onCallSchedule), coverRequired: parseCoverRequired(raw.coverRequired) };
+  const raw = team as Team & { onCallSchedule?: unknown; coverRequired?: unknown; visitTypes?: unknown };
+  return {
+    ...team,
+    onCallSchedule: parseOnCallSchedule(raw.onCallSchedule),
+    coverRequired: parseCoverRequired(raw.coverRequired),
+    visitTypes: parseVisitTypes(raw.visitTypes),
+  };
+}
+
+/** A policy object as the server keeps it; anything else is none (the team's). */
+function parsePolicy(value: unknown): TeamPolicy | null {
+  const v = record(value);
+  if (!v) return null;
+  const steps = (s: unknown) => (Array.isArray(s) ? (s as PolicyStep[]) : undefined);
+  const missed = steps(v.missed_check_in);
+  const emergency = steps(v.emergency);
+  return {
+    ...(missed ? { missed_check_in: missed } : {}),
+    ...(emergency ? { emergency } : {}),
+    ...(whole(v.repeatAfterSeconds) ? { repeatAfterSeconds: v.repeatAfterSeconds } : {}),
+  };
+}
+
+/** A team's visit types as GET /api/teams answers them; none when absent (a server from before them). */
+export function parseVisitTypes(value: unknown): VisitType[] {
+  return list(value).flatMap((item) => {
+    const v = record(item);
+    if (!v || typeof v.name !== 'string' || !whole(v.minutes)) return [];
+    return [
+      {
+        ...(typeof v.id === 'string' && v.id ? { id: v.id } : {}),
+        name: v.name,
+        minutes: v.minutes,
+        checkInInterval: whole(v.checkInInterval) ? v.checkInInterval : null,
+        smsToo: v.smsToo === true,
+        escalationPolicy: parsePolicy(v.escalationPolicy),
+      },
+    ];
+  });
 }
 
 export function parsePeople(body: unknown): Person[] {

@@ -1,6 +1,7 @@
 // From '@lws/fe-ui', not a relative path: this module is bundled into each container that uses it,
 // and the page's one translations instance is the shared singleton's.
 import { api, i18n, msg } from '@lws/fe-ui';
+import { parseVisit, type Visit } from '@lws/fe-ui/shifts';
 import { parseAlarmMessages, type AlarmMessage } from './alarm-thread-api';
 
 export type AlarmKind = 'missed_check_in' | 'emergency';
@@ -35,6 +36,8 @@ export interface Alarm {
   workerSafeAt: string | null;
   /** "Where I'll be", as the worker wrote it when the shift started. */
   shiftNote: string | null;
+  /** Opened on this timed visit (its timer ran out, or an emergency during it); its sealed note may be read. */
+  visit: Visit | null;
   /** The worker's last known position (a check-in's) and when it was taken. */
   lastPosition: AlarmPosition | null;
   history: string[];
@@ -145,6 +148,7 @@ export function parseAlarm(value: unknown): Alarm | null {
     duress: v.duress === true,
     workerSafeAt: str(v.workerSafeAt),
     shiftNote: str(v.shiftNote),
+    visit: parseVisit(v.visit),
     lastPosition: parsePosition(v.lastPosition),
     history: Array.isArray(v.history) ? v.history.filter((h): h is string => typeof h === 'string') : [],
     // A message the screen cannot read is left out, never shown on a guess; the alarm itself stays.
@@ -165,6 +169,16 @@ export async function fetchOpenAlarms(signal?: AbortSignal): Promise<Alarm[]> {
 export const acknowledgeAlarm = (id: string) => api.post(`/api/alarms/${encodeURIComponent(id)}/acknowledge`);
 
 export const resolveAlarm = (id: string, outcome: AlarmOutcome) => api.post(`/api/alarms/${encodeURIComponent(id)}/resolve`, outcome);
+
+/**
+ * The sealed note of the alarm's visit, for a monitor handling it; the read is logged, naming them.
+ * A refusal (404: no sealed note; 410: deleted after 30 days) throws ApiError with the server's message.
+ */
+export async function revealVisitNote(id: string): Promise<string> {
+  const body = (await api.post(`/api/alarms/${encodeURIComponent(id)}/visit-note`)) as { note?: unknown } | null;
+  if (typeof body?.note !== 'string') throw new Error('Invalid response from server');
+  return body.note;
+}
 
 /**
  * A monitor's message to the worker. The answer is the alarm with its messages, or null when it

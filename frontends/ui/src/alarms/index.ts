@@ -16,6 +16,7 @@ export {
   parseAlarm,
   parseAlarms,
   resolveAlarm,
+  revealVisitNote,
   sendAlarmMessage,
 } from './alarms-api';
 export {

@@ -2,7 +2,14 @@
 export const LIVE_EVENT_TYPES = ['worker', 'alarm', 'activity', 'account', 'checkin_request'] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
-export type WorkerChange = 'shift_started' | 'shift_ended' | 'checked_in' | 'deadline_changed' | 'emergency';
+export type WorkerChange =
+  | 'shift_started'
+  | 'shift_ended'
+  | 'checked_in'
+  | 'deadline_changed'
+  | 'emergency'
+  | 'visit_started'
+  | 'visit_ended';
 export type AlarmChange =
   | 'opened'
   | 'acknowledged'
@@ -77,7 +84,15 @@ export type LiveEvent =
   | { type: 'account'; data: AccountEvent }
   | { type: 'checkin_request'; data: CheckInRequestEvent };
 
-const WORKER_CHANGES: readonly string[] = ['shift_started', 'shift_ended', 'checked_in', 'deadline_changed', 'emergency'];
+const WORKER_CHANGES: readonly string[] = [
+  'shift_started',
+  'shift_ended',
+  'checked_in',
+  'deadline_changed',
+  'emergency',
+  'visit_started',
+  'visit_ended',
+];
 const ALARM_CHANGES: readonly string[] = [
   'opened',
   'acknowledged',

@@ -20,6 +20,22 @@ export interface CoverWarning {
   gapEnd: string;
 }
 
+/** A timed visit on shift: its end is the worker's deadline when sooner than the regular one. Never its sealed note. */
+export interface Visit {
+  id: string;
+  /** An address or a location, as the worker gave it. */
+  where: string;
+  startedAt: string;
+  /** When its timer runs out ("+15 min" moves it). */
+  endsAt: string;
+  /** The worker left a sealed note, revealed only on an alarm of the visit. */
+  hasNote: boolean;
+  /** The team's visit type it was started as (e.g. "Home visit, high risk"); null: none. */
+  type: { id: string; name: string } | null;
+  /** Minutes between check-ins while it lasts (the type's); null: the worker's own interval. */
+  checkInInterval: number | null;
+}
+
 /** A worker's shift as the server reports it; every time is UTC ISO-8601 and computed by the server. */
 export interface ShiftState {
   onShift: boolean;
@@ -28,6 +44,8 @@ export interface ShiftState {
   shiftStartTime: string | null;
   latestCheckIn: LatestCheckIn | null;
   nextCheckInTime: string | null;
+  /** The timed visit under way; null when none (always off shift). */
+  visit: Visit | null;
   /** Only in the answer to a shift start, when the team has no cover for part of it. */
   coverWarning?: CoverWarning;
 }
@@ -47,6 +65,7 @@ export const OFF_SHIFT: ShiftState = {
   shiftStartTime: null,
   latestCheckIn: null,
   nextCheckInTime: null,
+  visit: null,
 };
 
 function record(value: unknown): Record<string, unknown> | null {
@@ -82,6 +101,28 @@ function parseCoverWarning(value: unknown): CoverWarning | null {
   return gapStart && gapEnd && Date.parse(gapEnd) > Date.parse(gapStart) ? { gapStart, gapEnd } : null;
 }
 
+/** A visit the screens can show: an id, a place and both times, the end after the start; null otherwise. */
+export function parseVisit(value: unknown): Visit | null {
+  const v = record(value);
+  const id = str(v?.id);
+  const where = str(v?.where);
+  const startedAt = isoTime(v?.startedAt);
+  const endsAt = isoTime(v?.endsAt);
+  if (!v || !id || !where || !startedAt || !endsAt) return null;
+  const type = record(v.type);
+  const typeId = str(type?.id);
+  const typeName = str(type?.name);
+  return {
+    id,
+    where,
+    startedAt,
+    endsAt,
+    hasNote: v.hasNote === true,
+    type: typeId && typeName ? { id: typeId, name: typeName } : null,
+    checkInInterval: typeof v.checkInInterval === 'number' && v.checkInInterval > 0 ? v.checkInInterval : null,
+  };
+}
+
 /**
  * The shift fields of a user, account or worker payload. Anything missing reads as off shift, so a
  * payload from before shifts existed never shows a worker as safely on shift.
@@ -97,6 +138,7 @@ export function parseShiftState(value: unknown): ShiftState {
     shiftStartTime: isoTime(v.shiftStartTime),
     latestCheckIn,
     nextCheckInTime: isoTime(v.nextCheckInTime) ?? latestCheckIn?.nextCheckInTime ?? null,
+    visit: parseVisit(v.visit),
     ...(coverWarning ? { coverWarning } : {}),
   };
 }

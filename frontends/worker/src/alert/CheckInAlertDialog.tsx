@@ -20,6 +20,8 @@ export interface CheckInAlertDialogProps {
   open: boolean;
   /** The worker's check-in interval in minutes: the text follows it. */
   intervalMinutes: number;
+  /** The deadline passed is a timed visit's end: the text says so rather than speak of the interval. */
+  visitRanOut?: boolean;
   onSafe(pin: string): Promise<AlertOutcome>;
   onEmergency(pin: string): Promise<AlertOutcome>;
   /** Shown under the choice: the monitors' messages, which the worker can read and answer before choosing. */
@@ -31,7 +33,7 @@ export interface CheckInAlertDialogProps {
  * it, either way with the PIN; it cannot be waved away, because an overdue check-in is exactly
  * what the monitors are about to be alerted to.
  */
-export function CheckInAlertDialog({ open, intervalMinutes, onSafe, onEmergency, children }: CheckInAlertDialogProps) {
+export function CheckInAlertDialog({ open, intervalMinutes, visitRanOut = false, onSafe, onEmergency, children }: CheckInAlertDialogProps) {
   const t = useT();
   const [step, setStep] = useState<Step>('choice');
   const [pin, setPin] = useState('');
@@ -80,11 +82,13 @@ export function CheckInAlertDialog({ open, intervalMinutes, onSafe, onEmergency,
       description={
         text
           ? t(text.description)
-          : intervalMinutes === 60
-            ? t('Your hourly check-in is due. Please confirm that you are safe, or request emergency assistance.')
-            : t('Your check-in (every {{interval}}) is due. Please confirm that you are safe, or request emergency assistance.', {
-                interval: intervalText(t, intervalMinutes),
-              })
+          : visitRanOut
+            ? t("Your visit's time has run out. Please confirm that you are safe, or request emergency assistance.")
+            : intervalMinutes === 60
+              ? t('Your hourly check-in is due. Please confirm that you are safe, or request emergency assistance.')
+              : t('Your check-in (every {{interval}}) is due. Please confirm that you are safe, or request emergency assistance.', {
+                  interval: intervalText(t, intervalMinutes),
+                })
       }
       className="lws-check-in-alert"
       data-testid="check-in-alert"

@@ -4,9 +4,12 @@ import { Button, Dialog, FieldError, Label, PIN_LENGTH, PinInput, msg, useT } fr
 /** Shown through t() where the refusal is shown. */
 export const INCORRECT_PIN_TEXT = msg('Incorrect PIN. Please try again.');
 
-export type PinPurpose = 'end-shift' | 'check-in' | 'cancel-emergency';
+export type PinPurpose = 'end-shift' | 'check-in' | 'cancel-emergency' | 'end-visit';
 
-const TEXT: Record<PinPurpose, { description: string; confirm: string; busy: string }> = {
+const PIN_VERIFICATION = msg('PIN Verification');
+
+/** `title`: the dialog's heading, 'PIN Verification' unless the action names itself. */
+const TEXT: Record<PinPurpose, { title?: string; description: string; confirm: string; busy: string }> = {
   'end-shift': {
     description: msg('Enter your 4-digit security PIN to end your shift'),
     confirm: msg('End Shift'),
@@ -21,6 +24,13 @@ const TEXT: Record<PinPurpose, { description: string; confirm: string; busy: str
     description: msg("Enter your 4-digit security PIN to tell your monitors you're safe"),
     confirm: msg("I'm safe"),
     busy: msg('Sending...'),
+  },
+  // Ending a visit is a check-in: the duress PIN ends it the same way, and the dialog cannot tell them apart.
+  'end-visit': {
+    title: msg('End visit'),
+    description: msg('Enter your PIN to end the visit'),
+    confirm: msg('End visit'),
+    busy: msg('Ending visit...'),
   },
 };
 
@@ -66,14 +76,14 @@ export function PinVerificationDialog({ purpose, busy, error, onSubmit, onCancel
     <Dialog
       open={purpose !== null}
       onClose={cancel}
-      title={t('PIN Verification')}
+      title={t(text.title ?? PIN_VERIFICATION)}
       description={t(text.description)}
       data-testid="pin-dialog"
     >
       <form
         className="lws-form"
         noValidate
-        aria-label={t('PIN Verification')}
+        aria-label={t(text.title ?? PIN_VERIFICATION)}
         onSubmit={(event: FormEvent<HTMLFormElement>) => {
           event.preventDefault();
           submit(pin);

@@ -4,6 +4,7 @@ import { api, useLiveQuery } from '@lws/fe-ui';
 import { WORKER_READS } from '@lws/fe-ui/early-reads';
 import { parseShiftState, type ShiftState } from '@lws/fe-ui/shifts';
 import { DEFAULT_CHECK_IN_INTERVAL_MINUTES } from '@lws/rules';
+import { parseVisitTypes, type VisitType } from '../visit/visit-rules';
 
 /**
  * Spec section 9: the worker's own record is fetched again every 15 s (it catches a forced
@@ -18,6 +19,8 @@ export function extensionsOf(body: unknown): number {
   return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : 0;
 }
 
+const NO_VISIT_TYPES: VisitType[] = [];
+
 export type ShiftLoad = { state: 'loading' } | { state: 'error' } | { state: 'ready'; shift: ShiftState };
 
 /** What the worker screen reads of GET /api/users/{id}/with-relations. */
@@ -29,6 +32,8 @@ export interface OwnShift {
   extensionsLeft: number;
   /** "Where I'll be" of the current shift. */
   shiftNote: string | null;
+  /** The visit types of the worker's team, offered when they start a visit; none when the team has none. */
+  visitTypes: VisitType[];
 }
 
 export function parseOwnShift(body: unknown): OwnShift {
@@ -36,6 +41,7 @@ export function parseOwnShift(body: unknown): OwnShift {
     checkInInterval?: unknown;
     settings?: { checkInInterval?: unknown } | null;
     shiftNote?: unknown;
+    team?: unknown;
   };
   const interval = b.checkInInterval ?? b.settings?.checkInInterval;
   return {
@@ -43,6 +49,7 @@ export function parseOwnShift(body: unknown): OwnShift {
     intervalMinutes: typeof interval === 'number' && interval > 0 ? interval : DEFAULT_CHECK_IN_INTERVAL_MINUTES,
     extensionsLeft: extensionsOf(body),
     shiftNote: typeof b.shiftNote === 'string' && b.shiftNote ? b.shiftNote : null,
+    visitTypes: parseVisitTypes(b.team),
   };
 }
 
@@ -81,7 +88,14 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
         old
           ? { ...old, ...change }
           : change.shift
-            ? { shift: change.shift, intervalMinutes: DEFAULT_CHECK_IN_INTERVAL_MINUTES, extensionsLeft: 0, shiftNote: null, ...change }
+            ? {
+                shift: change.shift,
+                intervalMinutes: DEFAULT_CHECK_IN_INTERVAL_MINUTES,
+                extensionsLeft: 0,
+                shiftNote: null,
+                visitTypes: [],
+                ...change,
+              }
             : old,
       );
     },
@@ -102,5 +116,6 @@ export function useWorkerShift(userId: number, { paused }: { paused: boolean }) 
     extensionsLeft: data?.extensionsLeft ?? 0,
     setExtensionsLeft,
     shiftNote: data?.shiftNote ?? null,
+    visitTypes: data?.visitTypes ?? NO_VISIT_TYPES,
   };
 }
