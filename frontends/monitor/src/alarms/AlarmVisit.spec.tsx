@@ -78,7 +78,7 @@ describe('the visit an alarm opened on, on the alarms panel', () => {
     const { user, sent } = renderPanel(routes([alarm()]));
 
     const section = await screen.findByTestId('alarm-visit');
-    const button = within(section).getByRole('button', { name: 'Read the sealed visit note: Ann Lone' });
+    const button = within(section).getByRole('button', { name: 'Read sealed note: Ann Lone' });
     expect(button.textContent).toBe('Read sealed note');
     expect(within(section).queryByTestId('visit-note-text')).toBeNull();
     await user.click(button);

@@ -67,7 +67,7 @@ export function AlarmVisit({ alarm, visit, reference }: { alarm: Alarm; visit: V
               variant="outline"
               busy={note.state === 'reading'}
               onClick={() => void reveal()}
-              aria-label={t('Read the sealed visit note: {{name}}', { name: alarm.workerName })}
+              aria-label={t('Read sealed note: {{name}}', { name: alarm.workerName })}
               aria-describedby={hintId}
               data-testid="reveal-visit-note"
             >
