@@ -95,13 +95,16 @@ export class CheckInsService {
     }
     const id = randomUUID();
     const location = req.location?.trim() || state.location;
-    // A check-in after a visit's timer ran out closes the visit: the regular interval is back.
-    if (visitOverran(state.visit, received)) state = await this.visits.closeIn(tx, emit, state, 'check_in');
-    // During a visit, check-ins follow its type's interval, and its end is the deadline when it comes first.
-    const due = visitDeadline(nextCheckInAt(checkedInAt, state.visit?.checkInInterval ?? state.checkInInterval), state.visit, received);
+    // During a visit, check-ins follow its type's interval, and its end is the deadline when it
+    // comes first; a check-in after its timer ran out closes it, and the regular interval is back.
+    const overran = visitOverran(state.visit, received);
+    const visit = overran ? null : state.visit;
+    const due = visitDeadline(nextCheckInAt(checkedInAt, visit?.checkInInterval ?? state.checkInInterval), visit, received);
     if (due.getTime() <= received.getTime()) {
       throw new RpcError(409, checkInTooOld(checkedInAt), { code: 'check_in_too_old' });
     }
+    // Only once nothing can refuse the check-in: a refused duress check-in commits its emergency, and nothing else.
+    if (overran) state = await this.visits.closeIn(tx, emit, state, 'check_in');
     // The check-in and the worker's new deadline in one hand-written statement, like lock(): every check-in runs it.
     const updated = (await tx.execute(sql`
       with recorded as (
