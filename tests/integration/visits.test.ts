@@ -111,6 +111,8 @@ describe('timed visits and sealed notes (real PostgreSQL, NATS, Redis; whole sta
       startedAt: expect.any(String),
       endsAt: expect.any(String),
       hasNote: false,
+      type: null,
+      checkInInterval: null,
     });
     expect(Date.parse(visit.endsAt) - Date.parse(visit.startedAt)).toBe(15 * MINUTE);
     // The visit's end comes before the regular deadline: it is the deadline now, and escalation waits for it.
@@ -357,5 +359,85 @@ describe('timed visits and sealed notes (real PostgreSQL, NATS, Redis; whole sta
     const off = await onShift();
     await off.agent.post(`/api/users/${off.id}/end-shift`).set(XHR).send({ pin: off.pin }).expect(200);
     expect((await startVisit(off, { where: 'Unit 9', minutes: 30 }).expect(409)).body.message).toBe('You are not on shift');
+  });
+});
+
+describe("a visit type's SMS reminders (an organisation that reminds by WhatsApp alone)", () => {
+  let t: TestStack;
+  let superadmin: Account;
+  let db: Client;
+
+  beforeAll(async () => {
+    t = await startTestStack({ env: { LWS_TEST_CLOCK: '1', LOGIN_MAX_ATTEMPTS_PER_IP: '1000', REMINDER_CHANNELS: 'whatsapp' } });
+    superadmin = await superadminOf(t);
+    db = new Client({ connectionString: t.env.DATABASE_URL });
+    await db.connect();
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await t?.stop();
+  });
+
+  it('a visit of a type that reminds by SMS too gets its reminders by SMS; a visit of another type does not', async () => {
+    const depot = `Depot ${randomUUID().slice(0, 8)}`;
+    const location = await superadmin.agent.post('/api/location-options').set(XHR).send({ name: depot, isActive: true }).expect(201);
+    const team = await superadmin.agent
+      .post('/api/teams')
+      .set(XHR)
+      .send({
+        name: `Lone visits ${randomUUID().slice(0, 6)}`,
+        locationIds: [location.body.id],
+        visitTypes: [
+          { name: 'High risk', minutes: 10, smsToo: true },
+          { name: 'Low risk', minutes: 10 },
+        ],
+      })
+      .expect(201);
+    const [high, low] = team.body.visitTypes as { id: string }[];
+    const visitor = async (typeId: string) => {
+      const username = `vs${Math.random().toString(36).slice(2, 9)}`;
+      const phone = nextMobile();
+      const res = await superadmin.agent
+        .post('/api/users')
+        .set(XHR)
+        .send({ username, password: 'Secret1pass', name: `Worker ${username}`, phone, role: 'worker', teamId: team.body.id })
+        .expect(201);
+      const agent = await signIn(t, username, 'Secret1pass');
+      const id = res.body.user.id as number;
+      await eventually(
+        async () => (await agent.post(`/api/users/${id}/start-shift`).set(XHR).send({ location: depot })).status === 200,
+        EVENT_WAIT_MS,
+        100,
+      );
+      await agent.post(`/api/users/${id}/start-visit`).set(XHR).send({ where: 'Flat 1', minutes: 10, visitTypeId: typeId }).expect(200);
+      return { id, phone };
+    };
+    const [smsToo, plain] = [await visitor(high.id), await visitor(low.id)];
+    // Escalation holds both visits' deadlines before the clock moves past their reminders.
+    await eventually(
+      async () => {
+        const { rows } = await db.query('select count(*)::int as n from escalation.workers where user_id = any($1) and visit is not null', [
+          [smsToo.id, plain.id],
+        ]);
+        return rows[0].n === 2;
+      },
+      EVENT_WAIT_MS,
+      100,
+    );
+    await superadmin.agent.post('/api/test-clock').set(XHR).send({ advanceMinutes: 6 }).expect(200);
+    const reminders = async (phone: string) =>
+      (
+        (await superadmin.agent.get('/api/notifications/deliveries?limit=500').expect(200)).body.deliveries as {
+          to: string;
+          channel: string;
+          purpose: string;
+        }[]
+      )
+        .filter((d) => d.to === phone && d.purpose === 'reminder_5min')
+        .map((d) => d.channel)
+        .sort();
+    await eventually(async () => (await reminders(smsToo.phone)).join() === 'sms,whatsapp', EVENT_WAIT_MS, 200);
+    await eventually(async () => (await reminders(plain.phone)).join() === 'whatsapp', EVENT_WAIT_MS, 200);
   });
 });

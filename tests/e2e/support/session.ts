@@ -6,10 +6,18 @@ export const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
 /** The stack global-setup.ts started. */
 export const baseURL = () => process.env.LWS_E2E_URL!;
 
-/** An API client signed in as `username` (its cookie jar holds the session). */
+/**
+ * An API client signed in as `username` (its cookie jar holds the session). A 503 did nothing and
+ * may be retried (the API's own rule): a client a moment after a busy file's clean-up tries again,
+ * as the screens do, at most a few times.
+ */
 export async function apiSession(playwright: { request: APIRequest }, username: string, password: string) {
   const ctx = await playwright.request.newContext({ baseURL: baseURL(), extraHTTPHeaders: XHR });
-  const res = await ctx.post('/api/auth/login', { data: { username, password } });
+  let res = await ctx.post('/api/auth/login', { data: { username, password } });
+  for (let retry = 0; retry < 3 && res.status() === 503; retry++) {
+    await new Promise((r) => setTimeout(r, 2000));
+    res = await ctx.post('/api/auth/login', { data: { username, password } });
+  }
   expect(res.status(), await res.text()).toBe(200);
   return ctx;
 }
