@@ -207,6 +207,7 @@ describe('alarms, system config and testing tools (real PostgreSQL, NATS, Redis;
         duress: false,
         workerSafeAt: null,
         shiftNote: null,
+        visit: null,
         lastPosition: null,
         history: expect.any(Array),
         messages: [],

@@ -400,12 +400,14 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         shiftStartTime: null,
         latestCheckIn: null,
         nextCheckInTime: null,
-        // A single-team deployment: "Default", monitored by every admin.
+        visit: null,
+        // A single-team deployment: "Default", monitored by every admin, with no visit types yet.
         team: {
           id: expect.any(Number),
           name: 'Default',
           monitors: expect.arrayContaining(['Admin Person']),
           checkInPolicy: { defaultInterval: 60, allowedIntervals: [30, 50, 60, 120, 240] },
+          visitTypes: [],
         },
       });
       expect(JSON.stringify(body)).not.toMatch(/hash|password/i);
@@ -430,6 +432,7 @@ describe('profile, emergency contacts, settings and accounts (real PostgreSQL, N
         shiftStartTime: null,
         latestCheckIn: null,
         nextCheckInTime: null,
+        visit: null,
         // The worker's team ("Default"): the dashboards show it and filter by it.
         teamId: expect.any(Number),
       });

@@ -111,6 +111,7 @@ describe('teams: an admin sees only the workers of the teams they monitor', () =
       name: 'North',
       monitors: ['snorth person'],
       checkInPolicy: { defaultInterval: 60, allowedIntervals: [30, 50, 60, 120, 240] },
+      visitTypes: [],
     });
     expect((await adminN.agent.get(`/api/users/${adminN.id}/with-relations`).expect(200)).body.team).toBeNull();
   });
