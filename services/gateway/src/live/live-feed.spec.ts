@@ -184,6 +184,28 @@ describe('LiveFeed', () => {
     expect(eight.frames).toEqual([]);
   });
 
+  it('tells the monitors and the worker when a visit starts and ends, never where it is nor its note, and never another worker', async () => {
+    await start();
+    const admin = client(1, 'admin');
+    const seven = client(7, 'worker');
+    const eight = client(8, 'worker');
+    for (const c of [admin, seven, eight]) feed.attach(c);
+    const at = NOW.toISOString();
+    const visit = { id: randomUUID(), where: 'Flat 3, Mill Lane', startedAt: at, endsAt: '2025-06-01T10:20:00.000Z', hasNote: true };
+    const shiftId = randomUUID();
+    await bus.publish(event('shifts.visit.started.v1', { shiftId, userId: 7, visit, nextCheckInAt: visit.endsAt, workerVersion: 3 }));
+    await bus.publish(
+      event('shifts.visit.ended.v1', { visitId: visit.id, shiftId, userId: 7, endedAt: at, reason: 'worker', workerVersion: 4 }),
+    );
+    const changes = [
+      { userId: 7, change: 'visit_started', at, nextCheckInTime: visit.endsAt },
+      { userId: 7, change: 'visit_ended', at },
+    ];
+    for (const c of [admin, seven]) expect(c.frames.map((f) => JSON.parse(/data: (.*)/.exec(f)![1]))).toEqual(changes);
+    expect(admin.frames.join()).not.toContain('Mill Lane');
+    expect(eight.frames).toEqual([]);
+  });
+
   it("tells a worker about changes to its own account, never another worker's, without names or phones", async () => {
     await start();
     const admin = client(1, 'admin');
