@@ -337,6 +337,20 @@ describe('timed visits and sealed notes (real PostgreSQL, NATS, Redis; whole sta
     await eventually(async () => (await alarmOf(w.id)).history.some((h) => h.includes('+447700900123')), EVENT_WAIT_MS, 200);
   });
 
+  it('a visit extended by "+15 min" alarms at its new end, which its alarm shows', async () => {
+    const w = await onShift();
+    await startVisit(w, { where: 'Unit 12', minutes: 10 }).expect(200);
+    const extended = (await w.agent.post('/api/check-ins/extend').set(XHR).send({ userId: w.id, minutes: 15 }).expect(200)).body;
+    await eventually(async () => (await watchedDeadline(w.id)) === extended.visit.endsAt, EVENT_WAIT_MS, 100);
+    await advance(24);
+    expect(await alarms(w.id)).toEqual([]);
+    await advance(2);
+    const alarm = await alarmOf(w.id);
+    expect(alarm.dueAt).toBe(extended.visit.endsAt);
+    expect(alarm.visit?.endsAt).toBe(extended.visit.endsAt);
+    expect(alarm.history[0]).toMatch(/on a visit to Unit 12 \(its timer ran out\)$/);
+  });
+
   it('"+15 min" moves the visit\'s end; a check-in during the visit keeps its end as the deadline; ending needs the right PIN', async () => {
     const w = await onShift();
     const visit = (await startVisit(w, { where: 'Unit 9', minutes: 20 }).expect(200)).body.visit as Visit;

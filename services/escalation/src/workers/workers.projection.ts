@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { EventMap } from '@lws/contracts';
 import { profileUpdate } from '@lws/messaging';
 import { CLOCK, pgArray, type Clock, type Emit, type OnCallSchedule, type Tx } from '@lws/platform';
@@ -352,6 +352,12 @@ export class WorkersProjection {
   /** A superadmin moved the deadline: a new deadline, without a check-in. */
   async deadlineChanged(tx: Tx, e: EventMap['shifts.deadline.changed.v1']): Promise<DueNow> {
     const set = await this.setDeadline(tx, e.userId, e.shiftId, null, new Date(e.nextCheckInAt), new Date(e.changedAt), e.workerVersion);
+    // "+15 min" on a visit whose end was the deadline moved the visit's end with it.
+    if (set.applied && e.visitEndsAt)
+      await tx
+        .update(workers)
+        .set({ visit: sql`jsonb_set(${workers.visit}, '{endsAt}', to_jsonb(${e.visitEndsAt}::text))` })
+        .where(and(eq(workers.userId, e.userId), isNotNull(workers.visit)));
     return set.dueNow;
   }
 

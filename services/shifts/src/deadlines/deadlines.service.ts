@@ -90,6 +90,7 @@ export class DeadlinesService {
         byUserId: req.userId,
         changedAt: now.toISOString(),
         extendedMinutes: req.minutes,
+        ...(movedVisit && movedVisit !== visit ? { visitEndsAt: movedVisit.endsAt } : {}),
       });
       return { worker: workerView({ ...state, ...changes }) };
     });
