@@ -1,4 +1,4 @@
-import type { CheckInView, VisitSummary, WorkerStateView } from '@lws/contracts';
+import type { AlarmVisit, CheckInView, WorkerStateView } from '@lws/contracts';
 
 /** What the browser shows for a worker off shift (spec section 3). */
 export const OFF_SHIFT_LOCATION = 'Off Shift';
@@ -9,7 +9,7 @@ export function browserCheckIn(c: CheckInView) {
 }
 
 /** A timed visit as the browser sees it: never its sealed note, only whether there is one. */
-export function browserVisit(v: Omit<VisitSummary, 'checkInInterval' | 'smsToo'> & Partial<Pick<VisitSummary, 'checkInInterval'>>) {
+export function browserVisit(v: AlarmVisit & { checkInInterval?: number }) {
   return {
     id: v.id,
     where: v.where,

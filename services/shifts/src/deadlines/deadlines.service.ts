@@ -66,19 +66,18 @@ export class DeadlinesService {
       if (state.nextCheckInAt.getTime() <= now.getTime()) throw new RpcError(409, EXTEND_OVERDUE, { code: 'overdue' });
       if (state.extensionsLeft === 0) throw new RpcError(409, EXTENSIONS_USED, { code: 'extensions_used' });
       if (state.extensionMinutesLeft < req.minutes) throw new RpcError(409, EXTENSION_MINUTES_USED, { code: 'extension_minutes_used' });
-      let due = new Date(state.nextCheckInAt.getTime() + req.minutes * 60_000);
-      const visit = state.visit;
-      const visitEnds = visit ? Date.parse(visit.endsAt) : undefined;
-      let movedVisit = visit;
-      if (visit && visitEnds === state.nextCheckInAt.getTime()) {
-        movedVisit = { ...visit, endsAt: due.toISOString() };
-        await this.visits.moveEnd(tx, visit.id, due);
-      } else if (visitEnds !== undefined && visitEnds > now.getTime() && visitEnds < due.getTime()) due = new Date(visitEnds);
+      const asked = state.nextCheckInAt.getTime() + req.minutes * 60_000;
+      const visitEnds = state.visit ? Date.parse(state.visit.endsAt) : undefined;
+      // The visit's end is the deadline: it moves with it. A regular deadline before it moves no later than it.
+      const movesVisit = visitEnds === state.nextCheckInAt.getTime();
+      const due = new Date(!movesVisit && visitEnds !== undefined && visitEnds > now.getTime() ? Math.min(asked, visitEnds) : asked);
+      const movedVisit = movesVisit && state.visit ? { ...state.visit, endsAt: due.toISOString() } : undefined;
+      if (movedVisit) await this.visits.moveEnd(tx, movedVisit.id, due);
       const changes = {
         nextCheckInAt: due,
         extensionsLeft: state.extensionsLeft - 1,
         extensionMinutesLeft: state.extensionMinutesLeft - req.minutes,
-        ...(movedVisit !== visit ? { visit: movedVisit } : {}),
+        ...(movedVisit ? { visit: movedVisit } : {}),
       };
       const workerVersion = await this.workers.update(tx, req.userId, changes);
       await emit('shifts.deadline.changed.v1', {
@@ -90,7 +89,7 @@ export class DeadlinesService {
         byUserId: req.userId,
         changedAt: now.toISOString(),
         extendedMinutes: req.minutes,
-        ...(movedVisit && movedVisit !== visit ? { visitEndsAt: movedVisit.endsAt } : {}),
+        ...(movedVisit ? { visitEndsAt: movedVisit.endsAt } : {}),
       });
       return { worker: workerView({ ...state, ...changes }) };
     });
